@@ -1,0 +1,12 @@
+// ESM project: run through `node --experimental-vm-modules` (see package.json "test").
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  rootDir: '.',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

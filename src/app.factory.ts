@@ -1,0 +1,35 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import { setupOpenApi } from './common/openapi.setup.js';
+import type { AppConfig } from './config/config.js';
+import type { DatabaseConnection } from './database/database-options.js';
+import { POOL_SIZE } from './database/database-options.js';
+import { EmbeddedPostgres } from './database/embedded-postgres.js';
+
+export interface Database {
+  connection: DatabaseConnection;
+  /** Stops the embedded database, if that is what this is. */
+  close(): Promise<void>;
+}
+
+/** `DATABASE_URL` when set, else the embedded PostgreSQL under `DATA_DIR`. */
+export async function openDatabase(config: AppConfig): Promise<Database> {
+  if (config.databaseUrl) return { connection: { url: config.databaseUrl }, close: async () => {} };
+  // Room for the pool plus a few maintenance connections (health, tests, migrations).
+  const embedded = await EmbeddedPostgres.start(config.dataDir, POOL_SIZE + 5);
+  return { connection: embedded.connection, close: () => embedded.stop() };
+}
+
+/** The whole HTTP application, configured as in production (also used by the e2e tests). */
+export async function createApp(config: AppConfig, database: DatabaseConnection): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  await setupOpenApi(app, config);
+  return app;
+}

@@ -1,0 +1,53 @@
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import express from 'express';
+import helmet from 'helmet';
+import { LoggerModule } from 'nestjs-pino';
+import { requireJson } from './common/http/require-json.middleware.js';
+import { loggerParams } from './common/logging.js';
+import { ProblemFilter } from './common/problem/problem.filter.js';
+import { ApiValidationPipe } from './common/validation.js';
+import type { AppConfig } from './config/config.js';
+import { ConfigModule } from './config/config.module.js';
+import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
+import { ENTITIES } from './database/entities.js';
+import { HealthModule } from './health/health.module.js';
+
+/** Largest accepted request body; over it → 413. */
+export const BODY_LIMIT = '1mb';
+
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(config: AppConfig, database: DatabaseConnection): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerParams(config)),
+        TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        { provide: APP_PIPE, useClass: ApiValidationPipe },
+      ],
+    };
+  }
+
+  /** After the logger's own middleware (request id first), before any route. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(
+        helmet({
+          contentSecurityPolicy: {
+            // Swagger UI (at /docs) loads its own script and styles from this origin, and inline SVG icons.
+            directives: { 'img-src': ["'self'", 'data:', 'https://validator.swagger.io'] },
+          },
+        }),
+        requireJson,
+        express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
+      )
+      .forRoutes('*');
+  }
+}

@@ -1,0 +1,21 @@
+/** Errors that mean "the database cannot be reached now", as opposed to a bug. */
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOENT', 'EHOSTUNREACH']);
+// SQLSTATE classes 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), 53300 (too many connections).
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-4]|53300)/;
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Connection is not established',
+  'DataSource is not initialized',
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message, driverError } = e as { code?: unknown; message?: unknown; driverError?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_NODE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
+    if (driverError && isDatabaseUnavailable(driverError)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,113 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/config.js';
+import { allowedMethods } from '../http/allowed-methods.js';
+import { PROBLEM_TYPES, Problem, type ProblemCode } from './problem.js';
+import { isDatabaseUnavailable } from './database-errors.js';
+import { PROBLEM_CONTENT_TYPE } from './problem-content-type.js';
+
+/**
+ * Turns every error into `application/problem+json` (RFC 9457).
+ * Client mistakes keep their 4xx; anything unexpected becomes a generic 500 that
+ * carries only the request id (the error itself goes to the request's log line).
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const problem = this.toProblem(exception, req);
+    if (problem.status >= 500) {
+      // pino-http logs `res.err` with the request line, at error level.
+      (res as Response & { err?: Error }).err = exception instanceof Error ? exception : new Error(String(exception));
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const body = {
+      type: `${this.config.publicBaseUrl}/problems/${problem.code.replace(/_/g, '-')}`,
+      title: problem.title,
+      status: problem.status,
+      detail: problem.detail,
+      instance: `urn:request:${String(req.id)}`,
+      code: problem.code,
+      ...problem.extensions,
+    };
+    res.status(problem.status);
+    for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+    res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+    if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
+    res.send(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+  }
+
+  private toProblem(exception: unknown, req: Request): Problem {
+    if (exception instanceof Problem) return exception;
+    if (isDatabaseUnavailable(exception)) {
+      return new Problem('service_unavailable', 'The database is unreachable; retry shortly.', {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    if (exception instanceof HttpException) return this.fromHttpException(exception, req);
+    return new Problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');
+  }
+
+  private fromHttpException(exception: HttpException, req: Request): Problem {
+    const status = exception.getStatus();
+    const cause = exception.cause as { type?: string } | undefined;
+    switch (status) {
+      case 400:
+        if (cause instanceof SyntaxError || cause?.type === 'entity.parse.failed') {
+          return new Problem('malformed_json', 'The request body is not valid JSON.');
+        }
+        if (cause instanceof URIError) return new Problem('bad_request', 'The request path is not correctly encoded.');
+        return new Problem('bad_request', messageOf(exception));
+      case 404: {
+        const allow = allowedMethods(this.adapterHost.httpAdapter.getInstance(), req.path);
+        if (allow.length > 0) {
+          return new Problem('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow.join(', ')}.`, {
+            headers: { Allow: allow.join(', ') },
+          });
+        }
+        return new Problem('not_found', `No route matches ${req.method} ${req.path}.`);
+      }
+      case 413:
+        return new Problem('payload_too_large', 'The request body exceeds the limit of 1 MiB.');
+      case 415:
+        return new Problem('unsupported_media_type', 'The request body must be sent as application/json (UTF-8).');
+      case 503: {
+        // Terminus readiness: report each check's status, never its error text.
+        const details = (exception.getResponse() as { details?: Record<string, { status?: string }> }).details ?? {};
+        const checks = Object.fromEntries(Object.entries(details).map(([name, value]) => [name, { status: value.status ?? 'down' }]));
+        return new Problem('service_unavailable', 'A dependency of the service is unavailable.', {
+          extensions: { checks },
+          headers: { 'Retry-After': '5' },
+        });
+      }
+      case 429:
+        return new Problem('rate_limited', 'Too many requests; slow down and retry after the delay given in Retry-After.');
+      default: {
+        const code = (Object.keys(PROBLEM_TYPES) as ProblemCode[]).find(
+          (key) => PROBLEM_TYPES[key].status === status,
+        );
+        if (code && status < 500) return new Problem(code, messageOf(exception));
+        return new Problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');
+      }
+    }
+  }
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  return Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
+}

@@ -1,0 +1,94 @@
+/**
+ * The one error shape of the API: RFC 9457 problem details.
+ * Services throw a `Problem` (or a subclass); the global ProblemFilter writes it.
+ */
+
+/** One entry of the `errors` array of a validation problem. */
+export interface FieldError {
+  /** JSON Pointer (RFC 6901) into the request body, or `/query/<name>` for a query parameter. */
+  pointer: string;
+  detail: string;
+  /** Stable machine code, snake_case. */
+  code: string;
+}
+
+/**
+ * Every problem type the API emits. The key is the stable `code` clients may branch on;
+ * `type` URIs are `<PUBLIC_BASE_URL>/problems/<code with dashes>`.
+ */
+export const PROBLEM_TYPES = {
+  bad_request: { status: 400, title: 'Bad request' },
+  malformed_json: { status: 400, title: 'Malformed JSON body' },
+  invalid_cursor: { status: 400, title: 'Invalid pagination cursor' },
+  missing_token: { status: 401, title: 'Authentication required' },
+  invalid_token: { status: 401, title: 'Invalid access token' },
+  insufficient_scope: { status: 403, title: 'Not allowed with this token' },
+  admin_api_disabled: { status: 403, title: 'Admin API disabled' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
+  conflict: { status: 409, title: 'Conflict' },
+  idempotency_key_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  validation_failed: { status: 422, title: 'Request validation failed' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with a different request' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal server error' },
+  service_unavailable: { status: 503, title: 'Service temporarily unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEM_TYPES;
+
+export interface ProblemOptions {
+  /** Extension members added to the body (e.g. `errors`). */
+  extensions?: Record<string, unknown>;
+  /** Response headers (e.g. `WWW-Authenticate`, `Retry-After`, `Allow`). */
+  headers?: Record<string, string>;
+  /** Overrides the type's default title (keep it stable per type). */
+  title?: string;
+  cause?: unknown;
+}
+
+export class Problem extends Error {
+  readonly status: number;
+  readonly title: string;
+  readonly extensions: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    options: ProblemOptions = {},
+  ) {
+    super(detail, { cause: options.cause });
+    this.name = 'Problem';
+    this.status = PROBLEM_TYPES[code].status;
+    this.title = options.title ?? PROBLEM_TYPES[code].title;
+    this.extensions = options.extensions ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** 422 listing every problem of a request at once. */
+export class ValidationProblem extends Problem {
+  constructor(
+    readonly errors: FieldError[],
+    detail = describeErrors(errors),
+  ) {
+    super('validation_failed', detail, { extensions: { errors } });
+  }
+}
+
+function describeErrors(errors: FieldError[]): string {
+  const first = errors[0];
+  if (!first) return 'The request is not valid.';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
+  return `${first.pointer || '/'}: ${first.detail}${more}`;
+}
+
+export class NotFoundProblem extends Problem {
+  constructor(what: string) {
+    super('not_found', `${what} was not found.`);
+  }
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * The service's configuration: one typed object built from the environment.
+ * This is the only place that reads environment variables (see `loadConfig`).
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; undefined → embedded PGlite under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Operator bearer secret; undefined → admin API disabled. */
+  adminToken: string | undefined;
+  publicBaseUrl: string;
+  referenceBaseUrl: string;
+  clientBaseUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  migrationsRun: boolean;
+}
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL (${protocols.join(' or ')})`);
+
+const httpUrl = url(['http:', 'https:']).transform((value) => value.replace(/\/+$/, ''));
+
+const schema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a whole number from 0 to 65535' })
+    .int('must be a whole number from 0 to 65535')
+    .min(0, 'must be a whole number from 0 to 65535')
+    .max(65535, 'must be a whole number from 0 to 65535')
+    .default(3000),
+  HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+  ADMIN_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters long')
+    .refine((value) => value.trim() === value, 'must not start or end with white space')
+    .optional(),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  REFERENCE_BASE_URL: httpUrl.optional(),
+  CLIENT_BASE_URL: httpUrl.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MIGRATIONS_RUN: z
+    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+    .default('true')
+    .transform((value) => value === 'true'),
+});
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Builds the configuration; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  // An empty variable counts as unset, as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    adminToken: e.ADMIN_TOKEN,
+    publicBaseUrl,
+    referenceBaseUrl: e.REFERENCE_BASE_URL ?? `${publicBaseUrl}/api/v1`,
+    clientBaseUrl: e.CLIENT_BASE_URL ?? `${publicBaseUrl}/api/v1`,
+    logLevel: e.LOG_LEVEL,
+    migrationsRun: e.MIGRATIONS_RUN,
+  };
+}

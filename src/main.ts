@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { createApp, openDatabase } from './app.factory.js';
+import { ConfigError, loadConfig } from './config/config.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  let app;
+  try {
+    app = await createApp(config, database.connection);
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app?.close();
+    await database.close();
+    throw error;
+  }
+
+  // Graceful stop: refuse new connections, let requests in flight finish, close the pool, then the embedded database.
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(`Shutdown after ${signal} failed:`, error);
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  // Configuration errors name the variable; print them plainly, without a stack.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

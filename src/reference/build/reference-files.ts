@@ -1,0 +1,334 @@
+/**
+ * Types of the public reference data: the four published documents, the
+ * service self-description used for the index document, and the list of the
+ * files the build emits. Pure TypeScript: no framework imports, no I/O.
+ *
+ * The JSON Schemas in `reference-data/schemas/` are the authority on the
+ * shape; these types mirror them for the code that reads the documents.
+ */
+
+/** How well a fact is established (tags of the domain brief: ✅ / 🟡 / ❓). */
+export type Verification = 'official_text' | 'secondary_source' | 'unverified';
+
+/** ISO 8601 calendar date, `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+/** The envelope every published reference document carries. */
+export interface Envelope {
+  version: '1';
+  /** Date the content of the file was last edited. */
+  updated: IsoDate;
+  licence: 'CC BY 4.0';
+  licence_url: 'https://creativecommons.org/licenses/by/4.0/';
+  /** Main sources of the file (may be empty for pricing). */
+  sources: string[];
+  /** Not legal advice; check against the official texts. */
+  disclaimer: string;
+}
+
+export interface LocalizedName {
+  fr: string;
+  en: string;
+}
+
+// ---------------------------------------------------------------- pricing
+
+export interface PlanPrice {
+  /** Decimal string with two decimals, e.g. "290.00". */
+  amount: string;
+  currency: 'EUR';
+  vat: 'excluded';
+  billing_period: 'year';
+}
+
+export interface PlanIncluded {
+  /** null = unlimited. */
+  declarations_per_year: number | null;
+  api_access: boolean;
+  support: string;
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  description: string;
+  price: PlanPrice;
+  /** Stream codes the plan covers. */
+  streams: string[];
+  included: PlanIncluded;
+}
+
+export interface PricingDocument extends Envelope {
+  plans: Plan[];
+}
+
+// ---------------------------------------------------------------- streams
+
+export type StreamStatus = 'active' | 'upcoming';
+export type StreamUnit = 'kg' | 'unit';
+export type EcoOrganismRole = 'approved' | 'candidate';
+
+export interface ApprovalPeriod {
+  from: IsoDate;
+  to: IsoDate;
+}
+
+export interface EcoOrganism {
+  name: string;
+  role: EcoOrganismRole;
+  /** Period the approval is known for; null for candidates. */
+  approval: ApprovalPeriod | null;
+  verification: Verification;
+  sources: string[];
+  notes?: string;
+}
+
+export interface Material {
+  /** Lower snake case, e.g. `paper_cardboard`. */
+  code: string;
+  name: LocalizedName;
+  verification: Verification;
+}
+
+export interface Stream {
+  /** Upper case, e.g. `EMB`. */
+  code: string;
+  name: LocalizedName;
+  /** Item of Code de l'environnement art. L541-10-1, e.g. "L541-10-1 1°". */
+  legal_item: string;
+  ademe_code: string | null;
+  status: StreamStatus;
+  start_date: IsoDate | null;
+  /** First date the service accepts declarations for this stream. */
+  declarable_from: IsoDate;
+  declarable_from_basis: string;
+  /** Confidence in the stream's own facts (ADEME code, status, dates). */
+  verification: Verification;
+  eco_organisms: EcoOrganism[];
+  units: StreamUnit[];
+  materials: Material[];
+  /** Ids of entries in the law document. */
+  law: string[];
+  sources: string[];
+  notes?: string;
+}
+
+export interface StreamsDocument extends Envelope {
+  streams: Stream[];
+}
+
+// ---------------------------------------------------------------- law
+
+export type LawStatus = 'in_force' | 'annulled';
+
+export interface LawEntry {
+  id: string;
+  title: string;
+  reference: string;
+  date: IsoDate | null;
+  status: LawStatus;
+  summary: string;
+  url: string;
+  /** Stream codes concerned (may be empty for general texts). */
+  streams: string[];
+  verification: Verification;
+  sources: string[];
+  notes?: string;
+}
+
+export interface LawDocument extends Envelope {
+  law: LawEntry[];
+}
+
+// ---------------------------------------------------------------- obligations
+
+export type Periodicity = 'once' | 'annual' | 'ongoing' | 'per_sale';
+
+export interface Obligation {
+  id: string;
+  title: string;
+  description: string;
+  applies_to: string;
+  streams: string[];
+  /** Ids of entries in the law document. */
+  legal_basis: string[];
+  periodicity: Periodicity | null;
+  deadline: string | null;
+  consequence: string | null;
+  verification: Verification;
+  sources: string[];
+}
+
+export interface ObligationsDocument extends Envelope {
+  obligations: Obligation[];
+}
+
+// ---------------------------------------------------------------- service
+
+/** `reference-data/service.yaml`: the service's self-description (not published as such). */
+export interface ServiceDescription {
+  name: string;
+  description: string;
+  contact: string;
+  updated: IsoDate;
+}
+
+// ---------------------------------------------------------------- sources
+
+/** The four published reference documents, by name. */
+export const REFERENCE_DOCUMENTS = ['pricing', 'streams', 'law', 'obligations'] as const;
+export type ReferenceDocumentName = (typeof REFERENCE_DOCUMENTS)[number];
+
+export interface ReferenceDocuments {
+  pricing: PricingDocument;
+  streams: StreamsDocument;
+  law: LawDocument;
+  obligations: ObligationsDocument;
+}
+
+/** A JSON Schema (OpenAPI 3.0 compatible subset) as parsed from its file. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Everything read from `reference-data/`: the four documents, the service
+ * description and the four JSON Schemas. Typed, but only trustworthy after
+ * `validateReference` has accepted it.
+ */
+export interface ReferenceSources extends ReferenceDocuments {
+  service: ServiceDescription;
+  schemas: Record<ReferenceDocumentName, JsonSchema>;
+}
+
+/** Source file names in `reference-data/`. */
+export const SOURCE_FILES = {
+  pricing: 'pricing.yaml',
+  streams: 'streams.yaml',
+  law: 'law.yaml',
+  obligations: 'obligations.yaml',
+  service: 'service.yaml',
+} as const;
+export type SourceName = keyof typeof SOURCE_FILES;
+
+/** Schema file names in `reference-data/schemas/`. */
+export const SCHEMA_FILES: Record<ReferenceDocumentName, string> = {
+  pricing: 'pricing.schema.json',
+  streams: 'streams.schema.json',
+  law: 'law.schema.json',
+  obligations: 'obligations.schema.json',
+};
+
+// ---------------------------------------------------------------- published files
+
+export const INDEX_FILE = 'index.json';
+export const LLMS_FILE = 'llms.txt';
+
+/** Every file the build publishes (each also as `.gz` and `.br`). */
+export const PUBLISHED_FILES = [
+  'pricing.json',
+  'streams.json',
+  'law.json',
+  'obligations.json',
+  INDEX_FILE,
+  LLMS_FILE,
+] as const;
+export type PublishedFileName = (typeof PUBLISHED_FILES)[number];
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const MARKDOWN_CONTENT_TYPE = 'text/markdown; charset=utf-8';
+
+export function contentTypeOf(name: PublishedFileName): string {
+  return name.endsWith('.txt') ? MARKDOWN_CONTENT_TYPE : JSON_CONTENT_TYPE;
+}
+
+export interface RenderedFile {
+  name: PublishedFileName;
+  body: Buffer;
+  contentType: string;
+}
+
+/** Base addresses the index document and llms.txt are built from (no trailing slash). */
+export interface ReferenceUrls {
+  /** Where the published files live, e.g. `https://example.org/api/v1`. */
+  referenceBaseUrl: string;
+  /** Base of the client API, e.g. `https://example.org/api/v1`. */
+  clientBaseUrl: string;
+  /** The site address (hosts `/llms.txt` and `/docs`). */
+  siteUrl: string;
+}
+
+// ---------------------------------------------------------------- index document
+
+export const CLIENT_API_ENDPOINTS = ['GET /me', 'GET /declarations', 'POST /declarations'] as const;
+
+/** The fields of the index document, in their published order. */
+export const INDEX_DOCUMENT_FIELDS = [
+  'name',
+  'version',
+  'updated',
+  'description',
+  'endpoints',
+  'client_api',
+  'markdown',
+  'licence',
+  'contact',
+] as const;
+
+export interface IndexDocument {
+  name: string;
+  version: 'v1';
+  updated: IsoDate;
+  description: string;
+  endpoints: Record<ReferenceDocumentName, string>;
+  client_api: {
+    base: string;
+    auth: string;
+    endpoints: string[];
+  };
+  markdown: string;
+  licence: 'CC BY 4.0';
+  contact: string;
+}
+
+/** JSON Schema of the index document (OpenAPI 3.0 subset), for API documentation. */
+export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Index of the public reference data and of the client API.',
+  additionalProperties: false,
+  required: [...INDEX_DOCUMENT_FIELDS],
+  properties: {
+    name: { type: 'string', description: 'Name of the service.' },
+    version: { type: 'string', enum: ['v1'], description: 'Version of the public API.' },
+    updated: { type: 'string', format: 'date', description: 'Latest `updated` date of the reference sources.' },
+    description: { type: 'string', description: 'What the service is.' },
+    endpoints: {
+      type: 'object',
+      description: 'Full addresses of the reference files.',
+      additionalProperties: false,
+      required: [...REFERENCE_DOCUMENTS],
+      properties: Object.fromEntries(
+        REFERENCE_DOCUMENTS.map((name) => [
+          name,
+          { type: 'string', format: 'uri', description: `Address of ${name}.json.` },
+        ]),
+      ),
+    },
+    client_api: {
+      type: 'object',
+      description: 'The authenticated client API.',
+      additionalProperties: false,
+      required: ['base', 'auth', 'endpoints'],
+      properties: {
+        base: { type: 'string', format: 'uri', description: 'Base address of the client API.' },
+        auth: { type: 'string', description: 'How clients authenticate.' },
+        endpoints: {
+          type: 'array',
+          description: 'Client routes, relative to the base address.',
+          items: { type: 'string' },
+        },
+      },
+    },
+    markdown: { type: 'string', format: 'uri', description: 'Address of the llms.txt Markdown summary.' },
+    licence: { type: 'string', enum: ['CC BY 4.0'], description: 'Licence of the reference content.' },
+    contact: { type: 'string', format: 'email', description: 'Contact address of the operator.' },
+  },
+};
