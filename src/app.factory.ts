@@ -1,6 +1,8 @@
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import type { AppConfig } from './config/config.js';
@@ -22,9 +24,22 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
   return { connection: embedded.connection, close: () => embedded.stop() };
 }
 
+export interface AppOptions {
+  /** Where the JSON log lines go (default stdout); the tests read them. */
+  logStream?: DestinationStream;
+  /** Extra modules, for tests only (e.g. a route that throws). */
+  extraImports?: Type[];
+}
+
 /** The whole HTTP application, configured as in production (also used by the e2e tests). */
-export async function createApp(config: AppConfig, database: DatabaseConnection): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+export async function createApp(
+  config: AppConfig,
+  database: DatabaseConnection,
+  options: AppOptions = {},
+): Promise<NestExpressApplication> {
+  const module = AppModule.forRoot(config, database, options.logStream);
+  module.imports = [...(module.imports ?? []), ...(options.extraImports ?? [])];
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import express from 'express';
 import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { requireJson } from './common/http/require-json.middleware.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
@@ -19,12 +20,12 @@ export const BODY_LIMIT = '1mb';
 
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot(config: AppConfig, database: DatabaseConnection): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseConnection, logStream?: DestinationStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config)),
+        LoggerModule.forRoot(loggerParams(config, logStream)),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
         HealthModule,
       ],

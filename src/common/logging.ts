@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options } from 'pino-http';
 import type { AppConfig } from '../config/config.js';
 
 /** A client-supplied X-Request-Id is kept only if it is short and plain. */
@@ -20,35 +22,34 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
 }
 
 /** nestjs-pino options: one JSON line per request, request id on every line, secrets redacted. */
-export function loggerParams(config: AppConfig): Params {
-  return {
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: requestId,
-      customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'res.headers["set-cookie"]'],
-        censor: '[REDACTED]',
-      },
-      serializers: {
-        req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; raw?: IncomingMessage }) => ({
-          method: req.method,
-          url: scrubTokens(req.url),
-          user_agent: req.headers['user-agent'],
-        }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-      customProps: (req) => {
-        const express = req as IncomingMessage & { route?: { path?: string }; baseUrl?: string; clientId?: string };
-        return {
-          route: express.route?.path ? `${express.baseUrl ?? ''}${express.route.path}` : undefined,
-          client_id: express.clientId,
-        };
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      // Keep the log free of anything a client sent in a message.
-      customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
-      quietReqLogger: true,
+export function loggerParams(config: AppConfig, stream?: DestinationStream): Params {
+  const options: Options = {
+    level: config.logLevel,
+    genReqId: requestId,
+    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'res.headers["set-cookie"]'],
+      censor: '[REDACTED]',
     },
+    serializers: {
+      req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; raw?: IncomingMessage }) => ({
+        method: req.method,
+        url: scrubTokens(req.url),
+        user_agent: req.headers['user-agent'],
+      }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customProps: (req) => {
+      const express = req as IncomingMessage & { route?: { path?: string }; baseUrl?: string; clientId?: string };
+      return {
+        route: express.route?.path ? `${express.baseUrl ?? ''}${express.route.path}` : undefined,
+        client_id: express.clientId,
+      };
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // Keep the log free of anything a client sent in a message.
+    customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
+    quietReqLogger: true,
   };
+  return { pinoHttp: stream ? [options, stream] : options };
 }

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import {
+  REFERENCE_DOCUMENTS,
+  SCHEMA_FILES,
+  SOURCE_FILES,
+  type JsonSchema,
+  type ReferenceDocumentName,
+  type ReferenceSources,
+  type SourceName,
+} from './reference-files.js';
+import { ReferenceValidationError, type ReferenceProblem } from './validate-reference.js';
+
+/**
+ * Reads the five YAML sources of `dir` (the `reference-data/` directory) and
+ * the four JSON Schemas of `dir/schemas`. The result is typed but NOT yet
+ * validated: pass it to `validateReference` before trusting it.
+ *
+ * Throws a `ReferenceValidationError` listing every unreadable file.
+ */
+export async function loadSources(dir: string): Promise<ReferenceSources> {
+  const problems: ReferenceProblem[] = [];
+
+  const sourceNames = Object.keys(SOURCE_FILES) as SourceName[];
+  const documents = await Promise.all(
+    sourceNames.map(async (name) => [name, await readYaml(join(dir, SOURCE_FILES[name]), SOURCE_FILES[name], problems)] as const),
+  );
+  const schemas = await Promise.all(
+    REFERENCE_DOCUMENTS.map(
+      async (name) => [name, await readJson(join(dir, 'schemas', SCHEMA_FILES[name]), `schemas/${SCHEMA_FILES[name]}`, problems)] as const,
+    ),
+  );
+
+  if (problems.length > 0) throw new ReferenceValidationError(problems);
+  return {
+    ...(Object.fromEntries(documents) as Omit<ReferenceSources, 'schemas'>),
+    schemas: Object.fromEntries(schemas) as Record<ReferenceDocumentName, JsonSchema>,
+  };
+}
+
+async function readText(path: string, file: string, problems: ReferenceProblem[]): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    problems.push({ file, path: '', message: `cannot read ${path}: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+async function readYaml(path: string, file: string, problems: ReferenceProblem[]): Promise<unknown> {
+  const text = await readText(path, file, problems);
+  if (text === undefined) return undefined;
+  // YAML 1.2 core schema: unquoted dates stay strings; duplicate keys are errors.
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const issues = [...document.errors, ...document.warnings];
+  for (const issue of issues) {
+    const line = issue.linePos?.[0];
+    problems.push({
+      file,
+      path: '',
+      message: `YAML ${issue.name === 'YAMLWarning' ? 'warning' : 'error'}${line ? ` at line ${line.line}, column ${line.col}` : ''}: ${issue.message.split('\n')[0]}`,
+    });
+  }
+  return issues.length > 0 ? undefined : document.toJS();
+}
+
+async function readJson(path: string, file: string, problems: ReferenceProblem[]): Promise<JsonSchema | undefined> {
+  const text = await readText(path, file, problems);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as JsonSchema;
+  } catch (error) {
+    problems.push({ file, path: '', message: `invalid JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+}

@@ -1,0 +1,195 @@
+import {
+  CLIENT_API_ENDPOINTS,
+  INDEX_FILE,
+  LLMS_FILE,
+  REFERENCE_DOCUMENTS,
+  contentTypeOf,
+  type IndexDocument,
+  type JsonSchema,
+  type PublishedFileName,
+  type ReferenceDocumentName,
+  type ReferenceSources,
+  type ReferenceUrls,
+  type RenderedFile,
+} from './reference-files.js';
+import { validateReference } from './validate-reference.js';
+
+const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
+
+/** The sentence the index document and llms.txt use to describe client authentication. */
+export const CLIENT_AUTH_DESCRIPTION =
+  'Each client system sends its own token in the header "Authorization: Bearer <token>" (RFC 6750). ' +
+  'The operator issues the token during onboarding; it is shown once and the service stores only its SHA-256 hash.';
+
+const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: string; description: string }> = {
+  pricing: {
+    title: 'Pricing',
+    description: "the service's own plans and yearly prices (EUR, VAT excluded), not eco-organism tariffs",
+  },
+  streams: {
+    title: 'Streams',
+    description: 'the EPR streams the service accepts, with eco-organisms, units and material codes',
+  },
+  law: {
+    title: 'Law',
+    description: 'French and EU legal texts on packaging EPR, each with its reference, date, official URL and sources',
+  },
+  obligations: {
+    title: 'Obligations',
+    description: 'what a packaging producer must do in France, with legal basis, periodicity and deadlines where sourced',
+  },
+};
+
+/**
+ * Renders every published file from the sources: the four reference
+ * documents, the index document and llms.txt. The sources are validated first
+ * (a `ReferenceValidationError` is thrown if they are not valid).
+ *
+ * Deterministic: the output depends only on the sources and the URLs.
+ */
+export function renderReference(sources: ReferenceSources, urls: ReferenceUrls): RenderedFile[] {
+  validateReference(sources);
+  const base = normaliseUrls(urls);
+
+  const files: [PublishedFileName, string][] = REFERENCE_DOCUMENTS.map((name) => [
+    `${name}.json`,
+    toJson(orderBySchema(sources[name], sources.schemas[name])),
+  ]);
+  const index = buildIndexDocument(sources, base);
+  files.push([INDEX_FILE, toJson(index)]);
+  files.push([LLMS_FILE, renderLlmsTxt(sources, index, base)]);
+
+  return files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
+}
+
+/** The index document, with its fields in the order of the seed specification. */
+export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrls): IndexDocument {
+  const base = normaliseUrls(urls);
+  const endpoints = Object.fromEntries(
+    REFERENCE_DOCUMENTS.map((name) => [name, `${base.referenceBaseUrl}/${name}.json`]),
+  ) as Record<ReferenceDocumentName, string>;
+  return {
+    name: sources.service.name,
+    version: 'v1',
+    updated: latestUpdate(sources),
+    description: sources.service.description,
+    endpoints,
+    client_api: {
+      base: base.clientBaseUrl,
+      auth: CLIENT_AUTH_DESCRIPTION,
+      endpoints: [...CLIENT_API_ENDPOINTS],
+    },
+    markdown: `${base.siteUrl}/${LLMS_FILE}`,
+    licence: 'CC BY 4.0',
+    contact: sources.service.contact,
+  };
+}
+
+/** The latest `updated` date of all sources (ISO dates compare as strings). */
+export function latestUpdate(sources: ReferenceSources): string {
+  const dates = [...REFERENCE_DOCUMENTS.map((name) => sources[name].updated), sources.service.updated];
+  return dates.reduce((latest, date) => (date > latest ? date : latest));
+}
+
+function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: ReferenceUrls): string {
+  const lines: string[] = [];
+  lines.push(`# ${index.name}`, '');
+  lines.push(
+    `> ${oneLine(index.description)} The reference data covers French extended producer responsibility (EPR, "REP") ` +
+      `for packaging, needs no key, was last updated on ${index.updated} and is published under the CC BY 4.0 licence.`,
+    '',
+  );
+  lines.push(
+    'Every legal reference, date and eco-organism carries its source URLs and a `verification` label: ' +
+      '`official_text` (read in an official text), `secondary_source` (read in a secondary source only) or ' +
+      '`unverified`. This is not legal advice: check against the official texts.',
+    '',
+  );
+  lines.push('Streams the service accepts:', '');
+  for (const stream of sources.streams.streams) {
+    lines.push(
+      `- \`${stream.code}\`: ${stream.name.en} (${stream.name.fr}), ${stream.legal_item}, ${stream.status}; ` +
+        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}`,
+    );
+  }
+  lines.push('', 'Plans of the service (yearly, VAT excluded):', '');
+  for (const plan of sources.pricing.plans) {
+    lines.push(
+      `- \`${plan.id}\`: ${plan.name}, ${plan.price.amount} ${plan.price.currency} per ${plan.price.billing_period}; ` +
+        `streams ${plan.streams.map((s) => `\`${s}\``).join(', ')}`,
+    );
+  }
+  lines.push('', '## Reference data', '');
+  lines.push(
+    `- [Index document](${urls.referenceBaseUrl}/${INDEX_FILE}): machine-readable entry point listing every reference file and the client API`,
+  );
+  for (const name of REFERENCE_DOCUMENTS) {
+    const { title, description } = DOCUMENT_TITLES[name];
+    lines.push(`- [${title}](${index.endpoints[name]}): ${description}`);
+  }
+  lines.push('', '## Client API', '');
+  lines.push(`Base URL: ${index.client_api.base}`, '');
+  lines.push(`Authentication: ${CLIENT_AUTH_DESCRIPTION}`, '');
+  lines.push(
+    `- \`GET /me\`: the calling client's account`,
+    `- \`GET /declarations\`: the caller's declarations, newest first, paginated, filterable by period`,
+    `- \`POST /declarations\`: submit a declaration for a period (\`YYYY-S1\` or \`YYYY-S2\`, a half-year convention of this service) ` +
+      'with lines of stream, material, unit and quantity',
+    `- [OpenAPI documentation (Swagger UI)](${urls.siteUrl}/docs): every route, schema and error response`,
+  );
+  lines.push('', '## Licence', '');
+  lines.push(
+    `- [CC BY 4.0](${LICENCE_URL}): the reference content may be shared and adapted with attribution to ${index.name}`,
+    `- Contact: ${index.contact}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function normaliseUrls(urls: ReferenceUrls): ReferenceUrls {
+  const clean = (name: keyof ReferenceUrls): string => {
+    const value = urls[name];
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new TypeError(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new TypeError(`${name} must be an http(s) URL, got ${JSON.stringify(value)}`);
+    }
+    return value.replace(/\/+$/, '');
+  };
+  return { referenceBaseUrl: clean('referenceBaseUrl'), clientBaseUrl: clean('clientBaseUrl'), siteUrl: clean('siteUrl') };
+}
+
+function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * A copy of `value` whose object keys follow the order of the schema's
+ * `properties`, so the published JSON does not depend on how the YAML source
+ * orders its keys.
+ */
+function orderBySchema(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (Array.isArray(value)) {
+    const itemSchema = isSchema(schema?.items) ? schema.items : undefined;
+    return value.map((item) => orderBySchema(item, itemSchema));
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const properties = isSchema(schema?.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+  const source = value as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of [...Object.keys(properties), ...Object.keys(source).filter((k) => !(k in properties))]) {
+    if (key in source) ordered[key] = orderBySchema(source[key], properties[key]);
+  }
+  return ordered;
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

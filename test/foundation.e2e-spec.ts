@@ -1,0 +1,150 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import request from 'supertest';
+import { Public } from '../src/common/openapi.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+@Controller('test-only')
+class ThrowingController {
+  @Public()
+  @Get('boom')
+  boom(): never {
+    throw new Error('secret internal detail: password=hunter2 at /srv/app/x.ts:42');
+  }
+}
+@Module({ controllers: [ThrowingController] })
+class ThrowingModule {}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ extraImports: [ThrowingModule] });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const PROBLEM = /^application\/problem\+json; charset=utf-8$/;
+
+function expectProblem(res: request.Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(PROBLEM);
+  expect(res.body).toEqual(
+    expect.objectContaining({
+      type: `${t.config.publicBaseUrl}/problems/${code.replace(/_/g, '-')}`,
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+      instance: `urn:request:${res.headers['x-request-id']}`,
+      code,
+    }),
+  );
+}
+
+describe('health', () => {
+  it('is live and ready on the database', async () => {
+    const live = await request(t.url).get('/health/live');
+    expect(live.status).toBe(200);
+    const ready = await request(t.url).get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.database.status).toBe('up');
+  });
+});
+
+describe('one error model', () => {
+  it('404 for an unknown route', async () => {
+    expectProblem(await request(t.url).get('/no/such/route'), 404, 'not_found');
+  });
+
+  it('405 with Allow for a known route and another method', async () => {
+    const res = await request(t.url).delete('/health/live');
+    expectProblem(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('400 for malformed JSON', async () => {
+    const res = await request(t.url).post('/health/live').set('content-type', 'application/json').send('{"period": ');
+    expectProblem(res, 400, 'malformed_json');
+  });
+
+  it('413 for a body over 1 MiB', async () => {
+    const big = JSON.stringify({ x: 'a'.repeat(1024 * 1024) });
+    const res = await request(t.url).post('/health/live').set('content-type', 'application/json').send(big);
+    expectProblem(res, 413, 'payload_too_large');
+  });
+
+  it('415 for a non-JSON body', async () => {
+    const res = await request(t.url).post('/health/live').set('content-type', 'text/plain').send('period=2025-S1');
+    expectProblem(res, 415, 'unsupported_media_type');
+  });
+
+  it('500 is generic: no message, no stack, only the request id', async () => {
+    const res = await request(t.url).get('/test-only/boom').set('x-request-id', 'trace-me-123');
+    expectProblem(res, 500, 'internal_error');
+    expect(res.body.instance).toBe('urn:request:trace-me-123');
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter2|secret|\.ts|at /);
+    // The error itself is in the request's log line, for the operator.
+    const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === 'trace-me-123');
+    expect(line).toEqual(expect.objectContaining({ level: 50, res: { status: 500 } }));
+    expect(line.err.message).toContain('secret internal detail');
+  });
+});
+
+describe('request ids and logs', () => {
+  it('echoes a sane X-Request-Id and logs one line per request with method, route, status, duration', async () => {
+    const res = await request(t.url).get('/health/live').set('x-request-id', 'abc-123');
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === 'abc-123' && l.res);
+    expect(line).toEqual(
+      expect.objectContaining({
+        req: expect.objectContaining({ method: 'GET', url: '/health/live' }),
+        route: '/health/live',
+        res: { status: 200 },
+        duration_ms: expect.any(Number),
+      }),
+    );
+  });
+
+  it('replaces an insane X-Request-Id with a generated one', async () => {
+    const res = await request(t.url).get('/health/live').set('x-request-id', 'bad id with spaces <script>');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('redacts the authorization header and token-like strings in URLs', async () => {
+    const secret = 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB';
+    await request(t.url).get(`/health/live?token=${secret}`).set('authorization', 'Bearer super-secret-value-123').set('x-request-id', 'redact-1');
+    const lines = t.logs.filter((l) => l.includes('redact-1'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).not.toContain('super-secret-value-123');
+      expect(line).not.toContain(secret);
+    }
+  });
+});
+
+describe('security headers', () => {
+  it('sends helmet headers and no x-powered-by', async () => {
+    const res = await request(t.url).get('/health/live');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves Swagger UI at /docs', async () => {
+    const res = await request(t.url).get('/docs/');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('swagger-ui');
+    const init = await request(t.url).get('/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+  });
+
+  it('serves an OpenAPI 3 document at /docs/openapi.json with bearer schemes', async () => {
+    const res = await request(t.url).get('/docs/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.components.securitySchemes).toEqual(
+      expect.objectContaining({ client: expect.objectContaining({ type: 'http', scheme: 'bearer' }) }),
+    );
+    expect(res.body.paths['/health/ready']).toBeDefined();
+  });
+});

@@ -1,0 +1,128 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import pg from 'pg';
+import { createApp, openDatabase, type Database } from '../../src/app.factory.js';
+import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import type { DatabaseConnection } from '../../src/database/database-options.js';
+
+/** Base URL of the PostgreSQL server for the run, if any (else every test app gets an embedded one). */
+export const SERVER_DATABASE_URL = process.env.DATABASE_URL || undefined;
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghijklmnop';
+
+export interface TestDatabase {
+  connection: DatabaseConnection;
+  /** For assertions straight against the tables. */
+  pool: pg.Pool;
+  /** Set only for an embedded database: where it lives. */
+  dataDir?: string;
+  url?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An isolated database for one test file: a fresh database on the server when DATABASE_URL is
+ * set, else a fresh embedded PostgreSQL in a temp directory (the app starts and stops it).
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (SERVER_DATABASE_URL) {
+    const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: SERVER_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(SERVER_DATABASE_URL);
+    url.pathname = `/${name}`;
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    return {
+      connection: { url: url.toString() },
+      pool,
+      url: url.toString(),
+      async close() {
+        await pool.end();
+        const dropper = new pg.Client({ connectionString: SERVER_DATABASE_URL });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'epr-'));
+  return { connection: { url: 'embedded' }, pool: undefined as unknown as pg.Pool, dataDir, close: () => rm(dataDir, { recursive: true, force: true }) };
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  url: string;
+  config: AppConfig;
+  /** Direct access to the app's database, for assertions. */
+  pool: pg.Pool;
+  /** Every JSON log line the app wrote. */
+  logs: string[];
+  /** Stops the app (and its embedded database); the database is dropped unless `keepDatabase`. */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  extraImports?: Type[];
+  /** Reuse a database (e.g. to restart on the same data); otherwise a fresh one is made. */
+  database?: TestDatabase;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the real app on a real, isolated PostgreSQL, listening on a free port. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    ADMIN_TOKEN,
+    ...options.env,
+    ...(database.url ? { DATABASE_URL: database.url } : { DATA_DIR: database.dataDir }),
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+  });
+  const opened: Database = await openDatabase(config);
+  const pool =
+    database.pool ??
+    new pg.Pool({ ...('host' in opened.connection ? { host: opened.connection.host, port: opened.connection.port, user: 'postgres', database: 'postgres' } : {}), max: 2 });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const app = await createApp(config, opened.connection, { logStream, extraImports: options.extraImports });
+  await app.listen(config.port, config.host);
+  return {
+    app,
+    url: `http://127.0.0.1:${config.port}`,
+    config,
+    pool,
+    logs,
+    async close({ keepDatabase = false } = {}) {
+      await app.close();
+      if (!database.pool) await pool.end();
+      await opened.close();
+      if (!keepDatabase) await database.close();
+    },
+  };
+}
