@@ -42,6 +42,8 @@ export async function createApp(
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
     bufferLogs: true,
+    // Throw start-up errors to the caller (main logs them and exits) instead of exiting here.
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');

@@ -14,6 +14,7 @@ import { ConfigModule } from './config/config.module.js';
 import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
 import { ENTITIES } from './database/entities.js';
 import { HealthModule } from './health/health.module.js';
+import { ReferenceModule } from './reference/reference.module.js';
 
 /** Largest accepted request body; over it → 413. */
 export const BODY_LIMIT = '1mb';
@@ -28,6 +29,7 @@ export class AppModule implements NestModule {
         LoggerModule.forRoot(loggerParams(config, logStream)),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
         HealthModule,
+        ReferenceModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

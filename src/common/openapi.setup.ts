@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../config/config.js';
 import metadata from '../metadata.js';
+import { addReferenceSchemas } from '../reference/reference-openapi.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 
@@ -26,9 +27,10 @@ export async function createOpenApiDocument(app: INestApplication, config: AppCo
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A client token issued by the operator (shown once).' }, 'client')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator secret (ADMIN_TOKEN).' }, 'admin')
     .build();
-  return SwaggerModule.createDocument(app, builder, {
-    operationIdFactory: (controllerKey, methodKey) => `${methodKey}`,
+  const document = SwaggerModule.createDocument(app, builder, {
+    operationIdFactory: (_controllerKey, methodKey) => methodKey,
   });
+  return addReferenceSchemas(document);
 }
 
 /** Swagger UI at /docs and the document at /docs/openapi.json. */

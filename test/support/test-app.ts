@@ -110,8 +110,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       callback();
     },
   });
-  const app = await createApp(config, opened.connection, { logStream, extraImports: options.extraImports });
-  await app.listen(config.port, config.host);
+  let app: NestExpressApplication;
+  try {
+    app = await createApp(config, opened.connection, { logStream, extraImports: options.extraImports });
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    if (!database.pool) await pool.end();
+    await opened.close();
+    if (!options.database) await database.close();
+    throw error;
+  }
   return {
     app,
     url: `http://127.0.0.1:${config.port}`,

@@ -95,8 +95,8 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
   const lines: string[] = [];
   lines.push(`# ${index.name}`, '');
   lines.push(
-    `> ${oneLine(index.description)} The reference data covers French extended producer responsibility (EPR, "REP") ` +
-      `for packaging, needs no key, was last updated on ${index.updated} and is published under the CC BY 4.0 licence.`,
+    `> ${oneLine(index.description)} The reference data needs no key, was last updated on ${index.updated} ` +
+      'and is published under the CC BY 4.0 licence.',
     '',
   );
   lines.push(

@@ -85,8 +85,8 @@ export function validateReference(sources: ReferenceSources): ReferenceSources {
 function createAjv(): Ajv {
   // `nullable` is built into ajv (OpenAPI); `example` is an annotation we allow.
   const ajv = new Ajv({ strict: true, allErrors: true, keywords: ['example'] });
-  const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-  addFormats(ajv);
+  // ajv-formats is CommonJS: under Node ESM the default import is `module.exports`, whose `default` is the plugin.
+  addFormatsModule.default(ajv);
   return ajv;
 }
 

@@ -1,0 +1,40 @@
+/**
+ * Builds the public reference files: `node dist/scripts/build-reference.js`
+ * (run by `npm run build` and `npm run build:reference`).
+ *
+ * Reads `reference-data/`, validates it and writes `dist/reference/` with the
+ * base URLs of the configuration (PUBLIC_BASE_URL, REFERENCE_BASE_URL,
+ * CLIENT_BASE_URL). Exits 1 with every problem listed on stderr when the
+ * configuration or the sources are invalid.
+ */
+import { join, relative } from 'node:path';
+import { ConfigError, loadConfig } from '../src/config/config.js';
+import { buildReference } from '../src/reference/build/build-reference.js';
+import { findRepoRoot } from '../src/reference/build/repo-root.js';
+import { ReferenceValidationError } from '../src/reference/build/validate-reference.js';
+
+async function main(): Promise<number> {
+  const root = findRepoRoot(import.meta.dirname);
+  try {
+    const config = loadConfig();
+    const written = await buildReference({
+      sourceDir: join(root, 'reference-data'),
+      outDir: join(root, 'dist', 'reference'),
+      urls: {
+        referenceBaseUrl: config.referenceBaseUrl,
+        clientBaseUrl: config.clientBaseUrl,
+        siteUrl: config.publicBaseUrl,
+      },
+    });
+    for (const file of written) console.log(`wrote ${relative(root, file.path)} (${file.bytes} bytes)`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ReferenceValidationError || error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main();

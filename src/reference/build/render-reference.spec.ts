@@ -1,0 +1,139 @@
+import {
+  INDEX_DOCUMENT_FIELDS,
+  PUBLISHED_FILES,
+  REFERENCE_DOCUMENTS,
+  type IndexDocument,
+  type ReferenceUrls,
+  type RenderedFile,
+} from './reference-files.js';
+import { renderReference } from './render-reference.js';
+import { realSources } from './test-support.js';
+import { ReferenceValidationError } from './validate-reference.js';
+
+const urls: ReferenceUrls = {
+  referenceBaseUrl: 'https://data.example.org/reference/v1/',
+  clientBaseUrl: 'https://api.example.org/client/v1',
+  siteUrl: 'https://www.example.org',
+};
+
+function file(files: RenderedFile[], name: string): RenderedFile {
+  const found = files.find((f) => f.name === name);
+  if (!found) throw new Error(`${name} was not rendered`);
+  return found;
+}
+
+/** A deep copy of `value` with every object's keys in reverse order. */
+function reverseKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(reverseKeys) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)])) as T;
+}
+
+describe('renderReference', () => {
+  it('renders every published file with its content type', async () => {
+    const files = renderReference(await realSources(), urls);
+    expect(files.map((f) => f.name)).toEqual([...PUBLISHED_FILES]);
+    expect(file(files, 'streams.json').contentType).toBe('application/json; charset=utf-8');
+    expect(file(files, 'llms.txt').contentType).toBe('text/markdown; charset=utf-8');
+  });
+
+  it('is deterministic: rendering twice gives identical bytes, whatever the key order of the sources', async () => {
+    const first = renderReference(await realSources(), urls);
+    const second = renderReference(await realSources(), urls);
+    const shuffled = await realSources();
+    const reordered = renderReference({ ...reverseKeys({ ...shuffled, schemas: undefined }), schemas: shuffled.schemas }, urls);
+    for (const rendered of [second, reordered]) {
+      expect(rendered.map((f) => f.name)).toEqual(first.map((f) => f.name));
+      rendered.forEach((f, i) => expect(f.body.toString('utf8')).toBe(first[i]!.body.toString('utf8')));
+    }
+  });
+
+  it('publishes the validated documents as indented JSON with a final newline', async () => {
+    const sources = await realSources();
+    const files = renderReference(sources, urls);
+    for (const name of REFERENCE_DOCUMENTS) {
+      const text = file(files, `${name}.json`).body.toString('utf8');
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+      expect(JSON.parse(text)).toEqual(sources[name]);
+    }
+    // Keys follow the schema order: the envelope first, the data last.
+    const streams = JSON.parse(file(files, 'streams.json').body.toString('utf8')) as Record<string, unknown>;
+    expect(Object.keys(streams)).toEqual(['version', 'updated', 'licence', 'licence_url', 'sources', 'disclaimer', 'streams']);
+  });
+
+  it('builds the index document with exactly the seed fields, in order, from the given base URLs', async () => {
+    const sources = await realSources();
+    sources.service.updated = '2026-12-01';
+    const index = JSON.parse(file(renderReference(sources, urls), 'index.json').body.toString('utf8')) as IndexDocument;
+
+    expect(Object.keys(index)).toEqual([...INDEX_DOCUMENT_FIELDS]);
+    expect(index).toEqual({
+      name: sources.service.name,
+      version: 'v1',
+      updated: '2026-12-01',
+      description: sources.service.description,
+      endpoints: {
+        pricing: 'https://data.example.org/reference/v1/pricing.json',
+        streams: 'https://data.example.org/reference/v1/streams.json',
+        law: 'https://data.example.org/reference/v1/law.json',
+        obligations: 'https://data.example.org/reference/v1/obligations.json',
+      },
+      client_api: {
+        base: 'https://api.example.org/client/v1',
+        auth: expect.stringContaining('Authorization: Bearer <token>'),
+        endpoints: ['GET /me', 'GET /declarations', 'POST /declarations'],
+      },
+      markdown: 'https://www.example.org/llms.txt',
+      licence: 'CC BY 4.0',
+      contact: sources.service.contact,
+    });
+    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations']);
+    expect(Object.keys(index.client_api)).toEqual(['base', 'auth', 'endpoints']);
+    expect(index.client_api.auth).toMatch(/shown once/);
+    expect(index.client_api.auth).toMatch(/hash/);
+  });
+
+  it('takes the index `updated` from the latest source, not from the clock', async () => {
+    const sources = await realSources();
+    sources.service.updated = '2020-01-01';
+    sources.pricing.updated = '2020-01-01';
+    sources.streams.updated = '2020-01-01';
+    sources.obligations.updated = '2020-01-01';
+    sources.law.updated = '2021-06-30';
+    const index = JSON.parse(file(renderReference(sources, urls), 'index.json').body.toString('utf8')) as IndexDocument;
+    expect(index.updated).toBe('2021-06-30');
+  });
+
+  it('writes llms.txt with a title, a summary, and links to every file, the API docs and the licence', async () => {
+    const sources = await realSources();
+    const text = file(renderReference(sources, urls), 'llms.txt').body.toString('utf8');
+    const lines = text.split('\n');
+
+    expect(lines[0]).toBe(`# ${sources.service.name}`);
+    expect(lines[1]).toBe('');
+    expect(lines[2]).toMatch(/^> \S/);
+    expect(text.match(/^## /gm)).toHaveLength(3);
+    for (const name of ['index.json', 'pricing.json', 'streams.json', 'law.json', 'obligations.json']) {
+      expect(text).toContain(`](https://data.example.org/reference/v1/${name})`);
+    }
+    expect(text).toContain('Base URL: https://api.example.org/client/v1');
+    expect(text).toContain('Authorization: Bearer <token>');
+    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`POST /declarations`']) expect(text).toContain(endpoint);
+    expect(text).toContain('](https://www.example.org/docs)');
+    expect(text).toContain('[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/)');
+    for (const stream of sources.streams.streams) expect(text).toContain(`\`${stream.code}\``);
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text).not.toMatch(/\n\n\n/);
+  });
+
+  it('refuses invalid sources and invalid base URLs', async () => {
+    const sources = await realSources();
+    sources.pricing.plans[0]!.streams = ['NOPE'];
+    expect(() => renderReference(sources, urls)).toThrow(ReferenceValidationError);
+    expect(() => renderReference(sources, urls)).toThrow('pricing.yaml /plans/0/streams/0: unknown stream code "NOPE"');
+
+    const valid = await realSources();
+    expect(() => renderReference(valid, { ...urls, siteUrl: 'www.example.org' })).toThrow(/siteUrl must be an absolute URL/);
+    expect(() => renderReference(valid, { ...urls, clientBaseUrl: 'ftp://example.org' })).toThrow(/clientBaseUrl must be an http/);
+  });
+});

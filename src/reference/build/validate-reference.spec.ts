@@ -1,0 +1,179 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSources } from './load-sources.js';
+import type { ReferenceSources } from './reference-files.js';
+import { SOURCE_DIR, realSources } from './test-support.js';
+import { ReferenceValidationError, validateReference } from './validate-reference.js';
+
+/** Applies `breakIt` to a copy of the real sources and returns the validation error. */
+async function problemsOf(breakIt: (sources: ReferenceSources) => void): Promise<ReferenceValidationError> {
+  const sources = await realSources();
+  breakIt(sources);
+  try {
+    validateReference(sources);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ReferenceValidationError);
+    return error as ReferenceValidationError;
+  }
+  throw new Error('expected the sources to be rejected');
+}
+
+/** The message lines, without the header line. */
+function lines(error: ReferenceValidationError): string[] {
+  return error.message.split('\n').slice(1).map((line) => line.trim());
+}
+
+describe('validateReference', () => {
+  it('accepts the real sources', async () => {
+    const sources = await realSources();
+    expect(validateReference(sources)).toBe(sources);
+  });
+
+  it('rejects an unknown law id in a stream, naming the file and the path', async () => {
+    const error = await problemsOf((s) => {
+      s.streams.streams[1]!.law[0] = 'L999';
+    });
+    expect(lines(error)).toContain('streams.yaml /streams/1/law/0: unknown law id "L999"');
+  });
+
+  it('rejects a duplicate stream code', async () => {
+    const error = await problemsOf((s) => {
+      s.streams.streams[1]!.code = 'EMB';
+    });
+    expect(lines(error)).toContain('streams.yaml /streams/1/code: duplicate stream code "EMB" (first at /streams/0)');
+  });
+
+  it('rejects dates in the wrong format or that do not exist', async () => {
+    const error = await problemsOf((s) => {
+      s.streams.streams[0]!.declarable_from = '01/01/2022';
+      s.law.updated = '2026-02-30';
+    });
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'streams.yaml /streams/0/declarable_from: must match format "date"',
+        'law.yaml /updated: must match format "date"',
+      ]),
+    );
+  });
+
+  it('rejects a plan covering an unknown stream', async () => {
+    const error = await problemsOf((s) => {
+      s.pricing.plans[0]!.streams.push('PAP');
+    });
+    expect(lines(error)).toEqual(['pricing.yaml /plans/0/streams/1: unknown stream code "PAP"']);
+  });
+
+  it('rejects obligations that point at unknown streams or law ids', async () => {
+    const error = await problemsOf((s) => {
+      s.obligations.obligations[2]!.streams = ['EMB', 'XYZ'];
+      s.obligations.obligations[3]!.legal_basis = ['L541-10-9', 'no-such-law'];
+    });
+    expect(lines(error)).toEqual([
+      'obligations.yaml /obligations/2/streams/1: unknown stream code "XYZ"',
+      'obligations.yaml /obligations/3/legal_basis/1: unknown law id "no-such-law"',
+    ]);
+  });
+
+  it('rejects missing and unknown properties, bad codes and a price without two decimals', async () => {
+    const error = await problemsOf((s) => {
+      delete (s.law.law[0] as { url?: string }).url;
+      (s.streams.streams[0] as unknown as Record<string, unknown>).colour = 'blue';
+      s.streams.streams[0]!.materials[0]!.code = 'Paper Cardboard';
+      s.pricing.plans[1]!.price.amount = '990';
+    });
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'law.yaml /law/0/url: is required',
+        'streams.yaml /streams/0/colour: is not an allowed property',
+        'streams.yaml /streams/0/materials/0/code: must match pattern "^[a-z][a-z0-9]*(_[a-z0-9]+)*$"',
+        'pricing.yaml /plans/1/price/amount: must match pattern "^(0|[1-9][0-9]*)\\.[0-9]{2}$"',
+      ]),
+    );
+  });
+
+  it('rejects a law entry and a stream that do not list each other', async () => {
+    const error = await problemsOf((s) => {
+      s.law.law.find((entry) => entry.id === 'arrete-2023-12-07-cdc-empap')!.streams = [];
+    });
+    const streamIndex = 0;
+    const lawIndex = (await realSources()).streams.streams[streamIndex]!.law.indexOf('arrete-2023-12-07-cdc-empap');
+    expect(lines(error)).toEqual([
+      `streams.yaml /streams/0/law/${lawIndex}: law entry "arrete-2023-12-07-cdc-empap" does not list stream "EMB" in its streams`,
+    ]);
+  });
+
+  it('rejects inconsistent eco-organisms and stream dates', async () => {
+    const error = await problemsOf((s) => {
+      s.streams.streams[0]!.eco_organisms[0]!.approval = null;
+      s.streams.streams[0]!.eco_organisms[1]!.approval = { from: '2024-12-31', to: '2024-01-01' };
+      s.streams.streams[1]!.eco_organisms[0]!.approval = { from: '2026-01-01', to: '2026-12-31' };
+      s.streams.streams[1]!.declarable_from = '2025-01-01';
+      s.streams.streams[1]!.status = 'upcoming';
+      s.streams.streams[1]!.start_date = null;
+    });
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'streams.yaml /streams/0/eco_organisms/0/approval: an approved eco-organism needs its known approval period',
+        'streams.yaml /streams/0/eco_organisms/1/approval/to: is before the approval start 2024-12-31',
+        'streams.yaml /streams/1/eco_organisms/0/approval: a candidate eco-organism has no approval period (use null)',
+        'streams.yaml /streams/1/start_date: an upcoming stream needs a start date',
+      ]),
+    );
+  });
+
+  it('lists every problem of every file in one error', async () => {
+    const error = await problemsOf((s) => {
+      s.streams.streams[1]!.law[0] = 'L999';
+      s.pricing.plans[0]!.streams = ['NOPE'];
+      s.obligations.obligations[0]!.periodicity = 'weekly' as never;
+      s.service.contact = 'not an email';
+    });
+    expect(error.problems.map((p) => p.file)).toEqual(
+      expect.arrayContaining(['streams.yaml', 'pricing.yaml', 'obligations.yaml', 'service.yaml']),
+    );
+    expect(error.message).toMatch(/^Invalid reference data \(\d+ problems\):\n/);
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'obligations.yaml /obligations/0/periodicity: must be one of "once", "annual", "ongoing", "per_sale", null',
+        'service.yaml /contact: must match format "email"',
+      ]),
+    );
+  });
+
+  it('rejects a schema that leaves the OpenAPI 3.0 subset', async () => {
+    const error = await problemsOf((s) => {
+      const properties = s.schemas.pricing.properties as Record<string, Record<string, unknown>>;
+      properties.version = { const: '1', description: 'Version.' };
+      properties.updated = { type: ['string', 'null'], description: 'Date.' };
+    });
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'schemas/pricing.schema.json /properties/version/const: keyword "const" is not allowed (OpenAPI 3.0 subset)',
+        'schemas/pricing.schema.json /properties/updated/type: must be a single type name (use "nullable: true" for null)',
+      ]),
+    );
+  });
+});
+
+describe('loadSources', () => {
+  it('names the file and the line of a broken YAML source', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reference-src-'));
+    try {
+      await cp(SOURCE_DIR, dir, { recursive: true });
+      const law = await readFile(join(dir, 'law.yaml'), 'utf8');
+      await writeFile(join(dir, 'law.yaml'), law.replace('version: "1"\n', 'version: "1"\nversion: "2"\n'));
+      await rm(join(dir, 'service.yaml'));
+      const error = await loadSources(dir).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ReferenceValidationError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/law\.yaml \/: YAML error at line \d+, column \d+: Map keys must be unique/);
+      expect(message).toMatch(/service\.yaml \/: cannot read /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

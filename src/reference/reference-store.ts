@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotli, gzip } from './build/build-reference.js';
+import { loadSources } from './build/load-sources.js';
+import {
+  contentTypeOf,
+  INDEX_FILE,
+  LLMS_FILE,
+  PUBLISHED_FILES,
+  REFERENCE_DOCUMENTS,
+  type IndexDocument,
+  type PublishedFileName,
+  type ReferenceDocuments,
+  type ReferenceUrls,
+} from './build/reference-files.js';
+import { renderReference } from './build/render-reference.js';
+import { findRepoRoot } from './build/repo-root.js';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** One encoding of a published file, ready to write as is. */
+export interface Representation {
+  body: Buffer;
+  etag: string;
+}
+
+export interface PublishedFile {
+  name: PublishedFileName;
+  contentType: string;
+  lastModified: string;
+  variants: Record<Encoding, Representation>;
+}
+
+export const REPO_ROOT = findRepoRoot(import.meta.dirname);
+/** Where `npm run build` writes the published files. */
+export const BUILT_REFERENCE_DIR = path.join(REPO_ROOT, 'dist', 'reference');
+export const REFERENCE_SOURCE_DIR = path.join(REPO_ROOT, 'reference-data');
+
+function representation(body: Buffer, encoding: Encoding): Representation {
+  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  return { body, etag: `"${hash}${encoding === 'identity' ? '' : `-${encoding}`}"` };
+}
+
+/**
+ * The published files, in memory: the bytes written by the build step and their prebuilt
+ * gzip/brotli variants. Only when this instance runs under other base URLs than the build
+ * used are the index document and llms.txt rendered again (same renderer, same sources).
+ */
+export class ReferenceStore {
+  private constructor(
+    readonly documents: ReferenceDocuments,
+    private readonly files: Map<PublishedFileName, PublishedFile>,
+    readonly reRendered: boolean,
+  ) {}
+
+  get(name: PublishedFileName): PublishedFile {
+    const file = this.files.get(name);
+    if (!file) throw new Error(`Unknown published file ${name}`);
+    return file;
+  }
+
+  static async load(urls: ReferenceUrls, dir = BUILT_REFERENCE_DIR): Promise<ReferenceStore> {
+    const read = async (name: string) => {
+      try {
+        return await readFile(path.join(dir, name));
+      } catch (error) {
+        throw new Error(`Reference file ${name} is missing from ${dir}: run "npm run build" first.`, { cause: error });
+      }
+    };
+    const raw = new Map<PublishedFileName, Record<Encoding, Buffer>>();
+    for (const name of PUBLISHED_FILES) {
+      raw.set(name, { identity: await read(name), gzip: await read(`${name}.gz`), br: await read(`${name}.br`) });
+    }
+    const json = (name: PublishedFileName) => JSON.parse(raw.get(name)!.identity.toString('utf8'));
+    const documents = Object.fromEntries(REFERENCE_DOCUMENTS.map((name) => [name, json(`${name}.json`)])) as ReferenceDocuments;
+    const index = json(INDEX_FILE) as IndexDocument;
+
+    const reRendered = !builtFor(index, urls);
+    if (reRendered) {
+      const { service, schemas } = await loadSources(REFERENCE_SOURCE_DIR);
+      for (const file of renderReference({ ...documents, service, schemas }, urls)) {
+        if (file.name === INDEX_FILE || file.name === LLMS_FILE) {
+          raw.set(file.name, { identity: file.body, gzip: gzip(file.body), br: brotli(file.body) });
+        }
+      }
+    }
+
+    const files = new Map<PublishedFileName, PublishedFile>();
+    for (const [name, bodies] of raw) {
+      const updated = name.endsWith('.json') && name !== INDEX_FILE ? documents[name.replace('.json', '') as keyof ReferenceDocuments]?.updated : index.updated;
+      files.set(name, {
+        name,
+        contentType: contentTypeOf(name),
+        lastModified: new Date(`${updated ?? index.updated}T00:00:00Z`).toUTCString(),
+        variants: {
+          identity: representation(bodies.identity, 'identity'),
+          gzip: representation(bodies.gzip, 'gzip'),
+          br: representation(bodies.br, 'br'),
+        },
+      });
+    }
+    return new ReferenceStore(documents, files, reRendered);
+  }
+}
+
+function builtFor(index: IndexDocument, urls: ReferenceUrls): boolean {
+  return (
+    index.endpoints.pricing === `${urls.referenceBaseUrl}/pricing.json` &&
+    index.client_api.base === urls.clientBaseUrl &&
+    index.markdown === `${urls.siteUrl}/llms.txt`
+  );
+}

@@ -1,0 +1,117 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../common/openapi.js';
+import type { PublishedFileName } from './build/reference-files.js';
+import { type Encoding, ReferenceStore } from './reference-store.js';
+import { referenceSchemaRef } from './reference-openapi.js';
+
+/** Browsers and CDNs may keep a copy 5 minutes, then revalidate with the ETag (cheap 304). */
+export const REFERENCE_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
+
+const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag is current.' };
+
+/** The public reference data: prebuilt bytes from memory, with validators, compression and CORS. */
+@ApiTags('reference data')
+@Public()
+@Controller()
+export class ReferenceController {
+  constructor(@Inject(ReferenceStore) private readonly store: ReferenceStore) {}
+
+  @Get('api/v1/pricing.json')
+  @ApiOperation({ operationId: 'getPricing', summary: "The service's plans and prices (EUR, VAT excluded)" })
+  @ApiOkResponse({ description: 'The pricing document.', schema: referenceSchemaRef('pricing') })
+  @ApiResponse(NOT_MODIFIED)
+  pricing(@Req() req: Request, @Res() res: Response): void {
+    this.send('pricing.json', req, res);
+  }
+
+  @Get('api/v1/streams.json')
+  @ApiOperation({ operationId: 'getStreams', summary: 'EPR streams: units, material categories, eco-organisms, law' })
+  @ApiOkResponse({ description: 'The streams document.', schema: referenceSchemaRef('streams') })
+  @ApiResponse(NOT_MODIFIED)
+  streams(@Req() req: Request, @Res() res: Response): void {
+    this.send('streams.json', req, res);
+  }
+
+  @Get('api/v1/law.json')
+  @ApiOperation({ operationId: 'getLaw', summary: 'Legal texts on French packaging EPR, with sources' })
+  @ApiOkResponse({ description: 'The law document.', schema: referenceSchemaRef('law') })
+  @ApiResponse(NOT_MODIFIED)
+  law(@Req() req: Request, @Res() res: Response): void {
+    this.send('law.json', req, res);
+  }
+
+  @Get('api/v1/obligations.json')
+  @ApiOperation({ operationId: 'getObligations', summary: 'What a packaging producer must do, with legal basis' })
+  @ApiOkResponse({ description: 'The obligations document.', schema: referenceSchemaRef('obligations') })
+  @ApiResponse(NOT_MODIFIED)
+  obligations(@Req() req: Request, @Res() res: Response): void {
+    this.send('obligations.json', req, res);
+  }
+
+  @Get('api/v1/index.json')
+  @ApiOperation({ operationId: 'getIndex', summary: 'Index of the reference data and of the client API' })
+  @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index') })
+  @ApiResponse(NOT_MODIFIED)
+  index(@Req() req: Request, @Res() res: Response): void {
+    this.send('index.json', req, res);
+  }
+
+  /** Same document as /api/v1/index.json. */
+  @Get('api/v1')
+  @ApiExcludeEndpoint()
+  root(@Req() req: Request, @Res() res: Response): void {
+    this.send('index.json', req, res);
+  }
+
+  @Get('llms.txt')
+  @ApiOperation({ operationId: 'getLlmsTxt', summary: 'Markdown summary of the service (llms.txt)' })
+  @ApiProduces('text/markdown')
+  @ApiOkResponse({ description: 'The summary, in Markdown.', content: { 'text/markdown': { schema: { type: 'string' } } } })
+  @ApiResponse(NOT_MODIFIED)
+  llms(@Req() req: Request, @Res() res: Response): void {
+    this.send('llms.txt', req, res);
+  }
+
+  private send(name: PublishedFileName, req: Request, res: Response): void {
+    const file = this.store.get(name);
+    const encoding = negotiateEncoding(req);
+    const variant = file.variants[encoding];
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Cache-Control', REFERENCE_CACHE_CONTROL);
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('ETag', variant.etag);
+    res.setHeader('Last-Modified', file.lastModified);
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (isNotModified(req, file.lastModified, Object.values(file.variants).map((v) => v.etag))) {
+      res.status(304).end();
+      return;
+    }
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Content-Length', variant.body.length);
+    res.status(200).end(req.method === 'HEAD' ? undefined : variant.body);
+  }
+}
+
+/** Brotli, then gzip, when the client accepts them at all (the smallest prebuilt variant wins). */
+function negotiateEncoding(req: Request): Encoding {
+  if (!req.headers['accept-encoding']) return 'identity';
+  if (req.acceptsEncodings('br')) return 'br';
+  if (req.acceptsEncodings('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */
+function isNotModified(req: Request, lastModified: string, etags: string[]): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch.trim() === '*') return true;
+    const given = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    return given.some((tag) => etags.includes(tag));
+  }
+  const since = req.headers['if-modified-since'];
+  if (since === undefined) return false;
+  const time = Date.parse(since);
+  return !Number.isNaN(time) && Date.parse(lastModified) <= time;
+}
