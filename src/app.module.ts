@@ -5,6 +5,8 @@ import express from 'express';
 import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { AccountsModule } from './accounts/accounts.module.js';
+import { AuthModule } from './auth/auth.module.js';
 import { requireJson } from './common/http/require-json.middleware.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
@@ -29,6 +31,8 @@ export class AppModule implements NestModule {
         LoggerModule.forRoot(loggerParams(config, logStream)),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
         HealthModule,
+        AccountsModule,
+        AuthModule,
         ReferenceModule,
       ],
       providers: [

@@ -42,7 +42,7 @@ describe('the four reference files', () => {
     expect(res.headers['access-control-expose-headers']).toContain('ETag');
     expect(res.headers.vary).toContain('Accept-Encoding');
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    expect(new Date(res.headers['last-modified']).getTime()).not.toBeNaN();
+    expect(new Date(res.headers['last-modified']!).getTime()).not.toBeNaN();
     expect(res.headers['content-encoding']).toBeUndefined();
     const document = JSON.parse(built.toString('utf8'));
     expect(document).toEqual(expect.objectContaining({ licence: 'CC BY 4.0', updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }));
@@ -99,10 +99,17 @@ describe('the four reference files', () => {
     expect(res.headers['access-control-allow-headers']).toContain('If-None-Match');
   });
 
+  it('keeps CORS off the authenticated API', async () => {
+    const me = await request(t.url).get('/api/v1/me').set('origin', 'https://example.org');
+    expect(me.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await request(t.url).options('/api/v1/declarations').set('origin', 'https://example.org').set('access-control-request-method', 'POST');
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('refuses writes with 405', async () => {
     const res = await request(t.url).post('/api/v1/streams.json').send({});
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 });
 

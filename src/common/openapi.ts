@@ -38,8 +38,8 @@ export function ApiProblems(...statuses: number[]) {
   );
 }
 
-/** Open to anyone, no credential. */
-export const Public = () => SetMetadata(AUDIENCE_KEY, 'public' satisfies Audience);
+/** Open to anyone, no credential (documented as `security: []`; '@nestjs/swagger' keeps it under this key). */
+export const Public = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'public' satisfies Audience), SetMetadata('swagger/apiSecurity', []));
 
 /** Needs a client token; documents the bearer scheme and the auth problems. */
 export const ClientApi = () =>

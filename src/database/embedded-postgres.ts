@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import lockfile from 'proper-lockfile';
+import { withProtocolAffinity } from './pglite-protocol-affinity.js';
 
 /** Port number only names the socket file (`.s.PGSQL.<port>`), as PostgreSQL does. */
 const SOCKET_PORT = 5432;
@@ -39,7 +40,7 @@ export class EmbeddedPostgres {
       release = await lockfile.lock(dir, { lockfilePath: path.join(dir, 'lock'), stale: 15_000, update: 5_000, retries: 0 });
     } catch (error) {
       if ((error as { code?: string }).code === 'ELOCKED') {
-        throw new Error(`DATA_DIR ${dir} is already in use by another process (embedded database); stop it or choose another DATA_DIR.`);
+        throw new Error(`DATA_DIR ${dir} is already in use by another process (embedded database); stop it or choose another DATA_DIR.`, { cause: error });
       }
       throw error;
     }
@@ -47,7 +48,7 @@ export class EmbeddedPostgres {
       // We hold the lock: a socket file left by a killed process is stale.
       await rm(socketPath, { force: true });
       const db = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
-      const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
+      const server = new PGLiteSocketServer({ db: withProtocolAffinity(db), path: socketPath, maxConnections });
       await server.start();
       return new EmbeddedPostgres(dir, db, server, release);
     } catch (error) {

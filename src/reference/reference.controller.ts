@@ -9,6 +9,16 @@ import { referenceSchemaRef } from './reference-openapi.js';
 /** Browsers and CDNs may keep a copy 5 minutes, then revalidate with the ETag (cheap 304). */
 export const REFERENCE_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
 
+/** Where each published file is served (also `GET /api/v1` for the index). */
+export const PUBLISHED_PATHS = [
+  'api/v1/pricing.json',
+  'api/v1/streams.json',
+  'api/v1/law.json',
+  'api/v1/obligations.json',
+  'api/v1/index.json',
+  'llms.txt',
+];
+
 const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag is current.' };
 
 /** The public reference data: prebuilt bytes from memory, with validators, compression and CORS. */
@@ -84,6 +94,8 @@ export class ReferenceController {
     res.setHeader('ETag', variant.etag);
     res.setHeader('Last-Modified', file.lastModified);
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, Last-Modified, Content-Length');
     if (isNotModified(req, file.lastModified, Object.values(file.variants).map((v) => v.etag))) {
       res.status(304).end();
       return;

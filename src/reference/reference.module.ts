@@ -1,9 +1,9 @@
-import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Global, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import cors from 'cors';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { ReferenceCatalogue } from './reference-catalogue.js';
-import { ReferenceController } from './reference.controller.js';
+import { PUBLISHED_PATHS, ReferenceController } from './reference.controller.js';
 import { ReferenceStore } from './reference-store.js';
 
 @Global()
@@ -21,7 +21,11 @@ import { ReferenceStore } from './reference-store.js';
   exports: [ReferenceCatalogue],
 })
 export class ReferenceModule implements NestModule {
-  /** Anyone may read the public files from a browser, including with If-None-Match (which needs a preflight). */
+  /**
+   * Preflights for the public files (a browser sends one before a request with If-None-Match);
+   * the GET responses carry their CORS headers themselves. Only these exact paths: CORS stays
+   * off the authenticated API.
+   */
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(
@@ -33,14 +37,6 @@ export class ReferenceModule implements NestModule {
           maxAge: 86_400,
         }),
       )
-      .forRoutes(
-        'api/v1/pricing.json',
-        'api/v1/streams.json',
-        'api/v1/law.json',
-        'api/v1/obligations.json',
-        'api/v1/index.json',
-        'api/v1',
-        'llms.txt',
-      );
+      .forRoutes(...PUBLISHED_PATHS.map((path) => ({ path, method: RequestMethod.OPTIONS })));
   }
 }

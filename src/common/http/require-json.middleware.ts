@@ -9,7 +9,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * before any route runs (a body-less POST, e.g. `/confirm`, is fine).
  */
 export function requireJson(req: Request, _res: Response, next: NextFunction): void {
-  if (BODY_METHODS.has(req.method) && typeis.hasBody(req) && !typeis(req, ['application/json', 'application/*+json'])) {
+  const hasBody = typeis.hasBody(req) && req.headers['content-length'] !== '0';
+  if (BODY_METHODS.has(req.method) && hasBody && !typeis(req, ['application/json', 'application/*+json'])) {
     next(
       new Problem('unsupported_media_type', `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json.`, {
         headers: { 'Accept-Post': 'application/json' },

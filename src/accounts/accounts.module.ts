@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsService } from './accounts.service.js';
+import { ClientEntity } from './client.entity.js';
+import { ClientsController } from './clients.controller.js';
+import { MeController } from './me.controller.js';
+
+/** Clients and their profile (pending vs confirmed), `GET /me`, the admin client routes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ClientEntity])],
+  controllers: [ClientsController, MeController],
+  providers: [AccountsService],
+  exports: [AccountsService],
+})
+export class AccountsModule {}

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError, type EntityManager, type Repository } from 'typeorm';
+import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { ClientEntity } from './client.entity.js';
+import {
+  applyPatch,
+  confirmationErrors,
+  emptyProfile,
+  type Profile,
+  type ProfilePatch,
+  profileValueErrors,
+  sameProfile,
+} from './profile.js';
+
+/** The confirmed profile, as the other modules (declarations) rely on it. */
+export type ConfirmedProfile = {
+  clientId: string;
+  email: string | null;
+  company: string | null;
+  country: string | null;
+  plan: string | null;
+  streams: string[];
+  idus: string[];
+  confirmedAt: Date;
+};
+
+/** What `GET /me` shows: the confirmed profile, or an empty one before the first confirmation. */
+export interface Account {
+  clientId: string;
+  profile: Profile;
+}
+
+/** A client with both profiles (admin view). */
+export interface ClientView {
+  clientId: string;
+  pending: Profile;
+  confirmed: Profile;
+  confirmedAt: Date | null;
+  unconfirmedChanges: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CreateClientInput extends ProfilePatch {
+  clientId?: string | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `cl_` + 20 characters of [a-z0-9] (≈ 103 random bits): matches the client id pattern. */
+function generateClientId(): string {
+  let out = 'cl_';
+  while (out.length < 23) {
+    for (const byte of randomBytes(32)) {
+      if (byte < 252 && out.length < 23) out += ID_ALPHABET[byte % 36];
+    }
+  }
+  return out;
+}
+
+const pendingOf = (c: ClientEntity): Profile => ({
+  email: c.pendingEmail,
+  company: c.pendingCompany,
+  country: c.pendingCountry,
+  plan: c.pendingPlan,
+  streams: c.pendingStreams,
+  idus: c.pendingIdus,
+});
+
+const confirmedOf = (c: ClientEntity): Profile =>
+  c.confirmedAt === null
+    ? emptyProfile()
+    : {
+        email: c.confirmedEmail,
+        company: c.confirmedCompany,
+        country: c.confirmedCountry,
+        plan: c.confirmedPlan,
+        streams: c.confirmedStreams,
+        idus: c.confirmedIdus,
+      };
+
+function setPending(c: ClientEntity, p: Profile): void {
+  c.pendingEmail = p.email;
+  c.pendingCompany = p.company;
+  c.pendingCountry = p.country;
+  c.pendingPlan = p.plan;
+  c.pendingStreams = p.streams;
+  c.pendingIdus = p.idus;
+}
+
+function viewOf(c: ClientEntity): ClientView {
+  const pending = pendingOf(c);
+  const confirmed = confirmedOf(c);
+  return {
+    clientId: c.clientId,
+    pending,
+    confirmed,
+    confirmedAt: c.confirmedAt,
+    unconfirmedChanges: c.confirmedAt === null || !sameProfile(pending, confirmed),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+/**
+ * Clients and their profile. The operator edits a pending profile; `confirm` copies it to the
+ * confirmed profile, which is the only one clients (and declarations) see.
+ */
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ReferenceCatalogue,
+  ) {}
+
+  async create(input: CreateClientInput): Promise<ClientView> {
+    const { clientId: chosen, ...patch } = input;
+    this.checkValues(patch);
+    const clientId = chosen ?? generateClientId();
+    const entity = this.clients.create({ clientId, confirmedAt: null });
+    setPending(entity, applyPatch(emptyProfile(), patch));
+    try {
+      await this.clients.insert(entity);
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new Problem('conflict', `A client with client_id "${clientId}" already exists.`);
+      }
+      throw error;
+    }
+    return viewOf(await this.load(this.clients.manager, clientId));
+  }
+
+  async get(clientId: string): Promise<ClientView> {
+    return viewOf(await this.load(this.clients.manager, clientId));
+  }
+
+  /** JSON merge patch of the pending profile; the confirmed profile is untouched. */
+  async update(clientId: string, patch: ProfilePatch): Promise<ClientView> {
+    this.checkValues(patch);
+    return this.dataSource.transaction(async (manager) => {
+      const client = await this.load(manager, clientId, true);
+      setPending(client, applyPatch(pendingOf(client), patch));
+      return viewOf(await manager.save(client));
+    });
+  }
+
+  /** The pending profile becomes the confirmed one, if it is complete and consistent with the reference data. */
+  async confirm(clientId: string): Promise<ClientView> {
+    return this.dataSource.transaction(async (manager) => {
+      // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
+      const client = await this.load(manager, clientId, true);
+      const pending = pendingOf(client);
+      const errors = confirmationErrors(pending, this.catalogue);
+      if (errors.length > 0) {
+        throw new ValidationProblem(errors, `The pending profile cannot be confirmed: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`);
+      }
+      client.confirmedEmail = pending.email;
+      client.confirmedCompany = pending.company;
+      client.confirmedCountry = pending.country;
+      client.confirmedPlan = pending.plan;
+      client.confirmedStreams = [...pending.streams];
+      client.confirmedIdus = [...pending.idus];
+      client.confirmedAt = new Date();
+      return viewOf(await manager.save(client));
+    });
+  }
+
+  /** The client's own view (`GET /me`). */
+  async account(clientId: string): Promise<Account> {
+    const client = await this.load(this.clients.manager, clientId);
+    return { clientId: client.clientId, profile: confirmedOf(client) };
+  }
+
+  /** The confirmed profile, or null if the client does not exist or was never confirmed. */
+  async confirmedProfile(clientId: string): Promise<ConfirmedProfile | null> {
+    const client = await this.clients.findOneBy({ clientId });
+    if (!client || client.confirmedAt === null) return null;
+    return { clientId: client.clientId, ...confirmedOf(client), confirmedAt: client.confirmedAt };
+  }
+
+  /** 404 unless the client exists. */
+  async assertExists(clientId: string): Promise<void> {
+    if (!(await this.clients.existsBy({ clientId }))) throw new NotFoundProblem(`Client "${clientId}"`);
+  }
+
+  private checkValues(patch: ProfilePatch): void {
+    const errors = profileValueErrors(patch, this.catalogue);
+    if (errors.length > 0) throw new ValidationProblem(errors);
+  }
+
+  private async load(manager: EntityManager, clientId: string, lock = false): Promise<ClientEntity> {
+    const client = await manager.findOne(ClientEntity, {
+      where: { clientId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!client) throw new NotFoundProblem(`Client "${clientId}"`);
+    return client;
+  }
+}

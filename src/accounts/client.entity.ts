@@ -1,0 +1,58 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * A client of the service, with two copies of its profile: the pending one the operator edits,
+ * and the confirmed one (`GET /me`, declarations) that `confirm` copies from it.
+ * Persistence only: never returned by a controller.
+ */
+@Entity({ name: 'clients' })
+export class ClientEntity {
+  @PrimaryColumn({ name: 'client_id', type: 'text', primaryKeyConstraintName: 'pk_clients' })
+  clientId!: string;
+
+  @Column({ name: 'pending_email', type: 'text', nullable: true })
+  pendingEmail!: string | null;
+
+  @Column({ name: 'pending_company', type: 'text', nullable: true })
+  pendingCompany!: string | null;
+
+  @Column({ name: 'pending_country', type: 'text', nullable: true })
+  pendingCountry!: string | null;
+
+  @Column({ name: 'pending_plan', type: 'text', nullable: true })
+  pendingPlan!: string | null;
+
+  @Column({ name: 'pending_streams', type: 'text', array: true, default: () => "'{}'" })
+  pendingStreams!: string[];
+
+  @Column({ name: 'pending_idus', type: 'text', array: true, default: () => "'{}'" })
+  pendingIdus!: string[];
+
+  @Column({ name: 'confirmed_email', type: 'text', nullable: true })
+  confirmedEmail!: string | null;
+
+  @Column({ name: 'confirmed_company', type: 'text', nullable: true })
+  confirmedCompany!: string | null;
+
+  @Column({ name: 'confirmed_country', type: 'text', nullable: true })
+  confirmedCountry!: string | null;
+
+  @Column({ name: 'confirmed_plan', type: 'text', nullable: true })
+  confirmedPlan!: string | null;
+
+  @Column({ name: 'confirmed_streams', type: 'text', array: true, default: () => "'{}'" })
+  confirmedStreams!: string[];
+
+  @Column({ name: 'confirmed_idus', type: 'text', array: true, default: () => "'{}'" })
+  confirmedIdus!: string[];
+
+  /** When the pending profile was last confirmed; null = never (the confirmed profile is then empty). */
+  @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true })
+  confirmedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,74 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminApi, ApiProblems } from '../common/openapi.js';
+import { AccountsService } from './accounts.service.js';
+import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
+import { AdminClientDto } from './dto/client.dto.js';
+
+const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
+
+/** Operator: onboarding of clients. */
+@ApiTags('admin')
+@AdminApi()
+@Controller('api/v1/admin/clients')
+export class ClientsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Post()
+  @ApiOperation({
+    operationId: 'createClient',
+    summary: 'Create a client',
+    description: 'The profile given is pending: clients see it only once it is confirmed. `client_id` is generated when absent.',
+  })
+  @ApiCreatedResponse({ type: AdminClientDto, headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } } })
+  @ApiProblems(400, 409, 413, 415, 422)
+  async create(@Body() body: CreateClientDto, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    const { client_id, ...profile } = body;
+    const client = AdminClientDto.from(await this.accounts.create({ clientId: client_id, ...profile }));
+    res.location(`/api/v1/admin/clients/${encodeURIComponent(client.client_id)}`);
+    return client;
+  }
+
+  @Get(':client_id')
+  @ApiOperation({ operationId: 'getClient', summary: 'Get a client with its pending and confirmed profile' })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ type: AdminClientDto })
+  @ApiProblems(404)
+  async get(@Param('client_id') clientId: string): Promise<AdminClientDto> {
+    return AdminClientDto.from(await this.accounts.get(clientId));
+  }
+
+  @Patch(':client_id')
+  @ApiOperation({
+    operationId: 'updateClient',
+    summary: 'Change the pending profile (JSON merge patch)',
+    description:
+      'A field present replaces the pending value, `null` clears it (arrays become empty), an absent field is unchanged. ' +
+      'Clients keep seeing the confirmed profile until the next `confirm`.',
+  })
+  @ApiConsumes('application/merge-patch+json', 'application/json')
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ type: AdminClientDto })
+  @ApiProblems(400, 404, 413, 415, 422)
+  async update(@Param('client_id') clientId: string, @Body() body: UpdateClientDto): Promise<AdminClientDto> {
+    return AdminClientDto.from(await this.accounts.update(clientId, body));
+  }
+
+  @Post(':client_id/confirm')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'confirmClient',
+    summary: 'Confirm onboarding: the pending profile becomes what the client sees',
+    description:
+      'Needs email, company, country, plan and at least one stream, all valid against the published reference data, ' +
+      'and every stream covered by the plan; otherwise 422 lists every problem with a pointer into the client (`/pending/...`). ' +
+      'No request body is needed (a JSON body, if sent, is ignored).',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ type: AdminClientDto })
+  @ApiProblems(404, 415, 422)
+  async confirm(@Param('client_id') clientId: string): Promise<AdminClientDto> {
+    return AdminClientDto.from(await this.accounts.confirm(clientId));
+  }
+}

@@ -1,0 +1,78 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { MAX_IDUS } from '../profile.js';
+import { IsCountryCode, NotBlank } from './validators.js';
+
+/** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
+export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
+export const MAX_STREAMS = 20;
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/**
+ * Profile fields as the operator sends them. Each is optional; on PATCH (JSON merge patch) an
+ * absent field is left unchanged and `null` clears it (arrays become empty).
+ */
+export class ProfileInputDto {
+  /** Contact address of the client. */
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'email', maxLength: 254, example: 'compliance@example.fr' })
+  @IsOptional()
+  @IsEmail({}, { message: '$property must be a valid email address' })
+  @MaxLength(254)
+  email?: string | null;
+
+  /** Legal name of the company (surrounding white space is trimmed). */
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, example: 'Exemple SAS' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @NotBlank()
+  @MaxLength(200)
+  company?: string | null;
+
+  /** ISO 3166-1 alpha-2 country code, upper case. */
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: '^[A-Z]{2}$', example: 'FR' })
+  @IsOptional()
+  @IsCountryCode()
+  country?: string | null;
+
+  /** A plan id from `/api/v1/pricing.json`. */
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'business' })
+  @IsOptional()
+  @IsString()
+  plan?: string | null;
+
+  /** Stream codes from `/api/v1/streams.json`, no duplicates; confirmation needs at least one, covered by the plan. */
+  @ApiPropertyOptional({ type: [String], nullable: true, uniqueItems: true, maxItems: MAX_STREAMS, example: ['EMB'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_STREAMS)
+  @IsString({ each: true })
+  streams?: string[] | null;
+
+  /**
+   * Unique identification numbers (IDU) of the client, treated as opaque: non-empty, no surrounding
+   * white space, at most 64 characters each, no duplicates, at most 50.
+   */
+  @ApiPropertyOptional({ type: [String], nullable: true, uniqueItems: true, maxItems: MAX_IDUS, example: ['FR000000_01ABCD'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_IDUS)
+  @IsString({ each: true })
+  idus?: string[] | null;
+}
+
+export class CreateClientDto extends ProfileInputDto {
+  /** Chosen id (lower-case letters, digits, `_`, `-`; 3–63 characters); generated when absent. */
+  @ApiPropertyOptional({ type: String, pattern: CLIENT_ID_PATTERN.source, example: 'exemple-sas' })
+  @IsOptional()
+  @IsString()
+  @Matches(CLIENT_ID_PATTERN, {
+    message: '$property must be 3 to 63 characters: lower-case letters, digits, "_" or "-", starting with a letter or digit',
+  })
+  client_id?: string | null;
+}
+
+/** JSON merge patch of the pending profile (`application/merge-patch+json` or `application/json`). */
+export class UpdateClientDto extends ProfileInputDto {}

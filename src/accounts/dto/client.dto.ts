@@ -1,0 +1,106 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { Account, ClientView } from '../accounts.service.js';
+import type { Profile } from '../profile.js';
+
+export class ProfileDto {
+  @ApiProperty({ type: String, nullable: true, example: 'compliance@example.fr' })
+  email!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Exemple SAS' })
+  company!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'FR' })
+  country!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'business' })
+  plan!: string | null;
+
+  @ApiProperty({ type: [String], example: ['EMB'] })
+  streams!: string[];
+
+  @ApiProperty({ type: [String], example: ['FR000000_01ABCD'] })
+  idus!: string[];
+
+  static from(profile: Profile): ProfileDto {
+    return Object.assign(new ProfileDto(), {
+      email: profile.email,
+      company: profile.company,
+      country: profile.country,
+      plan: profile.plan,
+      streams: [...profile.streams],
+      idus: [...profile.idus],
+    });
+  }
+}
+
+/** A client as the operator sees it: the profile being edited and the one clients see. */
+export class AdminClientDto {
+  @ApiProperty({ example: 'exemple-sas' })
+  client_id!: string;
+
+  /** The profile the operator edits; it becomes the confirmed one on `confirm`. */
+  @ApiProperty({ type: ProfileDto })
+  pending!: ProfileDto;
+
+  /** What `GET /me` shows: nulls and empty arrays until the first confirmation. */
+  @ApiProperty({ type: ProfileDto })
+  confirmed!: ProfileDto;
+
+  /** When the profile was last confirmed; null if never. */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  confirmed_at!: Date | null;
+
+  /** True when the pending profile differs from the confirmed one. */
+  @ApiProperty()
+  unconfirmed_changes!: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  created_at!: Date;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  updated_at!: Date;
+
+  static from(view: ClientView): AdminClientDto {
+    return Object.assign(new AdminClientDto(), {
+      client_id: view.clientId,
+      pending: ProfileDto.from(view.pending),
+      confirmed: ProfileDto.from(view.confirmed),
+      confirmed_at: view.confirmedAt,
+      unconfirmed_changes: view.unconfirmedChanges,
+      created_at: view.createdAt,
+      updated_at: view.updatedAt,
+    });
+  }
+}
+
+/** The client's account as it was confirmed during onboarding: fields are null or empty until then. */
+export class AccountDto {
+  @ApiProperty({ example: 'exemple-sas' })
+  client_id!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'compliance@example.fr' })
+  email!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Exemple SAS' })
+  company!: string | null;
+
+  /** ISO 3166-1 alpha-2. */
+  @ApiProperty({ type: String, nullable: true, example: 'FR' })
+  country!: string | null;
+
+  /** Plan id from `/api/v1/pricing.json`. */
+  @ApiProperty({ type: String, nullable: true, example: 'business' })
+  plan!: string | null;
+
+  /** Stream codes from `/api/v1/streams.json`. */
+  @ApiProperty({ type: [String], example: ['EMB'] })
+  streams!: string[];
+
+  /** Unique identification numbers (IDU). */
+  @ApiProperty({ type: [String], example: ['FR000000_01ABCD'] })
+  idus!: string[];
+
+  static from(account: Account): AccountDto {
+    return Object.assign(new AccountDto(), { client_id: account.clientId, ...ProfileDto.from(account.profile) });
+  }
+}

@@ -1,0 +1,27 @@
+import { isISO31661Alpha2, ValidateBy, type ValidationOptions } from 'class-validator';
+
+/** ISO 3166-1 alpha-2, upper case (`FR`); `fr` and unassigned codes (`XX`) are refused. */
+export const IsCountryCode = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isCountryCode',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && /^[A-Z]{2}$/.test(value) && isISO31661Alpha2(value),
+        defaultMessage: () => '$property must be an ISO 3166-1 alpha-2 country code in upper case, e.g. FR',
+      },
+    },
+    options,
+  );
+
+/** A string with at least one character that is not white space. */
+export const NotBlank = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'notBlank',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value.trim().length > 0,
+        defaultMessage: () => '$property must not be blank',
+      },
+    },
+    options,
+  );

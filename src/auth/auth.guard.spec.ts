@@ -1,0 +1,266 @@
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Repository } from 'typeorm';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
+import { Problem } from '../common/problem/problem.js';
+import type { AppConfig } from '../config/config.js';
+import { AdminCredential } from './admin-credential.js';
+import { AuthGuard, bearerToken } from './auth.guard.js';
+import type { ClientTokenEntity } from './client-token.entity.js';
+import { ClientTokenStrategy } from './client-token.strategy.js';
+import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
+import { generateToken, hashToken } from './token-format.js';
+import { TokensService } from './tokens.service.js';
+
+const ADMIN = 'admin-secret-0123456789-0123456789-abcdef';
+const REALM = 'Bearer realm="epr-declarations"';
+
+type Row = Pick<ClientTokenEntity, 'id' | 'clientId' | 'tokenHash' | 'expiresAt' | 'revokedAt'>;
+
+/** A repository that answers from memory and records every database call. */
+function fakeRepository(rows: Row[]) {
+  const calls: string[] = [];
+  const repository = {
+    findOne: async ({ where }: { where: { tokenHash: string } }) => {
+      calls.push('findOne');
+      return rows.find((r) => r.tokenHash === where.tokenHash) ?? null;
+    },
+    query: async () => {
+      calls.push('update');
+      return [];
+    },
+  };
+  return { calls, repository: repository as unknown as Repository<ClientTokenEntity> };
+}
+
+const good = generateToken();
+const revoked = generateToken();
+const expired = generateToken();
+const unknown = generateToken();
+const rows: Row[] = [
+  { id: 't-good', clientId: 'acme', tokenHash: hashToken(good), expiresAt: null, revokedAt: null },
+  { id: 't-revoked', clientId: 'acme', tokenHash: hashToken(revoked), expiresAt: null, revokedAt: new Date(Date.now() - 1000) },
+  { id: 't-expired', clientId: 'acme', tokenHash: hashToken(expired), expiresAt: new Date(Date.now() - 1000), revokedAt: null },
+];
+
+function setup({ adminDisabled = false } = {}) {
+  const adminToken = adminDisabled ? undefined : ADMIN;
+  const { calls, repository } = fakeRepository(rows);
+  const tokens = new TokensService(repository, {} as AccountsService);
+  const admin = new AdminCredential({ adminToken } as AppConfig);
+  const guard = new AuthGuard(new Reflector(), admin, new ClientTokenStrategy(tokens), tokens);
+  return { guard, calls, tokens };
+}
+
+function call(audience: { method?: Audience; class?: Audience }, authorization?: string) {
+  const handler = () => undefined;
+  class SomeController {}
+  if (audience.method) Reflect.defineMetadata(AUDIENCE_KEY, audience.method, handler);
+  if (audience.class) Reflect.defineMetadata(AUDIENCE_KEY, audience.class, SomeController);
+  const req: Record<string | symbol, unknown> & { headers: Record<string, string> } = {
+    headers: authorization === undefined ? {} : { authorization },
+  };
+  const headers: Record<string, string> = {};
+  const res = { setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value) };
+  const context = {
+    getHandler: () => handler,
+    getClass: () => SomeController,
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
+  } as unknown as ExecutionContext;
+  return { context, req, headers };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Problem> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(Problem);
+    return error as Problem;
+  }
+  throw new Error('expected the guard to refuse');
+}
+
+describe('AuthGuard decisions', () => {
+  it('opens public routes without any credential and without touching the response', async () => {
+    const { guard, calls } = setup();
+    const { context, headers } = call({ method: 'public' });
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(headers).toEqual({});
+    expect(calls).toEqual([]);
+  });
+
+  it('treats a route without audience metadata as a client route (deny by default)', async () => {
+    const { guard } = setup();
+    const problem = await rejection(guard.canActivate(call({}).context));
+    expect(problem.code).toBe('missing_token');
+    expect(problem.status).toBe(401);
+    expect(problem.headers['WWW-Authenticate']).toBe(REALM);
+  });
+
+  it('lets the method override the class (public class, admin method)', async () => {
+    const { guard } = setup();
+    const problem = await rejection(guard.canActivate(call({ class: 'public', method: 'admin' }).context));
+    expect(problem.code).toBe('missing_token');
+    await expect(guard.canActivate(call({ class: 'admin', method: 'public' }).context)).resolves.toBe(true);
+  });
+
+  describe('client routes', () => {
+    it('accepts a valid token, marks the request and the response no-store', async () => {
+      const { guard, calls } = setup();
+      const { context, req, headers } = call({ method: 'client' }, `Bearer ${good}`);
+      await expect(guard.canActivate(context)).resolves.toBe(true);
+      expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good' });
+      expect(req.clientId).toBe('acme');
+      expect(headers['cache-control']).toBe('no-store');
+      expect(calls).toEqual(['findOne', 'update']);
+    });
+
+    it('accepts the scheme in any case (RFC 9110 §11.1)', async () => {
+      const { guard } = setup();
+      for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+        await expect(guard.canActivate(call({ method: 'client' }, `${scheme} ${good}`).context)).resolves.toBe(true);
+      }
+    });
+
+    it.each([
+      ['a malformed token', 'not-a-token'],
+      ['a token of another shape', `eprx_${'a'.repeat(32)}_abcdef`],
+      ['a token with a wrong checksum', `${good.slice(0, -1)}${good.endsWith('a') ? 'b' : 'a'}`],
+      ['a truncated token', good.slice(0, -3)],
+    ])('refuses %s with invalid_token before any database read', async (_label, token) => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${token}`).context));
+      expect(problem.code).toBe('invalid_token');
+      expect(problem.headers['WWW-Authenticate']).toMatch(/^Bearer realm="epr-declarations", error="invalid_token", error_description="[^"]+"$/);
+      expect(calls).toEqual([]);
+    });
+
+    it.each([
+      ['unknown', unknown, /not recognised/],
+      ['revoked', revoked, /revoked/],
+      ['expired', expired, /expired/],
+    ])('refuses an %s token with invalid_token after one lookup, without recording a use', async (_label, token, description) => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${token}`).context));
+      expect(problem.code).toBe('invalid_token');
+      expect(problem.detail).toMatch(description);
+      expect(problem.headers['WWW-Authenticate']).toMatch(
+        new RegExp(`^Bearer realm="epr-declarations", error="invalid_token", error_description="[^"]*${description.source}[^"]*"$`),
+      );
+      expect(calls).toEqual(['findOne']);
+    });
+
+    it('refuses a missing header with the bare challenge (no error code)', async () => {
+      const { guard } = setup();
+      for (const header of [undefined, '', '   ']) {
+        const problem = await rejection(guard.canActivate(call({ method: 'client' }, header).context));
+        expect(problem.code).toBe('missing_token');
+        expect(problem.headers['WWW-Authenticate']).toBe(REALM);
+      }
+    });
+
+    it('refuses other schemes with 401, naming the expected one', async () => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, 'Basic dXNlcjpwYXNz').context));
+      expect(problem.status).toBe(401);
+      expect(problem.headers['WWW-Authenticate']).toBe(REALM);
+      expect(problem.detail).toContain('Basic');
+      expect(problem.detail).toContain('Bearer');
+      expect(calls).toEqual([]);
+    });
+
+    it('never echoes a token sent without a scheme', async () => {
+      const { guard } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, good).context));
+      expect(problem.status).toBe(401);
+      expect(JSON.stringify(problem)).not.toContain(good);
+      expect(problem.detail).not.toContain(good);
+    });
+
+    it('refuses an empty bearer token with invalid_token', async () => {
+      const { guard } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, 'Bearer ').context));
+      expect(problem.code).toBe('invalid_token');
+      expect(problem.headers['WWW-Authenticate']).toContain('error="invalid_token"');
+    });
+
+    it('refuses the admin token with invalid_token, without a database read', async () => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${ADMIN}`).context));
+      expect(problem.code).toBe('invalid_token');
+      expect(calls).toEqual([]);
+    });
+  });
+
+  describe('admin routes', () => {
+    it('accepts the admin token and marks the response no-store', async () => {
+      const { guard, calls } = setup();
+      const { context, headers } = call({ method: 'admin' }, `Bearer ${ADMIN}`);
+      await expect(guard.canActivate(context)).resolves.toBe(true);
+      expect(headers['cache-control']).toBe('no-store');
+      expect(calls).toEqual([]);
+    });
+
+    it('answers a valid client token with 403 insufficient_scope, without recording a use', async () => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${good}`).context));
+      expect(problem.code).toBe('insufficient_scope');
+      expect(problem.status).toBe(403);
+      expect(problem.headers['WWW-Authenticate']).toMatch(/^Bearer realm="epr-declarations", error="insufficient_scope"/);
+      expect(calls).toEqual(['findOne']);
+    });
+
+    it('answers a wrong token with 401 invalid_token, and no token with the bare challenge', async () => {
+      const { guard } = setup();
+      const wrong = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}x`).context));
+      expect(wrong.code).toBe('invalid_token');
+      expect(wrong.headers['WWW-Authenticate']).toContain('error="invalid_token"');
+      const revokedClient = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${revoked}`).context));
+      expect(revokedClient.code).toBe('invalid_token');
+      const none = await rejection(guard.canActivate(call({ method: 'admin' }).context));
+      expect(none.code).toBe('missing_token');
+      expect(none.headers['WWW-Authenticate']).toBe(REALM);
+    });
+
+    it('is disabled (403 admin_api_disabled, saying how to enable it) without ADMIN_TOKEN, whatever is sent', async () => {
+      const { guard } = setup({ adminDisabled: true });
+      for (const header of [undefined, `Bearer ${ADMIN}`, `Bearer ${good}`]) {
+        const problem = await rejection(guard.canActivate(call({ method: 'admin' }, header).context));
+        expect(problem.code).toBe('admin_api_disabled');
+        expect(problem.status).toBe(403);
+        expect(problem.detail).toMatch(/set ADMIN_TOKEN/i);
+      }
+    });
+  });
+});
+
+describe('bearerToken', () => {
+  it('takes the token after the scheme, tolerating extra spaces', () => {
+    expect(bearerToken(`Bearer ${good}`)).toBe(good);
+    expect(bearerToken(`Bearer    ${good}  `)).toBe(good);
+  });
+});
+
+describe('last_used_at', () => {
+  it('is written at most once a minute per token by this process', async () => {
+    const { tokens, calls } = setup();
+    const now = jest.spyOn(Date, 'now');
+    try {
+      const start = 1_900_000_000_000;
+      now.mockReturnValue(start);
+      await tokens.verify(good);
+      await tokens.verify(good);
+      now.mockReturnValue(start + 59_999);
+      await tokens.verify(good);
+      expect(calls.filter((c) => c === 'update')).toHaveLength(1);
+      now.mockReturnValue(start + 60_000);
+      await tokens.verify(good);
+      expect(calls.filter((c) => c === 'update')).toHaveLength(2);
+    } finally {
+      now.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
+import { Problem } from '../common/problem/problem.js';
+import { AdminCredential } from './admin-credential.js';
+import { ClientTokenStrategy, REALM, REJECTION_DESCRIPTIONS } from './client-token.strategy.js';
+import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
+import { parseToken } from './token-format.js';
+import { TokensService } from './tokens.service.js';
+
+const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
+
+function invalidToken(description: string, challenge?: string): Problem {
+  return new Problem('invalid_token', description, {
+    headers: { 'WWW-Authenticate': challenge ?? `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
+  });
+}
+
+function missingToken(detail: string): Problem {
+  // RFC 6750 §3.1: no error code when the request carries no (bearer) credential at all.
+  return new Problem('missing_token', detail, { headers: { 'WWW-Authenticate': BARE_CHALLENGE } });
+}
+
+/**
+ * The bearer token of an Authorization header. The scheme is case-insensitive (RFC 9110 §11.1);
+ * a request without a bearer credential gets the bare challenge, an empty or garbled one `invalid_token`.
+ */
+export function bearerToken(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') {
+    throw missingToken('This route needs a token: send "Authorization: Bearer <token>".');
+  }
+  const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)(?:\s+([\s\S]*))?$/.exec(header);
+  const scheme = match?.[1];
+  if (!scheme || scheme.toLowerCase() !== 'bearer') {
+    // Name the scheme only when it looks like one: a bare token pasted without "Bearer" must not be echoed back.
+    const named = scheme && /^[A-Za-z][A-Za-z-]{0,19}$/.test(scheme) ? `the ${scheme} scheme` : 'this Authorization header';
+    throw missingToken(`This API does not accept ${named}; send "Authorization: Bearer <token>".`);
+  }
+  const token = (match?.[2] ?? '').trim();
+  if (token === '') throw invalidToken('The bearer token is empty.');
+  return token;
+}
+
+/**
+ * The global guard (APP_GUARD): deny by default.
+ * - `Public()` routes are open;
+ * - `AdminApi()` routes need ADMIN_TOKEN (and answer 403 when none is configured);
+ * - every other route, including one without any audience metadata, needs a client token.
+ * Authenticated responses are `Cache-Control: no-store`.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly admin: AdminCredential,
+    private readonly strategy: ClientTokenStrategy,
+    private readonly tokens: TokensService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const audience = this.reflector.getAllAndOverride<Audience | undefined>(AUDIENCE_KEY, [context.getHandler(), context.getClass()]);
+    if (audience === 'public') return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request & RequestWithClient>();
+    http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
+    if (audience === 'admin') {
+      await this.authenticateAdmin(req.headers.authorization);
+      return true;
+    }
+    const client = await this.authenticateClient(req.headers.authorization);
+    req[AUTHENTICATED_CLIENT] = client;
+    req.clientId = client.clientId; // for the request log line
+    return true;
+  }
+
+  private async authenticateAdmin(header: string | undefined): Promise<void> {
+    if (!this.admin.enabled) {
+      throw new Problem(
+        'admin_api_disabled',
+        'The admin API is disabled because ADMIN_TOKEN is not configured. Set ADMIN_TOKEN (a secret of at least 32 characters) in the environment of the service and restart it to enable the admin API.',
+      );
+    }
+    const token = bearerToken(header);
+    if (this.admin.matches(token)) return;
+    // A working client token is a credential, only not for this route: 403. Anything else: 401.
+    const result = await this.tokens.verify(token, { recordUse: false });
+    if (result.ok) {
+      throw new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs the operator token (ADMIN_TOKEN).', {
+        headers: {
+          'WWW-Authenticate': `${BARE_CHALLENGE}, error="insufficient_scope", error_description="The admin API needs the operator token.", scope="admin"`,
+        },
+      });
+    }
+    throw invalidToken('The token is not the admin token.');
+  }
+
+  private async authenticateClient(header: string | undefined): Promise<AuthenticatedClient> {
+    const token = bearerToken(header);
+    if (this.admin.matches(token)) {
+      throw invalidToken('The admin token is not valid on the client API; use a client token issued by the operator.');
+    }
+    // Shape and checksum before any database read.
+    const parsed = parseToken(token);
+    if (!parsed.ok) throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
+    const outcome = await this.strategy.authenticate(token);
+    if (!outcome.ok) throw invalidToken(outcome.description, outcome.challenge);
+    return outcome.client;
+  }
+}

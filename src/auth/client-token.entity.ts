@@ -1,0 +1,38 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * A client token's metadata. The token itself is never stored: only its hex SHA-256
+ * (`token_hash`, unique index: verification is one indexed lookup). Never returned by a controller.
+ */
+@Entity({ name: 'client_tokens' })
+@Index('uq_client_tokens_token_hash', ['tokenHash'], { unique: true })
+@Index('ix_client_tokens_client_id_created_at', ['clientId', 'createdAt'])
+export class ClientTokenEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_client_tokens' })
+  id!: string;
+
+  @Column({ name: 'client_id', type: 'text' })
+  clientId!: string;
+
+  @Column({ name: 'token_hash', type: 'text' })
+  tokenHash!: string;
+
+  /** The first characters of the token (`eprc_` + 7), to recognise it in a list. */
+  @Column({ type: 'text' })
+  prefix!: string;
+
+  @Column({ type: 'text', nullable: true })
+  name!: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+}

@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * Client tokens: `eprc_<32 base62 chars>_<6 base62 chars>`.
+ *
+ * - `eprc` ("EPR client") is a fixed, unique prefix so that secret scanners can spot a leaked token;
+ *   `_` separates the parts (not a base62 character; a double click selects the whole token).
+ * - The 32 random characters come from `crypto.randomBytes` by rejection sampling, so each is
+ *   uniform over 62 symbols: 32 × log2(62) ≈ 190 bits of entropy.
+ * - The last part is the CRC32 of everything before it (`eprc_<random>`), in base62, left-padded
+ *   to 6 characters: typos and look-alikes are rejected offline, before any database read.
+ *
+ * Only the SHA-256 of the whole token is stored (see `hashToken`): the token is high-entropy
+ * machine output, so a fast hash is enough and allows a direct lookup on a unique index.
+ */
+export const TOKEN_PREFIX = 'eprc';
+export const TOKEN_RANDOM_LENGTH = 32;
+export const TOKEN_CHECKSUM_LENGTH = 6;
+/** Characters of the token shown to identify it (`eprc_` + 7 random characters). */
+export const DISPLAY_PREFIX_LENGTH = 12;
+/** Longer than any token we issue; anything longer is refused without further work. */
+const MAX_TOKEN_LENGTH = 255;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const TOKEN_SHAPE = new RegExp(
+  `^${TOKEN_PREFIX}_([0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}})_([0-9A-Za-z]{${TOKEN_CHECKSUM_LENGTH}})$`,
+);
+
+/** Base62 of an unsigned 32-bit integer, left-padded with `0` to `width` characters. */
+export function base62(value: number, width = TOKEN_CHECKSUM_LENGTH): string {
+  let n = value >>> 0;
+  let out = '';
+  do {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  } while (n > 0);
+  return out.padStart(width, '0');
+}
+
+/** The checksum part for `body` (= `eprc_<random>`). */
+export function checksumOf(body: string): string {
+  return base62(crc32(body));
+}
+
+/** `length` characters uniform over base62 (bytes ≥ 248 are dropped so that `% 62` has no bias). */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function generateToken(): string {
+  const body = `${TOKEN_PREFIX}_${randomBase62(TOKEN_RANDOM_LENGTH)}`;
+  return `${body}_${checksumOf(body)}`;
+}
+
+export type ParsedToken =
+  | { ok: true; token: string; displayPrefix: string }
+  | { ok: false; reason: 'empty' | 'malformed' | 'checksum' };
+
+/** Shape and checksum of a presented token: pure, no I/O. */
+export function parseToken(text: string): ParsedToken {
+  if (text.length === 0) return { ok: false, reason: 'empty' };
+  if (text.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
+  const match = TOKEN_SHAPE.exec(text);
+  if (!match) return { ok: false, reason: 'malformed' };
+  const body = text.slice(0, text.length - TOKEN_CHECKSUM_LENGTH - 1);
+  if (checksumOf(body) !== match[2]) return { ok: false, reason: 'checksum' };
+  return { ok: true, token: text, displayPrefix: displayPrefix(text) };
+}
+
+export function displayPrefix(token: string): string {
+  return token.slice(0, DISPLAY_PREFIX_LENGTH);
+}
+
+/** Hex SHA-256, as stored in `client_tokens.token_hash` (and used to compare the admin token). */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}

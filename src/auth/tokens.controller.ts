@@ -1,0 +1,55 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AdminApi, ApiProblems } from '../common/openapi.js';
+import { IssuedTokenDto, IssueTokenDto, TokenDto } from './dto/token.dto.js';
+import { TokensService } from './tokens.service.js';
+
+const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
+
+/** Operator: a client's bearer tokens. */
+@ApiTags('admin')
+@AdminApi()
+@Controller('api/v1/admin/clients/:client_id/tokens')
+export class TokensController {
+  constructor(private readonly tokens: TokensService) {}
+
+  @Post()
+  @ApiOperation({
+    operationId: 'issueToken',
+    summary: 'Issue a token to a client',
+    description:
+      'The token is in this response only (`Cache-Control: no-store`); only its SHA-256 is stored. ' +
+      'Optional `name` and `expires_at` (at most 2 years ahead); without `expires_at` the token does not expire.',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiCreatedResponse({ type: IssuedTokenDto })
+  @ApiProblems(400, 404, 413, 415, 422)
+  async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto): Promise<IssuedTokenDto> {
+    const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : null;
+    return IssuedTokenDto.from(await this.tokens.issue(clientId, { name: body.name, expiresAt }));
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listTokens', summary: "List a client's tokens (metadata only), newest first" })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ type: [TokenDto] })
+  @ApiProblems(404)
+  async list(@Param('client_id') clientId: string): Promise<TokenDto[]> {
+    return (await this.tokens.list(clientId)).map(TokenDto.from);
+  }
+
+  @Delete(':token_id')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeToken',
+    summary: 'Revoke a token',
+    description: 'Takes effect on the next request. Revoking a revoked token is a no-op (204).',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiParam({ name: 'token_id', format: 'uuid', description: 'The token id' })
+  @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
+  @ApiProblems(404)
+  async revoke(@Param('client_id') clientId: string, @Param('token_id') tokenId: string): Promise<void> {
+    await this.tokens.revoke(clientId, tokenId);
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { AccountsService } from '../accounts/accounts.service.js';
+import { NotFoundProblem } from '../common/problem/problem.js';
+import { ClientTokenEntity } from './client-token.entity.js';
+import type { AuthenticatedClient } from './current-client.decorator.js';
+import { displayPrefix, generateToken, hashToken, parseToken } from './token-format.js';
+
+/** Token metadata: everything but the secret and its hash. */
+export interface TokenMetadata {
+  id: string;
+  clientId: string;
+  prefix: string;
+  name: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A newly issued token: the only time the secret exists outside the client's hands. */
+export interface IssuedToken {
+  token: string;
+  metadata: TokenMetadata;
+}
+
+export type TokenRejection = 'malformed' | 'checksum' | 'unknown' | 'expired' | 'revoked';
+export type VerifyResult = { ok: true; client: AuthenticatedClient } | { ok: false; reason: TokenRejection };
+
+/** `last_used_at` is written at most once per token per minute (per process; the SQL guards across replicas). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+/** Bound on the in-process map of recorded uses; the oldest entries are dropped first. */
+const MAX_TRACKED_TOKENS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const metadataOf = (t: ClientTokenEntity): TokenMetadata => ({
+  id: t.id,
+  clientId: t.clientId,
+  prefix: t.prefix,
+  name: t.name,
+  createdAt: t.createdAt,
+  expiresAt: t.expiresAt,
+  lastUsedAt: t.lastUsedAt,
+  revokedAt: t.revokedAt,
+});
+
+/** Client tokens: issue (shown once), list (metadata), revoke, verify. */
+@Injectable()
+export class TokensService {
+  private readonly logger = new Logger(TokensService.name);
+  /** Token id → when this process last recorded its use (ms since epoch). */
+  private readonly lastRecorded = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(ClientTokenEntity) private readonly tokens: Repository<ClientTokenEntity>,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null } = {}): Promise<IssuedToken> {
+    await this.accounts.assertExists(clientId);
+    const token = generateToken();
+    const entity = this.tokens.create({
+      clientId,
+      tokenHash: hashToken(token),
+      prefix: displayPrefix(token),
+      name: options.name ?? null,
+      expiresAt: options.expiresAt ?? null,
+    });
+    const saved = await this.tokens.save(entity);
+    return { token, metadata: metadataOf(saved) };
+  }
+
+  /** Newest first. */
+  async list(clientId: string): Promise<TokenMetadata[]> {
+    await this.accounts.assertExists(clientId);
+    const rows = await this.tokens.find({ where: { clientId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return rows.map(metadataOf);
+  }
+
+  /** Idempotent: revoking a revoked token keeps its first `revoked_at`. */
+  async revoke(clientId: string, tokenId: string): Promise<void> {
+    await this.accounts.assertExists(clientId);
+    const notFound = new NotFoundProblem(`Token "${tokenId}" of client "${clientId}"`);
+    if (!UUID.test(tokenId)) throw notFound;
+    const result = await this.tokens
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :tokenId AND client_id = :clientId AND revoked_at IS NULL', { tokenId, clientId })
+      .execute();
+    if (result.affected === 0 && !(await this.tokens.existsBy({ id: tokenId, clientId }))) throw notFound;
+  }
+
+  /**
+   * Checks a presented client token. Shape and checksum first, with no I/O; then ONE indexed lookup
+   * by SHA-256 hash. There is deliberately no cache of positive results: every request reads the
+   * row, so a revocation (or expiry) takes effect on the very next request, on every replica.
+   *
+   * `recordUse` (default true) notes the use in `last_used_at`, throttled, without waiting for it.
+   */
+  async verify(token: string, { recordUse = true }: { recordUse?: boolean } = {}): Promise<VerifyResult> {
+    const parsed = parseToken(token);
+    if (!parsed.ok) return { ok: false, reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed' };
+    const row = await this.tokens.findOne({
+      select: { id: true, clientId: true, expiresAt: true, revokedAt: true },
+      where: { tokenHash: hashToken(token) },
+    });
+    if (!row) return { ok: false, reason: 'unknown' };
+    if (row.revokedAt !== null) return { ok: false, reason: 'revoked' };
+    if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
+    if (recordUse) this.recordUse(row.id);
+    return { ok: true, client: { clientId: row.clientId, tokenId: row.id } };
+  }
+
+  /**
+   * At most one write per token per minute from this process, and the WHERE clause keeps other
+   * replicas from writing more often than that too. Fire-and-forget: the response never waits,
+   * and a failure is only logged (with the token id, never the token).
+   */
+  private recordUse(tokenId: string): void {
+    const now = Date.now();
+    const last = this.lastRecorded.get(tokenId);
+    if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return;
+    this.lastRecorded.delete(tokenId);
+    this.lastRecorded.set(tokenId, now);
+    if (this.lastRecorded.size > MAX_TRACKED_TOKENS) {
+      const oldest = this.lastRecorded.keys().next().value;
+      if (oldest !== undefined) this.lastRecorded.delete(oldest);
+    }
+    this.tokens
+      .query(
+        `UPDATE client_tokens SET last_used_at = now()
+          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [tokenId],
+      )
+      .catch((error: unknown) => {
+        this.logger.warn({ token_id: tokenId, err: error instanceof Error ? error.message : String(error) }, 'could not record last_used_at');
+      });
+  }
+}
