@@ -1,9 +1,9 @@
+import type { Server } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
-import { AppModule } from './app.module.js';
+import { AppModule, type AppModuleOptions } from './app.module.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseConnection } from './database/database-options.js';
@@ -24,11 +24,11 @@ export async function openDatabase(config: AppConfig): Promise<Database> {
   return { connection: embedded.connection, close: () => embedded.stop() };
 }
 
-export interface AppOptions {
-  /** Where the JSON log lines go (default stdout); the tests read them. */
-  logStream?: DestinationStream;
+export interface AppOptions extends AppModuleOptions {
   /** Extra modules, for tests only (e.g. a route that throws). */
   extraImports?: Type[];
+  /** Tests shorten them. */
+  timeouts?: { headersMs: number; requestMs: number };
 }
 
 /** The whole HTTP application, configured as in production (also used by the e2e tests). */
@@ -37,7 +37,7 @@ export async function createApp(
   database: DatabaseConnection,
   options: AppOptions = {},
 ): Promise<NestExpressApplication> {
-  const module = AppModule.forRoot(config, database, options.logStream);
+  const module = AppModule.forRoot(config, database, options);
   module.imports = [...(module.imports ?? []), ...(options.extraImports ?? [])];
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
@@ -46,6 +46,11 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408), idle keep-alive 5 s.
+  const server = app.getHttpServer() as Server;
+  server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
+  server.requestTimeout = options.timeouts?.requestMs ?? 30_000;
+  server.keepAliveTimeout = 5_000;
   app.disable('x-powered-by');
   await setupOpenApi(app, config);
   return app;

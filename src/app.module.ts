@@ -16,24 +16,34 @@ import { ConfigModule } from './config/config.module.js';
 import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
 import { ENTITIES } from './database/entities.js';
 import { HealthModule } from './health/health.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import type { RateLimits } from './rate-limit/rate-limits.js';
 import { ReferenceModule } from './reference/reference.module.js';
+
+export interface AppModuleOptions {
+  /** Where the JSON log lines go (default stdout); the tests read them. */
+  logStream?: DestinationStream;
+  /** Per-token limits (tests lower them). */
+  rateLimits?: RateLimits;
+}
 
 /** Largest accepted request body; over it → 413. */
 export const BODY_LIMIT = '1mb';
 
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot(config: AppConfig, database: DatabaseConnection, logStream?: DestinationStream): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseConnection, options: AppModuleOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config, logStream)),
+        LoggerModule.forRoot(loggerParams(config, options.logStream)),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
         HealthModule,
         AccountsModule,
         AuthModule,
         ReferenceModule,
+        RateLimitModule.forRoot(options.rateLimits),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

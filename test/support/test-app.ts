@@ -5,10 +5,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
-import { createApp, openDatabase, type Database } from '../../src/app.factory.js';
+import { type AppOptions, createApp, openDatabase, type Database } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
 import type { DatabaseConnection } from '../../src/database/database-options.js';
 
@@ -70,9 +69,8 @@ export interface TestApp {
   close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
-export interface TestAppOptions {
+export interface TestAppOptions extends Pick<AppOptions, 'extraImports' | 'rateLimits' | 'timeouts'> {
   env?: Record<string, string>;
-  extraImports?: Type[];
   /** Reuse a database (e.g. to restart on the same data); otherwise a fresh one is made. */
   database?: TestDatabase;
 }
@@ -112,7 +110,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   let app: NestExpressApplication;
   try {
-    app = await createApp(config, opened.connection, { logStream, extraImports: options.extraImports });
+    app = await createApp(config, opened.connection, {
+      logStream,
+      extraImports: options.extraImports,
+      // Tests make many requests with one token; the rate-limit spec sets its own limits.
+      rateLimits: options.rateLimits ?? { client: 1_000_000, clientWrite: 1_000_000, admin: 1_000_000 },
+      timeouts: options.timeouts,
+    });
     await app.listen(config.port, config.host);
   } catch (error) {
     if (!database.pool) await pool.end();

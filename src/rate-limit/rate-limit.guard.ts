@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
+import { Problem } from '../common/problem/problem.js';
+import { PostgresRateLimitStore } from './postgres-rate-limit.store.js';
+import { RATE_LIMIT_WINDOW_MS, RATE_LIMITS, type RateLimits } from './rate-limits.js';
+
+interface Policy {
+  name: string;
+  limit: number;
+  applies: (audience: Audience, method: string) => boolean;
+}
+
+/**
+ * Per-token rate limits, counted in PostgreSQL so that every replica shares them.
+ * The tracker is a hash of the bearer credential, so limits follow the token, not the IP
+ * (requests without one are counted per IP). Public files are not limited.
+ * Headers follow draft-ietf-httpapi-ratelimit-headers:
+ * `RateLimit-Policy: "client";q=600;w=60` and `RateLimit: "client";r=599;t=42`.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly policies: Policy[];
+
+  constructor(
+    private readonly store: PostgresRateLimitStore,
+    @Inject(RATE_LIMITS) limits: RateLimits,
+  ) {
+    this.policies = [
+      { name: 'client', limit: limits.client, applies: (audience) => audience === 'client' },
+      { name: 'client-write', limit: limits.clientWrite, applies: (audience, method) => audience === 'client' && method === 'POST' },
+      { name: 'admin', limit: limits.admin, applies: (audience) => audience === 'admin' },
+    ];
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const audience =
+      (Reflect.getMetadata(AUDIENCE_KEY, context.getHandler()) as Audience | undefined) ??
+      (Reflect.getMetadata(AUDIENCE_KEY, context.getClass()) as Audience | undefined) ??
+      'client';
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const seconds = RATE_LIMIT_WINDOW_MS / 1000;
+    for (const policy of this.policies.filter((p) => p.applies(audience, req.method))) {
+      const { hits, secondsLeft } = await this.store.hit(`${policy.name}:${tracker(req)}`, RATE_LIMIT_WINDOW_MS);
+      res.append('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${seconds}`);
+      res.append('RateLimit', `"${policy.name}";r=${Math.max(0, policy.limit - hits)};t=${secondsLeft}`);
+      if (hits > policy.limit) {
+        throw new Problem('rate_limited', `Rate limit "${policy.name}" of ${policy.limit} requests per ${seconds} s exceeded; retry in ${secondsLeft} s.`, {
+          headers: { 'Retry-After': String(secondsLeft) },
+        });
+      }
+    }
+    return true;
+  }
+}
+
+function tracker(req: Request): string {
+  const authorization = req.headers.authorization?.trim();
+  return authorization ? `token:${createHash('sha256').update(authorization).digest('base64url')}` : `ip:${req.ip ?? 'unknown'}`;
+}
