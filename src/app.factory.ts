@@ -46,11 +46,13 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
-  // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408), idle keep-alive 5 s.
+  // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   const server = app.getHttpServer() as Server;
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
   server.requestTimeout = options.timeouts?.requestMs ?? 30_000;
   server.keepAliveTimeout = 5_000;
+  // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
   app.disable('x-powered-by');
   await setupOpenApi(app, config);
   return app;

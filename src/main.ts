@@ -1,13 +1,21 @@
 import 'reflect-metadata';
+import type { NextFunction, Request, Response } from 'express';
 import { createApp, openDatabase } from './app.factory.js';
+import { closeGracefully } from './common/http/graceful-shutdown.js';
 import { ConfigError, loadConfig } from './config/config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
+  const draining = { value: false };
   let app;
   try {
     app = await createApp(config, database.connection);
+    // While draining, every response asks the client to close its connection.
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      if (draining.value) res.setHeader('Connection', 'close');
+      next();
+    });
     await app.listen(config.port, config.host);
   } catch (error) {
     await app?.close();
@@ -21,7 +29,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     try {
-      await app.close();
+      await closeGracefully(app, draining);
       await database.close();
       process.exit(0);
     } catch (error) {

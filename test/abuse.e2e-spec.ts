@@ -1,0 +1,80 @@
+import net from 'node:net';
+import request from 'supertest';
+import { createClientWithToken } from './support/factories.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  // Short timeouts so that the test does not wait for the production ones (10 s headers, 30 s request).
+  t = await startTestApp({ timeouts: { headersMs: 1_000, requestMs: 2_000 } });
+  ({ token } = await createClientWithToken(t));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Opens a raw connection; resolves with everything the server sent once it closes the connection. */
+function rawConnection(write: (socket: net.Socket) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(t.config.port, '127.0.0.1', () => write(socket));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+const declaration = (lines: number) => ({
+  period: '2025-S1',
+  lines: Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'kg', quantity: i + 1 })),
+});
+
+describe('slow and abusive clients', () => {
+  it('closes a connection that never sends its request, with 408, and keeps serving others', async () => {
+    const silent = rawConnection(() => {});
+    const other = await request(t.url).get('/health/live');
+    expect(other.status).toBe(200);
+    expect(await silent).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('cuts a body sent one byte at a time at the request timeout, with 408', async () => {
+    const body = JSON.stringify(declaration(1));
+    let timer: NodeJS.Timeout | undefined;
+    const trickle = rawConnection((socket) => {
+      socket.write(
+        `POST /api/v1/declarations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      let i = 0;
+      timer = setInterval(() => {
+        if (i < body.length && !socket.destroyed) socket.write(body[i++]!);
+      }, 200);
+    });
+    const other = await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`);
+    expect(other.status).toBe(200);
+    const answer = await trickle;
+    clearInterval(timer);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    const stored = await t.pool.query('SELECT count(*)::int AS n FROM declarations');
+    expect(stored.rows[0].n).toBe(0);
+  });
+
+  it('refuses a 10 MB body with 413 before reading it', async () => {
+    const res = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'application/json')
+      .send(`{"period":"2025-S1","lines":[],"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+  });
+
+  it('refuses 10,000 lines with 422 too_many_lines and stores nothing', async () => {
+    const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send(declaration(10_000));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: '/lines', code: 'too_many_lines' })]));
+    const stored = await t.pool.query('SELECT count(*)::int AS n FROM declarations');
+    expect(stored.rows[0].n).toBe(0);
+    expect((await request(t.url).get('/health/live')).status).toBe(200);
+  });
+});

@@ -1,0 +1,169 @@
+import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
+import { startBackingDatabase, type BackingDatabase } from './support/backing-database.js';
+import { createClientWithToken } from './support/factories.js';
+import { spawnApp, type SpawnedApp } from './support/spawned-app.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+
+// The service as separate processes (the built dist/src/main.js) on a database the test controls.
+
+const line = (quantity: number, lines = 1) =>
+  Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'kg', quantity: quantity + i }));
+
+async function post(url: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/api/v1/declarations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+const asTestApp = (url: string) => ({ url }) as TestApp;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('database outage', () => {
+  let db: BackingDatabase;
+  let proxy: TcpProxy;
+  let app: SpawnedApp;
+  beforeAll(async () => {
+    db = await startBackingDatabase();
+    proxy = await TcpProxy.start(db.target);
+    app = await spawnApp({ DATABASE_URL: db.urlVia(proxy.port) });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop('SIGKILL');
+    await proxy?.close();
+    await db?.close();
+  });
+
+  it('answers 503 while the database is away, recovers by itself, and loses no acknowledged POST', async () => {
+    // Eight clients, each well under its production rate limit (60 POST/min per token).
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => createClientWithToken(asTestApp(app.url)).then((c) => c.token)));
+    const results: { status: number; id?: string; code?: unknown }[] = [];
+    let stop = false;
+    const worker = async (w: number) => {
+      const token = tokens[w]!;
+      for (let i = 0; !stop; i++) {
+        if (i > 0) await sleep(300);
+        try {
+          const res = await post(app.url, token, { period: `202${2 + (w % 4)}-S${1 + (i % 2)}`, lines: line(w * 1000 + i) });
+          results.push({ status: res.status, id: res.body.id as string | undefined, code: res.body.code });
+          if (res.status === 503) expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        } catch (error) {
+          results.push({ status: -1 });
+          throw error;
+        }
+      }
+    };
+    const load = Promise.all(tokens.map((_, w) => worker(w)));
+    await sleep(1_000);
+    await proxy.cut();
+    await sleep(1_500);
+    const ready = await fetch(`${app.url}/health/ready`);
+    expect(ready.status).toBe(503);
+    await proxy.restore();
+    // Recovers by itself: readiness and writes come back without a restart.
+    let recovered = false;
+    for (let i = 0; i < 100 && !recovered; i++) {
+      recovered = (await fetch(`${app.url}/health/ready`)).status === 200;
+      if (!recovered) await sleep(200);
+    }
+    expect(recovered).toBe(true);
+    await sleep(1_000);
+    stop = true;
+    await load;
+
+    expect(results.filter((r) => ![200, 201, 503].includes(r.status))).toEqual([]);
+    expect(results.some((r) => r.status === 503)).toBe(true);
+    const acknowledged = results.filter((r) => r.status === 201).map((r) => r.id!);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const stored = await db.pool.query<{ id: string }>('SELECT id FROM declarations');
+    expect(stored.rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
+    expect(app.process.exitCode).toBeNull();
+  }, 120_000);
+});
+
+describe('two replicas on one database', () => {
+  let db: BackingDatabase;
+  let a: SpawnedApp;
+  let b: SpawnedApp;
+  beforeAll(async () => {
+    db = await startBackingDatabase();
+    a = await spawnApp({ DATABASE_URL: db.url });
+    b = await spawnApp({ DATABASE_URL: db.url, MIGRATIONS_RUN: 'false' });
+  }, 120_000);
+  afterAll(async () => {
+    await a?.stop('SIGKILL');
+    await b?.stop('SIGKILL');
+    await db?.close();
+  });
+
+  it('one Idempotency-Key, 20 concurrent POSTs across both → one declaration', async () => {
+    const { token, clientId } = await createClientWithToken(asTestApp(a.url));
+    const body = { period: '2025-S1', lines: line(5) };
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i % 2 ? a.url : b.url, token, body, { 'idempotency-key': 'replicas-key-1' })),
+    );
+    const created = responses.filter((r) => r.status === 201);
+    expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    const stored = await db.pool.query('SELECT count(*)::int AS n FROM declarations WHERE client_id = $1', [clientId]);
+    expect(stored.rows[0].n).toBe(1);
+  }, 60_000);
+
+  it('20 concurrent amendments of one period across both → revisions 1..20, exactly one current', async () => {
+    const { token, clientId } = await createClientWithToken(asTestApp(a.url));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i % 2 ? a.url : b.url, token, { period: '2025-S2', lines: line(100 + i) })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const rows = await db.pool.query<{ revision: number; status: string }>(
+      `SELECT revision, status FROM declarations WHERE client_id = $1 AND period = '2025-S2' ORDER BY revision`,
+      [clientId],
+    );
+    expect(rows.rows.map((r) => r.revision)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(rows.rows.filter((r) => r.status === 'current')).toEqual([{ revision: 20, status: 'current' }]);
+  }, 60_000);
+
+  it('a token revoked through one replica stops working on the other at once', async () => {
+    const { token, clientId, tokenId } = await createClientWithToken(asTestApp(a.url));
+    const me = () => fetch(`${b.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).status).toBe(200);
+    const revoked = await fetch(`${a.url}/api/v1/admin/clients/${clientId}/tokens/${tokenId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(revoked.status).toBe(204);
+    expect((await me()).status).toBe(401);
+  }, 60_000);
+});
+
+describe('graceful shutdown', () => {
+  let db: BackingDatabase;
+  beforeAll(async () => {
+    db = await startBackingDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('SIGTERM under load: accepted requests complete, no reset, exit code 0', async () => {
+    const app = await spawnApp({ DATABASE_URL: db.url });
+    const { token } = await createClientWithToken(asTestApp(app.url));
+    // 10 heavy requests (500 lines each, one per period) are in flight when the signal arrives.
+    const periods = ['2022-S1', '2022-S2', '2023-S1', '2023-S2', '2024-S1', '2024-S2', '2025-S1', '2025-S2', '2026-S1', '2026-S2'];
+    const inFlight = periods.map((period, i) =>
+      post(app.url, token, { period, lines: line(i * 10_000, 500) }).then(
+        (r) => r.status,
+        (error: Error) => `failed: ${error.message} ${String((error.cause as Error | undefined)?.message ?? "")}`,
+      ),
+    );
+    await sleep(500);
+    const exit = app.stop('SIGTERM');
+    const statuses = await Promise.all(inFlight);
+    expect(statuses).toEqual(Array(10).fill(201));
+    expect(await exit).toBe(0);
+  }, 60_000);
+});
