@@ -7,6 +7,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  // Every supertest response is validated against the app's OpenAPI document.
+  setupFilesAfterEnv: ['<rootDir>/test/support/contract.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

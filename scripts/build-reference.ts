@@ -10,11 +10,10 @@
 import { join, relative } from 'node:path';
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { buildReference } from '../src/reference/build/build-reference.js';
-import { findRepoRoot } from '../src/reference/build/repo-root.js';
+import { REPO_ROOT as root } from '../src/reference/build/repo-root.js';
 import { ReferenceValidationError } from '../src/reference/build/validate-reference.js';
 
 async function main(): Promise<number> {
-  const root = findRepoRoot(import.meta.dirname);
   try {
     const config = loadConfig();
     const written = await buildReference({

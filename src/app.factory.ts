@@ -54,6 +54,8 @@ export async function createApp(
   // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
   app.disable('x-powered-by');
+  // No automatic weak ETags on API responses (they would answer undocumented 304s); the reference files set their own.
+  app.set('etag', false);
   await setupOpenApi(app, config);
   return app;
 }

@@ -13,6 +13,7 @@ import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
+import { DeclarationsModule } from './declarations/declarations.module.js';
 import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
 import { ENTITIES } from './database/entities.js';
 import { HealthModule } from './health/health.module.js';
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
         AccountsModule,
         AuthModule,
         ReferenceModule,
+        DeclarationsModule,
         RateLimitModule.forRoot(options.rateLimits),
       ],
       providers: [

@@ -67,7 +67,7 @@ export class ClientsController {
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ type: AdminClientDto })
-  @ApiProblems(404, 415, 422)
+  @ApiProblems(400, 404, 413, 415, 422)
   async confirm(@Param('client_id') clientId: string): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.confirm(clientId));
   }

@@ -20,6 +20,30 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'The database is unavailable; retry later.',
 };
 
+/** Response headers that come with some problems (clients act on them). */
+const HEADERS: Record<number, Record<string, { required?: boolean; description: string; schema: { type: 'string'; example?: string } }>> = {
+  401: {
+    'WWW-Authenticate': {
+      required: true,
+      description: 'The Bearer challenge (RFC 6750): `Bearer realm="…"`, with `error="invalid_token"` for a wrong, expired or revoked token.',
+      schema: { type: 'string', example: 'Bearer realm="epr", error="invalid_token"' },
+    },
+  },
+  403: {
+    'WWW-Authenticate': {
+      description: 'For a client token on an admin route: `Bearer realm="…", error="insufficient_scope"`.',
+      schema: { type: 'string', example: 'Bearer realm="epr", error="insufficient_scope"' },
+    },
+  },
+  409: { 'Retry-After': { description: 'Seconds to wait before retrying (`idempotency_key_in_flight`).', schema: { type: 'string', example: '1' } } },
+  429: {
+    'Retry-After': { required: true, description: 'Seconds until the limit resets.', schema: { type: 'string', example: '30' } },
+    'RateLimit-Policy': { description: 'The quotas applied (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string', example: '"client";q=600;w=60' } },
+    RateLimit: { description: 'What is left of each quota and when it resets.', schema: { type: 'string', example: '"client";r=0;t=30' } },
+  },
+  503: { 'Retry-After': { required: true, description: 'Seconds to wait before retrying.', schema: { type: 'string', example: '5' } } },
+};
+
 /** Documents problem+json responses for the given statuses. */
 export function ApiProblems(...statuses: number[]) {
   return applyDecorators(
@@ -28,6 +52,7 @@ export function ApiProblems(...statuses: number[]) {
       ApiResponse({
         status,
         description: DESCRIPTIONS[status] ?? 'Error.',
+        ...(HEADERS[status] ? { headers: HEADERS[status] } : {}),
         content: {
           [PROBLEM_CONTENT_TYPE_BASE]: {
             schema: { $ref: getSchemaPath(status === 422 ? ValidationProblemDto : ProblemDto) },

@@ -15,7 +15,7 @@ import {
   type ReferenceUrls,
 } from './build/reference-files.js';
 import { renderReference } from './build/render-reference.js';
-import { findRepoRoot } from './build/repo-root.js';
+import { REPO_ROOT } from './build/repo-root.js';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -32,7 +32,6 @@ export interface PublishedFile {
   variants: Record<Encoding, Representation>;
 }
 
-export const REPO_ROOT = findRepoRoot(import.meta.dirname);
 /** Where `npm run build` writes the published files. */
 export const BUILT_REFERENCE_DIR = path.join(REPO_ROOT, 'dist', 'reference');
 export const REFERENCE_SOURCE_DIR = path.join(REPO_ROOT, 'reference-data');

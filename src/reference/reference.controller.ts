@@ -19,7 +19,12 @@ export const PUBLISHED_PATHS = [
   'llms.txt',
 ];
 
-const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag is current.' };
+const ETAG = { required: true, description: 'Strong validator of this representation (one per content coding); send it back in `If-None-Match`.', schema: { type: 'string', example: '"3q2-7w"' } };
+const LAST_MODIFIED = { required: true, description: 'When the file was built (HTTP date); `If-Modified-Since` is honoured too.', schema: { type: 'string' } };
+const CACHE_CONTROL = { required: true, description: 'Shared caches may keep it 5 minutes, then revalidate.', schema: { type: 'string', example: REFERENCE_CACHE_CONTROL } };
+/** Headers of the 200 (a 304 repeats the validators, and no body). */
+const VALIDATORS = { ETag: ETAG, 'Last-Modified': LAST_MODIFIED, 'Cache-Control': CACHE_CONTROL };
+const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.', headers: VALIDATORS };
 
 /** The public reference data: prebuilt bytes from memory, with validators, compression and CORS. */
 @ApiTags('reference data')
@@ -30,7 +35,7 @@ export class ReferenceController {
 
   @Get('api/v1/pricing.json')
   @ApiOperation({ operationId: 'getPricing', summary: "The service's plans and prices (EUR, VAT excluded)" })
-  @ApiOkResponse({ description: 'The pricing document.', schema: referenceSchemaRef('pricing') })
+  @ApiOkResponse({ description: 'The pricing document.', schema: referenceSchemaRef('pricing'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   pricing(@Req() req: Request, @Res() res: Response): void {
     this.send('pricing.json', req, res);
@@ -38,7 +43,7 @@ export class ReferenceController {
 
   @Get('api/v1/streams.json')
   @ApiOperation({ operationId: 'getStreams', summary: 'EPR streams: units, material categories, eco-organisms, law' })
-  @ApiOkResponse({ description: 'The streams document.', schema: referenceSchemaRef('streams') })
+  @ApiOkResponse({ description: 'The streams document.', schema: referenceSchemaRef('streams'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   streams(@Req() req: Request, @Res() res: Response): void {
     this.send('streams.json', req, res);
@@ -46,7 +51,7 @@ export class ReferenceController {
 
   @Get('api/v1/law.json')
   @ApiOperation({ operationId: 'getLaw', summary: 'Legal texts on French packaging EPR, with sources' })
-  @ApiOkResponse({ description: 'The law document.', schema: referenceSchemaRef('law') })
+  @ApiOkResponse({ description: 'The law document.', schema: referenceSchemaRef('law'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   law(@Req() req: Request, @Res() res: Response): void {
     this.send('law.json', req, res);
@@ -54,7 +59,7 @@ export class ReferenceController {
 
   @Get('api/v1/obligations.json')
   @ApiOperation({ operationId: 'getObligations', summary: 'What a packaging producer must do, with legal basis' })
-  @ApiOkResponse({ description: 'The obligations document.', schema: referenceSchemaRef('obligations') })
+  @ApiOkResponse({ description: 'The obligations document.', schema: referenceSchemaRef('obligations'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   obligations(@Req() req: Request, @Res() res: Response): void {
     this.send('obligations.json', req, res);
@@ -62,7 +67,7 @@ export class ReferenceController {
 
   @Get('api/v1/index.json')
   @ApiOperation({ operationId: 'getIndex', summary: 'Index of the reference data and of the client API' })
-  @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index') })
+  @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   index(@Req() req: Request, @Res() res: Response): void {
     this.send('index.json', req, res);
@@ -78,7 +83,7 @@ export class ReferenceController {
   @Get('llms.txt')
   @ApiOperation({ operationId: 'getLlmsTxt', summary: 'Markdown summary of the service (llms.txt)' })
   @ApiProduces('text/markdown')
-  @ApiOkResponse({ description: 'The summary, in Markdown.', content: { 'text/markdown': { schema: { type: 'string' } } } })
+  @ApiOkResponse({ description: 'The summary, in Markdown.', content: { 'text/markdown': { schema: { type: 'string' } } }, headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   llms(@Req() req: Request, @Res() res: Response): void {
     this.send('llms.txt', req, res);

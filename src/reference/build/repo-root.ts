@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The nearest directory at or above `startDir` that holds a `package.json`:
@@ -14,3 +15,6 @@ export function findRepoRoot(startDir: string): string {
     dir = parent;
   }
 }
+
+/** The repository root (this file is in src/ or dist/src/, both under it). */
+export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));

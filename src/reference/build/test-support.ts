@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { loadSources } from './load-sources.js';
 import type { ReferenceSources } from './reference-files.js';
-import { findRepoRoot } from './repo-root.js';
+import { REPO_ROOT } from './repo-root.js';
 
 /** Helpers shared by the specs of this folder (not used by the build itself). */
-export const REPO_ROOT = findRepoRoot(import.meta.dirname);
 export const SOURCE_DIR = join(REPO_ROOT, 'reference-data');
 
 let cached: Promise<ReferenceSources> | undefined;

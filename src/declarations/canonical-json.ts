@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+
+/** Deeper than this is refused (JSON.parse accepts any depth; recursion here would not). */
+export const MAX_CANONICAL_DEPTH = 64;
+
+export class TooDeepError extends Error {
+  override name = 'TooDeepError';
+}
+
+/**
+ * JSON with object keys sorted at every depth, so that two bodies that differ only in key
+ * order (or white space) serialise to the same text. Numbers keep JSON's shortest form.
+ * Throws TooDeepError past MAX_CANONICAL_DEPTH levels of nesting.
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > MAX_CANONICAL_DEPTH) throw new TooDeepError(`JSON nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key], depth + 1)}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

@@ -1,0 +1,278 @@
+import type { ReferenceDocuments, Stream } from '../reference/build/reference-files.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { contentHash, type DeclarantContext, DeclarationValidator, type ValidationResult } from './declaration-validator.js';
+
+function stream(code: string, declarableFrom: string, units: Stream['units'], materials: [string, string, string][]): Stream {
+  return {
+    code,
+    declarable_from: declarableFrom,
+    units,
+    materials: materials.map(([c, fr, en]) => ({ code: c, name: { fr, en }, verification: 'secondary_source' })),
+  } as Stream;
+}
+
+// A small catalogue of its own, so that these rules do not move when the published data does.
+const catalogue = new ReferenceCatalogue({
+  pricing: { plans: [] },
+  streams: {
+    streams: [
+      stream('EMB', '2022-01-01', ['kg'], [['glass', 'Verre', 'Glass'], ['paper_cardboard', 'Papier-carton', 'Paper and cardboard']]),
+      stream('EPRO', '2026-01-01', ['kg'], [['wood', 'Bois', 'Wood']]),
+      stream('CNT', '2023-03-15', ['unit'], []),
+    ],
+  },
+} as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
+
+const validator = new DeclarationValidator(catalogue);
+const context: DeclarantContext = { confirmedStreams: ['EMB', 'EPRO', 'CNT'], today: '2026-07-01' };
+const line = (overrides: Record<string, unknown> = {}) => ({ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200, ...overrides });
+const body = (overrides: Record<string, unknown> = {}) => ({ period: '2025-S1', lines: [line()], ...overrides });
+
+function errorsOf(result: ValidationResult) {
+  if (result.ok) throw new Error('expected a validation failure');
+  return result.errors.map(({ pointer, code }) => ({ pointer, code }));
+}
+
+describe('DeclarationValidator', () => {
+  it('accepts a valid declaration and normalises it', () => {
+    const result = validator.validate(
+      body({ lines: [line({ material: '  glass ' }), line({ material: 'Custom foil', quantity: 0.125 }), line({ stream: 'CNT', material: 'Crates', unit: 'unit', quantity: 3 })] }),
+      context,
+    );
+    expect(result).toEqual({
+      ok: true,
+      declaration: {
+        period: '2025-S1',
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        lines: [
+          { stream: 'EMB', material: 'glass', materialCode: 'glass', unit: 'kg', quantity: '1200' },
+          { stream: 'EMB', material: 'Custom foil', materialCode: null, unit: 'kg', quantity: '0.125' },
+          { stream: 'CNT', material: 'Crates', materialCode: null, unit: 'unit', quantity: '3' },
+        ],
+      },
+    });
+  });
+
+  it('recognises a material category by code, French or English name, case-insensitively', () => {
+    const result = validator.validate(
+      body({ lines: ['PAPER_CARDBOARD', 'papier-carton', 'Paper and Cardboard'].map((material, i) => line({ material, unit: 'kg', quantity: i })) }),
+      context,
+    );
+    // The material is kept as given; the category is recorded beside it.
+    expect(result.ok && result.declaration.lines.map((l) => [l.material, l.materialCode])).toEqual([
+      ['PAPER_CARDBOARD', 'paper_cardboard'],
+      ['papier-carton', 'paper_cardboard'],
+      ['Paper and Cardboard', 'paper_cardboard'],
+    ]);
+  });
+
+  describe('body', () => {
+    it.each([
+      ['an array', []],
+      ['a string', 'x'],
+      ['null', null],
+    ])('refuses %s', (_name, value) => {
+      expect(errorsOf(validator.validate(value, context))).toEqual([{ pointer: '', code: 'invalid_type' }]);
+    });
+
+    it('names unknown fields at the top and in lines', () => {
+      expect(errorsOf(validator.validate({ ...body({ lines: [{ ...line(), colour: 'red', 'a/b': 1 }] }), note: 'x' }, context))).toEqual([
+        { pointer: '/note', code: 'unknown_field' },
+        { pointer: '/lines/0/colour', code: 'unknown_field' },
+        { pointer: '/lines/0/a~1b', code: 'unknown_field' },
+      ]);
+    });
+
+    it('requires every field and reports all at once', () => {
+      expect(errorsOf(validator.validate({ lines: [{}] }, context))).toEqual([
+        { pointer: '/period', code: 'required' },
+        { pointer: '/lines/0/stream', code: 'required' },
+        { pointer: '/lines/0/material', code: 'required' },
+        { pointer: '/lines/0/unit', code: 'required' },
+        { pointer: '/lines/0/quantity', code: 'required' },
+      ]);
+      expect(errorsOf(validator.validate({}, context))).toEqual([
+        { pointer: '/period', code: 'required' },
+        { pointer: '/lines', code: 'required' },
+      ]);
+    });
+
+    it('refuses wrong types', () => {
+      expect(errorsOf(validator.validate({ period: 2025, lines: [7, { stream: 1, material: [], unit: null, quantity: true }] }, context))).toEqual([
+        { pointer: '/period', code: 'invalid_type' },
+        { pointer: '/lines/0', code: 'invalid_type' },
+        { pointer: '/lines/1/stream', code: 'invalid_type' },
+        { pointer: '/lines/1/material', code: 'invalid_type' },
+        { pointer: '/lines/1/unit', code: 'invalid_type' },
+        { pointer: '/lines/1/quantity', code: 'quantity_not_a_number' },
+      ]);
+      expect(errorsOf(validator.validate(body({ lines: {} }), context))).toEqual([{ pointer: '/lines', code: 'invalid_type' }]);
+    });
+  });
+
+  describe('period', () => {
+    it.each(['2025-s1', '2025-S3', '2025S1', ' 2025-S1', '25-S1', '2025-S1x', '2025-H1', ''])('refuses the format %j', (period) => {
+      expect(errorsOf(validator.validate(body({ period }), context))).toEqual([{ pointer: '/period', code: 'invalid_period_format' }]);
+    });
+
+    it('refuses years before the earliest declarable_from of the streams data', () => {
+      expect(validator.earliestYear).toBe(2022);
+      expect(errorsOf(validator.validate(body({ period: '2021-S2' }), context))).toEqual([
+        { pointer: '/period', code: 'period_too_early' },
+        // The stream rule still reports, independently.
+        { pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' },
+      ]);
+      expect(validator.validate(body({ period: '2022-S1' }), context).ok).toBe(true);
+    });
+
+    it('refuses a half-year that has not started in France, saying when it opens', () => {
+      const result = validator.validate(body({ period: '2026-S2' }), { ...context, today: '2026-06-30' });
+      expect(errorsOf(result)).toEqual([{ pointer: '/period', code: 'period_not_started' }]);
+      expect(result.ok || result.errors[0]!.detail).toContain('2026-07-01');
+      expect(validator.validate(body({ period: '2026-S2' }), { ...context, today: '2026-07-01' }).ok).toBe(true);
+      expect(validator.validate(body({ period: '2027-S1' }), { ...context, today: '2026-12-31' }).ok).toBe(false);
+      expect(validator.validate(body({ period: '2027-S1' }), { ...context, today: '2027-01-01' }).ok).toBe(true);
+    });
+  });
+
+  describe('lines', () => {
+    it('needs at least one line', () => {
+      expect(errorsOf(validator.validate(body({ lines: [] }), context))).toEqual([{ pointer: '/lines', code: 'too_few_lines' }]);
+    });
+
+    it('accepts 1000 lines and refuses 1001', () => {
+      const lines = (n: number) => Array.from({ length: n }, (_, i) => line({ material: `m${i}` }));
+      expect(validator.validate(body({ lines: lines(1000) }), context).ok).toBe(true);
+      expect(errorsOf(validator.validate(body({ lines: lines(1001) }), context))).toEqual([{ pointer: '/lines', code: 'too_many_lines' }]);
+    });
+
+    it('caps the number of problems listed', () => {
+      const result = validator.validate(body({ lines: Array.from({ length: 1000 }, () => ({ a: 1, b: 2 })) }), context);
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.errors).toHaveLength(1000);
+        expect(result.total).toBe(6000);
+      }
+    });
+  });
+
+  describe('stream', () => {
+    it('distinguishes an unknown stream from one the account is not registered for', () => {
+      const result = validator.validate(body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'emb' }), line({ stream: 'CNT', unit: 'unit' })] }), {
+        ...context,
+        confirmedStreams: ['EMB'],
+      });
+      expect(errorsOf(result)).toEqual([
+        { pointer: '/lines/0/stream', code: 'unknown_stream' },
+        { pointer: '/lines/1/stream', code: 'unknown_stream' },
+        { pointer: '/lines/2/stream', code: 'stream_not_registered' },
+      ]);
+    });
+
+    it('refuses a stream for a period that ends before its declarable_from', () => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ stream: 'EPRO' })] }), context))).toEqual([
+        { pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' },
+      ]);
+      expect(validator.validate(body({ period: '2026-S1', lines: [line({ stream: 'EPRO' })] }), context).ok).toBe(true);
+      // Opening mid-period: the period counts as soon as it ends on or after the date.
+      expect(validator.validate(body({ period: '2023-S1', lines: [line({ stream: 'CNT', unit: 'unit' })] }), context).ok).toBe(true);
+      expect(validator.validate(body({ period: '2022-S2', lines: [line({ stream: 'CNT', unit: 'unit' })] }), context).ok).toBe(false);
+    });
+
+    it('refuses everything for an account that was never confirmed, without per-stream noise', () => {
+      expect(errorsOf(validator.validate(body(), { ...context, confirmedStreams: null }))).toEqual([{ pointer: '', code: 'account_not_confirmed' }]);
+    });
+  });
+
+  describe('material', () => {
+    it.each([
+      ['empty', ''],
+      ['blank', '   '],
+      ['121 characters', 'x'.repeat(121)],
+      ['a control character', 'Ver\u0000re'],
+      ['a line break', 'Ver\nre'],
+      ['a tab', 'Ver\tre'],
+      ['a lone surrogate', 'Ver\ud800re'],
+    ])('refuses %s', (_name, material) => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ material })] }), context))).toEqual([{ pointer: '/lines/0/material', code: 'invalid_material' }]);
+    });
+
+    it('counts characters, not UTF-16 units, and trims before counting', () => {
+      expect(validator.validate(body({ lines: [line({ material: ` ${'é'.repeat(60)}${'😀'.repeat(60)} ` })] }), context).ok).toBe(true);
+    });
+  });
+
+  describe('unit', () => {
+    it('allows only the units the streams data gives for the stream', () => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ unit: 'unit' }), line({ unit: 'KG', material: 'b' }), line({ stream: 'XYZ', unit: 'tons', material: 'c' })] }), context))).toEqual([
+        { pointer: '/lines/0/unit', code: 'unit_not_allowed' },
+        { pointer: '/lines/1/unit', code: 'unit_not_allowed' },
+        { pointer: '/lines/2/stream', code: 'unknown_stream' },
+        { pointer: '/lines/2/unit', code: 'unit_not_allowed' },
+      ]);
+    });
+  });
+
+  describe('quantity', () => {
+    it.each([
+      ['a numeric string', '1200', 'quantity_not_a_number'],
+      ['null', null, 'quantity_not_a_number'],
+      ['negative', -0.001, 'quantity_negative'],
+      ['-Infinity (JSON -1e400)', -Infinity, 'quantity_negative'],
+      ['over 10^12', 1e12 + 0.001, 'quantity_too_large'],
+      ['Infinity (JSON 1e400)', Infinity, 'quantity_too_large'],
+      ['4 decimals in kg', 0.0001, 'quantity_too_precise'],
+      ['tiny in kg', 1e-7, 'quantity_too_precise'],
+      ['1.0005 kg', 1.0005, 'quantity_too_precise'],
+    ])('refuses %s', (_name, quantity, code) => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ quantity })] }), context))).toEqual([{ pointer: '/lines/0/quantity', code }]);
+    });
+
+    it('needs whole numbers for count units', () => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ stream: 'CNT', unit: 'unit', quantity: 1.5 })] }), context))).toEqual([
+        { pointer: '/lines/0/quantity', code: 'quantity_too_precise' },
+      ]);
+    });
+
+    it.each([
+      [0, '0'],
+      [-0, '0'],
+      [0.001, '0.001'],
+      [0.1, '0.1'],
+      [1e12, '1000000000000'],
+      [999999999999.999, '999999999999.999'],
+    ])('keeps %p exactly as %p', (quantity, text) => {
+      const result = validator.validate(body({ lines: [line({ quantity })] }), context);
+      expect(result.ok && result.declaration.lines[0]!.quantity).toBe(text);
+    });
+  });
+
+  describe('duplicates', () => {
+    it('points at every line of a duplicate group (material trimmed, case-insensitive)', () => {
+      const result = validator.validate(
+        body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' }), line({ material: 'VERRE', quantity: 1 })] }),
+        context,
+      );
+      expect(errorsOf(result)).toEqual([
+        { pointer: '/lines/0', code: 'duplicate_line' },
+        { pointer: '/lines/2', code: 'duplicate_line' },
+        { pointer: '/lines/3', code: 'duplicate_line' },
+      ]);
+      expect(result.ok || result.errors[0]!.detail).toContain('/lines/2, /lines/3');
+    });
+
+    it('allows the same material in another stream', () => {
+      expect(validator.validate(body({ period: '2026-S1', lines: [line(), line({ stream: 'EPRO' })] }), context).ok).toBe(true);
+    });
+  });
+
+  describe('content hash', () => {
+    it('does not depend on line order, and does depend on every value', () => {
+      const a = { stream: 'EMB', material: 'Verre', materialCode: 'glass', unit: 'kg' as const, quantity: '1' };
+      const b = { ...a, material: 'Bois', materialCode: null };
+      expect(contentHash([a, b])).toBe(contentHash([b, a]));
+      expect(contentHash([a, b])).not.toBe(contentHash([a, { ...b, quantity: '1.5' }]));
+      expect(contentHash([a])).not.toBe(contentHash([{ ...a, material: 'verre' }]));
+    });
+  });
+});

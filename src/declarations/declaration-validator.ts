@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import type { FieldError } from '../common/problem/problem.js';
+import type { StreamUnit } from '../reference/build/reference-files.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { parsePeriod, type Period } from './period.js';
+
+/** Bounds of a declaration (documented in the OpenAPI description of the request body). */
+export const MIN_LINES = 1;
+export const MAX_LINES = 1000;
+export const MAX_MATERIAL_LENGTH = 120;
+export const MAX_QUANTITY = 1e12;
+/** Past this many, the list of problems is cut (a 1 MiB body can hold hundreds of thousands of mistakes). */
+export const MAX_REPORTED_ERRORS = 1000;
+
+/** How many decimals a quantity may have, per unit: gram precision for kg, whole items for counts. */
+export const DECIMALS_BY_UNIT: Record<StreamUnit, number> = { kg: 3, unit: 0 };
+
+const BODY_FIELDS = ['period', 'lines'];
+const LINE_FIELDS = ['stream', 'material', 'unit', 'quantity'];
+// C0/C1 controls, DEL included; a material is one line of printable text.
+const CONTROL_CHARACTER = /\p{Cc}/u;
+// Half of a UTF-16 surrogate pair: JSON allows it (`"\ud800"`), text in the database cannot hold it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A line that passed every rule, normalised as it is stored. */
+export interface ValidLine {
+  stream: string;
+  /** Trimmed. */
+  material: string;
+  /** The published material category the material names, if any. */
+  materialCode: string | null;
+  unit: StreamUnit;
+  /** Exact decimal text of the quantity (the JSON number's shortest form, e.g. `"0.1"`). */
+  quantity: string;
+}
+
+export interface ValidDeclaration {
+  period: string;
+  lines: ValidLine[];
+  /** SHA-256 of the canonical lines, independent of their order: equal hashes = identical content. */
+  contentHash: string;
+}
+
+/** What the rules need to know about the declarant and the moment. */
+export interface DeclarantContext {
+  /** The account's confirmed streams; null when the profile was never confirmed. */
+  confirmedStreams: readonly string[] | null;
+  /** Today's date in France, `YYYY-MM-DD`. */
+  today: string;
+}
+
+export type ValidationResult =
+  | { ok: true; declaration: ValidDeclaration }
+  /** `errors` lists the first MAX_REPORTED_ERRORS of `total` problems. */
+  | { ok: false; errors: FieldError[]; total: number };
+
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const fold = (text: string) => text.trim().normalize('NFC').toLocaleLowerCase('fr-FR');
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/**
+ * The rules of a declaration, on the raw parsed JSON body (so that structure and domain
+ * problems are reported together, every one with a JSON pointer and a stable code).
+ * Pure: the reference data, the account's streams and today's date come in as inputs.
+ */
+@Injectable()
+export class DeclarationValidator {
+  /** Earliest year the service accepts: the year of the earliest `declarable_from` in the streams data. */
+  readonly earliestYear: number;
+  private readonly knownUnits: Set<string>;
+
+  constructor(private readonly catalogue: ReferenceCatalogue) {
+    const streams = catalogue.streamCodes().map((code) => catalogue.stream(code)!);
+    this.earliestYear = Math.min(...streams.map((stream) => Number(stream.declarable_from.slice(0, 4))));
+    this.knownUnits = new Set(streams.flatMap((stream) => stream.units));
+  }
+
+  validate(body: unknown, context: DeclarantContext): ValidationResult {
+    const errors: FieldError[] = [];
+    const fail = (pointer: string, code: string, detail: string) => errors.push({ pointer, code, detail });
+
+    if (context.confirmedStreams === null) {
+      fail('', 'account_not_confirmed', 'the account has not been confirmed yet: declarations are accepted once the operator has confirmed its profile');
+    }
+    if (!isPlainObject(body)) {
+      fail('', 'invalid_type', `the body must be a JSON object with period and lines, not ${typeName(body)}`);
+      return { ok: false, errors, total: errors.length };
+    }
+    for (const key of Object.keys(body)) {
+      if (!BODY_FIELDS.includes(key)) fail(`/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
+    }
+
+    const period = this.checkPeriod(body.period, context.today, fail);
+    const lines = this.checkLines(body.lines, period, context, fail);
+
+    if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
+    return { ok: true, declaration: { period: period!.code, lines: lines!, contentHash: contentHash(lines!) } };
+  }
+
+  private checkPeriod(value: unknown, today: string, fail: Fail): Period | undefined {
+    if (value === undefined) return void fail('/period', 'required', 'period is required, e.g. "2025-S1"');
+    if (typeof value !== 'string') return void fail('/period', 'invalid_type', `period must be a string, not ${typeName(value)}`);
+    const period = parsePeriod(value);
+    if (!period) {
+      return void fail('/period', 'invalid_period_format', 'period must be a half-year written YYYY-S1 (1 Jan–30 Jun) or YYYY-S2 (1 Jul–31 Dec)');
+    }
+    if (period.year < this.earliestYear) {
+      fail('/period', 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`);
+    } else if (period.start > today) {
+      fail('/period', 'period_not_started', `${period.code} has not started: it opens on ${period.start}`);
+    }
+    // Still usable for the per-stream date rule, whatever the outcome above.
+    return period;
+  }
+
+  private checkLines(value: unknown, period: Period | undefined, context: DeclarantContext, fail: Fail): ValidLine[] | undefined {
+    if (value === undefined) return void fail('/lines', 'required', 'lines is required: 1 to 1000 lines');
+    if (!Array.isArray(value)) return void fail('/lines', 'invalid_type', `lines must be an array, not ${typeName(value)}`);
+    if (value.length < MIN_LINES) return void fail('/lines', 'too_few_lines', `a declaration has at least ${MIN_LINES} line`);
+    if (value.length > MAX_LINES) {
+      fail('/lines', 'too_many_lines', `a declaration has at most ${MAX_LINES} lines, not ${value.length} (only the first ${MAX_LINES} were checked)`);
+    }
+    const checked = value.slice(0, MAX_LINES);
+    const lines = checked.map((line, index) => this.checkLine(line, `/lines/${index}`, period, context, fail));
+    this.checkDuplicates(lines, fail);
+    return lines.every((line) => line?.complete) ? lines.map((line) => line!.valid) : undefined;
+  }
+
+  private checkLine(value: unknown, at: string, period: Period | undefined, context: DeclarantContext, fail: Fail): CheckedLine | undefined {
+    if (!isPlainObject(value)) {
+      return void fail(at, 'invalid_type', `each line must be an object with stream, material, unit and quantity, not ${typeName(value)}`);
+    }
+    let complete = true;
+    const bad = (pointer: string, code: string, detail: string) => {
+      complete = false;
+      fail(pointer, code, detail);
+    };
+    for (const key of Object.keys(value)) {
+      if (!LINE_FIELDS.includes(key)) bad(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
+    }
+    const stream = this.checkStream(value.stream, `${at}/stream`, period, context, bad);
+    const material = this.checkMaterial(value.material, `${at}/material`, bad);
+    const unit = this.checkUnit(value.unit, `${at}/unit`, stream, bad);
+    const quantity = this.checkQuantity(value.quantity, `${at}/quantity`, unit, bad);
+
+    const key =
+      typeof value.stream === 'string' && typeof value.unit === 'string' && material !== undefined
+        ? `${value.stream}\u0000${value.unit}\u0000${fold(material)}`
+        : undefined;
+    const valid: ValidLine = {
+      stream: stream!,
+      material: material!,
+      materialCode: stream && material ? (this.catalogue.materialFor(stream, material)?.code ?? null) : null,
+      unit: unit as StreamUnit,
+      quantity: quantity!,
+    };
+    return { at, key, complete: complete && stream !== undefined && unit !== undefined, valid };
+  }
+
+  /** The stream code if it is published; the account and date rules are reported but do not hide it. */
+  private checkStream(value: unknown, at: string, period: Period | undefined, context: DeclarantContext, bad: Fail): string | undefined {
+    if (value === undefined) return void bad(at, 'required', 'stream is required');
+    if (typeof value !== 'string') return void bad(at, 'invalid_type', `stream must be a string, not ${typeName(value)}`);
+    const stream = this.catalogue.stream(value);
+    if (!stream) {
+      return void bad(at, 'unknown_stream', `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`);
+    }
+    if (context.confirmedStreams !== null && !context.confirmedStreams.includes(value)) {
+      const registered = context.confirmedStreams.length ? context.confirmedStreams.join(', ') : 'none';
+      bad(at, 'stream_not_registered', `the account is not registered for ${value} (registered streams: ${registered})`);
+    }
+    if (period && period.end < stream.declarable_from) {
+      bad(at, 'stream_not_declarable_for_period', `${value} can be declared for periods ending on or after ${stream.declarable_from}, not ${period.code}`);
+    }
+    return value;
+  }
+
+  /** The trimmed material, if acceptable. */
+  private checkMaterial(value: unknown, at: string, bad: Fail): string | undefined {
+    if (value === undefined) return void bad(at, 'required', 'material is required');
+    if (typeof value !== 'string') return void bad(at, 'invalid_type', `material must be a string, not ${typeName(value)}`);
+    const material = value.trim();
+    const length = [...material].length;
+    if (length === 0) return void bad(at, 'invalid_material', 'material must not be empty');
+    if (length > MAX_MATERIAL_LENGTH) {
+      return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`);
+    }
+    if (CONTROL_CHARACTER.test(material) || LONE_SURROGATE.test(material)) {
+      return void bad(at, 'invalid_material', 'material must be one line of text without control characters');
+    }
+    return material;
+  }
+
+  /** The unit if it is allowed for the stream (or, for an unknown stream, if it is a published unit at all). */
+  private checkUnit(value: unknown, at: string, stream: string | undefined, bad: Fail): string | undefined {
+    if (value === undefined) return void bad(at, 'required', 'unit is required');
+    if (typeof value !== 'string') return void bad(at, 'invalid_type', `unit must be a string, not ${typeName(value)}`);
+    const allowed: string[] = stream ? this.catalogue.unitsFor(stream) : [...this.knownUnits];
+    if (!allowed.includes(value)) {
+      return void bad(at, 'unit_not_allowed', `unit must be ${allowed.map((u) => `"${u}"`).join(' or ')}${stream ? ` for ${stream}` : ''}, not "${value}"`);
+    }
+    return value;
+  }
+
+  /** The exact decimal text of the quantity, if acceptable. */
+  private checkQuantity(value: unknown, at: string, unit: string | undefined, bad: Fail): string | undefined {
+    if (value === undefined) return void bad(at, 'required', 'quantity is required');
+    if (typeof value !== 'number') {
+      const what = typeof value === 'string' ? 'a string (send the number without quotes)' : typeName(value);
+      return void bad(at, 'quantity_not_a_number', `quantity must be a JSON number, not ${what}`);
+    }
+    // JSON.parse turns 1e400 into Infinity: out of range, like any number over the bound.
+    if (value < 0) return void bad(at, 'quantity_negative', 'quantity must not be negative');
+    if (!(value <= MAX_QUANTITY)) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`);
+    const text = String(Object.is(value, -0) ? 0 : value);
+    const decimals = DECIMALS_BY_UNIT[unit as StreamUnit];
+    if (decimals !== undefined && decimalPlaces(text) > decimals) {
+      return void bad(
+        at,
+        'quantity_too_precise',
+        decimals === 0 ? `quantity in ${unit} must be a whole number` : `quantity in ${unit} has at most ${decimals} decimals`,
+      );
+    }
+    return text;
+  }
+
+  /** One line per (stream, unit, material): every line of a duplicate group is pointed at. */
+  private checkDuplicates(lines: (CheckedLine | undefined)[], fail: Fail): void {
+    const groups = new Map<string, CheckedLine[]>();
+    for (const line of lines) {
+      if (!line?.key) continue;
+      const group = groups.get(line.key) ?? [];
+      group.push(line);
+      groups.set(line.key, group);
+    }
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      for (const line of group) {
+        line.complete = false;
+        const others = group.filter((other) => other !== line).map((other) => other.at);
+        fail(line.at, 'duplicate_line', `same stream, unit and material (compared trimmed, ignoring case) as ${others.join(', ')}`);
+      }
+    }
+  }
+}
+
+type Fail = (pointer: string, code: string, detail: string) => void;
+
+interface CheckedLine {
+  at: string;
+  /** Identity of the line for the duplicate rule, when stream, unit and material are usable. */
+  key: string | undefined;
+  complete: boolean;
+  valid: ValidLine;
+}
+
+/** Decimals of a number's shortest JSON text; exponent forms (`1e-7`) only occur for tiny values. */
+function decimalPlaces(text: string): number {
+  const exponent = /e-(\d+)$/.exec(text);
+  if (exponent) return Number(exponent[1]) + (text.split('e')[0]!.split('.')[1]?.length ?? 0);
+  return text.split('.')[1]?.length ?? 0;
+}
+
+/** Order-independent hash of the lines as stored. */
+export function contentHash(lines: ValidLine[]): string {
+  const canonical = lines.map((line) => [line.stream, line.unit, line.material, line.quantity]).sort((a, b) => {
+    const x = canonicalJson(a);
+    const y = canonicalJson(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return sha256Hex(canonicalJson(canonical));
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { Clock } from './clock.js';
+import { DeclarationValidator } from './declaration-validator.js';
+import { DeclarationsController } from './declarations.controller.js';
+import { DeclarationsRepository } from './declarations.repository.js';
+import { DeclarationsService } from './declarations.service.js';
+import { DeclarationLineEntity } from './entities/declaration-line.entity.js';
+import { DeclarationEntity } from './entities/declaration.entity.js';
+import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
+import { IdempotencyStore } from './idempotency-store.js';
+
+/** Declarations and their lines, validation, revisions, idempotency, listing. */
+@Module({
+  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AccountsModule],
+  controllers: [DeclarationsController],
+  providers: [DeclarationsService, DeclarationsRepository, DeclarationValidator, IdempotencyStore, Clock],
+})
+export class DeclarationsModule {}

@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { CursorPosition } from './declaration-cursor.js';
+import type { ValidLine } from './declaration-validator.js';
+import type { DeclarationStatus } from './entities/declaration.entity.js';
+
+/** A timestamptz as UTC text with its full microsecond precision (a JS Date would drop three digits). */
+export const utcText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A declaration row, as the API shows it. */
+export interface DeclarationRow {
+  id: string;
+  clientId: string;
+  period: string;
+  revision: number;
+  status: DeclarationStatus;
+  supersedes: string | null;
+  /** UTC, microseconds: `2025-07-01T08:00:00.123456Z`. */
+  submittedAt: string;
+  receipt: string;
+}
+
+export interface LineRow {
+  stream: string;
+  material: string;
+  materialCode: string | null;
+  unit: string;
+  /** numeric(16,3) as text, e.g. `"1200.000"`. */
+  quantity: string;
+}
+
+export interface TotalRow {
+  stream: string;
+  unit: string;
+  /** Exact decimal text without trailing zeros, e.g. `"0.3"`, `"1200"`. */
+  quantity: string;
+}
+
+export interface DeclarationSummaryRow extends DeclarationRow {
+  lineCount: number;
+  totals: TotalRow[];
+}
+
+export interface DeclarationRecordRow extends DeclarationRow {
+  lines: LineRow[];
+  totals: TotalRow[];
+}
+
+export interface NewDeclaration {
+  clientId: string;
+  period: string;
+  revision: number;
+  supersedes: string | null;
+  receipt: string;
+  contentHash: string;
+}
+
+export interface ListQuery {
+  clientId: string;
+  period?: string;
+  status?: DeclarationStatus;
+  after?: CursorPosition;
+  limit: number;
+}
+
+const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
+  ${utcText('submitted_at')} AS "submittedAt", receipt`;
+
+/**
+ * The SQL of declarations. Every read is scoped by client id: there is no way to read a
+ * declaration without naming its owner. Writes take the transaction's EntityManager.
+ */
+@Injectable()
+export class DeclarationsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('READ COMMITTED', work);
+  }
+
+  /** Serialises the submissions of one (client, period) until the transaction ends, across replicas. */
+  async lockPeriod(manager: EntityManager, clientId: string, period: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`, [clientId, period]);
+  }
+
+  async findCurrent(manager: EntityManager, clientId: string, period: string) {
+    const rows: { id: string; revision: number; contentHash: string }[] = await manager.query(
+      `SELECT id, revision, content_hash AS "contentHash" FROM declarations
+        WHERE client_id = $1 AND period = $2 AND status = 'current'`,
+      [clientId, period],
+    );
+    return rows[0];
+  }
+
+  async supersede(manager: EntityManager, clientId: string, id: string): Promise<void> {
+    await manager.query(`UPDATE declarations SET status = 'superseded' WHERE client_id = $1 AND id = $2 AND status = 'current'`, [clientId, id]);
+  }
+
+  /**
+   * Inserts the new current revision and its lines. `submitted_at` is the wall-clock time once the
+   * period lock is held, so that revisions of a period are in submission order.
+   */
+  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<string> {
+    const [{ id }]: { id: string }[] = await manager.query(
+      `INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+       VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
+       RETURNING id`,
+      [declaration.clientId, declaration.period, declaration.revision, declaration.supersedes, declaration.receipt, declaration.contentHash],
+    );
+    // One statement whatever the number of lines (up to 1000): arrays, not 7000 parameters.
+    await manager.query(
+      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+       SELECT $1, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::numeric[])
+              WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)`,
+      [
+        id,
+        lines.map((l) => l.stream),
+        lines.map((l) => l.material),
+        lines.map((l) => l.materialCode),
+        lines.map((l) => l.unit),
+        lines.map((l) => l.quantity),
+      ],
+    );
+    return id;
+  }
+
+  /** The full record, or undefined if `id` is not a declaration of this client. */
+  async findRecord(clientId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<DeclarationRecordRow | undefined> {
+    const [row]: DeclarationRow[] = await manager.query(
+      `SELECT ${DECLARATION_COLUMNS} FROM declarations WHERE client_id = $1 AND id = $2`,
+      [clientId, id],
+    );
+    if (!row) return undefined;
+    const lines: LineRow[] = await manager.query(
+      `SELECT l.stream, l.material, l.material_code AS "materialCode", l.unit, l.quantity::text AS quantity
+         FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id
+        WHERE d.client_id = $1 AND l.declaration_id = $2
+        ORDER BY l.position`,
+      [clientId, id],
+    );
+    const totals = (await this.aggregate(manager, clientId, [id])).get(id)?.totals ?? [];
+    return { ...row, lines, totals };
+  }
+
+  /**
+   * One page (plus one row, to tell whether more follow), newest first. The keyset condition
+   * `(submitted_at, id) < cursor` and the order match an index, so each page is an index range scan.
+   */
+  async listPage(query: ListQuery): Promise<DeclarationSummaryRow[]> {
+    const where = ['client_id = $1'];
+    const params: unknown[] = [query.clientId];
+    if (query.period !== undefined) where.push(`period = $${params.push(query.period)}`);
+    if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
+    if (query.after) {
+      where.push(`(submitted_at, id) < ($${params.push(query.after.submittedAt)}::timestamptz, $${params.push(query.after.id)}::uuid)`);
+    }
+    const rows: DeclarationRow[] = await this.dataSource.query(
+      `SELECT ${DECLARATION_COLUMNS} FROM declarations
+        WHERE ${where.join(' AND ')}
+        ORDER BY submitted_at DESC, id DESC
+        LIMIT $${params.push(query.limit)}`,
+      params,
+    );
+    const aggregates = await this.aggregate(this.dataSource.manager, query.clientId, rows.map((r) => r.id));
+    return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
+  }
+
+  /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
+  private async aggregate(manager: EntityManager, clientId: string, ids: string[]): Promise<Map<string, { lineCount: number; totals: TotalRow[] }>> {
+    const result = new Map<string, { lineCount: number; totals: TotalRow[] }>();
+    if (ids.length === 0) return result;
+    const rows: { declarationId: string; stream: string; unit: string; quantity: string; lines: number }[] = await manager.query(
+      `SELECT l.declaration_id AS "declarationId", l.stream, l.unit,
+              trim_scale(sum(l.quantity))::text AS quantity, count(*)::int AS lines
+         FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id
+        WHERE d.client_id = $1 AND l.declaration_id = ANY($2::uuid[])
+        GROUP BY l.declaration_id, l.stream, l.unit
+        ORDER BY l.declaration_id, l.stream, l.unit`,
+      [clientId, ids],
+    );
+    for (const row of rows) {
+      const entry = result.get(row.declarationId) ?? { lineCount: 0, totals: [] };
+      entry.lineCount += row.lines;
+      entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
+      result.set(row.declarationId, entry);
+    }
+    return result;
+  }
+}

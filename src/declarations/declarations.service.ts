@@ -1,0 +1,192 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { AccountsService } from '../accounts/accounts.service.js';
+import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
+import { Clock, parisDate } from './clock.js';
+import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
+import { DeclarationValidator, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
+import { DeclarationsRepository } from './declarations.repository.js';
+import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
+import { DEFAULT_PAGE_SIZE, type ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
+import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
+import { receiptFor } from './receipt.js';
+
+/** What POST answers: 201 for a new revision, 200 for content identical to the current one. */
+export interface SubmitResult {
+  status: 200 | 201;
+  body: DeclarationDto;
+  /** The stored response of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
+
+/**
+ * Declarations: validation against the reference data and the account, revisions that never
+ * overwrite, Idempotency-Key, listing. Everything of one submission commits in one transaction.
+ */
+@Injectable()
+export class DeclarationsService {
+  private readonly logger = new Logger(DeclarationsService.name);
+
+  constructor(
+    private readonly repository: DeclarationsRepository,
+    private readonly idempotency: IdempotencyStore,
+    private readonly validator: DeclarationValidator,
+    private readonly accounts: AccountsService,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly clock: Clock,
+  ) {}
+
+  async submit(clientId: string, body: unknown, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+    const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
+    const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
+    const key = parsedKey && 'key' in parsedKey ? parsedKey.key : undefined;
+    const requestHash = key === undefined ? undefined : requestHashOf(body);
+    if (keyError || (key !== undefined && requestHash === undefined)) {
+      // Report the body's problems with the key's (every problem at once). A body too deep to
+      // hash is never a valid declaration, so it always has problems of its own.
+      const result = await this.validate(clientId, body);
+      const errors = [...(keyError ? [keyError] : []), ...(result.ok ? [] : result.errors)];
+      throw validationProblem(errors, errors.length + (result.ok ? 0 : result.total - result.errors.length));
+    }
+
+    let claim: Claim | undefined;
+    if (key !== undefined && requestHash !== undefined) {
+      const outcome = await this.idempotency.claim(clientId, key, requestHash);
+      switch (outcome.kind) {
+        case 'replay':
+          return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), replayed: true };
+        case 'in_flight':
+          throw inFlight('A request with this Idempotency-Key is still being processed; retry in a moment to get its response.');
+        case 'reused': {
+          const detail = 'This Idempotency-Key was used in the last 24 hours with a different request body; use a new key for a different request.';
+          // `errors` as in every 422, pointing at the header.
+          throw new Problem('idempotency_key_reused', detail, {
+            extensions: { errors: [{ pointer: '/headers/idempotency-key', code: 'idempotency_key_reused', detail }] },
+          });
+        }
+        case 'claimed':
+          claim = outcome.claim;
+      }
+    }
+
+    try {
+      const result = await this.validate(clientId, body);
+      if (!result.ok) throw validationProblem(result.errors, result.total);
+      return await this.store(clientId, result.declaration, claim);
+    } catch (error) {
+      // A request that did not succeed is not remembered: the key may be used again.
+      if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
+      throw error;
+    }
+  }
+
+  async findOne(clientId: string, id: string): Promise<DeclarationDto> {
+    // A malformed id is "not found" too: the answer does not tell what exists.
+    const record = UUID.test(id) ? await this.repository.findRecord(clientId, id.toLowerCase()) : undefined;
+    if (!record) throw new NotFoundProblem('Declaration');
+    return DeclarationDto.from(record, this.categoryOf);
+  }
+
+  async list(clientId: string, query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
+    const filters: ListFilters = { period: query.period, status: query.status };
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    let after;
+    if (query.cursor !== undefined) {
+      const decoded = DeclarationCursor.decode(query.cursor, filters);
+      if (decoded === 'mismatch') {
+        throw new Problem('invalid_cursor', 'This cursor belongs to a listing with other filters: keep period and status unchanged while paging, or start again without cursor.');
+      }
+      if (!decoded) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
+      after = decoded;
+    }
+    const rows = await this.repository.listPage({ clientId, period: query.period, status: query.status, after, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const hasMore = rows.length > limit;
+    return {
+      data: page.map(DeclarationSummaryDto.from),
+      has_more: hasMore,
+      next_cursor: hasMore && last ? DeclarationCursor.encode({ submittedAt: last.submittedAt, id: last.id }, filters) : null,
+    };
+  }
+
+  private async validate(clientId: string, body: unknown): Promise<ValidationResult> {
+    const profile = await this.accounts.confirmedProfile(clientId);
+    return this.validator.validate(body, { confirmedStreams: profile?.streams ?? null, today: parisDate(this.clock.now()) });
+  }
+
+  /**
+   * One transaction: the period lock, the revision bookkeeping, the lines, and the
+   * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
+   */
+  private async store(clientId: string, declaration: ValidDeclaration, claim: Claim | undefined): Promise<SubmitResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.repository.transaction(async (manager) => {
+          await this.repository.lockPeriod(manager, clientId, declaration.period);
+          const current = await this.repository.findCurrent(manager, clientId, declaration.period);
+          let id: string;
+          let status: 200 | 201;
+          if (current && current.contentHash === declaration.contentHash) {
+            id = current.id;
+            status = 200;
+          } else {
+            const revision = (current?.revision ?? 0) + 1;
+            // Superseded first: the partial unique index allows one current row at any moment.
+            if (current) await this.repository.supersede(manager, clientId, current.id);
+            id = await this.repository.insert(
+              manager,
+              {
+                clientId,
+                period: declaration.period,
+                revision,
+                supersedes: current?.id ?? null,
+                receipt: receiptFor(declaration.period, revision),
+                contentHash: declaration.contentHash,
+              },
+              declaration.lines,
+            );
+            status = 201;
+          }
+          const body = DeclarationDto.from((await this.repository.findRecord(clientId, id, manager))!, this.categoryOf);
+          if (claim && !(await this.idempotency.complete(manager, claim, status, body))) {
+            // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
+            throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
+          }
+          return { status, body, replayed: false };
+        });
+      } catch (error) {
+        if (attempt < 3 && error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === RECEIPT_CONSTRAINT) continue;
+        throw error;
+      }
+    }
+  }
+
+  private readonly categoryOf = (stream: string, code: string) => this.catalogue.stream(stream)?.materials.find((m) => m.code === code);
+}
+
+const inFlight = (detail: string) => new Problem('idempotency_key_in_flight', detail, { headers: { 'Retry-After': '1' } });
+
+/** SHA-256 of the canonical JSON of the body (key order and spacing do not matter); undefined if absurdly nested. */
+function requestHashOf(body: unknown): string | undefined {
+  try {
+    return sha256Hex(canonicalJson(body));
+  } catch (error) {
+    if (error instanceof TooDeepError) return undefined;
+    throw error;
+  }
+}
+
+function validationProblem(errors: FieldError[], total: number): ValidationProblem {
+  if (total <= errors.length) return new ValidationProblem(errors);
+  const first = errors[0]!;
+  return new ValidationProblem(
+    errors,
+    `${first.pointer || '/'}: ${first.detail} (${total} problems; the first ${Math.min(errors.length, MAX_REPORTED_ERRORS)} are listed)`,
+  );
+}

@@ -1,0 +1,55 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+
+@ApiSchema({ description: 'One line of a declaration. Unknown fields are refused (`unknown_field`).' })
+export class CreateDeclarationLineDto {
+  /**
+   * A stream code from the published streams data (`/api/v1/streams.json`) that your account is
+   * registered for (`GET /api/v1/me`). `unknown_stream` / `stream_not_registered` /
+   * `stream_not_declarable_for_period` (the period ends before the stream's `declarable_from`).
+   */
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /**
+   * Free text, trimmed, 1–120 characters, no control characters (`invalid_material`). Where it
+   * names one of the stream's published material categories (by code, French or English name,
+   * ignoring case), the record shows that category in `material_category`.
+   */
+  @ApiProperty({ example: 'Verre', minLength: 1, maxLength: 120 })
+  material!: string;
+
+  /** One of the units the streams data allows for the stream (`kg` for packaging); else `unit_not_allowed`. */
+  @ApiProperty({ example: 'kg' })
+  unit!: string;
+
+  /**
+   * A JSON number (a numeric string is refused: `quantity_not_a_number`), 0 to 10^12
+   * (`quantity_negative`, `quantity_too_large`), with at most 3 decimals for `kg` and none for
+   * count units (`quantity_too_precise`). Stored exactly, as a decimal.
+   */
+  @ApiProperty({ type: Number, example: 1200.5, minimum: 0, maximum: 1e12 })
+  quantity!: number;
+}
+
+@ApiSchema({
+  description:
+    'The quantities of packaging placed on the market in one half-year. Every problem is reported at once in a 422 with a JSON pointer and a stable `code` each; nothing is stored then. ' +
+    'One line per (stream, unit, material), the material compared trimmed and ignoring case (`duplicate_line`, reported on each line of the group). Unknown fields anywhere are refused (`unknown_field`).',
+})
+export class CreateDeclarationDto {
+  /**
+   * The half-year: `YYYY-S1` (1 January–30 June) or `YYYY-S2` (1 July–31 December)
+   * (`invalid_period_format`). Refused before it starts, judged on the date in France
+   * (`period_not_started`, the detail says when it opens), and before 2022, the year of the
+   * earliest `declarable_from` in the streams data (`period_too_early`).
+   */
+  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  period!: string;
+
+  /**
+   * 1 to 1000 lines (`too_few_lines`, `too_many_lines`; past 1000 only the first 1000 are checked).
+   * A body over 1 MiB is refused with 413.
+   */
+  @ApiProperty({ type: [CreateDeclarationLineDto], minItems: 1, maxItems: 1000 })
+  lines!: CreateDeclarationLineDto[];
+}

@@ -1,0 +1,179 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import type { Material } from '../../reference/build/reference-files.js';
+import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, TotalRow } from '../declarations.repository.js';
+
+export class LocalizedNameDto {
+  @ApiProperty({ example: 'Verre' })
+  fr!: string;
+
+  @ApiProperty({ example: 'Glass' })
+  en!: string;
+}
+
+/** A material category published in the streams data (`/api/v1/streams.json`). */
+export class MaterialCategoryDto {
+  @ApiProperty({ example: 'glass' })
+  code!: string;
+
+  /** As currently published; null if the category is no longer in the streams data. */
+  @ApiProperty({ type: LocalizedNameDto, nullable: true })
+  name!: LocalizedNameDto | null;
+}
+
+export class DeclarationLineDto {
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** As submitted, trimmed. */
+  @ApiProperty({ example: 'Verre' })
+  material!: string;
+
+  /** The published category the material names (by code or name, ignoring case), or null. */
+  @ApiProperty({ type: MaterialCategoryDto, nullable: true })
+  material_category!: MaterialCategoryDto | null;
+
+  @ApiProperty({ example: 'kg' })
+  unit!: string;
+
+  /** Exactly as stored (at most 3 decimals, at most 10^12: exact as a JSON number). */
+  @ApiProperty({ type: Number, example: 1200.5 })
+  quantity!: number;
+
+  static from(line: LineRow, category: MaterialCategoryDto | null): DeclarationLineDto {
+    return { stream: line.stream, material: line.material, material_category: category, unit: line.unit, quantity: Number(line.quantity) };
+  }
+}
+
+@ApiSchema({ description: "The sum of a declaration's lines for one stream and unit." })
+export class DeclarationTotalDto {
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  @ApiProperty({ example: 'kg' })
+  unit!: string;
+
+  /**
+   * Exact decimal sum as a STRING without trailing zeros (`"0.3"`, `"1200"`): a sum of up to
+   * 1000 quantities can exceed what a JSON number (a double) holds exactly.
+   */
+  @ApiProperty({ example: '1200.5', pattern: '^[0-9]+(\\.[0-9]{1,3})?$' })
+  quantity!: string;
+
+  static from(total: TotalRow): DeclarationTotalDto {
+    return { stream: total.stream, unit: total.unit, quantity: total.quantity };
+  }
+}
+
+/** The fields every declaration view has (record and list summary). */
+export abstract class DeclarationBaseDto {
+  /** Random (UUID), not sequential. */
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'exemple-sas' })
+  client_id!: string;
+
+  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  period!: string;
+
+  /** 1 for the first submission for the period, then 2, 3, … */
+  @ApiProperty({ type: 'integer', example: 1, minimum: 1 })
+  revision!: number;
+
+  /** Exactly one revision per period is `current`; earlier ones are `superseded` and stay readable. */
+  @ApiProperty({ enum: ['current', 'superseded'] })
+  status!: 'current' | 'superseded';
+
+  /** The revision this one replaced; null for revision 1. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  supersedes!: string | null;
+
+  /** When the service acknowledged it (UTC, microseconds). */
+  @ApiProperty({ format: 'date-time', example: '2025-07-15T08:30:00.123456Z' })
+  submitted_at!: string;
+
+  /** Human-readable acknowledgement reference, unique: `EPR-<period>-R<revision>-<8 characters>`. */
+  @ApiProperty({ example: 'EPR-2025S1-R1-7K3QH9XM' })
+  receipt!: string;
+
+  /** Exact sums per stream and unit (decimal strings). */
+  @ApiProperty({ type: [DeclarationTotalDto] })
+  totals!: DeclarationTotalDto[];
+}
+
+@ApiSchema({ description: 'A declaration as stored: never changed after acknowledgement, except `status` when a later revision supersedes it.' })
+export class DeclarationDto extends DeclarationBaseDto {
+  /** In the order submitted. */
+  @ApiProperty({ type: [DeclarationLineDto] })
+  lines!: DeclarationLineDto[];
+
+  static from(record: DeclarationRecordRow, categoryOf: (stream: string, code: string) => Material | undefined): DeclarationDto {
+    return {
+      ...baseOf(record),
+      lines: record.lines.map((line) => {
+        if (line.materialCode === null) return DeclarationLineDto.from(line, null);
+        const material = categoryOf(line.stream, line.materialCode);
+        return DeclarationLineDto.from(line, { code: line.materialCode, name: material ? { fr: material.name.fr, en: material.name.en } : null });
+      }),
+      totals: record.totals.map(DeclarationTotalDto.from),
+    };
+  }
+
+  /**
+   * A stored record (jsonb does not keep key order) in the key order of `from`, so that a
+   * replayed response is byte-for-byte the first one.
+   */
+  static reorder(stored: DeclarationDto): DeclarationDto {
+    const { id, client_id, period, revision, status, supersedes, submitted_at, receipt } = stored;
+    return {
+      id, client_id, period, revision, status, supersedes, submitted_at, receipt,
+      lines: stored.lines.map(({ stream, material, material_category: c, unit, quantity }) => ({
+        stream,
+        material,
+        material_category: c && { code: c.code, name: c.name && { fr: c.name.fr, en: c.name.en } },
+        unit,
+        quantity,
+      })),
+      totals: stored.totals.map(DeclarationTotalDto.from),
+    };
+  }
+}
+
+@ApiSchema({
+  description: 'A declaration in a list: the record without its lines (up to 1000 each), with `line_count`. The full record is `GET /api/v1/declarations/{id}`.',
+})
+export class DeclarationSummaryDto extends DeclarationBaseDto {
+  @ApiProperty({ type: 'integer', example: 12, minimum: 1 })
+  line_count!: number;
+
+  static from(row: DeclarationSummaryRow): DeclarationSummaryDto {
+    return { ...baseOf(row), line_count: row.lineCount, totals: row.totals.map(DeclarationTotalDto.from) };
+  }
+}
+
+@ApiSchema({ description: 'One page of declarations, newest first (`submitted_at`, then `id`, descending).' })
+export class DeclarationPageDto {
+  @ApiProperty({ type: [DeclarationSummaryDto] })
+  data!: DeclarationSummaryDto[];
+
+  /** Whether another page follows. */
+  @ApiProperty()
+  has_more!: boolean;
+
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor!: string | null;
+}
+
+function baseOf(row: DeclarationRow) {
+  return {
+    id: row.id,
+    client_id: row.clientId,
+    period: row.period,
+    revision: row.revision,
+    status: row.status,
+    supersedes: row.supersedes,
+    submitted_at: row.submittedAt,
+    receipt: row.receipt,
+  };
+}

@@ -1,0 +1,60 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ClientEntity } from '../../accounts/client.entity.js';
+
+export type DeclarationStatus = 'current' | 'superseded';
+
+/**
+ * One acknowledged submission of a client for a period: never updated, except `status`
+ * (current → superseded) when a later revision replaces it. Persistence only: never returned.
+ * The schema is `migrations/1795500000000-declarations.ts`; this mirrors it.
+ */
+@Entity({ name: 'declarations' })
+@Unique('uq_declarations_client_period_revision', ['clientId', 'period', 'revision'])
+@Unique('uq_declarations_receipt', ['receipt'])
+@Check('ck_declarations_status', `status IN ('current', 'superseded')`)
+@Check('ck_declarations_period_format', `period ~ '^[0-9]{4}-S[12]$'`)
+@Check('ck_declarations_revision_positive', `revision >= 1`)
+@Check('ck_declarations_supersedes_previous', `(revision = 1) = (supersedes IS NULL)`)
+// The database, not only the code, guarantees one current revision per (client, period).
+@Index('uq_declarations_client_period_current', ['clientId', 'period'], { unique: true, where: `status = 'current'` })
+// Listing, newest first (keyset pagination on submitted_at DESC, id DESC): unfiltered, by period, status=current.
+@Index('ix_declarations_client_submitted', ['clientId', 'submittedAt', 'id'])
+@Index('ix_declarations_client_period_submitted', ['clientId', 'period', 'submittedAt', 'id'])
+@Index('ix_declarations_client_current_submitted', ['clientId', 'submittedAt', 'id'], { where: `status = 'current'` })
+export class DeclarationEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_declarations' })
+  id!: string;
+
+  @Column({ name: 'client_id', type: 'text' })
+  clientId!: string;
+
+  @ManyToOne(() => ClientEntity, { onDelete: 'RESTRICT', nullable: false })
+  @JoinColumn({ name: 'client_id', referencedColumnName: 'clientId', foreignKeyConstraintName: 'fk_declarations_client' })
+  client?: ClientEntity;
+
+  @Column({ type: 'text' })
+  period!: string;
+
+  @Column({ type: 'integer' })
+  revision!: number;
+
+  @Column({ type: 'text' })
+  status!: DeclarationStatus;
+
+  @Column({ type: 'uuid', nullable: true })
+  supersedes!: string | null;
+
+  @ManyToOne(() => DeclarationEntity, { onDelete: 'RESTRICT', nullable: true })
+  @JoinColumn({ name: 'supersedes', foreignKeyConstraintName: 'fk_declarations_supersedes' })
+  superseded?: DeclarationEntity | null;
+
+  @Column({ name: 'submitted_at', type: 'timestamptz' })
+  submittedAt!: Date;
+
+  @Column({ type: 'text' })
+  receipt!: string;
+
+  /** SHA-256 of the canonical lines: an identical resubmission is recognised without reading the lines. */
+  @Column({ name: 'content_hash', type: 'text' })
+  contentHash!: string;
+}

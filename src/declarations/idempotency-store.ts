@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { FieldError } from '../common/problem/problem.js';
+import { utcText } from './declarations.repository.js';
+
+/** How long a completed key is remembered (the IETF draft and Stripe: at least 24 hours). */
+export const IDEMPOTENCY_KEY_TTL = '24 hours';
+/** A claim older than this belongs to a request that died (statements time out after 30 s): it may be taken over. */
+export const STALE_CLAIM_AFTER = '60 seconds';
+/** Expired keys deleted per claim, at most (the sweep never makes a request wait long). */
+const SWEEP_BATCH = 100;
+
+/** 1 to 255 visible ASCII characters. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+/** RFC 8941 sf-string (the IETF draft's form): `"..."` without escapes. */
+const QUOTED_KEY = /^"([\x21\x23-\x5b\x5d-\x7e]{1,255})"$/;
+
+/**
+ * The key from the `Idempotency-Key` header: absent → undefined; present but not 1–255 visible
+ * ASCII characters → an error for `/headers/idempotency-key`. The draft's quoted form
+ * (`"abc"`) and the bare form (`abc`) name the same key.
+ */
+export function parseIdempotencyKey(header: string | undefined): { key: string } | { error: FieldError } | undefined {
+  if (header === undefined) return undefined;
+  const quoted = QUOTED_KEY.exec(header);
+  if (quoted) return { key: quoted[1]! };
+  if (KEY.test(header)) return { key: header };
+  return {
+    error: {
+      pointer: '/headers/idempotency-key',
+      code: 'invalid_idempotency_key',
+      detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)',
+    },
+  };
+}
+
+/** This request's hold on a key; `claimedAt` (the row's `created_at`) tells it from a later takeover. */
+export interface Claim {
+  clientId: string;
+  key: string;
+  claimedAt: string;
+}
+
+export type ClaimOutcome =
+  | { kind: 'claimed'; claim: Claim }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'in_flight' }
+  | { kind: 'reused' };
+
+/**
+ * `Idempotency-Key` records in PostgreSQL (shared by every replica). A request claims its key in
+ * a short transaction of its own; its outcome is written in the same transaction as the
+ * declaration (`complete`), or the claim is deleted (`release`) so a failed request is not remembered.
+ */
+@Injectable()
+export class IdempotencyStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async claim(clientId: string, key: string, requestHash: string): Promise<ClaimOutcome> {
+    // A key released between our insert and our read is free again: try once more.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const outcome = await this.dataSource.transaction(async (manager) => {
+        await this.sweep(manager);
+        // Insert, or take over a row that expired or whose request died; anything else is left alone.
+        const claimed: { claimedAt: string }[] = await manager.query(
+          `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at)
+           VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}')
+           ON CONFLICT (client_id, key) DO UPDATE
+             SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL,
+                 created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+             WHERE k.expires_at <= clock_timestamp()
+                OR (k.state = 'in_flight' AND k.created_at < clock_timestamp() - interval '${STALE_CLAIM_AFTER}')
+           RETURNING ${utcText('k.created_at')} AS "claimedAt"`,
+          [clientId, key, requestHash],
+        );
+        if (claimed[0]) return { kind: 'claimed' as const, claim: { clientId, key, claimedAt: claimed[0].claimedAt } };
+        const [row]: { requestHash: string; state: string; status: number | null; body: unknown }[] = await manager.query(
+          `SELECT request_hash AS "requestHash", state, response_status AS status, response_body AS body
+             FROM idempotency_keys WHERE client_id = $1 AND key = $2`,
+          [clientId, key],
+        );
+        if (!row) return undefined;
+        if (row.requestHash !== requestHash) return { kind: 'reused' as const };
+        if (row.state === 'in_flight') return { kind: 'in_flight' as const };
+        return { kind: 'replay' as const, status: row.status!, body: row.body };
+      });
+      if (outcome) return outcome;
+    }
+    return { kind: 'in_flight' };
+  }
+
+  /**
+   * Records the response, inside the caller's transaction. False if the claim was lost (taken over
+   * as stale): the caller must then roll back, or one key would stand for two declarations.
+   */
+  async complete(manager: EntityManager, claim: Claim, status: number, body: unknown): Promise<boolean> {
+    const updated: unknown[] = await manager.query(
+      `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_body = $5::jsonb
+        WHERE client_id = $1 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz
+        RETURNING 1`,
+      [claim.clientId, claim.key, claim.claimedAt, status, JSON.stringify(body)],
+    );
+    return rowsOf(updated).length === 1;
+  }
+
+  /** Forgets a claim whose request failed, so that a corrected retry with the same key is processed. */
+  async release(claim: Claim): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM idempotency_keys WHERE client_id = $1 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz`,
+      [claim.clientId, claim.key, claim.claimedAt],
+    );
+  }
+
+  /** Deletes a batch of expired keys (any client); rows another transaction holds are skipped. */
+  private async sweep(manager: EntityManager): Promise<void> {
+    await manager.query(
+      `DELETE FROM idempotency_keys WHERE (client_id, key) IN (
+         SELECT client_id, key FROM idempotency_keys WHERE expires_at <= clock_timestamp()
+          ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
+    );
+  }
+}
+
+/** TypeORM returns `[rows, count]` for UPDATE … RETURNING on PostgreSQL. */
+function rowsOf(result: unknown): unknown[] {
+  return Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : (result as unknown[]);
+}

@@ -1,0 +1,568 @@
+import { jest } from '@jest/globals';
+import request from 'supertest';
+import { canonicalJson, sha256Hex } from '../src/declarations/canonical-json.js';
+import { Clock } from '../src/declarations/clock.js';
+import { createClient, createClientWithToken, issueToken } from './support/factories.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let t: TestApp;
+let token: string;
+let clientId: string;
+/** "Now" for the validation rules: 15 March 2026, so 2026-S1 is open and 2026-S2 is not. */
+const NOW = new Date('2026-03-15T10:00:00Z');
+let now = NOW;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => now);
+  // Registered for both published streams (plan `business` covers EMB and EPRO).
+  ({ clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] }));
+});
+afterEach(() => {
+  now = NOW;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const PROBLEM = /^application\/problem\+json; charset=utf-8$/;
+const PATH = '/api/v1/declarations';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+type Line = { stream: string; material: string; unit: string; quantity: unknown };
+const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200, ...overrides });
+// Periods open on NOW that no fixed-period test of this file uses; when they run out, the
+// default client is replaced by a new one, so each call gives an undeclared (client, period).
+const FREE_PERIODS = ['2022-S1', '2022-S2', '2023-S1', '2023-S2', '2024-S1', '2024-S2', '2025-S2'];
+let freeIndex = 0;
+async function freshPeriod(): Promise<string> {
+  if (freeIndex === FREE_PERIODS.length) {
+    ({ clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] }));
+    freeIndex = 0;
+  }
+  return FREE_PERIODS[freeIndex++]!;
+}
+
+const post = (body: unknown, options: { token?: string; key?: string } = {}) => {
+  const req = request(t.url)
+    .post(PATH)
+    .set('authorization', `Bearer ${options.token ?? token}`)
+    .set('content-type', 'application/json');
+  if (options.key !== undefined) req.set('idempotency-key', options.key);
+  return req.send(typeof body === 'string' ? body : JSON.stringify(body));
+};
+const get = (path: string, as = token) => request(t.url).get(path).set('authorization', `Bearer ${as}`);
+
+async function counts(): Promise<{ declarations: number; lines: number; keys: number }> {
+  const { rows } = await t.pool.query(
+    `SELECT (SELECT count(*) FROM declarations)::int AS declarations,
+            (SELECT count(*) FROM declaration_lines)::int AS lines,
+            (SELECT count(*) FROM idempotency_keys)::int AS keys`,
+  );
+  return rows[0];
+}
+
+function expectProblem(res: request.Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(PROBLEM);
+  expect(res.headers['cache-control']).toBe('no-store');
+  expect(res.body.code).toBe(code);
+}
+
+function expectErrors(res: request.Response, expected: { pointer: string; code: string }[]) {
+  expectProblem(res, 422, 'validation_failed');
+  expect(res.body.errors.map(({ pointer, code }: { pointer: string; code: string }) => ({ pointer, code }))).toEqual(expected);
+  for (const error of res.body.errors) expect(error.detail).toEqual(expect.any(String));
+}
+
+describe('POST /api/v1/declarations: success', () => {
+  it('201 with Location, no-store and the stored record', async () => {
+    const before = await counts();
+    const res = await post({ period: '2025-S1', lines: [line({ material: ' glass ' }), line({ material: 'Film étirable', quantity: 12.5 })] });
+    expect(res.status).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.location).toBe(`${PATH}/${res.body.id}`);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(res.body).toEqual({
+      id: expect.stringMatching(UUID),
+      client_id: clientId,
+      period: '2025-S1',
+      revision: 1,
+      status: 'current',
+      supersedes: null,
+      submitted_at: expect.stringMatching(TIMESTAMP),
+      receipt: expect.stringMatching(/^EPR-2025S1-R1-[0-9A-HJKMNP-TV-Z]{8}$/),
+      lines: [
+        { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200 },
+        { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'kg', quantity: 12.5 },
+      ],
+      totals: [{ stream: 'EMB', unit: 'kg', quantity: '1212.5' }],
+    });
+    expect(Math.abs(Date.parse(res.body.submitted_at) - Date.now())).toBeLessThan(60_000);
+    expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 2 });
+
+    const read = await get(res.headers.location);
+    expect(read.status).toBe(200);
+    expect(read.headers['cache-control']).toBe('no-store');
+    expect(read.body).toEqual(res.body);
+  });
+
+  it('keeps quantities exact: 0.1 + 0.2 totals "0.3", and 10^12 - 0.001 round-trips', async () => {
+    // EPRO is declarable from 2026-01-01.
+    const ok = await post({
+      period: '2026-S1',
+      lines: [
+        line({ material: 'a', quantity: 0.1 }),
+        line({ material: 'b', quantity: 0.2 }),
+        line({ stream: 'EPRO', material: 'a', quantity: 999999999999.999 }),
+        line({ stream: 'EPRO', material: 'b', quantity: 999999999999.999 }),
+        line({ stream: 'EPRO', material: 'c', quantity: 1e12 }),
+        line({ stream: 'EPRO', material: 'd', quantity: 0 }),
+      ],
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.lines.map((l: Line) => l.quantity)).toEqual([0.1, 0.2, 999999999999.999, 999999999999.999, 1e12, 0]);
+    // The raw JSON text too: no drift such as 999999999999.9991.
+    expect(ok.text).toContain('"quantity":999999999999.999}');
+    expect(ok.body.totals).toEqual([
+      { stream: 'EMB', unit: 'kg', quantity: '0.3' },
+      // More than a double holds exactly: hence a string.
+      { stream: 'EPRO', unit: 'kg', quantity: '2999999999999.998' },
+    ]);
+    const { rows } = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [ok.body.id]);
+    expect(rows.map((r) => r.quantity)).toEqual(['0.100', '0.200', '999999999999.999', '999999999999.999', '1000000000000.000', '0.000']);
+  });
+
+  it('accepts exactly 1000 lines', async () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => line({ material: `material ${i}`, quantity: i }));
+    const res = await post({ period: await freshPeriod(), lines });
+    expect(res.status).toBe(201);
+    expect(res.body.lines).toHaveLength(1000);
+    expect(res.body.lines[999]).toEqual({ stream: 'EMB', material: 'material 999', material_category: null, unit: 'kg', quantity: 999 });
+    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '499500' }]);
+  });
+
+  it('opens a half-year at midnight in France (the injected clock)', async () => {
+    const body = { period: '2026-S2', lines: [line()] };
+    now = new Date('2026-06-30T21:59:59Z'); // 23:59:59 in Paris
+    const early = await post(body);
+    expectErrors(early, [{ pointer: '/period', code: 'period_not_started' }]);
+    expect(early.body.errors[0].detail).toContain('2026-07-01');
+    now = new Date('2026-06-30T22:00:00Z'); // 00:00 on 1 July in Paris
+    expect((await post(body)).status).toBe(201);
+  });
+});
+
+describe('POST /api/v1/declarations: every rule refused, nothing stored', () => {
+  const tooMany = Array.from({ length: 1001 }, (_, i) => line({ material: `m${i}` }));
+  const cases: [string, unknown, { pointer: string; code: string }[]][] = [
+    ['period format', { period: '2025-s1', lines: [line()] }, [{ pointer: '/period', code: 'invalid_period_format' }]],
+    ['period not started', { period: '2026-S2', lines: [line()] }, [{ pointer: '/period', code: 'period_not_started' }]],
+    ['period too early', { period: '2021-S2', lines: [line()] }, [{ pointer: '/period', code: 'period_too_early' }, { pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }]],
+    ['no lines', { period: '2025-S1', lines: [] }, [{ pointer: '/lines', code: 'too_few_lines' }]],
+    ['1001 lines', { period: '2025-S1', lines: tooMany }, [{ pointer: '/lines', code: 'too_many_lines' }]],
+    ['unknown stream', { period: '2025-S1', lines: [line({ stream: 'PAP' })] }, [{ pointer: '/lines/0/stream', code: 'unknown_stream' }]],
+    [
+      'stream not declarable for the period',
+      { period: '2025-S2', lines: [line({ stream: 'EPRO' })] },
+      [{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }],
+    ],
+    ['empty material', { period: '2025-S1', lines: [line({ material: '   ' })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
+    ['material over 120 characters', { period: '2025-S1', lines: [line({ material: 'x'.repeat(121) })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
+    ['control character in material', { period: '2025-S1', lines: [line({ material: 'Ver\u0007re' })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
+    ['unit not allowed', { period: '2025-S1', lines: [line({ unit: 't' })] }, [{ pointer: '/lines/0/unit', code: 'unit_not_allowed' }]],
+    ['quantity as a numeric string', { period: '2025-S1', lines: [line({ quantity: '1200' })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_not_a_number' }]],
+    ['negative quantity', { period: '2025-S1', lines: [line({ quantity: -1 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_negative' }]],
+    ['quantity over 10^12', { period: '2025-S1', lines: [line({ quantity: 1000000000000.001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]],
+    ['4 decimals in kg', { period: '2025-S1', lines: [line({ quantity: 1.0001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    [
+      'duplicate lines (trimmed, case-insensitive)',
+      { period: '2025-S1', lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' VERRE ', quantity: 3 })] },
+      [{ pointer: '/lines/0', code: 'duplicate_line' }, { pointer: '/lines/2', code: 'duplicate_line' }],
+    ],
+    [
+      'unknown fields anywhere',
+      { period: '2025-S1', lines: [{ ...line(), colour: 'green' }], comment: 'x' },
+      [{ pointer: '/comment', code: 'unknown_field' }, { pointer: '/lines/0/colour', code: 'unknown_field' }],
+    ],
+    [
+      'missing fields',
+      { lines: [{ stream: 'EMB' }] },
+      [
+        { pointer: '/period', code: 'required' },
+        { pointer: '/lines/0/material', code: 'required' },
+        { pointer: '/lines/0/unit', code: 'required' },
+        { pointer: '/lines/0/quantity', code: 'required' },
+      ],
+    ],
+    ['a body that is not an object', [line()], [{ pointer: '', code: 'invalid_type' }]],
+    [
+      'every problem at once',
+      { period: '2025-S3', lines: [line({ stream: 'XX', quantity: '5' }), line({ material: '', unit: 'g', quantity: -2 })] },
+      [
+        { pointer: '/period', code: 'invalid_period_format' },
+        { pointer: '/lines/0/stream', code: 'unknown_stream' },
+        { pointer: '/lines/0/quantity', code: 'quantity_not_a_number' },
+        { pointer: '/lines/1/material', code: 'invalid_material' },
+        { pointer: '/lines/1/unit', code: 'unit_not_allowed' },
+        { pointer: '/lines/1/quantity', code: 'quantity_negative' },
+      ],
+    ],
+  ];
+
+  it.each(cases)('%s', async (name, body, expected) => {
+    const before = await counts();
+    // With an Idempotency-Key too: a refused request must not be remembered either.
+    const res = await post(body, { key: `refused-${name.replace(/[^a-z0-9]+/gi, '-')}` });
+    expectErrors(res, expected);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('stream not registered for the account', async () => {
+    const other = await createClientWithToken(t, { streams: ['EMB'] });
+    const before = await counts();
+    const res = await post({ period: '2026-S1', lines: [line({ stream: 'EPRO' })] }, { token: other.token });
+    expectErrors(res, [{ pointer: '/lines/0/stream', code: 'stream_not_registered' }]);
+    expect(res.body.errors[0].detail).toContain('EMB');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('an account whose profile was never confirmed cannot declare', async () => {
+    const { clientId: pending } = await createClient(t, {}, { confirm: false });
+    const { token: pendingToken } = await issueToken(t, pending);
+    const before = await counts();
+    expectErrors(await post({ period: '2025-S1', lines: [line()] }, { token: pendingToken }), [{ pointer: '', code: 'account_not_confirmed' }]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('413 over 1 MiB, 400 for malformed JSON, 415 for another media type', async () => {
+    const before = await counts();
+    expectProblem(await post({ period: '2025-S1', lines: [line({ material: 'x'.repeat(1024 * 1024) })] }), 413, 'payload_too_large');
+    expectProblem(await post('{"period": "2025-S1", "lines": ['), 400, 'malformed_json');
+    const text = await request(t.url).post(PATH).set('authorization', `Bearer ${token}`).set('content-type', 'text/plain').send('period=2025-S1');
+    expectProblem(text, 415, 'unsupported_media_type');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a body nested 100,000 levels deep is a 422, never a 500, with or without a key', async () => {
+    const before = await counts();
+    const deep = `{"period": "2025-S1", "lines": [${JSON.stringify(line())}], "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expectErrors(await post(deep), [{ pointer: '/x', code: 'unknown_field' }]);
+    expectErrors(await post(deep, { key: 'deep' }), [{ pointer: '/x', code: 'unknown_field' }]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('401 without a token', async () => {
+    expectProblem(await request(t.url).post(PATH).send({ period: '2025-S1', lines: [line()] }), 401, 'missing_token');
+  });
+});
+
+describe('revisions', () => {
+  it('a second submission is revision 2; revision 1 is superseded and still readable; identical content → 200', async () => {
+    const period = await freshPeriod();
+    const first = await post({ period, lines: [line(), line({ material: 'Bois', quantity: 3 })] });
+    expect(first.status).toBe(201);
+
+    const second = await post({ period, lines: [line({ quantity: 1300 }), line({ material: 'Bois', quantity: 3 })] });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ period, revision: 2, status: 'current', supersedes: first.body.id });
+    expect(second.body.receipt).toMatch(new RegExp(`^EPR-${period.replace('-', '')}-R2-`));
+    expect(second.body.receipt).not.toBe(first.body.receipt);
+
+    const old = await get(`${PATH}/${first.body.id}`);
+    expect(old.status).toBe(200);
+    expect(old.body).toEqual({ ...first.body, status: 'superseded' });
+
+    // Same lines, other order, other spacing of the JSON: the same content.
+    const before = await counts();
+    const again = await post(`{ "lines": [ {"quantity": 3, "unit": "kg", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`);
+    expect(again.status).toBe(200);
+    expect(again.headers.location).toBe(`${PATH}/${second.body.id}`);
+    expect(again.headers['cache-control']).toBe('no-store');
+    expect(again.body).toEqual(second.body);
+    expect(await counts()).toEqual(before);
+
+    // Back to the content of revision 1: that is new content again, revision 3.
+    const third = await post({ period, lines: [line(), line({ material: 'Bois', quantity: 3 })] });
+    expect(third.status).toBe(201);
+    expect(third.body).toMatchObject({ revision: 3, supersedes: second.body.id });
+
+    const { rows } = await t.pool.query(`SELECT revision, status FROM declarations WHERE client_id = $1 AND period = $2 ORDER BY revision`, [clientId, period]);
+    expect(rows).toEqual([
+      { revision: 1, status: 'superseded' },
+      { revision: 2, status: 'superseded' },
+      { revision: 3, status: 'current' },
+    ]);
+  });
+
+  it('the database itself refuses a second current revision', async () => {
+    const period = await freshPeriod();
+    const first = await post({ period, lines: [line()] });
+    await expect(
+      t.pool.query(
+        `INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+         VALUES ($1, $2, 2, 'current', $3, now(), 'EPR-TEST', 'x')`,
+        [clientId, period, first.body.id],
+      ),
+    ).rejects.toMatchObject({ constraint: 'uq_declarations_client_period_current' });
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('same key and body → the first response replayed, byte for byte; another body → 422', async () => {
+    const period = await freshPeriod();
+    const key = 'b8b8a6a4-1a4f-4d1e-9a55-3b9bbd0f1c7e';
+    const first = await post({ period, lines: [line()] }, { key });
+    expect(first.status).toBe(201);
+    const before = await counts();
+
+    // Same body with its keys in another order.
+    const replay = await post({ lines: [{ quantity: 1200, unit: 'kg', material: 'Verre', stream: 'EMB' }], period }, { key });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers.location).toBe(first.headers.location);
+    expect(replay.headers['cache-control']).toBe('no-store');
+    expect(replay.text).toBe(first.text);
+    expect(await counts()).toEqual(before);
+
+    const reused = await post({ period, lines: [line({ quantity: 1 })] }, { key });
+    expectProblem(reused, 422, 'idempotency_key_reused');
+    expect(reused.body.errors).toEqual([{ pointer: '/headers/idempotency-key', code: 'idempotency_key_reused', detail: expect.any(String) }]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('replays the first response even after the declaration was superseded', async () => {
+    const period = await freshPeriod();
+    const first = await post({ period, lines: [line()] }, { key: 'replay-after-supersede' });
+    expect((await post({ period, lines: [line({ quantity: 2 })] })).status).toBe(201);
+    const replay = await post({ period, lines: [line()] }, { key: 'replay-after-supersede' });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.body.status).toBe('current');
+  });
+
+  it('the bare and the quoted (IETF structured field) forms are the same key', async () => {
+    const period = await freshPeriod();
+    const first = await post({ period, lines: [line()] }, { key: 'quoted-key-1' });
+    const replay = await post({ period, lines: [line()] }, { key: '"quoted-key-1"' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+  });
+
+  it('a request that failed validation is not remembered', async () => {
+    const period = await freshPeriod();
+    const failed = await post({ period, lines: [line({ quantity: '5' })] }, { key: 'fix-and-retry' });
+    expect(failed.status).toBe(422);
+    const fixed = await post({ period, lines: [line({ quantity: 5 })] }, { key: 'fix-and-retry' });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('keys are per client', async () => {
+    const other = await createClientWithToken(t);
+    const period = await freshPeriod();
+    const mine = await post({ period, lines: [line()] }, { key: 'shared-key' });
+    const theirs = await post({ period, lines: [line()] }, { key: 'shared-key', token: other.token });
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(theirs.body.client_id).toBe(other.clientId);
+  });
+
+  it('409 with Retry-After while the first request is in flight; a claim older than 60 s is taken over', async () => {
+    const period = await freshPeriod();
+    const body = { period, lines: [line()] };
+    await t.pool.query(
+      `INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at)
+       VALUES ($1, 'busy', $2, 'in_flight', now(), now() + interval '24 hours')`,
+      [clientId, sha256Hex(canonicalJson(body))],
+    );
+    const before = await counts();
+    const busy = await post(body, { key: 'busy' });
+    expectProblem(busy, 409, 'idempotency_key_in_flight');
+    expect(busy.headers['retry-after']).toBe('1');
+    expect(await counts()).toEqual(before);
+
+    await t.pool.query(`UPDATE idempotency_keys SET created_at = now() - interval '61 seconds' WHERE client_id = $1 AND key = 'busy'`, [clientId]);
+    const takenOver = await post(body, { key: 'busy' });
+    expect(takenOver.status).toBe(201);
+    const { rows } = await t.pool.query(`SELECT state, response_status FROM idempotency_keys WHERE client_id = $1 AND key = 'busy'`, [clientId]);
+    expect(rows).toEqual([{ state: 'completed', response_status: 201 }]);
+  });
+
+  it('is kept 24 hours: an expired key is a new request, and expired keys are swept', async () => {
+    const period = await freshPeriod();
+    const first = await post({ period, lines: [line()] }, { key: 'old-key' });
+    const { rows } = await t.pool.query(
+      `SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE client_id = $1 AND key = 'old-key'`,
+      [clientId],
+    );
+    expect(rows[0].ttl).toBe(24 * 3600);
+    await t.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE client_id = $1 AND key = 'old-key'`, [clientId]);
+    // Another body under the same key: no longer "reused", since the key has expired.
+    const again = await post({ period, lines: [line({ quantity: 7 })] }, { key: 'old-key' });
+    expect(again.status).toBe(201);
+    expect(again.body.supersedes).toBe(first.body.id);
+
+    await t.pool.query(
+      `INSERT INTO idempotency_keys (client_id, key, request_hash, state, response_status, response_body, created_at, expires_at)
+       VALUES ($1, 'expired-elsewhere', 'x', 'completed', 201, '{}', now() - interval '2 days', now() - interval '1 day')`,
+      [clientId],
+    );
+    await post({ period: await freshPeriod(), lines: [line()] }, { key: 'sweeper' });
+    const left = await t.pool.query(`SELECT 1 FROM idempotency_keys WHERE key = 'expired-elsewhere'`);
+    expect(left.rowCount).toBe(0);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['256 characters', 'k'.repeat(256)],
+    ['a space', 'my key'],
+    ['non-ASCII', 'clé'],
+  ])('refuses a key that is %s, with the body problems, storing nothing', async (_name, key) => {
+    const before = await counts();
+    const res = await post({ period: '2025-S1', lines: [line({ quantity: -1 })] }, { key });
+    expectErrors(res, [
+      { pointer: '/headers/idempotency-key', code: 'invalid_idempotency_key' },
+      { pointer: '/lines/0/quantity', code: 'quantity_negative' },
+    ]);
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('GET /api/v1/declarations/{id} and isolation between clients', () => {
+  it("client B gets 404 for client A's declaration, the same as for an unknown id, and never sees it in a list", async () => {
+    const a = await post({ period: await freshPeriod(), lines: [line()] });
+    expect(a.status).toBe(201);
+    const b = await createClientWithToken(t);
+
+    const theirs = await get(`${PATH}/${a.body.id}`, b.token);
+    const unknown = await get(`${PATH}/00000000-0000-4000-8000-000000000000`, b.token);
+    const malformed = await get(`${PATH}/not-a-uuid`, b.token);
+    for (const res of [theirs, unknown, malformed]) expectProblem(res, 404, 'not_found');
+    const comparable = (res: request.Response) => ({ ...res.body, instance: undefined });
+    expect(comparable(theirs)).toEqual(comparable(unknown));
+    expect(comparable(malformed)).toEqual(comparable(unknown));
+
+    const list = await get(`${PATH}?limit=100`, b.token);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ data: [], has_more: false, next_cursor: null });
+    expect((await get(`${PATH}?period=${a.body.period}`, b.token)).body.data).toEqual([]);
+
+    // A's list does show it (upper-case id in the path works too).
+    expect((await get(`${PATH}/${a.body.id.toUpperCase()}`)).body.id).toBe(a.body.id);
+  });
+});
+
+describe('GET /api/v1/declarations', () => {
+  it('summaries with line_count and totals, filters by period and status, every response no-store', async () => {
+    const c = await createClientWithToken(t);
+    const p1 = '2024-S1';
+    const p2 = '2024-S2';
+    const r1 = await post({ period: p1, lines: [line(), line({ material: 'Bois', quantity: 0.5 })] }, { token: c.token });
+    const r2 = await post({ period: p1, lines: [line({ quantity: 1 })] }, { token: c.token });
+    const r3 = await post({ period: p2, lines: [line()] }, { token: c.token });
+
+    const all = await get(PATH, c.token);
+    expect(all.status).toBe(200);
+    expect(all.headers['cache-control']).toBe('no-store');
+    expect(all.body.has_more).toBe(false);
+    expect(all.body.next_cursor).toBeNull();
+    expect(all.body.data.map((d: { id: string }) => d.id)).toEqual([r3.body.id, r2.body.id, r1.body.id]);
+    const { lines, ...summary } = r1.body;
+    expect(lines).toHaveLength(2);
+    expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 2 });
+    expect(all.body.data[2].totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '1200.5' }]);
+
+    const byPeriod = await get(`${PATH}?period=${p1}`, c.token);
+    expect(byPeriod.body.data.map((d: { id: string }) => d.id)).toEqual([r2.body.id, r1.body.id]);
+    const current = await get(`${PATH}?status=current`, c.token);
+    expect(current.body.data.map((d: { id: string }) => d.id)).toEqual([r3.body.id, r2.body.id]);
+    const superseded = await get(`${PATH}?status=superseded&period=${p1}`, c.token);
+    expect(superseded.body.data.map((d: { id: string }) => d.id)).toEqual([r1.body.id]);
+  });
+
+  it('pages with limit and next_cursor; a cursor with other filters or altered → 400 invalid_cursor', async () => {
+    const c = await createClientWithToken(t);
+    for (const period of ['2023-S1', '2023-S2', '2024-S1']) await post({ period, lines: [line()] }, { token: c.token });
+    const page1 = await get(`${PATH}?limit=2`, c.token);
+    expect(page1.body.data).toHaveLength(2);
+    expect(page1.body.has_more).toBe(true);
+    const page2 = await get(`${PATH}?limit=2&cursor=${page1.body.next_cursor}`, c.token);
+    expect(page2.body.data.map((d: { period: string }) => d.period)).toEqual(['2023-S1']);
+    expect(page2.body).toMatchObject({ has_more: false, next_cursor: null });
+
+    expectProblem(await get(`${PATH}?limit=2&status=current&cursor=${page1.body.next_cursor}`, c.token), 400, 'invalid_cursor');
+    expectProblem(await get(`${PATH}?cursor=garbage`, c.token), 400, 'invalid_cursor');
+    expectProblem(await get(`${PATH}?cursor=${page1.body.next_cursor.slice(0, -2)}`, c.token), 400, 'invalid_cursor');
+  });
+
+  it.each([
+    ['limit=0', '/query/limit', 'limit_out_of_range'],
+    ['limit=101', '/query/limit', 'limit_out_of_range'],
+    ['limit=abc', '/query/limit', 'limit_out_of_range'],
+    ['limit=1.5', '/query/limit', 'limit_out_of_range'],
+    ['period=2025-S3', '/query/period', 'invalid_period_format'],
+    ['status=deleted', '/query/status', 'invalid_status'],
+    ['offset=20', '/query/offset', 'unknown_field'],
+  ])('422 for %s', async (query, pointer, code) => {
+    expectErrors(await get(`${PATH}?${query}`), [{ pointer, code }]);
+  });
+
+  it('limit 1 and 100 are accepted', async () => {
+    expect((await get(`${PATH}?limit=1`)).body.data).toHaveLength(1);
+    expect((await get(`${PATH}?limit=100`)).status).toBe(200);
+  });
+});
+
+describe('schema and documentation', () => {
+  it('the entities match the migrations (TypeORM sees nothing to change)', async () => {
+    const { DataSource } = await import('typeorm');
+    const dataSource = t.app.get(DataSource);
+    const pending = await dataSource.driver.createSchemaBuilder().log();
+    const declarations = pending.upQueries.map((q) => q.query).filter((q) => /declaration|idempotency/.test(q));
+    expect(declarations).toEqual([]);
+  });
+
+  it('the migration goes down and up again', async () => {
+    const { DataSource } = await import('typeorm');
+    const { Declarations1795500000000 } = await import('../migrations/1795500000000-declarations.js');
+    const runner = t.app.get(DataSource).createQueryRunner();
+    try {
+      await runner.startTransaction();
+      const migration = new Declarations1795500000000();
+      await migration.down(runner);
+      expect(await runner.hasTable('declarations')).toBe(false);
+      await migration.up(runner);
+      expect(await runner.hasTable('declarations')).toBe(true);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
+  it('documents the three operations in OpenAPI', async () => {
+    const doc = (await request(t.url).get('/docs/openapi.json')).body;
+    const post = doc.paths['/api/v1/declarations'].post;
+    expect(post.operationId).toBe('submitDeclaration');
+    expect(post.summary).toEqual(expect.any(String));
+    expect(post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]));
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409', '413', '415', '422']));
+    expect(Object.keys(post.responses['201'].headers)).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed', 'Cache-Control']));
+    expect(post.requestBody.content['application/json'].schema.$ref).toMatch(/CreateDeclarationDto$/);
+
+    const list = doc.paths['/api/v1/declarations'].get;
+    expect(list.operationId).toBe('listDeclarations');
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'period', 'status']);
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '422']));
+    expect(list.description).toContain('GET /api/v1/declarations/{id}');
+
+    const one = doc.paths['/api/v1/declarations/{id}'].get;
+    expect(one.operationId).toBe('getDeclaration');
+    expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
+    expect(doc.components.schemas.DeclarationTotalDto.properties.quantity.type).toBe('string');
+    expect(doc.components.schemas.DeclarationSummaryDto.properties.line_count).toBeDefined();
+    expect(doc.components.schemas.DeclarationSummaryDto.properties.lines).toBeUndefined();
+  });
+});

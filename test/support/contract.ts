@@ -1,0 +1,235 @@
+/**
+ * The OpenAPI document is the contract: every response the e2e suite gets through supertest is
+ * checked against the running app's own `/docs/openapi.json` (jest `setupFilesAfterEnv`).
+ *
+ * For each response: the operation (path template + method) is in the document, the status is
+ * documented for it (or `default`), the content type is one of the documented media types, the
+ * body validates against the documented schema (OpenAPI 3.0 → JSON Schema: `nullable`, `$ref`
+ * into `components.schemas`), documented headers are valid, and the headers clients rely on
+ * (RELIED_UPON_HEADERS) are documented. A violation fails the test that made the request.
+ *
+ * What is outside the document, on purpose (keep this short):
+ *  - EXEMPT: Swagger UI's static files, CORS preflights (OPTIONS).
+ *  - OUTSIDE_CONTRACT: test-only routes.
+ *  - ALIASES: `GET /api/v1` is `GET /api/v1/index.json` (hidden from the document), checked as such.
+ *  - A request that matches no documented operation (unknown route, unknown method, a test-only
+ *    controller, a body refused before routing) may only get an error: status >= 400 with a
+ *    problem+json body valid against `ProblemDto`. Any success there is a hole in the document.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import request from 'supertest';
+
+type Json = Record<string, unknown>;
+type Schema = Json;
+
+const OPENAPI_PATH = '/docs/openapi.json';
+const DOC_ID = 'http://contract.test/openapi.json';
+/** Swagger UI (HTML, JS, CSS) and the document itself: not API operations. */
+const EXEMPT = [/^\/docs(\/.*)?$/];
+/**
+ * Deliberately outside the contract: test-only controllers (e.g. the throwing route of
+ * foundation.e2e-spec.ts) that the app under test documents; treated as undocumented.
+ */
+const OUTSIDE_CONTRACT = [/^\/test-only\//];
+/** Hidden aliases of documented operations. */
+const ALIASES: Record<string, string> = { '/api/v1': '/api/v1/index.json' };
+/**
+ * Response headers a client acts on: when the API sends one, the document must say so. (Not ETag:
+ * Express adds a weak one to every body it sends; the reference files document theirs.)
+ */
+const RELIED_UPON_HEADERS = ['location', 'retry-after', 'www-authenticate', 'idempotent-replayed'];
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface MediaType {
+  schema?: Schema;
+}
+interface ResponseObject {
+  content?: Record<string, MediaType>;
+  headers?: Record<string, { required?: boolean; schema?: Schema }>;
+}
+interface Operation {
+  responses: Record<string, ResponseObject>;
+}
+interface Route {
+  template: string;
+  regex: RegExp;
+  params: number;
+  operations: Record<string, Operation>;
+}
+interface Contract {
+  routes: Route[];
+  validator(schema: Schema): ValidateFunction;
+  problem: ValidateFunction;
+}
+
+/** OpenAPI 3.0 Schema Object → JSON Schema (draft-07) for ajv. */
+export function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { nullable, ...rest } = schema as Json;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (key === '$ref' && typeof value === 'string') out.$ref = value.startsWith('#/') ? `${DOC_ID}${value}` : value;
+    else if (key === 'properties' || key === 'patternProperties') {
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([name, sub]) => [name, toJsonSchema(sub)]));
+    } else if (['items', 'additionalProperties', 'not', 'allOf', 'anyOf', 'oneOf'].includes(key)) out[key] = toJsonSchema(value);
+    else out[key] = value;
+  }
+  // 3.0 boolean exclusiveMinimum/Maximum → draft-07 numbers.
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (out[exclusive] === true) [out[exclusive], out[bound]] = [out[bound], undefined];
+    if (out[exclusive] === false) delete out[exclusive];
+    if (out[bound] === undefined) delete out[bound];
+  }
+  return nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+function compile(document: Json): Contract {
+  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+  addFormatsModule.default(ajv); // CommonJS: the function is its `default`
+  const components = (document.components ?? {}) as { schemas?: Record<string, Schema> };
+  const schemas = Object.fromEntries(Object.entries(components.schemas ?? {}).map(([name, s]) => [name, toJsonSchema(s)]));
+  ajv.addSchema({ $id: DOC_ID, components: { schemas } });
+  const cache = new Map<Schema, ValidateFunction>();
+  const validator = (schema: Schema) => {
+    let validate = cache.get(schema);
+    if (!validate) cache.set(schema, (validate = ajv.compile(toJsonSchema(schema) as Schema)));
+    return validate;
+  };
+  const routes: Route[] = Object.entries(document.paths as Record<string, Json>).map(([template, item]) => {
+    const operations = Object.fromEntries(Object.entries(item).filter(([m]) => METHODS.includes(m))) as Record<string, Operation>;
+    const pattern = template
+      .split(/(\{[^}]+\})/)
+      .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('');
+    return { template, regex: new RegExp(`^${pattern}$`), params: (template.match(/\{/g) ?? []).length, operations };
+  });
+  routes.sort((a, b) => a.params - b.params); // literal segments win over templates
+  return { routes, validator, problem: validator({ $ref: '#/components/schemas/ProblemDto' }) };
+}
+
+const contracts = new Map<string, Promise<Contract>>();
+function contractFor(origin: string): Promise<Contract> {
+  let contract = contracts.get(origin);
+  if (!contract) {
+    contract = fetch(`${origin}${OPENAPI_PATH}`).then(async (res) => {
+      if (!res.ok) throw new Error(`contract: GET ${origin}${OPENAPI_PATH} answered ${res.status}`);
+      return compile((await res.json()) as Json);
+    });
+    contracts.set(origin, contract);
+    contract.catch(() => contracts.delete(origin));
+  }
+  return contract;
+}
+
+const formatErrors = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? []).map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`).join('\n');
+
+/** A response as any HTTP client sees it (headers by lower-case name, the decoded body text). */
+export interface ObservedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+function mediaTypeOf(contentType: string | string[] | undefined): string | undefined {
+  return typeof contentType === 'string' ? contentType.split(';')[0]!.trim().toLowerCase() || undefined : undefined;
+}
+const isJson = (mediaType: string | undefined) => !!mediaType && (mediaType === 'application/json' || mediaType.endsWith('+json'));
+const INVALID_JSON = Symbol('invalid JSON');
+
+/** What is wrong with the response according to the document, or nothing. */
+export async function contractProblems(method: string, url: string, res: ObservedResponse): Promise<string[] | undefined> {
+  const { origin, pathname: rawPath } = new URL(url);
+  method = method.toLowerCase();
+  const pathname = ALIASES[rawPath] ?? rawPath;
+  if (method === 'options' || EXEMPT.some((re) => re.test(pathname))) return undefined;
+  const contract = await contractFor(origin);
+  const mediaType = mediaTypeOf(res.headers['content-type']);
+  let body: unknown = res.text;
+  if (isJson(mediaType) && res.text) {
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      body = INVALID_JSON;
+    }
+  }
+  // HEAD is GET without a body (Express answers it for every GET route).
+  const lookup = method === 'head' ? 'get' : method;
+  const route = OUTSIDE_CONTRACT.some((re) => re.test(pathname)) ? undefined : contract.routes.find((r) => r.regex.test(pathname));
+  const operation = route?.operations[lookup];
+
+  if (!operation) {
+    if (res.status < 400) return [`no documented operation answers ${method.toUpperCase()} ${pathname}, yet it got ${res.status}`];
+    if (mediaType !== 'application/problem+json') return [`outside the document, only a problem is acceptable; got content-type ${mediaType}`];
+    if (method !== 'head' && !contract.problem(body)) return [`problem body invalid against ProblemDto:\n${formatErrors(contract.problem.errors)}`];
+    return undefined;
+  }
+
+  const where = `${lookup.toUpperCase()} ${route!.template}`;
+  const response = operation.responses[String(res.status)] ?? operation.responses[`${String(res.status)[0]}XX`] ?? operation.responses.default;
+  if (!response) return [`status ${res.status} is not documented for ${where} (documented: ${Object.keys(operation.responses).join(', ')})`];
+
+  const problems: string[] = [];
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    const value = res.headers[name.toLowerCase()];
+    if (value === undefined) {
+      if (header.required) problems.push(`required header ${name} is missing`);
+    } else if (header.schema) {
+      const validate = contract.validator(header.schema);
+      if (!validate(value)) problems.push(`header ${name}: ${JSON.stringify(value)} is invalid:\n${formatErrors(validate.errors)}`);
+    }
+  }
+  const documentedHeaders = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()));
+  for (const name of RELIED_UPON_HEADERS) {
+    if (res.headers[name] !== undefined && !documentedHeaders.has(name)) problems.push(`header ${name} is sent but not documented for ${res.status}`);
+  }
+
+  const content = response.content ?? {};
+  const mediaTypes = Object.keys(content);
+  if (mediaTypes.length === 0) {
+    if (res.text) problems.push(`a body (${mediaType}) is sent but ${res.status} documents none`);
+  } else if (method !== 'head') {
+    const documented =
+      mediaTypes.find((m) => m.toLowerCase() === mediaType) ??
+      mediaTypes.find((m) => m.endsWith('/*') && mediaType?.startsWith(m.slice(0, -1))) ??
+      mediaTypes.find((m) => m === '*/*');
+    if (!documented) {
+      problems.push(`content-type ${mediaType ?? '(none)'} is not documented (documented: ${mediaTypes.join(', ')})`);
+    } else if (body === INVALID_JSON) {
+      problems.push(`the body is not valid JSON`);
+    } else if (content[documented]!.schema) {
+      const validate = contract.validator(content[documented]!.schema);
+      if (!validate(body)) problems.push(`body invalid against the ${res.status} ${documented} schema:\n${formatErrors(validate.errors)}`);
+    }
+  }
+  return problems.length ? problems : undefined;
+}
+
+/** The error a test fails with: method, path, status, and everything that is wrong. */
+export async function contractError(method: string, url: string, res: ObservedResponse): Promise<Error | undefined> {
+  const problems = await contractProblems(method, url, res);
+  if (!problems) return undefined;
+  return new Error(`OpenAPI contract: ${method.toUpperCase()} ${new URL(url).pathname} → ${res.status}\n${problems.map((p) => `- ${p}`).join('\n')}`);
+}
+
+// Hook supertest: its `assert(err, res, fn)` runs after every response (await, .then and .end
+// alike), after the test's own .expect()s; a contract violation becomes the request's error.
+type Callback = (err: Error | null, res?: request.Response) => void;
+type Assert = (this: request.Test, resError: Error | null, res: request.Response | undefined, fn: Callback) => void;
+const Test = (request as unknown as { Test: { prototype: { assert: Assert; contractChecked?: true } } }).Test;
+if (!Test.prototype.contractChecked) {
+  const assert = Test.prototype.assert;
+  Test.prototype.contractChecked = true;
+  Test.prototype.assert = function (this: request.Test & { method: string; url: string }, resError, res, fn) {
+    assert.call(this, resError, res, (err, response) => {
+      if (err || !response) return fn(err, response);
+      const text = typeof response.text === 'string' ? response.text : Buffer.isBuffer(response.body) ? response.body.toString('utf8') : '';
+      contractError(this.method, this.url, { status: response.status, headers: response.headers, text }).then(
+        (error) => fn(error ?? null, response),
+        (error: unknown) => fn(error as Error, response),
+      );
+    });
+  };
+}
