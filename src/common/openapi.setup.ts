@@ -24,6 +24,10 @@ export async function createOpenApiDocument(app: INestApplication, config: AppCo
     .setVersion('1.0.0')
     .setLicense('CC BY 4.0 (reference data)', 'https://creativecommons.org/licenses/by/4.0/')
     .addServer(config.publicBaseUrl)
+    .addTag('reference data', 'Public reference files (no key, CC BY 4.0), served with ETag, gzip/brotli and CORS.')
+    .addTag('client', 'For client systems, with their bearer token: the account and its declarations.')
+    .addTag('admin', "For the operator, with ADMIN_TOKEN: onboarding and tokens.")
+    .addTag('health', 'Liveness and readiness probes.')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A client token issued by the operator (shown once).' }, 'client')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator secret (ADMIN_TOKEN).' }, 'admin')
     .build();
