@@ -16,16 +16,7 @@ import {
 } from './profile.js';
 
 /** The confirmed profile, as the other modules (declarations) rely on it. */
-export type ConfirmedProfile = {
-  clientId: string;
-  email: string | null;
-  company: string | null;
-  country: string | null;
-  plan: string | null;
-  streams: string[];
-  idus: string[];
-  confirmedAt: Date;
-};
+export type ConfirmedProfile = Profile & { clientId: string; confirmedAt: Date };
 
 /** What `GET /me` shows: the confirmed profile, or an empty one before the first confirmation. */
 export interface Account {

@@ -19,6 +19,6 @@ export class MeController {
   })
   @ApiOkResponse({ type: AccountDto })
   async me(@CurrentClient() client: AuthenticatedClient): Promise<AccountDto> {
-    return AccountDto.from(await this.accounts.account(client.clientId));
+    return AccountDto.fromAccount(await this.accounts.account(client.clientId));
   }
 }

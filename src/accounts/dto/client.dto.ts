@@ -9,15 +9,19 @@ export class ProfileDto {
   @ApiProperty({ type: String, nullable: true, example: 'Exemple SAS' })
   company!: string | null;
 
+  /** ISO 3166-1 alpha-2. */
   @ApiProperty({ type: String, nullable: true, example: 'FR' })
   country!: string | null;
 
+  /** Plan id from `/api/v1/pricing.json`. */
   @ApiProperty({ type: String, nullable: true, example: 'business' })
   plan!: string | null;
 
+  /** Stream codes from `/api/v1/streams.json`. */
   @ApiProperty({ type: [String], example: ['EMB'] })
   streams!: string[];
 
+  /** Unique identification numbers (IDU), one per stream; an opaque text. */
   @ApiProperty({ type: [String], example: ['FR000000_01ABCD'] })
   idus!: string[];
 
@@ -74,33 +78,11 @@ export class AdminClientDto {
 }
 
 /** The client's account as it was confirmed during onboarding: fields are null or empty until then. */
-export class AccountDto {
+export class AccountDto extends ProfileDto {
   @ApiProperty({ example: 'exemple-sas' })
   client_id!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'compliance@example.fr' })
-  email!: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'Exemple SAS' })
-  company!: string | null;
-
-  /** ISO 3166-1 alpha-2. */
-  @ApiProperty({ type: String, nullable: true, example: 'FR' })
-  country!: string | null;
-
-  /** Plan id from `/api/v1/pricing.json`. */
-  @ApiProperty({ type: String, nullable: true, example: 'business' })
-  plan!: string | null;
-
-  /** Stream codes from `/api/v1/streams.json`. */
-  @ApiProperty({ type: [String], example: ['EMB'] })
-  streams!: string[];
-
-  /** Unique identification numbers (IDU). */
-  @ApiProperty({ type: [String], example: ['FR000000_01ABCD'] })
-  idus!: string[];
-
-  static from(account: Account): AccountDto {
+  static fromAccount(account: Account): AccountDto {
     return Object.assign(new AccountDto(), { client_id: account.clientId, ...ProfileDto.from(account.profile) });
   }
 }
