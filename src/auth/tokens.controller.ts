@@ -26,7 +26,7 @@ export class TokensController {
   @ApiProblems(400, 404, 413, 415, 422)
   async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto): Promise<IssuedTokenDto> {
     const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : null;
-    return IssuedTokenDto.from(await this.tokens.issue(clientId, { name: body.name, expiresAt }));
+    return IssuedTokenDto.fromIssued(await this.tokens.issue(clientId, { name: body.name, expiresAt }));
   }
 
   @Get()

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateBy, type ValidationOptions, isISO8601 } from 'class-validator';
 import { NotBlank } from '../../accounts/dto/validators.js';
@@ -103,35 +103,13 @@ export class TokenDto {
 }
 
 /** The response to issuing a token: the only time the token itself is shown. */
-export class IssuedTokenDto {
+export class IssuedTokenDto extends PickType(TokenDto, ['id', 'prefix', 'name', 'created_at', 'expires_at'] as const) {
   /** The bearer token. Store it now: it is never shown again (only its SHA-256 is kept). */
   @ApiProperty({ example: 'eprc_7Gx2kQpXXXXXXXXXXXXXXXXXXXXXXXXX_0a1B2c' })
   token!: string;
 
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ example: 'eprc_7Gx2kQp' })
-  prefix!: string;
-
-  @ApiProperty({ type: String, nullable: true, example: 'ERP production' })
-  name!: string | null;
-
-  @ApiProperty({ type: String, format: 'date-time' })
-  created_at!: Date;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  expires_at!: Date | null;
-
-  static from(issued: IssuedToken): IssuedTokenDto {
-    const m = issued.metadata;
-    return Object.assign(new IssuedTokenDto(), {
-      token: issued.token,
-      id: m.id,
-      prefix: m.prefix,
-      name: m.name,
-      created_at: m.createdAt,
-      expires_at: m.expiresAt,
-    });
+  static fromIssued(issued: IssuedToken): IssuedTokenDto {
+    const { id, prefix, name, created_at, expires_at } = TokenDto.from(issued.metadata);
+    return Object.assign(new IssuedTokenDto(), { token: issued.token, id, prefix, name, created_at, expires_at });
   }
 }
