@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { setupOpenApi } from './common/openapi.setup.js';
@@ -39,7 +40,14 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const module = AppModule.forRoot(config, database, options);
   module.imports = [...(module.imports ?? []), ...(options.extraImports ?? [])];
-  const app = await NestFactory.create<NestExpressApplication>(module, {
+  // Paths are exact: `/API/V1/ME` and `/api/v1/me/` are not aliases of `/api/v1/me`.
+  const instance = express();
+  instance.set('case sensitive routing', true);
+  instance.set('strict routing', true);
+  // Express would answer `If-None-Match: *` with 304 on any JSON response; conditional requests
+  // are supported only where documented (the reference files handle them themselves).
+  Object.defineProperty(instance.request, 'fresh', { get: () => false });
+  const app = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(instance), {
     bodyParser: false,
     bufferLogs: true,
     // Throw start-up errors to the caller (main logs them and exits) instead of exiting here.
@@ -54,7 +62,7 @@ export async function createApp(
   // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
   app.disable('x-powered-by');
-  // No automatic weak ETags on API responses (they would answer undocumented 304s); the reference files set their own.
+  // No automatic weak ETags on API responses; the reference files set their own.
   app.set('etag', false);
   await setupOpenApi(app, config);
   return app;

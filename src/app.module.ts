@@ -31,6 +31,13 @@ export interface AppModuleOptions {
 /** Largest accepted request body; over it → 413. */
 export const BODY_LIMIT = '1mb';
 
+const jsonParser = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+/** Only the methods that carry a body here have it parsed (a GET with a body is not a 400 or a 413). */
+function parseJsonBody(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') jsonParser(req, res, next);
+  else next();
+}
+
 @Module({})
 export class AppModule implements NestModule {
   static forRoot(config: AppConfig, database: DatabaseConnection, options: AppModuleOptions = {}): DynamicModule {
@@ -65,7 +72,7 @@ export class AppModule implements NestModule {
           },
         }),
         requireJson,
-        express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
+        parseJsonBody,
       )
       .forRoutes('*');
   }

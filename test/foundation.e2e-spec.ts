@@ -1,7 +1,7 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import request from 'supertest';
 import { Public } from '../src/common/openapi.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
 @Controller('test-only')
 class ThrowingController {
@@ -85,6 +85,48 @@ describe('one error model', () => {
     const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === 'trace-me-123');
     expect(line).toEqual(expect.objectContaining({ level: 50, res: { status: 500 } }));
     expect(line.err.message).toContain('secret internal detail');
+  });
+});
+
+describe('hostile input (found by the fuzzer)', () => {
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+  it('ignores a body on a GET instead of parsing it', async () => {
+    const res = await request(t.url).get('/health/live').set('content-type', 'application/json').send('{}}');
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses JSON nested deeper than 32 levels with 422, without recursing into it', async () => {
+    const deep = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
+    const res = await request(t.url).post('/api/v1/admin/clients').set(admin).set('content-type', 'application/json').send(deep);
+    expectProblem(res, 422, 'validation_failed');
+    expect(res.body.errors[0]).toEqual(expect.objectContaining({ code: 'too_deep', pointer: `${'/a'.repeat(32)}` }));
+  });
+
+  it('refuses NUL characters and unpaired surrogates in strings with 422 and a pointer', async () => {
+    const res = await request(t.url)
+      .post('/api/v1/admin/clients')
+      .set(admin)
+      .set('content-type', 'application/json')
+      .send('{"company":"a\\u0000b","email":"\\ud800@example.fr","idus":["ok","x\\udc00"]}');
+    expectProblem(res, 422, 'validation_failed');
+    expect(res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]).sort()).toEqual([
+      ['/company', 'invalid_characters'],
+      ['/email', 'invalid_characters'],
+      ['/idus/1', 'invalid_characters'],
+    ]);
+    const rows = await t.pool.query('SELECT count(*)::int AS n FROM clients');
+    expect(rows.rows[0].n).toBe(0);
+  });
+
+  it('answers 404 for a client id that cannot exist (e.g. with a NUL byte), without asking the database', async () => {
+    expectProblem(await request(t.url).get('/api/v1/admin/clients/a%00').set(admin), 404, 'not_found');
+  });
+
+  it('answers 400 with a request id for a badly percent-encoded path', async () => {
+    const res = await request(t.url).get('/api/v1/declarations/%E0%A4%A').set(admin);
+    expectProblem(res, 400, 'bad_request');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

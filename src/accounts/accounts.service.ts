@@ -5,6 +5,7 @@ import { DataSource, QueryFailedError, type EntityManager, type Repository } fro
 import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { ClientEntity } from './client.entity.js';
+import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
   applyPatch,
   confirmationErrors,
@@ -176,7 +177,7 @@ export class AccountsService {
 
   /** 404 unless the client exists. */
   async assertExists(clientId: string): Promise<void> {
-    if (!(await this.clients.existsBy({ clientId }))) throw new NotFoundProblem(`Client "${clientId}"`);
+    if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.existsBy({ clientId }))) throw new NotFoundProblem(`Client "${clientId}"`);
   }
 
   private checkValues(patch: ProfilePatch): void {
@@ -185,6 +186,8 @@ export class AccountsService {
   }
 
   private async load(manager: EntityManager, clientId: string, lock = false): Promise<ClientEntity> {
+    // An id that cannot exist is not looked up (and a NUL byte never reaches PostgreSQL).
+    if (!CLIENT_ID_PATTERN.test(clientId)) throw new NotFoundProblem(`Client "${clientId}"`);
     const client = await manager.findOne(ClientEntity, {
       where: { clientId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),

@@ -8,7 +8,7 @@ export type Audience = 'public' | 'client' | 'admin';
 export const AUDIENCE_KEY = 'audience';
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed request (e.g. invalid JSON, invalid cursor).',
+  400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor).',
   401: 'Missing, invalid, expired or revoked token (see `WWW-Authenticate`).',
   403: 'The token is not allowed here (e.g. a client token on an admin route), or the admin API is disabled.',
   404: 'Not found (another client\'s resource is not found either).',
@@ -68,8 +68,8 @@ export const Public = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'public' s
 
 /** Needs a client token; documents the bearer scheme and the auth problems. */
 export const ClientApi = () =>
-  applyDecorators(SetMetadata(AUDIENCE_KEY, 'client' satisfies Audience), ApiBearerAuth('client'), ApiProblems(401, 429, 503));
+  applyDecorators(SetMetadata(AUDIENCE_KEY, 'client' satisfies Audience), ApiBearerAuth('client'), ApiProblems(400, 401, 429, 503));
 
 /** Needs the operator's ADMIN_TOKEN. */
 export const AdminApi = () =>
-  applyDecorators(SetMetadata(AUDIENCE_KEY, 'admin' satisfies Audience), ApiBearerAuth('admin'), ApiProblems(401, 403, 429, 503));
+  applyDecorators(SetMetadata(AUDIENCE_KEY, 'admin' satisfies Audience), ApiBearerAuth('admin'), ApiProblems(400, 401, 403, 429, 503));

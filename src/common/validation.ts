@@ -52,6 +52,10 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // No body at all validates like an empty object: required fields are then named one by one.
     if (metadata.type === 'body' && value === undefined) value = {};
+    if (metadata.type === 'body') {
+      const errors = textProblems(value);
+      if (errors.length > 0) throw new ValidationProblem(errors);
+    }
     const isDto = typeof metadata.metatype === 'function' && metadata.metatype !== Object && metadata.metatype !== String;
     if (metadata.type === 'body' && isDto && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new Problem('bad_request', 'The request body must be a JSON object.');
@@ -65,4 +69,34 @@ export class ApiValidationPipe extends ValidationPipe {
       throw error;
     }
   }
+}
+
+/** Deeper JSON than any request of this API needs; refused before class-transformer recurses into it. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Problems no DTO rule should have to think of: nesting deeper than MAX_JSON_DEPTH, and strings
+ * with a NUL character (PostgreSQL cannot store it) or a lone UTF-16 surrogate (not Unicode text).
+ * Iterative, so that a hostile body cannot exhaust the stack.
+ */
+export function textProblems(body: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const stack: { value: unknown; pointer: string; depth: number }[] = [{ value: body, pointer: '', depth: 0 }];
+  while (stack.length > 0 && errors.length < 100) {
+    const { value, pointer, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000') || !value.isWellFormed()) {
+        errors.push({ pointer, detail: 'must not contain NUL characters or unpaired UTF-16 surrogates', code: 'invalid_characters' });
+      }
+    } else if (value !== null && typeof value === 'object') {
+      if (depth >= MAX_JSON_DEPTH) {
+        errors.push({ pointer, detail: `is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_deep' });
+        continue;
+      }
+      for (const [key, child] of Object.entries(value)) {
+        stack.push({ value: child, pointer: `${pointer}/${escapePointer(key)}`, depth: depth + 1 });
+      }
+    }
+  }
+  return errors;
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
 import { allowedMethods } from '../http/allowed-methods.js';
+import { requestId } from '../logging.js';
 import { PROBLEM_TYPES, Problem, type ProblemCode } from './problem.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { PROBLEM_CONTENT_TYPE } from './problem-content-type.js';
@@ -38,7 +39,7 @@ export class ProblemFilter implements ExceptionFilter {
       title: problem.title,
       status: problem.status,
       detail: problem.detail,
-      instance: `urn:request:${String(req.id)}`,
+      instance: `urn:request:${String(req.id ?? (req.id = requestId(req, res)))}`,
       code: problem.code,
       ...problem.extensions,
     };
