@@ -52,11 +52,13 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // No body at all validates like an empty object: required fields are then named one by one.
     if (metadata.type === 'body' && value === undefined) value = {};
-    if (metadata.type === 'body') {
+    const isDto = typeof metadata.metatype === 'function' && metadata.metatype !== Object && metadata.metatype !== String;
+    // A DTO body goes through class-transformer, which must not meet hostile nesting or text.
+    // (A body the route validates itself, like a declaration, has its own rules for both.)
+    if (metadata.type === 'body' && isDto) {
       const errors = textProblems(value);
       if (errors.length > 0) throw new ValidationProblem(errors);
     }
-    const isDto = typeof metadata.metatype === 'function' && metadata.metatype !== Object && metadata.metatype !== String;
     if (metadata.type === 'body' && isDto && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new Problem('bad_request', 'The request body must be a JSON object.');
     }
