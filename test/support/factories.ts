@@ -1,15 +1,8 @@
 import request from 'supertest';
+import type { Profile } from '../../src/accounts/profile.js';
 import { ADMIN_TOKEN, type TestApp } from './test-app.js';
 
-export interface ClientProfileInput {
-  client_id: string;
-  email: string | null;
-  company: string | null;
-  country: string | null;
-  plan: string | null;
-  streams: string[];
-  idus: string[];
-}
+export type ClientProfileInput = Profile & { client_id: string };
 
 let sequence = 0;
 
