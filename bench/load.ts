@@ -1,0 +1,242 @@
+/**
+ * The load generator of `bench/run.ts`, in a process of its own (forked with an IPC channel):
+ * HTTP load through autocannon, and the raw `pg` transaction loop that POST is compared with.
+ * Each job answers with every response's latency (ms, float), so that run.ts computes exact
+ * percentiles (autocannon's own histogram rounds to whole milliseconds).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+/** What a client sends: GETs (optionally rotating bearer tokens), declarations, or a mix. */
+export type Plan =
+  | { kind: 'get'; path: string; headers?: Record<string, string>; tokens?: string[] }
+  | { kind: 'post'; tokens: string[]; periods: string[]; lines: number }
+  | { kind: 'mixed'; tokens: string[]; periods: string[]; etag: string; acceptEncoding: string };
+
+export interface HttpJob {
+  kind: 'http';
+  url: string;
+  connections: number;
+  seconds: number;
+  plan: Plan;
+}
+
+/** Declarations inserted straight with `pg`, one transaction each, `connections` at a time. */
+export interface RawJob {
+  kind: 'raw';
+  databaseUrl: string;
+  connections: number;
+  seconds: number;
+  clientIds: string[];
+  periods: string[];
+  lines: number;
+}
+
+export type Job = HttpJob | RawJob;
+
+export interface Measurement {
+  /** Completed requests (or transactions). */
+  count: number;
+  seconds: number;
+  rps: number;
+  statuses: Record<string, number>;
+  /** Connection errors and timeouts (autocannon), failed transactions (raw). */
+  errors: number;
+  /** Every latency in ms. */
+  latencies: number[];
+}
+
+// ---- declarations ----------------------------------------------------------------------------
+
+/** The streams data's EMB material codes (material_category is filled for these), then free text. */
+const MATERIAL_CODES = ['glass', 'paper_cardboard', 'plastic_pet', 'plastic_pe_pp', 'plastic_ps', 'plastic_pvc', 'plastic_other', 'steel', 'aluminium', 'liquid_carton', 'wood', 'other'];
+
+interface Line {
+  stream: string;
+  material: string;
+  code: string | null;
+  unit: string;
+  quantity: string;
+}
+
+/** `n` distinct lines of stream EMB in kg; line 0's quantity is `first` (so every body is new content). */
+function declarationLines(n: number, first: number): Line[] {
+  return Array.from({ length: n }, (_, i) => ({
+    stream: 'EMB',
+    material: i < MATERIAL_CODES.length ? MATERIAL_CODES[i]! : `Bench material ${String(i + 1).padStart(4, '0')}`,
+    code: i < MATERIAL_CODES.length ? MATERIAL_CODES[i]! : null,
+    unit: 'kg',
+    quantity: i === 0 ? String(first) : `${(i * 37) % 5000}.125`,
+  }));
+}
+
+/** A body builder: the JSON of lines 1… is made once; each call only writes the period and line 0. */
+function declarationBodies(lines: number): (period: string, sequence: number) => string {
+  const rest = declarationLines(lines, 0)
+    .slice(1)
+    .map((l) => `,{"stream":"${l.stream}","material":"${l.material}","unit":"${l.unit}","quantity":${l.quantity}}`)
+    .join('');
+  return (period, sequence) => `{"period":"${period}","lines":[{"stream":"EMB","material":"glass","unit":"kg","quantity":${sequence}}${rest}]}`;
+}
+
+/** Increases for the life of this process: every declaration sent has content of its own. */
+let sequence = 1;
+
+// ---- HTTP ------------------------------------------------------------------------------------
+
+type Request = autocannon.Request;
+
+function rotating<T>(values: T[]): () => T {
+  let i = 0;
+  return () => values[i++ % values.length]!;
+}
+
+function getRequest(path: string, headers: Record<string, string>, tokens?: string[]): Request {
+  if (!tokens?.length) return { method: 'GET', path, headers };
+  const token = rotating(tokens);
+  return { method: 'GET', path, setupRequest: (req) => ({ ...req, headers: { ...headers, authorization: `Bearer ${token()}` } }) };
+}
+
+/**
+ * POSTs spread over (client, period) slots: request k goes to client k mod T, period
+ * ⌊k / T⌋ mod P, so that concurrent requests never wait on one (client, period) lock.
+ */
+function postRequest(tokens: string[], periods: string[], lines: number): Request {
+  const body = declarationBodies(lines);
+  let k = 0;
+  return {
+    method: 'POST',
+    path: '/api/v1/declarations',
+    setupRequest: (req) => {
+      const slot = k++;
+      const token = tokens[slot % tokens.length]!;
+      const period = periods[Math.floor(slot / tokens.length) % periods.length]!;
+      return { ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body(period, sequence++) };
+    },
+  };
+}
+
+function requestsOf(plan: Plan): Request[] {
+  switch (plan.kind) {
+    case 'get':
+      return [getRequest(plan.path, plan.headers ?? {}, plan.tokens)];
+    case 'post':
+      return [postRequest(plan.tokens, plan.periods, plan.lines)];
+    case 'mixed': {
+      const accept = { 'accept-encoding': plan.acceptEncoding };
+      return [
+        getRequest('/api/v1/streams.json', accept),
+        getRequest('/api/v1/streams.json', { ...accept, 'if-none-match': plan.etag }),
+        getRequest('/api/v1/me', {}, plan.tokens),
+        getRequest('/api/v1/declarations', {}, plan.tokens),
+        postRequest(plan.tokens, plan.periods, 20),
+      ];
+    }
+  }
+}
+
+function runHttp(job: HttpJob): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const statuses: Record<string, number> = {};
+    const instance = autocannon(
+      { url: job.url, connections: job.connections, duration: job.seconds, timeout: 30, requests: requestsOf(job.plan) },
+      (error, result) => {
+        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+        const seconds = result.duration;
+        resolve({ count: latencies.length, seconds, rps: latencies.length / seconds, statuses, errors: result.errors + result.timeouts, latencies });
+      },
+    );
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      latencies.push(Math.round(ms * 1000) / 1000);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+}
+
+// ---- raw pg ----------------------------------------------------------------------------------
+
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The rows a new revision writes, with nothing else: supersede the current revision (if any),
+ * insert the declaration and its lines (the app's own unnest statement), commit. Worker w only
+ * uses slots ≡ w (mod connections), so two transactions never race for one (client, period).
+ */
+/** Kept open between jobs, so that the server processes serving them live as long as the bench (run.ts counts their CPU). */
+const pools = new Map<string, pg.Pool>();
+
+async function runRaw(job: RawJob): Promise<Measurement> {
+  const key = `${job.databaseUrl}#${job.connections}`;
+  const pool = pools.get(key) ?? new pg.Pool({ connectionString: job.databaseUrl, max: job.connections, idleTimeoutMillis: 0 });
+  pools.set(key, pool);
+  const lines = declarationLines(job.lines, 0);
+  const streams = lines.map((l) => l.stream);
+  const materials = lines.map((l) => l.material);
+  const codes = lines.map((l) => l.code);
+  const units = lines.map((l) => l.unit);
+  const body = declarationBodies(job.lines);
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + job.seconds * 1000;
+  const slots = job.clientIds.length * job.periods.length;
+  await Promise.all(
+    Array.from({ length: job.connections }, async (_, worker) => {
+      const client = await pool.connect();
+      try {
+        for (let slot = worker; performance.now() < deadline; slot = (slot + job.connections) % slots) {
+          const clientId = job.clientIds[slot % job.clientIds.length]!;
+          const period = job.periods[Math.floor(slot / job.clientIds.length) % job.periods.length]!;
+          const first = sequence++;
+          const t0 = performance.now();
+          try {
+            await client.query('BEGIN');
+            const { rows } = await client.query<{ id: string; revision: number }>(
+              `UPDATE declarations SET status = 'superseded' WHERE client_id = $1 AND period = $2 AND status = 'current' RETURNING id, revision`,
+              [clientId, period],
+            );
+            const revision = (rows[0]?.revision ?? 0) + 1;
+            const receipt = `EPR-${period.replace('-', '')}-R${revision}-${Array.from(randomBytes(8), (b) => BASE32[b % 32]).join('')}`;
+            const hash = createHash('sha256').update(body(period, first)).digest('hex');
+            const inserted = await client.query<{ id: string }>(
+              `INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+               VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6) RETURNING id`,
+              [clientId, period, revision, rows[0]?.id ?? null, receipt, hash],
+            );
+            await client.query(
+              `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+               SELECT $1, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
+                 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::numeric[])
+                      WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)`,
+              [inserted.rows[0]!.id, streams, materials, codes, units, [String(first), ...lines.slice(1).map((l) => l.quantity)]],
+            );
+            await client.query('COMMIT');
+            latencies.push(Math.round((performance.now() - t0) * 1000) / 1000);
+          } catch (error) {
+            errors++;
+            await client.query('ROLLBACK').catch(() => {});
+            if (errors === 1) console.error('raw transaction failed:', error);
+          }
+        }
+      } finally {
+        client.release();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { count: latencies.length, seconds, rps: latencies.length / seconds, statuses: { committed: latencies.length }, errors, latencies };
+}
+
+// ---- IPC -------------------------------------------------------------------------------------
+
+process.on('message', (message: { id: number; job: Job }) => {
+  const work = message.job.kind === 'http' ? runHttp(message.job) : runRaw(message.job);
+  work.then(
+    (result) => process.send!({ id: message.id, result }),
+    (error: unknown) => process.send!({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,886 @@
+/**
+ * `npm run bench`: starts the BUILT service on fresh databases of the PostgreSQL server, loads it
+ * from a separate process (bench/load.ts, autocannon), and compares each case with a baseline
+ * measured in the same run, interleaved round by round. Prints a table and writes
+ * bench/results/latest.json. See "Benchmarks" in README.md.
+ *
+ * Environment (all optional): BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
+ * BENCH_SECONDS (per measurement, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10),
+ * BENCH_MEMORY_SECONDS (60), BENCH_BIG_TABLE (1000000 declarations), BENCH_PROFILE=1 (the measured
+ * service writes a V8 CPU profile to bench/results/ when it stops), BENCH_SERVICE_NODE_ARGS (extra
+ * node flags for the measured service, for experiments).
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { Job, Measurement, Plan } from './load.js';
+
+// ---- settings --------------------------------------------------------------------------------
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = path.join(ROOT, 'dist/src/main.js');
+const SERVE = path.join(ROOT, 'dist/bench/serve.js');
+const LOAD = path.join(ROOT, 'dist/bench/load.js');
+const RESULTS = path.join(ROOT, 'bench/results');
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS || 60);
+const BIG_TABLE = Number(process.env.BENCH_BIG_TABLE || 1_000_000);
+const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
+const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const WARMUP_SECONDS = 4;
+/** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
+const SINGLE_CASE_WARMUP_SECONDS = 10;
+/** Before each measurement, wait (up to QUIET_MAX_WAIT_MS) until other processes use less than this many cores. */
+const QUIET_CORES = 0.5;
+const QUIET_MAX_WAIT_MS = 2_000;
+/** The 1,000-line POST's target is the latency of one such request: one connection; and, for information, four. */
+const BIG_POST_CONNECTIONS = 1;
+const BIG_POST_CONNECTIONS_LOADED = 4;
+/** Connections of the 60 s mixed load. */
+const MIXED_CONNECTIONS = 20;
+
+const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** Clients that POST through the app, and clients the raw pg loop writes for (× every period = slots). */
+const POST_CLIENTS = 50;
+/** Tokens for /me on dist/src/main.js with its default limits (600/min each): enough never to reach them. */
+const DEFAULT_LIMIT_CLIENTS = 20;
+const DEFAULT_LIMIT_TOKENS_EACH = 3;
+/** The listed client's declarations (10 periods × 100 revisions), alone in the small table. */
+const LISTED_REVISIONS = 100;
+
+// ---- small helpers ---------------------------------------------------------------------------
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function median(values: number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Half-years from 2022-S1 (EMB's declarable_from) to the last one that started at least two days ago. */
+function declarablePeriods(): string[] {
+  const periods: string[] = [];
+  const cutoff = Date.now() - 2 * 86_400_000;
+  for (let year = 2022; ; year++) {
+    for (const half of [1, 2]) {
+      if (Date.UTC(year, half === 1 ? 0 : 6, 1) > cutoff) return periods;
+      periods.push(`${year}-S${half}`);
+    }
+  }
+}
+
+// ---- databases -------------------------------------------------------------------------------
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+// ---- service processes -----------------------------------------------------------------------
+
+interface Service {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  startupMs: number;
+  output: string[];
+}
+
+/** The environment without anything the app reads, so that only what we pass counts. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  const appVariables = /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS)$/;
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !appVariables.test(key)) env[key] = value;
+  return env;
+}
+
+/** Starts `node <script>` and waits for `/health/ready` to answer 200; the time to that is the start-up time. */
+async function startService(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} stopped before it was ready (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`);
+    }
+    if (performance.now() - started > 180_000) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} not ready after 180 s:\n${output.join('\n')}`);
+    }
+    try {
+      const res = await fetch(`${url}/health/ready`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  const startupMs = performance.now() - started;
+  log(`${name}: ready in ${Math.round(startupMs)} ms (pid ${child.pid}, ${url})`);
+  return { name, url, child, startupMs, output };
+}
+
+async function stopService(service: Service): Promise<void> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => service.child.once('exit', () => resolve()));
+  service.child.kill('SIGTERM');
+  const timer = setTimeout(() => service.child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** process.memoryUsage() of a bench/serve.ts process, in MB (it answers SIGUSR2 on stderr). */
+async function heapOf(service: Service): Promise<Record<string, number> | undefined> {
+  const seen = service.output.length;
+  service.child.kill('SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    await sleep(20);
+    const line = service.output.slice(seen).find((l) => l.startsWith('BENCH_MEMORY '));
+    if (line) {
+      const usage = JSON.parse(line.slice('BENCH_MEMORY '.length)) as Record<string, number>;
+      return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, Math.round((v / 2 ** 20) * 10) / 10]));
+    }
+  }
+  return undefined;
+}
+
+/** Resident set size of a process, in MB (VmRSS of /proc/<pid>/status). */
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+// ---- other processes' CPU (the machine is shared) --------------------------------------------
+
+/** USER_HZ: the unit of /proc/stat and /proc/<pid>/stat times on Linux. */
+const HZ = 100;
+
+interface CpuSample {
+  at: number;
+  /** Busy time of every CPU (user, nice, system, irq, softirq) and time stolen by the hypervisor. */
+  busy: number;
+  steal: number;
+  /** CPU time of each process of the bench: ours, and every PostgreSQL process. */
+  ours: Map<number, number>;
+}
+
+async function machineCpu(): Promise<{ busy: number; steal: number }> {
+  const stat = await readFile('/proc/stat', 'utf8');
+  const [user, nice, system, , , irq, softirq, steal] = stat.slice(0, stat.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user! + nice! + system! + irq! + softirq!, steal: steal! };
+}
+
+async function cpuSample(ourPids: number[]): Promise<CpuSample> {
+  const pids = new Set(ourPids);
+  const ours = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const close = text.lastIndexOf(')');
+      if (!pids.has(Number(entry)) && text.slice(text.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = text.slice(close + 2).split(' '); // fields[0] is field 3 (state); utime and stime are fields 14 and 15
+      ours.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the process has exited
+    }
+  }
+  return { at: performance.now(), ...(await machineCpu()), ours };
+}
+
+/** Where the CPU went between two samples: the measured service, PostgreSQL, the load generator (ms), others (cores). */
+interface CpuUse {
+  foreignCores: number;
+  stealCores: number;
+  cpuMs: { service: number; postgres: number; loader: number };
+}
+
+/**
+ * `postgres`: the server processes serving the bench's databases, and the server's own background
+ * processes (checkpointer, WAL writer, autovacuum…); other sessions' backends count as others.
+ */
+function cpuUse(a: CpuSample, b: CpuSample, pids: { service?: number; loader: number; bench: number[]; postgres: Set<number> }): CpuUse {
+  const seconds = (b.at - a.at) / 1000;
+  const delta = (pid: number) => ((b.ours.get(pid) ?? 0) - (a.ours.get(pid) ?? 0)) * (1000 / HZ);
+  let ours = 0;
+  let postgres = 0;
+  for (const pid of b.ours.keys()) {
+    if (pids.postgres.has(pid)) postgres += delta(pid);
+    else if (pids.bench.includes(pid)) ours += delta(pid);
+  }
+  ours += postgres;
+  return {
+    foreignCores: Math.max(0, ((b.busy - a.busy) * (1000 / HZ) - ours) / 1000 / seconds),
+    stealCores: (b.steal - a.steal) / HZ / seconds,
+    cpuMs: { service: pids.service === undefined ? 0 : delta(pids.service), postgres, loader: delta(pids.loader) },
+  };
+}
+
+/** Waits until the machine is quiet (the bench's own processes are idle between measurements). */
+async function waitForQuiet(): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const a = await machineCpu();
+    await sleep(500);
+    const b = await machineCpu();
+    if ((b.busy - a.busy) / HZ / 0.5 < QUIET_CORES || performance.now() - started > QUIET_MAX_WAIT_MS) return performance.now() - started;
+  }
+}
+
+// ---- HTTP set-up through the admin API -------------------------------------------------------
+
+async function call(base: string, method: string, url: string, token: string, body?: unknown): Promise<{ status: number; json: unknown; headers: Headers }> {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+async function expectStatus(promise: Promise<{ status: number; json: unknown }>, status: number, what: string) {
+  const res = await promise;
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${JSON.stringify(res.json)}`);
+  return res.json as Record<string, unknown>;
+}
+
+/** Confirmed clients (plan business, stream EMB) with `tokensEach` tokens each, created 8 at a time. */
+async function createClients(service: Service, ids: string[], tokensEach: number): Promise<Map<string, string[]>> {
+  const tokens = new Map<string, string[]>();
+  const queue = [...ids];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        const profile = { client_id: id, email: `${id}@example.fr`, company: `${id} SAS`, country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR000000_01ABCD'] };
+        await expectStatus(call(service.url, 'POST', '/api/v1/admin/clients', ADMIN_TOKEN, profile), 201, `create ${id}`);
+        await expectStatus(call(service.url, 'POST', `/api/v1/admin/clients/${id}/confirm`, ADMIN_TOKEN, {}), 200, `confirm ${id}`);
+        const own: string[] = [];
+        for (let i = 0; i < tokensEach; i++) {
+          const issued = await expectStatus(call(service.url, 'POST', `/api/v1/admin/clients/${id}/tokens`, ADMIN_TOKEN, { name: `bench ${i}` }), 201, `token for ${id}`);
+          own.push(issued.token as string);
+        }
+        tokens.set(id, own);
+      }
+    }),
+  );
+  return tokens;
+}
+
+// ---- the large table -------------------------------------------------------------------------
+
+/**
+ * Declarations by SQL, valid under every constraint of the tables: for each client and period,
+ * revisions 1…R chained by `supersedes` (the last one `current`), a unique receipt, and lines
+ * (`listedLines` for the first client, the listed one, 1 for the others). Rows go in key order
+ * (ids count up), the table's plain indexes are rebuilt afterwards from their own definitions,
+ * and the foreign keys are checked by two anti-joins at the end instead of row by row (a row-by-row
+ * fill of a million rows takes minutes on these machines). The first client gets the same rows
+ * whatever the other clients, so the listed client is identical in the small and large tables.
+ */
+async function fillDeclarations(url: string, clientIds: string[], periods: string[], revisions: number, listedLines: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const uuid = (seq: string) => `('b' || lpad(to_hex(${seq}), 31, '0'))::uuid`;
+  try {
+    await client.query('BEGIN');
+    // Foreign-key triggers off for this transaction (superuser); checked below instead.
+    await client.query('SET LOCAL session_replication_role = replica');
+    const { rows: plainIndexes } = await client.query<{ name: string; definition: string }>(
+      `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+        WHERE i.schemaname = current_schema() AND i.tablename = 'declarations'
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)`,
+    );
+    for (const index of plainIndexes) await client.query(`DROP INDEX ${index.name}`);
+    await client.query(
+      `INSERT INTO declarations (id, client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+       SELECT ${uuid('s.seq')}, s.client_id, s.period, s.r,
+              CASE WHEN s.r = $3 THEN 'current' ELSE 'superseded' END,
+              CASE WHEN s.r = 1 THEN NULL ELSE ${uuid('s.seq - 1')} END,
+              make_timestamptz(substr(s.period, 1, 4)::int, CASE WHEN right(s.period, 1) = '1' THEN 1 ELSE 7 END, 2, 8, 0, 0, 'UTC')
+                + s.r * interval '10 minutes' + s.n * interval '1 second',
+              'EPR-' || replace(s.period, '-', '') || '-R' || s.r || '-B' || upper(lpad(to_hex(s.seq), 7, '0')),
+              md5('content/' || s.seq)
+         FROM (SELECT c.client_id, c.n, p.period, r, ((c.n - 1) * $4 + (p.i - 1)) * $3 + r AS seq
+                 FROM unnest($1::text[]) WITH ORDINALITY AS c (client_id, n)
+                CROSS JOIN unnest($2::text[]) WITH ORDINALITY AS p (period, i)
+                CROSS JOIN generate_series(1, $3) AS r) AS s
+        ORDER BY s.seq`,
+      [clientIds, periods, revisions, periods.length],
+    );
+    await client.query(
+      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+       SELECT d.id, k, 'EMB', m[k + 1], m[k + 1], 'kg', (d.revision * 1000 + k)::numeric / 8
+         FROM declarations d
+        CROSS JOIN LATERAL generate_series(0, CASE WHEN d.client_id = $1 THEN $2 - 1 ELSE 0 END) AS k
+        CROSS JOIN (SELECT ARRAY['glass', 'paper_cardboard', 'plastic_pet', 'steel', 'aluminium', 'wood'] AS m) AS materials
+        ORDER BY d.id, k`,
+      [clientIds[0], listedLines],
+    );
+    for (const index of plainIndexes) await client.query(index.definition);
+    const { rows: orphans } = await client.query<{ what: string; n: number }>(
+      `SELECT 'declarations without their client' AS what, count(*)::int AS n FROM declarations d
+        WHERE NOT EXISTS (SELECT 1 FROM clients c WHERE c.client_id = d.client_id)
+       UNION ALL
+       SELECT 'declarations superseding nothing', count(*)::int FROM declarations d
+        WHERE d.supersedes IS NOT NULL AND NOT EXISTS (SELECT 1 FROM declarations p WHERE p.id = d.supersedes)
+       UNION ALL
+       SELECT 'lines without their declaration', count(*)::int FROM declaration_lines l
+        WHERE NOT EXISTS (SELECT 1 FROM declarations d WHERE d.id = l.declaration_id)`,
+    );
+    const broken = orphans.filter((o) => o.n > 0);
+    if (broken.length) throw new Error(`fill broke foreign keys: ${broken.map((o) => `${o.n} ${o.what}`).join(', ')}`);
+    await client.query('COMMIT');
+    await client.query('VACUUM (ANALYZE) declarations');
+    await client.query('VACUUM (ANALYZE) declaration_lines');
+    await client.query('CHECKPOINT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+// ---- the load process ------------------------------------------------------------------------
+
+class Loader {
+  readonly child = fork(LOAD, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve: (m: Measurement) => void; reject: (e: Error) => void }>();
+
+  constructor() {
+    this.child.on('message', (message: { id: number; result?: Measurement; error?: string }) => {
+      const pending = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.error !== undefined) pending?.reject(new Error(message.error));
+      else pending?.resolve(message.result!);
+    });
+    this.child.on('exit', (code) => {
+      for (const pending of this.waiting.values()) pending.reject(new Error(`load process exited (${code})`));
+    });
+  }
+
+  run(job: Job): Promise<Measurement> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.send({ id, job });
+    });
+  }
+
+  stop(): void {
+    this.child.disconnect();
+  }
+}
+
+// ---- cases -----------------------------------------------------------------------------------
+
+interface Case {
+  id: string;
+  label: string;
+  /** The statuses every response must have; anything else marks the case INVALID. */
+  expect: string[];
+  job: (seconds: number) => Job;
+  /** Around the measurement (not measured). */
+  before?: () => Promise<void>;
+  after?: () => Promise<void>;
+}
+
+/** A measurement with the CPU other processes of the machine used meanwhile. */
+type Sample = Measurement & CpuUse & { waitedMs: number };
+
+interface Row {
+  id: string;
+  label: string;
+  rounds: {
+    rps: number;
+    p50: number;
+    p99: number;
+    count: number;
+    statuses: Record<string, number>;
+    errors: number;
+    foreign_cores: number;
+    steal_cores: number;
+    cpu_ms: CpuUse['cpuMs'];
+  }[];
+  /** Mean cores used by other processes of the machine during the measurements. */
+  foreignCores: number;
+  /** CPU time per request (ms), over every round: the measured service, PostgreSQL, the load generator. */
+  cpuPerRequest: { service: number; postgres: number; loader: number };
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Median of the per-round ratios (each case round with the baseline of the same round). */
+  ratio?: number;
+  ratioTo?: string;
+  target?: string;
+  pass?: boolean;
+  invalid?: string;
+  note?: string;
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  for (const file of [MAIN, SERVE, LOAD]) {
+    if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run "npm run build" first (npm run bench does).`);
+  }
+  await mkdir(RESULTS, { recursive: true });
+  const periods = declarablePeriods();
+  const tag = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const mainDb = tag;
+  const bigDb = `${tag}_big`;
+  const services: Service[] = [];
+  const loader = new Loader();
+  const serverVersion = await onServer(async (c) => (await c.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version);
+  const startup: Record<string, number> = {};
+  const monitor = new pg.Client({ connectionString: SERVER_URL });
+  await monitor.connect();
+
+  try {
+    // ---- start-up times (one at a time, nothing else running) ----
+    log('start-up on the embedded database (temp DATA_DIR)…');
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'epr-bench-'));
+    try {
+      for (const phase of ['fresh', 'restart'] as const) {
+        const embedded = await startService(`main.js embedded (${phase})`, MAIN, { DATA_DIR: dataDir });
+        startup[`embedded_${phase}_ms`] = embedded.startupMs;
+        await stopService(embedded);
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+
+    await onServer(async (c) => {
+      await c.query(`CREATE DATABASE ${mainDb}`);
+      await c.query(`CREATE DATABASE ${bigDb}`);
+    });
+    const mainUrl = databaseUrl(mainDb);
+    const bigUrl = databaseUrl(bigDb);
+
+    const fresh = await startService('main.js server (fresh database: migrations)', MAIN, { DATABASE_URL: mainUrl });
+    startup.server_fresh_ms = fresh.startupMs;
+    await stopService(fresh);
+    const prod = await startService('main.js server (restart: migrations already applied)', MAIN, { DATABASE_URL: mainUrl });
+    services.push(prod);
+    startup.server_restart_ms = prod.startupMs;
+    startup.main_idle_rss_mb = await rssMb(prod.child.pid!);
+    const serve = (url: string, name: string, nodeArgs: string[] = []) => startService(name, SERVE, { DATABASE_URL: url }, nodeArgs);
+    const profileArgs = [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : []), ...SERVICE_NODE_ARGS];
+    const app = await serve(mainUrl, 'service (bench entry, raised limits)', profileArgs);
+    services.push(app);
+    const twin = await serve(mainUrl, 'twin (serves only the baseline route)');
+    services.push(twin);
+    const big = await serve(bigUrl, 'service on the large table (fresh database: migrations)');
+    services.push(big);
+    startup.server_fresh_2_ms = big.startupMs;
+
+    // ---- data ----
+    log('creating clients and tokens through the admin API…');
+    const postIds = Array.from({ length: POST_CLIENTS }, (_, i) => `bench-post-${String(i).padStart(3, '0')}`);
+    const rawIds = Array.from({ length: POST_CLIENTS }, (_, i) => `bench-raw-${String(i).padStart(3, '0')}`);
+    const limitedIds = Array.from({ length: DEFAULT_LIMIT_CLIENTS }, (_, i) => `bench-limited-${String(i).padStart(3, '0')}`);
+    const postTokens = [...(await createClients(app, postIds, 1)).values()].flat();
+    await createClients(app, rawIds, 0);
+    const limitedTokens = [...(await createClients(app, limitedIds, DEFAULT_LIMIT_TOKENS_EACH)).values()].flat();
+    const [listToken] = (await createClients(app, ['bench-list'], 1)).get('bench-list')!;
+    const [bigListToken] = (await createClients(big, ['bench-list'], 1)).get('bench-list')!;
+    if (POST_CLIENTS % CONNECTIONS !== 0) throw new Error('POST_CLIENTS must be a multiple of BENCH_CONNECTIONS (raw loop slots)');
+
+    const listedCount = periods.length * LISTED_REVISIONS;
+    const otherClients = Math.max(0, Math.round(BIG_TABLE / listedCount) - 1);
+    log(`filling: ${listedCount} declarations in the small table, ${(otherClients + 1) * listedCount} in the large one…`);
+    const fillStarted = performance.now();
+    await fillDeclarations(mainUrl, ['bench-list'], periods, LISTED_REVISIONS, 2);
+    const fillers = Array.from({ length: otherClients }, (_, i) => `bench-fill-${String(i).padStart(5, '0')}`);
+    {
+      const client = new pg.Client({ connectionString: bigUrl });
+      await client.connect();
+      await client.query(
+        `INSERT INTO clients (client_id, confirmed_email, confirmed_company, confirmed_country, confirmed_plan, confirmed_streams, confirmed_at)
+         SELECT id, id || '@example.fr', id || ' SAS', 'FR', 'business', '{EMB}', now() FROM unnest($1::text[]) AS id`,
+        [fillers],
+      );
+      await client.end();
+    }
+    await fillDeclarations(bigUrl, ['bench-list', ...fillers], periods, LISTED_REVISIONS, 2);
+    const fillSeconds = (performance.now() - fillStarted) / 1000;
+    const tableSizes = {
+      small: await onDb(mainUrl, `SELECT count(*)::int AS n FROM declarations`),
+      large: await onDb(bigUrl, `SELECT count(*)::int AS n FROM declarations`),
+      large_lines: await onDb(bigUrl, `SELECT count(*)::int AS n FROM declaration_lines`),
+    };
+    log(`filled in ${fillSeconds.toFixed(1)} s: ${JSON.stringify(tableSizes)}`);
+
+    const etag = (await fetch(`${app.url}/api/v1/streams.json`, { headers: { 'accept-encoding': ACCEPT_ENCODING } })).headers.get('etag');
+    if (!etag) throw new Error('streams.json has no ETag');
+
+    // ---- the cases ----
+    const http = (service: Service, plan: Plan, connections = CONNECTIONS) => (seconds: number): Job => ({ kind: 'http', url: service.url, connections, seconds, plan });
+    const me = (tokens: string[]): Plan => ({ kind: 'get', path: '/api/v1/me', tokens });
+    const list = (token: string): Plan => ({ kind: 'get', path: '/api/v1/declarations', tokens: [token] });
+    const cases: Record<string, Case> = {
+      baseline: { id: 'baseline', label: 'GET /bench/baseline (twin app, constant)', expect: ['200'], job: http(twin, { kind: 'get', path: '/bench/baseline' }) },
+      streams: {
+        id: 'streams',
+        label: 'GET /api/v1/streams.json',
+        expect: ['200'],
+        job: http(app, { kind: 'get', path: '/api/v1/streams.json', headers: { 'accept-encoding': ACCEPT_ENCODING } }),
+      },
+      streams304: {
+        id: 'streams304',
+        label: 'GET /api/v1/streams.json, If-None-Match → 304',
+        expect: ['304'],
+        job: http(app, { kind: 'get', path: '/api/v1/streams.json', headers: { 'accept-encoding': ACCEPT_ENCODING, 'if-none-match': etag } }),
+      },
+      me: { id: 'me', label: 'GET /api/v1/me (limits raised)', expect: ['200'], job: http(app, me(postTokens)) },
+      meDefault: { id: 'meDefault', label: 'GET /api/v1/me (main.js, default limits)', expect: ['200'], job: http(prod, me(limitedTokens)) },
+      meNoLimiter: {
+        id: 'meNoLimiter',
+        label: 'GET /api/v1/me (limiter stubbed)',
+        expect: ['200'],
+        job: http(app, me(postTokens)),
+        before: () => expectStatus(call(app.url, 'POST', '/bench/limiter/off', ADMIN_TOKEN), 204, 'limiter off').then(() => {}),
+        after: () => expectStatus(call(app.url, 'POST', '/bench/limiter/on', ADMIN_TOKEN), 204, 'limiter on').then(() => {}),
+      },
+      baselineSame: {
+        id: 'baselineSame',
+        label: 'GET /bench/baseline (same process as the cases)',
+        expect: ['200'],
+        job: http(app, { kind: 'get', path: '/bench/baseline' }),
+      },
+      post20: { id: 'post20', label: 'POST /api/v1/declarations, 20 lines', expect: ['201'], job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 20 }) },
+      raw20: {
+        id: 'raw20',
+        label: 'raw pg transaction, same rows (20 lines)',
+        expect: ['committed'],
+        job: (seconds) => ({ kind: 'raw', databaseUrl: mainUrl, connections: CONNECTIONS, seconds, clientIds: rawIds, periods, lines: 20 }),
+      },
+      post1000: {
+        id: 'post1000',
+        label: `POST /api/v1/declarations, 1,000 lines (${BIG_POST_CONNECTIONS} conn.)`,
+        expect: ['201'],
+        job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 1000 }, BIG_POST_CONNECTIONS),
+      },
+      post1000loaded: {
+        id: 'post1000loaded',
+        label: `POST /api/v1/declarations, 1,000 lines (${BIG_POST_CONNECTIONS_LOADED} conn.)`,
+        expect: ['201'],
+        job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 1000 }, BIG_POST_CONNECTIONS_LOADED),
+      },
+      list1k: { id: 'list1k', label: `GET /api/v1/declarations, ${tableSizes.small.toLocaleString('en')} in table`, expect: ['200'], job: http(app, list(listToken!)) },
+      list1M: { id: 'list1M', label: `GET /api/v1/declarations, ${tableSizes.large.toLocaleString('en')} in table`, expect: ['200'], job: http(big, list(bigListToken!)) },
+    };
+    const samples = new Map<string, Sample[]>();
+    const ourPids = () => [process.pid, loader.child.pid!, ...services.map((s) => s.child.pid!)];
+    const benchBackends = async () =>
+      (
+        await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = ANY($1) OR backend_type <> 'client backend'`, [[mainDb, bigDb]])
+      ).rows.map((r) => r.pid);
+    const measured = async (job: Job): Promise<Sample> => {
+      const waitedMs = await waitForQuiet();
+      const target = job.kind === 'http' ? services.find((s) => s.url === job.url)?.child.pid : undefined;
+      const postgres = new Set(await benchBackends());
+      const before = await cpuSample(ourPids());
+      const m = await loader.run(job);
+      const after = await cpuSample(ourPids());
+      for (const pid of await benchBackends()) postgres.add(pid);
+      return { ...m, ...cpuUse(before, after, { service: target, loader: loader.child.pid!, bench: ourPids(), postgres }), waitedMs };
+    };
+    const measure = async (id: string, seconds = SECONDS) => {
+      const c = cases[id]!;
+      await c.before?.();
+      const m = await measured(c.job(seconds));
+      await c.after?.();
+      if (seconds === SECONDS) samples.set(id, [...(samples.get(id) ?? []), m]);
+      log(
+        `${seconds === SECONDS ? '' : 'warm-up '}${c.label}: ${Math.round(m.rps)} req/s, statuses ${JSON.stringify(m.statuses)}${m.errors ? `, ${m.errors} errors` : ''}` +
+          `; others' CPU ${m.foreignCores.toFixed(2)} cores, steal ${m.stealCores.toFixed(2)}${m.waitedMs > 600 ? `, waited ${(m.waitedMs / 1000).toFixed(1)} s for quiet` : ''}`,
+      );
+      return m;
+    };
+
+    // Listing first, while the small table holds only the listed client's declarations.
+    log('listing: small vs large table…');
+    for (const id of ['list1k', 'list1M']) await measure(id, WARMUP_SECONDS);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const id of round % 2 === 0 ? ['list1k', 'list1M'] : ['list1M', 'list1k']) await measure(id);
+    }
+
+    const roundOrder = ['baseline', 'streams', 'streams304', 'me', 'meNoLimiter', 'meDefault', 'baseline', 'baselineSame', 'post20', 'raw20', 'post1000', 'post1000loaded'];
+    log('warm-up…');
+    for (const id of new Set(roundOrder)) await measure(id, ['baseline', 'meDefault'].includes(id) ? SINGLE_CASE_WARMUP_SECONDS : WARMUP_SECONDS);
+    const baselineRounds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      log(`round ${round + 1}/${ROUNDS}`);
+      const before = samples.get('baseline')?.length ?? 0;
+      const order = round % 2 === 0 ? roundOrder : roundOrder.map((id) => (id === 'post20' ? 'raw20' : id === 'raw20' ? 'post20' : id));
+      for (const id of order) await measure(id);
+      baselineRounds.push(
+        samples
+          .get('baseline')!
+          .slice(before)
+          .reduce((sum, m, _, all) => sum + m.rps / all.length, 0),
+      );
+    }
+
+    // ---- memory under mixed load ----
+    log(`memory: ${MEMORY_SECONDS} s of mixed load on the service (pid ${app.child.pid})…`);
+    const rss: { t: number; mb: number }[] = [];
+    const rssBefore = await rssMb(app.child.pid!);
+    const mixedStarted = performance.now();
+    const sampler = setInterval(() => {
+      rssMb(app.child.pid!).then((mb) => rss.push({ t: (performance.now() - mixedStarted) / 1000, mb }), () => {});
+    }, 1000);
+    const heaps: Record<string, Record<string, number> | undefined> = {};
+    const firstHeap = setTimeout(() => void heapOf(app).then((h) => (heaps.end_of_first_window = h)), (MEMORY_SECONDS / 2) * 1000 - 200);
+    const mixed = await measured({
+      kind: 'http',
+      url: app.url,
+      connections: MIXED_CONNECTIONS,
+      seconds: MEMORY_SECONDS,
+      plan: { kind: 'mixed', tokens: postTokens, periods, etag, acceptEncoding: ACCEPT_ENCODING },
+    });
+    clearInterval(sampler);
+    clearTimeout(firstHeap);
+    heaps.end_of_second_window = await heapOf(app);
+    const rssAfter = await rssMb(app.child.pid!);
+    const half = MEMORY_SECONDS / 2;
+    const firstWindow = Math.max(...rss.filter((s) => s.t <= half).map((s) => s.mb));
+    const secondWindow = Math.max(...rss.filter((s) => s.t > half).map((s) => s.mb));
+    const growth = secondWindow - firstWindow;
+    const memory = {
+      rss_before_mb: rssBefore,
+      rss_max_first_window_mb: firstWindow,
+      rss_max_second_window_mb: secondWindow,
+      rss_after_mb: rssAfter,
+      growth_mb: growth,
+      heap_mb: heaps,
+      mixed: { rps: mixed.rps, statuses: mixed.statuses, errors: mixed.errors, foreign_cores: mixed.foreignCores, ...latencyStats(mixed.latencies) },
+      samples: rss.map((s) => ({ t: Math.round(s.t), mb: Math.round(s.mb * 10) / 10 })),
+    };
+    log(`RSS ${rssBefore.toFixed(0)} → max ${firstWindow.toFixed(0)} (0–${half} s) → max ${secondWindow.toFixed(0)} (${half}–${MEMORY_SECONDS} s) MB; ${Math.round(mixed.rps)} req/s ${JSON.stringify(mixed.statuses)}`);
+
+    // ---- results ----
+    const rows = buildRows(cases, samples, baselineRounds);
+    const memoryPass = secondWindow <= 250 && growth <= Math.max(5, firstWindow * 0.05);
+    const extra = [
+      { label: 'start-up to ready, server DB, fresh database (migrations)', value: `${Math.round(startup.server_fresh_ms!)} ms`, note: `bench entry on another fresh database: ${Math.round(startup.server_fresh_2_ms!)} ms` },
+      { label: 'start-up to ready, server DB, restart', value: `${Math.round(startup.server_restart_ms!)} ms` },
+      { label: 'start-up to ready, embedded DB, fresh DATA_DIR', value: `${Math.round(startup.embedded_fresh_ms!)} ms` },
+      { label: 'start-up to ready, embedded DB, restart', value: `${Math.round(startup.embedded_restart_ms!)} ms` },
+      {
+        label: `RSS after ${MEMORY_SECONDS} s of mixed load (${MIXED_CONNECTIONS} conn., ${Math.round(mixed.rps)} req/s)`,
+        value: `max ${firstWindow.toFixed(0)} MB (first ${half} s), ${secondWindow.toFixed(0)} MB (next ${half} s)`,
+        target: '≤ 250 MB, no growth (≤ 5 %)',
+        result: memoryPass ? 'PASS' : 'MISS',
+        note:
+          `growth ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB; idle main.js after start: ${startup.main_idle_rss_mb!.toFixed(0)} MB; ` +
+          `V8 heap at the end: ${heaps.end_of_second_window ? `${heaps.end_of_second_window.heapUsed} MB used of ${heaps.end_of_second_window.heapTotal} MB` : 'unknown'}`,
+      },
+    ];
+    const notes = [
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, shared; Node ${process.version}; PostgreSQL ${serverVersion} on 127.0.0.1.`,
+      `Each measurement ${SECONDS} s, ${CONNECTIONS} connections (unless said), median of ${ROUNDS} interleaved rounds after a ${WARMUP_SECONDS} s warm-up (${SINGLE_CASE_WARMUP_SECONDS} s for the twin and main.js); p50/p99 over every response of the rounds. LOG_LEVEL=warn (no per-request log line).`,
+      'RATE LIMITS RAISED: the measured service is bench/serve.ts → createApp(config, db, { rateLimits: 10^9/min }); the limiter still counts every client request in PostgreSQL as in production but never answers 429. "main.js, default limits" is dist/src/main.js unchanged, its load spread over 60 tokens (never near 600/min each). "limiter stubbed" is the same process with the limiter\'s store switched to a no-op (bench-only route) to show what the limiter costs.',
+      "CPU ms/req: CPU time of the measured Node process, and of the PostgreSQL processes serving the bench's databases plus the server's background processes, per completed request (raw loop: its client side runs in the load process).",
+      `Others' CPU: cores (of ${os.cpus().length}) used by processes outside the bench and PostgreSQL during the case's measurements (mean); each measurement first waits up to ${QUIET_MAX_WAIT_MS / 1000} s for the machine to use < ${QUIET_CORES} core.`,
+      'Baseline: a twin process (same bench entry, createApp() + a bench-only public route returning {"ok":true}) that serves only that route; the same route in the measured process is shown for information. /me and /declarations rotate over 50 clients\' tokens.',
+      `POST: consecutive requests go to distinct (client, period) slots (50 clients × ${periods.length} periods), each a new revision; the raw loop writes the same rows (supersede + declaration + lines) with the app's own SQL, ${CONNECTIONS} connections.`,
+    ];
+    printTable(rows, extra, notes);
+    const result = {
+      date: new Date().toISOString(),
+      service_node_args: SERVICE_NODE_ARGS,
+      duration_s: Math.round((performance.now() - began) / 1000),
+      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, big_post_connections: [BIG_POST_CONNECTIONS, BIG_POST_CONNECTIONS_LOADED], memory_seconds: MEMORY_SECONDS, mixed_connections: MIXED_CONNECTIONS },
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: os.totalmem() / 2 ** 30, node: process.version, postgres: serverVersion },
+      notes,
+      rows,
+      startup,
+      memory: { ...memory, target: '≤ 250 MB, growth ≤ max(5 MB, 5 %)', pass: memoryPass },
+      table_sizes: { ...tableSizes, fill_seconds: fillSeconds },
+    };
+    await writeFile(path.join(RESULTS, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+    log(`done in ${result.duration_s} s; bench/results/latest.json written`);
+  } catch (error) {
+    for (const s of services) if (s.output.length) log(`${s.name} output:\n${s.output.slice(-20).join('\n')}`);
+    throw error;
+  } finally {
+    loader.stop();
+    await monitor.end().catch(() => {});
+    for (const s of services) await stopService(s).catch(() => {});
+    await onServer(async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS ${mainDb} WITH (FORCE)`);
+      await c.query(`DROP DATABASE IF EXISTS ${bigDb} WITH (FORCE)`);
+    }).catch((error: unknown) => log(`could not drop the bench databases: ${String(error)}`));
+  }
+}
+
+async function onDb(url: string, sql: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ n: number }>(sql)).rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+function latencyStats(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+function buildRows(cases: Record<string, Case>, samples: Map<string, Sample[]>, baselineRounds: number[]): Row[] {
+  const row = (id: string): Row => {
+    const c = cases[id]!;
+    const ms = samples.get(id) ?? [];
+    const all = ms.flatMap((m) => m.latencies);
+    const unexpected = ms.flatMap((m) => Object.entries(m.statuses).filter(([s]) => !c.expect.includes(s)).map(([s, n]) => `${n}× ${s}`));
+    const errors = ms.reduce((sum, m) => sum + m.errors, 0);
+    return {
+      id,
+      label: c.label,
+      rounds: ms.map((m) => ({
+        rps: m.rps,
+        count: m.count,
+        statuses: m.statuses,
+        errors: m.errors,
+        foreign_cores: m.foreignCores,
+        steal_cores: m.stealCores,
+        cpu_ms: m.cpuMs,
+        ...latencyStats(m.latencies),
+      })),
+      rps: median(ms.map((m) => m.rps)),
+      foreignCores: ms.reduce((sum, m) => sum + m.foreignCores / ms.length, 0),
+      cpuPerRequest: {
+        service: ms.reduce((sum, m) => sum + m.cpuMs.service, 0) / Math.max(1, all.length),
+        postgres: ms.reduce((sum, m) => sum + m.cpuMs.postgres, 0) / Math.max(1, all.length),
+        loader: ms.reduce((sum, m) => sum + m.cpuMs.loader, 0) / Math.max(1, all.length),
+      },
+      ...latencyStats(all),
+      invalid: unexpected.length || errors ? `unexpected: ${[...unexpected, ...(errors ? [`${errors} errors`] : [])].join(', ')}` : undefined,
+    };
+  };
+  const versusBaseline = (id: string, min: number): Row => {
+    const r = row(id);
+    const ratios = r.rounds.map((m, i) => m.rps / baselineRounds[i]!);
+    return { ...r, ratio: median(ratios), ratioTo: 'baseline', target: `≥ ${min.toFixed(1)}× baseline`, pass: median(ratios) >= min };
+  };
+  const baseline = { ...row('baseline'), ratio: 1, ratioTo: 'baseline', note: 'reference' };
+  const post20 = row('post20');
+  const raw20 = { ...row('raw20'), note: 'reference for POST' };
+  const postRatios = post20.rounds.map((m, i) => m.rps / raw20.rounds[i]!.rps);
+  const post1000 = row('post1000');
+  const list1k = row('list1k');
+  const list1M = row('list1M');
+  const listRatio = list1M.p50 / list1k.p50;
+  const me = versusBaseline('me', 0.5);
+  const meDefault = versusBaseline('meDefault', 0.5);
+  const meNoLimiter = { ...versusBaseline('meNoLimiter', 0.5), target: undefined, pass: undefined, note: 'same process as /me above: the limiter\'s cost' };
+  return [
+    baseline,
+    versusBaseline('streams', 1.0),
+    versusBaseline('streams304', 1.0),
+    me,
+    meNoLimiter,
+    { ...meDefault, target: undefined, pass: undefined, note: 'dist/src/main.js as shipped' },
+    { ...versusBaseline('baselineSame', 1), target: undefined, pass: undefined, note: 'for information' },
+    { ...post20, ratio: median(postRatios), ratioTo: 'raw pg', target: '≥ 0.3× raw pg', pass: median(postRatios) >= 0.3 },
+    raw20,
+    { ...post1000, target: 'p99 < 250 ms', pass: post1000.p99 < 250 },
+    { ...row('post1000loaded'), note: 'for information: 4 in flight' },
+    { ...list1k, note: 'reference for the large table' },
+    { ...list1M, ratio: listRatio, ratioTo: 'p50 vs small table', target: 'p50 ratio ≤ 1.5', pass: listRatio <= 1.5 },
+  ];
+}
+
+function printTable(rows: Row[], extra: { label: string; value: string; target?: string; result?: string; note?: string }[], notes: string[]): void {
+  const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+  const lines: string[][] = [['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'result', 'CPU ms/req app+pg', "others' CPU"]];
+  for (const r of rows) {
+    lines.push([
+      r.label,
+      fmt(r.rps, 0),
+      fmt(r.p50, 2),
+      fmt(r.p99, 1),
+      r.ratio === undefined ? '' : `${fmt(r.ratio, 2)}${r.ratioTo === 'baseline' ? '' : ` (${r.ratioTo})`}`,
+      r.target ?? r.note ?? '',
+      r.invalid ? `INVALID (${r.invalid})` : r.pass === undefined ? '' : r.pass ? 'PASS' : 'MISS',
+      r.cpuPerRequest.service || r.cpuPerRequest.postgres ? `${fmt(r.cpuPerRequest.service, 2)} + ${fmt(r.cpuPerRequest.postgres, 2)}` : '',
+      fmt(r.foreignCores, 2),
+    ]);
+  }
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  const out = (cells: string[]) => `| ${cells.map((c, i) => ([1, 2, 3, 7, 8].includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const print = (s = '') => process.stdout.write(`${s}\n`);
+  print();
+  print(out(lines[0]!));
+  print(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const l of lines.slice(1)) print(out(l));
+  print();
+  for (const e of extra) print(`- ${e.label}: ${e.value}${e.target ? ` — target ${e.target}: ${e.result}` : ''}${e.note ? ` (${e.note})` : ''}`);
+  print();
+  for (const n of notes) print(`* ${n}`);
+  print();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
