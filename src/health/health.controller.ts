@@ -52,8 +52,8 @@ export class HealthController {
   @ApiOkResponse({ description: 'Ready: every check is up.', schema: HEALTHY })
   @ApiResponse(UNAVAILABLE)
   ready() {
-    // A plain ping through the app's own pool (terminus's TypeOrmHealthIndicator loads packages
-    // with require(), which jest cannot do for NestJS 12's ES modules).
+    // A plain ping through the app's own pool: terminus's TypeOrmHealthIndicator loads
+    // @nestjs/typeorm at run time in a way jest 29's ES-module mode cannot follow.
     return this.health.check([
       () =>
         this.indicators

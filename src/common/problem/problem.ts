@@ -26,7 +26,6 @@ export const PROBLEM_TYPES = {
   admin_api_disabled: { status: 403, title: 'Admin API disabled' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
-  request_timeout: { status: 408, title: 'Request timeout' },
   conflict: { status: 409, title: 'Conflict' },
   idempotency_key_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   payload_too_large: { status: 413, title: 'Request body too large' },
