@@ -1,27 +1,67 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RATE_LIMIT_WINDOW_MS } from './rate-limits.js';
+import { type Increment, SharedCounters } from './shared-counters.js';
+
+/** Hits counted in memory reach PostgreSQL within this time… */
+export const RATE_LIMIT_FLUSH_MS = 100;
+/** …and a replica waits for PostgreSQL when its view of a token's count is older than this. */
+export const RATE_LIMIT_MAX_STALENESS_MS = 1_000;
 
 /**
- * Fixed-window counters in PostgreSQL: one upsert per limited request. The table is UNLOGGED
- * (losing counters in a crash is harmless); ended windows are swept once a minute per replica.
+ * The rate-limit counters of every replica, in the UNLOGGED table `rate_limit_counters` (losing
+ * counters in a crash is harmless), reached through `SharedCounters`: one batched upsert per
+ * flush for all keys, a synchronous one only when this replica's view of a key is stale. Ended
+ * windows are deleted once a minute per replica.
  */
 @Injectable()
-export class PostgresRateLimitStore {
+export class PostgresRateLimitStore implements BeforeApplicationShutdown {
   private readonly logger = new Logger(PostgresRateLimitStore.name);
+  private readonly counters: SharedCounters;
   private lastSweep = 0;
+  private lastFailureLogged = 0;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    this.counters = new SharedCounters((increments) => this.persist(increments), {
+      windowMs: RATE_LIMIT_WINDOW_MS,
+      flushMs: RATE_LIMIT_FLUSH_MS,
+      maxStalenessMs: RATE_LIMIT_MAX_STALENESS_MS,
+      onFlushError: (error) => this.flushFailed(error),
+    });
+  }
 
-  async hit(key: string, windowMs: number): Promise<{ hits: number; secondsLeft: number }> {
-    const [row] = (await this.dataSource.query(
+  /** One hit of each key: each key's count in the current window, and the seconds until the window ends. */
+  async hit(keys: string[]): Promise<{ hits: number[]; secondsLeft: number }> {
+    const { hits, resetMs } = await this.counters.hit(keys);
+    return { hits, secondsLeft: Math.max(1, Math.ceil(resetMs / 1000)) };
+  }
+
+  /** The last hits go to PostgreSQL before the connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.counters.close();
+    await this.counters.flush().catch((error: unknown) => this.flushFailed(error));
+  }
+
+  private async persist(increments: Increment[]): Promise<number[]> {
+    const rows = (await this.dataSource.query(
       `INSERT INTO rate_limit_counters (key, window_end, hits)
-       VALUES ($1, to_timestamp(ceil(extract(epoch FROM clock_timestamp()) * 1000 / $2) * $2 / 1000.0), 1)
-       ON CONFLICT (key, window_end) DO UPDATE SET hits = rate_limit_counters.hits + 1
-       RETURNING hits, ceil(extract(epoch FROM window_end - clock_timestamp()))::int AS seconds_left`,
-      [key, windowMs],
-    )) as { hits: number; seconds_left: number }[];
+       SELECT i.key, to_timestamp(i.window_end / 1000.0), i.count
+         FROM unnest($1::text[], $2::float8[], $3::int[]) AS i (key, window_end, count)
+       ON CONFLICT (key, window_end) DO UPDATE SET hits = rate_limit_counters.hits + excluded.hits
+       RETURNING key, hits`,
+      [increments.map((i) => i.key), increments.map((i) => i.windowEnd), increments.map((i) => i.count)],
+    )) as { key: string; hits: number }[];
     this.sweep();
-    return { hits: row!.hits, secondsLeft: Math.max(1, row!.seconds_left) };
+    // One row per key (a batch never holds a key twice).
+    const totals = new Map(rows.map((r) => [r.key, r.hits]));
+    return increments.map((i) => totals.get(i.key)!);
+  }
+
+  private flushFailed(error: unknown): void {
+    // Retried every flush while PostgreSQL is away: logged once a minute, not ten times a second.
+    if (Date.now() - this.lastFailureLogged < 60_000) return;
+    this.lastFailureLogged = Date.now();
+    this.logger.warn(`rate limit counters not saved yet (retrying): ${String(error instanceof Error ? error.message : error)}`);
   }
 
   private sweep(): void {

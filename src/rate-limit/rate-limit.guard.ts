@@ -13,7 +13,8 @@ interface Policy {
 }
 
 /**
- * Per-token rate limits, counted in PostgreSQL so that every replica shares them.
+ * Per-token rate limits, shared by every replica through PostgreSQL (see PostgresRateLimitStore:
+ * counted in memory, flushed in batches, read back when stale).
  * The tracker is a hash of the bearer credential, so limits follow the token, not the IP
  * (requests without one are counted per IP). Public files are not limited.
  * Headers follow draft-ietf-httpapi-ratelimit-headers:
@@ -41,16 +42,20 @@ export class RateLimitGuard implements CanActivate {
       'client';
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
+    const policies = this.policies.filter((p) => p.applies(audience, req.method));
+    if (policies.length === 0) return true;
     const seconds = RATE_LIMIT_WINDOW_MS / 1000;
-    for (const policy of this.policies.filter((p) => p.applies(audience, req.method))) {
-      const { hits, secondsLeft } = await this.store.hit(`${policy.name}:${tracker(req)}`, RATE_LIMIT_WINDOW_MS);
+    const key = tracker(req);
+    const { hits, secondsLeft } = await this.store.hit(policies.map((p) => `${p.name}:${key}`));
+    policies.forEach((policy, i) => {
       res.append('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${seconds}`);
-      res.append('RateLimit', `"${policy.name}";r=${Math.max(0, policy.limit - hits)};t=${secondsLeft}`);
-      if (hits > policy.limit) {
-        throw new Problem('rate_limited', `Rate limit "${policy.name}" of ${policy.limit} requests per ${seconds} s exceeded; retry in ${secondsLeft} s.`, {
-          headers: { 'Retry-After': String(secondsLeft) },
-        });
-      }
+      res.append('RateLimit', `"${policy.name}";r=${Math.max(0, policy.limit - hits[i]!)};t=${secondsLeft}`);
+    });
+    const exceeded = policies.find((policy, i) => hits[i]! > policy.limit);
+    if (exceeded) {
+      throw new Problem('rate_limited', `Rate limit "${exceeded.name}" of ${exceeded.limit} requests per ${seconds} s exceeded; retry in ${secondsLeft} s.`, {
+        headers: { 'Retry-After': String(secondsLeft) },
+      });
     }
     return true;
   }

@@ -1,0 +1,139 @@
+import { jest } from '@jest/globals';
+import { type Increment, SharedCounters } from './shared-counters.js';
+
+const WINDOW = 60_000;
+const FLUSH = 100;
+const STALE = 1_000;
+
+/** The shared table, as PostgreSQL would keep it, with a log of every round trip. */
+function sharedStore() {
+  const table = new Map<string, number>();
+  const trips: Increment[][] = [];
+  let failing = false;
+  const persist = async (increments: Increment[]) => {
+    trips.push(increments);
+    await Promise.resolve();
+    if (failing) throw new Error('database unavailable');
+    return increments.map((i) => {
+      const id = `${i.key}@${i.windowEnd}`;
+      table.set(id, (table.get(id) ?? 0) + i.count);
+      return table.get(id)!;
+    });
+  };
+  return {
+    table,
+    trips,
+    persist,
+    fail: (value: boolean) => void (failing = value),
+    total: (key: string, windowEnd: number) => table.get(`${key}@${windowEnd}`) ?? 0,
+  };
+}
+
+/** A replica: its own counters on the shared store, on a clock the test moves. */
+function replica(store: ReturnType<typeof sharedStore>, clock: { now: number }, onFlushError?: (e: unknown) => void) {
+  return new SharedCounters(store.persist, { windowMs: WINDOW, flushMs: FLUSH, maxStalenessMs: STALE, now: () => clock.now, onFlushError });
+}
+
+const T0 = 1_800_000_000_000; // a window boundary (a multiple of 60 000)
+
+describe('SharedCounters', () => {
+  beforeEach(() => jest.useFakeTimers({ now: T0 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('waits for the store on the first hit of a key only, and batches the rest into one flush', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 + 5_000 };
+    const counters = replica(store, clock);
+    expect(await counters.hit(['a'])).toEqual({ hits: [1], resetMs: 55_000 });
+    expect(store.trips).toHaveLength(1);
+    for (let i = 2; i <= 5; i++) expect((await counters.hit(['a'])).hits).toEqual([i]);
+    expect((await counters.hit(['b'])).hits).toEqual([1]); // a new key: one more round trip
+    expect(store.trips).toHaveLength(2);
+    expect(store.total('a', T0 + WINDOW)).toBe(1);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(store.trips).toHaveLength(3);
+    expect(store.trips[2]).toEqual([{ key: 'a', windowEnd: T0 + WINDOW, count: 4 }]);
+    expect(store.total('a', T0 + WINDOW)).toBe(5);
+    counters.close();
+  });
+
+  it('counts exactly on one replica, whatever the interleaving with flushes', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 };
+    const counters = replica(store, clock);
+    const seen: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      seen.push(...(await Promise.all([counters.hit(['k']), counters.hit(['k'])])).flatMap((r) => r.hits));
+      if (i % 7 === 0) await jest.advanceTimersByTimeAsync(FLUSH);
+    }
+    await counters.flush();
+    expect(store.total('k', T0 + WINDOW)).toBe(100);
+    expect(Math.max(...seen)).toBe(100);
+    expect(new Set(seen).size).toBeGreaterThan(90); // counts go up one by one, not in jumps
+    counters.close();
+  });
+
+  it("sees another replica's hits at the next round trip, and never later than the staleness bound", async () => {
+    const store = sharedStore();
+    const clock = { now: T0 };
+    const a = replica(store, clock);
+    const b = replica(store, clock);
+    await a.hit(['t']); // a: 1 (synchronous)
+    await b.hit(['t']); // b: 2 (synchronous: sees a's hit)
+    for (let i = 0; i < 8; i++) await b.hit(['t']); // 10 in all, 8 of them only in b's memory
+    await jest.advanceTimersByTimeAsync(FLUSH); // b flushes
+    expect(store.total('t', T0 + WINDOW)).toBe(10);
+    // a has not looked since its first hit: within the staleness bound it trusts its own view…
+    clock.now += STALE - 1;
+    expect((await a.hit(['t'])).hits).toEqual([2]);
+    // …after it, it asks the store before answering.
+    clock.now += 2;
+    expect((await a.hit(['t'])).hits).toEqual([12]);
+    a.close();
+    b.close();
+  });
+
+  it('starts a new count in each window', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 + WINDOW - 1 };
+    const counters = replica(store, clock);
+    await counters.hit(['w']);
+    expect((await counters.hit(['w'])).hits).toEqual([2]);
+    clock.now += 1;
+    expect(await counters.hit(['w'])).toEqual({ hits: [1], resetMs: WINDOW });
+    await counters.flush();
+    expect(store.total('w', T0 + 2 * WINDOW)).toBe(1);
+    // The ended window's last in-memory hit is never sent: it no longer limits anything.
+    expect(store.total('w', T0 + WINDOW)).toBe(1);
+    counters.close();
+  });
+
+  it('counts several keys in one round trip', async () => {
+    const store = sharedStore();
+    const counters = replica(store, { now: T0 });
+    expect((await counters.hit(['client:x', 'write:x'])).hits).toEqual([1, 1]);
+    expect(store.trips).toEqual([
+      [
+        { key: 'client:x', windowEnd: T0 + WINDOW, count: 1 },
+        { key: 'write:x', windowEnd: T0 + WINDOW, count: 1 },
+      ],
+    ]);
+    counters.close();
+  });
+
+  it('fails a hit that needs the store while it is down, and keeps background hits until it is back', async () => {
+    const store = sharedStore();
+    const errors: unknown[] = [];
+    const counters = replica(store, { now: T0 }, (e) => errors.push(e));
+    await counters.hit(['d']);
+    store.fail(true);
+    await expect(counters.hit(['new-key'])).rejects.toThrow('database unavailable');
+    await counters.hit(['d']); // counted in memory
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(errors.length).toBeGreaterThanOrEqual(1);
+    store.fail(false);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(store.total('d', T0 + WINDOW)).toBe(2);
+    counters.close();
+  });
+});

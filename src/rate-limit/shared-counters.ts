@@ -1,0 +1,136 @@
+/** What one replica adds to a shared counter: `count` hits of `key` in the window ending at `windowEnd` (ms). */
+export interface Increment {
+  key: string;
+  windowEnd: number;
+  count: number;
+}
+
+/** Adds the increments to the shared store and answers each counter's new total, in the same order. */
+export type Persist = (increments: Increment[]) => Promise<number[]>;
+
+export interface SharedCountersOptions {
+  /** Fixed windows of this length, aligned on the epoch. */
+  windowMs: number;
+  /** Hits counted here are sent to the shared store at most this long after they happen. */
+  flushMs: number;
+  /** A hit waits for a round trip to the shared store when this replica's total is older than this. */
+  maxStalenessMs: number;
+  /** A background flush failed (its hits stay pending and are sent with the next one). */
+  onFlushError?: (error: unknown) => void;
+  now?: () => number;
+}
+
+interface Counter {
+  key: string;
+  windowEnd: number;
+  /** The shared total at the last round trip (every replica's hits, ours included). */
+  known: number;
+  /** Hits counted here since, not yet in `known`. */
+  pending: number;
+  syncedAt: number;
+  /** The round trip in flight for this counter, if any. */
+  syncing?: Promise<void>;
+}
+
+/**
+ * Fixed-window counters shared by every replica through a store (PostgreSQL), with the hot path in
+ * memory: a hit waits for the store only when this replica has no fresh total for its key (first
+ * hit of the key in a window, or no round trip for `maxStalenessMs`); otherwise it is counted here
+ * and sent with the next batched flush, at most `flushMs` later, as one statement for every key.
+ *
+ * On one replica the count is exact. Across replicas a replica sees the others' hits at most
+ * `maxStalenessMs` late, so a token spreading a burst over R replicas can exceed its limit by what
+ * the other R − 1 accept in that time (the trade-off of Kong's `sync_rate` or Envoy's local +
+ * global limits). In exchange, a request costs no database round trip in the common case, and a
+ * client hammering the API past its limit is refused from memory.
+ */
+export class SharedCounters {
+  private readonly counters = new Map<string, Counter>();
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private nextSweep = 0;
+
+  constructor(
+    private readonly persist: Persist,
+    private readonly options: SharedCountersOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Counts one hit of each key; answers each key's total in the current window and the ms until it ends. */
+  async hit(keys: string[]): Promise<{ hits: number[]; resetMs: number }> {
+    const now = this.now();
+    const windowEnd = (Math.floor(now / this.options.windowMs) + 1) * this.options.windowMs;
+    this.sweep(now);
+    const counters = keys.map((key) => {
+      let counter = this.counters.get(key);
+      if (!counter || counter.windowEnd !== windowEnd) {
+        counter = { key, windowEnd, known: 0, pending: 0, syncedAt: -Infinity };
+        this.counters.set(key, counter);
+      }
+      counter.pending++;
+      return counter;
+    });
+    const stale = counters.filter((c) => !c.syncing && now - c.syncedAt > this.options.maxStalenessMs);
+    if (stale.length > 0) this.sync(stale);
+    // A round trip already in flight for a key answers for this hit too (the hit itself is sent later).
+    const inFlight = counters.map((c) => c.syncing).filter((p): p is Promise<void> => p !== undefined);
+    if (inFlight.length > 0) await Promise.all(inFlight);
+    if (counters.some((c) => c.pending > 0)) this.schedule();
+    return { hits: counters.map((c) => c.known + c.pending), resetMs: windowEnd - now };
+  }
+
+  /** Sends every hit counted here and not sent yet. */
+  async flush(): Promise<void> {
+    const due = [...this.counters.values()].filter((c) => c.pending > 0 && !c.syncing);
+    if (due.length > 0) await this.sync(due);
+  }
+
+  /** Stops the background flush (call `flush()` first to keep the last hits). */
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private sync(counters: Counter[]): Promise<void> {
+    const sent = counters.map((c) => c.pending);
+    const done = this.persist(counters.map((c, i) => ({ key: c.key, windowEnd: c.windowEnd, count: sent[i]! })))
+      .then((totals) => {
+        const at = this.now();
+        counters.forEach((c, i) => {
+          c.pending -= sent[i]!;
+          c.known = totals[i]!;
+          c.syncedAt = at;
+        });
+      })
+      .finally(() => {
+        for (const c of counters) if (c.syncing === done) c.syncing = undefined;
+      });
+    for (const c of counters) c.syncing = done;
+    return done;
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().then(
+        () => {
+          if ([...this.counters.values()].some((c) => c.pending > 0)) this.schedule();
+        },
+        (error: unknown) => {
+          this.options.onFlushError?.(error);
+          this.schedule();
+        },
+      );
+    }, this.options.flushMs);
+    this.timer.unref();
+  }
+
+  /** Forgets the counters of ended windows, once per window. */
+  private sweep(now: number): void {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + this.options.windowMs;
+    for (const [key, counter] of this.counters) if (counter.windowEnd <= now && !counter.syncing) this.counters.delete(key);
+  }
+}
