@@ -1,6 +1,5 @@
 import net from 'node:net';
 import request from 'supertest';
-import { AccountsService } from '../src/accounts/accounts.service.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -95,25 +94,6 @@ describe('onboarding flow', () => {
 
     expect((await confirm(`exemple-sas`)).status).toBe(200);
     expect((await me(token)).body).toEqual({ client_id: 'exemple-sas', ...PROFILE, company: 'Exemple Group SAS', idus: [] });
-  });
-
-  it('exposes the confirmed profile to other modules (AccountsService.confirmedProfile)', async () => {
-    const accounts = t.app.get(AccountsService);
-    const { clientId } = await createClient(t, { client_id: 'for-declarations', streams: ['EMB'] });
-    const profile = await accounts.confirmedProfile(clientId);
-    expect(profile).toEqual({
-      clientId,
-      email: expect.any(String),
-      company: expect.any(String),
-      country: 'FR',
-      plan: 'business',
-      streams: ['EMB'],
-      idus: ['FR000000_01ABCD'],
-      confirmedAt: expect.any(Date),
-    });
-    const { clientId: pending } = await createClient(t, {}, { confirm: false });
-    expect(await accounts.confirmedProfile(pending)).toBeNull();
-    expect(await accounts.confirmedProfile('no-such-client')).toBeNull();
   });
 });
 

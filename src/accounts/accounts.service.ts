@@ -16,13 +16,29 @@ import {
   sameProfile,
 } from './profile.js';
 
-/** The confirmed profile, as the other modules (declarations) rely on it. */
-export type ConfirmedProfile = Profile & { clientId: string; confirmedAt: Date };
-
-/** What `GET /me` shows: the confirmed profile, or an empty one before the first confirmation. */
+/**
+ * The client's account as the client, and the declarations, see it: the confirmed profile, or an
+ * empty one before the first confirmation (`confirmedAt` null).
+ */
 export interface Account {
   clientId: string;
   profile: Profile;
+  confirmedAt: Date | null;
+}
+
+/**
+ * The columns of an `Account`, for queries that read it next to something else (the token lookup
+ * joins `clients AS c`), and their mapping.
+ */
+export const ACCOUNT_COLUMNS = `c.client_id AS "clientId", c.confirmed_at AS "confirmedAt", c.confirmed_email AS "email",
+  c.confirmed_company AS "company", c.confirmed_country AS "country", c.confirmed_plan AS "plan",
+  c.confirmed_streams AS "streams", c.confirmed_idus AS "idus"`;
+
+export type AccountRow = Profile & { clientId: string; confirmedAt: Date | null };
+
+export function accountFromRow(row: AccountRow): Account {
+  const { clientId, confirmedAt, email, company, country, plan, streams, idus } = row;
+  return { clientId, confirmedAt, profile: confirmedAt === null ? emptyProfile() : { email, company, country, plan, streams, idus } };
 }
 
 /** A client with both profiles (admin view). */
@@ -160,19 +176,6 @@ export class AccountsService {
       client.confirmedAt = new Date();
       return viewOf(await manager.save(client));
     });
-  }
-
-  /** The client's own view (`GET /me`). */
-  async account(clientId: string): Promise<Account> {
-    const client = await this.load(this.clients.manager, clientId);
-    return { clientId: client.clientId, profile: confirmedOf(client) };
-  }
-
-  /** The confirmed profile, or null if the client does not exist or was never confirmed. */
-  async confirmedProfile(clientId: string): Promise<ConfirmedProfile | null> {
-    const client = await this.clients.findOneBy({ clientId });
-    if (!client || client.confirmedAt === null) return null;
-    return { clientId: client.clientId, ...confirmedOf(client), confirmedAt: client.confirmedAt };
   }
 
   /** 404 unless the client exists. */

@@ -2,15 +2,12 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
 import { ClientApi } from '../common/openapi.js';
-import { AccountsService } from './accounts.service.js';
 import { AccountDto } from './dto/client.dto.js';
 
 @ApiTags('client')
 @ClientApi()
 @Controller('api/v1/me')
 export class MeController {
-  constructor(private readonly accounts: AccountsService) {}
-
   @Get()
   @ApiOperation({
     operationId: 'getMe',
@@ -18,7 +15,8 @@ export class MeController {
     description: 'The profile confirmed during onboarding; fields are null or empty until then. `Cache-Control: no-store`.',
   })
   @ApiOkResponse({ type: AccountDto })
-  async me(@CurrentClient() client: AuthenticatedClient): Promise<AccountDto> {
-    return AccountDto.fromAccount(await this.accounts.account(client.clientId));
+  me(@CurrentClient() client: AuthenticatedClient): AccountDto {
+    // The account was read with the token, in the same query.
+    return AccountDto.fromAccount(client.account);
   }
 }

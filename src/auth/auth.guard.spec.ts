@@ -18,23 +18,40 @@ import { TokensService } from './tokens.service.js';
 const ADMIN = 'admin-secret-0123456789-0123456789-abcdef';
 const REALM = 'Bearer realm="epr-declarations"';
 
-type Row = Pick<ClientTokenEntity, 'id' | 'clientId' | 'tokenHash' | 'expiresAt' | 'revokedAt'>;
+interface Row {
+  id: string;
+  clientId: string;
+  tokenHash: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
 
-/** A repository that answers from memory and records every database call. */
+/** A repository that answers the token lookup from memory, as the SQL would, and records every database call. */
 function fakeRepository(rows: Row[]) {
   const calls: string[] = [];
   const repository = {
-    findOne: async ({ where }: { where: { tokenHash: string } }) => {
-      calls.push('findOne');
-      return rows.find((r) => r.tokenHash === where.tokenHash) ?? null;
-    },
-    query: async () => {
-      calls.push('update');
-      return [];
+    query: async (sql: string, [hash]: [string]) => {
+      if (!sql.trimStart().startsWith('SELECT')) {
+        calls.push('update');
+        return [];
+      }
+      calls.push('lookup');
+      return rows
+        .filter((r) => r.tokenHash === hash)
+        .map((r) => ({
+          tokenId: r.id,
+          revoked: r.revokedAt !== null,
+          expired: r.expiresAt === null ? null : r.expiresAt.getTime() <= Date.now(),
+          ...ACCOUNT,
+          clientId: r.clientId,
+        }));
     },
   };
   return { calls, repository: repository as unknown as Repository<ClientTokenEntity> };
 }
+
+const ACCOUNT = { confirmedAt: new Date('2025-01-02T03:04:05Z'), email: 'a@example.fr', company: 'Acme', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['X'] };
+const { confirmedAt, ...PROFILE } = ACCOUNT;
 
 const good = generateToken();
 const revoked = generateToken();
@@ -112,10 +129,10 @@ describe('AuthGuard decisions', () => {
       const { guard, calls } = setup();
       const { context, req, headers } = call({ method: 'client' }, `Bearer ${good}`);
       await expect(guard.canActivate(context)).resolves.toBe(true);
-      expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good' });
+      expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good', account: { clientId: 'acme', confirmedAt, profile: PROFILE } });
       expect(req.clientId).toBe('acme');
       expect(headers['cache-control']).toBe('no-store');
-      expect(calls).toEqual(['findOne', 'update']);
+      expect(calls).toEqual(['lookup', 'update']);
     });
 
     it('accepts the scheme in any case (RFC 9110 §11.1)', async () => {
@@ -150,7 +167,7 @@ describe('AuthGuard decisions', () => {
       expect(problem.headers['WWW-Authenticate']).toMatch(
         new RegExp(`^Bearer realm="epr-declarations", error="invalid_token", error_description="[^"]*${description.source}[^"]*"$`),
       );
-      expect(calls).toEqual(['findOne']);
+      expect(calls).toEqual(['lookup']);
     });
 
     it('refuses a missing header with the bare challenge (no error code)', async () => {
@@ -210,7 +227,7 @@ describe('AuthGuard decisions', () => {
       expect(problem.code).toBe('insufficient_scope');
       expect(problem.status).toBe(403);
       expect(problem.headers['WWW-Authenticate']).toMatch(/^Bearer realm="epr-declarations", error="insufficient_scope"/);
-      expect(calls).toEqual(['findOne']);
+      expect(calls).toEqual(['lookup']);
     });
 
     it('answers a wrong token with 401 invalid_token, and no token with the bare challenge', async () => {

@@ -1,10 +1,13 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Account } from '../accounts/accounts.service.js';
 
 /** Who is calling a client route: set by the global AuthGuard once the token is verified. */
 export interface AuthenticatedClient {
   clientId: string;
   /** Id of the token used (never the token itself). */
   tokenId: string;
+  /** The client's account, read with the token (one query). */
+  account: Account;
 }
 
 /** Where the guard stores the caller on the request. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { AccountsService } from '../accounts/accounts.service.js';
+import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow, AccountsService } from '../accounts/accounts.service.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
 import { ClientTokenEntity } from './client-token.entity.js';
 import type { AuthenticatedClient } from './current-client.decorator.js';
@@ -94,23 +94,26 @@ export class TokensService {
 
   /**
    * Checks a presented client token. Shape and checksum first, with no I/O; then ONE indexed lookup
-   * by SHA-256 hash. There is deliberately no cache of positive results: every request reads the
-   * row, so a revocation (or expiry) takes effect on the very next request, on every replica.
+   * by SHA-256 hash, which also reads the client's account (the caller of a client route needs it).
+   * There is deliberately no cache of positive results: every request reads the row, so a
+   * revocation (or expiry) takes effect on the very next request, on every replica.
    *
    * `recordUse` (default true) notes the use in `last_used_at`, throttled, without waiting for it.
    */
   async verify(token: string, { recordUse = true }: { recordUse?: boolean } = {}): Promise<VerifyResult> {
     const parsed = parseToken(token);
     if (!parsed.ok) return { ok: false, reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed' };
-    const row = await this.tokens.findOne({
-      select: { id: true, clientId: true, expiresAt: true, revokedAt: true },
-      where: { tokenHash: hashToken(token) },
-    });
+    const [row] = (await this.tokens.query(
+      `SELECT t.id AS "tokenId", t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired, ${ACCOUNT_COLUMNS}
+         FROM client_tokens t JOIN clients c ON c.client_id = t.client_id
+        WHERE t.token_hash = $1`,
+      [hashToken(token)],
+    )) as (AccountRow & { tokenId: string; revoked: boolean; expired: boolean | null })[];
     if (!row) return { ok: false, reason: 'unknown' };
-    if (row.revokedAt !== null) return { ok: false, reason: 'revoked' };
-    if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
-    if (recordUse) this.recordUse(row.id);
-    return { ok: true, client: { clientId: row.clientId, tokenId: row.id } };
+    if (row.revoked) return { ok: false, reason: 'revoked' };
+    if (row.expired) return { ok: false, reason: 'expired' };
+    if (recordUse) this.recordUse(row.tokenId);
+    return { ok: true, client: { clientId: row.clientId, tokenId: row.tokenId, account: accountFromRow(row) } };
   }
 
   /**

@@ -68,7 +68,7 @@ export class DeclarationsController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto> {
-    const result = await this.declarations.submit(client.clientId, body, idempotencyKey);
+    const result = await this.declarations.submit(client.account, body, idempotencyKey);
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');

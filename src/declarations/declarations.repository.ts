@@ -68,6 +68,17 @@ const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, stat
   ${utcText('submitted_at')} AS "submittedAt", receipt`;
 
 /**
+ * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
+ * ONE declaration, as JSON columns, from a relation `source` of its `declaration_lines` rows.
+ */
+const RECORD_LINES_AND_TOTALS = (source: string) => `
+  (SELECT coalesce(json_agg(json_build_object('stream', stream, 'material', material, 'materialCode', material_code,
+                                              'unit', unit, 'quantity', quantity::text) ORDER BY position), '[]')
+     FROM ${source}) AS lines,
+  (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
+     FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
+
+/**
  * The SQL of declarations. Every read is scoped by client id: there is no way to read a
  * declaration without naming its owner. Writes take the transaction's EntityManager.
  */
@@ -84,38 +95,54 @@ export class DeclarationsRepository {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`, [clientId, period]);
   }
 
-  async findCurrent(manager: EntityManager, clientId: string, period: string) {
+  /**
+   * The current revision of the period, if any, marked superseded in the same statement unless its
+   * content hash is `contentHash` (then it stays current: the submission is identical). Call with
+   * the period lock held; superseding first keeps at most one current row at any moment (the
+   * partial unique index).
+   */
+  async supersedeCurrent(manager: EntityManager, clientId: string, period: string, contentHash: string) {
     const rows: { id: string; revision: number; contentHash: string }[] = await manager.query(
-      `SELECT id, revision, content_hash AS "contentHash" FROM declarations
-        WHERE client_id = $1 AND period = $2 AND status = 'current'`,
-      [clientId, period],
+      `WITH current AS (
+         SELECT id, revision, content_hash FROM declarations
+          WHERE client_id = $1 AND period = $2 AND status = 'current'
+       ), superseded AS (
+         UPDATE declarations d SET status = 'superseded'
+           FROM current WHERE d.id = current.id AND current.content_hash <> $3
+       )
+       SELECT id, revision, content_hash AS "contentHash" FROM current`,
+      [clientId, period, contentHash],
     );
     return rows[0];
   }
 
-  async supersede(manager: EntityManager, clientId: string, id: string): Promise<void> {
-    await manager.query(`UPDATE declarations SET status = 'superseded' WHERE client_id = $1 AND id = $2 AND status = 'current'`, [clientId, id]);
-  }
-
   /**
-   * Inserts the new current revision and its lines. `submitted_at` is the wall-clock time once the
-   * period lock is held, so that revisions of a period are in submission order.
+   * Inserts the new current revision and its lines, and answers the record as stored (what
+   * PostgreSQL returned from the inserts), in one statement. `submitted_at` is the wall-clock time
+   * once the period lock is held, so that revisions of a period are in submission order.
    */
-  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<string> {
-    const [{ id }]: { id: string }[] = await manager.query(
-      `INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
-       VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
-       RETURNING id`,
-      [declaration.clientId, declaration.period, declaration.revision, declaration.supersedes, declaration.receipt, declaration.contentHash],
-    );
-    // One statement whatever the number of lines (up to 1000): arrays, not 7000 parameters.
-    await manager.query(
-      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
-       SELECT $1, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::numeric[])
-              WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)`,
+  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecordRow> {
+    // The lines go as arrays whatever their number (up to 1000): one statement, not 7000 parameters.
+    const [record]: DeclarationRecordRow[] = await manager.query(
+      `WITH declaration AS (
+         INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+         VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
+         RETURNING *
+       ), line AS (
+         INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+         SELECT declaration.id, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
+           FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
+                WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
+         RETURNING *
+       )
+       SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
       [
-        id,
+        declaration.clientId,
+        declaration.period,
+        declaration.revision,
+        declaration.supersedes,
+        declaration.receipt,
+        declaration.contentHash,
         lines.map((l) => l.stream),
         lines.map((l) => l.material),
         lines.map((l) => l.materialCode),
@@ -123,25 +150,18 @@ export class DeclarationsRepository {
         lines.map((l) => l.quantity),
       ],
     );
-    return id;
+    return record!;
   }
 
   /** The full record, or undefined if `id` is not a declaration of this client. */
   async findRecord(clientId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<DeclarationRecordRow | undefined> {
-    const [row]: DeclarationRow[] = await manager.query(
-      `SELECT ${DECLARATION_COLUMNS} FROM declarations WHERE client_id = $1 AND id = $2`,
+    const [record]: DeclarationRecordRow[] = await manager.query(
+      `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND id = $2),
+            line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
+       SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
       [clientId, id],
     );
-    if (!row) return undefined;
-    const lines: LineRow[] = await manager.query(
-      `SELECT l.stream, l.material, l.material_code AS "materialCode", l.unit, l.quantity::text AS quantity
-         FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id
-        WHERE d.client_id = $1 AND l.declaration_id = $2
-        ORDER BY l.position`,
-      [clientId, id],
-    );
-    const totals = (await this.aggregate(manager, clientId, [id])).get(id)?.totals ?? [];
-    return { ...row, lines, totals };
+    return record;
   }
 
   /**

@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { AccountsService } from '../accounts/accounts.service.js';
+import type { Account } from '../accounts/accounts.service.js';
 import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
 import { Clock, parisDate } from './clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
 import { DeclarationValidator, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
-import { DeclarationsRepository } from './declarations.repository.js';
+import { type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE, type ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
@@ -36,12 +36,12 @@ export class DeclarationsService {
     private readonly repository: DeclarationsRepository,
     private readonly idempotency: IdempotencyStore,
     private readonly validator: DeclarationValidator,
-    private readonly accounts: AccountsService,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
   ) {}
 
-  async submit(clientId: string, body: unknown, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+    const { clientId } = account;
     const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
     const key = parsedKey && 'key' in parsedKey ? parsedKey.key : undefined;
@@ -49,7 +49,7 @@ export class DeclarationsService {
     if (keyError || (key !== undefined && requestHash === undefined)) {
       // Report the body's problems with the key's (every problem at once). A body too deep to
       // hash is never a valid declaration, so it always has problems of its own.
-      const result = await this.validate(clientId, body);
+      const result = this.validate(account, body);
       const errors = [...(keyError ? [keyError] : []), ...(result.ok ? [] : result.errors)];
       throw validationProblem(errors, errors.length + (result.ok ? 0 : result.total - result.errors.length));
     }
@@ -75,7 +75,7 @@ export class DeclarationsService {
     }
 
     try {
-      const result = await this.validate(clientId, body);
+      const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
       return await this.store(clientId, result.declaration, claim);
     } catch (error) {
@@ -115,9 +115,9 @@ export class DeclarationsService {
     };
   }
 
-  private async validate(clientId: string, body: unknown): Promise<ValidationResult> {
-    const profile = await this.accounts.confirmedProfile(clientId);
-    return this.validator.validate(body, { confirmedStreams: profile?.streams ?? null, today: parisDate(this.clock.now()) });
+  private validate(account: Account, body: unknown): ValidationResult {
+    const confirmedStreams = account.confirmedAt === null ? null : account.profile.streams;
+    return this.validator.validate(body, { confirmedStreams, today: parisDate(this.clock.now()) });
   }
 
   /**
@@ -129,17 +129,16 @@ export class DeclarationsService {
       try {
         return await this.repository.transaction(async (manager) => {
           await this.repository.lockPeriod(manager, clientId, declaration.period);
-          const current = await this.repository.findCurrent(manager, clientId, declaration.period);
-          let id: string;
+          const current = await this.repository.supersedeCurrent(manager, clientId, declaration.period, declaration.contentHash);
+          let record: DeclarationRecordRow;
           let status: 200 | 201;
-          if (current && current.contentHash === declaration.contentHash) {
-            id = current.id;
+          if (current?.contentHash === declaration.contentHash) {
+            // Identical to the revision in force: nothing is written, the answer is that revision.
+            record = (await this.repository.findRecord(clientId, current.id, manager))!;
             status = 200;
           } else {
             const revision = (current?.revision ?? 0) + 1;
-            // Superseded first: the partial unique index allows one current row at any moment.
-            if (current) await this.repository.supersede(manager, clientId, current.id);
-            id = await this.repository.insert(
+            record = await this.repository.insert(
               manager,
               {
                 clientId,
@@ -153,7 +152,7 @@ export class DeclarationsService {
             );
             status = 201;
           }
-          const body = DeclarationDto.from((await this.repository.findRecord(clientId, id, manager))!, this.categoryOf);
+          const body = DeclarationDto.from(record, this.categoryOf);
           if (claim && !(await this.idempotency.complete(manager, claim, status, body))) {
             // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
             throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
