@@ -127,6 +127,31 @@ describe('two replicas on one database', () => {
     expect(rows.rows.filter((r) => r.status === 'current')).toEqual([{ revision: 20, status: 'current' }]);
   }, 60_000);
 
+  it('the rate limit of a token is shared: what one replica counted, the other refuses', async () => {
+    // Production limits: 60 POST per token per minute ("client-write"); refused bodies count too.
+    const { token } = await createClientWithToken(asTestApp(a.url));
+    const invalid = { period: '2025-S1', lines: [] };
+    // Counts are per minute (windows aligned on the clock): start early in a window.
+    const intoWindow = Date.now() % 60_000;
+    if (intoWindow > 40_000) await sleep(60_000 - intoWindow + 100);
+    const statuses = async (url: string, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await post(url, token, invalid)).status);
+      return out;
+    };
+    expect(await statuses(a.url, 30)).toEqual(Array(30).fill(422));
+    await sleep(500); // a's counts reach PostgreSQL within 100 ms
+    const onB = await post(b.url, token, invalid);
+    expect(onB.headers.get('ratelimit')).toMatch(/^"client";r=\d+;t=\d+, "client-write";r=29;t=\d+$/);
+    expect(await statuses(b.url, 29)).toEqual(Array(29).fill(422));
+    const refused = await post(b.url, token, invalid);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // a last asked PostgreSQL over a second ago: it asks again before answering, and refuses too.
+    await sleep(1_100);
+    expect((await post(a.url, token, invalid)).status).toBe(429);
+  }, 90_000);
+
   it('a token revoked through one replica stops working on the other at once', async () => {
     const { token, clientId, tokenId } = await createClientWithToken(asTestApp(a.url));
     const me = () => fetch(`${b.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
