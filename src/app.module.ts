@@ -1,12 +1,12 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import express from 'express';
 import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { parseJsonBody } from './common/http/json-body.js';
 import { requireJson } from './common/http/require-json.middleware.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
@@ -26,16 +26,6 @@ export interface AppModuleOptions {
   logStream?: DestinationStream;
   /** Per-token limits (tests lower them). */
   rateLimits?: RateLimits;
-}
-
-/** Largest accepted request body; over it → 413. */
-export const BODY_LIMIT = '1mb';
-
-const jsonParser = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-/** Only the methods that carry a body here have it parsed (a GET with a body is not a 400 or a 413). */
-function parseJsonBody(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') jsonParser(req, res, next);
-  else next();
 }
 
 @Module({})

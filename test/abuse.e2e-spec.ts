@@ -69,6 +69,21 @@ describe('slow and abusive clients', () => {
     expect(res.body.code).toBe('payload_too_large');
   });
 
+  it('refuses a body of too many JSON objects and arrays with 413 before parsing it', async () => {
+    // 1 MiB of `{}`: ~350,000 objects once parsed (~20 MB of heap for 1 MB of text).
+    const objects = `{"period":"2025-S1","lines":[${Array(340_000).fill('{}').join(',')}]}`;
+    expect(objects.length).toBeLessThan(1024 * 1024);
+    const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(objects);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+    expect(res.body.detail).toMatch(/more than 20,000 JSON objects and arrays/);
+    // Nested arrays count as much as objects.
+    const arrays = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(`[${Array(20_000).fill('[]').join(',')}]`);
+    expect(arrays.status).toBe(413);
+    const stored = await t.pool.query('SELECT count(*)::int AS n FROM declarations');
+    expect(stored.rows[0].n).toBe(0);
+  });
+
   it('refuses 10,000 lines with 422 too_many_lines and stores nothing', async () => {
     const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send(declaration(10_000));
     expect(res.status).toBe(422);
