@@ -12,8 +12,10 @@ COPY src ./src
 RUN npm run build
 
 # Runtime stage: production dependencies only, non-root.
+# An explicit heap limit keeps V8 from growing the heap far past the live set (~300 MB RSS under
+# load without it, ~170 MB with it: README "Benchmarks"); npm run bench runs the service with it.
 FROM node:20.20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NODE_OPTIONS=--max-old-space-size=384
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

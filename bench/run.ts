@@ -12,7 +12,7 @@
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -39,6 +39,8 @@ const BIG_TABLE = Number(process.env.BENCH_BIG_TABLE || 1_000_000);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
+const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(\S+)/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
 const WARMUP_SECONDS = 4;
 /** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
 const SINGLE_CASE_WARMUP_SECONDS = 10;
@@ -140,7 +142,7 @@ async function startService(name: string, script: string, env: Record<string, st
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
-    env: { ...cleanEnv(), ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN },
+    env: { ...cleanEnv(), ...env, NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -734,6 +736,7 @@ async function main(): Promise<void> {
       },
     ];
     const notes = [
+      `Every service process runs with NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'}, as the Dockerfile sets it.`,
       `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, shared; Node ${process.version}; PostgreSQL ${serverVersion} on 127.0.0.1.`,
       `Each measurement ${SECONDS} s, ${CONNECTIONS} connections (unless said), median of ${ROUNDS} interleaved rounds after a ${WARMUP_SECONDS} s warm-up (${SINGLE_CASE_WARMUP_SECONDS} s for the twin and main.js); p50/p99 over every response of the rounds. LOG_LEVEL=warn (no per-request log line).`,
       'RATE LIMITS RAISED: the measured service is bench/serve.ts → createApp(config, db, { rateLimits: 10^9/min }); the limiter still counts every client request in PostgreSQL as in production but never answers 429. "main.js, default limits" is dist/src/main.js unchanged, its load spread over 60 tokens (never near 600/min each). "limiter stubbed" is the same process with the limiter\'s store switched to a no-op (bench-only route) to show what the limiter costs.',
