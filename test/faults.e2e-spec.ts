@@ -1,3 +1,4 @@
+import { periodLockKey } from '../src/declarations/declarations.repository.js';
 import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
 import { startBackingDatabase, type BackingDatabase } from './support/backing-database.js';
 import { createClientWithToken } from './support/factories.js';
@@ -182,7 +183,7 @@ describe('graceful shutdown', () => {
     // database the open transaction alone holds every other connection back.)
     const holder = await db.pool.connect();
     await holder.query('BEGIN');
-    await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`, [clientId, '2025-S1']);
+    await holder.query(`SELECT pg_advisory_xact_lock($1)`, [periodLockKey(clientId, '2025-S1')]);
     const inFlight = Array.from({ length: 10 }, (_, i) =>
       post(app.url, token, { period: '2025-S1', lines: line(i * 1_000, 50) }).then(
         (r) => r.status,

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CursorPosition } from './declaration-cursor.js';
 import type { ValidLine } from './declaration-validator.js';
 import type { DeclarationStatus } from './entities/declaration.entity.js';
+
+/** The advisory lock key of one (client, period): the first 64 bits of SHA-256 of "client/period", signed. */
+export function periodLockKey(clientId: string, period: string): bigint {
+  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`${clientId}/${period}`).digest('hex').slice(0, 16)}`));
+}
 
 /** A timestamptz as UTC text with its full microsecond precision (a JS Date would drop three digits). */
 export const utcText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -86,13 +92,27 @@ const RECORD_LINES_AND_TOTALS = (source: string) => `
 export class DeclarationsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction('READ COMMITTED', work);
-  }
-
-  /** Serialises the submissions of one (client, period) until the transaction ends, across replicas. */
-  async lockPeriod(manager: EntityManager, clientId: string, period: string): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`, [clientId, period]);
+  /**
+   * Runs `work` in a READ COMMITTED transaction holding the advisory lock of (client, period), which
+   * serialises the submissions of one period across replicas until the transaction ends. READ
+   * COMMITTED: each statement after the lock sees what the previous holder committed. The
+   * transaction starts and takes the lock in one round trip (a simple-protocol query of two
+   * statements, hence the lock key as a literal: a number computed here, never request text).
+   */
+  async withPeriodLock<T>(clientId: string, period: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(`START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(clientId, period)})`);
+      const result = await work(runner.manager);
+      await runner.query('COMMIT');
+      return result;
+    } catch (error) {
+      await runner.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   /**

@@ -121,14 +121,13 @@ export class DeclarationsService {
   }
 
   /**
-   * One transaction: the period lock, the revision bookkeeping, the lines, and the
+   * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
   private async store(clientId: string, declaration: ValidDeclaration, claim: Claim | undefined): Promise<SubmitResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.transaction(async (manager) => {
-          await this.repository.lockPeriod(manager, clientId, declaration.period);
+        return await this.repository.withPeriodLock(clientId, declaration.period, async (manager) => {
           const current = await this.repository.supersedeCurrent(manager, clientId, declaration.period, declaration.contentHash);
           let record: DeclarationRecordRow;
           let status: 200 | 201;
