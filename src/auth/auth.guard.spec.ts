@@ -4,6 +4,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Repository } from 'typeorm';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { PreparedStatements } from '../database/prepared-statements.js';
 import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
@@ -26,15 +27,11 @@ interface Row {
   revokedAt: Date | null;
 }
 
-/** A repository that answers the token lookup from memory, as the SQL would, and records every database call. */
-function fakeRepository(rows: Row[]) {
+/** The token lookup answered from memory as the SQL would, and a repository for the use record; every database call is recorded. */
+function fakeDatabase(rows: Row[]) {
   const calls: string[] = [];
-  const repository = {
-    query: async (sql: string, [hash]: [string]) => {
-      if (!sql.trimStart().startsWith('SELECT')) {
-        calls.push('update');
-        return [];
-      }
+  const statements = {
+    query: async (_statement: unknown, [hash]: [string]) => {
       calls.push('lookup');
       return rows
         .filter((r) => r.tokenHash === hash)
@@ -47,7 +44,13 @@ function fakeRepository(rows: Row[]) {
         }));
     },
   };
-  return { calls, repository: repository as unknown as Repository<ClientTokenEntity> };
+  const repository = {
+    query: async () => {
+      calls.push('update');
+      return [];
+    },
+  };
+  return { calls, repository: repository as unknown as Repository<ClientTokenEntity>, statements: statements as unknown as PreparedStatements };
 }
 
 const ACCOUNT = { confirmedAt: new Date('2025-01-02T03:04:05Z'), email: 'a@example.fr', company: 'Acme', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['X'] };
@@ -65,8 +68,8 @@ const rows: Row[] = [
 
 function setup({ adminDisabled = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
-  const { calls, repository } = fakeRepository(rows);
-  const tokens = new TokensService(repository, {} as AccountsService);
+  const { calls, repository, statements } = fakeDatabase(rows);
+  const tokens = new TokensService(repository, {} as AccountsService, statements);
   const admin = new AdminCredential({ adminToken } as AppConfig);
   const guard = new AuthGuard(new Reflector(), admin, new ClientTokenStrategy(tokens), tokens);
   return { guard, calls, tokens };

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow, AccountsService } from '../accounts/accounts.service.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
+import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import { ClientTokenEntity } from './client-token.entity.js';
 import type { AuthenticatedClient } from './current-client.decorator.js';
 import { displayPrefix, generateToken, hashToken, parseToken } from './token-format.js';
@@ -32,6 +33,13 @@ export type VerifyResult = { ok: true; client: AuthenticatedClient } | { ok: fal
 export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Bound on the in-process map of recorded uses; the oldest entries are dropped first. */
 const MAX_TRACKED_TOKENS = 10_000;
+/** A token by the hash of its secret, with its client's account. */
+const LOOKUP: Statement = {
+  name: 'tokens.lookup',
+  text: `SELECT t.id AS "tokenId", t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired, ${ACCOUNT_COLUMNS}
+           FROM client_tokens t JOIN clients c ON c.client_id = t.client_id
+          WHERE t.token_hash = $1`,
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const metadataOf = (t: ClientTokenEntity): TokenMetadata => ({
@@ -55,6 +63,7 @@ export class TokensService {
   constructor(
     @InjectRepository(ClientTokenEntity) private readonly tokens: Repository<ClientTokenEntity>,
     private readonly accounts: AccountsService,
+    private readonly statements: PreparedStatements,
   ) {}
 
   async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null } = {}): Promise<IssuedToken> {
@@ -103,12 +112,7 @@ export class TokensService {
   async verify(token: string, { recordUse = true }: { recordUse?: boolean } = {}): Promise<VerifyResult> {
     const parsed = parseToken(token);
     if (!parsed.ok) return { ok: false, reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed' };
-    const [row] = (await this.tokens.query(
-      `SELECT t.id AS "tokenId", t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired, ${ACCOUNT_COLUMNS}
-         FROM client_tokens t JOIN clients c ON c.client_id = t.client_id
-        WHERE t.token_hash = $1`,
-      [hashToken(token)],
-    )) as (AccountRow & { tokenId: string; revoked: boolean; expired: boolean | null })[];
+    const [row] = await this.statements.query<AccountRow & { tokenId: string; revoked: boolean; expired: boolean | null }>(LOOKUP, [hashToken(token)]);
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     if (row.expired) return { ok: false, reason: 'expired' };

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountsModule } from '../accounts/accounts.module.js';
+import { PreparedStatements } from '../database/prepared-statements.js';
 import { Clock } from './clock.js';
 import { DeclarationValidator } from './declaration-validator.js';
 import { DeclarationsController } from './declarations.controller.js';
@@ -13,8 +13,8 @@ import { IdempotencyStore } from './idempotency-store.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AccountsModule],
+  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
   controllers: [DeclarationsController],
-  providers: [DeclarationsService, DeclarationsRepository, DeclarationValidator, IdempotencyStore, Clock],
+  providers: [DeclarationsService, PreparedStatements, DeclarationsRepository, DeclarationValidator, IdempotencyStore, Clock],
 })
 export class DeclarationsModule {}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import type { CursorPosition } from './declaration-cursor.js';
 import type { ValidLine } from './declaration-validator.js';
 import type { DeclarationStatus } from './entities/declaration.entity.js';
@@ -84,13 +85,54 @@ const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
      FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
 
+/** See `supersedeCurrent`. */
+const SUPERSEDE: Statement = {
+  name: 'declarations.supersede',
+  text: `WITH current AS (
+           SELECT id, revision, content_hash FROM declarations
+            WHERE client_id = $1 AND period = $2 AND status = 'current'
+         ), superseded AS (
+           UPDATE declarations d SET status = 'superseded'
+             FROM current WHERE d.id = current.id AND current.content_hash <> $3
+         )
+         SELECT id, revision, content_hash AS "contentHash" FROM current`,
+};
+
+/** See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000 parameters. */
+const INSERT: Statement = {
+  name: 'declarations.insert',
+  text: `WITH declaration AS (
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
+           RETURNING *
+         ), line AS (
+           INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+           SELECT declaration.id, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
+             FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
+                  WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
+           RETURNING *
+         )
+         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
+};
+
+/** See `findRecord`. */
+const FIND_RECORD: Statement = {
+  name: 'declarations.find-record',
+  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND id = $2),
+              line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
+         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
+};
+
 /**
  * The SQL of declarations. Every read is scoped by client id: there is no way to read a
  * declaration without naming its owner. Writes take the transaction's EntityManager.
  */
 @Injectable()
 export class DeclarationsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   /**
    * Runs `work` in a READ COMMITTED transaction holding the advisory lock of (client, period), which
@@ -122,18 +164,8 @@ export class DeclarationsRepository {
    * partial unique index).
    */
   async supersedeCurrent(manager: EntityManager, clientId: string, period: string, contentHash: string) {
-    const rows: { id: string; revision: number; contentHash: string }[] = await manager.query(
-      `WITH current AS (
-         SELECT id, revision, content_hash FROM declarations
-          WHERE client_id = $1 AND period = $2 AND status = 'current'
-       ), superseded AS (
-         UPDATE declarations d SET status = 'superseded'
-           FROM current WHERE d.id = current.id AND current.content_hash <> $3
-       )
-       SELECT id, revision, content_hash AS "contentHash" FROM current`,
-      [clientId, period, contentHash],
-    );
-    return rows[0];
+    const [current] = await this.statements.query<{ id: string; revision: number; contentHash: string }>(SUPERSEDE, [clientId, period, contentHash], manager);
+    return current;
   }
 
   /**
@@ -142,20 +174,8 @@ export class DeclarationsRepository {
    * once the period lock is held, so that revisions of a period are in submission order.
    */
   async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecordRow> {
-    // The lines go as arrays whatever their number (up to 1000): one statement, not 7000 parameters.
-    const [record]: DeclarationRecordRow[] = await manager.query(
-      `WITH declaration AS (
-         INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
-         VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
-         RETURNING *
-       ), line AS (
-         INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
-         SELECT declaration.id, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
-           FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
-                WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
-         RETURNING *
-       )
-       SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
+    const [record] = await this.statements.query<DeclarationRecordRow>(
+      INSERT,
       [
         declaration.clientId,
         declaration.period,
@@ -169,18 +189,14 @@ export class DeclarationsRepository {
         lines.map((l) => l.unit),
         lines.map((l) => l.quantity),
       ],
+      manager,
     );
     return record!;
   }
 
   /** The full record, or undefined if `id` is not a declaration of this client. */
-  async findRecord(clientId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<DeclarationRecordRow | undefined> {
-    const [record]: DeclarationRecordRow[] = await manager.query(
-      `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND id = $2),
-            line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
-       SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
-      [clientId, id],
-    );
+  async findRecord(clientId: string, id: string, manager?: EntityManager): Promise<DeclarationRecordRow | undefined> {
+    const [record] = await this.statements.query<DeclarationRecordRow>(FIND_RECORD, [clientId, id], manager);
     return record;
   }
 

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
 import type { Account } from '../accounts/accounts.service.js';
 import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
@@ -159,7 +158,7 @@ export class DeclarationsService {
           return { status, body, replayed: false };
         });
       } catch (error) {
-        if (attempt < 3 && error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === RECEIPT_CONSTRAINT) continue;
+        if (attempt < 3 && (error as { constraint?: unknown } | undefined)?.constraint === RECEIPT_CONSTRAINT) continue;
         throw error;
       }
     }

