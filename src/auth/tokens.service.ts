@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow, AccountsService } from '../accounts/accounts.service.js';
@@ -55,8 +55,10 @@ const metadataOf = (t: ClientTokenEntity): TokenMetadata => ({
 
 /** Client tokens: issue (shown once), list (metadata), revoke, verify. */
 @Injectable()
-export class TokensService {
+export class TokensService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(TokensService.name);
+  /** Use records still being written (the app waits for them before closing its connections). */
+  private readonly writing = new Set<Promise<unknown>>();
   /** Token id → when this process last recorded its use (ms since epoch). */
   private readonly lastRecorded = new Map<string, number>();
 
@@ -135,7 +137,7 @@ export class TokensService {
       const oldest = this.lastRecorded.keys().next().value;
       if (oldest !== undefined) this.lastRecorded.delete(oldest);
     }
-    this.tokens
+    const write = this.tokens
       .query(
         `UPDATE client_tokens SET last_used_at = now()
           WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
@@ -144,5 +146,11 @@ export class TokensService {
       .catch((error: unknown) => {
         this.logger.warn({ token_id: tokenId, err: error instanceof Error ? error.message : String(error) }, 'could not record last_used_at');
       });
+    this.writing.add(write);
+    void write.finally(() => this.writing.delete(write));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.writing]);
   }
 }

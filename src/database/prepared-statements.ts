@@ -1,9 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
-import { APP_CONFIG } from '../config/config.module.js';
-import type { AppConfig } from '../config/config.js';
 
 /** A statement of a hot path; `name` is unique per text. */
 export interface Statement {
@@ -14,19 +12,20 @@ export interface Statement {
 /**
  * Runs the statements of the hot paths (token lookup, POST) through `pg` directly, as NAMED
  * prepared statements on a PostgreSQL server: parsed and planned once per connection instead of
- * on every request (PostgreSQL's CPU per token lookup: 190 → 60 µs). On the embedded database
- * they stay unnamed: all its connections share one session, where the names would collide.
+ * on every request (PostgreSQL's CPU per token lookup: 190 → 60 µs). On PGlite (the embedded
+ * database, whether in this process or reached through DATABASE_URL) they stay unnamed: it serves
+ * every connection from one session, where the names of two connections would collide.
  * Errors are `pg`'s own (not wrapped in TypeORM's QueryFailedError).
  */
 @Injectable()
-export class PreparedStatements {
-  private readonly named: boolean;
+export class PreparedStatements implements OnModuleInit {
+  private named = false;
 
-  constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
-    private readonly dataSource: DataSource,
-  ) {
-    this.named = config.databaseUrl !== undefined;
+  constructor(private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    const [{ version }] = (await this.dataSource.query('SELECT version()')) as [{ version: string }];
+    this.named = !version.includes('PGlite');
   }
 
   /** On a connection of the pool, or on the connection of `manager`'s transaction. */

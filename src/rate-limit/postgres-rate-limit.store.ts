@@ -19,6 +19,7 @@ export class PostgresRateLimitStore implements BeforeApplicationShutdown {
   private readonly logger = new Logger(PostgresRateLimitStore.name);
   private readonly counters: SharedCounters;
   private lastSweep = 0;
+  private sweeping: Promise<unknown> = Promise.resolve();
   private lastFailureLogged = 0;
 
   constructor(private readonly dataSource: DataSource) {
@@ -40,6 +41,7 @@ export class PostgresRateLimitStore implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.counters.close();
     await this.counters.flush().catch((error: unknown) => this.flushFailed(error));
+    await this.sweeping;
   }
 
   private async persist(increments: Increment[]): Promise<number[]> {
@@ -68,7 +70,7 @@ export class PostgresRateLimitStore implements BeforeApplicationShutdown {
     const now = Date.now();
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    this.dataSource
+    this.sweeping = this.dataSource
       .query(`DELETE FROM rate_limit_counters WHERE window_end < now() - interval '1 minute'`)
       .catch((error: unknown) => this.logger.warn(`rate limit sweep failed: ${String(error)}`));
   }

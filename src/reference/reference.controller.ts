@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
 import { Public } from '../common/openapi.js';
 import type { PublishedFileName } from './build/reference-files.js';
@@ -31,6 +32,8 @@ const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Mat
 @Public()
 @Controller()
 export class ReferenceController {
+  private readonly prepared = new Map<string, PreparedResponse>();
+
   constructor(@Inject(ReferenceStore) private readonly store: ReferenceStore) {}
 
   @Get('api/v1/pricing.json')
@@ -90,33 +93,69 @@ export class ReferenceController {
   }
 
   private send(name: PublishedFileName, req: Request, res: Response): void {
-    const file = this.store.get(name);
-    const encoding = negotiateEncoding(req);
-    const variant = file.variants[encoding];
-    res.setHeader('Content-Type', file.contentType);
-    res.setHeader('Cache-Control', REFERENCE_CACHE_CONTROL);
-    res.setHeader('Vary', 'Accept-Encoding');
-    res.setHeader('ETag', variant.etag);
-    res.setHeader('Last-Modified', file.lastModified);
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'ETag, Last-Modified, Content-Length');
-    if (isNotModified(req, file.lastModified, Object.values(file.variants).map((v) => v.etag))) {
-      res.status(304).end();
+    const response = this.response(name, negotiateEncoding(req));
+    // One writeHead with prebuilt headers (the hot path of the public files).
+    if (isNotModified(req, response.lastModified, response.etags)) {
+      res.writeHead(304, response.notModifiedHeaders).end();
       return;
     }
-    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-    res.setHeader('Content-Length', variant.body.length);
-    res.status(200).end(req.method === 'HEAD' ? undefined : variant.body);
+    res.writeHead(200, response.headers).end(req.method === 'HEAD' ? undefined : response.body);
+  }
+
+  /** The response of one file in one encoding, headers included, built once. */
+  private response(name: PublishedFileName, encoding: Encoding): PreparedResponse {
+    const key = `${name} ${encoding}`;
+    let prepared = this.prepared.get(key);
+    if (!prepared) {
+      const file = this.store.get(name);
+      const variant = file.variants[encoding];
+      const common = {
+        'Content-Type': file.contentType,
+        'Cache-Control': REFERENCE_CACHE_CONTROL,
+        Vary: 'Accept-Encoding',
+        ETag: variant.etag,
+        'Last-Modified': file.lastModified,
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Expose-Headers': 'ETag, Last-Modified, Content-Length',
+      };
+      prepared = {
+        body: variant.body,
+        lastModified: file.lastModified,
+        etags: Object.values(file.variants).map((v) => v.etag),
+        notModifiedHeaders: common,
+        headers: { ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length },
+      };
+      this.prepared.set(key, prepared);
+    }
+    return prepared;
   }
 }
 
-/** Brotli, then gzip, when the client accepts them at all (the smallest prebuilt variant wins). */
+interface PreparedResponse {
+  body: Buffer;
+  lastModified: string;
+  etags: string[];
+  headers: OutgoingHttpHeaders;
+  notModifiedHeaders: OutgoingHttpHeaders;
+}
+
+const negotiated = new Map<string, Encoding>();
+
+/**
+ * Brotli, then gzip, when the client accepts them at all (the smallest prebuilt variant wins).
+ * Clients send few distinct Accept-Encoding values: the answers are remembered (at most 100).
+ */
 function negotiateEncoding(req: Request): Encoding {
-  if (!req.headers['accept-encoding']) return 'identity';
-  if (req.acceptsEncodings('br')) return 'br';
-  if (req.acceptsEncodings('gzip')) return 'gzip';
-  return 'identity';
+  const acceptEncoding = req.headers['accept-encoding'];
+  if (!acceptEncoding) return 'identity';
+  let encoding = negotiated.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : 'identity';
+    if (negotiated.size >= 100) negotiated.clear();
+    negotiated.set(acceptEncoding, encoding);
+  }
+  return encoding;
 }
 
 /** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */
