@@ -3,7 +3,7 @@
  * by `bench/run.ts` next to the figures:
  *
  * - the per-token rate limits are raised to 10^9/min: the limiter still counts every client
- *   request in PostgreSQL exactly as in production, it only never answers 429;
+ *   request exactly as in production, it only never answers 429;
  * - a bench-only module (not part of the production app) adds two public routes:
  *   `GET /bench/baseline` → `{"ok":true}` (the constant route the ratios are measured against),
  *   and `POST /bench/limiter/off` / `POST /bench/limiter/on`, which replace the limiter's store by a
