@@ -261,6 +261,38 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
   });
 });
 
+describe('receipt collisions', () => {
+  it('a receipt that collides (twice) is drawn again: 201, one declaration, no trace of the failed attempts', async () => {
+    const { clientId: collider, token: colliderToken } = await createClientWithToken(t);
+    // The first two inserts of this client's declarations fail as a duplicate receipt would.
+    // (A sequence, not a table: its count survives the rolled-back attempts.)
+    await t.pool.query(`CREATE SEQUENCE test_receipt_collisions`);
+    await t.pool.query(`
+      CREATE FUNCTION test_collide() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.client_id = '${collider}' AND nextval('test_receipt_collisions') <= 2 THEN
+          RAISE EXCEPTION 'duplicate key value violates unique constraint "uq_declarations_receipt"'
+            USING ERRCODE = 'unique_violation', CONSTRAINT = 'uq_declarations_receipt';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.pool.query(`CREATE TRIGGER test_collide BEFORE INSERT ON declarations FOR EACH ROW EXECUTE FUNCTION test_collide()`);
+    try {
+      const res = await post({ period: '2025-S1', lines: [line()] }, { token: colliderToken });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ client_id: collider, revision: 1, status: 'current' });
+      const { rows } = await t.pool.query(`SELECT nextval('test_receipt_collisions')::int AS n`);
+      expect(rows[0].n).toBe(4); // two failed attempts, one that went through, and this read
+      const stored = await t.pool.query(`SELECT receipt FROM declarations WHERE client_id = $1`, [collider]);
+      expect(stored.rows).toEqual([{ receipt: res.body.receipt }]);
+    } finally {
+      await t.pool.query(`DROP TRIGGER test_collide ON declarations`);
+      await t.pool.query(`DROP FUNCTION test_collide()`);
+      await t.pool.query(`DROP SEQUENCE test_receipt_collisions`);
+    }
+  });
+});
+
 describe('revisions', () => {
   it('a second submission is revision 2; revision 1 is superseded and still readable; identical content → 200', async () => {
     const period = await freshPeriod();
