@@ -16,6 +16,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DeclarationsModule } from './declarations/declarations.module.js';
 import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
 import { ENTITIES } from './database/entities.js';
+import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { HealthModule } from './health/health.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
@@ -37,6 +38,7 @@ export class AppModule implements NestModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config, options.logStream)),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
+        PreparedStatementsModule,
         HealthModule,
         AccountsModule,
         AuthModule,

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
-import { PreparedStatements } from '../database/prepared-statements.js';
 import { AdminCredential } from './admin-credential.js';
 import { AuthGuard } from './auth.guard.js';
 import { ClientTokenEntity } from './client-token.entity.js';
@@ -14,7 +13,7 @@ import { TokensService } from './tokens.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ClientTokenEntity]), AccountsModule],
   controllers: [TokensController],
-  providers: [TokensService, PreparedStatements, AdminCredential, ClientTokenStrategy, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [TokensService, AdminCredential, ClientTokenStrategy, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokensService],
 })
 export class AuthModule {}

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Global, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
@@ -37,3 +37,8 @@ export class PreparedStatements implements OnModuleInit {
     return result.rows as T[];
   }
 }
+
+/** One instance for the app (it asks the server's version once). */
+@Global()
+@Module({ providers: [PreparedStatements], exports: [PreparedStatements] })
+export class PreparedStatementsModule {}

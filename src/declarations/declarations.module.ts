@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PreparedStatements } from '../database/prepared-statements.js';
 import { Clock } from './clock.js';
 import { DeclarationValidator } from './declaration-validator.js';
 import { DeclarationsController } from './declarations.controller.js';
@@ -15,6 +14,6 @@ import { IdempotencyStore } from './idempotency-store.js';
 @Module({
   imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
   controllers: [DeclarationsController],
-  providers: [DeclarationsService, PreparedStatements, DeclarationsRepository, DeclarationValidator, IdempotencyStore, Clock],
+  providers: [DeclarationsService, DeclarationsRepository, DeclarationValidator, IdempotencyStore, Clock],
 })
 export class DeclarationsModule {}
