@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
-import { createTestDatabase } from './test-app.js';
+import { createTestDatabase, quietPool } from './test-app.js';
 
 /**
  * A PostgreSQL that apps in other processes reach over TCP or a unix socket: a fresh database on
@@ -37,7 +37,7 @@ export async function startBackingDatabase(): Promise<BackingDatabase> {
   const dir = await mkdtemp(path.join(tmpdir(), 'epr-backing-'));
   const embedded = await EmbeddedPostgres.start(dir, 40);
   const { host, port } = embedded.connection;
-  const pool = new pg.Pool({ host, port, user: 'postgres', database: 'postgres', max: 2 });
+  const pool = quietPool(new pg.Pool({ host, port, user: 'postgres', database: 'postgres', max: 2 }));
   return {
     target: { path: path.join(host, `.s.PGSQL.${port}`) },
     url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(host)}`,

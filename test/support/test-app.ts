@@ -27,6 +27,16 @@ export interface TestDatabase {
 }
 
 /**
+ * A test's own pool: an idle connection that the server terminates (a database dropped WITH
+ * (FORCE) at the end of a file, a backend killed by a fault test) is reported as an 'error'
+ * event on the pool, and an 'error' event without a listener would fail the whole test file.
+ */
+export function quietPool(pool: pg.Pool): pg.Pool {
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
  * An isolated database for one test file: a fresh database on the server when DATABASE_URL is
  * set, else a fresh embedded PostgreSQL in a temp directory (the app starts and stops it).
  */
@@ -39,7 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const url = new URL(SERVER_DATABASE_URL);
     url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    const pool = quietPool(new pg.Pool({ connectionString: url.toString(), max: 3 }));
     return {
       connection: { url: url.toString() },
       pool,
@@ -100,7 +110,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const opened: Database = await openDatabase(config);
   const pool =
     database.pool ??
-    new pg.Pool({ ...('host' in opened.connection ? { host: opened.connection.host, port: opened.connection.port, user: 'postgres', database: 'postgres' } : {}), max: 2 });
+    quietPool(new pg.Pool({ ...('host' in opened.connection ? { host: opened.connection.host, port: opened.connection.port, user: 'postgres', database: 'postgres' } : {}), max: 2 }));
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
