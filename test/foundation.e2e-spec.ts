@@ -1,18 +1,6 @@
-import { Controller, Get, Module } from '@nestjs/common';
 import request from 'supertest';
-import { Public } from '../src/common/openapi.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
-
-@Controller('test-only')
-class ThrowingController {
-  @Public()
-  @Get('boom')
-  boom(): never {
-    throw new Error('secret internal detail: password=hunter2 at /srv/app/x.ts:42');
-  }
-}
-@Module({ controllers: [ThrowingController] })
-class ThrowingModule {}
+import { ThrowingModule } from './support/throwing.module.js';
 
 let t: TestApp;
 beforeAll(async () => {

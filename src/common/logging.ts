@@ -23,6 +23,7 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
 
 /** nestjs-pino options: one JSON line per request, request id on every line, secrets redacted. */
 export function loggerParams(config: AppConfig, stream?: DestinationStream): Params {
+  const infoEnabled = ['trace', 'debug', 'info'].includes(config.logLevel);
   const options: Options = {
     level: config.logLevel,
     genReqId: requestId,
@@ -31,22 +32,26 @@ export function loggerParams(config: AppConfig, stream?: DestinationStream): Par
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'res.headers["set-cookie"]'],
       censor: '[REDACTED]',
     },
+    // Our serializers read the raw request and response: pino-std-serializers' copies of every
+    // header (built for each request, then dropped by ours) are not made.
+    wrapSerializers: false,
     serializers: {
-      req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; raw?: IncomingMessage }) => ({
+      req: (req: IncomingMessage & { originalUrl?: string }) => ({
         method: req.method,
-        url: scrubTokens(req.url),
+        url: scrubTokens(req.originalUrl ?? req.url ?? ''),
         user_agent: req.headers['user-agent'],
       }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
-    customProps: (req) => {
+    // Called when the request starts (nothing to add yet) and when it ends. pino-http makes no child
+    // logger for a falsy result, though its types say `object`.
+    customProps: (req): object => {
       const express = req as IncomingMessage & { route?: { path?: string }; baseUrl?: string; clientId?: string };
-      return {
-        route: express.route?.path ? `${express.baseUrl ?? ''}${express.route.path}` : undefined,
-        client_id: express.clientId,
-      };
+      const route = express.route?.path ? `${express.baseUrl ?? ''}${express.route.path}` : undefined;
+      return (route === undefined && express.clientId === undefined ? undefined : { route, client_id: express.clientId }) as object;
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // Below `info` (e.g. LOG_LEVEL=warn), the line of a successful request is not even built.
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : infoEnabled ? 'info' : 'silent'),
     // Keep the log free of anything a client sent in a message.
     customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
     quietReqLogger: true,
