@@ -20,6 +20,7 @@ import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { HealthModule } from './health/health.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
+import { ReferenceFiles } from './reference/reference-files.js';
 import { ReferenceModule } from './reference/reference.module.js';
 
 export interface AppModuleOptions {
@@ -53,7 +54,10 @@ export class AppModule implements NestModule {
     };
   }
 
-  /** After the logger's own middleware (request id first), before any route. */
+  /**
+   * After the logger's own middleware (request id first), before any route. The public reference
+   * files are answered right after helmet (they need no body parsing, routing or guard).
+   */
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(
@@ -63,6 +67,7 @@ export class AppModule implements NestModule {
             directives: { 'img-src': ["'self'", 'data:', 'https://validator.swagger.io'] },
           },
         }),
+        ReferenceFiles,
         requireJson,
         parseJsonBody,
       )

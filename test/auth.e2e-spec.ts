@@ -4,6 +4,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import request from 'supertest';
 import { AUDIENCE_KEY } from '../src/common/openapi.js';
+import { SERVED_FILES } from '../src/reference/reference-files.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -320,7 +321,7 @@ describe('every route is closed unless listed as public', () => {
     'GET /llms.txt',
   ];
   /** CORS preflights of the public files (middleware that answers 204 with headers only, no data). */
-  const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1/') || r === 'GET /llms.txt').map((r) =>
+  const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1') || r === 'GET /llms.txt').map((r) =>
     r.replace(/^GET /, 'OPTIONS '),
   );
   /** Swagger UI and the OpenAPI document, served outside any controller (no guard applies): GET under /docs only. */
@@ -378,6 +379,12 @@ describe('every route is closed unless listed as public', () => {
     expect(expressRoutes()).toEqual(expect.arrayContaining(CORS_PREFLIGHTS));
     expect(served.sort()).toEqual(routes.map((r) => r.route).sort());
     expect(expressRoutes()).toEqual(expect.arrayContaining(['GET /docs', 'GET /docs/openapi.json']));
+  });
+
+  it('answers before the router (no guard) only GET on the listed public routes', () => {
+    const answered = [...SERVED_FILES.keys()].map((path) => `GET ${path}`);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(answered));
   });
 
   it('refuses every other route without a credential: 401 with WWW-Authenticate', async () => {

@@ -106,6 +106,24 @@ describe('the four reference files', () => {
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('carries the request id and security headers of every response, and is logged', async () => {
+    const res = await request(t.url).get('/api/v1/streams.json?x=1').set('x-request-id', 'reference-1');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('reference-1');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === 'reference-1' && l.res);
+    expect(line).toEqual(expect.objectContaining({ req: expect.objectContaining({ method: 'GET', url: '/api/v1/streams.json?x=1' }), res: { status: 200 } }));
+  });
+
+  it('is served at its exact path only, as every route', async () => {
+    for (const alias of ['/API/V1/STREAMS.JSON', '/api/v1/streams.json/', '/api/v1/Streams.json', '/api/v1/streams%2Ejson', '//api/v1/streams.json']) {
+      const res = await request(t.url).get(alias);
+      expect({ alias, status: res.status }).toEqual({ alias, status: 404 });
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+  });
+
   it('refuses writes with 405', async () => {
     const res = await request(t.url).post('/api/v1/streams.json').send({});
     expect(res.status).toBe(405);

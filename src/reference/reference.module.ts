@@ -3,7 +3,8 @@ import cors from 'cors';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { ReferenceCatalogue } from './reference-catalogue.js';
-import { PUBLISHED_PATHS, ReferenceController } from './reference.controller.js';
+import { ReferenceController } from './reference.controller.js';
+import { ReferenceFiles, SERVED_FILES } from './reference-files.js';
 import { ReferenceStore } from './reference-store.js';
 
 @Global()
@@ -17,8 +18,10 @@ import { ReferenceStore } from './reference-store.js';
         ReferenceStore.load({ referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl }),
     },
     { provide: ReferenceCatalogue, inject: [ReferenceStore], useFactory: (store: ReferenceStore) => new ReferenceCatalogue(store.documents) },
+    ReferenceFiles,
   ],
-  exports: [ReferenceCatalogue],
+  // ReferenceStore for the ReferenceFiles middleware, which AppModule mounts after helmet.
+  exports: [ReferenceCatalogue, ReferenceStore, ReferenceFiles],
 })
 export class ReferenceModule implements NestModule {
   /**
@@ -37,6 +40,6 @@ export class ReferenceModule implements NestModule {
           maxAge: 86_400,
         }),
       )
-      .forRoutes(...PUBLISHED_PATHS.map((path) => ({ path, method: RequestMethod.OPTIONS })));
+      .forRoutes(...[...SERVED_FILES.keys()].map((path) => ({ path, method: RequestMethod.OPTIONS })));
   }
 }
