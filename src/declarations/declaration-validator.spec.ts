@@ -274,5 +274,13 @@ describe('DeclarationValidator', () => {
       expect(contentHash([a, b])).not.toBe(contentHash([a, { ...b, quantity: '1.5' }]));
       expect(contentHash([a])).not.toBe(contentHash([{ ...a, material: 'verre' }]));
     });
+
+    it('is the hash stored by earlier releases (identical resubmissions of stored revisions stay recognised)', () => {
+      const line = (material: string, quantity: string) => ({ stream: 'EMB', material, materialCode: null, unit: 'kg' as const, quantity });
+      const lines = [line('glass', '1200.5'), line('Papier-carton "kraft"', '0.125'), line('Bouteille à eau 💧', '0'), line('aluminium', '1000000000000')];
+      // Computed with the first release's implementation (lines sorted by comparing their canonical JSON).
+      expect(contentHash(lines)).toBe('394202073e9bea39eaa8c02780b8793e079c4a0636720c170e4401edf247f96b');
+      expect(contentHash([...lines].reverse())).toBe(contentHash(lines));
+    });
   });
 });

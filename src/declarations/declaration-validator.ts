@@ -264,12 +264,12 @@ function decimalPlaces(text: string): number {
   return text.split('.')[1]?.length ?? 0;
 }
 
-/** Order-independent hash of the lines as stored. */
+/**
+ * Order-independent hash of the lines as stored: SHA-256 of the canonical JSON of the lines'
+ * `[stream, unit, material, quantity]` arrays in the order of their own canonical JSON (each
+ * line serialised once; the hashes stored since the first release are unchanged).
+ */
 export function contentHash(lines: ValidLine[]): string {
-  const canonical = lines.map((line) => [line.stream, line.unit, line.material, line.quantity]).sort((a, b) => {
-    const x = canonicalJson(a);
-    const y = canonicalJson(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  return sha256Hex(canonicalJson(canonical));
+  const canonical = lines.map((line) => canonicalJson([line.stream, line.unit, line.material, line.quantity])).sort();
+  return sha256Hex(`[${canonical.join(',')}]`);
 }
