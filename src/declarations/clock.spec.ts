@@ -9,4 +9,17 @@ describe('parisDate', () => {
     expect(parisDate(new Date('2026-12-31T22:59:59Z'))).toBe('2026-12-31');
     expect(parisDate(new Date('2026-12-31T23:00:00Z'))).toBe('2027-01-01');
   });
+
+  it('stays right when asked again and again around midnight, forwards and backwards', () => {
+    for (const [instant, date] of [
+      ['2026-06-30T21:59:00Z', '2026-06-30'],
+      ['2026-06-30T21:59:59.999Z', '2026-06-30'],
+      ['2026-06-30T22:00:00Z', '2026-07-01'],
+      ['2026-06-30T22:00:59Z', '2026-07-01'],
+      ['2026-06-30T21:59:30Z', '2026-06-30'],
+      ['2025-01-01T00:00:00Z', '2025-01-01'],
+    ] as const) {
+      expect({ instant, date: parisDate(new Date(instant)) }).toEqual({ instant, date });
+    }
+  });
 });

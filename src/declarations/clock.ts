@@ -15,8 +15,17 @@ const PARIS_DATE = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
-/** The calendar date (`YYYY-MM-DD`) in France at `instant`: periods open at midnight Paris time. */
+let last = { minute: Number.NaN, date: '' };
+
+/**
+ * The calendar date (`YYYY-MM-DD`) in France at `instant`: periods open at midnight Paris time.
+ * Remembered for the UTC minute (France's offset is whole hours, so the date cannot change within one).
+ */
 export function parisDate(instant: Date): string {
-  const parts = Object.fromEntries(PARIS_DATE.formatToParts(instant).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  const minute = Math.floor(instant.getTime() / 60_000);
+  if (minute !== last.minute) {
+    const parts = Object.fromEntries(PARIS_DATE.formatToParts(instant).map((p) => [p.type, p.value]));
+    last = { minute, date: `${parts.year}-${parts.month}-${parts.day}` };
+  }
+  return last.date;
 }
