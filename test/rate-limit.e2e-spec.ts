@@ -30,6 +30,14 @@ describe('per-token rate limits', () => {
     expect((await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${b.token}`)).status).toBe(200);
   });
 
+  it('counts the token, however the Authorization header spells it', async () => {
+    const a = await createClientWithToken(t);
+    const spellings = [`Bearer ${a.token}`, `bearer ${a.token}`, `BEARER  ${a.token}`, ` Bearer\t${a.token} `];
+    for (const spelling of spellings) expect((await request(t.url).get('/api/v1/me').set('authorization', spelling)).status).toBe(200);
+    const limited = await request(t.url).get('/api/v1/me').set('authorization', `bEaReR ${a.token}`);
+    expect(limited.status).toBe(429);
+  });
+
   it('is stricter on POST', async () => {
     const c = await createClientWithToken(t);
     const post = () =>

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../auth/current-client.decorator.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store.js';
 import { RATE_LIMIT_WINDOW_MS, RATE_LIMITS, type RateLimits } from './rate-limits.js';
 
@@ -15,8 +15,10 @@ interface Policy {
 /**
  * Per-token rate limits, shared by every replica through PostgreSQL (see PostgresRateLimitStore:
  * counted in memory, flushed in batches, read back when stale).
- * The tracker is a hash of the bearer credential, so limits follow the token, not the IP
- * (requests without one are counted per IP). Public files are not limited.
+ * It runs after the AuthGuard (registered first), on authenticated requests only: limits follow
+ * the token that authenticated (its id), not the IP nor the spelling of the Authorization header
+ * (`bearer` and `Bearer  ` are one token); the operator has one credential, one limit.
+ * Public files are not limited.
  * Headers follow draft-ietf-httpapi-ratelimit-headers:
  * `RateLimit-Policy: "client";q=600;w=60` and `RateLimit: "client";r=599;t=42`.
  */
@@ -45,7 +47,7 @@ export class RateLimitGuard implements CanActivate {
     const policies = this.policies.filter((p) => p.applies(audience, req.method));
     if (policies.length === 0) return true;
     const seconds = RATE_LIMIT_WINDOW_MS / 1000;
-    const key = tracker(req);
+    const key = tracker(req, audience);
     const { hits, secondsLeft } = await this.store.hit(policies.map((p) => `${p.name}:${key}`));
     policies.forEach((policy, i) => {
       res.append('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${seconds}`);
@@ -61,7 +63,10 @@ export class RateLimitGuard implements CanActivate {
   }
 }
 
-function tracker(req: Request): string {
-  const authorization = req.headers.authorization?.trim();
-  return authorization ? `token:${createHash('sha256').update(authorization).digest('base64url')}` : `ip:${req.ip ?? 'unknown'}`;
+function tracker(req: Request & RequestWithClient, audience: Audience): string {
+  if (audience === 'admin') return 'admin';
+  const client = req[AUTHENTICATED_CLIENT];
+  // Only reachable through a programming error: this guard registered before the AuthGuard.
+  if (!client) throw new Error('RateLimitGuard ran on a client route before the AuthGuard authenticated it');
+  return `token:${client.tokenId}`;
 }
