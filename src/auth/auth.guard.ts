@@ -97,12 +97,14 @@ export class AuthGuard implements CanActivate {
 
   private async authenticateClient(header: string | undefined): Promise<AuthenticatedClient> {
     const token = bearerToken(header);
-    if (this.admin.matches(token)) {
-      throw invalidToken('The admin token is not valid on the client API; use a client token issued by the operator.');
-    }
-    // Shape and checksum before any database read.
+    // Shape and checksum before any database read (and before hashing: the admin token is not client-shaped).
     const parsed = parseToken(token);
-    if (!parsed.ok) throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
+    if (!parsed.ok) {
+      if (this.admin.matches(token)) {
+        throw invalidToken('The admin token is not valid on the client API; use a client token issued by the operator.');
+      }
+      throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
+    }
     const outcome = await this.strategy.authenticate(token);
     if (!outcome.ok) throw invalidToken(outcome.description, outcome.challenge);
     return outcome.client;

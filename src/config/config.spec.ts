@@ -1,3 +1,4 @@
+import { generateToken } from '../auth/token-format.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const message = (env: Record<string, string>) => {
@@ -41,6 +42,7 @@ describe('loadConfig', () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ ADMIN_TOKEN: 'too-short' }, 'ADMIN_TOKEN'],
+    [{ ADMIN_TOKEN: generateToken() }, 'ADMIN_TOKEN'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],

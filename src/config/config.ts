@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseToken } from '../auth/token-format.js';
 
 /**
  * The service's configuration: one typed object built from the environment.
@@ -47,6 +48,8 @@ const schema = z.object({
     .string()
     .min(32, 'must be at least 32 characters long')
     .refine((value) => value.trim() === value, 'must not start or end with white space')
+    // The guard tells the two kinds apart by shape before hashing anything (auth.guard.ts).
+    .refine((value) => !parseToken(value).ok, 'must not be a client token (eprc_…): generate a secret of its own')
     .optional(),
   PUBLIC_BASE_URL: httpUrl.optional(),
   REFERENCE_BASE_URL: httpUrl.optional(),
