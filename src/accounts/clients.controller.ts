@@ -31,7 +31,11 @@ export class ClientsController {
   }
 
   @Get(':client_id')
-  @ApiOperation({ operationId: 'getClient', summary: 'Get a client with its pending and confirmed profile' })
+  @ApiOperation({
+    operationId: 'getClient',
+    summary: 'Get a client with its pending and confirmed profile',
+    description: 'The confirmed profile is what the client sees at `GET /api/v1/me`; `unconfirmed_changes` tells whether the pending one differs from it.',
+  })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ type: AdminClientDto })
   @ApiProblems(404)

@@ -30,7 +30,11 @@ export class TokensController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTokens', summary: "List a client's tokens (metadata only), newest first" })
+  @ApiOperation({
+    operationId: 'listTokens',
+    summary: "List a client's tokens (metadata only), newest first",
+    description: 'Revoked and expired tokens included. The secret is never shown again: only its prefix, to recognise it.',
+  })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ type: [TokenDto] })
   @ApiProblems(404)

@@ -39,7 +39,11 @@ export class HealthController {
 
   @Get('live')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process is up and serving' })
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness: the process is up and serving',
+    description: 'Checks nothing beyond the process itself: an orchestrator restarts the process when this fails. Public, never cached.',
+  })
   @ApiOkResponse({ description: 'Up.', schema: HEALTHY })
   @ApiResponse(UNAVAILABLE)
   live() {
@@ -48,7 +52,11 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: the database answers within 2 s' })
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness: the database answers within 2 s',
+    description: 'Runs `SELECT 1` through the service\'s own connection pool: 503 while the database is unreachable, so that a load balancer stops sending traffic until it is back. Public, never cached.',
+  })
   @ApiOkResponse({ description: 'Ready: every check is up.', schema: HEALTHY })
   @ApiResponse(UNAVAILABLE)
   ready() {

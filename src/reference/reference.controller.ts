@@ -10,6 +10,10 @@ const LAST_MODIFIED = { required: true, description: 'When the file was built (H
 const CACHE_CONTROL = { required: true, description: 'Shared caches may keep it 5 minutes, then revalidate.', schema: { type: 'string', example: REFERENCE_CACHE_CONTROL } };
 /** Headers of the 200 (a 304 repeats the validators, and no body). */
 const VALIDATORS = { ETag: ETAG, 'Last-Modified': LAST_MODIFIED, 'Cache-Control': CACHE_CONTROL };
+/** What every file's operation says about fetching it, after what the file holds. */
+function describe(what: string): string {
+  return `${what}\n\nPublic: no token, CORS open to any origin, content under CC BY 4.0. Built from the sources in \`reference-data/\` when the service is released and served from memory, compressed with brotli or gzip when \`Accept-Encoding\` allows. Cache it: send the \`ETag\` back in \`If-None-Match\` (or \`Last-Modified\` in \`If-Modified-Since\`) and get an empty 304 while it is unchanged; shared caches may keep it 5 minutes.`;
+}
 const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.', headers: VALIDATORS };
 
 /**
@@ -24,7 +28,11 @@ export class ReferenceController {
   constructor(@Inject(ReferenceFiles) private readonly files: ReferenceFiles) {}
 
   @Get('api/v1/pricing.json')
-  @ApiOperation({ operationId: 'getPricing', summary: "The service's plans and prices (EUR, VAT excluded)" })
+  @ApiOperation({
+    operationId: 'getPricing',
+    summary: "The service's plans and prices (EUR, VAT excluded)",
+    description: describe('Each plan with its yearly price, the streams it covers and what it includes. These are the prices of this service, not eco-contributions.'),
+  })
   @ApiOkResponse({ description: 'The pricing document.', schema: referenceSchemaRef('pricing'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   pricing(@Req() req: Request, @Res() res: Response): void {
@@ -32,7 +40,13 @@ export class ReferenceController {
   }
 
   @Get('api/v1/streams.json')
-  @ApiOperation({ operationId: 'getStreams', summary: 'EPR streams: units, material categories, eco-organisms, law' })
+  @ApiOperation({
+    operationId: 'getStreams',
+    summary: 'EPR streams: units, material categories, eco-organisms, law',
+    description: describe(
+      'Each stream a client can declare (its `code` is what a declaration line names), with the units it is declared in, its material categories, its eco-organisms, the half-year it is declarable from, its legal texts and sources. Where a fact is not verified, its `verification` field says so.',
+    ),
+  })
   @ApiOkResponse({ description: 'The streams document.', schema: referenceSchemaRef('streams'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   streams(@Req() req: Request, @Res() res: Response): void {
@@ -40,7 +54,11 @@ export class ReferenceController {
   }
 
   @Get('api/v1/law.json')
-  @ApiOperation({ operationId: 'getLaw', summary: 'Legal texts on French packaging EPR, with sources' })
+  @ApiOperation({
+    operationId: 'getLaw',
+    summary: 'Legal texts on French packaging EPR, with sources',
+    description: describe('Each text with its reference, date, status, a summary, the streams it concerns, its official address and sources. Not legal advice.'),
+  })
   @ApiOkResponse({ description: 'The law document.', schema: referenceSchemaRef('law'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   law(@Req() req: Request, @Res() res: Response): void {
@@ -48,7 +66,11 @@ export class ReferenceController {
   }
 
   @Get('api/v1/obligations.json')
-  @ApiOperation({ operationId: 'getObligations', summary: 'What a packaging producer must do, with legal basis' })
+  @ApiOperation({
+    operationId: 'getObligations',
+    summary: 'What a packaging producer must do, with legal basis',
+    description: describe('Each obligation with whom it applies to, its streams, legal basis, periodicity, deadline, the consequence of missing it and sources. Not legal advice.'),
+  })
   @ApiOkResponse({ description: 'The obligations document.', schema: referenceSchemaRef('obligations'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   obligations(@Req() req: Request, @Res() res: Response): void {
@@ -56,7 +78,11 @@ export class ReferenceController {
   }
 
   @Get('api/v1/index.json')
-  @ApiOperation({ operationId: 'getIndex', summary: 'Index of the reference data and of the client API' })
+  @ApiOperation({
+    operationId: 'getIndex',
+    summary: 'Index of the reference data and of the client API',
+    description: describe('The address of every reference file and of the Markdown summary, the client API\'s base address and endpoints, the licence and the contact. Also served at `/api/v1`.'),
+  })
   @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
   index(@Req() req: Request, @Res() res: Response): void {
@@ -71,7 +97,11 @@ export class ReferenceController {
   }
 
   @Get('llms.txt')
-  @ApiOperation({ operationId: 'getLlmsTxt', summary: 'Markdown summary of the service (llms.txt)' })
+  @ApiOperation({
+    operationId: 'getLlmsTxt',
+    summary: 'Markdown summary of the service (llms.txt)',
+    description: describe('The service, its reference files and its client API in a few paragraphs of Markdown with links, following the llms.txt convention, for people and language models.'),
+  })
   @ApiProduces('text/markdown')
   @ApiOkResponse({ description: 'The summary, in Markdown.', content: { 'text/markdown': { schema: { type: 'string' } } }, headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
