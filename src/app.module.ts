@@ -1,13 +1,12 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
-import { parseJsonBody } from './common/http/json-body.js';
-import { requireJson } from './common/http/require-json.middleware.js';
+import { JsonBodyInterceptor } from './common/http/json-body.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
@@ -50,13 +49,15 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
       ],
     };
   }
 
   /**
    * After the logger's own middleware (request id first), before any route. The public reference
-   * files are answered right after helmet (they need no body parsing, routing or guard).
+   * files are answered right after helmet (they need no routing or guard). Request bodies are read
+   * later, once the request is routed and authenticated (JsonBodyInterceptor).
    */
   configure(consumer: MiddlewareConsumer): void {
     consumer
@@ -68,8 +69,6 @@ export class AppModule implements NestModule {
           },
         }),
         ReferenceFiles,
-        requireJson,
-        parseJsonBody,
       )
       .forRoutes('*');
   }

@@ -48,20 +48,34 @@ describe('one error model', () => {
     expect(res.headers.allow).toBe('GET, HEAD');
   });
 
-  it('400 for malformed JSON', async () => {
-    const res = await request(t.url).post('/health/live').set('content-type', 'application/json').send('{"period": ');
-    expectProblem(res, 400, 'malformed_json');
-  });
+  describe('a body, read once the request is routed and authenticated', () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const postClient = () => request(t.url).post('/api/v1/admin/clients').set(admin);
 
-  it('413 for a body over 1 MiB', async () => {
-    const big = JSON.stringify({ x: 'a'.repeat(1024 * 1024) });
-    const res = await request(t.url).post('/health/live').set('content-type', 'application/json').send(big);
-    expectProblem(res, 413, 'payload_too_large');
-  });
+    it('400 for malformed JSON', async () => {
+      expectProblem(await postClient().set('content-type', 'application/json').send('{"period": '), 400, 'malformed_json');
+    });
 
-  it('415 for a non-JSON body', async () => {
-    const res = await request(t.url).post('/health/live').set('content-type', 'text/plain').send('period=2025-S1');
-    expectProblem(res, 415, 'unsupported_media_type');
+    it('413 for a body over 1 MiB', async () => {
+      const big = JSON.stringify({ x: 'a'.repeat(1024 * 1024) });
+      expectProblem(await postClient().set('content-type', 'application/json').send(big), 413, 'payload_too_large');
+    });
+
+    it('415 for a non-JSON body, with Accept-Post', async () => {
+      const res = await postClient().set('content-type', 'text/plain').send('period=2025-S1');
+      expectProblem(res, 415, 'unsupported_media_type');
+      expect(res.headers['accept-post']).toBe('application/json');
+    });
+
+    it('is not read without a valid credential (401), nor on a wrong method (405) or path (404)', async () => {
+      const broken = (req: request.Test) => req.set('content-type', 'application/json').send('{"period": ');
+      expectProblem(await broken(request(t.url).post('/api/v1/admin/clients')), 401, 'missing_token');
+      expectProblem(await broken(request(t.url).post('/api/v1/admin/clients').set('authorization', 'Bearer wrong')), 401, 'invalid_token');
+      expectProblem(await broken(request(t.url).post('/health/live')), 405, 'method_not_allowed');
+      expectProblem(await broken(request(t.url).post('/no/such/route')), 404, 'not_found');
+      const huge = await request(t.url).post('/api/v1/declarations').set('content-type', 'application/json').send(JSON.stringify({ x: 'a'.repeat(2 * 1024 * 1024) }));
+      expectProblem(huge, 401, 'missing_token');
+    });
   });
 
   it('500 is generic: no message, no stack, only the request id', async () => {

@@ -1,4 +1,7 @@
+import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
 import express from 'express';
+import type { Observable } from 'rxjs';
+import typeis from 'type-is';
 import { Problem } from '../problem/problem.js';
 
 /** Largest accepted request body; over it → 413. */
@@ -30,10 +33,51 @@ function boundStructure(_req: unknown, _res: unknown, body: Buffer): void {
   }
 }
 
-const jsonParser = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: boundStructure });
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const jsonParser = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, verify: boundStructure });
 
-/** Only the methods that carry a body here have it parsed (a GET with a body is not a 400 or a 413). */
-export function parseJsonBody(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') jsonParser(req, res, next);
-  else next();
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The request body is read only once the request is routed and authenticated: a global
+ * interceptor runs after the guards and before the pipes. Until then nothing of it is read, so a
+ * request without a valid token costs no parsing, and a wrong method or path gets its 404/405
+ * whatever its body. Then: 415 for a body that is not JSON, 413 over 1 MiB or 20,000 objects and
+ * arrays, 400 for malformed JSON. Only the methods that carry a body here have it parsed (a GET
+ * with a body is not a 400 or a 413).
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const req = context.switchToHttp().getRequest<express.Request>();
+    if (BODY_METHODS.has(req.method)) {
+      requireJson(req);
+      await parse(req, context.switchToHttp().getResponse<express.Response>());
+    }
+    return next.handle();
+  }
+}
+
+/** The API speaks JSON only: a body of another media type gets 415 (a body-less POST, e.g. `/confirm`, is fine). */
+function requireJson(req: express.Request): void {
+  const hasBody = typeis.hasBody(req) && req.headers['content-length'] !== '0';
+  if (hasBody && !typeis(req, JSON_TYPES)) {
+    throw new Problem('unsupported_media_type', `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json.`, {
+      headers: { 'Accept-Post': 'application/json' },
+    });
+  }
+}
+
+/** body-parser's JSON parser; its errors as Nest's adapter passes on those of middleware (see ProblemFilter). */
+function parse(req: express.Request, res: express.Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void jsonParser(req, res, (error?: unknown) => {
+      if (error === undefined) resolve();
+      else if (error instanceof Problem) reject(error);
+      else {
+        const status = (error as { status?: number }).status ?? 400;
+        reject(new HttpException(error instanceof Error ? error.message : String(error), status, { cause: error }));
+      }
+    });
+  });
 }

@@ -52,8 +52,6 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown, req: Request): Problem {
     if (exception instanceof Problem) return exception;
-    // A Problem thrown inside Express middleware (body-parser's verify hook) comes wrapped by Nest's adapter.
-    if (exception instanceof HttpException && exception.cause instanceof Problem) return exception.cause;
     if (isDatabaseUnavailable(exception)) {
       return new Problem('service_unavailable', 'The database is unreachable; retry shortly.', {
         headers: { 'Retry-After': '5' },
