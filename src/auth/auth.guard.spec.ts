@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Repository } from 'typeorm';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { PreparedStatements } from '../database/prepared-statements.js';
@@ -71,7 +70,7 @@ function setup({ adminDisabled = false } = {}) {
   const { calls, repository, statements } = fakeDatabase(rows);
   const tokens = new TokensService(repository, {} as AccountsService, statements);
   const admin = new AdminCredential({ adminToken } as AppConfig);
-  const guard = new AuthGuard(new Reflector(), admin, new ClientTokenStrategy(tokens), tokens);
+  const guard = new AuthGuard(admin, new ClientTokenStrategy(tokens), tokens);
   return { guard, calls, tokens };
 }
 

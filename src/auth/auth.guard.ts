@@ -1,7 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
+import { audienceOf } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import { AdminCredential } from './admin-credential.js';
 import { ClientTokenStrategy, REALM, REJECTION_DESCRIPTIONS } from './client-token.strategy.js';
@@ -52,14 +51,13 @@ export function bearerToken(header: string | undefined): string {
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
     private readonly admin: AdminCredential,
     private readonly strategy: ClientTokenStrategy,
     private readonly tokens: TokensService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const audience = this.reflector.getAllAndOverride<Audience | undefined>(AUDIENCE_KEY, [context.getHandler(), context.getClass()]);
+    const audience = audienceOf(context);
     if (audience === 'public') return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request & RequestWithClient>();

@@ -1,4 +1,4 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE_BASE } from './problem/problem-content-type.js';
 import { ProblemDto, ValidationProblemDto } from './problem/problem.dto.js';
@@ -6,6 +6,13 @@ import { ProblemDto, ValidationProblemDto } from './problem/problem.dto.js';
 /** Who may call a route. The global AuthGuard reads it; a route without it needs a client token. */
 export type Audience = 'public' | 'client' | 'admin';
 export const AUDIENCE_KEY = 'audience';
+
+/** The audience of the route `context` runs: its method's, else its controller's, else `client` (deny by default). */
+export function audienceOf(context: ExecutionContext): Audience {
+  return ((Reflect.getMetadata(AUDIENCE_KEY, context.getHandler()) as Audience | undefined) ??
+    (Reflect.getMetadata(AUDIENCE_KEY, context.getClass()) as Audience | undefined) ??
+    'client');
+}
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor).',

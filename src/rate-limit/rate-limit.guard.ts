@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
+import { type Audience, audienceOf } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../auth/current-client.decorator.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store.js';
@@ -38,10 +38,7 @@ export class RateLimitGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const audience =
-      (Reflect.getMetadata(AUDIENCE_KEY, context.getHandler()) as Audience | undefined) ??
-      (Reflect.getMetadata(AUDIENCE_KEY, context.getClass()) as Audience | undefined) ??
-      'client';
+    const audience = audienceOf(context);
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
     const policies = this.policies.filter((p) => p.applies(audience, req.method));
