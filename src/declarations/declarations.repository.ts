@@ -219,15 +219,15 @@ export class DeclarationsRepository {
         LIMIT $${params.push(query.limit)}`,
       params,
     );
-    const aggregates = await this.aggregate(this.dataSource.manager, query.clientId, rows.map((r) => r.id));
+    const aggregates = await this.aggregate(query.clientId, rows.map((r) => r.id));
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
   }
 
   /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
-  private async aggregate(manager: EntityManager, clientId: string, ids: string[]): Promise<Map<string, { lineCount: number; totals: TotalRow[] }>> {
+  private async aggregate(clientId: string, ids: string[]): Promise<Map<string, { lineCount: number; totals: TotalRow[] }>> {
     const result = new Map<string, { lineCount: number; totals: TotalRow[] }>();
     if (ids.length === 0) return result;
-    const rows: { declarationId: string; stream: string; unit: string; quantity: string; lines: number }[] = await manager.query(
+    const rows: { declarationId: string; stream: string; unit: string; quantity: string; lines: number }[] = await this.dataSource.query(
       `SELECT l.declaration_id AS "declarationId", l.stream, l.unit,
               trim_scale(sum(l.quantity))::text AS quantity, count(*)::int AS lines
          FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id
