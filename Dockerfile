@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: full dependencies, compile, build the reference files and the OpenAPI document.
-FROM node:20.20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,7 +14,7 @@ RUN npm run build
 # Runtime stage: production dependencies only, non-root.
 # An explicit heap limit keeps V8 from growing the heap far past the live set (~300 MB RSS under
 # load without it, ~170 MB with it: README "Benchmarks"); npm run bench runs the service with it.
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NODE_OPTIONS=--max-old-space-size=384
 WORKDIR /app
 COPY package.json package-lock.json ./
