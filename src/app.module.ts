@@ -19,8 +19,9 @@ import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { HealthModule } from './health/health.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
-import { ReferenceFiles } from './reference/reference-files.js';
 import { ReferenceModule } from './reference/reference.module.js';
+import { PublicFiles } from './site/public-files.js';
+import { SiteModule } from './site/site.module.js';
 
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
         AccountsModule,
         AuthModule,
         ReferenceModule,
+        SiteModule,
         DeclarationsModule,
         RateLimitModule.forRoot(options.rateLimits),
       ],
@@ -55,8 +57,8 @@ export class AppModule implements NestModule {
   }
 
   /**
-   * After the logger's own middleware (request id first), before any route. The public reference
-   * files are answered right after helmet (they need no routing or guard). Request bodies are read
+   * After the logger's own middleware (request id first), before any route. The public files
+   * (reference files and site pages) are answered right after helmet (they need no routing or guard). Request bodies are read
    * later, once the request is routed and authenticated (JsonBodyInterceptor).
    */
   configure(consumer: MiddlewareConsumer): void {
@@ -68,7 +70,7 @@ export class AppModule implements NestModule {
             directives: { 'img-src': ["'self'", 'data:', 'https://validator.swagger.io'] },
           },
         }),
-        ReferenceFiles,
+        PublicFiles,
       )
       .forRoutes('*');
   }
