@@ -112,7 +112,10 @@ describe('renderReference', () => {
     expect(lines[0]).toBe(`# ${sources.service.name}`);
     expect(lines[1]).toBe('');
     expect(lines[2]).toMatch(/^> \S/);
-    expect(text.match(/^## /gm)).toHaveLength(3);
+    expect(text.match(/^## /gm)).toHaveLength(4);
+    for (const path of ['/', '/pricing', '/streams', '/law', '/obligations', '/developers', '/problems', '/fr/', '/fr/pricing']) {
+      expect(text).toContain(`](https://www.example.org${path})`);
+    }
     for (const name of ['index.json', 'pricing.json', 'streams.json', 'law.json', 'obligations.json']) {
       expect(text).toContain(`](https://data.example.org/reference/v1/${name})`);
     }

@@ -13,6 +13,7 @@ import {
   type RenderedFile,
 } from './reference-files.js';
 import { validateReference } from './validate-reference.js';
+import { SITE_PAGES } from '../../site/site-pages.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
@@ -38,6 +39,18 @@ const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: string; descriptio
     title: 'Obligations',
     description: 'what a packaging producer must do in France, with legal basis, periodicity and deadlines where sourced',
   },
+};
+
+/** Titles of the site's pages in llms.txt (each problem type has its own page, linked from `problems`). */
+const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], string> = {
+  home: 'Home',
+  pricing: 'Pricing',
+  streams: 'Streams: units, material categories, eco-organisms, legal basis',
+  law: 'Law: each legal text with its date and sources',
+  obligations: 'Obligations: what a producer must do, with deadlines',
+  developers: 'Developers: how to get a token, the API in short with examples',
+  problems: 'Error types: one page per problem `type` of the API',
+  problem: 'Error type',
 };
 
 /**
@@ -126,6 +139,11 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
   for (const name of REFERENCE_DOCUMENTS) {
     const { title, description } = DOCUMENT_TITLES[name];
     lines.push(`- [${title}](${index.endpoints[name]}): ${description}`);
+  }
+  lines.push('', '## Pages', '');
+  lines.push('The same data as web pages, in English and in French (under `/fr/`):', '');
+  for (const page of SITE_PAGES.filter((p) => p.kind !== 'problem')) {
+    lines.push(`- [${PAGE_TITLES[page.kind]}${page.lang === 'fr' ? ' (français)' : ''}](${urls.siteUrl}${page.path})`);
   }
   lines.push('', '## Client API', '');
   lines.push(`Base URL: ${index.client_api.base}`, '');
