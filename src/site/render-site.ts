@@ -132,7 +132,9 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     homePath: pathFor('home'),
     stylesheet: STYLESHEET_PATH,
     icon: ICON_PATH,
-    title: problem ? `${problem} — ${PROBLEM_TYPES[problem].title}` : t.titles[page.kind],
+    title: problem ?? t.titles[page.kind],
+    /** The title and the service's name, when both fit in a search result (70 characters). */
+    documentTitle: [problem ?? t.titles[page.kind], index.name].join(' · ').length <= 70 ? [problem ?? t.titles[page.kind], index.name].join(' · ') : (problem ?? t.titles[page.kind]),
     problems: Object.entries(PROBLEM_TYPES).map(([code, type]) => ({
       code,
       ...type,
