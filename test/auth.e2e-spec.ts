@@ -5,6 +5,8 @@ import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import request from 'supertest';
 import { AUDIENCE_KEY } from '../src/common/openapi.js';
 import { SERVED_FILES } from '../src/reference/reference-files.js';
+import { PublicFiles } from '../src/site/public-files.js';
+import { SITE_PATHS } from '../src/site/site-pages.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -381,10 +383,14 @@ describe('every route is closed unless listed as public', () => {
     expect(expressRoutes()).toEqual(expect.arrayContaining(['GET /docs', 'GET /docs/openapi.json']));
   });
 
-  it('answers before the router (no guard) only GET on the listed public routes', () => {
-    const answered = [...SERVED_FILES.keys()].map((path) => `GET ${path}`);
-    expect(answered.length).toBeGreaterThan(0);
-    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(answered));
+  it('answers before the router (no guard) only GET on the listed public routes and the site', () => {
+    const answered = t.app.get(PublicFiles).files.paths();
+    const files = [...SERVED_FILES.keys()];
+    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(files.map((path) => `GET ${path}`)));
+    // The site: pages, their assets, sitemap.xml and robots.txt; none under the API, health or docs.
+    expect(SITE_PATHS).toEqual(expect.arrayContaining(['/', '/fr/', '/pricing', '/problems/not-found', '/robots.txt']));
+    for (const path of SITE_PATHS) expect(path).not.toMatch(/^\/(api|health|docs)(\/|$)/);
+    expect([...answered].sort()).toEqual([...files, ...SITE_PATHS].sort());
   });
 
   it('refuses every other route without a credential: 401 with WWW-Authenticate', async () => {
@@ -405,6 +411,8 @@ describe('every route is closed unless listed as public', () => {
       const res = await send('get', route.split(' ')[1]!);
       expect({ route, status: res.status }).not.toEqual({ route, status: 401 });
     }
+    // The site is GET/HEAD only: another method on a page goes to the router, which has no such route.
+    for (const path of ['/', '/pricing']) expect((await send('post', path)).status).toBe(404);
   });
 });
 

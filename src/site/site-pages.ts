@@ -94,3 +94,13 @@ export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/'
 
 export const STYLESHEET_PATH = '/assets/site.css';
 export const ICON_PATH = '/assets/icon.svg';
+
+/** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt): nothing else. */
+export const SITE_PATHS: readonly string[] = [
+  ...SITE_PAGES.map((page) => page.path),
+  ...PAGE_ALIASES.keys(),
+  STYLESHEET_PATH,
+  ICON_PATH,
+  '/sitemap.xml',
+  '/robots.txt',
+];

@@ -79,7 +79,8 @@ async function visit(page: Page, path: string): Promise<Visit> {
   const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
   if (response?.status() !== 200) problems.push(`HTTP ${response?.status()} for the page itself`);
   const links = await page.$$eval('a[href], link[rel="alternate"], link[rel="stylesheet"], link[rel="icon"], link[rel="canonical"]', (elements) =>
-    elements.map((e) => (e as HTMLAnchorElement | HTMLLinkElement).href),
+    // Runs in the page: the resolved address of each link (the DOM types are not in this project's lib).
+    elements.map((e) => (e as unknown as { href: string }).href),
   );
   return { problems, links };
 }
@@ -97,7 +98,7 @@ describe('the public site in Chromium', () => {
           const { problems, links } = await visit(page, sitePage.path);
           for (const link of links) if (new URL(link).origin === origin) internalLinks.add(link);
           // Nothing wider than the viewport (a table or code block scrolls inside its own box).
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
           if (overflow > 0) problems.push(`the page is ${overflow} px wider than the viewport`);
           if (AXE_PAGES.includes(sitePage)) {
             const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -9,7 +9,8 @@
  * (RELIED_UPON_HEADERS) are documented. A violation fails the test that made the request.
  *
  * What is outside the document, on purpose (keep this short):
- *  - EXEMPT: Swagger UI's static files, CORS preflights (OPTIONS).
+ *  - EXEMPT: Swagger UI's static files, the public site's pages and assets (HTML for people,
+ *    tested in test/site.e2e-spec.ts), CORS preflights (OPTIONS).
  *  - OUTSIDE_CONTRACT: test-only routes.
  *  - ALIASES: `GET /api/v1` is `GET /api/v1/index.json` (hidden from the document), checked as such.
  *  - A request that matches no documented operation (unknown route, unknown method, a test-only
@@ -19,6 +20,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
+import { SITE_PATHS } from '../../src/site/site-pages.js';
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -26,7 +28,7 @@ type Schema = Json;
 const OPENAPI_PATH = '/docs/openapi.json';
 const DOC_ID = 'http://contract.test/openapi.json';
 /** Swagger UI (HTML, JS, CSS) and the document itself: not API operations. */
-const EXEMPT = [/^\/docs(\/.*)?$/];
+const EXEMPT = [/^\/docs(\/.*)?$/, ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))];
 /**
  * Deliberately outside the contract: test-only controllers (e.g. the throwing route of
  * foundation.e2e-spec.ts) that the app under test documents; treated as undocumented.
