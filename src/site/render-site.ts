@@ -203,10 +203,11 @@ function helpers(lang: Language, t: SiteText) {
         .flatMap(([key, value]) => flatten(value, `${pointer}/${escapePointer(key)}`, key));
       if (leaves.length === 0) return '';
       return `<dl class="extras">${leaves
-        .map(({ label, pointer: p, value }) => `<dt>${escapeHtml(label)}</dt><dd>${isIsoDate(value) ? h.date(p, value as string) : h.enText2(p, value)}</dd>`)
+        .map(({ label, pointer: p, value }) => `<dt>${escapeHtml(label)}</dt><dd>${isIsoDate(value) ? h.date(p, value as string) : h.anyValue(p, value)}</dd>`)
         .join('')}</dl>`;
     },
-    enText2: (pointer: string, value: unknown) =>
+    /** A field of any kind: an address as a link, a text as text, anything else as `fact` shows it. */
+    anyValue: (pointer: string, value: unknown) =>
       typeof value === 'string' && /^https?:\/\//.test(value) ? h.link(pointer, value) : typeof value === 'string' ? h.enText(pointer, value) : h.fact(pointer, value),
     /** A JSON pointer into a file: `streams.json#/streams/0`. */
     ptr: (file: string, ...path: (string | number)[]) => `${file}#${path.map((p) => `/${escapePointer(String(p))}`).join('')}`,

@@ -6,6 +6,8 @@ import type { ProblemCode } from '../common/problem/problem.js';
 import type { Language, PageKind } from './site-pages.js';
 
 const en = {
+  /** French puts a (non-breaking) space before a colon. */
+  colon: ':',
   langName: 'English',
   otherLangName: 'Français',
   skip: 'Skip to content',
@@ -176,6 +178,7 @@ const en = {
 export type SiteText = typeof en;
 
 const fr: SiteText = {
+  colon: '\u00a0:',
   langName: 'Français',
   otherLangName: 'English',
   skip: 'Aller au contenu',
