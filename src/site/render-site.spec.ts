@@ -101,6 +101,7 @@ describe('renderSite', () => {
         const html = pages.find((p) => p.path === `${prefix}/problems/${problemSlug(code)}`)?.html;
         expect(html).toContain(`<code>${code}</code>`);
         expect(html).toContain(`"type": "${urls.siteUrl}/problems/${problemSlug(code)}"`);
+        expect(html).toContain(`HTTP/1.1 ${PROBLEM_TYPES[code].status}\nContent-Type: application/problem+json\n`);
       }
     }
   });
