@@ -147,6 +147,20 @@ describe('request ids and logs', () => {
     );
   });
 
+  it('writes one route key per line: the matched route template, also for a public file', async () => {
+    await request(t.url).get('/api/v1/me').set('x-request-id', 'route-once-me');
+    await request(t.url).get('/api/v1/streams.json').set('x-request-id', 'route-once-file');
+    await request(t.url).get('/api/v1/declarations/3f1c1a52-1b43-4b7f-9a53-0f8a2a8f0b9e').set('x-request-id', 'route-once-param');
+    const raw = (id: string) => t.logs.filter((l) => l.includes(`"request_id":"${id}"`) && l.includes('"res"'));
+    for (const id of ['route-once-me', 'route-once-file', 'route-once-param']) {
+      expect(raw(id)).toHaveLength(1);
+      expect(raw(id)[0].match(/"route":/g)?.length ?? 0).toBeLessThanOrEqual(1);
+      expect(raw(id)[0]).not.toContain('{/*splat}');
+    }
+    expect(JSON.parse(raw('route-once-me')[0]).route).toBe('/api/v1/me');
+    expect(JSON.parse(raw('route-once-param')[0]).route).toBe('/api/v1/declarations/:id');
+  });
+
   it('replaces an insane X-Request-Id with a generated one', async () => {
     const res = await request(t.url).get('/health/live').set('x-request-id', 'bad id with spaces <script>');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -21,6 +21,12 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** Nest mounts middleware on `<path>{/*splat}`: the route a request matched is the path before it (none for a bare splat). */
+function routeTemplate(path: string): string | undefined {
+  const template = path.endsWith('{/*splat}') ? path.slice(0, -'{/*splat}'.length) : path;
+  return template === '' ? undefined : template;
+}
+
 /** nestjs-pino options: one JSON line per request, request id on every line, secrets redacted. */
 export function loggerParams(config: AppConfig, stream?: DestinationStream): Params {
   const infoEnabled = ['trace', 'debug', 'info'].includes(config.logLevel);
@@ -43,11 +49,12 @@ export function loggerParams(config: AppConfig, stream?: DestinationStream): Par
       }),
       res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
-    // Called when the request starts (nothing to add yet) and when it ends. pino-http makes no child
-    // logger for a falsy result, though its types say `object`.
-    customProps: (req): object => {
+    // pino-http calls this when the request starts and again when it ends, and adds the keys of both
+    // calls to the line: only the end's (the matched route template, the client) are returned.
+    customProps: (req, res): object => {
+      if (!res.writableEnded) return undefined as unknown as object;
       const express = req as IncomingMessage & { route?: { path?: string }; baseUrl?: string; clientId?: string };
-      const route = express.route?.path ? `${express.baseUrl ?? ''}${express.route.path}` : undefined;
+      const route = express.route?.path ? routeTemplate(`${express.baseUrl ?? ''}${express.route.path}`) : undefined;
       return (route === undefined && express.clientId === undefined ? undefined : { route, client_id: express.clientId }) as object;
     },
     // Below `info` (e.g. LOG_LEVEL=warn), the line of a successful request is not even built.
