@@ -6,6 +6,7 @@ import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { setupOpenApi } from './common/openapi.setup.js';
+import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseConnection } from './database/database-options.js';
 import { POOL_SIZE } from './database/database-options.js';
@@ -53,7 +54,7 @@ export async function createApp(
     // Throw start-up errors to the caller (main logs them and exits) instead of exiting here.
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(quietFrameworkLogger(app.get(Logger)));
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   const server = app.getHttpServer() as Server;
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;

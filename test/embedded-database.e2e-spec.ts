@@ -1,25 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { REPO_ROOT } from '../src/reference/build/repo-root.js';
 import { createClient } from './support/factories.js';
-import { spawnApp } from './support/spawned-app.js';
+import { runToExit, spawnApp } from './support/spawned-app.js';
 import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
-
-/** `node dist/src/main.js` with this environment only; resolves with its exit code and output. */
-async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/src/main.js')], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, output };
-}
 
 describe('the embedded database (no DATABASE_URL)', () => {
   let dataDir: string;

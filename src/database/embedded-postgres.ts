@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import lockfile from 'proper-lockfile';
+import { StartupError } from '../common/startup.js';
 import { withProtocolAffinity } from './pglite-protocol-affinity.js';
 
 /** Port number only names the socket file (`.s.PGSQL.<port>`), as PostgreSQL does. */
@@ -32,7 +33,7 @@ export class EmbeddedPostgres {
     const dir = path.resolve(dataDir);
     const socketPath = path.join(dir, `.s.PGSQL.${SOCKET_PORT}`);
     if (socketPath.length > MAX_SOCKET_PATH) {
-      throw new Error(`DATA_DIR is too long for a unix socket path (${socketPath.length} > ${MAX_SOCKET_PATH} characters): ${dir}`);
+      throw new StartupError(`DATA_DIR is too long for a unix socket path (${socketPath.length} > ${MAX_SOCKET_PATH} characters): ${dir}`);
     }
     await mkdir(dir, { recursive: true });
     let release: () => Promise<void>;
@@ -40,7 +41,7 @@ export class EmbeddedPostgres {
       release = await lockfile.lock(dir, { lockfilePath: path.join(dir, 'lock'), stale: 15_000, update: 5_000, retries: 0 });
     } catch (error) {
       if ((error as { code?: string }).code === 'ELOCKED') {
-        throw new Error(`DATA_DIR ${dir} is already in use by another process (embedded database); stop it or choose another DATA_DIR.`, { cause: error });
+        throw new StartupError(`DATA_DIR ${dir} is already in use by another process (embedded database): stop it or choose another DATA_DIR.`, { cause: error });
       }
       throw error;
     }

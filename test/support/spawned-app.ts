@@ -49,3 +49,16 @@ export async function spawnApp(env: Record<string, string>): Promise<SpawnedApp>
     },
   };
 }
+
+/** `node dist/src/main.js` with this environment only (and PATH); resolves with its exit code and output. */
+export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/src/main.js')], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output };
+}
