@@ -65,6 +65,6 @@ export async function createApp(
   app.disable('x-powered-by');
   // No automatic weak ETags on API responses; the reference files set their own.
   app.set('etag', false);
-  await setupOpenApi(app, config);
+  await setupOpenApi(app);
   return app;
 }

@@ -14,7 +14,7 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'epr-startup-'));
     app = await spawnApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ADMIN_TOKEN: '' });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await app?.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -75,5 +75,5 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
     } finally {
       await app.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -86,7 +86,7 @@ export class DeclarationsController {
       'Cursor pagination only: pass `next_cursor` as `cursor` with the same filters until it is null. Pages stay consistent while new declarations arrive (no row is skipped or repeated).',
     ].join('\n'),
   })
-  @ApiOkResponse({ type: DeclarationPageDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'A page of your declarations, newest first, with `next_cursor` when there are more.', type: DeclarationPageDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
     return this.declarations.list(client.clientId, query);
@@ -100,7 +100,7 @@ export class DeclarationsController {
     description: 'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({ type: DeclarationDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'The declaration revision, with its lines and totals.', type: DeclarationDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(404)
   findOne(@CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<DeclarationDto> {
     return this.declarations.findOne(client.clientId, id);

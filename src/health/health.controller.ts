@@ -4,7 +4,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 import { DataSource } from 'typeorm';
 import { Public } from '../common/openapi.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
-import { ProblemDto } from '../common/problem/problem.dto.js';
+import { ReadinessProblemDto } from '../common/problem/problem.dto.js';
 
 // Documented here rather than by terminus, whose 503 is not what clients get: the ProblemFilter
 // answers a failed check with problem+json (`checks` per dependency) and Retry-After.
@@ -22,12 +22,12 @@ const UNAVAILABLE = {
   status: 503,
   description: 'A check failed, or the service is shutting down: problem `service_unavailable`, with `checks`.',
   headers: { 'Retry-After': { description: 'Seconds to wait before probing again.', schema: { type: 'string', example: '5' } } },
-  content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ProblemDto) } } },
+  content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ReadinessProblemDto) } } },
 };
 
 /** Probes for orchestrators, outside the API prefix. */
 @ApiTags('health')
-@ApiExtraModels(ProblemDto)
+@ApiExtraModels(ReadinessProblemDto)
 @Public()
 @Controller('health')
 export class HealthController {

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/openapi.js';
 import { REFERENCE_CACHE_CONTROL, ReferenceFiles } from './reference-files.js';
@@ -89,9 +89,14 @@ export class ReferenceController {
     this.files.send('index.json', req, res);
   }
 
-  /** Same document as /api/v1/index.json. */
   @Get('api/v1')
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    operationId: 'getApiRoot',
+    summary: 'Index of the reference data and of the client API (the API root)',
+    description: describe('The same document as `/api/v1/index.json`, at the root of the API.'),
+  })
+  @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index'), headers: VALIDATORS })
+  @ApiResponse(NOT_MODIFIED)
   root(@Req() req: Request, @Res() res: Response): void {
     this.files.send('index.json', req, res);
   }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 
 /** RFC 9457 problem details, as every error response of the API carries them. */
 export class ProblemDto {
@@ -11,7 +11,7 @@ export class ProblemDto {
   title!: string;
 
   /** The HTTP status code of this response. */
-  @ApiProperty({ example: 404 })
+  @ApiProperty({ type: 'integer', minimum: 400, maximum: 599, example: 404 })
   status!: number;
 
   /** What went wrong in this occurrence, and how to fix it. */
@@ -25,10 +25,12 @@ export class ProblemDto {
   /** Stable machine-readable code of the problem type. */
   @ApiProperty({ example: 'not_found' })
   code!: string;
+}
 
-  /** Readiness only: the status of each dependency. */
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  checks?: Record<string, unknown>;
+/** A 503 of the readiness probe: the problem, and the status of each dependency. */
+export class ReadinessProblemDto extends ProblemDto {
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { database: { status: 'down' } } })
+  checks!: Record<string, unknown>;
 }
 
 export class FieldErrorDto {

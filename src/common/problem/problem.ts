@@ -83,7 +83,9 @@ function describeErrors(errors: FieldError[]): string {
   const first = errors[0];
   if (!first) return 'The request is not valid.';
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
-  return `${first.pointer || '/'}: ${first.detail}${more}`;
+  // A problem of the whole request (pointer "") is said as it is; others name where they are.
+  const sentence = first.pointer ? `${first.pointer}: ${first.detail}` : first.detail.charAt(0).toUpperCase() + first.detail.slice(1);
+  return `${sentence}${more}`;
 }
 
 export class NotFoundProblem extends Problem {
