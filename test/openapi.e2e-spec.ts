@@ -86,6 +86,17 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas.ProblemDto.properties.status.type).toBe('integer');
   });
 
+  it('lists every client route, and only those, in the index document and llms.txt', async () => {
+    const clientRoutes = operations()
+      .filter(({ op }) => (op.security as Json[] | undefined)?.some((scheme) => 'client' in scheme))
+      .map(({ path, method }) => `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, '')}`);
+    const index = (await request(t.url).get('/api/v1/index.json')).body as Json;
+    expect([...(index.client_api.endpoints as string[])].sort()).toEqual(clientRoutes.sort());
+    const llms = (await request(t.url).get('/llms.txt')).text;
+    for (const route of clientRoutes) expect(llms).toContain(`\`${route}\``);
+    expect(llms).toMatch(/\]\(http[^)]*\/docs\/openapi\.json\)/);
+  });
+
   it('has one true example per problem code under each documented problem status', () => {
     expect(Object.keys(PROBLEM_EXAMPLES).sort()).toEqual(Object.keys(PROBLEM_TYPES).sort());
     for (const { op } of operations()) {

@@ -258,7 +258,14 @@ export interface ReferenceUrls {
 
 // ---------------------------------------------------------------- index document
 
-export const CLIENT_API_ENDPOINTS = ['GET /me', 'GET /declarations', 'POST /declarations'] as const;
+/** Every route of the client API (paths under its base), with what it does: the index document and llms.txt list them. */
+export const CLIENT_API_ENDPOINTS = {
+  'GET /me': "the calling client's account",
+  'GET /declarations': "the caller's declarations, newest first, cursor-paginated, filterable by period and status",
+  'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
+  'POST /declarations':
+    'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity',
+} as const;
 
 /** The fields of the index document, in their published order. */
 export const INDEX_DOCUMENT_FIELDS = [

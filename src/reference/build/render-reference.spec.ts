@@ -81,7 +81,7 @@ describe('renderReference', () => {
       client_api: {
         base: 'https://api.example.org/client/v1',
         auth: expect.stringContaining('Authorization: Bearer <token>'),
-        endpoints: ['GET /me', 'GET /declarations', 'POST /declarations'],
+        endpoints: ['GET /me', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
       },
       markdown: 'https://www.example.org/llms.txt',
       licence: 'CC BY 4.0',
@@ -118,7 +118,8 @@ describe('renderReference', () => {
     }
     expect(text).toContain('Base URL: https://api.example.org/client/v1');
     expect(text).toContain('Authorization: Bearer <token>');
-    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`POST /declarations`']) expect(text).toContain(endpoint);
+    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`GET /declarations/{id}`', '`POST /declarations`']) expect(text).toContain(endpoint);
+    expect(text).toContain('/docs/openapi.json)');
     expect(text).toContain('](https://www.example.org/docs)');
     expect(text).toContain('[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/)');
     for (const stream of sources.streams.streams) expect(text).toContain(`\`${stream.code}\``);

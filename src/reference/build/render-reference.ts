@@ -77,7 +77,7 @@ export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrl
     client_api: {
       base: base.clientBaseUrl,
       auth: CLIENT_AUTH_DESCRIPTION,
-      endpoints: [...CLIENT_API_ENDPOINTS],
+      endpoints: Object.keys(CLIENT_API_ENDPOINTS),
     },
     markdown: `${base.siteUrl}/${LLMS_FILE}`,
     licence: 'CC BY 4.0',
@@ -131,11 +131,9 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
   lines.push(`Base URL: ${index.client_api.base}`, '');
   lines.push(`Authentication: ${CLIENT_AUTH_DESCRIPTION}`, '');
   lines.push(
-    `- \`GET /me\`: the calling client's account`,
-    `- \`GET /declarations\`: the caller's declarations, newest first, paginated, filterable by period`,
-    `- \`POST /declarations\`: submit a declaration for a period (\`YYYY-S1\` or \`YYYY-S2\`, a half-year convention of this service) ` +
-      'with lines of stream, material, unit and quantity',
+    ...Object.entries(CLIENT_API_ENDPOINTS).map(([endpoint, description]) => `- \`${endpoint}\`: ${description}`),
     `- [OpenAPI documentation (Swagger UI)](${urls.siteUrl}/docs): every route, schema and error response`,
+    `- [OpenAPI document](${urls.siteUrl}/docs/openapi.json): the same, as an OpenAPI 3 JSON file to generate a client from`,
   );
   lines.push('', '## Licence', '');
   lines.push(
