@@ -552,12 +552,39 @@ describe('GET /api/v1/declarations', () => {
 });
 
 describe('schema and documentation', () => {
-  it('the entities match the migrations (TypeORM sees nothing to change)', async () => {
+  it('every entity matches its table: a generated migration would change nothing', async () => {
     const { DataSource } = await import('typeorm');
     const dataSource = t.app.get(DataSource);
-    const pending = await dataSource.driver.createSchemaBuilder().log();
-    const declarations = pending.upQueries.map((q) => q.query).filter((q) => /declaration|idempotency/.test(q));
-    expect(declarations).toEqual([]);
+    // TypeORM 1.1 reads the schema with queries in parallel on one connection (loadTables ->
+    // getUserDefinedTypeName), which pg deprecates with a warning; the service never does so. The
+    // runner of this one read sends its queries one after the other.
+    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+    dataSource.createQueryRunner = (mode) => {
+      const runner = createQueryRunner(mode);
+      const query = runner.query.bind(runner);
+      let last: Promise<unknown> = Promise.resolve();
+      runner.query = ((...args: Parameters<typeof query>) => {
+        const next = last.then(() => query(...args));
+        last = next.catch(() => undefined);
+        return next;
+      }) as typeof runner.query;
+      return runner;
+    };
+    try {
+      const pending = await dataSource.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    } finally {
+      dataSource.createQueryRunner = createQueryRunner;
+    }
+    // Every table of the migrations has an entity (the diff above covers only tables with one), but
+    // the rate-limit counters, written only by raw SQL upserts (src/rate-limit), which TypeORM's
+    // migration generator leaves alone for having no entity.
+    const rawSqlTables = new Set(['rate_limit_counters']);
+    const { rows } = await t.pool.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,
+    );
+    const mapped = new Set(dataSource.entityMetadatas.map((m) => m.tableName));
+    expect(rows.map((r) => r.table_name).filter((name) => !mapped.has(name) && !rawSqlTables.has(name))).toEqual([]);
   });
 
   it('the migration goes down and up again', async () => {
