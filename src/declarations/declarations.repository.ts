@@ -71,6 +71,22 @@ export interface ListQuery {
   limit: number;
 }
 
+/** The statement of one page of a client's list, as the repository sends it (a test EXPLAINs it). */
+export function listPageStatement(query: ListQuery): { text: string; values: unknown[] } {
+  const where = ['client_id = $1'];
+  const values: unknown[] = [query.clientId];
+  if (query.period !== undefined) where.push(`period = $${values.push(query.period)}`);
+  if (query.status !== undefined) where.push(`status = $${values.push(query.status)}`);
+  if (query.after) {
+    where.push(`(submitted_at, id) < ($${values.push(query.after.submittedAt)}::timestamptz, $${values.push(query.after.id)}::uuid)`);
+  }
+  const text = `SELECT ${DECLARATION_COLUMNS} FROM declarations
+        WHERE ${where.join(' AND ')}
+        ORDER BY submitted_at DESC, id DESC
+        LIMIT $${values.push(query.limit)}`;
+  return { text, values };
+}
+
 const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
   ${utcText('submitted_at')} AS "submittedAt", receipt`;
 
@@ -205,20 +221,8 @@ export class DeclarationsRepository {
    * `(submitted_at, id) < cursor` and the order match an index, so each page is an index range scan.
    */
   async listPage(query: ListQuery): Promise<DeclarationSummaryRow[]> {
-    const where = ['client_id = $1'];
-    const params: unknown[] = [query.clientId];
-    if (query.period !== undefined) where.push(`period = $${params.push(query.period)}`);
-    if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
-    if (query.after) {
-      where.push(`(submitted_at, id) < ($${params.push(query.after.submittedAt)}::timestamptz, $${params.push(query.after.id)}::uuid)`);
-    }
-    const rows: DeclarationRow[] = await this.dataSource.query(
-      `SELECT ${DECLARATION_COLUMNS} FROM declarations
-        WHERE ${where.join(' AND ')}
-        ORDER BY submitted_at DESC, id DESC
-        LIMIT $${params.push(query.limit)}`,
-      params,
-    );
+    const { text, values } = listPageStatement(query);
+    const rows: DeclarationRow[] = await this.dataSource.query(text, values);
     const aggregates = await this.aggregate(query.clientId, rows.map((r) => r.id));
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
   }
