@@ -109,9 +109,12 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
   for (const stream of sources.streams.streams) {
     lines.push(
       `- \`${stream.code}\`: ${stream.name.en} (${stream.name.fr}), ${stream.legal_item}, ${stream.status}; ` +
-        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}`,
+        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}` +
+        (stream.declarable_until ? ` until ${stream.declarable_until}${stream.replaced_by ? ` (then \`${stream.replaced_by}\`)` : ''}` : ''),
     );
   }
+  lines.push('', 'Units of declaration lines:', '');
+  for (const unit of sources.streams.units) lines.push(`- \`${unit.code}\` (${unit.kind}): ${oneLine(unit.meaning.en)}`);
   lines.push('', 'Plans of the service (yearly, VAT excluded):', '');
   for (const plan of sources.pricing.plans) {
     lines.push(
@@ -132,9 +135,10 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
   lines.push(`Authentication: ${CLIENT_AUTH_DESCRIPTION}`, '');
   lines.push(
     `- \`GET /me\`: the calling client's account`,
+    `- \`GET /me/obligations\`: per stream of the confirmed account and per half-year, declared or missing, ended or open, and the deadlines ahead (an unconfirmed account gets \`account_status: "pending"\`)`,
     `- \`GET /declarations\`: the caller's declarations, newest first, paginated, filterable by period`,
     `- \`POST /declarations\`: submit a declaration for a period (\`YYYY-S1\` or \`YYYY-S2\`, a half-year convention of this service) ` +
-      'with lines of stream, material, unit and quantity',
+      'with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
     `- [OpenAPI documentation (Swagger UI)](${urls.siteUrl}/docs): every route, schema and error response`,
   );
   lines.push('', '## Licence', '');
