@@ -167,7 +167,8 @@ export class DeclarationValidator {
       unit: unit as StreamUnit,
       quantity: quantity!,
     };
-    const group = stream !== undefined && material !== undefined ? `${stream}\u0000${fold(material)}` : undefined;
+    // One material is one category when it names one (`glass` and `Verre` alike), else its text.
+    const group = stream !== undefined && material !== undefined ? `${stream}\u0000${valid.materialCode ?? fold(material)}` : undefined;
     return { at, key, group, complete: complete && stream !== undefined && unit !== undefined, valid };
   }
 
