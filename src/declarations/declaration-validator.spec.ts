@@ -339,10 +339,14 @@ describe('DeclarationValidator with the published catalogue', () => {
     expect(v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10.5), emb('glass', 'uvc', 12)] }, at('2026-11-23'))).toMatchObject({ ok: true });
   });
 
-  it('household packaging: a material in kg needs its uvc count; a count alone is accepted', () => {
-    const result = v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10), emb('Verre ', 'uvc', 3), emb('steel', 'kg', 1)] }, at('2026-11-23'));
+  it('enforces a published unit requirement: a material in kg needs its uvc count; a count alone is accepted', () => {
+    const paired = { ...published, streams: published.streams.map((s) => (s.code === 'EMB' ? { ...s, unit_requirements: [{ unit: 'kg', requires: 'uvc', basis: 'test', verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] }] } : s)) } as StreamsDocument;
+    const pv = new DeclarationValidator(new ReferenceCatalogue({ pricing: { plans: [] } as unknown as PricingDocument, streams: paired }));
+    const result = pv.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10), emb('Verre ', 'uvc', 3), emb('steel', 'kg', 1)] }, at('2026-11-23'));
     expect(errorsOf(result)).toEqual([{ pointer: '/lines/2/unit', code: 'companion_line_missing' }]);
-    expect(v.validate({ period: '2025-S1', lines: [emb('steel', 'uvc', 4)] }, at('2026-11-23'))).toMatchObject({ ok: true });
+    expect(pv.validate({ period: '2025-S1', lines: [emb('steel', 'uvc', 4)] }, at('2026-11-23'))).toMatchObject({ ok: true });
+    // The published data requires no pair today: a kg line alone is accepted.
+    expect(v.validate({ period: '2025-S1', lines: [emb('steel', 'kg', 1)] }, at('2026-11-23'))).toMatchObject({ ok: true });
   });
 
   it('professional packaging (EPRO): 2026-S1 refused, 2026-S2 accepted', () => {

@@ -149,7 +149,7 @@ describe('validateReference', () => {
     const error = await problemsOf((s) => {
       s.streams.streams[0]!.eco_organisms[0]!.approval = { from: '2024-01-01', to: '2024-12-31' };
       s.streams.streams[0]!.units.push('tonne');
-      s.streams.streams[1]!.unit_requirements.push({ ...s.streams.streams[0]!.unit_requirements[0]! });
+      s.streams.streams[1]!.unit_requirements.push({ unit: 'kg', requires: 'uvc', basis: 'b', verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] });
       s.streams.streams[1]!.replaced_by = 'NOPE';
       s.streams.streams[0]!.retired_materials[0]!.replaced_by = ['unknown_line'];
     });
