@@ -345,8 +345,8 @@ describe('DeclarationValidator with the published catalogue', () => {
     const result = pv.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10), emb('Verre ', 'uvc', 3), emb('steel', 'kg', 1)] }, at('2026-11-23'));
     expect(errorsOf(result)).toEqual([{ pointer: '/lines/2/unit', code: 'companion_line_missing' }]);
     expect(pv.validate({ period: '2025-S1', lines: [emb('steel', 'uvc', 4)] }, at('2026-11-23'))).toMatchObject({ ok: true });
-    // The published data requires no pair today: a kg line alone is accepted.
-    expect(v.validate({ period: '2025-S1', lines: [emb('steel', 'kg', 1)] }, at('2026-11-23'))).toMatchObject({ ok: true });
+    // The published data requires the pair for household packaging.
+    expect(errorsOf(v.validate({ period: '2025-S1', lines: [emb('steel', 'kg', 1)] }, at('2026-11-23')))).toEqual([{ pointer: '/lines/0/unit', code: 'companion_line_missing' }]);
   });
 
   it('professional packaging (EPRO): 2026-S1 refused, 2026-S2 accepted', () => {
