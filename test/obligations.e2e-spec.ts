@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
+import type { QueryRunner } from 'typeorm';
+import { DeclarationsCatalogueVersion1795700000000 } from '../migrations/1795700000000-declarations-catalogue-version.js';
 import { Clock } from '../src/declarations/clock.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -98,5 +100,36 @@ describe('versioned catalogue', () => {
     expect(fresh.status).toBe(201);
     expect(fresh.body.catalogue_version).toBe(2);
     expect(fresh.body.lines[0].material_category).toEqual({ code: 'plastic_pet_tray', name: { fr: 'Barquettes en PET', en: 'PET trays' } });
+  });
+
+  // Last in the file: it takes the schema back to before catalogue versions and forward again.
+  it('the migration keeps a declaration stored before it, which then reads as catalogue version 1 with its old categories', async () => {
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+    const migration = new DeclarationsCatalogueVersion1795700000000();
+    const runner = { query: (sql: string) => t.pool.query(sql) } as unknown as QueryRunner;
+    await migration.down(runner);
+    const { rows } = await t.pool.query(
+      `INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+       VALUES ($1, '2024-S1', 1, 'current', NULL, '2024-07-01T08:00:00Z', 'EPR-2024S1-R1-BEFOREMG', repeat('1', 64)) RETURNING id`,
+      [clientId],
+    );
+    const id = rows[0].id as string;
+    await t.pool.query(
+      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+       VALUES ($1, 0, 'EMB', 'PE/PP', 'plastic_pe_pp', 'kg', 0.125), ($1, 1, 'EMB', 'Film', NULL, 'kg', 2)`,
+      [id],
+    );
+    await migration.up(runner);
+
+    const { rows: stored } = await t.pool.query(`SELECT catalogue_version, receipt, submitted_at FROM declarations WHERE id = $1`, [id]);
+    expect(stored).toEqual([{ catalogue_version: 1, receipt: 'EPR-2024S1-R1-BEFOREMG', submitted_at: new Date('2024-07-01T08:00:00Z') }]);
+    const res = await get(`/api/v1/declarations/${id}`, token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ catalogue_version: 1, receipt: 'EPR-2024S1-R1-BEFOREMG', submitted_at: '2024-07-01T08:00:00.000000Z' });
+    expect(res.body.lines).toEqual([
+      { stream: 'EMB', material: 'PE/PP', material_category: { code: 'plastic_pe_pp', name: { fr: 'Plastique PE/PP', en: 'PE/PP plastic' } }, unit: 'kg', quantity: 0.125 },
+      { stream: 'EMB', material: 'Film', material_category: null, unit: 'kg', quantity: 2 },
+    ]);
+    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '2.125' }]);
   });
 });
