@@ -100,9 +100,9 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
     '',
   );
   lines.push(
-    'Every legal reference, date and eco-organism carries its source URLs and a `verification` label: ' +
-      '`official_text` (read in an official text), `secondary_source` (read in a secondary source only) or ' +
-      '`unverified`. This is not legal advice: check against the official texts.',
+    'Every legal reference, date, eco-organism, material line and deadline carries its source URLs, a `verification` label ' +
+      '(`official_text`: read in an official text, `secondary_source`: read in a secondary source only, or `unverified`) ' +
+      'and the date it was last `checked` against them. This is not legal advice: check against the official texts.',
     '',
   );
   lines.push('Streams the service accepts:', '');
