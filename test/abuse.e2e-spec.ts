@@ -27,7 +27,7 @@ function rawConnection(write: (socket: net.Socket) => void): Promise<string> {
 
 const declaration = (lines: number) => ({
   period: '2025-S1',
-  lines: Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'kg', quantity: i + 1 })),
+  lines: Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'uvc', quantity: i + 1 })),
 });
 
 describe('slow and abusive clients', () => {

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 const PATH = '/api/v1/declarations';
-const line = (quantity: number, material = 'Verre') => ({ stream: 'EMB', material, unit: 'kg', quantity });
+const line = (quantity: number, material = 'Verre') => ({ stream: 'EMB', material, unit: 'uvc', quantity });
 const post = (token: string, body: unknown, key?: string) => {
   const req = request(t.url).post(PATH).set('authorization', `Bearer ${token}`);
   if (key) req.set('idempotency-key', key);

@@ -31,7 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 type Line = { stream: string; material: string; unit: string; quantity: unknown };
-const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200, ...overrides });
+const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1200, ...overrides });
 // Periods open on NOW that no fixed-period test of this file uses; when they run out, the
 // default client is replaced by a new one, so each call gives an undeclared (client, period).
 const FREE_PERIODS = ['2022-S1', '2022-S2', '2023-S1', '2023-S2', '2024-S1', '2024-S2', '2025-S2'];
@@ -79,7 +79,8 @@ function expectErrors(res: request.Response, expected: { pointer: string; code: 
 describe('POST /api/v1/declarations: success', () => {
   it('201 with Location, no-store and the stored record', async () => {
     const before = await counts();
-    const res = await post({ period: '2025-S1', lines: [line({ material: ' glass ' }), line({ material: 'Film étirable', quantity: 12.5 })] });
+    // Household packaging: a material in kg carries its count of sales units (uvc) too.
+    const res = await post({ period: '2025-S1', lines: [line({ material: ' glass ', unit: 'kg', quantity: 1200.5 }), line({ material: 'Verre' }), line({ material: 'Film étirable', quantity: 12 })] });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.location).toBe(`${PATH}/${res.body.id}`);
@@ -93,14 +94,19 @@ describe('POST /api/v1/declarations: success', () => {
       supersedes: null,
       submitted_at: expect.stringMatching(TIMESTAMP),
       receipt: expect.stringMatching(/^EPR-2025S1-R1-[0-9A-HJKMNP-TV-Z]{8}$/),
+      catalogue_version: 2,
       lines: [
-        { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200 },
-        { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'kg', quantity: 12.5 },
+        { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200.5 },
+        { stream: 'EMB', material: 'Verre', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'uvc', quantity: 1200 },
+        { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'uvc', quantity: 12 },
       ],
-      totals: [{ stream: 'EMB', unit: 'kg', quantity: '1212.5' }],
+      totals: [
+        { stream: 'EMB', unit: 'kg', quantity: '1200.5' },
+        { stream: 'EMB', unit: 'uvc', quantity: '1212' },
+      ],
     });
     expect(Math.abs(Date.parse(res.body.submitted_at) - Date.now())).toBeLessThan(60_000);
-    expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 2 });
+    expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 3 });
 
     const read = await get(res.headers.location);
     expect(read.status).toBe(200);
@@ -109,28 +115,22 @@ describe('POST /api/v1/declarations: success', () => {
   });
 
   it('keeps quantities exact: 0.1 + 0.2 totals "0.3", and 10^12 - 0.001 round-trips', async () => {
-    // EPRO is declarable from 2026-01-01.
+    // Each kg line of household packaging comes with its count of sales units (uvc).
+    const kg = [['a', 0.1], ['b', 0.2], ['c', 999999999999.999], ['d', 999999999999.999], ['e', 1e12], ['f', 0]] as const;
     const ok = await post({
       period: '2026-S1',
-      lines: [
-        line({ material: 'a', quantity: 0.1 }),
-        line({ material: 'b', quantity: 0.2 }),
-        line({ stream: 'EPRO', material: 'a', quantity: 999999999999.999 }),
-        line({ stream: 'EPRO', material: 'b', quantity: 999999999999.999 }),
-        line({ stream: 'EPRO', material: 'c', quantity: 1e12 }),
-        line({ stream: 'EPRO', material: 'd', quantity: 0 }),
-      ],
+      lines: [...kg.map(([material, quantity]) => line({ material, unit: 'kg', quantity })), ...kg.map(([material]) => line({ material, quantity: 1 }))],
     });
     expect(ok.status).toBe(201);
-    expect(ok.body.lines.map((l: Line) => l.quantity)).toEqual([0.1, 0.2, 999999999999.999, 999999999999.999, 1e12, 0]);
+    expect(ok.body.lines.slice(0, 6).map((l: Line) => l.quantity)).toEqual([0.1, 0.2, 999999999999.999, 999999999999.999, 1e12, 0]);
     // The raw JSON text too: no drift such as 999999999999.9991.
     expect(ok.text).toContain('"quantity":999999999999.999}');
     expect(ok.body.totals).toEqual([
-      { stream: 'EMB', unit: 'kg', quantity: '0.3' },
-      // More than a double holds exactly: hence a string.
-      { stream: 'EPRO', unit: 'kg', quantity: '2999999999999.998' },
+      // 0.1 + 0.2 exactly, and more than a double holds exactly: hence a string.
+      { stream: 'EMB', unit: 'kg', quantity: '3000000000000.298' },
+      { stream: 'EMB', unit: 'uvc', quantity: '6' },
     ]);
-    const { rows } = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [ok.body.id]);
+    const { rows } = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 AND unit = 'kg' ORDER BY position`, [ok.body.id]);
     expect(rows.map((r) => r.quantity)).toEqual(['0.100', '0.200', '999999999999.999', '999999999999.999', '1000000000000.000', '0.000']);
   });
 
@@ -139,8 +139,8 @@ describe('POST /api/v1/declarations: success', () => {
     const res = await post({ period: await freshPeriod(), lines });
     expect(res.status).toBe(201);
     expect(res.body.lines).toHaveLength(1000);
-    expect(res.body.lines[999]).toEqual({ stream: 'EMB', material: 'material 999', material_category: null, unit: 'kg', quantity: 999 });
-    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '499500' }]);
+    expect(res.body.lines[999]).toEqual({ stream: 'EMB', material: 'material 999', material_category: null, unit: 'uvc', quantity: 999 });
+    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'uvc', quantity: '499500' }]);
   });
 
   it('opens a half-year at midnight in France (the injected clock)', async () => {
@@ -165,7 +165,7 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     ['unknown stream', { period: '2025-S1', lines: [line({ stream: 'PAP' })] }, [{ pointer: '/lines/0/stream', code: 'unknown_stream' }]],
     [
       'stream not declarable for the period',
-      { period: '2025-S2', lines: [line({ stream: 'EPRO' })] },
+      { period: '2025-S2', lines: [line({ stream: 'EPRO', unit: 'kg' })] },
       [{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }],
     ],
     ['empty material', { period: '2025-S1', lines: [line({ material: '   ' })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
@@ -175,7 +175,9 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     ['quantity as a numeric string', { period: '2025-S1', lines: [line({ quantity: '1200' })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_not_a_number' }]],
     ['negative quantity', { period: '2025-S1', lines: [line({ quantity: -1 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_negative' }]],
     ['quantity over 10^12', { period: '2025-S1', lines: [line({ quantity: 1000000000000.001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]],
-    ['4 decimals in kg', { period: '2025-S1', lines: [line({ quantity: 1.0001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    ['4 decimals in kg', { period: '2025-S1', lines: [line({ unit: 'kg', quantity: 1.0001 }), line()] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    ['a decimal count of sales units', { period: '2025-S1', lines: [line({ quantity: 2.5 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    ['a kg line without its uvc line', { period: '2025-S1', lines: [line({ unit: 'kg' })] }, [{ pointer: '/lines/0/unit', code: 'companion_line_missing' }]],
     [
       'duplicate lines (trimmed, case-insensitive)',
       { period: '2025-S1', lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' VERRE ', quantity: 3 })] },
@@ -222,7 +224,7 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
   it('stream not registered for the account', async () => {
     const other = await createClientWithToken(t, { streams: ['EMB'] });
     const before = await counts();
-    const res = await post({ period: '2026-S1', lines: [line({ stream: 'EPRO' })] }, { token: other.token });
+    const res = await post({ period: '2025-S1', lines: [line({ stream: 'CHR', unit: 'kg' })] }, { token: other.token });
     expectErrors(res, [{ pointer: '/lines/0/stream', code: 'stream_not_registered' }]);
     expect(res.body.errors[0].detail).toContain('EMB');
     expect(await counts()).toEqual(before);
@@ -311,7 +313,7 @@ describe('revisions', () => {
 
     // Same lines, other order, other spacing of the JSON: the same content.
     const before = await counts();
-    const again = await post(`{ "lines": [ {"quantity": 3, "unit": "kg", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`);
+    const again = await post(`{ "lines": [ {"quantity": 3, "unit": "uvc", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`);
     expect(again.status).toBe(200);
     expect(again.headers.location).toBe(`${PATH}/${second.body.id}`);
     expect(again.headers['cache-control']).toBe('no-store');
@@ -353,7 +355,7 @@ describe('Idempotency-Key', () => {
     const before = await counts();
 
     // Same body with its keys in another order.
-    const replay = await post({ lines: [{ quantity: 1200, unit: 'kg', material: 'Verre', stream: 'EMB' }], period }, { key });
+    const replay = await post({ lines: [{ quantity: 1200, unit: 'uvc', material: 'Verre', stream: 'EMB' }], period }, { key });
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.headers.location).toBe(first.headers.location);
@@ -495,7 +497,7 @@ describe('GET /api/v1/declarations', () => {
     const c = await createClientWithToken(t);
     const p1 = '2024-S1';
     const p2 = '2024-S2';
-    const r1 = await post({ period: p1, lines: [line(), line({ material: 'Bois', quantity: 0.5 })] }, { token: c.token });
+    const r1 = await post({ period: p1, lines: [line(), line({ material: 'Bois', unit: 'kg', quantity: 0.5 }), line({ material: 'Bois', quantity: 1 })] }, { token: c.token });
     const r2 = await post({ period: p1, lines: [line({ quantity: 1 })] }, { token: c.token });
     const r3 = await post({ period: p2, lines: [line()] }, { token: c.token });
 
@@ -506,9 +508,12 @@ describe('GET /api/v1/declarations', () => {
     expect(all.body.next_cursor).toBeNull();
     expect(all.body.data.map((d: { id: string }) => d.id)).toEqual([r3.body.id, r2.body.id, r1.body.id]);
     const { lines, ...summary } = r1.body;
-    expect(lines).toHaveLength(2);
-    expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 2 });
-    expect(all.body.data[2].totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '1200.5' }]);
+    expect(lines).toHaveLength(3);
+    expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 3 });
+    expect(all.body.data[2].totals).toEqual([
+      { stream: 'EMB', unit: 'kg', quantity: '0.5' },
+      { stream: 'EMB', unit: 'uvc', quantity: '1201' },
+    ]);
 
     const byPeriod = await get(`${PATH}?period=${p1}`, c.token);
     expect(byPeriod.body.data.map((d: { id: string }) => d.id)).toEqual([r2.body.id, r1.body.id]);

@@ -8,7 +8,7 @@ import { TcpProxy } from './support/tcp-proxy.js';
 // The service as separate processes (the built dist/src/main.js) on a database the test controls.
 
 const line = (quantity: number, lines = 1) =>
-  Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'kg', quantity: quantity + i }));
+  Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'uvc', quantity: quantity + i }));
 
 async function post(url: string, token: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${url}/api/v1/declarations`, {

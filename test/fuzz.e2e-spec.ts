@@ -126,7 +126,7 @@ beforeAll(async () => {
     const res = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', bearer(token))
-      .send({ period, lines: [{ stream: 'EMB', material: `Verre ${declarations.length}`, unit: 'kg', quantity: 12.5 }] });
+      .send({ period, lines: [{ stream: 'EMB', material: `Verre ${declarations.length}`, unit: 'uvc', quantity: 12 }] });
     expect(res.status).toBe(201);
     declarations.push(res.body.id as string);
   }

@@ -184,7 +184,7 @@ describe('the documented error examples are true', () => {
     const invalid = await request(t.url).post('/api/v1/declarations').set(client).send({ period: 'soon', lines: [] });
     expectDocumented('/api/v1/declarations', 'post', invalid, 'validation_failed');
     const key = { 'idempotency-key': `reuse-${Date.now()}` };
-    const line = { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1 };
+    const line = { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 1 };
     expect((await request(t.url).post('/api/v1/declarations').set(client).set(key).send({ period: '2026-S1', lines: [line] })).status).toBe(201);
     const reused = await request(t.url).post('/api/v1/declarations').set(client).set(key).send({ period: '2026-S1', lines: [{ ...line, quantity: 2 }] });
     expectDocumented('/api/v1/declarations', 'post', reused, 'idempotency_key_reused');

@@ -13,9 +13,6 @@ export const MAX_QUANTITY = 1e12;
 /** Past this many, the list of problems is cut (a 1 MiB body can hold hundreds of thousands of mistakes). */
 export const MAX_REPORTED_ERRORS = 1000;
 
-/** How many decimals a quantity may have, per unit: gram precision for kg, whole items for counts. */
-export const DECIMALS_BY_UNIT: Record<StreamUnit, number> = { kg: 3, unit: 0 };
-
 const BODY_FIELDS = ['period', 'lines'];
 const LINE_FIELDS = ['stream', 'material', 'unit', 'quantity'];
 // C0/C1 controls, DEL included; a material is one line of printable text.
@@ -37,6 +34,8 @@ export interface ValidLine {
 
 export interface ValidDeclaration {
   period: string;
+  /** The reference catalogue version the declaration was validated against. */
+  catalogueVersion: number;
   lines: ValidLine[];
   /** SHA-256 of the canonical lines, independent of their order: equal hashes = identical content. */
   contentHash: string;
@@ -97,7 +96,10 @@ export class DeclarationValidator {
     const lines = this.checkLines(body.lines, period, context, fail);
 
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
-    return { ok: true, declaration: { period: period!.code, lines: lines!, contentHash: contentHash(lines!) } };
+    return {
+      ok: true,
+      declaration: { period: period!.code, catalogueVersion: this.catalogue.catalogueVersion, lines: lines!, contentHash: contentHash(lines!) },
+    };
   }
 
   private checkPeriod(value: unknown, today: string, fail: Fail): Period | undefined {
@@ -126,6 +128,7 @@ export class DeclarationValidator {
     const checked = value.slice(0, MAX_LINES);
     const lines = checked.map((line, index) => this.checkLine(line, `/lines/${index}`, period, context, fail));
     this.checkDuplicates(lines, fail);
+    this.checkUnitRequirements(lines, fail);
     return lines.every((line) => line?.complete) ? lines.map((line) => line!.valid) : undefined;
   }
 
@@ -143,6 +146,13 @@ export class DeclarationValidator {
     }
     const stream = this.checkStream(value.stream, `${at}/stream`, period, context, bad);
     const material = this.checkMaterial(value.material, `${at}/material`, bad);
+    if (stream && material) {
+      const retired = this.catalogue.retiredMaterialFor(stream, material);
+      if (retired) {
+        const instead = retired.replaced_by.length ? `; use ${retired.replaced_by.join(', ')}` : '';
+        bad(`${at}/material`, 'material_retired', `"${retired.code}" left the ${stream} materials in catalogue version ${retired.retired_in_catalogue_version}${instead} (see /api/v1/streams.json)`);
+      }
+    }
     const unit = this.checkUnit(value.unit, `${at}/unit`, stream, bad);
     const quantity = this.checkQuantity(value.quantity, `${at}/quantity`, unit, bad);
 
@@ -157,7 +167,9 @@ export class DeclarationValidator {
       unit: unit as StreamUnit,
       quantity: quantity!,
     };
-    return { at, key, complete: complete && stream !== undefined && unit !== undefined, valid };
+    // One material is one category when it names one (`glass` and `Verre` alike), else its text.
+    const group = stream !== undefined && material !== undefined ? `${stream}\u0000${valid.materialCode ?? fold(material)}` : undefined;
+    return { at, key, group, complete: complete && stream !== undefined && unit !== undefined, valid };
   }
 
   /** The stream code if it is published; the account and date rules are reported but do not hide it. */
@@ -174,6 +186,9 @@ export class DeclarationValidator {
     }
     if (period && period.end < stream.declarable_from) {
       bad(at, 'stream_not_declarable_for_period', `${value} can be declared for periods ending on or after ${stream.declarable_from}, not ${period.code}`);
+    } else if (period && stream.declarable_until !== null && period.start > stream.declarable_until) {
+      const instead = stream.replaced_by ? `: declare ${period.code} under ${stream.replaced_by}` : '';
+      bad(at, 'stream_ended', `${value} can be declared for periods starting on or before ${stream.declarable_until}, not ${period.code}${instead}`);
     }
     return value;
   }
@@ -216,12 +231,14 @@ export class DeclarationValidator {
     if (value < 0) return void bad(at, 'quantity_negative', 'quantity must not be negative');
     if (!(value <= MAX_QUANTITY)) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`);
     const text = String(Object.is(value, -0) ? 0 : value);
-    const decimals = DECIMALS_BY_UNIT[unit as StreamUnit];
-    if (decimals !== undefined && decimalPlaces(text) > decimals) {
+    const definition = unit === undefined ? undefined : this.catalogue.unit(unit);
+    if (definition && decimalPlaces(text) > definition.decimals) {
       return void bad(
         at,
         'quantity_too_precise',
-        decimals === 0 ? `quantity in ${unit} must be a whole number` : `quantity in ${unit} has at most ${decimals} decimals`,
+        definition.decimals === 0
+          ? `quantity in ${unit} (${definition.name.en}) is a count: it must be a whole number`
+          : `quantity in ${unit} has at most ${definition.decimals} decimals`,
       );
     }
     return text;
@@ -245,12 +262,38 @@ export class DeclarationValidator {
       }
     }
   }
+
+  /** The stream's published unit requirements: a line in `unit` needs a line in `requires` for the same material. */
+  private checkUnitRequirements(lines: (CheckedLine | undefined)[], fail: Fail): void {
+    const unitsByGroup = new Map<string, Set<string>>();
+    for (const line of lines) {
+      if (!line?.group || line.valid.unit === undefined) continue;
+      const units = unitsByGroup.get(line.group) ?? new Set<string>();
+      units.add(line.valid.unit);
+      unitsByGroup.set(line.group, units);
+    }
+    for (const line of lines) {
+      if (!line?.group || line.valid.unit === undefined) continue;
+      for (const requirement of this.catalogue.stream(line.valid.stream)?.unit_requirements ?? []) {
+        if (requirement.unit !== line.valid.unit || unitsByGroup.get(line.group)!.has(requirement.requires)) continue;
+        line.complete = false;
+        const meaning = this.catalogue.unit(requirement.requires)?.name.en ?? requirement.requires;
+        fail(
+          `${line.at}/unit`,
+          'companion_line_missing',
+          `${line.valid.stream} needs, for each material declared in ${requirement.unit}, a line in ${requirement.requires} (${meaning}) for the same material: add {"stream": "${line.valid.stream}", "material": ${JSON.stringify(line.valid.material)}, "unit": "${requirement.requires}", "quantity": …}`,
+        );
+      }
+    }
+  }
 }
 
 type Fail = (pointer: string, code: string, detail: string) => void;
 
 interface CheckedLine {
   at: string;
+  /** Stream and folded material, when both are usable: the lines of one material of one stream. */
+  group: string | undefined;
   /** Identity of the line for the duplicate rule, when stream, unit and material are usable. */
   key: string | undefined;
   complete: boolean;

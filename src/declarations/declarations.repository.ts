@@ -26,6 +26,7 @@ export interface DeclarationRow {
   /** UTC, microseconds: `2025-07-01T08:00:00.123456Z`. */
   submittedAt: string;
   receipt: string;
+  catalogueVersion: number;
 }
 
 export interface LineRow {
@@ -54,6 +55,15 @@ export interface DeclarationRecordRow extends DeclarationRow {
   totals: TotalRow[];
 }
 
+export interface CurrentDeclarationRow {
+  id: string;
+  period: string;
+  revision: number;
+  receipt: string;
+  /** The streams its lines declare. */
+  streams: string[];
+}
+
 export interface NewDeclaration {
   clientId: string;
   period: string;
@@ -61,6 +71,7 @@ export interface NewDeclaration {
   supersedes: string | null;
   receipt: string;
   contentHash: string;
+  catalogueVersion: number;
 }
 
 export interface ListQuery {
@@ -88,7 +99,7 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
 }
 
 const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
-  ${utcText('submitted_at')} AS "submittedAt", receipt`;
+  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion"`;
 
 /**
  * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
@@ -118,8 +129,8 @@ const SUPERSEDE: Statement = {
 const INSERT: Statement = {
   name: 'declarations.insert',
   text: `WITH declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
-           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version)
+           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12)
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
@@ -204,6 +215,7 @@ export class DeclarationsRepository {
         lines.map((l) => l.materialCode),
         lines.map((l) => l.unit),
         lines.map((l) => l.quantity),
+        declaration.catalogueVersion,
       ],
       manager,
     );
@@ -214,6 +226,17 @@ export class DeclarationsRepository {
   async findRecord(clientId: string, id: string, manager?: EntityManager): Promise<DeclarationRecordRow | undefined> {
     const [record] = await this.statements.query<DeclarationRecordRow>(FIND_RECORD, [clientId, id], manager);
     return record;
+  }
+
+  /** The client's current declarations with the streams each declares: what GET /me/obligations needs. */
+  async currentDeclarations(clientId: string): Promise<CurrentDeclarationRow[]> {
+    return this.dataSource.query(
+      `SELECT d.id, d.period, d.revision, d.receipt, array_agg(DISTINCT l.stream ORDER BY l.stream) AS streams
+         FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
+        WHERE d.client_id = $1 AND d.status = 'current'
+        GROUP BY d.id, d.period, d.revision, d.receipt`,
+      [clientId],
+    );
   }
 
   /**

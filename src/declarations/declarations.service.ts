@@ -145,6 +145,7 @@ export class DeclarationsService {
                 supersedes: current?.id ?? null,
                 receipt: receiptFor(declaration.period, revision),
                 contentHash: declaration.contentHash,
+                catalogueVersion: declaration.catalogueVersion,
               },
               declaration.lines,
             );
@@ -164,7 +165,7 @@ export class DeclarationsService {
     }
   }
 
-  private readonly categoryOf = (stream: string, code: string) => this.catalogue.stream(stream)?.materials.find((m) => m.code === code);
+  private readonly categoryOf = (stream: string, code: string) => this.catalogue.categoryName(stream, code);
 }
 
 const inFlight = (detail: string) => new Problem('idempotency_key_in_flight', detail, { headers: { 'Retry-After': '1' } });

@@ -58,7 +58,7 @@ describe('renderReference', () => {
     }
     // Keys follow the schema order: the envelope first, the data last.
     const streams = JSON.parse(file(files, 'streams.json').body.toString('utf8')) as Record<string, unknown>;
-    expect(Object.keys(streams)).toEqual(['version', 'updated', 'licence', 'licence_url', 'sources', 'disclaimer', 'streams']);
+    expect(Object.keys(streams)).toEqual(['version', 'updated', 'checked', 'catalogue_version', 'licence', 'licence_url', 'sources', 'disclaimer', 'units', 'streams']);
   });
 
   it('builds the index document with exactly the seed fields, in order, from the given base URLs', async () => {
@@ -81,7 +81,7 @@ describe('renderReference', () => {
       client_api: {
         base: 'https://api.example.org/client/v1',
         auth: expect.stringContaining('Authorization: Bearer <token>'),
-        endpoints: ['GET /me', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
+        endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
       },
       markdown: 'https://www.example.org/llms.txt',
       licence: 'CC BY 4.0',

@@ -100,18 +100,21 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
     '',
   );
   lines.push(
-    'Every legal reference, date and eco-organism carries its source URLs and a `verification` label: ' +
-      '`official_text` (read in an official text), `secondary_source` (read in a secondary source only) or ' +
-      '`unverified`. This is not legal advice: check against the official texts.',
+    'Every legal reference, date, eco-organism, material line and deadline carries its source URLs, a `verification` label ' +
+      '(`official_text`: read in an official text, `secondary_source`: read in a secondary source only, or `unverified`) ' +
+      'and the date it was last `checked` against them. This is not legal advice: check against the official texts.',
     '',
   );
   lines.push('Streams the service accepts:', '');
   for (const stream of sources.streams.streams) {
     lines.push(
       `- \`${stream.code}\`: ${stream.name.en} (${stream.name.fr}), ${stream.legal_item}, ${stream.status}; ` +
-        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}`,
+        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}` +
+        (stream.declarable_until ? ` until ${stream.declarable_until}${stream.replaced_by ? ` (then \`${stream.replaced_by}\`)` : ''}` : ''),
     );
   }
+  lines.push('', 'Units of declaration lines:', '');
+  for (const unit of sources.streams.units) lines.push(`- \`${unit.code}\` (${unit.kind}): ${oneLine(unit.meaning.en)}`);
   lines.push('', 'Plans of the service (yearly, VAT excluded):', '');
   for (const plan of sources.pricing.plans) {
     lines.push(
