@@ -63,6 +63,11 @@ describe('database outage', () => {
     await sleep(1_500);
     const ready = await fetch(`${app.url}/health/ready`);
     expect(ready.status).toBe(503);
+    expect(ready.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    const problem = (await ready.json()) as { code: string; checks: Record<string, { status: string }> };
+    expect(problem.code).toBe('service_unavailable');
+    expect(problem.checks.database!.status).toBe('down');
     await proxy.restore();
     // Recovers by itself: readiness and writes come back without a restart.
     let recovered = false;
