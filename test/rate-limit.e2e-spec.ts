@@ -128,6 +128,13 @@ describe('rate limits set by the environment', () => {
     expect((await get('/api/v1/me')).status).toBe(429);
   });
 
+  it('counts IPv6 addresses by /64, the block one host commonly holds', async () => {
+    const me = (address: string) => request(t.url).get('/api/v1/me').set('x-forwarded-for', address).set('authorization', BAD_TOKEN);
+    for (const host of ['1', 'a', 'ffff']) expect((await me(`2001:db8:1:2::${host}`)).status).toBe(401);
+    expect((await me('2001:db8:1:2:8000::9')).status).toBe(429);
+    expect((await me('2001:db8:1:3::1')).status).toBe(401);
+  });
+
   it('limits the operator too, and never the public files', async () => {
     for (let i = 0; i < 20; i++) expect((await request(t.url).get('/api/v1/streams.json')).status).toBe(200);
     let res = await request(t.url).get('/api/v1/admin/clients/nobody-here').set('authorization', `Bearer ${ADMIN_TOKEN}`);

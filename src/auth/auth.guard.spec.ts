@@ -65,13 +65,18 @@ const rows: Row[] = [
   { id: 't-expired', clientId: 'acme', tokenHash: hashToken(expired), expiresAt: new Date(Date.now() - 1000), revokedAt: null },
 ];
 
-function setup({ adminDisabled = false } = {}) {
+function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
   const tokens = new TokensService(repository, {} as AccountsService, statements);
   const admin = new AdminCredential({ adminToken } as AppConfig);
   const failures: string[] = [];
-  const failedAuthentications = { refuseIfOverLimit: () => {}, record: () => void failures.push('failure') } as unknown as FailedAuthentications;
+  const failedAuthentications = {
+    refuseIfOverLimit: () => {
+      if (overFailureLimit) throw new Problem('rate_limited', 'Too many failed authentications from this address.');
+    },
+    record: () => void failures.push('failure'),
+  } as unknown as FailedAuthentications;
   const guard = new AuthGuard(admin, tokens, failedAuthentications);
   return { guard, calls, tokens, failures };
 }
@@ -287,6 +292,17 @@ describe('last_used_at', () => {
   });
 
   describe('failed authentications', () => {
+    it('refuses an address over its budget before reading any token, on client and admin routes alike', async () => {
+      const { guard, calls, failures } = setup({ overFailureLimit: true });
+      for (const [audience, token] of [['client', good], ['admin', ADMIN]] as const) {
+        const problem = await rejection(guard.canActivate(call({ method: audience }, `Bearer ${token}`).context));
+        expect(problem.code).toBe('rate_limited');
+      }
+      expect(calls).toEqual([]);
+      expect(failures).toEqual([]);
+      await expect(guard.canActivate(call({ method: 'public' }).context)).resolves.toBe(true);
+    });
+
     it('counts every 401 of the address, and nothing else', async () => {
       const { guard, failures } = setup();
       await rejection(guard.canActivate(call({ method: 'client' }).context));
