@@ -45,6 +45,8 @@ export async function createApp(
   const instance = express();
   instance.set('case sensitive routing', true);
   instance.set('strict routing', true);
+  // Which proxies' X-Forwarded-For gives `req.ip`, the address failed authentications count by.
+  instance.set('trust proxy', config.trustProxy);
   // Express would answer `If-None-Match: *` with 304 on any JSON response; conditional requests
   // are supported only where documented (the reference files handle them themselves).
   Object.defineProperty(instance.request, 'fresh', { get: () => false });

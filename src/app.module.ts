@@ -25,8 +25,8 @@ import { ReferenceModule } from './reference/reference.module.js';
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
   logStream?: DestinationStream;
-  /** Per-token limits (tests lower them). */
-  rateLimits?: RateLimits;
+  /** Overrides of the configured rate limits (the bench raises them). */
+  rateLimits?: Partial<RateLimits>;
 }
 
 @Module({})

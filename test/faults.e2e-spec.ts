@@ -39,7 +39,7 @@ describe('database outage', () => {
   });
 
   it('answers 503 while the database is away, recovers by itself, and loses no acknowledged POST', async () => {
-    // Eight clients, each well under its production rate limit (60 POST/min per token).
+    // Eight clients, each well under its production rate limit (60 POST/min per client).
     const tokens = await Promise.all(Array.from({ length: 8 }, () => createClientWithToken(asTestApp(app.url)).then((c) => c.token)));
     const results: { status: number; id?: string; code?: unknown }[] = [];
     let stop = false;
@@ -63,6 +63,11 @@ describe('database outage', () => {
     await sleep(1_500);
     const ready = await fetch(`${app.url}/health/ready`);
     expect(ready.status).toBe(503);
+    expect(ready.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    const problem = (await ready.json()) as { code: string; checks: Record<string, { status: string }> };
+    expect(problem.code).toBe('service_unavailable');
+    expect(problem.checks.database!.status).toBe('down');
     await proxy.restore();
     // Recovers by itself: readiness and writes come back without a restart.
     let recovered = false;
@@ -129,7 +134,7 @@ describe('two replicas on one database', () => {
   }, 60_000);
 
   it('the rate limit of a token is shared: what one replica counted, the other refuses', async () => {
-    // Production limits: 60 POST per token per minute ("client-write"); refused bodies count too.
+    // Production limits: 60 POST per client per minute ("client-write"); refused bodies count too.
     const { token } = await createClientWithToken(asTestApp(a.url));
     const invalid = { period: '2025-S1', lines: [] };
     // Counts are per minute (windows aligned on the clock): start early in a window.

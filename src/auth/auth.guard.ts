@@ -2,17 +2,29 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import type { Request, Response } from 'express';
 import { audienceOf } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
+import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
-import { ClientTokenStrategy, REALM, REJECTION_DESCRIPTIONS } from './client-token.strategy.js';
-import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
+import { AUTHENTICATED_CLIENT, AUTHENTICATED_OPERATOR, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
 import { parseToken } from './token-format.js';
-import { TokensService } from './tokens.service.js';
+import { type TokenRejection, TokensService } from './tokens.service.js';
+
+/** `realm` of every `WWW-Authenticate: Bearer` challenge of the API. */
+export const REALM = 'epr-declarations';
+
+/** `error_description` of each rejection (RFC 6750 §3: no `"` or `\`). */
+export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
+  malformed: 'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits>.',
+  checksum: 'The token checksum does not match; the token was probably mistyped or truncated.',
+  unknown: 'The token is not recognised.',
+  expired: 'The token has expired; ask the operator for a new one.',
+  revoked: 'The token has been revoked; ask the operator for a new one.',
+};
 
 const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
 
-function invalidToken(description: string, challenge?: string): Problem {
+function invalidToken(description: string): Problem {
   return new Problem('invalid_token', description, {
-    headers: { 'WWW-Authenticate': challenge ?? `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
+    headers: { 'WWW-Authenticate': `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
   });
 }
 
@@ -46,14 +58,19 @@ export function bearerToken(header: string | undefined): string {
  * - `Public()` routes are open;
  * - `AdminApi()` routes need ADMIN_TOKEN (and answer 403 when none is configured);
  * - every other route, including one without any audience metadata, needs a client token.
- * Authenticated responses are `Cache-Control: no-store`.
+ * Authenticated responses are `Cache-Control: no-store`. An address with too many failed
+ * authentications this minute gets 429 before its token is read (FailedAuthentications).
+ *
+ * Not passport: the header is parsed here (RFC 6750 challenges, scheme case-insensitive, tokens
+ * never from the query or body as passport-http-bearer would also take them), and verifying is
+ * one call to TokensService.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly admin: AdminCredential,
-    private readonly strategy: ClientTokenStrategy,
     private readonly tokens: TokensService,
+    private readonly failures: FailedAuthentications,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -61,15 +78,23 @@ export class AuthGuard implements CanActivate {
     if (audience === 'public') return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request & RequestWithClient>();
-    http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
-    if (audience === 'admin') {
-      await this.authenticateAdmin(req.headers.authorization);
+    const res = http.getResponse<Response>();
+    res.setHeader('Cache-Control', 'no-store');
+    this.failures.refuseIfOverLimit(req, res);
+    try {
+      if (audience === 'admin') {
+        await this.authenticateAdmin(req.headers.authorization);
+        req[AUTHENTICATED_OPERATOR] = { operatorId: 'admin' };
+        return true;
+      }
+      const client = await this.authenticateClient(req.headers.authorization);
+      req[AUTHENTICATED_CLIENT] = client;
+      req.clientId = client.clientId; // for the request log line
       return true;
+    } catch (error) {
+      if (error instanceof Problem && error.status === 401) this.failures.record(req);
+      throw error;
     }
-    const client = await this.authenticateClient(req.headers.authorization);
-    req[AUTHENTICATED_CLIENT] = client;
-    req.clientId = client.clientId; // for the request log line
-    return true;
   }
 
   private async authenticateAdmin(header: string | undefined): Promise<void> {
@@ -103,8 +128,8 @@ export class AuthGuard implements CanActivate {
       }
       throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
     }
-    const outcome = await this.strategy.authenticate(token);
-    if (!outcome.ok) throw invalidToken(outcome.description, outcome.challenge);
-    return outcome.client;
+    const result = await this.tokens.verify(token);
+    if (!result.ok) throw invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
+    return result.client;
   }
 }
