@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
-import { REALM } from '../src/auth/client-token.strategy.js';
+import { REALM } from '../src/auth/bearer-challenge.js';
 import { PROBLEM_EXAMPLES } from '../src/common/openapi.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../src/common/problem/problem.js';
 import { createClient, createClientWithToken } from './support/factories.js';

@@ -5,20 +5,10 @@ import { Problem } from '../common/problem/problem.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
 import { AUTHENTICATED_CLIENT, AUTHENTICATED_OPERATOR, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
+import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
 import { parseToken } from './token-format.js';
 import { type TokenRejection, TokensService } from './tokens.service.js';
 
-/** `realm` of every `WWW-Authenticate: Bearer` challenge of the API. */
-export const REALM = 'epr-declarations';
-
-/** `error_description` of each rejection (RFC 6750 §3: no `"` or `\`). */
-export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
-  malformed: 'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits>.',
-  checksum: 'The token checksum does not match; the token was probably mistyped or truncated.',
-  unknown: 'The token is not recognised.',
-  expired: 'The token has expired; ask the operator for a new one.',
-  revoked: 'The token has been revoked; ask the operator for a new one.',
-};
 
 const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
 

@@ -1,6 +1,6 @@
 import { applyDecorators, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { REALM } from '../auth/client-token.strategy.js';
+import { REALM } from '../auth/bearer-challenge.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from './problem/problem-content-type.js';
 import { ProblemDto, ValidationProblemDto } from './problem/problem.dto.js';
 import { type FieldError, PROBLEM_TYPES, type ProblemCode } from './problem/problem.js';
