@@ -7,7 +7,7 @@ import { AdminCredential } from './admin-credential.js';
 import { AUTHENTICATED_CLIENT, AUTHENTICATED_OPERATOR, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
 import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
 import { parseToken } from './token-format.js';
-import { type TokenRejection, TokensService } from './tokens.service.js';
+import { TokensService } from './tokens.service.js';
 
 
 const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
