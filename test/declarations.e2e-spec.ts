@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import request from 'supertest';
 import { canonicalJson, sha256Hex } from '../src/declarations/canonical-json.js';
 import { Clock } from '../src/declarations/clock.js';
+import { filtersHash } from '../src/declarations/declaration-cursor.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -554,6 +555,13 @@ describe('GET /api/v1/declarations', () => {
     expectProblem(await get(`${PATH}?limit=2&status=current&cursor=${page1.body.next_cursor}`, c.token), 400, 'invalid_cursor');
     expectProblem(await get(`${PATH}?cursor=garbage`, c.token), 400, 'invalid_cursor');
     expectProblem(await get(`${PATH}?cursor=${page1.body.next_cursor.slice(0, -2)}`, c.token), 400, 'invalid_cursor');
+  });
+
+  it('a cursor whose timestamp does not exist (30 February) → 400 invalid_cursor, not 500', async () => {
+    const c = await createClientWithToken(t);
+    const payload = { v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: filtersHash({}) };
+    const cursor = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    expectProblem(await get(`${PATH}?cursor=${cursor}`, c.token), 400, 'invalid_cursor');
   });
 
   it.each([
