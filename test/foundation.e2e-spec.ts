@@ -164,6 +164,32 @@ describe('request ids and logs', () => {
   });
 });
 
+describe('no secret reaches a log line', () => {
+  const token = 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB';
+
+  it.each([
+    ['a client token', token],
+    ['the admin token', ADMIN_TOKEN],
+  ])('%s sent as X-Request-Id is replaced by a generated id, and logged nowhere', async (_name, secret) => {
+    const res = await request(t.url).get('/health/live').set('x-request-id', secret);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = t.logs.filter((l) => l.includes(res.headers['x-request-id']));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(t.logs.join('\n')).not.toContain(secret);
+  });
+
+  it('scrubs the User-Agent, and the admin token wherever it appears (URL, User-Agent)', async () => {
+    await request(t.url)
+      .get(`/health/live?debug=${ADMIN_TOKEN}&again=x${ADMIN_TOKEN}y`)
+      .set('user-agent', `curl/8 (${token}; Bearer abc.def; ${ADMIN_TOKEN})`)
+      .set('x-request-id', 'scrub-everywhere');
+    const line = t.logs.find((l) => l.includes('scrub-everywhere'))!;
+    expect(line).toBeDefined();
+    for (const secret of [token, ADMIN_TOKEN, 'abc.def']) expect(line).not.toContain(secret);
+    expect(JSON.parse(line).req.user_agent).toMatch(/^curl\/8 \(\[REDACTED\]; Bearer \[REDACTED\]/);
+  });
+});
+
 describe('security headers', () => {
   it('sends helmet headers and no x-powered-by', async () => {
     const res = await request(t.url).get('/health/live');
