@@ -208,6 +208,33 @@ describe('OpenAPI', () => {
     expect(init.status).toBe(200);
   });
 
+  it('sends security headers on Swagger UI: a CSP that lets it run, no framing', async () => {
+    for (const path of ['/docs', '/docs/', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui-init.js', '/docs/openapi.json']) {
+      const res = await request(t.url).get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      const csp = res.headers['content-security-policy'];
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    }
+    // Every file the page loads is served.
+    const page = (await request(t.url).get('/docs/')).text;
+    const assets = [...page.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThanOrEqual(4);
+    for (const asset of assets) expect((await request(t.url).get(`/docs/${asset}`)).status).toBe(200);
+  });
+
+  it.each(['/docs/package.json', '/docs/README.md', '/docs/swagger-ui-bundle.js.map', '/docs/swagger-ui-es-bundle.js', '/docs/oauth2-redirect.html', '/docs/LICENSE'])(
+    'serves nothing else of the Swagger UI package: %s → 404',
+    async (path) => {
+      const res = await request(t.url).get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    },
+  );
+
   it('serves an OpenAPI 3 document at /docs/openapi.json with bearer schemes', async () => {
     const res = await request(t.url).get('/docs/openapi.json');
     expect(res.status).toBe(200);
