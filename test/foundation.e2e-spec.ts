@@ -56,6 +56,18 @@ describe('one error model', () => {
       expectProblem(await postClient().set('content-type', 'application/json').send('{"period": '), 400, 'malformed_json');
     });
 
+    it('400 for a body that is not valid UTF-8 (not stored with U+FFFD), nothing stored', async () => {
+      for (const bytes of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+        const body = Buffer.concat([Buffer.from('{"client_id":"utf8-check","company":"A'), Buffer.from(bytes), Buffer.from('"}')]);
+        // fetch sends the bytes as they are (supertest would serialise a Buffer as JSON).
+        const res = await fetch(`${t.url}/api/v1/admin/clients`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body });
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(await res.json()).toMatchObject({ code: 'malformed_json', detail: expect.stringContaining('UTF-8') });
+      }
+      expect((await request(t.url).get('/api/v1/admin/clients/utf8-check').set(admin)).status).toBe(404);
+    });
+
     it('413 for a body over 1 MiB', async () => {
       const big = JSON.stringify({ x: 'a'.repeat(1024 * 1024) });
       expectProblem(await postClient().set('content-type', 'application/json').send(big), 413, 'payload_too_large');
