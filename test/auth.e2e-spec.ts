@@ -209,10 +209,16 @@ describe('bad credentials on a client route', () => {
   it('two Authorization headers → 400, whichever of them is valid', async () => {
     const twice = (headers: string[]) =>
       new Promise<{ status: number; body: Record<string, unknown>; type?: string }>((resolve, reject) => {
-        const req = http.get(`${t.url}/api/v1/me`, { headers: headers.flatMap((value) => ['authorization', value]) }, (res) => {
+        const req = http.get(`${t.url}/api/v1/me`, { headers: ['host', new URL(t.url).host, ...headers.flatMap((value) => ['authorization', value])] }, (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), type: res.headers['content-type'] }));
+          res.on('end', () => {
+            try {
+              resolve({ status: res.statusCode!, body: JSON.parse(text), type: res.headers['content-type'] });
+            } catch (error) {
+              reject(new Error(`${res.statusCode} ${text}`, { cause: error }));
+            }
+          });
         });
         req.on('error', reject);
       });
