@@ -5,6 +5,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
+import { boundConnections } from './common/http/connection-limits.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
@@ -64,6 +65,7 @@ export async function createApp(
   server.keepAliveTimeout = 5_000;
   // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
+  boundConnections(server);
   app.disable('x-powered-by');
   // No automatic weak ETags on API responses; the reference files set their own.
   app.set('etag', false);

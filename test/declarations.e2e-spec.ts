@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import request from 'supertest';
 import { canonicalJson, sha256Hex } from '../src/declarations/canonical-json.js';
 import { Clock } from '../src/declarations/clock.js';
+import { filtersHash } from '../src/declarations/declaration-cursor.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -181,7 +182,16 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     [
       'duplicate lines (trimmed, case-insensitive)',
       { period: '2025-S1', lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' VERRE ', quantity: 3 })] },
-      [{ pointer: '/lines/0', code: 'duplicate_line' }, { pointer: '/lines/2', code: 'duplicate_line' }],
+      [{ pointer: '/lines/0', code: 'duplicate_line' }],
+    ],
+    [
+      'lines that display alike (zero-width space, right-to-left override, NFKC)',
+      { period: '2025-S1', lines: [line({ material: 'Ve\u200brre' }), line({ material: '\u202eerreV' }), line({ material: 'Ｖｅｒｒｅ' }), line({ material: 'Verre' })] },
+      [
+        { pointer: '/lines/0/material', code: 'invalid_material' },
+        { pointer: '/lines/1/material', code: 'invalid_material' },
+        { pointer: '/lines/2', code: 'duplicate_line' },
+      ],
     ],
     [
       'unknown fields anywhere',
@@ -219,6 +229,20 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     const res = await post(body, { key: `refused-${name.replace(/[^a-z0-9]+/gi, '-')}` });
     expectErrors(res, expected);
     expect(await counts()).toEqual(before);
+  });
+
+  it('thousands of problems: 100 listed, then one entry saying how many more; the answer stays small', async () => {
+    const res = await post({ period: '2025-S1', lines: Array.from({ length: 1000 }, () => ({ a: 1, b: 2 })) });
+    expectProblem(res, 422, 'validation_failed');
+    expect(res.body.errors).toHaveLength(101);
+    expect(res.body.errors[100]).toEqual({ pointer: '', code: 'more_errors', detail: '5900 more problems not listed' });
+    expect(res.text.length).toBeLessThan(32 * 1024);
+  });
+
+  it('1000 identical lines: one duplicate_line problem of bounded size', async () => {
+    const res = await post({ period: '2025-S1', lines: Array.from({ length: 1000 }, () => line()) });
+    expectErrors(res, [{ pointer: '/lines/0', code: 'duplicate_line' }]);
+    expect(res.text.length).toBeLessThan(2048);
   });
 
   it('stream not registered for the account', async () => {
@@ -536,6 +560,13 @@ describe('GET /api/v1/declarations', () => {
     expectProblem(await get(`${PATH}?limit=2&status=current&cursor=${page1.body.next_cursor}`, c.token), 400, 'invalid_cursor');
     expectProblem(await get(`${PATH}?cursor=garbage`, c.token), 400, 'invalid_cursor');
     expectProblem(await get(`${PATH}?cursor=${page1.body.next_cursor.slice(0, -2)}`, c.token), 400, 'invalid_cursor');
+  });
+
+  it('a cursor whose timestamp does not exist (30 February) → 400 invalid_cursor, not 500', async () => {
+    const c = await createClientWithToken(t);
+    const payload = { v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: filtersHash({}) };
+    const cursor = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    expectProblem(await get(`${PATH}?cursor=${cursor}`, c.token), 400, 'invalid_cursor');
   });
 
   it.each([

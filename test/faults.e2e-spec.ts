@@ -90,6 +90,50 @@ describe('database outage', () => {
   }, 120_000);
 });
 
+describe('a database that stops answering (no RST)', () => {
+  let db: BackingDatabase;
+  let proxy: TcpProxy;
+  let app: SpawnedApp;
+  beforeAll(async () => {
+    db = await startBackingDatabase();
+    proxy = await TcpProxy.start(db.target);
+    app = await spawnApp({ DATABASE_URL: db.urlVia(proxy.port) });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop('SIGKILL');
+    await proxy?.close();
+    await db?.close();
+  });
+
+  const me = async (token: string) => {
+    const started = Date.now();
+    const res = await fetch(`${app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(25_000) });
+    return { status: res.status, type: res.headers.get('content-type'), ms: Date.now() - started };
+  };
+
+  it('requests fail fast with 503 instead of hanging, and the pool heals once the path answers again', async () => {
+    const tokens = await Promise.all(Array.from({ length: 4 }, () => createClientWithToken(asTestApp(app.url)).then((c) => c.token)));
+    // A warm pool: several connections open and idle.
+    await Promise.all(tokens.flatMap((token) => [me(token), me(token)]));
+    proxy.stall();
+    const stalled = await Promise.all(tokens.map((token) => me(token)));
+    for (const res of stalled) {
+      expect(res).toMatchObject({ status: 503, type: 'application/problem+json; charset=utf-8' });
+      // The query timeout (12 s) or the pool's connection timeout, not the 30–50 s of a hung request.
+      expect(res.ms).toBeLessThan(15_000);
+    }
+    proxy.unstall();
+    // The connections that lost bytes are dropped and replaced: every client is served again.
+    let healed = false;
+    for (let i = 0; i < 40 && !healed; i++) {
+      healed = (await Promise.all(tokens.map((token) => me(token)))).every((res) => res.status === 200);
+      if (!healed) await sleep(500);
+    }
+    expect(healed).toBe(true);
+    console.log(`stalled database: answered 503 after ${stalled.map((r) => r.ms).join(', ')} ms`);
+  }, 90_000);
+});
+
 describe('two replicas on one database', () => {
   let db: BackingDatabase;
   let a: SpawnedApp;

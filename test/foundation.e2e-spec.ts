@@ -56,6 +56,18 @@ describe('one error model', () => {
       expectProblem(await postClient().set('content-type', 'application/json').send('{"period": '), 400, 'malformed_json');
     });
 
+    it('400 for a body that is not valid UTF-8 (not stored with U+FFFD), nothing stored', async () => {
+      for (const bytes of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+        const body = Buffer.concat([Buffer.from('{"client_id":"utf8-check","company":"A'), Buffer.from(bytes), Buffer.from('"}')]);
+        // fetch sends the bytes as they are (supertest would serialise a Buffer as JSON).
+        const res = await fetch(`${t.url}/api/v1/admin/clients`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body });
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(await res.json()).toMatchObject({ code: 'malformed_json', detail: expect.stringContaining('UTF-8') });
+      }
+      expect((await request(t.url).get('/api/v1/admin/clients/utf8-check').set(admin)).status).toBe(404);
+    });
+
     it('413 for a body over 1 MiB', async () => {
       const big = JSON.stringify({ x: 'a'.repeat(1024 * 1024) });
       expectProblem(await postClient().set('content-type', 'application/json').send(big), 413, 'payload_too_large');
@@ -178,6 +190,32 @@ describe('request ids and logs', () => {
   });
 });
 
+describe('no secret reaches a log line', () => {
+  const token = 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB';
+
+  it.each([
+    ['a client token', token],
+    ['the admin token', ADMIN_TOKEN],
+  ])('%s sent as X-Request-Id is replaced by a generated id, and logged nowhere', async (_name, secret) => {
+    const res = await request(t.url).get('/health/live').set('x-request-id', secret);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = t.logs.filter((l) => l.includes(res.headers['x-request-id']));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(t.logs.join('\n')).not.toContain(secret);
+  });
+
+  it('scrubs the User-Agent, and the admin token wherever it appears (URL, User-Agent)', async () => {
+    await request(t.url)
+      .get(`/health/live?debug=${ADMIN_TOKEN}&again=x${ADMIN_TOKEN}y`)
+      .set('user-agent', `curl/8 (${token}; Bearer abc.def; ${ADMIN_TOKEN})`)
+      .set('x-request-id', 'scrub-everywhere');
+    const line = t.logs.find((l) => l.includes('scrub-everywhere'))!;
+    expect(line).toBeDefined();
+    for (const secret of [token, ADMIN_TOKEN, 'abc.def']) expect(line).not.toContain(secret);
+    expect(JSON.parse(line).req.user_agent).toMatch(/^curl\/8 \(\[REDACTED\]; Bearer \[REDACTED\]/);
+  });
+});
+
 describe('security headers', () => {
   it('sends helmet headers and no x-powered-by', async () => {
     const res = await request(t.url).get('/health/live');
@@ -195,6 +233,33 @@ describe('OpenAPI', () => {
     const init = await request(t.url).get('/docs/swagger-ui-init.js');
     expect(init.status).toBe(200);
   });
+
+  it('sends security headers on Swagger UI: a CSP that lets it run, no framing', async () => {
+    for (const path of ['/docs', '/docs/', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui-init.js', '/docs/openapi.json']) {
+      const res = await request(t.url).get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      const csp = res.headers['content-security-policy'];
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    }
+    // Every file the page loads is served.
+    const page = (await request(t.url).get('/docs/')).text;
+    const assets = [...page.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThanOrEqual(4);
+    for (const asset of assets) expect((await request(t.url).get(`/docs/${asset}`)).status).toBe(200);
+  });
+
+  it.each(['/docs/package.json', '/docs/README.md', '/docs/swagger-ui-bundle.js.map', '/docs/swagger-ui-es-bundle.js', '/docs/oauth2-redirect.html', '/docs/LICENSE'])(
+    'serves nothing else of the Swagger UI package: %s → 404',
+    async (path) => {
+      const res = await request(t.url).get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    },
+  );
 
   it('serves an OpenAPI 3 document at /docs/openapi.json with bearer schemes', async () => {
     const res = await request(t.url).get('/docs/openapi.json');

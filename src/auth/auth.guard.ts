@@ -70,6 +70,10 @@ export class AuthGuard implements CanActivate {
     const req = http.getRequest<Request & RequestWithClient>();
     const res = http.getResponse<Response>();
     res.setHeader('Cache-Control', 'no-store');
+    // Node keeps the first of several Authorization headers; which one a proxy or client meant is unknowable.
+    if ((req.headersDistinct?.authorization?.length ?? 0) > 1) {
+      throw new Problem('bad_request', 'Send one Authorization header, not several.');
+    }
     this.failures.refuseIfOverLimit(req, res);
     try {
       if (audience === 'admin') {

@@ -1,4 +1,6 @@
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, NotFoundException } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import metadata from '../metadata.js';
 import { addReferenceSchemas } from '../reference/reference-openapi.js';
@@ -60,9 +62,46 @@ export function nullableReferences<T>(node: T): T {
 /** The 3.0 way to say "null" (OpenAPI 3.0.3, nullable with an enum). */
 const NULL_ONLY = { type: 'object', nullable: true, enum: [null] };
 
+/** What Swagger UI's page loads, and the documents: nothing else of the swagger-ui-dist package is served. */
+const DOCS_FILES = new Set([
+  '/',
+  '/index.html',
+  '/swagger-ui-init.js',
+  '/swagger-ui.css',
+  '/swagger-ui-bundle.js',
+  '/swagger-ui-standalone-preset.js',
+  '/favicon-32x32.png',
+  '/favicon-16x16.png',
+  '/openapi.json',
+  '/openapi.yaml',
+]);
+
+/**
+ * Swagger UI is mounted on the Express app before Nest's middleware (so the global helmet does not
+ * reach it): its own helmet, with the policy the page needs (its scripts from here, inline styles),
+ * never framed; and every other file of the package (package.json, README, source maps) is a 404.
+ */
+function guardDocs(app: INestApplication): void {
+  const headers = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'https://validator.swagger.io'],
+        'frame-ancestors': ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+  });
+  app.use('/docs', headers, (req: Request, _res: Response, next: NextFunction) => {
+    next(DOCS_FILES.has(req.path) ? undefined : new NotFoundException());
+  });
+}
+
 /** Swagger UI at /docs and the document at /docs/openapi.json. */
 export async function setupOpenApi(app: INestApplication): Promise<OpenAPIObject> {
   const document = await createOpenApiDocument(app);
+  guardDocs(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: OPENAPI_PATH,
     yamlDocumentUrl: '/docs/openapi.yaml',

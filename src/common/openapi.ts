@@ -17,7 +17,7 @@ export function audienceOf(context: ExecutionContext): Audience {
 }
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor).',
+  400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor, several Authorization headers).',
   401: 'Missing, invalid, expired or revoked token (see `WWW-Authenticate`).',
   403: 'The token is not allowed here (e.g. a client token on an admin route), or the admin API is disabled.',
   404: 'Not found (another client\'s resource is not found either).',

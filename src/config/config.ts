@@ -66,6 +66,15 @@ const perMinute = (fallback: number) =>
     .min(1, 'must be a whole number of requests per minute, at least 1')
     .default(fallback);
 
+/** A secret of one repeated character, a handful of distinct ones, or one short pattern over and over. */
+function isLowEntropy(secret: string): boolean {
+  if (new Set(secret).size < 10) return true;
+  for (let period = 1; period <= secret.length / 2; period++) {
+    if (secret.slice(period) === secret.slice(0, secret.length - period)) return true;
+  }
+  return false;
+}
+
 const schema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a whole number from 0 to 65535' })
@@ -82,6 +91,7 @@ const schema = z.object({
     .refine((value) => value.trim() === value, 'must not start or end with white space')
     // The guard tells the two kinds apart by shape before hashing anything (auth.guard.ts).
     .refine((value) => !parseToken(value).ok, 'must not be a client token (eprc_…): generate a secret of its own')
+    .refine((value) => !isLowEntropy(value), 'looks guessable (too few distinct characters, or a repeated pattern): generate one, e.g. `openssl rand -base64 36`')
     .optional(),
   PUBLIC_BASE_URL: httpUrl.optional(),
   REFERENCE_BASE_URL: httpUrl.optional(),

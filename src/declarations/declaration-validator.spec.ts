@@ -206,6 +206,12 @@ describe('DeclarationValidator', () => {
       ['a line break', 'Ver\nre'],
       ['a tab', 'Ver\tre'],
       ['a lone surrogate', 'Ver\ud800re'],
+      ['a zero-width space (U+200B)', 'Ve\u200brre'],
+      ['a right-to-left override (U+202E)', '\u202eerreV'],
+      ['a lone zero-width joiner (U+200D)', 'Verre\u200d'],
+      ['a byte-order mark inside (U+FEFF)', 'Ver\ufeffre'],
+      ['a line separator (U+2028)', 'Ver\u2028re'],
+      ['a paragraph separator (U+2029)', 'Ver\u2029re'],
     ])('refuses %s', (_name, material) => {
       expect(errorsOf(validator.validate(body({ lines: [line({ material })] }), context))).toEqual([{ pointer: '/lines/0/material', code: 'invalid_material' }]);
     });
@@ -261,17 +267,31 @@ describe('DeclarationValidator', () => {
   });
 
   describe('duplicates', () => {
-    it('points at every line of a duplicate group (material trimmed, case-insensitive)', () => {
+    it('reports a duplicate group once, at its first line, naming the others (material trimmed, case-insensitive)', () => {
       const result = validator.validate(
         body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' }), line({ material: 'VERRE', quantity: 1 })] }),
         context,
       );
-      expect(errorsOf(result)).toEqual([
-        { pointer: '/lines/0', code: 'duplicate_line' },
-        { pointer: '/lines/2', code: 'duplicate_line' },
-        { pointer: '/lines/3', code: 'duplicate_line' },
-      ]);
+      expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
       expect(result.ok || result.errors[0]!.detail).toContain('/lines/2, /lines/3');
+    });
+
+    it('1000 identical lines: one problem of bounded size', () => {
+      const result = validator.validate(body({ lines: Array.from({ length: 1000 }, () => line()) }), context);
+      expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
+      expect(result.ok || result.errors[0]!.detail).toMatch(/\/lines\/5 and 994 more lines$/);
+      expect(result.ok || result.errors[0]!.detail.length).toBeLessThan(200);
+    });
+
+    it.each([
+      ['full-width letters', 'Ｖｅｒｒｅ'],
+      ['a ligature', 'ﬁlm', 'film'],
+      ['a decomposed accent', 'Carton ondule\u0301', 'Carton ondulé'],
+      ['sharp s against SS', 'Straße', 'STRASSE'],
+    ])('compares materials after NFKC normalisation and case folding: %s', (_name, material, other = 'Verre') => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ material: other }), line({ material })] }), context))).toEqual([
+        { pointer: '/lines/0', code: 'duplicate_line' },
+      ]);
     });
 
     it('allows the same material in another stream', () => {

@@ -12,11 +12,14 @@ export const MAX_MATERIAL_LENGTH = 120;
 export const MAX_QUANTITY = 1e12;
 /** Past this many, the list of problems is cut (a 1 MiB body can hold hundreds of thousands of mistakes). */
 export const MAX_REPORTED_ERRORS = 1000;
+/** How many other lines of a duplicate group its problem names. */
+const NAMED_DUPLICATES = 5;
 
 const BODY_FIELDS = ['period', 'lines'];
 const LINE_FIELDS = ['stream', 'material', 'unit', 'quantity'];
-// C0/C1 controls, DEL included; a material is one line of printable text.
-const CONTROL_CHARACTER = /\p{Cc}/u;
+// C0/C1 controls (DEL included), invisible format characters (U+200B, U+202E…) and line/paragraph
+// separators: a material is one line of text that reads as what it is.
+const CONTROL_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 // Half of a UTF-16 surrogate pair: JSON allows it (`"\ud800"`), text in the database cannot hold it.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -57,7 +60,11 @@ export type ValidationResult =
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-const fold = (text: string) => text.trim().normalize('NFC').toLocaleLowerCase('fr-FR');
+/**
+ * The material as the duplicate rule compares it: compatibility-normalised (NFKC: `ﬁ` = `fi`,
+ * full-width = ASCII) and case-folded (upper then lower, so `ß` = `SS` = `ss`).
+ */
+const fold = (text: string) => text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
 const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
 /**
@@ -204,7 +211,7 @@ export class DeclarationValidator {
       return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`);
     }
     if (CONTROL_CHARACTER.test(material) || LONE_SURROGATE.test(material)) {
-      return void bad(at, 'invalid_material', 'material must be one line of text without control characters');
+      return void bad(at, 'invalid_material', 'material must be one line of text without control or invisible format characters');
     }
     return material;
   }
@@ -244,7 +251,10 @@ export class DeclarationValidator {
     return text;
   }
 
-  /** One line per (stream, unit, material): every line of a duplicate group is pointed at. */
+  /**
+   * One line per (stream, unit, material): one problem per duplicate group, at its first line,
+   * naming a few of the others (a problem per line naming every other grew as the square of the group).
+   */
   private checkDuplicates(lines: (CheckedLine | undefined)[], fail: Fail): void {
     const groups = new Map<string, CheckedLine[]>();
     for (const line of lines) {
@@ -253,13 +263,12 @@ export class DeclarationValidator {
       group.push(line);
       groups.set(line.key, group);
     }
-    for (const group of groups.values()) {
-      if (group.length < 2) continue;
-      for (const line of group) {
-        line.complete = false;
-        const others = group.filter((other) => other !== line).map((other) => other.at);
-        fail(line.at, 'duplicate_line', `same stream, unit and material (compared trimmed, ignoring case) as ${others.join(', ')}`);
-      }
+    for (const [first, ...others] of groups.values()) {
+      if (others.length === 0) continue;
+      for (const line of [first!, ...others]) line.complete = false;
+      const named = others.slice(0, NAMED_DUPLICATES).map((other) => other.at);
+      const more = others.length > NAMED_DUPLICATES ? ` and ${others.length - NAMED_DUPLICATES} more lines` : '';
+      fail(first!.at, 'duplicate_line', `same stream, unit and material (compared normalised, ignoring case) as ${named.join(', ')}${more}`);
     }
   }
 

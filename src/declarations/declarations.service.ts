@@ -5,7 +5,7 @@ import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
 import { Clock, parisDate } from './clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
-import { DeclarationValidator, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
+import { DeclarationValidator, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
 import { type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE, type ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
@@ -183,8 +183,5 @@ function requestHashOf(body: unknown): string | undefined {
 function validationProblem(errors: FieldError[], total: number): ValidationProblem {
   if (total <= errors.length) return new ValidationProblem(errors);
   const first = errors[0]!;
-  return new ValidationProblem(
-    errors,
-    `${first.pointer || '/'}: ${first.detail} (${total} problems; the first ${Math.min(errors.length, MAX_REPORTED_ERRORS)} are listed)`,
-  );
+  return new ValidationProblem(errors, `${first.pointer || '/'}: ${first.detail} (and ${total - 1} more problems)`, total);
 }

@@ -293,6 +293,8 @@ const ODD_STRINGS = [
   '\u200B', 'e\u0301', '\ufeff', '\ud800', '\udfff', 'a\ud83d', '\udc00\ud800', 'İı', '../../etc/passwd', "' OR '1'='1", "'; DROP TABLE clients; --",
   '<script>alert(1)</script>', '${jndi:ldap://x}', '%s%n%x', '\\', '"', '{{7*7}}', '__proto__', 'constructor', '\u2028\u2029', '𝕍𝕖𝕣𝕣𝕖',
   'Verre'.padEnd(121, 'e'), ' ', 'kg\u0000', 'KG', 'kilogram',
+  // Text that displays as other text (issue 12): zero-width characters, a lone joiner, a separator, compatibility forms.
+  'Ve\u200brre', 'Verre\u200d', '\u202eerreV', 'Ver\u2028re', 'Ｖｅｒｒｅ', 'ﬁlm', 'Straße',
 ];
 const ODD_KEYS = ['', 'unknown', '__proto__', 'constructor', 'prototype', ' period', 'Period', 'lines ', '\u0000', '📦', 'a'.repeat(300), 'errors', '$ref', 'id', 'client_id', 'revision', 'status'];
 
@@ -561,6 +563,8 @@ const ODD_QUERY_VALUES = [
   '-1', '0', '1', '100', '101', '1e9', '1000000000', '99999999999999999999', '1.5', '-0', '+5', '05', ' 5', '0x10', 'abc', '', '٣', 'NaN', 'null',
   encodeURIComponent('📦'), '%ff', '%', '%00', encodeURIComponent("' OR 1=1 --"), 'a'.repeat(3_000), '2025-S1', '2025-S3', '2025-s1', 'current',
   'CURRENT', 'superseded', 'eyJ4IjoxfQ', 'eyJ4IjoxfQ.AAAA', '....', '%2e%2e%2f',
+  // A well-formed cursor whose timestamp does not exist (30 February): was a 500.
+  Buffer.from(JSON.stringify({ v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: '0000000000000000' })).toString('base64url'),
 ];
 
 /** Percent-encodes what may not appear raw in a request target (non-ASCII, spaces, controls); keeps odd `%` sequences as they are. */
@@ -609,6 +613,11 @@ const ODD_HEADERS: fc.Arbitrary<[string, string]> = fc.constantFrom<[string, str
   ['x-request-id', ''],
   ['x-request-id', 'r'.repeat(500)],
   ['x-request-id', 'é\u00ff "quoted" <tag>'],
+  // Secrets where they would be logged or echoed (issue 12).
+  ['x-request-id', 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
+  ['user-agent', 'curl/8 Bearer eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
+  // A second Authorization header (the request has its own): 400.
+  ['authorization', 'Bearer eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
   ['accept', 'text/html'],
   ['accept', 'application/xml'],
   ['accept', '*/*;q=0'],

@@ -1,4 +1,5 @@
 import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import type { Observable } from 'rxjs';
 import typeis from 'type-is';
@@ -33,8 +34,20 @@ function boundStructure(_req: unknown, _res: unknown, body: Buffer): void {
   }
 }
 
+/** JSON text is UTF-8 (RFC 8259 §8.1): invalid bytes are refused, not stored as U+FFFD. */
+function requireUtf8(body: Buffer): void {
+  if (!isUtf8(body)) throw new Problem('malformed_json', 'The request body is not valid UTF-8.');
+}
+
 const JSON_TYPES = ['application/json', 'application/*+json'];
-const jsonParser = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, verify: boundStructure });
+const jsonParser = express.json({
+  limit: BODY_LIMIT,
+  type: JSON_TYPES,
+  verify: (req, res, body) => {
+    requireUtf8(body);
+    boundStructure(req, res, body);
+  },
+});
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 

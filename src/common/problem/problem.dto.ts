@@ -49,6 +49,7 @@ export class FieldErrorDto {
 
 /** A 422: every problem of the request at once. */
 export class ValidationProblemDto extends ProblemDto {
-  @ApiProperty({ type: [FieldErrorDto] })
+  /** Up to 100 problems (each `detail` at most 300 characters); past that, a last entry with `code: more_errors` says how many more there are. */
+  @ApiProperty({ type: [FieldErrorDto], maxItems: 101 })
   errors!: FieldErrorDto[];
 }

@@ -73,7 +73,8 @@ export class ProblemFilter implements ExceptionFilter {
         return new Problem('bad_request', messageOf(exception));
       case 404: {
         const allow = allowedMethods(this.adapterHost.httpAdapter.getInstance(), req.path);
-        if (allow.length > 0) {
+        // A route of this method that found nothing (e.g. a file refused under /docs) is a 404, not a 405.
+        if (allow.length > 0 && !allow.includes(req.method)) {
           return new Problem('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow.join(', ')}.`, {
             headers: { Allow: allow.join(', ') },
           });

@@ -69,14 +69,31 @@ export class Problem extends Error {
   }
 }
 
-/** 422 listing every problem of a request at once. */
+/** The most entries a 422 lists, and the longest detail it repeats: no error response grows with what was sent. */
+export const MAX_LISTED_ERRORS = 100;
+export const MAX_ERROR_DETAIL_LENGTH = 300;
+
+/**
+ * 422 listing every problem of a request at once, up to MAX_LISTED_ERRORS; past that, a last entry
+ * (`code: more_errors`) says how many more there are. `total` counts problems found but not passed in.
+ */
 export class ValidationProblem extends Problem {
   constructor(
     readonly errors: FieldError[],
     detail = describeErrors(errors),
+    total = errors.length,
   ) {
-    super('validation_failed', detail, { extensions: { errors } });
+    const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, detail: truncate(error.detail) }));
+    const unlisted = Math.max(total, errors.length) - listed.length;
+    if (unlisted > 0) {
+      listed.push({ pointer: '', code: 'more_errors', detail: `${unlisted} more problem${unlisted > 1 ? 's' : ''} not listed` });
+    }
+    super('validation_failed', truncate(detail), { extensions: { errors: listed } });
   }
+}
+
+function truncate(text: string): string {
+  return text.length <= MAX_ERROR_DETAIL_LENGTH ? text : `${text.slice(0, MAX_ERROR_DETAIL_LENGTH - 1)}…`;
 }
 
 function describeErrors(errors: FieldError[]): string {
