@@ -258,7 +258,10 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     const { clientId: pending } = await createClient(t, {}, { confirm: false });
     const { token: pendingToken } = await issueToken(t, pending);
     const before = await counts();
-    expectErrors(await post({ period: '2025-S1', lines: [line()] }, { token: pendingToken }), [{ pointer: '', code: 'account_not_confirmed' }]);
+    const refused = await post({ period: '2025-S1', lines: [line()] }, { token: pendingToken });
+    expectErrors(refused, [{ pointer: '', code: 'account_not_confirmed' }]);
+    // Said as a sentence (no "/:" for the whole body), pointing at where the state can be read.
+    expect(refused.body.detail).toMatch(/^Your account has not been confirmed yet: .*GET \/api\/v1\/me\/obligations/);
     expect(await counts()).toEqual(before);
   });
 
@@ -371,6 +374,18 @@ describe('revisions', () => {
 });
 
 describe('Idempotency-Key', () => {
+  it('replays a 200 (identical content) as a 200, not as a 201', async () => {
+    const period = await freshPeriod();
+    expect((await post({ period, lines: [line()] })).status).toBe(201);
+    const key = `identical-${Date.now()}`;
+    const identical = await post({ period, lines: [line()] }, { key });
+    expect(identical.status).toBe(200);
+    const replay = await post({ period, lines: [line()] }, { key });
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(identical.text);
+  });
+
   it('same key and body → the first response replayed, byte for byte; another body → 422', async () => {
     const period = await freshPeriod();
     const key = 'b8b8a6a4-1a4f-4d1e-9a55-3b9bbd0f1c7e';
@@ -579,6 +594,16 @@ describe('GET /api/v1/declarations', () => {
     ['offset=20', '/query/offset', 'unknown_field'],
   ])('422 for %s', async (query, pointer, code) => {
     expectErrors(await get(`${PATH}?${query}`), [{ pointer, code }]);
+  });
+
+  it('a page holds 20 declarations when no limit is given', async () => {
+    const c = await createClientWithToken(t);
+    // 21 revisions of one period (each new content), newest first.
+    for (let i = 1; i <= 21; i++) expect((await post({ period: '2022-S1', lines: [line({ quantity: i })] }, { token: c.token })).status).toBe(201);
+    const page = await get(PATH, c.token);
+    expect(page.body.data).toHaveLength(20);
+    expect(page.body.has_more).toBe(true);
+    expect(page.body.data[0].revision).toBe(21);
   });
 
   it('limit 1 and 100 are accepted', async () => {

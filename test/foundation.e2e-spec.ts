@@ -42,6 +42,17 @@ describe('one error model', () => {
     expectProblem(await request(t.url).get('/no/such/route'), 404, 'not_found');
   });
 
+  it('sends error responses as no-store, also on routes without authentication', async () => {
+    for (const res of [
+      await request(t.url).get('/no/such/route'),
+      await request(t.url).delete('/api/v1/streams.json'),
+      await request(t.url).delete('/health/live'),
+    ]) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('405 with Allow for a known route and another method', async () => {
     const res = await request(t.url).delete('/health/live');
     expectProblem(res, 405, 'method_not_allowed');
@@ -178,11 +189,19 @@ describe('request ids and logs', () => {
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('redacts the authorization header and token-like strings in URLs', async () => {
+  it('keeps a request id of 128 characters and replaces one of 129', async () => {
+    const longest = 'a'.repeat(128);
+    expect((await request(t.url).get('/health/live').set('x-request-id', longest)).headers['x-request-id']).toBe(longest);
+    expect((await request(t.url).get('/health/live').set('x-request-id', `${longest}b`)).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('redacts bearer credentials in a logged header and token-like strings in URLs', async () => {
     const secret = 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB';
-    await request(t.url).get(`/health/live?token=${secret}`).set('authorization', 'Bearer super-secret-value-123').set('x-request-id', 'redact-1');
+    // User-Agent is written to the request line, so a credential in it must be scrubbed there.
+    await request(t.url).get(`/health/live?token=${secret}`).set('user-agent', 'curl Bearer super-secret-value-123').set('x-request-id', 'redact-1');
     const lines = t.logs.filter((l) => l.includes('redact-1'));
     expect(lines.length).toBeGreaterThan(0);
+    expect(lines.some((line) => line.includes('"user_agent":"curl Bearer [REDACTED]"'))).toBe(true);
     for (const line of lines) {
       expect(line).not.toContain('super-secret-value-123');
       expect(line).not.toContain(secret);

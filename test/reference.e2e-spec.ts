@@ -59,6 +59,13 @@ describe('the four reference files', () => {
     expect((await raw('/api/v1/streams.json', { 'if-none-match': '"stale", "other"' })).status).toBe(200);
   });
 
+  it('answers If-None-Match: * with 304 (the file exists), and lets a stale If-None-Match win over a current If-Modified-Since (RFC 9110 §13.2.2)', async () => {
+    expect((await raw('/api/v1/streams.json', { 'if-none-match': '*' })).status).toBe(304);
+    const first = await raw('/api/v1/law.json');
+    const both = await raw('/api/v1/law.json', { 'if-none-match': '"stale"', 'if-modified-since': first.headers['last-modified']! });
+    expect(both.status).toBe(200);
+  });
+
   it('answers If-Modified-Since when there is no If-None-Match', async () => {
     const first = await raw('/api/v1/law.json');
     expect((await raw('/api/v1/law.json', { 'if-modified-since': first.headers['last-modified']! })).status).toBe(304);

@@ -89,7 +89,7 @@ export class DeclarationValidator {
     const fail = (pointer: string, code: string, detail: string) => errors.push({ pointer, code, detail });
 
     if (context.confirmedStreams === null) {
-      fail('', 'account_not_confirmed', 'the account has not been confirmed yet: declarations are accepted once the operator has confirmed its profile');
+      fail('', 'account_not_confirmed', 'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)');
     }
     if (!isPlainObject(body)) {
       fail('', 'invalid_type', `the body must be a JSON object with period and lines, not ${typeName(body)}`);
