@@ -2,7 +2,7 @@ import { periodLockKey } from '../src/declarations/declarations.repository.js';
 import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
 import { startBackingDatabase, type BackingDatabase } from './support/backing-database.js';
 import { createClientWithToken } from './support/factories.js';
-import { spawnApp, type SpawnedApp } from './support/spawned-app.js';
+import { reportFigure, spawnApp, type SpawnedApp } from './support/spawned-app.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 // The service as separate processes (the built dist/src/main.js) on a database the test controls.
@@ -130,7 +130,7 @@ describe('a database that stops answering (no RST)', () => {
       if (!healed) await sleep(500);
     }
     expect(healed).toBe(true);
-    console.log(`stalled database: answered 503 after ${stalled.map((r) => r.ms).join(', ')} ms`);
+    reportFigure(`stalled database: answered 503 after ${stalled.map((r) => r.ms).join(', ')} ms`);
   }, 90_000);
 });
 

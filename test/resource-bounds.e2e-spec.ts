@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { TestApp } from './support/test-app.js';
 import { startBackingDatabase, type BackingDatabase } from './support/backing-database.js';
 import { createClientWithToken } from './support/factories.js';
-import { spawnApp, type SpawnedApp } from './support/spawned-app.js';
+import { reportFigure, spawnApp, type SpawnedApp } from './support/spawned-app.js';
 
 // Clients that send requests with large answers and never read them: the built service as its own
 // process, so that its resident memory (socket buffers live outside the V8 heap) can be measured.
@@ -82,7 +82,7 @@ describe('clients that never read their answers', () => {
       await sleep(300);
       peak = Math.max(peak, await rssMb(app.process.pid!));
     }
-    console.log(`RSS with 40 unread 422s: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak; one 422 is ${answer.length} bytes`);
+    reportFigure(`RSS with 40 unread 422s: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak; one 422 is ${answer.length} bytes`);
     for (const socket of sockets) socket.destroy();
     expect(peak).toBeLessThan(250);
   }, 30_000);
@@ -107,7 +107,7 @@ describe('clients that never read their answers', () => {
       await sleep(500);
       open = await held();
     }
-    console.log(`unread pipelined connections: 20 held, ${open} left after ${Date.now() - started} ms`);
+    reportFigure(`unread pipelined connections: 20 held, ${open} left after ${Date.now() - started} ms`);
     expect(open).toBe(0);
     expect((await fetch(`${app.url}/health/live`)).status).toBe(200);
     for (const socket of sockets) socket.destroy();

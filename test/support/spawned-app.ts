@@ -63,3 +63,8 @@ export async function runToExit(env: Record<string, string>): Promise<{ code: nu
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, output };
 }
+
+/** A measured figure (RSS, delays): printed only with TEST_FIGURES=1, so that a green run stays quiet. */
+export function reportFigure(text: string): void {
+  if (process.env.TEST_FIGURES) console.log(text);
+}
