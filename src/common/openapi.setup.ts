@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../config/config.js';
 import metadata from '../metadata.js';
+import { documentCsvRequestBody } from '../declarations/csv/declaration-csv.openapi.js';
 import { addReferenceSchemas } from '../reference/reference-openapi.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
@@ -34,7 +35,7 @@ export async function createOpenApiDocument(app: INestApplication, config: AppCo
   const document = SwaggerModule.createDocument(app, builder, {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,
   });
-  return addReferenceSchemas(document);
+  return documentCsvRequestBody(addReferenceSchemas(document));
 }
 
 /** Swagger UI at /docs and the document at /docs/openapi.json. */

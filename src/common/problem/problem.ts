@@ -10,6 +10,8 @@ export interface FieldError {
   detail: string;
   /** Stable machine code, snake_case. */
   code: string;
+  /** For a CSV body: the spreadsheet row (header = 1) the problem is in. */
+  row?: number;
 }
 
 /**
