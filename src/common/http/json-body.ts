@@ -1,4 +1,4 @@
-import { isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
+import { isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { Problem } from '../problem/problem.js';
 
 /** Largest accepted request body, in bytes; over it → 413. */
@@ -24,10 +24,19 @@ function countContainers(body: Buffer, max: number): number {
  * A number that a double cannot hold as written (`0.0009999999999999999999`, `1e400`): kept as its
  * JSON text, so that rules on decimals and range judge what was sent, not its rounding.
  */
-export { LosslessNumber as ExactNumber, isLosslessNumber as isExactNumber } from 'lossless-json';
+export class ExactNumber {
+  // The default: class-transformer (DTO bodies) makes instances without arguments, then copies fields.
+  constructor(readonly text = '') {}
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+export const isExactNumber = (value: unknown): value is ExactNumber => value instanceof ExactNumber;
 
 /** Numbers a double holds exactly as written stay numbers; the others keep their text. */
-const parseNumber = (text: string) => (isSafeNumber(text) ? Number(text) : new LosslessNumber(text));
+const parseNumber = (text: string) => (isSafeNumber(text) ? Number(text) : new ExactNumber(text));
 
 /**
  * A JSON body, UTF-8: 413 past MAX_JSON_CONTAINERS (counted on the raw bytes, before anything is
