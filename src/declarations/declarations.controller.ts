@@ -19,7 +19,7 @@ import { Accepts, CsvBody } from '../common/http/request-body.js';
 import { ApiProblems, ClientApi } from '../common/openapi.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
-import { CSV_REQUEST_EXAMPLE, CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
+import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
 import { writeDeclarationCsv } from './csv/declaration-csv-writer.js';
 import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';

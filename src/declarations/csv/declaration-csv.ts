@@ -31,7 +31,7 @@ export interface DeclarationSheet {
 
 // Characters no spreadsheet writes in a CSV file: C0 controls but tab, CR and LF; DEL; C1 controls
 // (where Windows-1252 leaves bytes undefined).
-const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const NOT_TEXT = /(?![\t\r\n])\p{Cc}/u;
 
 const notText = (detail: string) => new Problem('unsupported_media_type', detail, { headers: { 'Accept-Post': 'application/json, text/csv' } });
 const invalidFile = (errors: FieldError[]) => new ValidationProblem(errors);
