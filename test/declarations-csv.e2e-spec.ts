@@ -206,3 +206,15 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents text/csv beside JSON: the request body (with ?period=) and the record', async () => {
+    const doc = (await request(t.url).get('/docs/openapi.json')).body;
+    const post = doc.paths['/api/v1/declarations'].post;
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/json', 'text/csv']);
+    expect(post.requestBody.content['text/csv'].schema).toEqual(expect.objectContaining({ type: 'string', maxLength: 1024 * 1024 }));
+    expect(post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'period', in: 'query', required: false })]));
+    const get = doc.paths['/api/v1/declarations/{id}'].get;
+    expect(Object.keys(get.responses['200'].content)).toEqual(['application/json', 'text/csv']);
+  });
+});

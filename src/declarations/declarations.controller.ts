@@ -133,6 +133,7 @@ export class DeclarationsController {
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({
+    description: 'The declaration; with `Accept: text/csv`, its lines as a CSV file.',
     headers: {
       'Cache-Control': NO_STORE,
       'Content-Disposition': { description: 'With `text/csv`: `attachment; filename="declaration-2025-S1-r1.csv"`.', schema: { type: 'string' } },
