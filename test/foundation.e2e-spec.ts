@@ -55,6 +55,11 @@ describe('one error model', () => {
 
     it('400 for malformed JSON', async () => {
       expectProblem(await postClient().set('content-type', 'application/json').send('{"period": '), 400, 'malformed_json');
+      // Objects and arrays only (as body-parser's strict mode had it).
+      for (const text of ['null', '1', '"text"', '  ']) expectProblem(await postClient().set('content-type', 'application/json').send(text), 400, 'malformed_json');
+      // A UTF-8 byte order mark is not part of the JSON text.
+      const bom = await postClient().set('content-type', 'application/json').send(Buffer.from('\ufeff{"unknown": 1}'));
+      expectProblem(bom, 422, 'validation_failed');
     });
 
     it('413 for a body over 1 MiB', async () => {

@@ -49,8 +49,11 @@ export function parseJsonBody(bytes: Buffer): unknown {
       `The request body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en')} JSON objects and arrays; a declaration has at most 1,000 lines.`,
     );
   }
-  const text = bytes.toString('utf8');
-  if (text.trim() === '') return {};
+  if (bytes.length === 0) return {};
+  // A UTF-8 byte order mark is no part of the text (body-parser's decoder dropped it too).
+  const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8');
+  // Objects and arrays only, as body-parser's strict mode had it: a bare `1` or `"x"` is malformed.
+  if (!/^[\x20\t\n\r]*[{[]/.test(text)) throw new Problem('malformed_json', 'The request body is not valid JSON: a JSON object or array is expected.');
   try {
     try {
       return parseLossless(text, null, parseNumber);
