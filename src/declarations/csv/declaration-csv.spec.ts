@@ -24,6 +24,12 @@ describe('readDeclarationCsv', () => {
     expect(sheet.body.lines[0]!.material).toBe('€éœ');
   });
 
+  it('numbers rows as a spreadsheet does when blank rows come before the header', () => {
+    const sheet = read('\r\n;;;\r\nstream;material;unit;quantity\r\nEMB;Verre;kg;1\r\n');
+    expect(sheet.rows).toEqual([4]);
+    expect(() => read('\n\nstream;material;quantity\n')).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/3', code: 'missing_column' })] }));
+  });
+
   it('refuses a header that splits both ways', () => {
     expect(() => read('stream,material;unit,quantity;stream\nEMB,Verre;kg,1\n')).toThrow(ValidationProblem);
   });

@@ -66,7 +66,11 @@ const unneutralise = (cell: string) => (cell.startsWith("'") && NEUTRALISED.test
 
 /** The separator of the file: the one that splits its header into known column names. */
 function detectDelimiter(text: string): ',' | ';' {
-  const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  const lines = text.split(/\r\n|\n|\r/);
+  // The first row with a cell that is not empty (`;;;` is an empty row).
+  const at = Math.max(0, lines.findIndex((line) => line.replace(/[\s,;"]/g, '') !== ''));
+  const firstLine = lines[at] ?? '';
+  const row = at + 1;
   const known = (delimiter: string) => {
     try {
       const [header = []] = parse(firstLine, { delimiter, relax_column_count: true, to: 1 }) as string[][];
@@ -82,25 +86,25 @@ function detectDelimiter(text: string): ',' | ';' {
   const tab = firstLine.includes('\t') ? ' The file looks tab-separated: save it as CSV instead.' : '';
   const detail =
     comma === 0
-      ? `row 1: the header must name the columns ${HEADER_HELP}, separated by commas or semicolons.${tab}`
-      : 'row 1: the header splits into known column names with commas and with semicolons alike; use one separator only.';
-  throw invalidFile([{ pointer: '/rows/1', code: 'invalid_csv_header', detail, row: 1 }]);
+      ? `row ${row}: the header must name the columns ${HEADER_HELP}, separated by commas or semicolons.${tab}`
+      : `row ${row}: the header splits into known column names with commas and with semicolons alike; use one separator only.`;
+  throw invalidFile([{ pointer: `/rows/${row}`, code: 'invalid_csv_header', detail, row }]);
 }
 
 /** The column of each header cell; 422 for an unknown, repeated or missing column. */
-function readHeader(header: string[]): (Column | undefined)[] {
+function readHeader(header: string[], row: number): (Column | undefined)[] {
   const errors: FieldError[] = [];
   const columns = header.map((cell, index) => {
     const column = HEADER_NAMES[headerKey(cell)];
     if (column === undefined && cell.trim() !== '') {
-      errors.push({ pointer: '/rows/1', code: 'unknown_column', detail: `row 1: unknown column "${cell.trim()}" (column ${index + 1}); the columns are ${HEADER_HELP}`, row: 1 });
+      errors.push({ pointer: `/rows/${row}`, code: 'unknown_column', detail: `row ${row}: unknown column "${cell.trim()}" (column ${index + 1}); the columns are ${HEADER_HELP}`, row });
     }
     return column;
   });
   for (const column of CSV_COLUMNS) {
     const count = columns.filter((c) => c === column).length;
-    if (count === 0) errors.push({ pointer: '/rows/1', code: 'missing_column', detail: `row 1: the column ${column} is missing; the columns are ${HEADER_HELP}`, row: 1 });
-    if (count > 1) errors.push({ pointer: '/rows/1', code: 'duplicate_column', detail: `row 1: the column ${column} is named ${count} times`, row: 1 });
+    if (count === 0) errors.push({ pointer: `/rows/${row}`, code: 'missing_column', detail: `row ${row}: the column ${column} is missing; the columns are ${HEADER_HELP}`, row });
+    if (count > 1) errors.push({ pointer: `/rows/${row}`, code: 'duplicate_column', detail: `row ${row}: the column ${column} is named ${count} times`, row });
   }
   if (errors.length > 0) throw invalidFile(errors);
   return columns;
@@ -110,7 +114,7 @@ const JSON_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * A declaration file as the JSON body it stands for. Rows are numbered as a spreadsheet shows them
- * (the header is row 1); blank rows and trailing empty cells are ignored. A file that cannot be read
+ * (the header is row 1, after any blank rows); blank rows and trailing empty cells are ignored. A file that cannot be read
  * as a table of these columns is refused whole (415 or 422, saying how to fix it); cells that
  * cannot stand for a value are reported in `errors`, with the validator's findings.
  */
@@ -130,7 +134,7 @@ export function readDeclarationCsv(csv: CsvBody, period: string | undefined, max
     throw invalidFile([{ pointer: `/rows/${row}`, code: 'invalid_csv', detail, row }]);
   }
   const headerIndex = records.findIndex((record) => record.some((cell) => cell.trim() !== ''));
-  const columns = readHeader(records[headerIndex] ?? []);
+  const columns = readHeader(records[headerIndex] ?? [], headerIndex + 1 || 1);
   const width = columns.findLastIndex((column) => column !== undefined) + 1;
 
   const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [] };
