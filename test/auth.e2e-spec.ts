@@ -342,6 +342,7 @@ describe('every route is closed unless listed as public', () => {
     'GET /api/v1/law.json',
     'GET /api/v1/obligations.json',
     'GET /llms.txt',
+    'GET /api/v1/declaration-template.csv',
   ];
   /** CORS preflights of the public files (middleware that answers 204 with headers only, no data). */
   const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1') || r === 'GET /llms.txt').map((r) =>

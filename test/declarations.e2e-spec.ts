@@ -274,6 +274,28 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     expect(await counts()).toEqual(before);
   });
 
+  it('judges quantities as written in the JSON text, not as rounded to a double', async () => {
+    const before = await counts();
+    // With the count of sales units a household-packaging weight goes with.
+    const raw = (quantity: string) =>
+      `{"period": "2025-S1", "lines": [{"stream": "EMB", "material": "Verre", "unit": "kg", "quantity": ${quantity}}, {"stream": "EMB", "material": "Verre", "unit": "uvc", "quantity": 1}]}`;
+    // Before: stored as 0.001 and 1e12, both 201.
+    expectErrors(await post(raw('0.0009999999999999999999')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]);
+    expectErrors(await post(raw('999999999999.99999')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]);
+    expectErrors(await post(raw('1000000000000.0000000000000001')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]);
+    expectErrors(await post(raw('1e400')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]);
+    expect(await counts()).toEqual(before);
+    const period = await freshPeriod();
+    const exact = await post(raw('999999999999.999').replace('2025-S1', period));
+    expect(exact.status).toBe(201);
+    const { rows } = await t.pool.query('SELECT quantity::text AS quantity FROM declaration_lines WHERE declaration_id = $1 ORDER BY position', [exact.body.id]);
+    expect(rows).toEqual([{ quantity: '999999999999.999' }, { quantity: '1.000' }]);
+  });
+
+  it('400 for duplicate keys: which one counts would be a guess', async () => {
+    expectProblem(await post('{"period": "2025-S1", "period": "2025-S2", "lines": []}'), 400, 'malformed_json');
+  });
+
   it('a body nested 10,000 levels deep is a 422, never a 500, with or without a key; 100,000 levels a 413', async () => {
     const before = await counts();
     const nested = (levels: number) => `{"period": "2025-S1", "lines": [${JSON.stringify(line())}], "x": ${'['.repeat(levels)}${']'.repeat(levels)}}`;

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
+import { BodyEchoModule } from './support/body-echo.module.js';
 import { ThrowingModule } from './support/throwing.module.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ extraImports: [ThrowingModule] });
+  t = await startTestApp({ extraImports: [ThrowingModule, BodyEchoModule] });
 });
 afterAll(async () => {
   await t?.close();
@@ -65,6 +66,11 @@ describe('one error model', () => {
 
     it('400 for malformed JSON', async () => {
       expectProblem(await postClient().set('content-type', 'application/json').send('{"period": '), 400, 'malformed_json');
+      // Objects and arrays only (as body-parser's strict mode had it).
+      for (const text of ['null', '1', '"text"', '  ']) expectProblem(await postClient().set('content-type', 'application/json').send(text), 400, 'malformed_json');
+      // A UTF-8 byte order mark is not part of the JSON text.
+      const bom = await postClient().set('content-type', 'application/json').send(Buffer.from('\ufeff{"unknown": 1}'));
+      expectProblem(bom, 422, 'validation_failed');
     });
 
     it('400 for a body that is not valid UTF-8 (not stored with U+FFFD), nothing stored', async () => {
@@ -88,6 +94,26 @@ describe('one error model', () => {
       const res = await postClient().set('content-type', 'text/plain').send('period=2025-S1');
       expectProblem(res, 415, 'unsupported_media_type');
       expect(res.headers['accept-post']).toBe('application/json');
+    });
+
+    it('415 for JSON in another charset than UTF-8', async () => {
+      const utf16 = Buffer.from('\ufeff{"name":"x"}', 'utf16le');
+      const res = await postClient().set('content-type', 'application/json; charset=utf-16').send(utf16);
+      expectProblem(res, 415, 'unsupported_media_type');
+      expect(res.body.detail).toMatch(/UTF-8 only, not charset=utf-16/);
+      expectProblem(await postClient().set('content-type', 'application/json; charset=latin1').send('{}'), 415, 'unsupported_media_type');
+    });
+
+    it('a route takes the kinds of body it declares: forms where @Accepts(\'form\')', async () => {
+      const form = await request(t.url).post('/test-only/form').set('content-type', 'application/x-www-form-urlencoded').send('a=1&b=%C3%A9t%C3%A9+x&a=2&__proto__=p');
+      expect(form.status).toBe(200);
+      expect(form.text).toBe('{"body":{"a":["1","2"],"b":"été x","__proto__":"p"},"prototype":null}');
+      const json = await request(t.url).post('/test-only/form').set('content-type', 'application/json').send('{"a":1}');
+      expectProblem(json, 415, 'unsupported_media_type');
+      expect(json.headers['accept-post']).toBe('application/x-www-form-urlencoded');
+      const csv = await postClient().set('content-type', 'text/csv').send('a,b\n1,2\n');
+      expectProblem(csv, 415, 'unsupported_media_type');
+      expect(csv.headers['accept-post']).toBe('application/json');
     });
 
     it('is not read without a valid credential (401), nor on a wrong method (405) or path (404)', async () => {

@@ -23,7 +23,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'Not found (another client\'s resource is not found either).',
   409: 'Conflict with the current state or with a request in flight.',
   413: 'Request body over 1 MiB.',
-  415: 'Request body is not application/json.',
+  415: 'A request body of a media type or charset this route does not take (see `Accept-Post`).',
   422: 'Validation failed: every problem is listed in `errors`.',
   429: 'Rate limit exceeded (see `Retry-After`).',
   503: 'The database is unavailable; retry later.',

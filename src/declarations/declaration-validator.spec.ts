@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../reference/build/repo-root.js';
 import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/build/reference-files.js';
+import { ExactNumber } from '../common/http/json-body.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { contentHash, type DeclarantContext, DeclarationValidator, type ValidationResult } from './declaration-validator.js';
 
@@ -234,6 +235,17 @@ describe('DeclarationValidator', () => {
 
   describe('quantity', () => {
     it.each([
+      ['1.50e3', '1500'],
+      ['0.0010', '0.001'],
+      ['-0', '0'],
+      ['1000000000000.000', '1000000000000'],
+      ['12.500000000000000000001e-1', undefined],
+    ])('stores %s exactly as %s', (written, stored) => {
+      const result = validator.validate(body({ lines: [line({ quantity: new ExactNumber(written) })] }), context);
+      expect(result.ok ? result.declaration.lines[0]!.quantity : undefined).toBe(stored);
+    });
+
+    it.each([
       ['a numeric string', '1200', 'quantity_not_a_number'],
       ['null', null, 'quantity_not_a_number'],
       ['negative', -0.001, 'quantity_negative'],
@@ -243,6 +255,12 @@ describe('DeclarationValidator', () => {
       ['4 decimals in kg', 0.0001, 'quantity_too_precise'],
       ['tiny in kg', 1e-7, 'quantity_too_precise'],
       ['1.0005 kg', 1.0005, 'quantity_too_precise'],
+      // As written in the JSON text, not as a double rounds them (0.001 and 1e12).
+      ['0.0009999999999999999999 kg', new ExactNumber('0.0009999999999999999999'), 'quantity_too_precise'],
+      ['999999999999.99999 kg', new ExactNumber('999999999999.99999'), 'quantity_too_precise'],
+      ['1000000000000.0000000000000001', new ExactNumber('1000000000000.0000000000000001'), 'quantity_too_large'],
+      ['1e400', new ExactNumber('1e400'), 'quantity_too_large'],
+      ['-1e-400', new ExactNumber('-1e-400'), 'quantity_negative'],
     ])('refuses %s', (_name, quantity, code) => {
       expect(errorsOf(validator.validate(body({ lines: [line({ quantity })] }), context))).toEqual([{ pointer: '/lines/0/quantity', code }]);
     });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isExactNumber } from '../common/http/json-body.js';
 import type { FieldError } from '../common/problem/problem.js';
 import type { StreamUnit } from '../reference/build/reference-files.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
@@ -65,7 +66,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * full-width = ASCII) and case-folded (upper then lower, so `ß` = `SS` = `ss`).
  */
 const fold = (text: string) => text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value);
 
 /**
  * The rules of a declaration, on the raw parsed JSON body (so that structure and domain
@@ -227,19 +228,23 @@ export class DeclarationValidator {
     return value;
   }
 
-  /** The exact decimal text of the quantity, if acceptable. */
+  /**
+   * The exact decimal text of the quantity, if acceptable. Judged on the number as written in the
+   * JSON text (a number a double cannot hold arrives as an ExactNumber), so that what is stored is
+   * exactly what was sent: `0.0009999999999999999999` is too precise, not 0.001.
+   */
   private checkQuantity(value: unknown, at: string, unit: string | undefined, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'quantity is required');
-    if (typeof value !== 'number') {
+    if (typeof value !== 'number' && !isExactNumber(value)) {
       const what = typeof value === 'string' ? 'a string (send the number without quotes)' : typeName(value);
       return void bad(at, 'quantity_not_a_number', `quantity must be a JSON number, not ${what}`);
     }
-    // JSON.parse turns 1e400 into Infinity: out of range, like any number over the bound.
-    if (value < 0) return void bad(at, 'quantity_negative', 'quantity must not be negative');
-    if (!(value <= MAX_QUANTITY)) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`);
-    const text = String(Object.is(value, -0) ? 0 : value);
+    // A double's shortest text has the digits that were written (the parser keeps the others as text).
+    const quantity = Number.isFinite(value) || isExactNumber(value) ? exactDecimal(String(value)) : { negative: (value as number) < 0, overMaximum: true, decimals: 0, text: '' };
+    if (quantity.negative) return void bad(at, 'quantity_negative', 'quantity must not be negative');
+    if (quantity.overMaximum) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`);
     const definition = unit === undefined ? undefined : this.catalogue.unit(unit);
-    if (definition && decimalPlaces(text) > definition.decimals) {
+    if (definition && quantity.decimals > definition.decimals) {
       return void bad(
         at,
         'quantity_too_precise',
@@ -248,7 +253,7 @@ export class DeclarationValidator {
           : `quantity in ${unit} has at most ${definition.decimals} decimals`,
       );
     }
-    return text;
+    return quantity.text;
   }
 
   /**
@@ -309,11 +314,39 @@ interface CheckedLine {
   valid: ValidLine;
 }
 
-/** Decimals of a number's shortest JSON text; exponent forms (`1e-7`) only occur for tiny values. */
-function decimalPlaces(text: string): number {
-  const exponent = /e-(\d+)$/.exec(text);
-  if (exponent) return Number(exponent[1]) + (text.split('e')[0]!.split('.')[1]?.length ?? 0);
-  return text.split('.')[1]?.length ?? 0;
+/** A JSON number's exact value, from its text. */
+export interface ExactDecimal {
+  /** Below zero (`-0` is zero). */
+  negative: boolean;
+  /** Above MAX_QUANTITY (10^12). */
+  overMaximum: boolean;
+  /** Decimal places of the exact value, trailing zeros aside (`1.50` → 1, `1e-7` → 7). */
+  decimals: number;
+  /** Plain decimal text without exponent or superfluous zeros (`1.50e3` → `1500`); empty past 30 digits either side. */
+  text: string;
+}
+
+/** Exact arithmetic on the digits of a JSON number (`-?int(.frac)?(e±exp)?`), never through a double. */
+export function exactDecimal(json: string): ExactDecimal {
+  const [, sign, int, fraction = '', exponent = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(json) ?? [];
+  if (int === undefined) throw new TypeError(`not a JSON number: ${json}`);
+  let digits = int + fraction;
+  // The decimal point sits after `point` digits (negative: that many zeros before the digits).
+  let point = int.length + Number(exponent);
+  const leadingZeros = /^0*/.exec(digits)![0].length;
+  digits = digits.slice(leadingZeros).replace(/0+$/, '');
+  point -= leadingZeros;
+  if (digits === '') return { negative: false, overMaximum: false, decimals: 0, text: '0' };
+  const decimals = Math.max(0, digits.length - point);
+  const integerDigits = Math.log10(MAX_QUANTITY) + 1;
+  const overMaximum = point > integerDigits || (point === integerDigits && digits !== '1');
+  let text = '';
+  if (Math.abs(point) <= 30 && decimals <= 30) {
+    const whole = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+    const part = point >= 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    text = part ? `${whole}.${part}` : whole;
+  }
+  return { negative: sign === '-', overMaximum, decimals, text };
 }
 
 /**

@@ -101,6 +101,20 @@ export class ReferenceController {
     this.files.send('index.json', req, res);
   }
 
+  @Get('api/v1/declaration-template.csv')
+  @ApiOperation({
+    operationId: 'getDeclarationTemplate',
+    summary: 'A blank declaration file (CSV) to fill in a spreadsheet',
+    description: describe(
+      'The header `stream,material,unit,quantity` and one example row per published unit (UTF-8 with BOM, comma-separated, CRLF), built from the streams data. Fill it in, then send it to `POST /api/v1/declarations?period=…` as `text/csv`.',
+    ),
+  })
+  @ApiOkResponse({ description: 'The template.', content: { 'text/csv': { schema: { type: 'string' } } }, headers: VALIDATORS })
+  @ApiResponse(NOT_MODIFIED)
+  declarationTemplate(@Req() req: Request, @Res() res: Response): void {
+    this.files.send('declaration-template.csv', req, res);
+  }
+
   @Get('llms.txt')
   @ApiOperation({
     operationId: 'getLlmsTxt',

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** RFC 9457 problem details, as every error response of the API carries them. */
 export class ProblemDto {
@@ -34,7 +34,7 @@ export class ReadinessProblemDto extends ProblemDto {
 }
 
 export class FieldErrorDto {
-  /** JSON Pointer into the request body (`/query/<name>` for a query parameter). */
+  /** JSON Pointer into the request body (`/query/<name>` for a query parameter; `/rows/<row>/<column>` into a CSV body). */
   @ApiProperty({ example: '/lines/0/quantity' })
   pointer!: string;
 
@@ -45,6 +45,10 @@ export class FieldErrorDto {
   /** Stable machine code of this problem. */
   @ApiProperty({ example: 'min' })
   code!: string;
+
+  /** For a CSV body: the row of the file, numbered as a spreadsheet shows it (the header is row 1). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 12 })
+  row?: number;
 }
 
 /** A 422: every problem of the request at once. */

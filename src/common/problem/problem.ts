@@ -10,6 +10,8 @@ export interface FieldError {
   detail: string;
   /** Stable machine code, snake_case. */
   code: string;
+  /** For a CSV body: the spreadsheet row (header = 1) the problem is in. */
+  row?: number;
 }
 
 /**
@@ -96,10 +98,11 @@ function truncate(text: string): string {
   return text.length <= MAX_ERROR_DETAIL_LENGTH ? text : `${text.slice(0, MAX_ERROR_DETAIL_LENGTH - 1)}…`;
 }
 
-function describeErrors(errors: FieldError[]): string {
+/** The `detail` of a 422: its first problem, and how many others there are (`total`, listed or not). */
+export function describeErrors(errors: FieldError[], total = errors.length): string {
   const first = errors[0];
   if (!first) return 'The request is not valid.';
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
+  const more = total > 1 ? ` (and ${total - 1} more problem${total > 2 ? 's' : ''})` : '';
   // A problem of the whole request (pointer "") is said as it is; others name where they are.
   const sentence = first.pointer ? `${first.pointer}: ${first.detail}` : first.detail.charAt(0).toUpperCase() + first.detail.slice(1);
   return `${sentence}${more}`;

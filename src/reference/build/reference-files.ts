@@ -283,6 +283,8 @@ export const SCHEMA_FILES: Record<ReferenceDocumentName, string> = {
 
 export const INDEX_FILE = 'index.json';
 export const LLMS_FILE = 'llms.txt';
+/** A blank declaration file: the header and one example row per published unit. */
+export const TEMPLATE_FILE = 'declaration-template.csv';
 
 /** Every file the build publishes (each also as `.gz` and `.br`). */
 export const PUBLISHED_FILES = [
@@ -292,14 +294,16 @@ export const PUBLISHED_FILES = [
   'obligations.json',
   INDEX_FILE,
   LLMS_FILE,
+  TEMPLATE_FILE,
 ] as const;
 export type PublishedFileName = (typeof PUBLISHED_FILES)[number];
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const MARKDOWN_CONTENT_TYPE = 'text/markdown; charset=utf-8';
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 export function contentTypeOf(name: PublishedFileName): string {
-  return name.endsWith('.txt') ? MARKDOWN_CONTENT_TYPE : JSON_CONTENT_TYPE;
+  return name.endsWith('.txt') ? MARKDOWN_CONTENT_TYPE : name.endsWith('.csv') ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE;
 }
 
 export interface RenderedFile {
@@ -349,7 +353,7 @@ export interface IndexDocument {
   version: 'v1';
   updated: IsoDate;
   description: string;
-  endpoints: Record<ReferenceDocumentName, string>;
+  endpoints: Record<ReferenceDocumentName | 'declaration_template', string>;
   client_api: {
     base: string;
     auth: string;
@@ -375,13 +379,16 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
       type: 'object',
       description: 'Full addresses of the reference files.',
       additionalProperties: false,
-      required: [...REFERENCE_DOCUMENTS],
-      properties: Object.fromEntries(
-        REFERENCE_DOCUMENTS.map((name) => [
-          name,
-          { type: 'string', format: 'uri', description: `Address of ${name}.json.` },
-        ]),
-      ),
+      required: [...REFERENCE_DOCUMENTS, 'declaration_template'],
+      properties: {
+        ...Object.fromEntries(
+          REFERENCE_DOCUMENTS.map((name) => [
+            name,
+            { type: 'string', format: 'uri', description: `Address of ${name}.json.` },
+          ]),
+        ),
+        declaration_template: { type: 'string', format: 'uri', description: `Address of ${TEMPLATE_FILE}: a blank declaration file to fill in a spreadsheet.` },
+      },
     },
     client_api: {
       type: 'object',

@@ -77,6 +77,7 @@ describe('renderReference', () => {
         streams: 'https://data.example.org/reference/v1/streams.json',
         law: 'https://data.example.org/reference/v1/law.json',
         obligations: 'https://data.example.org/reference/v1/obligations.json',
+        declaration_template: 'https://data.example.org/reference/v1/declaration-template.csv',
       },
       client_api: {
         base: 'https://api.example.org/client/v1',
@@ -87,10 +88,24 @@ describe('renderReference', () => {
       licence: 'CC BY 4.0',
       contact: sources.service.contact,
     });
-    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations']);
+    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations', 'declaration_template']);
     expect(Object.keys(index.client_api)).toEqual(['base', 'auth', 'endpoints']);
     expect(index.client_api.auth).toMatch(/shown once/);
     expect(index.client_api.auth).toMatch(/hash/);
+  });
+
+  it('builds the declaration template from the streams data: the header and one example row per published unit', async () => {
+    const sources = await realSources();
+    const csv = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
+    const units = [...new Set(sources.streams.streams.flatMap((stream) => stream.units))];
+    const [header, ...rows] = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean);
+    expect(csv.startsWith('\ufeff')).toBe(true);
+    expect(header).toBe('stream,material,unit,quantity');
+    expect(rows.map((row) => row.split(',')[2])).toEqual(units);
+    sources.streams.units = [...sources.streams.units, { ...sources.streams.units[0]!, code: 'unit' }];
+    sources.streams.streams[0]!.units = [...sources.streams.streams[0]!.units, 'unit'];
+    const more = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
+    expect(more).toContain(`\r\n${sources.streams.streams[0]!.code},${sources.streams.streams[0]!.materials[0]!.name.fr},unit,1250\r\n`);
   });
 
   it('takes the index `updated` from the latest source, not from the clock', async () => {

@@ -11,7 +11,9 @@ import {
   type ReferenceSources,
   type ReferenceUrls,
   type RenderedFile,
+  TEMPLATE_FILE,
 } from './reference-files.js';
+import { writeDeclarationCsv } from '../../declarations/csv/declaration-csv-writer.js';
 import { validateReference } from './validate-reference.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
@@ -59,7 +61,23 @@ export function renderReference(sources: ReferenceSources, urls: ReferenceUrls):
   files.push([INDEX_FILE, toJson(index)]);
   files.push([LLMS_FILE, renderLlmsTxt(sources, index, base)]);
 
-  return files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
+  const rendered = files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
+  return [...rendered, { name: TEMPLATE_FILE, body: renderDeclarationTemplate(sources), contentType: contentTypeOf(TEMPLATE_FILE) }];
+}
+
+/**
+ * The blank declaration file: the header and, for each unit the streams publish, one example row
+ * (the first stream that allows it, its first material category). The quantity is a whole number,
+ * valid in any unit.
+ */
+export function renderDeclarationTemplate(sources: Pick<ReferenceSources, 'streams'>): Buffer {
+  const examples = new Map<string, { stream: string; material: string; unit: string; quantity: string }>();
+  for (const stream of sources.streams.streams) {
+    for (const unit of stream.units) {
+      if (!examples.has(unit)) examples.set(unit, { stream: stream.code, material: stream.materials[0]?.name.fr ?? '', unit, quantity: '1250' });
+    }
+  }
+  return writeDeclarationCsv([...examples.values()]);
 }
 
 /** The index document, with its fields in the order of the seed specification. */
@@ -73,7 +91,7 @@ export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrl
     version: 'v1',
     updated: latestUpdate(sources),
     description: sources.service.description,
-    endpoints,
+    endpoints: { ...endpoints, declaration_template: `${base.referenceBaseUrl}/${TEMPLATE_FILE}` },
     client_api: {
       base: base.clientBaseUrl,
       auth: CLIENT_AUTH_DESCRIPTION,
@@ -130,6 +148,10 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
     const { title, description } = DOCUMENT_TITLES[name];
     lines.push(`- [${title}](${index.endpoints[name]}): ${description}`);
   }
+  lines.push(
+    `- [Declaration template](${index.endpoints.declaration_template}): a blank CSV declaration file (header and one example row per unit) ` +
+      'to fill in a spreadsheet and send to `POST /declarations?period=…` as `text/csv`',
+  );
   lines.push('', '## Client API', '');
   lines.push(`Base URL: ${index.client_api.base}`, '');
   lines.push(`Authentication: ${CLIENT_AUTH_DESCRIPTION}`, '');
