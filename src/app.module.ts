@@ -6,7 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuthModule } from './auth/auth.module.js';
-import { JsonBodyInterceptor } from './common/http/json-body.js';
+import { RequestBodyInterceptor } from './common/http/request-body.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
@@ -26,8 +26,8 @@ import { SiteModule } from './site/site.module.js';
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
   logStream?: DestinationStream;
-  /** Per-token limits (tests lower them). */
-  rateLimits?: RateLimits;
+  /** Overrides of the configured rate limits (the bench raises them). */
+  rateLimits?: Partial<RateLimits>;
 }
 
 @Module({})
@@ -51,15 +51,16 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
       ],
     };
   }
 
   /**
    * After the logger's own middleware (request id first), before any route. The public files
-   * (reference files and site pages) are answered right after helmet (they need no routing or guard). Request bodies are read
-   * later, once the request is routed and authenticated (JsonBodyInterceptor).
+   * (reference files and site pages) are answered right after helmet (they need no routing or
+   * guard). Request bodies are read later, once the request is routed and authenticated
+   * (RequestBodyInterceptor).
    */
   configure(consumer: MiddlewareConsumer): void {
     consumer

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import http from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
@@ -207,6 +208,28 @@ describe('bad credentials on a client route', () => {
     expectInvalidToken(await me(`Bearer ${token} extra`), /malformed/);
   });
 
+  it('two Authorization headers → 400, whichever of them is valid', async () => {
+    const twice = (headers: string[]) =>
+      new Promise<{ status: number; body: Record<string, unknown>; type?: string }>((resolve, reject) => {
+        const req = http.get(`${t.url}/api/v1/me`, { headers: ['host', new URL(t.url).host, ...headers.flatMap((value) => ['authorization', value])] }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => {
+            try {
+              resolve({ status: res.statusCode!, body: JSON.parse(text), type: res.headers['content-type'] });
+            } catch (error) {
+              reject(new Error(`${res.statusCode} ${text}`, { cause: error }));
+            }
+          });
+        });
+        req.on('error', reject);
+      });
+    for (const headers of [[`Bearer ${token}`, 'Bearer x'], ['Bearer x', `Bearer ${token}`], [`Bearer ${token}`, `Bearer ${token}`]]) {
+      const res = await twice(headers);
+      expect(res).toMatchObject({ status: 400, type: 'application/problem+json; charset=utf-8', body: { code: 'bad_request' } });
+    }
+  });
+
   it('wrong checksum → 401 invalid_token', async () => {
     const typo = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`;
     expectInvalidToken(await me(`Bearer ${typo}`), /checksum/);
@@ -321,6 +344,7 @@ describe('every route is closed unless listed as public', () => {
     'GET /api/v1/law.json',
     'GET /api/v1/obligations.json',
     'GET /llms.txt',
+    'GET /api/v1/declaration-template.csv',
   ];
   /** CORS preflights of the public files (middleware that answers 204 with headers only, no data). */
   const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1') || r === 'GET /llms.txt').map((r) =>

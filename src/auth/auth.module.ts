@@ -5,15 +5,14 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { AdminCredential } from './admin-credential.js';
 import { AuthGuard } from './auth.guard.js';
 import { ClientTokenEntity } from './client-token.entity.js';
-import { ClientTokenStrategy } from './client-token.strategy.js';
 import { TokensController } from './tokens.controller.js';
 import { TokensService } from './tokens.service.js';
 
-/** Client tokens, the bearer strategy, the admin credential and the global deny-by-default guard. */
+/** Client tokens, the admin credential and the global deny-by-default guard. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientTokenEntity]), AccountsModule],
   controllers: [TokensController],
-  providers: [TokensService, AdminCredential, ClientTokenStrategy, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [TokensService, AdminCredential, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokensService],
 })
 export class AuthModule {}

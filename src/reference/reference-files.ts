@@ -16,6 +16,7 @@ export const SERVED_FILES: ReadonlyMap<string, PublishedFileName> = new Map<stri
   ['/api/v1/index.json', 'index.json'],
   ['/api/v1', 'index.json'],
   ['/llms.txt', 'llms.txt'],
+  ['/api/v1/declaration-template.csv', 'declaration-template.csv'],
 ]);
 
 /** Any origin may read the public files (and their validators). */

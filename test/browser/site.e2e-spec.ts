@@ -7,16 +7,15 @@
  * test-results/screenshots/ (gitignored, kept by CI as artefacts); every internal link and anchor
  * on the pages resolves.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../src/reference/build/repo-root.js';
 import { SITE_PAGES } from '../../src/site/site-pages.js';
+import { launchChromium } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const WIDTHS = [375, 1280] as const;
 /**
@@ -31,24 +30,9 @@ let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH); .ci/run installs it`);
-  }
   t = await startTestApp();
   origin = t.config.publicBaseUrl;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   await mkdir(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
