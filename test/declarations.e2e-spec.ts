@@ -254,6 +254,16 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     expect(await counts()).toEqual(before);
   });
 
+  it('a unit is accepted only on the streams that publish it (uvc: household packaging, not food-service)', async () => {
+    const c = await createClientWithToken(t, { plan: 'business', streams: ['EMB', 'CHR'] });
+    const before = await counts();
+    const chr = await post({ period: '2025-S1', lines: [{ stream: 'CHR', material: 'glass', unit: 'uvc', quantity: 3 }] }, { token: c.token });
+    expectErrors(chr, [{ pointer: '/lines/0/unit', code: 'unit_not_allowed' }]);
+    expect(await counts()).toEqual(before);
+    const emb = await post({ period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 3 }] }, { token: c.token });
+    expect(emb.status).toBe(201);
+  });
+
   it('an account whose profile was never confirmed cannot declare', async () => {
     const { clientId: pending } = await createClient(t, {}, { confirm: false });
     const { token: pendingToken } = await issueToken(t, pending);

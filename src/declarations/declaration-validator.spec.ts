@@ -294,6 +294,12 @@ describe('DeclarationValidator', () => {
       expect(result.ok || result.errors[0]!.detail).toContain('/lines/2, /lines/3');
     });
 
+    it('a group of two: one problem, at the first line, naming the second', () => {
+      const result = validator.validate(body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' })] }), context);
+      expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
+      expect(result.ok || result.errors[0]!.detail).toContain('/lines/2');
+    });
+
     it('1000 identical lines: one problem of bounded size', () => {
       const result = validator.validate(body({ lines: Array.from({ length: 1000 }, () => line()) }), context);
       expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
