@@ -3,6 +3,8 @@ import request from 'supertest';
 import { REALM } from '../src/auth/bearer-challenge.js';
 import { PROBLEM_EXAMPLES } from '../src/common/openapi.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../src/common/problem/problem.js';
+import { MAX_LINES, MAX_MATERIAL_LENGTH, MAX_QUANTITY, MIN_LINES } from '../src/declarations/declaration-validator.js';
+import { PERIOD_PATTERN_TEXT } from '../src/declarations/period.js';
 import { createClient, createClientWithToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -79,6 +81,16 @@ describe('the OpenAPI document', () => {
     for (const node of schemaNodes(doc.components.schemas)) {
       if (node.nullable === true) expect(node.allOf ?? node.$ref).toBeUndefined();
     }
+  });
+
+  it("states the declaration rules' limits from the constants the validator applies", () => {
+    const { CreateDeclarationDto: declaration, CreateDeclarationLineDto: line } = doc.components.schemas as Json;
+    expect({ min: declaration.properties.lines.minItems, max: declaration.properties.lines.maxItems }).toEqual({ min: MIN_LINES, max: MAX_LINES });
+    expect(declaration.properties.period.pattern).toBe(PERIOD_PATTERN_TEXT);
+    expect(line.properties.material.maxLength).toBe(MAX_MATERIAL_LENGTH);
+    expect(line.properties.quantity.maximum).toBe(MAX_QUANTITY);
+    const periodFilter = (doc.paths['/api/v1/declarations'].get.parameters as Json[]).find((p) => p.name === 'period');
+    expect(periodFilter?.schema.pattern).toBe(PERIOD_PATTERN_TEXT);
   });
 
   it('documents GET /api/v1, and the problem status as an integer', () => {

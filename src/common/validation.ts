@@ -15,7 +15,8 @@ function codeOf(constraint: string): string {
   return snake.startsWith('is_') ? `invalid_${snake.slice(3)}` : snake;
 }
 
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/** A JSON Pointer segment (RFC 6901): `~` and `/` escaped. */
+export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Flattens class-validator's tree into `{ pointer, detail, code }` entries (RFC 6901 pointers). */
 export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[] {

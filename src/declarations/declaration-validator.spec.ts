@@ -351,6 +351,11 @@ describe('DeclarationValidator with the published catalogue', () => {
   const at = (today: string) => ({ confirmedStreams: all, today });
   const emb = (material: string, unit: string, quantity: number) => ({ stream: 'EMB', material, unit, quantity });
 
+  it('recognises a category written as the duplicate rule compares it (one fold for both): é as e + combining accent', () => {
+    expect(real.materialFor('EMB', 'Autres mate\u0301riaux')?.code).toBe('other');
+    expect(real.materialFor('EMB', ' ＧＬＡＳＳ ')?.code).toBe('glass');
+  });
+
   it('accepts every published stream, unit and material, and recognises each material as its category', () => {
     for (const stream of published.streams) {
       const period = stream.declarable_until ? '2024-S2' : '2026-S2';

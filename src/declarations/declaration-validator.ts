@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { isExactNumber } from '../common/http/json-body.js';
 import type { FieldError } from '../common/problem/problem.js';
+import { escapePointer } from '../common/validation.js';
 import type { StreamUnit } from '../reference/build/reference-files.js';
-import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { foldText, ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { parsePeriod, type Period } from './period.js';
 
@@ -58,14 +59,9 @@ export type ValidationResult =
   /** `errors` lists the first MAX_REPORTED_ERRORS of `total` problems. */
   | { ok: false; errors: FieldError[]; total: number };
 
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-/**
- * The material as the duplicate rule compares it: compatibility-normalised (NFKC: `ﬁ` = `fi`,
- * full-width = ASCII) and case-folded (upper then lower, so `ß` = `SS` = `ss`).
- */
-const fold = (text: string) => text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+const fold = foldText;
 const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value);
 
 /**

@@ -25,6 +25,7 @@ import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
 import { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
+import { PERIOD_PATTERN_TEXT } from './period.js';
 
 const LOCATION = {
   description: 'The declaration: `/api/v1/declarations/{id}`.',
@@ -78,7 +79,7 @@ export class DeclarationsController {
     required: false,
     description: 'With a `text/csv` body only (required then): the half-year the file declares, `YYYY-S1` or `YYYY-S2`. Else 422 pointer `/query/period`.',
     // No example: Swagger UI would send it with every JSON body too.
-    schema: { type: 'string', pattern: '^[0-9]{4}-S[12]$' },
+    schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT },
   })
   @ApiCreatedResponse({ description: 'A new revision, stored.', type: DeclarationDto, headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE } })
   @ApiOkResponse({

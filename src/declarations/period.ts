@@ -9,7 +9,9 @@ export interface Period {
   end: string;
 }
 
-export const PERIOD_PATTERN = /^(\d{4})-S([12])$/;
+/** `YYYY-S1` or `YYYY-S2`: the text of the rule, for OpenAPI documents and the database CHECK alike. */
+export const PERIOD_PATTERN_TEXT = '^[0-9]{4}-S[12]$';
+export const PERIOD_PATTERN = /^([0-9]{4})-S([12])$/;
 
 /** The period named by `code`, or undefined if `code` is not exactly `YYYY-S1` / `YYYY-S2`. */
 export function parsePeriod(code: string): Period | undefined {

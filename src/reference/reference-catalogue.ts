@@ -1,6 +1,12 @@
 import type { LocalizedName, Material, Plan, ReferenceDocuments, RetiredMaterial, Stream, StreamUnit, UnitDefinition } from './build/reference-files.js';
 
-const fold = (text: string) => text.trim().toLocaleLowerCase('fr-FR');
+/**
+ * A material's text as the rules compare it (category names, one line per material): trimmed,
+ * compatibility-normalised (NFKC: `ﬁ` = `fi`, full-width = ASCII, `e` + combining accent = `é`) and
+ * case-folded (upper then lower, so `ß` = `SS` = `ss`).
+ */
+export const foldText = (text: string) => text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+const fold = foldText;
 
 /**
  * Typed access to the published reference data for the other modules: the plans, streams,

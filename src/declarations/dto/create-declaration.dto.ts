@@ -1,4 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PERIOD_PATTERN_TEXT } from '../period.js';
+import { MAX_LINES, MAX_MATERIAL_LENGTH, MAX_QUANTITY, MIN_LINES } from '../declaration-validator.js';
 
 @ApiSchema({ description: 'One line of a declaration. Unknown fields are refused (`unknown_field`).' })
 export class CreateDeclarationLineDto {
@@ -15,7 +17,7 @@ export class CreateDeclarationLineDto {
    * names one of the stream's published material categories (by code, French or English name,
    * ignoring case), the record shows that category in `material_category`.
    */
-  @ApiProperty({ example: 'Verre', minLength: 1, maxLength: 120 })
+  @ApiProperty({ example: 'glass', minLength: 1, maxLength: MAX_MATERIAL_LENGTH })
   material!: string;
 
   /** One of the units the streams data allows for the stream (`kg` for packaging); else `unit_not_allowed`. */
@@ -27,7 +29,7 @@ export class CreateDeclarationLineDto {
    * (`quantity_negative`, `quantity_too_large`), with at most 3 decimals for `kg` and none for
    * count units (`quantity_too_precise`). Stored exactly, as a decimal.
    */
-  @ApiProperty({ type: Number, example: 1200.5, minimum: 0, maximum: 1e12 })
+  @ApiProperty({ type: Number, example: 1200.5, minimum: 0, maximum: MAX_QUANTITY })
   quantity!: number;
 }
 
@@ -43,13 +45,13 @@ export class CreateDeclarationDto {
    * (`period_not_started`, the detail says when it opens), and before 2022, the year of the
    * earliest `declarable_from` in the streams data (`period_too_early`).
    */
-  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 
   /**
    * 1 to 1000 lines (`too_few_lines`, `too_many_lines`; past 1000 only the first 1000 are checked).
    * A body over 1 MiB is refused with 413.
    */
-  @ApiProperty({ type: [CreateDeclarationLineDto], minItems: 1, maxItems: 1000 })
+  @ApiProperty({ type: [CreateDeclarationLineDto], minItems: MIN_LINES, maxItems: MAX_LINES })
   lines!: CreateDeclarationLineDto[];
 }

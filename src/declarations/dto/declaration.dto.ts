@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/build/reference-files.js';
 import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, TotalRow } from '../declarations.repository.js';
+import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export class LocalizedNameDto {
   @ApiProperty({ example: 'Verre' })
@@ -73,7 +74,7 @@ export abstract class DeclarationBaseDto {
   @ApiProperty({ example: 'exemple-sas' })
   client_id!: string;
 
-  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 
   /** 1 for the first submission for the period, then 2, 3, … */

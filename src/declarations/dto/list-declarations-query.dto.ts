@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, ValidateBy } from 'class-validator';
 import { PERIOD_PATTERN } from '../period.js';
+import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -53,7 +54,7 @@ export class ListDeclarationsQueryDto {
 
   /** Only this half-year's revisions, e.g. `2025-S1`. */
   // No example: Swagger UI would send it as a filter the user did not ask for.
-  @ApiPropertyOptional({ pattern: '^[0-9]{4}-S[12]$' })
+  @ApiPropertyOptional({ pattern: PERIOD_PATTERN_TEXT })
   @IsOptional()
   @IsPeriod()
   period?: string;

@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ClientEntity } from '../../accounts/client.entity.js';
+import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export type DeclarationStatus = 'current' | 'superseded';
 
@@ -12,7 +13,7 @@ export type DeclarationStatus = 'current' | 'superseded';
 @Unique('uq_declarations_client_period_revision', ['clientId', 'period', 'revision'])
 @Unique('uq_declarations_receipt', ['receipt'])
 @Check('ck_declarations_status', `status IN ('current', 'superseded')`)
-@Check('ck_declarations_period_format', `period ~ '^[0-9]{4}-S[12]$'`)
+@Check('ck_declarations_period_format', `period ~ '${PERIOD_PATTERN_TEXT}'`)
 @Check('ck_declarations_revision_positive', `revision >= 1`)
 @Check('ck_declarations_supersedes_previous', `(revision = 1) = (supersedes IS NULL)`)
 @Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)

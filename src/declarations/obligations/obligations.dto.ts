@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { LocalizedNameDto } from '../dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export class DueDeadlineDto {
   @ApiProperty({ example: 'eco-organism-declaration' })
@@ -34,7 +35,7 @@ export class DeclarationReferenceDto {
 }
 
 export class PeriodObligationDto {
-  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 
   @ApiProperty({ format: 'date', example: '2025-01-01' })
