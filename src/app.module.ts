@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { JsonBodyInterceptor } from './common/http/json-body.js';
 import { loggerParams } from './common/logging.js';
@@ -42,6 +43,7 @@ export class AppModule implements NestModule {
         HealthModule,
         AccountsModule,
         AuthModule,
+        AuditModule,
         ReferenceModule,
         DeclarationsModule,
         RateLimitModule.forRoot(options.rateLimits),

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * A client of the service, with two copies of its profile: the pending one the operator edits,
@@ -6,6 +6,8 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
  * Persistence only: never returned by a controller.
  */
 @Entity({ name: 'clients' })
+// The operator's listing, newest first (migrations/1795740000000-operator.ts).
+@Index('ix_clients_created', ['createdAt', 'clientId'])
 export class ClientEntity {
   @PrimaryColumn({ name: 'client_id', type: 'text', primaryKeyConstraintName: 'pk_clients' })
   clientId!: string;

@@ -3,11 +3,13 @@ import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Repository } from 'typeorm';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import type { PreparedStatements } from '../database/prepared-statements.js';
 import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
 import { AdminCredential } from './admin-credential.js';
+import type { OperatorsService } from './operators/operators.service.js';
 import { AuthGuard, bearerToken } from './auth.guard.js';
 import type { ClientTokenEntity } from './client-token.entity.js';
 import { ClientTokenStrategy } from './client-token.strategy.js';
@@ -68,9 +70,11 @@ const rows: Row[] = [
 function setup({ adminDisabled = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
-  const tokens = new TokensService(repository, {} as AccountsService, statements);
+  const tokens = new TokensService(repository, {} as AccountsService, statements, {} as AuditTrail);
   const admin = new AdminCredential({ adminToken } as AppConfig);
-  const guard = new AuthGuard(admin, new ClientTokenStrategy(tokens), tokens);
+  // No operator token exists in these cases (operator tokens are covered end to end in test/operators.e2e-spec.ts).
+  const operators = { verify: async () => ({ ok: false, reason: 'unknown' }) } as unknown as OperatorsService;
+  const guard = new AuthGuard(admin, new ClientTokenStrategy(tokens), tokens, operators);
   return { guard, calls, tokens };
 }
 

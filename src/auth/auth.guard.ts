@@ -5,7 +5,9 @@ import { Problem } from '../common/problem/problem.js';
 import { AdminCredential } from './admin-credential.js';
 import { ClientTokenStrategy, REALM, REJECTION_DESCRIPTIONS } from './client-token.strategy.js';
 import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
-import { parseToken } from './token-format.js';
+import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from './operators/current-operator.decorator.js';
+import { OperatorsService } from './operators/operators.service.js';
+import { OPERATOR_TOKEN_PREFIX, parseToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
 const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
@@ -44,7 +46,8 @@ export function bearerToken(header: string | undefined): string {
 /**
  * The global guard (APP_GUARD): deny by default.
  * - `Public()` routes are open;
- * - `AdminApi()` routes need ADMIN_TOKEN (and answer 403 when none is configured);
+ * - `AdminApi()` routes need ADMIN_TOKEN or a named operator token (and answer 403 when no ADMIN_TOKEN is
+ *   configured); the operator identity is left on the request (`AUTHENTICATED_OPERATOR`);
  * - every other route, including one without any audience metadata, needs a client token.
  * Authenticated responses are `Cache-Control: no-store`.
  */
@@ -54,16 +57,17 @@ export class AuthGuard implements CanActivate {
     private readonly admin: AdminCredential,
     private readonly strategy: ClientTokenStrategy,
     private readonly tokens: TokensService,
+    private readonly operators: OperatorsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const audience = audienceOf(context);
     if (audience === 'public') return true;
     const http = context.switchToHttp();
-    const req = http.getRequest<Request & RequestWithClient>();
+    const req = http.getRequest<Request & RequestWithClient & RequestWithOperator>();
     http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
     if (audience === 'admin') {
-      await this.authenticateAdmin(req.headers.authorization);
+      req[AUTHENTICATED_OPERATOR] = await this.authenticateAdmin(req.headers.authorization);
       return true;
     }
     const client = await this.authenticateClient(req.headers.authorization);
@@ -72,7 +76,7 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  private async authenticateAdmin(header: string | undefined): Promise<void> {
+  private async authenticateAdmin(header: string | undefined): Promise<OperatorIdentity> {
     if (!this.admin.enabled) {
       throw new Problem(
         'admin_api_disabled',
@@ -80,11 +84,16 @@ export class AuthGuard implements CanActivate {
       );
     }
     const token = bearerToken(header);
-    if (this.admin.matches(token)) return;
+    if (this.admin.matches(token)) return { kind: 'admin' };
+    if (parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
+      const outcome = await this.operators.verify(token);
+      if (outcome.ok) return outcome.operator;
+      throw invalidToken(outcome.reason === 'revoked' ? 'The operator token was revoked.' : 'The operator token is not recognised.');
+    }
     // A working client token is a credential, only not for this route: 403. Anything else: 401.
     const result = await this.tokens.verify(token, { recordUse: false });
     if (result.ok) {
-      throw new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs the operator token (ADMIN_TOKEN).', {
+      throw new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs ADMIN_TOKEN or an operator token.', {
         headers: {
           'WWW-Authenticate': `${BARE_CHALLENGE}, error="insufficient_scope", error_description="The admin API needs the operator token.", scope="admin"`,
         },
@@ -98,7 +107,7 @@ export class AuthGuard implements CanActivate {
     // Shape and checksum before any database read (and before hashing: the admin token is not client-shaped).
     const parsed = parseToken(token);
     if (!parsed.ok) {
-      if (this.admin.matches(token)) {
+      if (this.admin.matches(token) || parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
         throw invalidToken('The admin token is not valid on the client API; use a client token issued by the operator.');
       }
       throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
