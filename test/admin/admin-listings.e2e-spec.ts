@@ -73,15 +73,15 @@ describe('GET /api/v1/admin/declarations', () => {
   it("lists every client's declarations with filters, and reads any one of them", async () => {
     const x = await createClientWithToken(t, { plan: 'business', streams: ['EMB', 'EPRO'] });
     const y = await createClientWithToken(t);
-    const x1 = (await submit(x.token, { period: '2024-S1', lines: [line(1), line(2.5, 'EPRO', 'Bois')] })).body;
-    const y1 = (await submit(y.token, { period: '2024-S1', lines: [line(3)] })).body;
-    const x2 = (await submit(x.token, { period: '2024-S1', lines: [line(4)] })).body;
-    const y2 = (await submit(y.token, { period: '2024-S2', lines: [line(5)] })).body;
+    const x1 = (await submit(x.token, { period: '2026-S1', lines: [line(1), line(2.5, 'EPRO', 'Bois')] })).body;
+    const y1 = (await submit(y.token, { period: '2026-S1', lines: [line(3)] })).body;
+    const x2 = (await submit(x.token, { period: '2026-S1', lines: [line(4)] })).body;
+    const y2 = (await submit(y.token, { period: '2026-S2', lines: [line(5)] })).body;
     const mine = (items: Array<Record<string, unknown>>) => items.map((d) => d.id).filter((id) => [x1.id, y1.id, x2.id, y2.id].includes(id));
 
     expect(mine(await all('/api/v1/admin/declarations'))).toEqual([y2.id, x2.id, y1.id, x1.id]);
-    expect(mine(await all('/api/v1/admin/declarations?period=2024-S1'))).toEqual([x2.id, y1.id, x1.id]);
-    expect(mine(await all('/api/v1/admin/declarations?period=2024-S1&status=current'))).toEqual([x2.id, y1.id]);
+    expect(mine(await all('/api/v1/admin/declarations?period=2026-S1'))).toEqual([x2.id, y1.id, x1.id]);
+    expect(mine(await all('/api/v1/admin/declarations?period=2026-S1&status=current'))).toEqual([x2.id, y1.id]);
     expect(mine(await all('/api/v1/admin/declarations?status=superseded'))).toEqual([x1.id]);
     expect(await all(`/api/v1/admin/declarations?client_id=${x.clientId}`)).toEqual([
       expect.objectContaining({ id: x2.id, client_id: x.clientId, line_count: 1, totals: [{ stream: 'EMB', unit: 'kg', quantity: '4' }] }),
