@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import { PERIOD_PATTERN } from '../period.js';
@@ -39,80 +39,101 @@ export function neutraliseFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** Rows of one declaration arrive together (client order, then line order): one JSON object per declaration. */
-class DeclarationsJson extends Transform {
+/** How an export is written: its opening, one chunk per declaration (its rows, in line order), its end. */
+interface ExportFormatter {
+  start(): string;
+  declaration(rows: ExportLineRow[], index: number): string;
+  end(): string;
+}
+
+/**
+ * Rows arrive in client, then line order: the rows of one declaration (at most 1000) are
+ * gathered and written as one chunk. Bounded memory; backpressure comes from the response
+ * (a Transform stops taking rows while its output is not read).
+ */
+class ByDeclaration extends Transform {
   private started = false;
   private written = 0;
-  /** The declaration being read: its fields, and its lines so far (at most 1000). */
-  private current: { id: string; fields: Record<string, unknown>; lines: unknown[] } | undefined;
+  private rows: ExportLineRow[] = [];
 
-  constructor(private readonly period: string) {
+  constructor(private readonly formatter: ExportFormatter) {
     super({ writableObjectMode: true });
   }
 
   override _transform(row: ExportLineRow, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.start();
-    if (this.current?.id !== row.declarationId) {
-      this.writeDeclaration();
-      const fields = {
-        client_id: row.clientId,
-        company: row.company,
-        country: row.country,
-        idus: row.idus,
-        declaration_id: row.declarationId,
-        revision: row.revision,
-        receipt: row.receipt,
-        submitted_at: row.submittedAt,
-      };
-      this.current = { id: row.declarationId, fields, lines: [] };
-    }
-    this.current!.lines.push({ stream: row.stream, material: row.material, material_category: row.materialCode, unit: row.unit, quantity: row.quantity });
+    if (this.rows.length > 0 && this.rows[0]!.declarationId !== row.declarationId) this.writeDeclaration();
+    this.rows.push(row);
     callback();
   }
 
   override _flush(callback: TransformCallback): void {
     this.start();
     this.writeDeclaration();
-    this.push('\n]}\n');
+    this.push(this.formatter.end());
     callback();
   }
 
   private start(): void {
     if (this.started) return;
     this.started = true;
-    this.push(`{"period":${JSON.stringify(this.period)},"declarations":[`);
+    this.push(this.formatter.start());
   }
 
   private writeDeclaration(): void {
-    if (!this.current) return;
-    this.push(`${this.written++ === 0 ? '' : ','}\n${JSON.stringify({ ...this.current.fields, lines: this.current.lines })}`);
-    this.current = undefined;
+    if (this.rows.length === 0) return;
+    this.push(this.formatter.declaration(this.rows, this.written++));
+    this.rows = [];
   }
 }
 
-function csvRows(period: string): Transform {
-  return new Transform({
-    objectMode: true,
-    transform(row: ExportLineRow, _encoding, callback) {
-      callback(null, [
-        period,
-        row.clientId,
-        row.company ?? '',
-        row.country ?? '',
-        row.idus.join(IDU_SEPARATOR),
-        row.declarationId,
-        String(row.revision),
-        row.receipt,
-        row.submittedAt,
-        row.stream,
-        row.material,
-        row.materialCode ?? '',
-        row.unit,
-        row.quantity,
-      ]);
-    },
-  });
-}
+const jsonFormatter = (period: string): ExportFormatter => ({
+  start: () => `{"period":${JSON.stringify(period)},"declarations":[`,
+  declaration: (rows, index) => {
+    const first = rows[0]!;
+    const declaration = {
+      client_id: first.clientId,
+      company: first.company,
+      country: first.country,
+      idus: first.idus,
+      declaration_id: first.declarationId,
+      revision: first.revision,
+      receipt: first.receipt,
+      submitted_at: first.submittedAt,
+      lines: rows.map((row) => ({ stream: row.stream, material: row.material, material_category: row.materialCode, unit: row.unit, quantity: row.quantity })),
+    };
+    return `${index === 0 ? '' : ','}\n${JSON.stringify(declaration)}`;
+  },
+  end: () => '\n]}\n',
+});
+
+const csvFormatter = (period: string): ExportFormatter => {
+  const options = { cast: { string: neutraliseFormula } };
+  return {
+    start: () => stringify([[...CSV_COLUMNS]]),
+    declaration: (rows) =>
+      stringify(
+        rows.map((row) => [
+          period,
+          row.clientId,
+          row.company ?? '',
+          row.country ?? '',
+          row.idus.join(IDU_SEPARATOR),
+          row.declarationId,
+          String(row.revision),
+          row.receipt,
+          row.submittedAt,
+          row.stream,
+          row.material,
+          row.materialCode ?? '',
+          row.unit,
+          row.quantity,
+        ]),
+        options,
+      ),
+    end: () => '',
+  };
+};
 
 /** A period's filing export (streamed) and its summary. */
 @Injectable()
@@ -131,12 +152,10 @@ export class PeriodExportService {
       if (format === 'csv') {
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');
         res.setHeader('Content-Disposition', `attachment; filename="epr-declarations-${period}.csv"`);
-        const csv = stringify({ header: true, columns: [...CSV_COLUMNS], bom: false, cast: { string: neutraliseFormula } });
-        await pipeline(rows, csvRows(period), csv, res);
       } else {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        await pipeline(rows, new DeclarationsJson(period), res);
       }
+      await pipeline(rows, new ByDeclaration(format === 'csv' ? csvFormatter(period) : jsonFormatter(period)), res);
     });
   }
 
