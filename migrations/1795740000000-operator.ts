@@ -65,21 +65,28 @@ export class Operator1795740000000 implements MigrationInterface {
 
     // GET /admin/clients, newest first (keyset on created_at, client_id).
     await queryRunner.query(`CREATE INDEX ix_clients_created ON clients (created_at DESC, client_id DESC)`);
-    // GET /admin/declarations, newest first (keyset on submitted_at, id): unfiltered or by date, by period,
-    // status=current (by client: the client listing's indexes).
+    // GET /admin/declarations, newest first (keyset on submitted_at, id): unfiltered or by date, by period, by status,
+    // and the current revisions of a period (by client: the client listing's indexes). Periods follow time and the
+    // newest revisions tend to be current, so a filter on the wrong index would read most of the table for a page.
+    // (A period's export reads the current revisions in client order from uq_declarations_client_period_current.)
     await queryRunner.query(`CREATE INDEX ix_declarations_submitted ON declarations (submitted_at DESC, id DESC)`);
     await queryRunner.query(`CREATE INDEX ix_declarations_period_submitted ON declarations (period, submitted_at DESC, id DESC)`);
+    // One partial index per status: with (status, submitted_at, id) the planner, which cannot know that the newest
+    // revisions are the current ones, walked the unfiltered index skipping ~100,000 current rows to list superseded ones.
     await queryRunner.query(
       `CREATE INDEX ix_declarations_current_submitted ON declarations (submitted_at DESC, id DESC) WHERE status = 'current'`,
     );
-    // A period's export: the current revision of every client, in client order.
     await queryRunner.query(
-      `CREATE INDEX ix_declarations_period_current_client ON declarations (period, client_id) WHERE status = 'current'`,
+      `CREATE INDEX ix_declarations_superseded_submitted ON declarations (submitted_at DESC, id DESC) WHERE status = 'superseded'`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX ix_declarations_period_current_submitted ON declarations (period, submitted_at DESC, id DESC) WHERE status = 'current'`,
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP INDEX ix_declarations_period_current_client`);
+    await queryRunner.query(`DROP INDEX ix_declarations_period_current_submitted`);
+    await queryRunner.query(`DROP INDEX ix_declarations_superseded_submitted`);
     await queryRunner.query(`DROP INDEX ix_declarations_current_submitted`);
     await queryRunner.query(`DROP INDEX ix_declarations_period_submitted`);
     await queryRunner.query(`DROP INDEX ix_declarations_submitted`);
