@@ -231,3 +231,29 @@ describe('the audit trail', () => {
     }
   });
 });
+
+describe('schema', () => {
+  it('the entities match the migration (TypeORM sees nothing to change)', async () => {
+    const { DataSource } = await import('typeorm');
+    const pending = await t.app.get(DataSource).driver.createSchemaBuilder().log();
+    const mine = pending.upQueries.map((q) => q.query).filter((q) => /operator_tokens|audit_events|ix_clients_created|ix_declarations_/.test(q));
+    expect(mine).toEqual([]);
+  });
+
+  it('the migration goes down and up again', async () => {
+    const { DataSource } = await import('typeorm');
+    const { Operator1795740000000 } = await import('../../migrations/1795740000000-operator.js');
+    const runner = t.app.get(DataSource).createQueryRunner();
+    try {
+      await runner.startTransaction();
+      const migration = new Operator1795740000000();
+      await migration.down(runner);
+      expect(await runner.hasTable('audit_events')).toBe(false);
+      await migration.up(runner);
+      expect(await runner.hasTable('audit_events')).toBe(true);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+});
