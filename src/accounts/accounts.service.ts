@@ -188,9 +188,10 @@ export class AccountsService {
     return this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
       const before = pendingOf(client);
-      const changes = profileChanges(before, applyPatch(before, patch));
+      const after = applyPatch(before, patch);
+      const changes = profileChanges(before, after);
       if (Object.keys(changes).length === 0) return viewOf(client);
-      setPending(client, applyPatch(before, patch));
+      setPending(client, after);
       const saved = await manager.save(client);
       await this.audit.record(manager, actor, { action: 'client.updated', targetType: 'client', targetId: clientId, clientId, changes });
       return viewOf(saved);
