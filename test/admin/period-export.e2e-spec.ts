@@ -1,3 +1,4 @@
+import http from 'node:http';
 import request from 'supertest';
 import { createClient, createClientWithToken } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
@@ -157,5 +158,34 @@ describe("a period's export and summary", () => {
     for (const path of ['2025-S3/export', '2025/export.csv', 'now/summary']) {
       expect((await request(t.url).get(`/api/v1/admin/periods/${path}`).set(admin())).status).toBe(404);
     }
+  });
+
+  it('readers that hang up mid-export cost nothing: no error logged, no connection kept', async () => {
+    // A period big enough (20,000 lines, ~3 MB of CSV) to be cut in the middle.
+    await t.pool.query(
+      `INSERT INTO declarations (id, client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+       SELECT md5('abort/' || c)::uuid, client_id, '2024-S2', 1, 'current', NULL, now(), 'EPR-ABORT-' || c, 'x'
+         FROM (SELECT client_id, row_number() OVER (ORDER BY client_id) AS c FROM clients WHERE confirmed_at IS NOT NULL) AS confirmed`,
+    );
+    await t.pool.query(
+      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+       SELECT d.id, p, 'EMB', 'Matériau ' || p, NULL, 'kg', p FROM declarations d, generate_series(0, 999) AS p WHERE d.period = '2024-S2'`,
+    );
+    // More aborted exports than the pool has connections (10): a cursor's connection not released would block the last request.
+    for (let i = 0; i < 12; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(`${t.url}/api/v1/admin/periods/2024-S2/export.csv`, { headers: admin() }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve() : reject(error)));
+      });
+    }
+    const after = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/summary`).set(admin());
+    expect(after.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(t.logs.filter((line) => /"level":(50|60)/.test(line) && line.includes('/export'))).toEqual([]);
   });
 });

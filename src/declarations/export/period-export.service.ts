@@ -181,5 +181,5 @@ export class PeriodExportService {
 }
 
 function checkPeriod(period: string): void {
-  if (!PERIOD_PATTERN.test(period)) throw new NotFoundProblem(`Period "${period}" (a half-year is written YYYY-S1 or YYYY-S2)`);
+  if (!PERIOD_PATTERN.test(period)) throw new NotFoundProblem('The period (a half-year is written YYYY-S1 or YYYY-S2)');
 }
