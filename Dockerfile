@@ -8,6 +8,8 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY scripts ./scripts
 COPY migrations ./migrations
 COPY reference-data ./reference-data
+COPY views ./views
+COPY assets ./assets
 COPY src ./src
 RUN npm run build
 
@@ -21,6 +23,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY reference-data ./reference-data
+COPY views ./views
+COPY assets ./assets
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000

@@ -8,7 +8,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   // Every supertest response is validated against the app's OpenAPI document.
-  setupFilesAfterEnv: ['<rootDir>/test/support/contract.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -51,7 +51,7 @@ export interface Measurement {
 // ---- declarations ----------------------------------------------------------------------------
 
 /** The streams data's EMB material codes (material_category is filled for these), then free text. */
-const MATERIAL_CODES = ['glass', 'paper_cardboard', 'plastic_pet', 'plastic_pe_pp', 'plastic_ps', 'plastic_pvc', 'plastic_other', 'steel', 'aluminium', 'liquid_carton', 'wood', 'other'];
+const MATERIAL_CODES = ['glass', 'paper_cardboard', 'plastic_pet_bottle_clear', 'plastic_pe_pp_rigid', 'plastic_ps', 'plastic_pvc', 'plastic_complex', 'steel', 'aluminium', 'liquid_carton', 'plastic_pet_tray', 'other'];
 
 interface Line {
   stream: string;
@@ -61,14 +61,14 @@ interface Line {
   quantity: string;
 }
 
-/** `n` distinct lines of stream EMB in kg; line 0's quantity is `first` (so every body is new content). */
+/** `n` distinct lines of stream EMB, counts of sales units (uvc: a kg line would need its uvc companion); line 0's quantity is `first` (so every body is new content). */
 function declarationLines(n: number, first: number): Line[] {
   return Array.from({ length: n }, (_, i) => ({
     stream: 'EMB',
     material: i < MATERIAL_CODES.length ? MATERIAL_CODES[i]! : `Bench material ${String(i + 1).padStart(4, '0')}`,
     code: i < MATERIAL_CODES.length ? MATERIAL_CODES[i]! : null,
-    unit: 'kg',
-    quantity: i === 0 ? String(first) : `${(i * 37) % 5000}.125`,
+    unit: 'uvc',
+    quantity: i === 0 ? String(first) : `${(i * 37) % 5000}`,
   }));
 }
 
@@ -78,7 +78,7 @@ function declarationBodies(lines: number): (period: string, sequence: number) =>
     .slice(1)
     .map((l) => `,{"stream":"${l.stream}","material":"${l.material}","unit":"${l.unit}","quantity":${l.quantity}}`)
     .join('');
-  return (period, sequence) => `{"period":"${period}","lines":[{"stream":"EMB","material":"glass","unit":"kg","quantity":${sequence}}${rest}]}`;
+  return (period, sequence) => `{"period":"${period}","lines":[{"stream":"EMB","material":"glass","unit":"uvc","quantity":${sequence}}${rest}]}`;
 }
 
 /** Increases for the life of this process: every declaration sent has content of its own. */

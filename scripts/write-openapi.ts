@@ -17,7 +17,7 @@ const app = await NestFactory.create(AppModule.forRoot(config, { url: 'postgres:
   logger: false,
   abortOnError: false,
 });
-const document = await createOpenApiDocument(app, config);
+const document = await createOpenApiDocument(app);
 const target = path.join(REPO_ROOT, 'dist', 'openapi.json');
 await mkdir(path.dirname(target), { recursive: true });
 await writeFile(target, `${JSON.stringify(document, null, 2)}\n`);

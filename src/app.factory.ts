@@ -5,7 +5,9 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
+import { boundConnections } from './common/http/connection-limits.js';
 import { setupOpenApi } from './common/openapi.setup.js';
+import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseConnection } from './database/database-options.js';
 import { POOL_SIZE } from './database/database-options.js';
@@ -44,6 +46,8 @@ export async function createApp(
   const instance = express();
   instance.set('case sensitive routing', true);
   instance.set('strict routing', true);
+  // Which proxies' X-Forwarded-For gives `req.ip`, the address failed authentications count by.
+  instance.set('trust proxy', config.trustProxy);
   // Express would answer `If-None-Match: *` with 304 on any JSON response; conditional requests
   // are supported only where documented (the reference files handle them themselves).
   Object.defineProperty(instance.request, 'fresh', { get: () => false });
@@ -53,7 +57,7 @@ export async function createApp(
     // Throw start-up errors to the caller (main logs them and exits) instead of exiting here.
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(quietFrameworkLogger(app.get(Logger)));
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   const server = app.getHttpServer() as Server;
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
@@ -61,9 +65,10 @@ export async function createApp(
   server.keepAliveTimeout = 5_000;
   // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
+  boundConnections(server);
   app.disable('x-powered-by');
   // No automatic weak ETags on API responses; the reference files set their own.
   app.set('etag', false);
-  await setupOpenApi(app, config);
+  await setupOpenApi(app);
   return app;
 }

@@ -7,7 +7,7 @@ import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
-import { JsonBodyInterceptor } from './common/http/json-body.js';
+import { RequestBodyInterceptor } from './common/http/request-body.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
@@ -20,14 +20,15 @@ import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { HealthModule } from './health/health.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
-import { ReferenceFiles } from './reference/reference-files.js';
 import { ReferenceModule } from './reference/reference.module.js';
+import { PublicFiles } from './site/public-files.js';
+import { SiteModule } from './site/site.module.js';
 
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
   logStream?: DestinationStream;
-  /** Per-token limits (tests lower them). */
-  rateLimits?: RateLimits;
+  /** Overrides of the configured rate limits (the bench raises them). */
+  rateLimits?: Partial<RateLimits>;
 }
 
 @Module({})
@@ -45,21 +46,23 @@ export class AppModule implements NestModule {
         AuthModule,
         AuditModule,
         ReferenceModule,
+        SiteModule,
         DeclarationsModule,
         RateLimitModule.forRoot(options.rateLimits),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
       ],
     };
   }
 
   /**
-   * After the logger's own middleware (request id first), before any route. The public reference
-   * files are answered right after helmet (they need no routing or guard). Request bodies are read
-   * later, once the request is routed and authenticated (JsonBodyInterceptor).
+   * After the logger's own middleware (request id first), before any route. The public files
+   * (reference files and site pages) are answered right after helmet (they need no routing or
+   * guard). Request bodies are read later, once the request is routed and authenticated
+   * (RequestBodyInterceptor).
    */
   configure(consumer: MiddlewareConsumer): void {
     consumer
@@ -70,7 +73,7 @@ export class AppModule implements NestModule {
             directives: { 'img-src': ["'self'", 'data:', 'https://validator.swagger.io'] },
           },
         }),
-        ReferenceFiles,
+        PublicFiles,
       )
       .forRoutes('*');
   }

@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import type { NextFunction, Request, Response } from 'express';
 import { createApp, openDatabase } from './app.factory.js';
 import { closeGracefully } from './common/http/graceful-shutdown.js';
+import { checkPortFree, listenFailure, StartupError, startupSummary } from './common/startup.js';
 import { ConfigError, loadConfig } from './config/config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  await checkPortFree(config);
   const database = await openDatabase(config);
   const draining = { value: false };
   let app;
@@ -20,8 +22,11 @@ async function main(): Promise<void> {
   } catch (error) {
     await app?.close();
     await database.close();
-    throw error;
+    throw listenFailure(error, config) ?? error;
   }
+  const { port } = app.getHttpServer().address() as { port: number };
+  // For the person who started it, on stderr: stdout carries the JSON log lines.
+  process.stderr.write(startupSummary(config, port));
 
   // Graceful stop: refuse new connections, let requests in flight finish, close the pool, then the embedded database.
   let stopping = false;
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration errors name the variable; print them plainly, without a stack.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Known causes (configuration, a taken port, a locked DATA_DIR) say what to fix: no stack.
+  console.error(error instanceof ConfigError || error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

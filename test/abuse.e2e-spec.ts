@@ -27,7 +27,7 @@ function rawConnection(write: (socket: net.Socket) => void): Promise<string> {
 
 const declaration = (lines: number) => ({
   period: '2025-S1',
-  lines: Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'kg', quantity: i + 1 })),
+  lines: Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'uvc', quantity: i + 1 })),
 });
 
 describe('slow and abusive clients', () => {
@@ -67,6 +67,53 @@ describe('slow and abusive clients', () => {
       .send(`{"period":"2025-S1","lines":[],"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
+  });
+
+  it('refuses a body whose Content-Length is over 1 MiB at once with 413, and closes the connection', async () => {
+    const started = Date.now();
+    const answer = await rawConnection((socket) => {
+      socket.write(
+        `POST /api/v1/declarations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 20000000000\r\n\r\n{"period":`,
+      );
+    });
+    // Before: the body was drained until the request timeout, then 408.
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it.each([
+    ['without a token (401)', {}],
+    ['over the limit by its Content-Length (413)', { authorization: 'token' }],
+  ])('stops reading a body it refuses %s', async (_name, headers) => {
+    const server = t.app.getHttpServer() as import('node:http').Server;
+    const accepted: net.Socket[] = [];
+    const onConnection = (socket: net.Socket) => accepted.push(socket);
+    server.on('connection', onConnection);
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const answer = await new Promise<string>((resolve) => {
+      let received = '';
+      const socket = net.connect(t.config.port, '127.0.0.1', () => {
+        const auth = 'authorization' in headers ? `Authorization: Bearer ${token}\r\n` : '';
+        socket.write(`POST /api/v1/declarations HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n`);
+        // Send as fast as the connection takes it, for at most 1.5 s.
+        const until = Date.now() + 1_500;
+        const pump = () => {
+          while (!socket.destroyed && Date.now() < until) if (!socket.write(chunk)) return void socket.once('drain', pump);
+          socket.destroy();
+        };
+        pump();
+      });
+      socket.on('data', (data) => (received += data.toString()));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(received));
+    });
+    server.off('connection', onConnection);
+    expect(answer).toMatch('authorization' in headers ? /^HTTP\/1\.1 413 / : /^HTTP\/1\.1 401 /);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    // Before: the server read and discarded everything (~1 GB in these 1.5 s on loopback).
+    const bytesRead = accepted.reduce((sum, socket) => sum + socket.bytesRead, 0);
+    expect(bytesRead).toBeLessThan(4 * 1024 * 1024);
   });
 
   it('refuses a body of too many JSON objects and arrays with 413 before parsing it', async () => {

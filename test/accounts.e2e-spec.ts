@@ -208,6 +208,35 @@ describe('PATCH /admin/clients/{client_id}', () => {
     expectValidation(catalogue, [{ pointer: '/plan', code: 'unknown_plan' }]);
   });
 
+  it('__proto__, constructor and prototype are unknown fields like any other (422, nothing changed)', async () => {
+    const { clientId } = await createClient(t, { client_id: 'proto-keys', ...PROFILE }, { confirm: false });
+    const body = '{"__proto__":{"company":"x"},"constructor":{"prototype":{"company":"y"}},"company":"Changed","extra":1}';
+    const res = await request(t.url).patch(`${clients}/${clientId}`).set(admin()).set('content-type', 'application/json').send(body);
+    expectValidation(res, [
+      { pointer: '/__proto__', code: 'unknown_field' },
+      { pointer: '/constructor', code: 'unknown_field' },
+      { pointer: '/extra', code: 'unknown_field' },
+    ]);
+    const alone = await request(t.url).patch(`${clients}/${clientId}`).set(admin()).set('content-type', 'application/json').send('{"__proto__":{}}');
+    expectValidation(alone, [{ pointer: '/__proto__', code: 'unknown_field' }]);
+    const after = await request(t.url).get(`${clients}/${clientId}`).set(admin());
+    expect(after.body.pending.company).toBe(PROFILE.company);
+  });
+
+  it('refuses invisible format characters and line separators in profile text (422 invalid_characters)', async () => {
+    const { clientId } = await createClient(t, { client_id: 'invisible-text', ...PROFILE }, { confirm: false });
+    const res = await request(t.url)
+      .patch(`${clients}/${clientId}`)
+      .set(admin())
+      .send({ company: 'Exemple\u200b SAS', idus: ['FR\u202e123', 'ok'], email: 'a\u2028b@exemple.fr' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]).sort()).toEqual([
+      ['/company', 'invalid_characters'],
+      ['/email', 'invalid_characters'],
+      ['/idus/0', 'invalid_characters'],
+    ]);
+  });
+
   it('answers 404 for an unknown client', async () => {
     const res = await request(t.url).patch(`${clients}/no-such-client`).set(admin()).send({ email: 'a@example.fr' });
     expect(res.status).toBe(404);

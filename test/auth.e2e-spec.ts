@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+import http from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import request from 'supertest';
 import { AUDIENCE_KEY } from '../src/common/openapi.js';
 import { SERVED_FILES } from '../src/reference/reference-files.js';
+import { PublicFiles } from '../src/site/public-files.js';
+import { SITE_PATHS } from '../src/site/site-pages.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -215,6 +218,28 @@ describe('bad credentials on a client route', () => {
     expectInvalidToken(await me(`Bearer ${token} extra`), /malformed/);
   });
 
+  it('two Authorization headers → 400, whichever of them is valid', async () => {
+    const twice = (headers: string[]) =>
+      new Promise<{ status: number; body: Record<string, unknown>; type?: string }>((resolve, reject) => {
+        const req = http.get(`${t.url}/api/v1/me`, { headers: ['host', new URL(t.url).host, ...headers.flatMap((value) => ['authorization', value])] }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => {
+            try {
+              resolve({ status: res.statusCode!, body: JSON.parse(text), type: res.headers['content-type'] });
+            } catch (error) {
+              reject(new Error(`${res.statusCode} ${text}`, { cause: error }));
+            }
+          });
+        });
+        req.on('error', reject);
+      });
+    for (const headers of [[`Bearer ${token}`, 'Bearer x'], ['Bearer x', `Bearer ${token}`], [`Bearer ${token}`, `Bearer ${token}`]]) {
+      const res = await twice(headers);
+      expect(res).toMatchObject({ status: 400, type: 'application/problem+json; charset=utf-8', body: { code: 'bad_request' } });
+    }
+  });
+
   it('wrong checksum → 401 invalid_token', async () => {
     const typo = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`;
     expectInvalidToken(await me(`Bearer ${typo}`), /checksum/);
@@ -329,6 +354,7 @@ describe('every route is closed unless listed as public', () => {
     'GET /api/v1/law.json',
     'GET /api/v1/obligations.json',
     'GET /llms.txt',
+    'GET /api/v1/declaration-template.csv',
   ];
   /** CORS preflights of the public files (middleware that answers 204 with headers only, no data). */
   const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1') || r === 'GET /llms.txt').map((r) =>
@@ -416,10 +442,14 @@ describe('every route is closed unless listed as public', () => {
     }
   });
 
-  it('answers before the router (no guard) only GET on the listed public routes', () => {
-    const answered = [...SERVED_FILES.keys()].map((path) => `GET ${path}`);
-    expect(answered.length).toBeGreaterThan(0);
-    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(answered));
+  it('answers before the router (no guard) only GET on the listed public routes and the site', () => {
+    const answered = t.app.get(PublicFiles).files.paths();
+    const files = [...SERVED_FILES.keys()];
+    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(files.map((path) => `GET ${path}`)));
+    // The site: pages, their assets, sitemap.xml and robots.txt; none under the API, health or docs.
+    expect(SITE_PATHS).toEqual(expect.arrayContaining(['/', '/fr/', '/pricing', '/problems/not-found', '/robots.txt']));
+    for (const path of SITE_PATHS) expect(path).not.toMatch(/^\/(api|health|docs)(\/|$)/);
+    expect([...answered].sort()).toEqual([...files, ...SITE_PATHS].sort());
   });
 
   it('refuses every other route without a credential: 401 with WWW-Authenticate', async () => {
@@ -440,6 +470,8 @@ describe('every route is closed unless listed as public', () => {
       const res = await send('get', route.split(' ')[1]!);
       expect({ route, status: res.status }).not.toEqual({ route, status: 401 });
     }
+    // The site is GET/HEAD only: another method on a page goes to the router, which has no such route.
+    for (const path of ['/', '/pricing']) expect((await send('post', path)).status).toBe(404);
   });
 });
 

@@ -63,7 +63,13 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
 
   // Submit, retry safely with the same Idempotency-Key, then amend the same period.
   const key = randomUUID();
-  const body = { period: '2025-S1', lines: [{ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 }] };
+  const body = {
+    period: '2025-S1',
+    lines: [
+      { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
+      { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 4000 },
+    ],
+  };
   const first = await client.POST('/api/v1/declarations', { params: { header: { 'Idempotency-Key': key } }, body });
   const v1 = expectData(first, 201);
   expect(first.response.headers.get('location')).toBe(`/api/v1/declarations/${v1.id}`);
@@ -72,7 +78,7 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
   expect(expectData(retried, 201)).toEqual(v1);
   expect(retried.response.headers.get('idempotent-replayed')).toBe('true');
 
-  const amended = { period: '2025-S1', lines: [...body.lines, { stream: 'EMB', material: 'Carton', unit: 'kg', quantity: 300 }] };
+  const amended = { period: '2025-S1', lines: [...body.lines, { stream: 'EMB', material: 'Carton', unit: 'kg', quantity: 300 }, { stream: 'EMB', material: 'Carton', unit: 'uvc', quantity: 900 }] };
   const v2 = expectData(await client.POST('/api/v1/declarations', { body: amended }), 201);
   expect(v2).toEqual(expect.objectContaining({ revision: 2, supersedes: v1.id, status: 'current' }));
   const other = expectData(await client.POST('/api/v1/declarations', { body: { ...body, period: '2025-S2' } }), 201);
@@ -95,7 +101,7 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
   expect(read).toEqual(expect.objectContaining({ id: v1.id, status: 'superseded', lines: v1.lines }));
 
   // Errors are typed problems: 422 lists every field, 404 for an unknown id.
-  const refused = await client.POST('/api/v1/declarations', { body: { period: '2025-S3', lines: [{ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: -1 }] } });
+  const refused = await client.POST('/api/v1/declarations', { body: { period: '2025-S3', lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: -1 }] } });
   expect(refused.response.status).toBe(422);
   expect(refused.response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   const problem = refused.error;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { type ListQuery, listPageStatement } from '../src/declarations/declarations.repository.js';
 import { createClientWithToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -12,7 +13,7 @@ afterAll(async () => {
 });
 
 const PATH = '/api/v1/declarations';
-const line = (quantity: number, material = 'Verre') => ({ stream: 'EMB', material, unit: 'kg', quantity });
+const line = (quantity: number, material = 'Verre') => ({ stream: 'EMB', material, unit: 'uvc', quantity });
 const post = (token: string, body: unknown, key?: string) => {
   const req = request(t.url).post(PATH).set('authorization', `Bearer ${token}`);
   if (key) req.set('idempotency-key', key);
@@ -134,12 +135,12 @@ describe('pagination', () => {
 });
 
 describe('the first page is an index scan whatever the table size', () => {
-  const firstPage = (clientId: string, filter = '') =>
-    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)
-     SELECT id, client_id, period, revision, status, supersedes, submitted_at, receipt
-       FROM declarations WHERE client_id = '${clientId}' ${filter}
-      ORDER BY submitted_at DESC, id DESC LIMIT 21`;
-  const plan = async (sql: string) => (await t.pool.query(sql)).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+  // The repository's own statement, with the page size of a default page plus one.
+  const firstPage = (query: Partial<ListQuery> & { clientId: string }) => listPageStatement({ limit: 21, ...query });
+  const plan = async ({ text, values }: { text: string; values: unknown[] }) =>
+    (await t.pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, values)).rows
+      .map((r) => r['QUERY PLAN'] as string)
+      .join('\n');
   const buffers = (text: string) => Number(/Buffers: shared hit=(\d+)/.exec(text)?.[1] ?? 0) + Number(/read=(\d+)/.exec(text)?.[1] ?? 0);
 
   it('keyset on (client_id, submitted_at DESC, id DESC), the same few pages read with 1,000 or 100,000 rows', async () => {
@@ -158,10 +159,10 @@ describe('the first page is an index scan whatever the table size', () => {
       );
     await insert(1, 10);
     await t.pool.query('ANALYZE declarations');
-    const small = await plan(firstPage('bulk-5'));
+    const small = await plan(firstPage({ clientId: 'bulk-5' }));
     await insert(11, 1000);
     await t.pool.query('ANALYZE declarations');
-    const large = await plan(firstPage('bulk-5'));
+    const large = await plan(firstPage({ clientId: 'bulk-5' }));
 
     for (const text of [small, large]) {
       expect(text).toMatch(/^Limit/);
@@ -172,7 +173,7 @@ describe('the first page is an index scan whatever the table size', () => {
     expect(Math.abs(buffers(large) - buffers(small))).toBeLessThanOrEqual(3);
 
     // The next pages seek the same index from the cursor.
-    const next = await plan(firstPage('bulk-5', `AND (submitted_at, id) < ('2025-01-01T01:00:00.000005Z'::timestamptz, '${randomUUID()}'::uuid)`));
+    const next = await plan(firstPage({ clientId: 'bulk-5', after: { submittedAt: '2025-01-01T01:00:00.000005Z', id: randomUUID() } }));
     expect(next).toMatch(/^Limit[\s\S]*Index Scan using ix_declarations_client_submitted[\s\S]*Index Cond: \(\(client_id = 'bulk-5'::text\) AND \(ROW\(submitted_at, id\) < ROW/);
     expect(next).not.toMatch(/Sort|Seq Scan/);
 
@@ -186,11 +187,11 @@ describe('the first page is an index scan whatever the table size', () => {
          FROM generate_series(1, 5000) AS r`,
     );
     await t.pool.query('ANALYZE declarations');
-    const byPeriod = await plan(firstPage('bulk-big', `AND period = '2024-S1'`));
+    const byPeriod = await plan(firstPage({ clientId: 'bulk-big', period: '2024-S1' }));
     expect(byPeriod).toMatch(/^Limit[\s\S]*Index Scan using ix_declarations_client_period_submitted/);
     expect(byPeriod).not.toMatch(/Sort|Seq Scan/);
     // status=current: its partial index, not the 4999 superseded revisions filtered out one by one.
-    const current = await plan(firstPage('bulk-big', `AND status = 'current'`));
+    const current = await plan(firstPage({ clientId: 'bulk-big', status: 'current' }));
     expect(current).toMatch(/^Limit[\s\S]*Index Scan using ix_declarations_client_current_submitted/);
     expect(current).not.toMatch(/Sort|Seq Scan|Rows Removed by Filter/);
   });

@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import request from 'supertest';
 import { canonicalJson, sha256Hex } from '../src/declarations/canonical-json.js';
 import { Clock } from '../src/declarations/clock.js';
+import { filtersHash } from '../src/declarations/declaration-cursor.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -31,7 +32,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 type Line = { stream: string; material: string; unit: string; quantity: unknown };
-const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200, ...overrides });
+const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1200, ...overrides });
 // Periods open on NOW that no fixed-period test of this file uses; when they run out, the
 // default client is replaced by a new one, so each call gives an undeclared (client, period).
 const FREE_PERIODS = ['2022-S1', '2022-S2', '2023-S1', '2023-S2', '2024-S1', '2024-S2', '2025-S2'];
@@ -79,7 +80,8 @@ function expectErrors(res: request.Response, expected: { pointer: string; code: 
 describe('POST /api/v1/declarations: success', () => {
   it('201 with Location, no-store and the stored record', async () => {
     const before = await counts();
-    const res = await post({ period: '2025-S1', lines: [line({ material: ' glass ' }), line({ material: 'Film étirable', quantity: 12.5 })] });
+    // Household packaging: a material in kg carries its count of sales units (uvc) too.
+    const res = await post({ period: '2025-S1', lines: [line({ material: ' glass ', unit: 'kg', quantity: 1200.5 }), line({ material: 'Verre' }), line({ material: 'Film étirable', quantity: 12 })] });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.location).toBe(`${PATH}/${res.body.id}`);
@@ -93,14 +95,19 @@ describe('POST /api/v1/declarations: success', () => {
       supersedes: null,
       submitted_at: expect.stringMatching(TIMESTAMP),
       receipt: expect.stringMatching(/^EPR-2025S1-R1-[0-9A-HJKMNP-TV-Z]{8}$/),
+      catalogue_version: 2,
       lines: [
-        { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200 },
-        { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'kg', quantity: 12.5 },
+        { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200.5 },
+        { stream: 'EMB', material: 'Verre', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'uvc', quantity: 1200 },
+        { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'uvc', quantity: 12 },
       ],
-      totals: [{ stream: 'EMB', unit: 'kg', quantity: '1212.5' }],
+      totals: [
+        { stream: 'EMB', unit: 'kg', quantity: '1200.5' },
+        { stream: 'EMB', unit: 'uvc', quantity: '1212' },
+      ],
     });
     expect(Math.abs(Date.parse(res.body.submitted_at) - Date.now())).toBeLessThan(60_000);
-    expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 2 });
+    expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 3 });
 
     const read = await get(res.headers.location);
     expect(read.status).toBe(200);
@@ -109,28 +116,22 @@ describe('POST /api/v1/declarations: success', () => {
   });
 
   it('keeps quantities exact: 0.1 + 0.2 totals "0.3", and 10^12 - 0.001 round-trips', async () => {
-    // EPRO is declarable from 2026-01-01.
+    // Each kg line of household packaging comes with its count of sales units (uvc).
+    const kg = [['a', 0.1], ['b', 0.2], ['c', 999999999999.999], ['d', 999999999999.999], ['e', 1e12], ['f', 0]] as const;
     const ok = await post({
       period: '2026-S1',
-      lines: [
-        line({ material: 'a', quantity: 0.1 }),
-        line({ material: 'b', quantity: 0.2 }),
-        line({ stream: 'EPRO', material: 'a', quantity: 999999999999.999 }),
-        line({ stream: 'EPRO', material: 'b', quantity: 999999999999.999 }),
-        line({ stream: 'EPRO', material: 'c', quantity: 1e12 }),
-        line({ stream: 'EPRO', material: 'd', quantity: 0 }),
-      ],
+      lines: [...kg.map(([material, quantity]) => line({ material, unit: 'kg', quantity })), ...kg.map(([material]) => line({ material, quantity: 1 }))],
     });
     expect(ok.status).toBe(201);
-    expect(ok.body.lines.map((l: Line) => l.quantity)).toEqual([0.1, 0.2, 999999999999.999, 999999999999.999, 1e12, 0]);
+    expect(ok.body.lines.slice(0, 6).map((l: Line) => l.quantity)).toEqual([0.1, 0.2, 999999999999.999, 999999999999.999, 1e12, 0]);
     // The raw JSON text too: no drift such as 999999999999.9991.
     expect(ok.text).toContain('"quantity":999999999999.999}');
     expect(ok.body.totals).toEqual([
-      { stream: 'EMB', unit: 'kg', quantity: '0.3' },
-      // More than a double holds exactly: hence a string.
-      { stream: 'EPRO', unit: 'kg', quantity: '2999999999999.998' },
+      // 0.1 + 0.2 exactly, and more than a double holds exactly: hence a string.
+      { stream: 'EMB', unit: 'kg', quantity: '3000000000000.298' },
+      { stream: 'EMB', unit: 'uvc', quantity: '6' },
     ]);
-    const { rows } = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [ok.body.id]);
+    const { rows } = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 AND unit = 'kg' ORDER BY position`, [ok.body.id]);
     expect(rows.map((r) => r.quantity)).toEqual(['0.100', '0.200', '999999999999.999', '999999999999.999', '1000000000000.000', '0.000']);
   });
 
@@ -139,8 +140,8 @@ describe('POST /api/v1/declarations: success', () => {
     const res = await post({ period: await freshPeriod(), lines });
     expect(res.status).toBe(201);
     expect(res.body.lines).toHaveLength(1000);
-    expect(res.body.lines[999]).toEqual({ stream: 'EMB', material: 'material 999', material_category: null, unit: 'kg', quantity: 999 });
-    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '499500' }]);
+    expect(res.body.lines[999]).toEqual({ stream: 'EMB', material: 'material 999', material_category: null, unit: 'uvc', quantity: 999 });
+    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'uvc', quantity: '499500' }]);
   });
 
   it('opens a half-year at midnight in France (the injected clock)', async () => {
@@ -165,7 +166,7 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     ['unknown stream', { period: '2025-S1', lines: [line({ stream: 'PAP' })] }, [{ pointer: '/lines/0/stream', code: 'unknown_stream' }]],
     [
       'stream not declarable for the period',
-      { period: '2025-S2', lines: [line({ stream: 'EPRO' })] },
+      { period: '2025-S2', lines: [line({ stream: 'EPRO', unit: 'kg' })] },
       [{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }],
     ],
     ['empty material', { period: '2025-S1', lines: [line({ material: '   ' })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
@@ -175,11 +176,22 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     ['quantity as a numeric string', { period: '2025-S1', lines: [line({ quantity: '1200' })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_not_a_number' }]],
     ['negative quantity', { period: '2025-S1', lines: [line({ quantity: -1 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_negative' }]],
     ['quantity over 10^12', { period: '2025-S1', lines: [line({ quantity: 1000000000000.001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]],
-    ['4 decimals in kg', { period: '2025-S1', lines: [line({ quantity: 1.0001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    ['4 decimals in kg', { period: '2025-S1', lines: [line({ unit: 'kg', quantity: 1.0001 }), line()] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    ['a decimal count of sales units', { period: '2025-S1', lines: [line({ quantity: 2.5 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
+    ['a kg line without its uvc line', { period: '2025-S1', lines: [line({ unit: 'kg' })] }, [{ pointer: '/lines/0/unit', code: 'companion_line_missing' }]],
     [
       'duplicate lines (trimmed, case-insensitive)',
       { period: '2025-S1', lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' VERRE ', quantity: 3 })] },
-      [{ pointer: '/lines/0', code: 'duplicate_line' }, { pointer: '/lines/2', code: 'duplicate_line' }],
+      [{ pointer: '/lines/0', code: 'duplicate_line' }],
+    ],
+    [
+      'lines that display alike (zero-width space, right-to-left override, NFKC)',
+      { period: '2025-S1', lines: [line({ material: 'Ve\u200brre' }), line({ material: '\u202eerreV' }), line({ material: 'Ｖｅｒｒｅ' }), line({ material: 'Verre' })] },
+      [
+        { pointer: '/lines/0/material', code: 'invalid_material' },
+        { pointer: '/lines/1/material', code: 'invalid_material' },
+        { pointer: '/lines/2', code: 'duplicate_line' },
+      ],
     ],
     [
       'unknown fields anywhere',
@@ -219,10 +231,24 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     expect(await counts()).toEqual(before);
   });
 
+  it('thousands of problems: 100 listed, then one entry saying how many more; the answer stays small', async () => {
+    const res = await post({ period: '2025-S1', lines: Array.from({ length: 1000 }, () => ({ a: 1, b: 2 })) });
+    expectProblem(res, 422, 'validation_failed');
+    expect(res.body.errors).toHaveLength(101);
+    expect(res.body.errors[100]).toEqual({ pointer: '', code: 'more_errors', detail: '5900 more problems not listed' });
+    expect(res.text.length).toBeLessThan(32 * 1024);
+  });
+
+  it('1000 identical lines: one duplicate_line problem of bounded size', async () => {
+    const res = await post({ period: '2025-S1', lines: Array.from({ length: 1000 }, () => line()) });
+    expectErrors(res, [{ pointer: '/lines/0', code: 'duplicate_line' }]);
+    expect(res.text.length).toBeLessThan(2048);
+  });
+
   it('stream not registered for the account', async () => {
     const other = await createClientWithToken(t, { streams: ['EMB'] });
     const before = await counts();
-    const res = await post({ period: '2026-S1', lines: [line({ stream: 'EPRO' })] }, { token: other.token });
+    const res = await post({ period: '2025-S1', lines: [line({ stream: 'CHR', unit: 'kg' })] }, { token: other.token });
     expectErrors(res, [{ pointer: '/lines/0/stream', code: 'stream_not_registered' }]);
     expect(res.body.errors[0].detail).toContain('EMB');
     expect(await counts()).toEqual(before);
@@ -232,7 +258,10 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     const { clientId: pending } = await createClient(t, {}, { confirm: false });
     const { token: pendingToken } = await issueToken(t, pending);
     const before = await counts();
-    expectErrors(await post({ period: '2025-S1', lines: [line()] }, { token: pendingToken }), [{ pointer: '', code: 'account_not_confirmed' }]);
+    const refused = await post({ period: '2025-S1', lines: [line()] }, { token: pendingToken });
+    expectErrors(refused, [{ pointer: '', code: 'account_not_confirmed' }]);
+    // Said as a sentence (no "/:" for the whole body), pointing at where the state can be read.
+    expect(refused.body.detail).toMatch(/^Your account has not been confirmed yet: .*GET \/api\/v1\/me\/obligations/);
     expect(await counts()).toEqual(before);
   });
 
@@ -243,6 +272,28 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     const text = await request(t.url).post(PATH).set('authorization', `Bearer ${token}`).set('content-type', 'text/plain').send('period=2025-S1');
     expectProblem(text, 415, 'unsupported_media_type');
     expect(await counts()).toEqual(before);
+  });
+
+  it('judges quantities as written in the JSON text, not as rounded to a double', async () => {
+    const before = await counts();
+    // With the count of sales units a household-packaging weight goes with.
+    const raw = (quantity: string) =>
+      `{"period": "2025-S1", "lines": [{"stream": "EMB", "material": "Verre", "unit": "kg", "quantity": ${quantity}}, {"stream": "EMB", "material": "Verre", "unit": "uvc", "quantity": 1}]}`;
+    // Before: stored as 0.001 and 1e12, both 201.
+    expectErrors(await post(raw('0.0009999999999999999999')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]);
+    expectErrors(await post(raw('999999999999.99999')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]);
+    expectErrors(await post(raw('1000000000000.0000000000000001')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]);
+    expectErrors(await post(raw('1e400')), [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]);
+    expect(await counts()).toEqual(before);
+    const period = await freshPeriod();
+    const exact = await post(raw('999999999999.999').replace('2025-S1', period));
+    expect(exact.status).toBe(201);
+    const { rows } = await t.pool.query('SELECT quantity::text AS quantity FROM declaration_lines WHERE declaration_id = $1 ORDER BY position', [exact.body.id]);
+    expect(rows).toEqual([{ quantity: '999999999999.999' }, { quantity: '1.000' }]);
+  });
+
+  it('400 for duplicate keys: which one counts would be a guess', async () => {
+    expectProblem(await post('{"period": "2025-S1", "period": "2025-S2", "lines": []}'), 400, 'malformed_json');
   });
 
   it('a body nested 10,000 levels deep is a 422, never a 500, with or without a key; 100,000 levels a 413', async () => {
@@ -311,7 +362,7 @@ describe('revisions', () => {
 
     // Same lines, other order, other spacing of the JSON: the same content.
     const before = await counts();
-    const again = await post(`{ "lines": [ {"quantity": 3, "unit": "kg", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`);
+    const again = await post(`{ "lines": [ {"quantity": 3, "unit": "uvc", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`);
     expect(again.status).toBe(200);
     expect(again.headers.location).toBe(`${PATH}/${second.body.id}`);
     expect(again.headers['cache-control']).toBe('no-store');
@@ -345,6 +396,18 @@ describe('revisions', () => {
 });
 
 describe('Idempotency-Key', () => {
+  it('replays a 200 (identical content) as a 200, not as a 201', async () => {
+    const period = await freshPeriod();
+    expect((await post({ period, lines: [line()] })).status).toBe(201);
+    const key = `identical-${Date.now()}`;
+    const identical = await post({ period, lines: [line()] }, { key });
+    expect(identical.status).toBe(200);
+    const replay = await post({ period, lines: [line()] }, { key });
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(identical.text);
+  });
+
   it('same key and body → the first response replayed, byte for byte; another body → 422', async () => {
     const period = await freshPeriod();
     const key = 'b8b8a6a4-1a4f-4d1e-9a55-3b9bbd0f1c7e';
@@ -353,7 +416,7 @@ describe('Idempotency-Key', () => {
     const before = await counts();
 
     // Same body with its keys in another order.
-    const replay = await post({ lines: [{ quantity: 1200, unit: 'kg', material: 'Verre', stream: 'EMB' }], period }, { key });
+    const replay = await post({ lines: [{ quantity: 1200, unit: 'uvc', material: 'Verre', stream: 'EMB' }], period }, { key });
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.headers.location).toBe(first.headers.location);
@@ -495,7 +558,7 @@ describe('GET /api/v1/declarations', () => {
     const c = await createClientWithToken(t);
     const p1 = '2024-S1';
     const p2 = '2024-S2';
-    const r1 = await post({ period: p1, lines: [line(), line({ material: 'Bois', quantity: 0.5 })] }, { token: c.token });
+    const r1 = await post({ period: p1, lines: [line(), line({ material: 'Bois', unit: 'kg', quantity: 0.5 }), line({ material: 'Bois', quantity: 1 })] }, { token: c.token });
     const r2 = await post({ period: p1, lines: [line({ quantity: 1 })] }, { token: c.token });
     const r3 = await post({ period: p2, lines: [line()] }, { token: c.token });
 
@@ -506,9 +569,12 @@ describe('GET /api/v1/declarations', () => {
     expect(all.body.next_cursor).toBeNull();
     expect(all.body.data.map((d: { id: string }) => d.id)).toEqual([r3.body.id, r2.body.id, r1.body.id]);
     const { lines, ...summary } = r1.body;
-    expect(lines).toHaveLength(2);
-    expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 2 });
-    expect(all.body.data[2].totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '1200.5' }]);
+    expect(lines).toHaveLength(3);
+    expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 3 });
+    expect(all.body.data[2].totals).toEqual([
+      { stream: 'EMB', unit: 'kg', quantity: '0.5' },
+      { stream: 'EMB', unit: 'uvc', quantity: '1201' },
+    ]);
 
     const byPeriod = await get(`${PATH}?period=${p1}`, c.token);
     expect(byPeriod.body.data.map((d: { id: string }) => d.id)).toEqual([r2.body.id, r1.body.id]);
@@ -533,6 +599,13 @@ describe('GET /api/v1/declarations', () => {
     expectProblem(await get(`${PATH}?cursor=${page1.body.next_cursor.slice(0, -2)}`, c.token), 400, 'invalid_cursor');
   });
 
+  it('a cursor whose timestamp does not exist (30 February) → 400 invalid_cursor, not 500', async () => {
+    const c = await createClientWithToken(t);
+    const payload = { v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: filtersHash({}) };
+    const cursor = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    expectProblem(await get(`${PATH}?cursor=${cursor}`, c.token), 400, 'invalid_cursor');
+  });
+
   it.each([
     ['limit=0', '/query/limit', 'limit_out_of_range'],
     ['limit=101', '/query/limit', 'limit_out_of_range'],
@@ -545,6 +618,16 @@ describe('GET /api/v1/declarations', () => {
     expectErrors(await get(`${PATH}?${query}`), [{ pointer, code }]);
   });
 
+  it('a page holds 20 declarations when no limit is given', async () => {
+    const c = await createClientWithToken(t);
+    // 21 revisions of one period (each new content), newest first.
+    for (let i = 1; i <= 21; i++) expect((await post({ period: '2022-S1', lines: [line({ quantity: i })] }, { token: c.token })).status).toBe(201);
+    const page = await get(PATH, c.token);
+    expect(page.body.data).toHaveLength(20);
+    expect(page.body.has_more).toBe(true);
+    expect(page.body.data[0].revision).toBe(21);
+  });
+
   it('limit 1 and 100 are accepted', async () => {
     expect((await get(`${PATH}?limit=1`)).body.data).toHaveLength(1);
     expect((await get(`${PATH}?limit=100`)).status).toBe(200);
@@ -552,12 +635,39 @@ describe('GET /api/v1/declarations', () => {
 });
 
 describe('schema and documentation', () => {
-  it('the entities match the migrations (TypeORM sees nothing to change)', async () => {
+  it('every entity matches its table: a generated migration would change nothing', async () => {
     const { DataSource } = await import('typeorm');
     const dataSource = t.app.get(DataSource);
-    const pending = await dataSource.driver.createSchemaBuilder().log();
-    const declarations = pending.upQueries.map((q) => q.query).filter((q) => /declaration|idempotency/.test(q));
-    expect(declarations).toEqual([]);
+    // TypeORM 1.1 reads the schema with queries in parallel on one connection (loadTables ->
+    // getUserDefinedTypeName), which pg deprecates with a warning; the service never does so. The
+    // runner of this one read sends its queries one after the other.
+    const createQueryRunner = dataSource.createQueryRunner.bind(dataSource);
+    dataSource.createQueryRunner = (mode) => {
+      const runner = createQueryRunner(mode);
+      const query = runner.query.bind(runner);
+      let last: Promise<unknown> = Promise.resolve();
+      runner.query = ((...args: Parameters<typeof query>) => {
+        const next = last.then(() => query(...args));
+        last = next.catch(() => undefined);
+        return next;
+      }) as typeof runner.query;
+      return runner;
+    };
+    try {
+      const pending = await dataSource.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    } finally {
+      dataSource.createQueryRunner = createQueryRunner;
+    }
+    // Every table of the migrations has an entity (the diff above covers only tables with one), but
+    // the rate-limit counters, written only by raw SQL upserts (src/rate-limit), which TypeORM's
+    // migration generator leaves alone for having no entity.
+    const rawSqlTables = new Set(['rate_limit_counters']);
+    const { rows } = await t.pool.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,
+    );
+    const mapped = new Set(dataSource.entityMetadatas.map((m) => m.tableName));
+    expect(rows.map((r) => r.table_name).filter((name) => !mapped.has(name) && !rawSqlTables.has(name))).toEqual([]);
   });
 
   it('the migration goes down and up again', async () => {

@@ -2,13 +2,13 @@ import { periodLockKey } from '../src/declarations/declarations.repository.js';
 import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
 import { startBackingDatabase, type BackingDatabase } from './support/backing-database.js';
 import { createClientWithToken } from './support/factories.js';
-import { spawnApp, type SpawnedApp } from './support/spawned-app.js';
+import { reportFigure, spawnApp, type SpawnedApp } from './support/spawned-app.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 // The service as separate processes (the built dist/src/main.js) on a database the test controls.
 
 const line = (quantity: number, lines = 1) =>
-  Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'kg', quantity: quantity + i }));
+  Array.from({ length: lines }, (_, i) => ({ stream: 'EMB', material: `material ${i}`, unit: 'uvc', quantity: quantity + i }));
 
 async function post(url: string, token: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${url}/api/v1/declarations`, {
@@ -23,24 +23,28 @@ async function post(url: string, token: string, body: unknown, headers: Record<s
 const asTestApp = (url: string) => ({ url }) as TestApp;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('database outage', () => {
-  let db: BackingDatabase;
-  let proxy: TcpProxy;
-  let app: SpawnedApp;
+/** The built service on its own database, reached through a TCP proxy that a test can cut or stall. */
+function serviceBehindProxy(): { db: BackingDatabase; proxy: TcpProxy; app: SpawnedApp } {
+  const setup = {} as { db: BackingDatabase; proxy: TcpProxy; app: SpawnedApp };
   beforeAll(async () => {
-    db = await startBackingDatabase();
-    proxy = await TcpProxy.start(db.target);
-    app = await spawnApp({ DATABASE_URL: db.urlVia(proxy.port) });
+    setup.db = await startBackingDatabase();
+    setup.proxy = await TcpProxy.start(setup.db.target);
+    setup.app = await spawnApp({ DATABASE_URL: setup.db.urlVia(setup.proxy.port) });
   }, 120_000);
   afterAll(async () => {
-    await app?.stop('SIGKILL');
-    await proxy?.close();
-    await db?.close();
+    await setup.app?.stop('SIGKILL');
+    await setup.proxy?.close();
+    await setup.db?.close();
   });
+  return setup;
+}
+
+describe('database outage', () => {
+  const s = serviceBehindProxy();
 
   it('answers 503 while the database is away, recovers by itself, and loses no acknowledged POST', async () => {
-    // Eight clients, each well under its production rate limit (60 POST/min per token).
-    const tokens = await Promise.all(Array.from({ length: 8 }, () => createClientWithToken(asTestApp(app.url)).then((c) => c.token)));
+    // Eight clients, each well under its production rate limit (60 POST/min per client).
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => createClientWithToken(asTestApp(s.app.url)).then((c) => c.token)));
     const results: { status: number; id?: string; code?: unknown }[] = [];
     let stop = false;
     const worker = async (w: number) => {
@@ -48,7 +52,7 @@ describe('database outage', () => {
       for (let i = 0; !stop; i++) {
         if (i > 0) await sleep(300);
         try {
-          const res = await post(app.url, token, { period: `202${2 + (w % 4)}-S${1 + (i % 2)}`, lines: line(w * 1000 + i) });
+          const res = await post(s.app.url, token, { period: `202${2 + (w % 4)}-S${1 + (i % 2)}`, lines: line(w * 1000 + i) });
           results.push({ status: res.status, id: res.body.id as string | undefined, code: res.body.code });
           if (res.status === 503) expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
         } catch (error) {
@@ -59,15 +63,20 @@ describe('database outage', () => {
     };
     const load = Promise.all(tokens.map((_, w) => worker(w)));
     await sleep(1_000);
-    await proxy.cut();
+    await s.proxy.cut();
     await sleep(1_500);
-    const ready = await fetch(`${app.url}/health/ready`);
+    const ready = await fetch(`${s.app.url}/health/ready`);
     expect(ready.status).toBe(503);
-    await proxy.restore();
+    expect(ready.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    const problem = (await ready.json()) as { code: string; checks: Record<string, { status: string }> };
+    expect(problem.code).toBe('service_unavailable');
+    expect(problem.checks.database!.status).toBe('down');
+    await s.proxy.restore();
     // Recovers by itself: readiness and writes come back without a restart.
     let recovered = false;
     for (let i = 0; i < 100 && !recovered; i++) {
-      recovered = (await fetch(`${app.url}/health/ready`)).status === 200;
+      recovered = (await fetch(`${s.app.url}/health/ready`)).status === 200;
       if (!recovered) await sleep(200);
     }
     expect(recovered).toBe(true);
@@ -79,10 +88,42 @@ describe('database outage', () => {
     expect(results.some((r) => r.status === 503)).toBe(true);
     const acknowledged = results.filter((r) => r.status === 201).map((r) => r.id!);
     expect(acknowledged.length).toBeGreaterThan(0);
-    const stored = await db.pool.query<{ id: string }>('SELECT id FROM declarations');
+    const stored = await s.db.pool.query<{ id: string }>('SELECT id FROM declarations');
     expect(stored.rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
-    expect(app.process.exitCode).toBeNull();
+    expect(s.app.process.exitCode).toBeNull();
   }, 120_000);
+});
+
+describe('a database that stops answering (no RST)', () => {
+  const s = serviceBehindProxy();
+
+  const me = async (token: string) => {
+    const started = Date.now();
+    const res = await fetch(`${s.app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(25_000) });
+    return { status: res.status, type: res.headers.get('content-type'), ms: Date.now() - started };
+  };
+
+  it('requests fail fast with 503 instead of hanging, and the pool heals once the path answers again', async () => {
+    const tokens = await Promise.all(Array.from({ length: 4 }, () => createClientWithToken(asTestApp(s.app.url)).then((c) => c.token)));
+    // A warm pool: several connections open and idle.
+    await Promise.all(tokens.flatMap((token) => [me(token), me(token)]));
+    s.proxy.stall();
+    const stalled = await Promise.all(tokens.map((token) => me(token)));
+    for (const res of stalled) {
+      expect(res).toMatchObject({ status: 503, type: 'application/problem+json; charset=utf-8' });
+      // The query timeout (12 s) or the pool's connection timeout, not the 30–50 s of a hung request.
+      expect(res.ms).toBeLessThan(15_000);
+    }
+    s.proxy.unstall();
+    // The connections that lost bytes are dropped and replaced: every client is served again.
+    let healed = false;
+    for (let i = 0; i < 40 && !healed; i++) {
+      healed = (await Promise.all(tokens.map((token) => me(token)))).every((res) => res.status === 200);
+      if (!healed) await sleep(500);
+    }
+    expect(healed).toBe(true);
+    reportFigure(`stalled database: answered 503 after ${stalled.map((r) => r.ms).join(', ')} ms`);
+  }, 90_000);
 });
 
 describe('two replicas on one database', () => {
@@ -129,7 +170,7 @@ describe('two replicas on one database', () => {
   }, 60_000);
 
   it('the rate limit of a token is shared: what one replica counted, the other refuses', async () => {
-    // Production limits: 60 POST per token per minute ("client-write"); refused bodies count too.
+    // Production limits: 60 POST per client per minute ("client-write"); refused bodies count too.
     const { token } = await createClientWithToken(asTestApp(a.url));
     const invalid = { period: '2025-S1', lines: [] };
     // Counts are per minute (windows aligned on the clock): start early in a window.

@@ -59,6 +59,13 @@ describe('the four reference files', () => {
     expect((await raw('/api/v1/streams.json', { 'if-none-match': '"stale", "other"' })).status).toBe(200);
   });
 
+  it('answers If-None-Match: * with 304 (the file exists), and lets a stale If-None-Match win over a current If-Modified-Since (RFC 9110 §13.2.2)', async () => {
+    expect((await raw('/api/v1/streams.json', { 'if-none-match': '*' })).status).toBe(304);
+    const first = await raw('/api/v1/law.json');
+    const both = await raw('/api/v1/law.json', { 'if-none-match': '"stale"', 'if-modified-since': first.headers['last-modified']! });
+    expect(both.status).toBe(200);
+  });
+
   it('answers If-Modified-Since when there is no If-None-Match', async () => {
     const first = await raw('/api/v1/law.json');
     expect((await raw('/api/v1/law.json', { 'if-modified-since': first.headers['last-modified']! })).status).toBe(304);
@@ -131,6 +138,22 @@ describe('the four reference files', () => {
   });
 });
 
+describe('the declaration template', () => {
+  it('is served as built, as a CSV file, with the caching, compression and CORS of the other public files', async () => {
+    const built = await readFile(path.join(BUILT_REFERENCE_DIR, 'declaration-template.csv'));
+    const res = await raw('/api/v1/declaration-template.csv', { 'accept-encoding': 'identity' });
+    expect(res.status).toBe(200);
+    expect(Buffer.compare(res.body, built)).toBe(0);
+    expect(res.body.toString('utf8')).toMatch(/^\ufeffstream,material,unit,quantity\r\nEMB,[^,]+,kg,1250\r\n/);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect((await raw('/api/v1/declaration-template.csv', { 'if-none-match': res.headers.etag as string })).status).toBe(304);
+    const gzipped = await raw('/api/v1/declaration-template.csv', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(Buffer.compare(gunzipSync(gzipped.body), built)).toBe(0);
+  });
+});
+
 describe('index document', () => {
   it('has exactly the seed fields, at /api/v1/index.json and /api/v1', async () => {
     const res = await request(t.url).get('/api/v1/index.json');
@@ -144,7 +167,7 @@ describe('index document', () => {
         client_api: {
           base: t.config.clientBaseUrl,
           auth: expect.stringContaining('Bearer'),
-          endpoints: ['GET /me', 'GET /declarations', 'POST /declarations'],
+          endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
         },
         markdown: `${t.config.publicBaseUrl}/llms.txt`,
       }),
@@ -156,7 +179,7 @@ describe('index document', () => {
   it('every address in it resolves on the running service', async () => {
     const index = (await request(t.url).get('/api/v1/index.json')).body;
     const addresses: string[] = [...Object.values(index.endpoints as Record<string, string>), index.markdown];
-    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations']);
+    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations', 'declaration_template']);
     for (const address of addresses) {
       expect(address.startsWith(t.config.publicBaseUrl)).toBe(true);
       const res = await request(t.url).get(new URL(address).pathname);
@@ -178,7 +201,7 @@ describe('llms.txt', () => {
     expect(text).toMatch(/\n> \S/);
     expect(text).toContain('CC BY 4.0');
     const links = [...text.matchAll(/\]\((https?:[^)\s]+)\)/g)].map((m) => m[1]!).filter((u) => u.startsWith(t.config.publicBaseUrl));
-    for (const name of [...FILES, 'index.json']) expect(links.some((l) => l.endsWith(`/api/v1/${name}`))).toBe(true);
+    for (const name of [...FILES, 'index.json', 'declaration-template.csv']) expect(links.some((l) => l.endsWith(`/api/v1/${name}`))).toBe(true);
     for (const link of links) {
       const target = await request(t.url).get(new URL(link).pathname);
       expect([200, 301, 302]).toContain(target.status);

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * A client of the service, with two copies of its profile: the pending one the operator edits,
@@ -8,6 +8,18 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColum
 @Entity({ name: 'clients' })
 // The operator's listing, newest first (migrations/1795740000000-operator.ts).
 @Index('ix_clients_created', ['createdAt', 'clientId'])
+// The constraints of the migration, named as there (so that a generated migration changes nothing).
+@Check('ck_clients_client_id_format', `client_id ~ '^[a-z0-9][a-z0-9_-]{2,62}$'`)
+@Check('ck_clients_pending_country', `pending_country ~ '^[A-Z]{2}$'`)
+@Check('ck_clients_confirmed_country', `confirmed_country ~ '^[A-Z]{2}$'`)
+@Check('ck_clients_pending_company_length', `char_length(pending_company) <= 200`)
+@Check('ck_clients_confirmed_company_length', `char_length(confirmed_company) <= 200`)
+@Check('ck_clients_pending_idus_count', `cardinality(pending_idus) <= 50`)
+@Check('ck_clients_confirmed_idus_count', `cardinality(confirmed_idus) <= 50`)
+@Check(
+  'ck_clients_confirmed_complete',
+  `confirmed_at IS NULL OR (confirmed_email IS NOT NULL AND confirmed_company IS NOT NULL AND confirmed_country IS NOT NULL AND confirmed_plan IS NOT NULL AND cardinality(confirmed_streams) > 0)`,
+)
 export class ClientEntity {
   @PrimaryColumn({ name: 'client_id', type: 'text', primaryKeyConstraintName: 'pk_clients' })
   clientId!: string;

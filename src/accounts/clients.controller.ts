@@ -23,7 +23,7 @@ export class ClientsController {
     summary: 'Create a client',
     description: 'The profile given is pending: clients see it only once it is confirmed. `client_id` is generated when absent.',
   })
-  @ApiCreatedResponse({ type: AdminClientDto, headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({ description: 'The new client, its profile pending until confirmed.', type: AdminClientDto, headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } } })
   @ApiProblems(400, 409, 413, 415, 422)
   async create(@Body() body: CreateClientDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
     const { client_id, ...profile } = body;
@@ -40,7 +40,7 @@ export class ClientsController {
       '`q` searches the company and e-mail (pending or confirmed, ignoring case); `confirmed`, `plan` and `stream` filter (plan and stream in either profile). ' +
       'Cursor pagination: pass `next_cursor` as `cursor` with the same filters until it is null.',
   })
-  @ApiOkResponse({ type: AdminClientPageDto })
+  @ApiOkResponse({ description: 'A page of clients, newest first, with `next_cursor` when there are more.', type: AdminClientPageDto })
   @ApiProblems(422)
   async list(@Query() query: ListClientsQueryDto): Promise<AdminClientPageDto> {
     const { confirmed, ...rest } = query;
@@ -55,7 +55,7 @@ export class ClientsController {
     description: 'The confirmed profile is what the client sees at `GET /api/v1/me`; `unconfirmed_changes` tells whether the pending one differs from it.',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ type: AdminClientDto })
+  @ApiOkResponse({ description: 'The client, with its pending and confirmed profile.', type: AdminClientDto })
   @ApiProblems(404)
   async get(@Param('client_id') clientId: string): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.get(clientId));
@@ -71,7 +71,7 @@ export class ClientsController {
   })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ type: AdminClientDto })
+  @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto })
   @ApiProblems(400, 404, 413, 415, 422)
   async update(@Param('client_id') clientId: string, @Body() body: UpdateClientDto, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.update(clientId, body, actor));
@@ -88,7 +88,7 @@ export class ClientsController {
       'No request body is needed (a JSON body, if sent, is ignored).',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ type: AdminClientDto })
+  @ApiOkResponse({ description: 'The client, its pending profile now confirmed: what `GET /api/v1/me` shows.', type: AdminClientDto })
   @ApiProblems(400, 404, 413, 415, 422)
   async confirm(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.confirm(clientId, actor));

@@ -14,7 +14,7 @@ export class MeController {
     summary: 'Your account',
     description: 'The profile confirmed during onboarding; fields are null or empty until then. `Cache-Control: no-store`.',
   })
-  @ApiOkResponse({ type: AccountDto })
+  @ApiOkResponse({ description: 'Your account as confirmed by the operator (null or empty fields until then).', type: AccountDto })
   me(@CurrentClient() client: AuthenticatedClient): AccountDto {
     // The account was read with the token, in the same query.
     return AccountDto.fromAccount(client.account);

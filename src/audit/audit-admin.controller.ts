@@ -21,7 +21,7 @@ export class AuditAdminController {
       'Append-only: no route changes or deletes an entry, and the database refuses UPDATE, DELETE and TRUNCATE on the table. Cursor pagination: pass `next_cursor` as `cursor` with the same filters.',
     ].join('\n'),
   })
-  @ApiOkResponse({ type: AuditPageDto })
+  @ApiOkResponse({ description: 'A page of the audit trail, newest first, with `next_cursor` when there are more.', type: AuditPageDto })
   @ApiProblems(422)
   list(@Query() query: ListAuditQueryDto): Promise<AuditPageDto> {
     return this.log.list(query);

@@ -8,12 +8,13 @@ import type { PreparedStatements } from '../database/prepared-statements.js';
 import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
+import type { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
 import type { OperatorsService } from './operators/operators.service.js';
 import { AuthGuard, bearerToken } from './auth.guard.js';
 import type { ClientTokenEntity } from './client-token.entity.js';
-import { ClientTokenStrategy } from './client-token.strategy.js';
 import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
+import { AUTHENTICATED_OPERATOR } from './operators/current-operator.decorator.js';
 import { generateToken, hashToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
@@ -67,15 +68,22 @@ const rows: Row[] = [
   { id: 't-expired', clientId: 'acme', tokenHash: hashToken(expired), expiresAt: new Date(Date.now() - 1000), revokedAt: null },
 ];
 
-function setup({ adminDisabled = false } = {}) {
+function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
   const tokens = new TokensService(repository, {} as AccountsService, statements, {} as AuditTrail);
   const admin = new AdminCredential({ adminToken } as AppConfig);
-  // No operator token exists in these cases (operator tokens are covered end to end in test/operators.e2e-spec.ts).
+  // No operator token exists in these cases (operator tokens are covered end to end in test/admin/operators-audit.e2e-spec.ts).
   const operators = { verify: async () => ({ ok: false, reason: 'unknown' }) } as unknown as OperatorsService;
-  const guard = new AuthGuard(admin, new ClientTokenStrategy(tokens), tokens, operators);
-  return { guard, calls, tokens };
+  const failures: string[] = [];
+  const failedAuthentications = {
+    refuseIfOverLimit: () => {
+      if (overFailureLimit) throw new Problem('rate_limited', 'Too many failed authentications from this address.');
+    },
+    record: () => void failures.push('failure'),
+  } as unknown as FailedAuthentications;
+  const guard = new AuthGuard(admin, tokens, operators, failedAuthentications);
+  return { guard, calls, tokens, failures };
 }
 
 function call(audience: { method?: Audience; class?: Audience }, authorization?: string) {
@@ -219,10 +227,11 @@ describe('AuthGuard decisions', () => {
   });
 
   describe('admin routes', () => {
-    it('accepts the admin token and marks the response no-store', async () => {
+    it('accepts the admin token, marks the request with the operator identity and the response no-store', async () => {
       const { guard, calls } = setup();
-      const { context, headers } = call({ method: 'admin' }, `Bearer ${ADMIN}`);
+      const { context, req, headers } = call({ method: 'admin' }, `Bearer ${ADMIN}`);
       await expect(guard.canActivate(context)).resolves.toBe(true);
+      expect(req[AUTHENTICATED_OPERATOR]).toEqual({ kind: 'admin' });
       expect(headers['cache-control']).toBe('no-store');
       expect(calls).toEqual([]);
     });
@@ -285,5 +294,31 @@ describe('last_used_at', () => {
     } finally {
       now.mockRestore();
     }
+  });
+
+  describe('failed authentications', () => {
+    it('refuses an address over its budget before reading any token, on client and admin routes alike', async () => {
+      const { guard, calls, failures } = setup({ overFailureLimit: true });
+      for (const [audience, token] of [['client', good], ['admin', ADMIN]] as const) {
+        const problem = await rejection(guard.canActivate(call({ method: audience }, `Bearer ${token}`).context));
+        expect(problem.code).toBe('rate_limited');
+      }
+      expect(calls).toEqual([]);
+      expect(failures).toEqual([]);
+      await expect(guard.canActivate(call({ method: 'public' }).context)).resolves.toBe(true);
+    });
+
+    it('counts every 401 of the address, and nothing else', async () => {
+      const { guard, failures } = setup();
+      await rejection(guard.canActivate(call({ method: 'client' }).context));
+      await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${unknown}`).context));
+      await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}x`).context));
+      expect(failures).toHaveLength(3);
+      await guard.canActivate(call({ method: 'client' }, `Bearer ${good}`).context);
+      await guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}`).context);
+      await guard.canActivate(call({ method: 'public' }, 'Bearer nonsense').context);
+      expect((await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${good}`).context))).status).toBe(403);
+      expect(failures).toHaveLength(3);
+    });
   });
 });

@@ -2,19 +2,21 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import type { Request, Response } from 'express';
 import { audienceOf } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
+import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
-import { ClientTokenStrategy, REALM, REJECTION_DESCRIPTIONS } from './client-token.strategy.js';
+import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
 import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
 import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from './operators/current-operator.decorator.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { OPERATOR_TOKEN_PREFIX, parseToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
+
 const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
 
-function invalidToken(description: string, challenge?: string): Problem {
+function invalidToken(description: string): Problem {
   return new Problem('invalid_token', description, {
-    headers: { 'WWW-Authenticate': challenge ?? `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
+    headers: { 'WWW-Authenticate': `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
   });
 }
 
@@ -49,15 +51,20 @@ export function bearerToken(header: string | undefined): string {
  * - `AdminApi()` routes need ADMIN_TOKEN or a named operator token (and answer 403 when no ADMIN_TOKEN is
  *   configured); the operator identity is left on the request (`AUTHENTICATED_OPERATOR`);
  * - every other route, including one without any audience metadata, needs a client token.
- * Authenticated responses are `Cache-Control: no-store`.
+ * Authenticated responses are `Cache-Control: no-store`. An address with too many failed
+ * authentications this minute gets 429 before its token is read (FailedAuthentications).
+ *
+ * Not passport: the header is parsed here (RFC 6750 challenges, scheme case-insensitive, tokens
+ * never from the query or body as passport-http-bearer would also take them), and verifying is
+ * one call to TokensService.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly admin: AdminCredential,
-    private readonly strategy: ClientTokenStrategy,
     private readonly tokens: TokensService,
     private readonly operators: OperatorsService,
+    private readonly failures: FailedAuthentications,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -65,15 +72,26 @@ export class AuthGuard implements CanActivate {
     if (audience === 'public') return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request & RequestWithClient & RequestWithOperator>();
-    http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
-    if (audience === 'admin') {
-      req[AUTHENTICATED_OPERATOR] = await this.authenticateAdmin(req.headers.authorization);
-      return true;
+    const res = http.getResponse<Response>();
+    res.setHeader('Cache-Control', 'no-store');
+    // Node keeps the first of several Authorization headers; which one a proxy or client meant is unknowable.
+    if ((req.headersDistinct?.authorization?.length ?? 0) > 1) {
+      throw new Problem('bad_request', 'Send one Authorization header, not several.');
     }
-    const client = await this.authenticateClient(req.headers.authorization);
-    req[AUTHENTICATED_CLIENT] = client;
-    req.clientId = client.clientId; // for the request log line
-    return true;
+    this.failures.refuseIfOverLimit(req, res);
+    try {
+      if (audience === 'admin') {
+        req[AUTHENTICATED_OPERATOR] = await this.authenticateAdmin(req.headers.authorization);
+        return true;
+      }
+      const client = await this.authenticateClient(req.headers.authorization);
+      req[AUTHENTICATED_CLIENT] = client;
+      req.clientId = client.clientId; // for the request log line
+      return true;
+    } catch (error) {
+      if (error instanceof Problem && error.status === 401) this.failures.record(req);
+      throw error;
+    }
   }
 
   private async authenticateAdmin(header: string | undefined): Promise<OperatorIdentity> {
@@ -112,8 +130,8 @@ export class AuthGuard implements CanActivate {
       }
       throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
     }
-    const outcome = await this.strategy.authenticate(token);
-    if (!outcome.ok) throw invalidToken(outcome.description, outcome.challenge);
-    return outcome.client;
+    const result = await this.tokens.verify(token);
+    if (!result.ok) throw invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
+    return result.client;
   }
 }

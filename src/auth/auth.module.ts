@@ -6,17 +6,16 @@ import { AuditModule } from '../audit/audit.module.js';
 import { AdminCredential } from './admin-credential.js';
 import { AuthGuard } from './auth.guard.js';
 import { ClientTokenEntity } from './client-token.entity.js';
-import { ClientTokenStrategy } from './client-token.strategy.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { TokensController } from './tokens.controller.js';
 import { TokensService } from './tokens.service.js';
 
-/** Client tokens, the bearer strategy, the admin credentials (ADMIN_TOKEN, operator tokens) and the global deny-by-default guard. */
+/** Client tokens, the admin credentials (ADMIN_TOKEN, operator tokens) and the global deny-by-default guard. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientTokenEntity]), AccountsModule, AuditModule],
   controllers: [TokensController, OperatorsAdminController],
-  providers: [TokensService, OperatorsService, AdminCredential, ClientTokenStrategy, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [TokensService, OperatorsService, AdminCredential, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokensService],
 })
 export class AuthModule {}

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { ClientEntity } from '../accounts/client.entity.js';
 
 /**
  * A client token's metadata. The token itself is never stored: only its hex SHA-256
@@ -7,12 +8,19 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity({ name: 'client_tokens' })
 @Index('uq_client_tokens_token_hash', ['tokenHash'], { unique: true })
 @Index('ix_client_tokens_client_id_created_at', ['clientId', 'createdAt'])
+@Check('ck_client_tokens_token_hash_format', `token_hash ~ '^[0-9a-f]{64}$'`)
+@Check('ck_client_tokens_prefix_length', `char_length(prefix) BETWEEN 1 AND 16`)
+@Check('ck_client_tokens_name_length', `char_length(name) BETWEEN 1 AND 100`)
 export class ClientTokenEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_client_tokens' })
   id!: string;
 
   @Column({ name: 'client_id', type: 'text' })
   clientId!: string;
+
+  @ManyToOne(() => ClientEntity, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'client_id', referencedColumnName: 'clientId', foreignKeyConstraintName: 'fk_client_tokens_client' })
+  client?: ClientEntity;
 
   @Column({ name: 'token_hash', type: 'text' })
   tokenHash!: string;

@@ -23,7 +23,7 @@ export class TokensController {
       'Optional `name` and `expires_at` (at most 2 years ahead); without `expires_at` the token does not expire.',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiCreatedResponse({ type: IssuedTokenDto })
+  @ApiCreatedResponse({ description: 'The token, with its secret: shown this once, never again.', type: IssuedTokenDto })
   @ApiProblems(400, 404, 413, 415, 422)
   async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto, @CurrentActor() actor: Actor): Promise<IssuedTokenDto> {
     const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : null;
@@ -37,7 +37,7 @@ export class TokensController {
     description: 'Revoked and expired tokens included. The secret is never shown again: only its prefix, to recognise it.',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ type: [TokenDto] })
+  @ApiOkResponse({ description: "The client's tokens (metadata only, no secret), newest first.", type: [TokenDto] })
   @ApiProblems(404)
   async list(@Param('client_id') clientId: string): Promise<TokenDto[]> {
     return (await this.tokens.list(clientId)).map(TokenDto.from);

@@ -9,23 +9,58 @@ import type { AppConfig } from '../config/config.js';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Anything shaped like one of our client tokens (see auth/token-format.ts) or a bearer credential. */
 const TOKEN_LIKE = /\b[a-z]{2,10}_[A-Za-z0-9]{20,}_[A-Za-z0-9]{6}\b|(bearer\s+)\S+/gi;
+/** The same in a serialised log line: a bearer credential ends at a JSON string's end. */
+const TOKEN_LIKE_IN_JSON = /\b[a-z]{2,10}_[A-Za-z0-9]{20,}_[A-Za-z0-9]{6}\b|(bearer\s+)[^\s"\\]+/gi;
+
+/**
+ * Live secrets (the admin token) that no log line may hold, as written and as escaped in JSON. They
+ * are not token-shaped, so only their value can find them.
+ */
+const secrets = new Set<string>();
+
+export function registerLogSecret(secret: string | undefined): void {
+  if (!secret) return;
+  secrets.add(secret);
+  secrets.add(JSON.stringify(secret).slice(1, -1));
+}
+
+function scrub(text: string, shapes: RegExp): string {
+  let out = text.replace(shapes, (_match, bearer?: string) => `${bearer ?? ''}[REDACTED]`);
+  for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, '[REDACTED]');
+  return out;
+}
 
 export function scrubTokens(text: string): string {
-  return text.replace(TOKEN_LIKE, (_match, bearer?: string) => `${bearer ?? ''}[REDACTED]`);
+  return scrub(text, TOKEN_LIKE);
+}
+
+/** The last pass over every serialised log line, whoever wrote it. */
+export function scrubLogLine(line: string): string {
+  return scrub(line, TOKEN_LIKE_IN_JSON);
 }
 
 export function requestId(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+  // A token sent as a request id (by mistake or to get it logged and echoed) is replaced, not kept.
+  const usable = typeof given === 'string' && SANE_REQUEST_ID.test(given) && scrubTokens(given) === given;
+  const id = usable ? given : randomUUID();
   res.setHeader('X-Request-Id', id);
   return id;
+}
+
+/** Nest mounts middleware on `<path>{/*splat}`: the route a request matched is the path before it (none for a bare splat). */
+function routeTemplate(path: string): string | undefined {
+  const template = path.endsWith('{/*splat}') ? path.slice(0, -'{/*splat}'.length) : path;
+  return template === '' ? undefined : template;
 }
 
 /** nestjs-pino options: one JSON line per request, request id on every line, secrets redacted. */
 export function loggerParams(config: AppConfig, stream?: DestinationStream): Params {
   const infoEnabled = ['trace', 'debug', 'info'].includes(config.logLevel);
+  registerLogSecret(config.adminToken);
   const options: Options = {
     level: config.logLevel,
+    hooks: { streamWrite: scrubLogLine },
     genReqId: requestId,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
     redact: {
@@ -39,15 +74,16 @@ export function loggerParams(config: AppConfig, stream?: DestinationStream): Par
       req: (req: IncomingMessage & { originalUrl?: string }) => ({
         method: req.method,
         url: scrubTokens(req.originalUrl ?? req.url ?? ''),
-        user_agent: req.headers['user-agent'],
+        user_agent: req.headers['user-agent'] === undefined ? undefined : scrubTokens(req.headers['user-agent']),
       }),
       res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
-    // Called when the request starts (nothing to add yet) and when it ends. pino-http makes no child
-    // logger for a falsy result, though its types say `object`.
-    customProps: (req): object => {
+    // pino-http calls this when the request starts and again when it ends, and adds the keys of both
+    // calls to the line: only the end's (the matched route template, the client) are returned.
+    customProps: (req, res): object => {
+      if (!res.writableEnded) return undefined as unknown as object;
       const express = req as IncomingMessage & { route?: { path?: string }; baseUrl?: string; clientId?: string };
-      const route = express.route?.path ? `${express.baseUrl ?? ''}${express.route.path}` : undefined;
+      const route = express.route?.path ? routeTemplate(`${express.baseUrl ?? ''}${express.route.path}`) : undefined;
       return (route === undefined && express.clientId === undefined ? undefined : { route, client_id: express.clientId }) as object;
     },
     // Below `info` (e.g. LOG_LEVEL=warn), the line of a successful request is not even built.

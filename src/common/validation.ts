@@ -62,23 +62,52 @@ export class ApiValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && isDto && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new Problem('bad_request', 'The request body must be a JSON object.');
     }
+    // class-transformer skips these keys without a word; they are unknown fields like any other.
+    const reserved = metadata.type === 'body' && isDto ? reservedKeyProblems(value) : [];
+    let transformed: unknown;
     try {
-      return await super.transform(value, metadata);
+      transformed = await super.transform(value, metadata);
     } catch (error) {
       if (metadata.type === 'query' && error instanceof ValidationProblem) {
         throw new ValidationProblem(error.errors.map((e) => ({ ...e, pointer: `/query${e.pointer}` })));
       }
+      if (reserved.length > 0 && error instanceof ValidationProblem) throw new ValidationProblem([...reserved, ...error.errors]);
       throw error;
     }
+    if (reserved.length > 0) throw new ValidationProblem(reserved);
+    return transformed;
   }
 }
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** `unknown_field` for every `__proto__`, `constructor` or `prototype` key, at any depth. */
+function reservedKeyProblems(body: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const stack: { value: unknown; pointer: string }[] = [{ value: body, pointer: '' }];
+  while (stack.length > 0 && errors.length < 100) {
+    const { value, pointer } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, child] of Object.entries(value)) {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (RESERVED_KEYS.has(key)) errors.push({ pointer: at, detail: `unknown field "${key}"`, code: 'unknown_field' });
+      else stack.push({ value: child, pointer: at });
+    }
+  }
+  return errors;
+}
+
+// Invisible format characters (U+200B, U+202E…) and line/paragraph separators: text that displays
+// as other text, in fields that are one line of text.
+const INVISIBLE_OR_SEPARATOR = /[\p{Cf}\u2028\u2029]/u;
 
 /** Deeper JSON than any request of this API needs; refused before class-transformer recurses into it. */
 export const MAX_JSON_DEPTH = 32;
 
 /**
  * Problems no DTO rule should have to think of: nesting deeper than MAX_JSON_DEPTH, and strings
- * with a NUL character (PostgreSQL cannot store it) or a lone UTF-16 surrogate (not Unicode text).
+ * with a NUL character (PostgreSQL cannot store it), a lone UTF-16 surrogate (not Unicode text), or
+ * an invisible format character or line separator.
  * Iterative, so that a hostile body cannot exhaust the stack.
  */
 export function textProblems(body: unknown): FieldError[] {
@@ -89,6 +118,8 @@ export function textProblems(body: unknown): FieldError[] {
     if (typeof value === 'string') {
       if (value.includes('\u0000') || !value.isWellFormed()) {
         errors.push({ pointer, detail: 'must not contain NUL characters or unpaired UTF-16 surrogates', code: 'invalid_characters' });
+      } else if (INVISIBLE_OR_SEPARATOR.test(value)) {
+        errors.push({ pointer, detail: 'must not contain invisible format characters (U+200B, U+202E…) or line separators', code: 'invalid_characters' });
       }
     } else if (value !== null && typeof value === 'object') {
       if (depth >= MAX_JSON_DEPTH) {

@@ -24,7 +24,29 @@ describe('loadConfig', () => {
       clientBaseUrl: 'http://localhost:3000/api/v1',
       logLevel: 'info',
       migrationsRun: true,
+      rateLimits: { client: 600, clientWrite: 60, admin: 120, authFailures: 60 },
+      trustProxy: false,
     });
+  });
+
+  it('reads the rate limits per minute', () => {
+    const config = loadConfig({
+      RATE_LIMIT_CLIENT_PER_MINUTE: '1000',
+      RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '100',
+      RATE_LIMIT_OPERATOR_PER_MINUTE: '30',
+      RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '5',
+    });
+    expect(config.rateLimits).toEqual({ client: 1000, clientWrite: 100, admin: 30, authFailures: 5 });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['1', 1],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7, ::1/128', ['10.0.0.0/8', '192.168.1.7', '::1/128']],
+  ])('reads TRUST_PROXY=%j as Express trust proxy %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
   it('derives the bases from PUBLIC_BASE_URL (without a trailing slash) unless they are given', () => {
@@ -43,11 +65,21 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ ADMIN_TOKEN: 'too-short' }, 'ADMIN_TOKEN'],
     [{ ADMIN_TOKEN: generateToken() }, 'ADMIN_TOKEN'],
+    [{ ADMIN_TOKEN: 'a'.repeat(40) }, 'ADMIN_TOKEN'],
+    [{ ADMIN_TOKEN: 'abcabcabc'.repeat(5) }, 'ADMIN_TOKEN'],
+    [{ ADMIN_TOKEN: 'abcdefghijkl'.repeat(4) }, 'ADMIN_TOKEN'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ MIGRATIONS_RUN: 'yes' }, 'MIGRATIONS_RUN'],
+    [{ RATE_LIMIT_CLIENT_PER_MINUTE: '0' }, 'RATE_LIMIT_CLIENT_PER_MINUTE'],
+    [{ RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '2.5' }, 'RATE_LIMIT_CLIENT_WRITES_PER_MINUTE'],
+    [{ RATE_LIMIT_OPERATOR_PER_MINUTE: 'many' }, 'RATE_LIMIT_OPERATOR_PER_MINUTE'],
+    [{ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '-1' }, 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback, proxy.example.org' }, 'TRUST_PROXY'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(message(env)).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
   });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseToken } from '../auth/token-format.js';
 
@@ -18,6 +19,30 @@ export interface AppConfig {
   clientBaseUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   migrationsRun: boolean;
+  /** Requests per minute; public files are never limited (see rate-limit/throttlers.ts). */
+  rateLimits: {
+    /** Any request of one client, all its tokens together. */
+    client: number;
+    /** A client's writes (POST), on top of `client`. */
+    clientWrite: number;
+    /** One operator's requests. */
+    admin: number;
+    /** Failed authentications from one address; past it, the address gets 429 before any token is looked up. */
+    authFailures: number;
+  };
+  /** Express `trust proxy`: which proxies' `X-Forwarded-For` gives the client address (false: none). */
+  trustProxy: boolean | number | string[];
+}
+
+/** Express's names for address ranges in `trust proxy`. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGES.includes(item)) return true;
+  const [address = '', bits, extra] = item.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
 }
 
 const url = (protocols: string[]) =>
@@ -33,6 +58,22 @@ const url = (protocols: string[]) =>
     }, `must be a URL (${protocols.join(' or ')})`);
 
 const httpUrl = url(['http:', 'https:']).transform((value) => value.replace(/\/+$/, ''));
+
+const perMinute = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number of requests per minute, at least 1' })
+    .int('must be a whole number of requests per minute, at least 1')
+    .min(1, 'must be a whole number of requests per minute, at least 1')
+    .default(fallback);
+
+/** A secret of one repeated character, a handful of distinct ones, or one short pattern over and over. */
+function isLowEntropy(secret: string): boolean {
+  if (new Set(secret).size < 10) return true;
+  for (let period = 1; period <= secret.length / 2; period++) {
+    if (secret.slice(period) === secret.slice(0, secret.length - period)) return true;
+  }
+  return false;
+}
 
 const schema = z.object({
   PORT: z.coerce
@@ -50,6 +91,7 @@ const schema = z.object({
     .refine((value) => value.trim() === value, 'must not start or end with white space')
     // The guard tells the two kinds apart by shape before hashing anything (auth.guard.ts).
     .refine((value) => !parseToken(value).ok, 'must not be a client token (eprc_…): generate a secret of its own')
+    .refine((value) => !isLowEntropy(value), 'looks guessable (too few distinct characters, or a repeated pattern): generate one, e.g. `openssl rand -base64 36`')
     .optional(),
   PUBLIC_BASE_URL: httpUrl.optional(),
   REFERENCE_BASE_URL: httpUrl.optional(),
@@ -59,6 +101,25 @@ const schema = z.object({
     .enum(['true', 'false'], { error: 'must be "true" or "false"' })
     .default('true')
     .transform((value) => value === 'true'),
+  RATE_LIMIT_CLIENT_PER_MINUTE: perMinute(600),
+  RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: perMinute(60),
+  RATE_LIMIT_OPERATOR_PER_MINUTE: perMinute(120),
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: perMinute(60),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((value, ctx) => {
+      if (value === 'true' || value === 'false') return value === 'true';
+      if (/^\d{1,2}$/.test(value)) return Number(value);
+      const items = value.split(',').map((item) => item.trim());
+      if (items.every(isProxyAddress)) return items;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be "true", "false", a number of proxies, or a comma-separated list of proxy addresses (IP, IP/bits, loopback, linklocal, uniquelocal)',
+      });
+      return z.NEVER;
+    }),
 });
 
 export class ConfigError extends Error {
@@ -87,5 +148,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientBaseUrl: e.CLIENT_BASE_URL ?? `${publicBaseUrl}/api/v1`,
     logLevel: e.LOG_LEVEL,
     migrationsRun: e.MIGRATIONS_RUN,
+    rateLimits: {
+      client: e.RATE_LIMIT_CLIENT_PER_MINUTE,
+      clientWrite: e.RATE_LIMIT_CLIENT_WRITES_PER_MINUTE,
+      admin: e.RATE_LIMIT_OPERATOR_PER_MINUTE,
+      authFailures: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+    },
+    trustProxy: e.TRUST_PROXY,
   };
 }

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 
@@ -7,6 +8,36 @@ export const POOL_SIZE = 10;
 export type DatabaseConnection =
   | { url: string }
   | { host: string; port: number; username: string; database: string };
+
+/** PostgreSQL cancels a statement that runs longer than this. */
+export const STATEMENT_TIMEOUT_MS = 10_000;
+/**
+ * A query with no answer this long fails on our side (→ 503), and its connection is dropped: on a
+ * network path that stops answering (no RST) the server's statement_timeout never reaches us.
+ */
+export const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 2_000;
+
+/** pg reports a client-side query timeout with this message. */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/**
+ * pg fails a timed-out query but keeps its connection, still waiting for the answer: handed out
+ * again, it would stall every query after it. Destroying it lets the pool replace it.
+ */
+function dropConnectionOnQueryTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if ((error as Error | undefined)?.message === QUERY_READ_TIMEOUT) {
+          (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        }
+      });
+    }
+    return result;
+  };
+}
 
 /** The TypeORM options shared by the app and the migration CLI. Never `synchronize`. */
 export function databaseOptions(connection: DatabaseConnection, migrationsRun: boolean): DataSourceOptions {
@@ -23,7 +54,12 @@ export function databaseOptions(connection: DatabaseConnection, migrationsRun: b
       // Fail fast (→ 503) rather than hang when the database is unreachable.
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      statement_timeout: 30_000,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
+      // A peer that vanished without a word (no FIN, no RST) is found by the kernel's probes.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      onConnect: dropConnectionOnQueryTimeout,
     },
   };
 }

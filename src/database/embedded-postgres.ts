@@ -1,8 +1,9 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import lockfile from 'proper-lockfile';
+import { StartupError } from '../common/startup.js';
+import { DataDirInUseError, lockDataDir } from './data-dir-lock.js';
 import { withProtocolAffinity } from './pglite-protocol-affinity.js';
 
 /** Port number only names the socket file (`.s.PGSQL.<port>`), as PostgreSQL does. */
@@ -32,22 +33,26 @@ export class EmbeddedPostgres {
     const dir = path.resolve(dataDir);
     const socketPath = path.join(dir, `.s.PGSQL.${SOCKET_PORT}`);
     if (socketPath.length > MAX_SOCKET_PATH) {
-      throw new Error(`DATA_DIR is too long for a unix socket path (${socketPath.length} > ${MAX_SOCKET_PATH} characters): ${dir}`);
+      throw new StartupError(`DATA_DIR is too long for a unix socket path (${socketPath.length} > ${MAX_SOCKET_PATH} characters): ${dir}`);
     }
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700);
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(dir, { lockfilePath: path.join(dir, 'lock'), stale: 15_000, update: 5_000, retries: 0 });
+      release = await lockDataDir(path.join(dir, 'lock'));
     } catch (error) {
-      if ((error as { code?: string }).code === 'ELOCKED') {
-        throw new Error(`DATA_DIR ${dir} is already in use by another process (embedded database); stop it or choose another DATA_DIR.`, { cause: error });
+      if (error instanceof DataDirInUseError) {
+        throw new StartupError(`DATA_DIR ${dir} is already in use by another process (embedded database): stop it or choose another DATA_DIR.`, { cause: error });
       }
       throw error;
     }
     try {
       // We hold the lock: a socket file left by a killed process is stale.
       await rm(socketPath, { force: true });
+      // Earlier versions left the files as PGlite makes them (0666, whatever the umask).
+      await makePrivate(dir);
       const db = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
+      await makePrivate(dir);
       const server = new PGLiteSocketServer({ db: withProtocolAffinity(db), path: socketPath, maxConnections });
       await server.start();
       return new EmbeddedPostgres(dir, db, server, release);
@@ -60,6 +65,21 @@ export class EmbeddedPostgres {
   async stop(): Promise<void> {
     await this.server.stop();
     await this.db.close();
+    await makePrivate(this.socketDir);
     await this.release();
+  }
+}
+
+/**
+ * DATA_DIR is 0700 and everything in it 0600 (directories 0700): clients' data and token hashes are
+ * for this service's user only. PGlite creates its files 0666; the directory's mode is what keeps
+ * files it creates while running private, and every start and stop tightens them again.
+ */
+async function makePrivate(dir: string): Promise<void> {
+  await chmod(dir, 0o700);
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const target = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) await chmod(target, 0o700);
+    else if (entry.isFile()) await chmod(target, 0o600);
   }
 }

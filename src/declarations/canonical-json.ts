@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isExactNumber } from '../common/http/json-body.js';
 
 /** Deeper than this is refused (JSON.parse accepts any depth; recursion here would not). */
 export const MAX_CANONICAL_DEPTH = 64;
@@ -14,6 +15,8 @@ export class TooDeepError extends Error {
  */
 export function canonicalJson(value: unknown, depth = 0): string {
   if (depth > MAX_CANONICAL_DEPTH) throw new TooDeepError(`JSON nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
+  // A number as written, when a double cannot hold it.
+  if (isExactNumber(value)) return value.toString();
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.keys(value)

@@ -16,6 +16,15 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BASE64URL = /^[A-Za-z0-9_-]{1,400}$/;
 
+/**
+ * The timestamp names an instant that exists: `Date.parse` accepts `2026-02-30` or `T24:00` (rolling
+ * over to the next day) where PostgreSQL refuses them, so the text must read back unchanged.
+ */
+function isRealInstant(timestamp: string): boolean {
+  const ms = Date.parse(timestamp);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 23) === timestamp.slice(0, 23);
+}
+
 /** Binds a cursor to the filters it was made for: reusing it with other filters is refused. */
 export function filtersHash(filters: ListFilters): string {
   return sha256Hex(canonicalJson({ period: filters.period ?? null, status: filters.status ?? null })).slice(0, 16);
@@ -43,7 +52,7 @@ export const DeclarationCursor = {
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
     const { v, t, i, f, ...rest } = payload as Record<string, unknown>;
     if (v !== 1 || Object.keys(rest).length > 0) return undefined;
-    if (typeof t !== 'string' || !TIMESTAMP.test(t) || Number.isNaN(Date.parse(t))) return undefined;
+    if (typeof t !== 'string' || !TIMESTAMP.test(t) || !isRealInstant(t)) return undefined;
     if (typeof i !== 'string' || !UUID.test(i) || typeof f !== 'string') return undefined;
     if (f !== filtersHash(filters)) return 'mismatch';
     return { submittedAt: t, id: i };

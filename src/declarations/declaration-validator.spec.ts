@@ -1,4 +1,8 @@
-import type { ReferenceDocuments, Stream } from '../reference/build/reference-files.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../reference/build/repo-root.js';
+import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/build/reference-files.js';
+import { ExactNumber } from '../common/http/json-body.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { contentHash, type DeclarantContext, DeclarationValidator, type ValidationResult } from './declaration-validator.js';
 
@@ -6,15 +10,24 @@ function stream(code: string, declarableFrom: string, units: Stream['units'], ma
   return {
     code,
     declarable_from: declarableFrom,
+    declarable_until: null,
+    replaced_by: null,
     units,
+    unit_requirements: [],
     materials: materials.map(([c, fr, en]) => ({ code: c, name: { fr, en }, verification: 'secondary_source' })),
-  } as Stream;
+    retired_materials: [],
+  } as unknown as Stream;
 }
 
 // A small catalogue of its own, so that these rules do not move when the published data does.
 const catalogue = new ReferenceCatalogue({
   pricing: { plans: [] },
   streams: {
+    catalogue_version: 1,
+    units: [
+      { code: 'kg', kind: 'mass', name: { fr: 'kilogramme', en: 'kilogram' }, decimals: 3 },
+      { code: 'unit', kind: 'count', name: { fr: 'unité', en: 'unit' }, decimals: 0 },
+    ],
     streams: [
       stream('EMB', '2022-01-01', ['kg'], [['glass', 'Verre', 'Glass'], ['paper_cardboard', 'Papier-carton', 'Paper and cardboard']]),
       stream('EPRO', '2026-01-01', ['kg'], [['wood', 'Bois', 'Wood']]),
@@ -43,6 +56,7 @@ describe('DeclarationValidator', () => {
       ok: true,
       declaration: {
         period: '2025-S1',
+        catalogueVersion: 1,
         contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
         lines: [
           { stream: 'EMB', material: 'glass', materialCode: 'glass', unit: 'kg', quantity: '1200' },
@@ -193,6 +207,12 @@ describe('DeclarationValidator', () => {
       ['a line break', 'Ver\nre'],
       ['a tab', 'Ver\tre'],
       ['a lone surrogate', 'Ver\ud800re'],
+      ['a zero-width space (U+200B)', 'Ve\u200brre'],
+      ['a right-to-left override (U+202E)', '\u202eerreV'],
+      ['a lone zero-width joiner (U+200D)', 'Verre\u200d'],
+      ['a byte-order mark inside (U+FEFF)', 'Ver\ufeffre'],
+      ['a line separator (U+2028)', 'Ver\u2028re'],
+      ['a paragraph separator (U+2029)', 'Ver\u2029re'],
     ])('refuses %s', (_name, material) => {
       expect(errorsOf(validator.validate(body({ lines: [line({ material })] }), context))).toEqual([{ pointer: '/lines/0/material', code: 'invalid_material' }]);
     });
@@ -215,6 +235,17 @@ describe('DeclarationValidator', () => {
 
   describe('quantity', () => {
     it.each([
+      ['1.50e3', '1500'],
+      ['0.0010', '0.001'],
+      ['-0', '0'],
+      ['1000000000000.000', '1000000000000'],
+      ['12.500000000000000000001e-1', undefined],
+    ])('stores %s exactly as %s', (written, stored) => {
+      const result = validator.validate(body({ lines: [line({ quantity: new ExactNumber(written) })] }), context);
+      expect(result.ok ? result.declaration.lines[0]!.quantity : undefined).toBe(stored);
+    });
+
+    it.each([
       ['a numeric string', '1200', 'quantity_not_a_number'],
       ['null', null, 'quantity_not_a_number'],
       ['negative', -0.001, 'quantity_negative'],
@@ -224,6 +255,12 @@ describe('DeclarationValidator', () => {
       ['4 decimals in kg', 0.0001, 'quantity_too_precise'],
       ['tiny in kg', 1e-7, 'quantity_too_precise'],
       ['1.0005 kg', 1.0005, 'quantity_too_precise'],
+      // As written in the JSON text, not as a double rounds them (0.001 and 1e12).
+      ['0.0009999999999999999999 kg', new ExactNumber('0.0009999999999999999999'), 'quantity_too_precise'],
+      ['999999999999.99999 kg', new ExactNumber('999999999999.99999'), 'quantity_too_precise'],
+      ['1000000000000.0000000000000001', new ExactNumber('1000000000000.0000000000000001'), 'quantity_too_large'],
+      ['1e400', new ExactNumber('1e400'), 'quantity_too_large'],
+      ['-1e-400', new ExactNumber('-1e-400'), 'quantity_negative'],
     ])('refuses %s', (_name, quantity, code) => {
       expect(errorsOf(validator.validate(body({ lines: [line({ quantity })] }), context))).toEqual([{ pointer: '/lines/0/quantity', code }]);
     });
@@ -248,17 +285,31 @@ describe('DeclarationValidator', () => {
   });
 
   describe('duplicates', () => {
-    it('points at every line of a duplicate group (material trimmed, case-insensitive)', () => {
+    it('reports a duplicate group once, at its first line, naming the others (material trimmed, case-insensitive)', () => {
       const result = validator.validate(
         body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' }), line({ material: 'VERRE', quantity: 1 })] }),
         context,
       );
-      expect(errorsOf(result)).toEqual([
-        { pointer: '/lines/0', code: 'duplicate_line' },
-        { pointer: '/lines/2', code: 'duplicate_line' },
-        { pointer: '/lines/3', code: 'duplicate_line' },
-      ]);
+      expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
       expect(result.ok || result.errors[0]!.detail).toContain('/lines/2, /lines/3');
+    });
+
+    it('1000 identical lines: one problem of bounded size', () => {
+      const result = validator.validate(body({ lines: Array.from({ length: 1000 }, () => line()) }), context);
+      expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
+      expect(result.ok || result.errors[0]!.detail).toMatch(/\/lines\/5 and 994 more lines$/);
+      expect(result.ok || result.errors[0]!.detail.length).toBeLessThan(200);
+    });
+
+    it.each([
+      ['full-width letters', 'Ｖｅｒｒｅ'],
+      ['a ligature', 'ﬁlm', 'film'],
+      ['a decomposed accent', 'Carton ondule\u0301', 'Carton ondulé'],
+      ['sharp s against SS', 'Straße', 'STRASSE'],
+    ])('compares materials after NFKC normalisation and case folding: %s', (_name, material, other = 'Verre') => {
+      expect(errorsOf(validator.validate(body({ lines: [line({ material: other }), line({ material })] }), context))).toEqual([
+        { pointer: '/lines/0', code: 'duplicate_line' },
+      ]);
     });
 
     it('allows the same material in another stream', () => {
@@ -282,5 +333,73 @@ describe('DeclarationValidator', () => {
       expect(contentHash(lines)).toBe('394202073e9bea39eaa8c02780b8793e079c4a0636720c170e4401edf247f96b');
       expect(contentHash([...lines].reverse())).toBe(contentHash(lines));
     });
+  });
+});
+
+describe('DeclarationValidator with the published catalogue', () => {
+  // The real streams.json: the rules below must follow the data, not a list of their own.
+  const published = JSON.parse(readFileSync(join(REPO_ROOT, 'dist/reference/streams.json'), 'utf8')) as StreamsDocument;
+  const real = new ReferenceCatalogue({ pricing: { plans: [] } as unknown as PricingDocument, streams: published });
+  const v = new DeclarationValidator(real);
+  const all = published.streams.map((s) => s.code);
+  const at = (today: string) => ({ confirmedStreams: all, today });
+  const emb = (material: string, unit: string, quantity: number) => ({ stream: 'EMB', material, unit, quantity });
+
+  it('accepts every published stream, unit and material, and recognises each material as its category', () => {
+    for (const stream of published.streams) {
+      const period = stream.declarable_until ? '2024-S2' : '2026-S2';
+      const lines = stream.materials.flatMap((m) => stream.units.map((unit) => ({ stream: stream.code, material: m.code, unit, quantity: 2 })));
+      const result = v.validate({ period, lines }, at('2026-11-23'));
+      expect(result).toMatchObject({ ok: true });
+      if (result.ok) expect(result.declaration.lines.map((l) => l.materialCode)).toEqual(lines.map((l) => l.material));
+    }
+  });
+
+  it('refuses what is not published: a stream, a unit of another stream, a retired material code', () => {
+    const result = v.validate(
+      { period: '2025-S1', lines: [{ stream: 'PAP', material: 'x', unit: 'kg', quantity: 1 }, { stream: 'EPRO', material: 'wood', unit: 'uvc', quantity: 1 }, emb('wood', 'uvc', 1)] },
+      at('2026-11-23'),
+    );
+    expect(errorsOf(result)).toEqual(
+      expect.arrayContaining([
+        { pointer: '/lines/0/stream', code: 'unknown_stream' },
+        { pointer: '/lines/1/unit', code: 'unit_not_allowed' },
+        { pointer: '/lines/2/material', code: 'material_retired' },
+      ]),
+    );
+    // Every unit any stream accepts is one of the published units, and every published unit is used.
+    expect(new Set(published.streams.flatMap((s) => s.units))).toEqual(new Set(published.units.map((u) => u.code)));
+  });
+
+  it('counts in uvc are whole numbers: a decimal is refused at its quantity', () => {
+    const result = v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10.5), emb('glass', 'uvc', 12.5)] }, at('2026-11-23'));
+    expect(errorsOf(result)).toEqual([{ pointer: '/lines/1/quantity', code: 'quantity_too_precise' }]);
+    expect(v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10.5), emb('glass', 'uvc', 12)] }, at('2026-11-23'))).toMatchObject({ ok: true });
+  });
+
+  it('enforces a published unit requirement: a material in kg needs its uvc count; a count alone is accepted', () => {
+    const paired = { ...published, streams: published.streams.map((s) => (s.code === 'EMB' ? { ...s, unit_requirements: [{ unit: 'kg', requires: 'uvc', basis: 'test', verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] }] } : s)) } as StreamsDocument;
+    const pv = new DeclarationValidator(new ReferenceCatalogue({ pricing: { plans: [] } as unknown as PricingDocument, streams: paired }));
+    const result = pv.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10), emb('Verre ', 'uvc', 3), emb('steel', 'kg', 1)] }, at('2026-11-23'));
+    expect(errorsOf(result)).toEqual([{ pointer: '/lines/2/unit', code: 'companion_line_missing' }]);
+    expect(pv.validate({ period: '2025-S1', lines: [emb('steel', 'uvc', 4)] }, at('2026-11-23'))).toMatchObject({ ok: true });
+    // The published data requires the pair for household packaging.
+    expect(errorsOf(v.validate({ period: '2025-S1', lines: [emb('steel', 'kg', 1)] }, at('2026-11-23')))).toEqual([{ pointer: '/lines/0/unit', code: 'companion_line_missing' }]);
+  });
+
+  it('professional packaging (EPRO): 2026-S1 refused, 2026-S2 accepted', () => {
+    const epro = (period: string) => v.validate({ period, lines: [{ stream: 'EPRO', material: 'wood', unit: 'kg', quantity: 5 }] }, at('2026-11-23'));
+    expect(errorsOf(epro('2026-S1'))).toEqual([{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }]);
+    expect(epro('2026-S2')).toMatchObject({ ok: true });
+  });
+
+  it('food-service packaging (CHR): from 2024-S1 to 2026-S1, then under EPRO', () => {
+    const chr = (period: string) => v.validate({ period, lines: [{ stream: 'CHR', material: 'glass', unit: 'kg', quantity: 5 }] }, at('2026-11-23'));
+    expect(errorsOf(chr('2023-S2'))).toEqual([{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }]);
+    expect(chr('2024-S1')).toMatchObject({ ok: true });
+    expect(chr('2026-S1')).toMatchObject({ ok: true });
+    const ended = chr('2026-S2');
+    expect(errorsOf(ended)).toEqual([{ pointer: '/lines/0/stream', code: 'stream_ended' }]);
+    expect(ended.ok ? '' : ended.errors[0]!.detail).toContain('under EPRO');
   });
 });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isExactNumber } from '../common/http/json-body.js';
 import type { FieldError } from '../common/problem/problem.js';
 import type { StreamUnit } from '../reference/build/reference-files.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
@@ -12,14 +13,14 @@ export const MAX_MATERIAL_LENGTH = 120;
 export const MAX_QUANTITY = 1e12;
 /** Past this many, the list of problems is cut (a 1 MiB body can hold hundreds of thousands of mistakes). */
 export const MAX_REPORTED_ERRORS = 1000;
-
-/** How many decimals a quantity may have, per unit: gram precision for kg, whole items for counts. */
-export const DECIMALS_BY_UNIT: Record<StreamUnit, number> = { kg: 3, unit: 0 };
+/** How many other lines of a duplicate group its problem names. */
+const NAMED_DUPLICATES = 5;
 
 const BODY_FIELDS = ['period', 'lines'];
 const LINE_FIELDS = ['stream', 'material', 'unit', 'quantity'];
-// C0/C1 controls, DEL included; a material is one line of printable text.
-const CONTROL_CHARACTER = /\p{Cc}/u;
+// C0/C1 controls (DEL included), invisible format characters (U+200B, U+202E…) and line/paragraph
+// separators: a material is one line of text that reads as what it is.
+const CONTROL_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 // Half of a UTF-16 surrogate pair: JSON allows it (`"\ud800"`), text in the database cannot hold it.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -37,6 +38,8 @@ export interface ValidLine {
 
 export interface ValidDeclaration {
   period: string;
+  /** The reference catalogue version the declaration was validated against. */
+  catalogueVersion: number;
   lines: ValidLine[];
   /** SHA-256 of the canonical lines, independent of their order: equal hashes = identical content. */
   contentHash: string;
@@ -58,8 +61,12 @@ export type ValidationResult =
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-const fold = (text: string) => text.trim().normalize('NFC').toLocaleLowerCase('fr-FR');
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+/**
+ * The material as the duplicate rule compares it: compatibility-normalised (NFKC: `ﬁ` = `fi`,
+ * full-width = ASCII) and case-folded (upper then lower, so `ß` = `SS` = `ss`).
+ */
+const fold = (text: string) => text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value);
 
 /**
  * The rules of a declaration, on the raw parsed JSON body (so that structure and domain
@@ -83,7 +90,7 @@ export class DeclarationValidator {
     const fail = (pointer: string, code: string, detail: string) => errors.push({ pointer, code, detail });
 
     if (context.confirmedStreams === null) {
-      fail('', 'account_not_confirmed', 'the account has not been confirmed yet: declarations are accepted once the operator has confirmed its profile');
+      fail('', 'account_not_confirmed', 'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)');
     }
     if (!isPlainObject(body)) {
       fail('', 'invalid_type', `the body must be a JSON object with period and lines, not ${typeName(body)}`);
@@ -97,7 +104,10 @@ export class DeclarationValidator {
     const lines = this.checkLines(body.lines, period, context, fail);
 
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
-    return { ok: true, declaration: { period: period!.code, lines: lines!, contentHash: contentHash(lines!) } };
+    return {
+      ok: true,
+      declaration: { period: period!.code, catalogueVersion: this.catalogue.catalogueVersion, lines: lines!, contentHash: contentHash(lines!) },
+    };
   }
 
   private checkPeriod(value: unknown, today: string, fail: Fail): Period | undefined {
@@ -126,6 +136,7 @@ export class DeclarationValidator {
     const checked = value.slice(0, MAX_LINES);
     const lines = checked.map((line, index) => this.checkLine(line, `/lines/${index}`, period, context, fail));
     this.checkDuplicates(lines, fail);
+    this.checkUnitRequirements(lines, fail);
     return lines.every((line) => line?.complete) ? lines.map((line) => line!.valid) : undefined;
   }
 
@@ -143,6 +154,13 @@ export class DeclarationValidator {
     }
     const stream = this.checkStream(value.stream, `${at}/stream`, period, context, bad);
     const material = this.checkMaterial(value.material, `${at}/material`, bad);
+    if (stream && material) {
+      const retired = this.catalogue.retiredMaterialFor(stream, material);
+      if (retired) {
+        const instead = retired.replaced_by.length ? `; use ${retired.replaced_by.join(', ')}` : '';
+        bad(`${at}/material`, 'material_retired', `"${retired.code}" left the ${stream} materials in catalogue version ${retired.retired_in_catalogue_version}${instead} (see /api/v1/streams.json)`);
+      }
+    }
     const unit = this.checkUnit(value.unit, `${at}/unit`, stream, bad);
     const quantity = this.checkQuantity(value.quantity, `${at}/quantity`, unit, bad);
 
@@ -157,7 +175,9 @@ export class DeclarationValidator {
       unit: unit as StreamUnit,
       quantity: quantity!,
     };
-    return { at, key, complete: complete && stream !== undefined && unit !== undefined, valid };
+    // One material is one category when it names one (`glass` and `Verre` alike), else its text.
+    const group = stream !== undefined && material !== undefined ? `${stream}\u0000${valid.materialCode ?? fold(material)}` : undefined;
+    return { at, key, group, complete: complete && stream !== undefined && unit !== undefined, valid };
   }
 
   /** The stream code if it is published; the account and date rules are reported but do not hide it. */
@@ -174,6 +194,9 @@ export class DeclarationValidator {
     }
     if (period && period.end < stream.declarable_from) {
       bad(at, 'stream_not_declarable_for_period', `${value} can be declared for periods ending on or after ${stream.declarable_from}, not ${period.code}`);
+    } else if (period && stream.declarable_until !== null && period.start > stream.declarable_until) {
+      const instead = stream.replaced_by ? `: declare ${period.code} under ${stream.replaced_by}` : '';
+      bad(at, 'stream_ended', `${value} can be declared for periods starting on or before ${stream.declarable_until}, not ${period.code}${instead}`);
     }
     return value;
   }
@@ -189,7 +212,7 @@ export class DeclarationValidator {
       return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`);
     }
     if (CONTROL_CHARACTER.test(material) || LONE_SURROGATE.test(material)) {
-      return void bad(at, 'invalid_material', 'material must be one line of text without control characters');
+      return void bad(at, 'invalid_material', 'material must be one line of text without control or invisible format characters');
     }
     return material;
   }
@@ -205,29 +228,38 @@ export class DeclarationValidator {
     return value;
   }
 
-  /** The exact decimal text of the quantity, if acceptable. */
+  /**
+   * The exact decimal text of the quantity, if acceptable. Judged on the number as written in the
+   * JSON text (a number a double cannot hold arrives as an ExactNumber), so that what is stored is
+   * exactly what was sent: `0.0009999999999999999999` is too precise, not 0.001.
+   */
   private checkQuantity(value: unknown, at: string, unit: string | undefined, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'quantity is required');
-    if (typeof value !== 'number') {
+    if (typeof value !== 'number' && !isExactNumber(value)) {
       const what = typeof value === 'string' ? 'a string (send the number without quotes)' : typeName(value);
       return void bad(at, 'quantity_not_a_number', `quantity must be a JSON number, not ${what}`);
     }
-    // JSON.parse turns 1e400 into Infinity: out of range, like any number over the bound.
-    if (value < 0) return void bad(at, 'quantity_negative', 'quantity must not be negative');
-    if (!(value <= MAX_QUANTITY)) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`);
-    const text = String(Object.is(value, -0) ? 0 : value);
-    const decimals = DECIMALS_BY_UNIT[unit as StreamUnit];
-    if (decimals !== undefined && decimalPlaces(text) > decimals) {
+    // A double's shortest text has the digits that were written (the parser keeps the others as text).
+    const quantity = Number.isFinite(value) || isExactNumber(value) ? exactDecimal(String(value)) : { negative: (value as number) < 0, overMaximum: true, decimals: 0, text: '' };
+    if (quantity.negative) return void bad(at, 'quantity_negative', 'quantity must not be negative');
+    if (quantity.overMaximum) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`);
+    const definition = unit === undefined ? undefined : this.catalogue.unit(unit);
+    if (definition && quantity.decimals > definition.decimals) {
       return void bad(
         at,
         'quantity_too_precise',
-        decimals === 0 ? `quantity in ${unit} must be a whole number` : `quantity in ${unit} has at most ${decimals} decimals`,
+        definition.decimals === 0
+          ? `quantity in ${unit} (${definition.name.en}) is a count: it must be a whole number`
+          : `quantity in ${unit} has at most ${definition.decimals} decimals`,
       );
     }
-    return text;
+    return quantity.text;
   }
 
-  /** One line per (stream, unit, material): every line of a duplicate group is pointed at. */
+  /**
+   * One line per (stream, unit, material): one problem per duplicate group, at its first line,
+   * naming a few of the others (a problem per line naming every other grew as the square of the group).
+   */
   private checkDuplicates(lines: (CheckedLine | undefined)[], fail: Fail): void {
     const groups = new Map<string, CheckedLine[]>();
     for (const line of lines) {
@@ -236,12 +268,35 @@ export class DeclarationValidator {
       group.push(line);
       groups.set(line.key, group);
     }
-    for (const group of groups.values()) {
-      if (group.length < 2) continue;
-      for (const line of group) {
+    for (const [first, ...others] of groups.values()) {
+      if (others.length === 0) continue;
+      for (const line of [first!, ...others]) line.complete = false;
+      const named = others.slice(0, NAMED_DUPLICATES).map((other) => other.at);
+      const more = others.length > NAMED_DUPLICATES ? ` and ${others.length - NAMED_DUPLICATES} more lines` : '';
+      fail(first!.at, 'duplicate_line', `same stream, unit and material (compared normalised, ignoring case) as ${named.join(', ')}${more}`);
+    }
+  }
+
+  /** The stream's published unit requirements: a line in `unit` needs a line in `requires` for the same material. */
+  private checkUnitRequirements(lines: (CheckedLine | undefined)[], fail: Fail): void {
+    const unitsByGroup = new Map<string, Set<string>>();
+    for (const line of lines) {
+      if (!line?.group || line.valid.unit === undefined) continue;
+      const units = unitsByGroup.get(line.group) ?? new Set<string>();
+      units.add(line.valid.unit);
+      unitsByGroup.set(line.group, units);
+    }
+    for (const line of lines) {
+      if (!line?.group || line.valid.unit === undefined) continue;
+      for (const requirement of this.catalogue.stream(line.valid.stream)?.unit_requirements ?? []) {
+        if (requirement.unit !== line.valid.unit || unitsByGroup.get(line.group)!.has(requirement.requires)) continue;
         line.complete = false;
-        const others = group.filter((other) => other !== line).map((other) => other.at);
-        fail(line.at, 'duplicate_line', `same stream, unit and material (compared trimmed, ignoring case) as ${others.join(', ')}`);
+        const meaning = this.catalogue.unit(requirement.requires)?.name.en ?? requirement.requires;
+        fail(
+          `${line.at}/unit`,
+          'companion_line_missing',
+          `${line.valid.stream} needs, for each material declared in ${requirement.unit}, a line in ${requirement.requires} (${meaning}) for the same material: add {"stream": "${line.valid.stream}", "material": ${JSON.stringify(line.valid.material)}, "unit": "${requirement.requires}", "quantity": …}`,
+        );
       }
     }
   }
@@ -251,17 +306,47 @@ type Fail = (pointer: string, code: string, detail: string) => void;
 
 interface CheckedLine {
   at: string;
+  /** Stream and folded material, when both are usable: the lines of one material of one stream. */
+  group: string | undefined;
   /** Identity of the line for the duplicate rule, when stream, unit and material are usable. */
   key: string | undefined;
   complete: boolean;
   valid: ValidLine;
 }
 
-/** Decimals of a number's shortest JSON text; exponent forms (`1e-7`) only occur for tiny values. */
-function decimalPlaces(text: string): number {
-  const exponent = /e-(\d+)$/.exec(text);
-  if (exponent) return Number(exponent[1]) + (text.split('e')[0]!.split('.')[1]?.length ?? 0);
-  return text.split('.')[1]?.length ?? 0;
+/** A JSON number's exact value, from its text. */
+export interface ExactDecimal {
+  /** Below zero (`-0` is zero). */
+  negative: boolean;
+  /** Above MAX_QUANTITY (10^12). */
+  overMaximum: boolean;
+  /** Decimal places of the exact value, trailing zeros aside (`1.50` → 1, `1e-7` → 7). */
+  decimals: number;
+  /** Plain decimal text without exponent or superfluous zeros (`1.50e3` → `1500`); empty past 30 digits either side. */
+  text: string;
+}
+
+/** Exact arithmetic on the digits of a JSON number (`-?int(.frac)?(e±exp)?`), never through a double. */
+export function exactDecimal(json: string): ExactDecimal {
+  const [, sign, int, fraction = '', exponent = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(json) ?? [];
+  if (int === undefined) throw new TypeError(`not a JSON number: ${json}`);
+  let digits = int + fraction;
+  // The decimal point sits after `point` digits (negative: that many zeros before the digits).
+  let point = int.length + Number(exponent);
+  const leadingZeros = /^0*/.exec(digits)![0].length;
+  digits = digits.slice(leadingZeros).replace(/0+$/, '');
+  point -= leadingZeros;
+  if (digits === '') return { negative: false, overMaximum: false, decimals: 0, text: '0' };
+  const decimals = Math.max(0, digits.length - point);
+  const integerDigits = Math.log10(MAX_QUANTITY) + 1;
+  const overMaximum = point > integerDigits || (point === integerDigits && digits !== '1');
+  let text = '';
+  if (Math.abs(point) <= 30 && decimals <= 30) {
+    const whole = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+    const part = point >= 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    text = part ? `${whole}.${part}` : whole;
+  }
+  return { negative: sign === '-', overMaximum, decimals, text };
 }
 
 /**

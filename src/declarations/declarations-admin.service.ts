@@ -45,6 +45,7 @@ export class DeclarationsAdminService {
   async findOne(id: string): Promise<DeclarationDto> {
     const record = UUID.test(id) ? await this.repository.findRecord(id.toLowerCase()) : undefined;
     if (!record) throw new NotFoundProblem('Declaration');
-    return DeclarationDto.from(record, (stream, code) => this.catalogue.stream(stream)?.materials.find((m) => m.code === code));
+    // A retired code still names its category (the catalogue keeps retired materials).
+    return DeclarationDto.from(record, (stream, code) => this.catalogue.categoryName(stream, code));
   }
 }

@@ -1,10 +1,26 @@
-import { Body, Controller, Get, Header, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Body, Controller, Get, Header, Headers, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
+import { Accepts, CsvBody } from '../common/http/request-body.js';
 import { ApiProblems, ClientApi } from '../common/openapi.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
+import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
+import { writeDeclarationCsv } from './csv/declaration-csv-writer.js';
 import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
@@ -27,7 +43,7 @@ const IN_FLIGHT = {
 };
 
 @ApiTags('client')
-@ApiExtraModels(ProblemDto)
+@ApiExtraModels(ProblemDto, DeclarationDto)
 @ClientApi()
 @Controller('api/v1/declarations')
 export class DeclarationsController {
@@ -43,6 +59,8 @@ export class DeclarationsController {
       '',
       'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order) creates nothing: 200 with the current revision.',
       '',
+      '**From a spreadsheet**: send the lines as `text/csv` with the period in the address (`?period=2025-S1`): a header row naming the columns `stream`, `material`, `unit`, `quantity` (or `flux`, `matériau`, `unité`, `quantité`) in any order, then one row per line. Comma or semicolon separated (detected), UTF-8 with or without BOM or Windows-1252, CRLF or LF, quoted cells; in a semicolon-separated file quantities may use a decimal comma (`12,5`). Blank rows and trailing empty cells are ignored. Problems point at cells as a spreadsheet numbers rows (header = row 1): `/rows/12/quantity`, with `row`. Same rules, limits (1,000 lines, 1 MiB), revisions, idempotency and answers as JSON. A blank template: `GET /api/v1/declaration-template.csv`.',
+      '',
       '**Idempotency**: send an `Idempotency-Key` (1–255 visible ASCII characters, e.g. a UUID) to retry safely. Keys are per client and kept 24 hours. The same key with the same body (compared as JSON, key order ignored) replays the first response with `Idempotent-Replayed: true`; with another body → 422 `idempotency_key_reused`; while the first request is still running → 409 `idempotency_key_in_flight` with `Retry-After`. Requests that fail are not remembered.',
     ].join('\n'),
   })
@@ -52,7 +70,16 @@ export class DeclarationsController {
     description: '1–255 visible ASCII characters; the quoted form of the IETF draft (`"…"`) names the same key. Else 422 pointer `/headers/idempotency-key`.',
     schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^[\\x21-\\x7E]{1,255}$|^"[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,255}"$' },
   })
+  @Accepts('json', 'csv')
+  @ApiConsumes('application/json', 'text/csv')
   @ApiBody({ type: CreateDeclarationDto })
+  @ApiQuery({
+    name: 'period',
+    required: false,
+    description: 'With a `text/csv` body only (required then): the half-year the file declares, `YYYY-S1` or `YYYY-S2`. Else 422 pointer `/query/period`.',
+    // No example: Swagger UI would send it with every JSON body too.
+    schema: { type: 'string', pattern: '^[0-9]{4}-S[12]$' },
+  })
   @ApiCreatedResponse({ description: 'A new revision, stored.', type: DeclarationDto, headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE } })
   @ApiOkResponse({
     description: 'Identical to the current revision: nothing new was stored; the current revision.',
@@ -65,10 +92,14 @@ export class DeclarationsController {
     @CurrentClient() client: AuthenticatedClient,
     // Validated by DeclarationValidator on the raw JSON, so that every problem is reported at once.
     @Body() body: unknown,
+    @Query('period') period: unknown,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto> {
-    const result = await this.declarations.submit(client.account, body, idempotencyKey);
+    const result =
+      body instanceof CsvBody
+        ? await this.declarations.submitCsv(client.account, body, typeof period === 'string' ? period : undefined, idempotencyKey)
+        : await this.declarations.submit(client.account, body, idempotencyKey);
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -86,7 +117,7 @@ export class DeclarationsController {
       'Cursor pagination only: pass `next_cursor` as `cursor` with the same filters until it is null. Pages stay consistent while new declarations arrive (no row is skipped or repeated).',
     ].join('\n'),
   })
-  @ApiOkResponse({ type: DeclarationPageDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'A page of your declarations, newest first, with `next_cursor` when there are more.', type: DeclarationPageDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
     return this.declarations.list(client.clientId, query);
@@ -97,12 +128,35 @@ export class DeclarationsController {
   @ApiOperation({
     operationId: 'getDeclaration',
     summary: 'One of your declarations, with its lines',
-    description: 'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.',
+    description:
+      'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.\n\n' +
+      'With `Accept: text/csv`: the lines as a CSV file to open in a spreadsheet (UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) is written with a leading `\'`, which an upload removes again: the same file sent back for the same period is the identical-content 200.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({ type: DeclarationDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({
+    description: 'The declaration; with `Accept: text/csv`, its lines as a CSV file.',
+    headers: {
+      'Cache-Control': NO_STORE,
+      'Content-Disposition': { description: 'With `text/csv`: `attachment; filename="declaration-2025-S1-r1.csv"`.', schema: { type: 'string' } },
+    },
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(DeclarationDto) } },
+      'text/csv': { schema: { type: 'string', example: CSV_RESPONSE_EXAMPLE } },
+    },
+  })
   @ApiProblems(404)
-  findOne(@CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<DeclarationDto> {
-    return this.declarations.findOne(client.clientId, id);
+  async findOne(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DeclarationDto | StreamableFile> {
+    const declaration = await this.declarations.findOne(client.clientId, id);
+    res.setHeader('Vary', 'Accept');
+    if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return declaration;
+    return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))), {
+      type: 'text/csv; charset=utf-8',
+      disposition: `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`,
+    });
   }
 }

@@ -15,11 +15,24 @@ import { PeriodExportRepository } from './export/period-export.repository.js';
 import { PeriodExportService } from './export/period-export.service.js';
 import { PeriodsAdminController } from './export/periods-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
+import { ObligationsController } from './obligations/obligations.controller.js';
+import { ObligationsService } from './obligations/obligations.service.js';
 
-/** Declarations and their lines, validation, revisions, idempotency, listing; the operator's listing and export. */
+/** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
   imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
-  controllers: [DeclarationsController, DeclarationsAdminController, PeriodsAdminController],
-  providers: [DeclarationsService, DeclarationsRepository, DeclarationsAdminService, DeclarationsAdminRepository, PeriodExportService, PeriodExportRepository, DeclarationValidator, IdempotencyStore, Clock],
+  controllers: [DeclarationsController, ObligationsController, DeclarationsAdminController, PeriodsAdminController],
+  providers: [
+    DeclarationsService,
+    DeclarationsRepository,
+    DeclarationsAdminService,
+    DeclarationsAdminRepository,
+    PeriodExportService,
+    PeriodExportRepository,
+    DeclarationValidator,
+    IdempotencyStore,
+    Clock,
+    ObligationsService,
+  ],
 })
 export class DeclarationsModule {}

@@ -26,6 +26,7 @@ export interface DeclarationRow {
   /** UTC, microseconds: `2025-07-01T08:00:00.123456Z`. */
   submittedAt: string;
   receipt: string;
+  catalogueVersion: number;
 }
 
 export interface LineRow {
@@ -54,6 +55,15 @@ export interface DeclarationRecordRow extends DeclarationRow {
   totals: TotalRow[];
 }
 
+export interface CurrentDeclarationRow {
+  id: string;
+  period: string;
+  revision: number;
+  receipt: string;
+  /** The streams its lines declare. */
+  streams: string[];
+}
+
 export interface NewDeclaration {
   clientId: string;
   period: string;
@@ -61,6 +71,7 @@ export interface NewDeclaration {
   supersedes: string | null;
   receipt: string;
   contentHash: string;
+  catalogueVersion: number;
 }
 
 export interface ListQuery {
@@ -71,8 +82,24 @@ export interface ListQuery {
   limit: number;
 }
 
+/** The statement of one page of a client's list, as the repository sends it (a test EXPLAINs it). */
+export function listPageStatement(query: ListQuery): { text: string; values: unknown[] } {
+  const where = ['client_id = $1'];
+  const values: unknown[] = [query.clientId];
+  if (query.period !== undefined) where.push(`period = $${values.push(query.period)}`);
+  if (query.status !== undefined) where.push(`status = $${values.push(query.status)}`);
+  if (query.after) {
+    where.push(`(submitted_at, id) < ($${values.push(query.after.submittedAt)}::timestamptz, $${values.push(query.after.id)}::uuid)`);
+  }
+  const text = `SELECT ${DECLARATION_COLUMNS} FROM declarations
+        WHERE ${where.join(' AND ')}
+        ORDER BY submitted_at DESC, id DESC
+        LIMIT $${values.push(query.limit)}`;
+  return { text, values };
+}
+
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
-  ${utcText('submitted_at')} AS "submittedAt", receipt`;
+  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion"`;
 
 /**
  * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
@@ -102,8 +129,8 @@ const SUPERSEDE: Statement = {
 const INSERT: Statement = {
   name: 'declarations.insert',
   text: `WITH declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
-           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version)
+           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12)
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
@@ -188,6 +215,7 @@ export class DeclarationsRepository {
         lines.map((l) => l.materialCode),
         lines.map((l) => l.unit),
         lines.map((l) => l.quantity),
+        declaration.catalogueVersion,
       ],
       manager,
     );
@@ -200,25 +228,24 @@ export class DeclarationsRepository {
     return record;
   }
 
+  /** The client's current declarations with the streams each declares: what GET /me/obligations needs. */
+  async currentDeclarations(clientId: string): Promise<CurrentDeclarationRow[]> {
+    return this.dataSource.query(
+      `SELECT d.id, d.period, d.revision, d.receipt, array_agg(DISTINCT l.stream ORDER BY l.stream) AS streams
+         FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
+        WHERE d.client_id = $1 AND d.status = 'current'
+        GROUP BY d.id, d.period, d.revision, d.receipt`,
+      [clientId],
+    );
+  }
+
   /**
    * One page (plus one row, to tell whether more follow), newest first. The keyset condition
    * `(submitted_at, id) < cursor` and the order match an index, so each page is an index range scan.
    */
   async listPage(query: ListQuery): Promise<DeclarationSummaryRow[]> {
-    const where = ['client_id = $1'];
-    const params: unknown[] = [query.clientId];
-    if (query.period !== undefined) where.push(`period = $${params.push(query.period)}`);
-    if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
-    if (query.after) {
-      where.push(`(submitted_at, id) < ($${params.push(query.after.submittedAt)}::timestamptz, $${params.push(query.after.id)}::uuid)`);
-    }
-    const rows: DeclarationRow[] = await this.dataSource.query(
-      `SELECT ${DECLARATION_COLUMNS} FROM declarations
-        WHERE ${where.join(' AND ')}
-        ORDER BY submitted_at DESC, id DESC
-        LIMIT $${params.push(query.limit)}`,
-      params,
-    );
+    const { text, values } = listPageStatement(query);
+    const rows: DeclarationRow[] = await this.dataSource.query(text, values);
     const aggregates = await this.aggregate(query.clientId, rows.map((r) => r.id));
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
   }

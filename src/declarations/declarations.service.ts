@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Account } from '../accounts/accounts.service.js';
-import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
+import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import type { CsvBody } from '../common/http/request-body.js';
 import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
+import { pointAtCells, readDeclarationCsv } from './csv/declaration-csv.js';
 import { Clock, parisDate } from './clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
-import { DeclarationValidator, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
+import { DeclarationValidator, MAX_LINES, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
 import { type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE, type ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
@@ -84,6 +86,26 @@ export class DeclarationsService {
     }
   }
 
+  /**
+   * A declaration from a CSV file: the file read as the JSON body it stands for, then exactly the
+   * JSON path (rules, revisions, idempotency, answers), its problems pointed at the file's cells.
+   */
+  async submitCsv(account: Account, csv: CsvBody, period: string | undefined, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+    const sheet = readDeclarationCsv(csv, period, MAX_LINES);
+    try {
+      if (sheet.errors.length > 0) {
+        // Cells that stand for no value: reported with everything else the rules find.
+        const result = this.validate(account, sheet.body);
+        throw new ValidationProblem(result.ok ? [] : result.errors);
+      }
+      return await this.submit(account, sheet.body, idempotencyKeyHeader);
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      const errors = pointAtCells(sheet, error.errors);
+      throw validationProblem(errors.slice(0, MAX_REPORTED_ERRORS), errors.length);
+    }
+  }
+
   async findOne(clientId: string, id: string): Promise<DeclarationDto> {
     // A malformed id is "not found" too: the answer does not tell what exists.
     const record = UUID.test(id) ? await this.repository.findRecord(clientId, id.toLowerCase()) : undefined;
@@ -145,6 +167,7 @@ export class DeclarationsService {
                 supersedes: current?.id ?? null,
                 receipt: receiptFor(declaration.period, revision),
                 contentHash: declaration.contentHash,
+                catalogueVersion: declaration.catalogueVersion,
               },
               declaration.lines,
             );
@@ -164,7 +187,7 @@ export class DeclarationsService {
     }
   }
 
-  private readonly categoryOf = (stream: string, code: string) => this.catalogue.stream(stream)?.materials.find((m) => m.code === code);
+  private readonly categoryOf = (stream: string, code: string) => this.catalogue.categoryName(stream, code);
 }
 
 const inFlight = (detail: string) => new Problem('idempotency_key_in_flight', detail, { headers: { 'Retry-After': '1' } });
@@ -180,10 +203,5 @@ function requestHashOf(body: unknown): string | undefined {
 }
 
 function validationProblem(errors: FieldError[], total: number): ValidationProblem {
-  if (total <= errors.length) return new ValidationProblem(errors);
-  const first = errors[0]!;
-  return new ValidationProblem(
-    errors,
-    `${first.pointer || '/'}: ${first.detail} (${total} problems; the first ${Math.min(errors.length, MAX_REPORTED_ERRORS)} are listed)`,
-  );
+  return new ValidationProblem(errors, describeErrors(errors, total), total);
 }

@@ -1,21 +1,23 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { RATE_LIMIT_WINDOW_MS } from './rate-limits.js';
 import { type Increment, SharedCounters } from './shared-counters.js';
 
 /** Hits counted in memory reach PostgreSQL within this time… */
 export const RATE_LIMIT_FLUSH_MS = 100;
-/** …and a replica waits for PostgreSQL when its view of a token's count is older than this. */
+/** …and a replica waits for PostgreSQL when its view of a key's count is older than this. */
 export const RATE_LIMIT_MAX_STALENESS_MS = 1_000;
 
 /**
  * The rate-limit counters of every replica, in the UNLOGGED table `rate_limit_counters` (losing
  * counters in a crash is harmless), reached through `SharedCounters`: one batched upsert per
  * flush for all keys, a synchronous one only when this replica's view of a key is stale. Ended
- * windows are deleted once a minute per replica.
+ * windows are deleted once a minute per replica. It is the storage of @nestjs/throttler's guard
+ * (`increment`), and counts failed authentications (`hit`, `peek`).
  */
 @Injectable()
-export class PostgresRateLimitStore implements BeforeApplicationShutdown {
+export class PostgresRateLimitStore implements ThrottlerStorage, BeforeApplicationShutdown {
   private readonly logger = new Logger(PostgresRateLimitStore.name);
   private readonly counters: SharedCounters;
   private lastSweep = 0;
@@ -34,6 +36,23 @@ export class PostgresRateLimitStore implements BeforeApplicationShutdown {
   /** One hit of each key: each key's count in the current window, and the seconds until the window ends. */
   async hit(keys: string[]): Promise<{ hits: number[]; secondsLeft: number }> {
     const { hits, resetMs } = await this.counters.hit(keys);
+    return { hits, secondsLeft: Math.max(1, Math.ceil(resetMs / 1000)) };
+  }
+
+  /**
+   * One hit of a throttler's key. Windows are fixed (aligned on the clock, as the RateLimit header's
+   * `t` says), so a limit is over at the end of its window: `blockDuration` is not used.
+   */
+  async increment(key: string, ttl: number, limit: number): ReturnType<ThrottlerStorage['increment']> {
+    if (ttl !== RATE_LIMIT_WINDOW_MS) throw new Error(`rate limit windows are ${RATE_LIMIT_WINDOW_MS} ms; a throttler asked for ${ttl} ms`);
+    const { hits, secondsLeft } = await this.hit([key]);
+    const isBlocked = hits[0]! > limit;
+    return { totalHits: hits[0]!, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
+  }
+
+  /** A key's count as this replica knows it, without a round trip (see SharedCounters.peek). */
+  peek(key: string): { hits: number; secondsLeft: number } {
+    const { hits, resetMs } = this.counters.peek(key);
     return { hits, secondsLeft: Math.max(1, Math.ceil(resetMs / 1000)) };
   }
 

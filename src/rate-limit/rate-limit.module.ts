@@ -1,19 +1,36 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/config.js';
+import { FailedAuthentications } from './failed-authentications.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
-import { DEFAULT_RATE_LIMITS, RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { throttlerOptions } from './throttlers.js';
 
 /**
- * Not @nestjs/throttler: its CommonJS build requires NestJS 12's ES modules, which jest on
- * Node 20 cannot load (jest supports require(esm) only from Node 24.9). The guard is small.
+ * @nestjs/throttler on the shared counters. Its two providers are given here rather than through
+ * ThrottlerModule.forRoot, whose `storage` option takes an instance, not an injectable (the store
+ * needs the DataSource and flushes before shutdown). Global: the AuthGuard counts failed
+ * authentications with FailedAuthentications.
  */
+@Global()
 @Module({})
 export class RateLimitModule {
-  static forRoot(limits: RateLimits = DEFAULT_RATE_LIMITS): DynamicModule {
+  /** Limits from the configuration; `override` raises or lowers some (tests, the bench). */
+  static forRoot(override: Partial<RateLimits> = {}): DynamicModule {
     return {
       module: RateLimitModule,
-      providers: [PostgresRateLimitStore, { provide: RATE_LIMITS, useValue: limits }, { provide: APP_GUARD, useClass: RateLimitGuard }],
+      providers: [
+        { provide: RATE_LIMITS, useFactory: (config: AppConfig): RateLimits => ({ ...config.rateLimits, ...override }), inject: [APP_CONFIG] },
+        PostgresRateLimitStore,
+        { provide: getStorageToken(), useExisting: PostgresRateLimitStore },
+        { provide: getOptionsToken(), useFactory: throttlerOptions, inject: [RATE_LIMITS] },
+        FailedAuthentications,
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+      ],
+      exports: [FailedAuthentications],
     };
   }
 }

@@ -108,6 +108,25 @@ describe('SharedCounters', () => {
     counters.close();
   });
 
+  it('peeks at a count from memory: what the last round trip said plus the hits counted here since', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 };
+    const a = replica(store, clock);
+    const b = replica(store, clock);
+    expect(a.peek('p')).toEqual({ hits: 0, resetMs: WINDOW });
+    for (let i = 0; i < 3; i++) await b.hit(['p']);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(a.peek('p').hits).toBe(0); // no round trip for p yet: a has not seen b's hits
+    await a.hit(['p']);
+    const trips = store.trips.length;
+    expect(a.peek('p').hits).toBe(4);
+    expect(store.trips).toHaveLength(trips); // peeking costs no round trip
+    clock.now = T0 + WINDOW;
+    expect(a.peek('p')).toEqual({ hits: 0, resetMs: WINDOW }); // a new window
+    a.close();
+    b.close();
+  });
+
   it('counts several keys in one round trip', async () => {
     const store = sharedStore();
     const counters = replica(store, { now: T0 });

@@ -60,7 +60,7 @@ export class SharedCounters {
   /** Counts one hit of each key; answers each key's total in the current window and the ms until it ends. */
   async hit(keys: string[]): Promise<{ hits: number[]; resetMs: number }> {
     const now = this.now();
-    const windowEnd = (Math.floor(now / this.options.windowMs) + 1) * this.options.windowMs;
+    const windowEnd = this.windowEnd(now);
     this.sweep(now);
     const counters = keys.map((key) => {
       let counter = this.counters.get(key);
@@ -80,6 +80,17 @@ export class SharedCounters {
     return { hits: counters.map((c) => c.known + c.pending), resetMs: windowEnd - now };
   }
 
+  /**
+   * This replica's view of a key's total in the current window, without a round trip: the shared
+   * total at its last round trip plus the hits counted here since (0 for a key not hit here yet).
+   */
+  peek(key: string): { hits: number; resetMs: number } {
+    const now = this.now();
+    const windowEnd = this.windowEnd(now);
+    const counter = this.counters.get(key);
+    return { hits: counter?.windowEnd === windowEnd ? counter.known + counter.pending : 0, resetMs: windowEnd - now };
+  }
+
   /** Sends every hit counted here and not sent yet. */
   async flush(): Promise<void> {
     const due = [...this.counters.values()].filter((c) => c.pending > 0 && !c.syncing);
@@ -90,6 +101,10 @@ export class SharedCounters {
   close(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  private windowEnd(now: number): number {
+    return (Math.floor(now / this.options.windowMs) + 1) * this.options.windowMs;
   }
 
   private sync(counters: Counter[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Material, Plan, ReferenceDocuments, Stream, StreamUnit } from './build/reference-files.js';
+import type { LocalizedName, Material, Plan, ReferenceDocuments, RetiredMaterial, Stream, StreamUnit, UnitDefinition } from './build/reference-files.js';
 
 const fold = (text: string) => text.trim().toLocaleLowerCase('fr-FR');
 
@@ -9,10 +9,24 @@ const fold = (text: string) => text.trim().toLocaleLowerCase('fr-FR');
 export class ReferenceCatalogue {
   private readonly plans: Map<string, Plan>;
   private readonly streams: Map<string, Stream>;
+  private readonly units: Map<string, UnitDefinition>;
+  /** The version of the catalogue that new declarations are validated against (and store). */
+  readonly catalogueVersion: number;
 
   constructor(documents: Pick<ReferenceDocuments, 'pricing' | 'streams'>) {
     this.plans = new Map(documents.pricing.plans.map((plan) => [plan.id, plan]));
     this.streams = new Map(documents.streams.streams.map((stream) => [stream.code, stream]));
+    this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
+    this.catalogueVersion = documents.streams.catalogue_version;
+  }
+
+  unit(code: string): UnitDefinition | undefined {
+    return this.units.get(code);
+  }
+
+  /** Every published unit code. */
+  unitCodes(): string[] {
+    return [...this.units.keys()];
   }
 
   planIds(): string[] {
@@ -41,5 +55,20 @@ export class ReferenceCatalogue {
     return this.streams
       .get(streamCode)
       ?.materials.find((m) => fold(m.code) === wanted || fold(m.name.fr) === wanted || fold(m.name.en) === wanted);
+  }
+
+  /** A material code of an earlier catalogue version that `material` names by code (case-insensitive). */
+  retiredMaterialFor(streamCode: string, material: string): RetiredMaterial | undefined {
+    const wanted = fold(material);
+    return this.streams.get(streamCode)?.retired_materials.find((m) => fold(m.code) === wanted);
+  }
+
+  /**
+   * The name of the category a stored line's material code stands for: a current material, or a
+   * retired one (so that a declaration made under an earlier catalogue still shows its category).
+   */
+  categoryName(streamCode: string, code: string): LocalizedName | undefined {
+    const stream = this.streams.get(streamCode);
+    return (stream?.materials.find((m) => m.code === code) ?? stream?.retired_materials.find((m) => m.code === code))?.name;
   }
 }

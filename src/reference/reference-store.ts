@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotli, gzip } from './build/build-reference.js';
@@ -16,14 +15,9 @@ import {
 } from './build/reference-files.js';
 import { renderReference } from './build/render-reference.js';
 import { REPO_ROOT } from './build/repo-root.js';
+import { type Encoding, type Representation, representation } from '../common/http/prebuilt-files.js';
 
-export type Encoding = 'br' | 'gzip' | 'identity';
-
-/** One encoding of a published file, ready to write as is. */
-export interface Representation {
-  body: Buffer;
-  etag: string;
-}
+export type { Encoding, Representation };
 
 export interface PublishedFile {
   name: PublishedFileName;
@@ -35,11 +29,6 @@ export interface PublishedFile {
 /** Where `npm run build` writes the published files. */
 export const BUILT_REFERENCE_DIR = path.join(REPO_ROOT, 'dist', 'reference');
 export const REFERENCE_SOURCE_DIR = path.join(REPO_ROOT, 'reference-data');
-
-function representation(body: Buffer, encoding: Encoding): Representation {
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
-  return { body, etag: `"${hash}${encoding === 'identity' ? '' : `-${encoding}`}"` };
-}
 
 /**
  * The published files, in memory: the bytes written by the build step and their prebuilt

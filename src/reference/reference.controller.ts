@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/openapi.js';
 import { REFERENCE_CACHE_CONTROL, ReferenceFiles } from './reference-files.js';
@@ -89,11 +89,30 @@ export class ReferenceController {
     this.files.send('index.json', req, res);
   }
 
-  /** Same document as /api/v1/index.json. */
   @Get('api/v1')
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    operationId: 'getApiRoot',
+    summary: 'Index of the reference data and of the client API (the API root)',
+    description: describe('The same document as `/api/v1/index.json`, at the root of the API.'),
+  })
+  @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index'), headers: VALIDATORS })
+  @ApiResponse(NOT_MODIFIED)
   root(@Req() req: Request, @Res() res: Response): void {
     this.files.send('index.json', req, res);
+  }
+
+  @Get('api/v1/declaration-template.csv')
+  @ApiOperation({
+    operationId: 'getDeclarationTemplate',
+    summary: 'A blank declaration file (CSV) to fill in a spreadsheet',
+    description: describe(
+      'The header `stream,material,unit,quantity` and one example row per published unit (UTF-8 with BOM, comma-separated, CRLF), built from the streams data. Fill it in, then send it to `POST /api/v1/declarations?period=…` as `text/csv`.',
+    ),
+  })
+  @ApiOkResponse({ description: 'The template.', content: { 'text/csv': { schema: { type: 'string' } } }, headers: VALIDATORS })
+  @ApiResponse(NOT_MODIFIED)
+  declarationTemplate(@Req() req: Request, @Res() res: Response): void {
+    this.files.send('declaration-template.csv', req, res);
   }
 
   @Get('llms.txt')

@@ -12,7 +12,8 @@ afterAll(async () => {
 
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
 const get = (path: string) => request(t.url).get(path).set(admin());
-const line = (quantity: number, stream = 'EMB', material = 'Verre') => ({ stream, material, unit: 'kg', quantity });
+// Household packaging counted in sales units (a weight would need its count beside it); food-service in kg.
+const line = (quantity: number, stream = 'EMB', material = 'Verre') => ({ stream, material, unit: stream === 'EMB' ? 'uvc' : 'kg', quantity });
 const submit = (token: string, body: unknown) =>
   request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send(body as object);
 
@@ -71,9 +72,9 @@ describe('GET /api/v1/admin/clients', () => {
 
 describe('GET /api/v1/admin/declarations', () => {
   it("lists every client's declarations with filters, and reads any one of them", async () => {
-    const x = await createClientWithToken(t, { plan: 'business', streams: ['EMB', 'EPRO'] });
+    const x = await createClientWithToken(t, { plan: 'business', streams: ['EMB', 'CHR'] });
     const y = await createClientWithToken(t);
-    const x1 = (await submit(x.token, { period: '2026-S1', lines: [line(1), line(2.5, 'EPRO', 'Bois')] })).body;
+    const x1 = (await submit(x.token, { period: '2026-S1', lines: [line(1), line(2.5, 'CHR', 'Bois')] })).body;
     const y1 = (await submit(y.token, { period: '2026-S1', lines: [line(3)] })).body;
     const x2 = (await submit(x.token, { period: '2026-S1', lines: [line(4)] })).body;
     const y2 = (await submit(y.token, { period: '2026-S2', lines: [line(5)] })).body;
@@ -84,10 +85,10 @@ describe('GET /api/v1/admin/declarations', () => {
     expect(mine(await all('/api/v1/admin/declarations?period=2026-S1&status=current'))).toEqual([x2.id, y1.id]);
     expect(mine(await all('/api/v1/admin/declarations?status=superseded'))).toEqual([x1.id]);
     expect(await all(`/api/v1/admin/declarations?client_id=${x.clientId}`)).toEqual([
-      expect.objectContaining({ id: x2.id, client_id: x.clientId, line_count: 1, totals: [{ stream: 'EMB', unit: 'kg', quantity: '4' }] }),
+      expect.objectContaining({ id: x2.id, client_id: x.clientId, line_count: 1, totals: [{ stream: 'EMB', unit: 'uvc', quantity: '4' }] }),
       expect.objectContaining({ id: x1.id, status: 'superseded', line_count: 2 }),
     ]);
-    expect(mine(await all('/api/v1/admin/declarations?stream=EPRO'))).toEqual([x1.id]);
+    expect(mine(await all('/api/v1/admin/declarations?stream=CHR'))).toEqual([x1.id]);
     const from = encodeURIComponent(y1.submitted_at);
     const to = encodeURIComponent(y2.submitted_at);
     expect(mine(await all(`/api/v1/admin/declarations?submitted_from=${from}&submitted_to=${to}`))).toEqual([x2.id, y1.id]);

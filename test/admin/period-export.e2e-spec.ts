@@ -13,7 +13,8 @@ afterAll(async () => {
 
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
 const PERIOD = '2025-S2';
-const line = (quantity: number, material: string, stream = 'EMB') => ({ stream, material, unit: 'kg', quantity });
+// Food-service packaging: declared in kg alone (household packaging would need counts beside weights).
+const line = (quantity: number, material: string, stream = 'CHR') => ({ stream, material, unit: 'kg', quantity });
 const submit = async (token: string, lines: unknown[]) => {
   const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period: PERIOD, lines });
   expect(res.status).toBe(201);
@@ -72,9 +73,9 @@ describe("a period's export and summary", () => {
   let current: Array<{ stream: string; material: string; unit: string; quantity: number }>;
 
   beforeAll(async () => {
-    a = await createClientWithToken(t, { client_id: 'export-a', company: '=HYPERLINK("http://evil")', idus: ['FR1_A', 'FR2_A'] });
-    b = await createClientWithToken(t, { client_id: 'export-b', company: 'Bravo SAS', country: 'BE' });
-    quiet = await createClient(t, { client_id: 'export-quiet', company: 'Quiet SAS' });
+    a = await createClientWithToken(t, { client_id: 'export-a', company: '=HYPERLINK("http://evil")', idus: ['FR1_A', 'FR2_A'], streams: ['CHR'] });
+    b = await createClientWithToken(t, { client_id: 'export-b', company: 'Bravo SAS', country: 'BE', streams: ['CHR'] });
+    quiet = await createClient(t, { client_id: 'export-quiet', company: 'Quiet SAS', streams: ['CHR'] });
     pending = await createClient(t, { client_id: 'export-pending' }, { confirm: false });
     // a amends: only its second revision counts.
     await submit(a.token, [line(1000, 'Verre'), line(7, 'Bois')]);
@@ -96,7 +97,7 @@ describe("a period's export and summary", () => {
     expect(JSON.stringify(res.body)).not.toContain(pending.clientId);
 
     const total = current.reduce((sum, l) => sum + milli(l.quantity), 0n);
-    expect(res.body.stream_totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: decimal(total) }]);
+    expect(res.body.stream_totals).toEqual([{ stream: 'CHR', unit: 'kg', quantity: decimal(total) }]);
     expect(res.body.stream_totals[0].quantity).toBe('1000000000013.5');
     const byMaterial = Object.fromEntries(
       res.body.totals.map((x: { material_category: string | null; material: string | null; quantity: string }) => [x.material_category ?? x.material, x.quantity]),
@@ -117,9 +118,9 @@ describe("a period's export and summary", () => {
     expect(res.body.declarations.map((d: { client_id: string }) => d.client_id)).toEqual([a.clientId, b.clientId]);
     expect(res.body.declarations[0]).toMatchObject({ company: '=HYPERLINK("http://evil")', country: 'FR', idus: ['FR1_A', 'FR2_A'], revision: 2 });
     expect(res.body.declarations[0].lines).toEqual([
-      { stream: 'EMB', material: 'Verre', material_category: 'glass', unit: 'kg', quantity: '0.1' },
-      { stream: 'EMB', material: 'glass', material_category: 'glass', unit: 'kg', quantity: '0.2' },
-      { stream: 'EMB', material: 'paper_cardboard', material_category: 'paper_cardboard', unit: 'kg', quantity: '999999999999.999' },
+      { stream: 'CHR', material: 'Verre', material_category: 'glass', unit: 'kg', quantity: '0.1' },
+      { stream: 'CHR', material: 'glass', material_category: 'glass', unit: 'kg', quantity: '0.2' },
+      { stream: 'CHR', material: 'paper_cardboard', material_category: 'paper_cardboard', unit: 'kg', quantity: '999999999999.999' },
     ]);
     const lines = res.body.declarations.flatMap((d: { lines: Array<{ quantity: string }> }) => d.lines);
     expect(decimal(lines.reduce((s: bigint, l: { quantity: string }) => s + milli(l.quantity), 0n))).toBe('1000000000013.5');

@@ -9,9 +9,9 @@
  * (RELIED_UPON_HEADERS) are documented. A violation fails the test that made the request.
  *
  * What is outside the document, on purpose (keep this short):
- *  - EXEMPT: Swagger UI's static files, CORS preflights (OPTIONS).
+ *  - EXEMPT: Swagger UI's static files, the public site's pages and assets (HTML for people,
+ *    tested in test/site.e2e-spec.ts), CORS preflights (OPTIONS).
  *  - OUTSIDE_CONTRACT: test-only routes.
- *  - ALIASES: `GET /api/v1` is `GET /api/v1/index.json` (hidden from the document), checked as such.
  *  - A request that matches no documented operation (unknown route, unknown method, a test-only
  *    controller, a body refused before routing) may only get an error: status >= 400 with a
  *    problem+json body valid against `ProblemDto`. Any success there is a hole in the document.
@@ -19,6 +19,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
+import { SITE_PATHS } from '../../src/site/site-pages.js';
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -26,14 +27,12 @@ type Schema = Json;
 const OPENAPI_PATH = '/docs/openapi.json';
 const DOC_ID = 'http://contract.test/openapi.json';
 /** Swagger UI (HTML, JS, CSS) and the document itself: not API operations. */
-const EXEMPT = [/^\/docs(\/.*)?$/];
+const EXEMPT = [/^\/docs(\/.*)?$/, ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))];
 /**
  * Deliberately outside the contract: test-only controllers (e.g. the throwing route of
  * foundation.e2e-spec.ts) that the app under test documents; treated as undocumented.
  */
 const OUTSIDE_CONTRACT = [/^\/test-only\//];
-/** Hidden aliases of documented operations. */
-const ALIASES: Record<string, string> = { '/api/v1': '/api/v1/index.json' };
 /**
  * Response headers a client acts on: when the API sends one, the document must say so. (Not ETag:
  * Express adds a weak one to every body it sends; the reference files document theirs.)
@@ -67,7 +66,8 @@ interface Contract {
 export function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (!schema || typeof schema !== 'object') return schema;
-  const { nullable, ...rest } = schema as Json;
+  const { nullable: nullableKeyword, ...rest } = schema as Json;
+  const nullable = nullableKeyword === true && !('allOf' in rest) && !('$ref' in rest);
   const out: Json = {};
   for (const [key, value] of Object.entries(rest)) {
     if (key === '$ref' && typeof value === 'string') out.$ref = value.startsWith('#/') ? `${DOC_ID}${value}` : value;
@@ -82,7 +82,9 @@ export function toJsonSchema(schema: unknown): unknown {
     if (out[exclusive] === false) delete out[exclusive];
     if (out[bound] === undefined) delete out[bound];
   }
-  return nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+  // OpenAPI 3.0.3, as strict validators read it: `nullable` adds null to what `type` allows (none
+  // without a `type`), and an `allOf` or `$ref` beside it still applies to null.
+  return nullable === true && 'type' in out ? { anyOf: [out, { type: 'null' }] } : out;
 }
 
 function compile(document: Json): Contract {
@@ -141,9 +143,8 @@ const INVALID_JSON = Symbol('invalid JSON');
 
 /** What is wrong with the response according to the document, or nothing. */
 export async function contractProblems(method: string, url: string, res: ObservedResponse): Promise<string[] | undefined> {
-  const { origin, pathname: rawPath } = new URL(url);
+  const { origin, pathname } = new URL(url);
   method = method.toLowerCase();
-  const pathname = ALIASES[rawPath] ?? rawPath;
   if (method === 'options' || EXEMPT.some((re) => re.test(pathname))) return undefined;
   const contract = await contractFor(origin);
   const mediaType = mediaTypeOf(res.headers['content-type']);
@@ -157,10 +158,12 @@ export async function contractProblems(method: string, url: string, res: Observe
   }
   // HEAD is GET without a body (Express answers it for every GET route).
   const lookup = method === 'head' ? 'get' : method;
-  const route = OUTSIDE_CONTRACT.some((re) => re.test(pathname)) ? undefined : contract.routes.find((r) => r.regex.test(pathname));
+  const outside = OUTSIDE_CONTRACT.some((re) => re.test(pathname));
+  const route = outside ? undefined : contract.routes.find((r) => r.regex.test(pathname));
   const operation = route?.operations[lookup];
 
   if (!operation) {
+    if (res.status < 400 && outside) return undefined;
     if (res.status < 400) return [`no documented operation answers ${method.toUpperCase()} ${pathname}, yet it got ${res.status}`];
     if (mediaType !== 'application/problem+json') return [`outside the document, only a problem is acceptable; got content-type ${mediaType}`];
     if (method !== 'head' && !contract.problem(body)) return [`problem body invalid against ProblemDto:\n${formatErrors(contract.problem.errors)}`];

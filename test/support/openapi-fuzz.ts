@@ -293,6 +293,8 @@ const ODD_STRINGS = [
   '\u200B', 'e\u0301', '\ufeff', '\ud800', '\udfff', 'a\ud83d', '\udc00\ud800', 'İı', '../../etc/passwd', "' OR '1'='1", "'; DROP TABLE clients; --",
   '<script>alert(1)</script>', '${jndi:ldap://x}', '%s%n%x', '\\', '"', '{{7*7}}', '__proto__', 'constructor', '\u2028\u2029', '𝕍𝕖𝕣𝕣𝕖',
   'Verre'.padEnd(121, 'e'), ' ', 'kg\u0000', 'KG', 'kilogram',
+  // Text that displays as other text (issue 12): zero-width characters, a lone joiner, a separator, compatibility forms.
+  'Ve\u200brre', 'Verre\u200d', '\u202eerreV', 'Ver\u2028re', 'Ｖｅｒｒｅ', 'ﬁlm', 'Straße',
 ];
 const ODD_KEYS = ['', 'unknown', '__proto__', 'constructor', 'prototype', ' period', 'Period', 'lines ', '\u0000', '📦', 'a'.repeat(300), 'errors', '$ref', 'id', 'client_id', 'revision', 'status'];
 
@@ -479,6 +481,93 @@ export function applyTextMutation(text: string, m: TextMutation): Buffer {
 }
 
 // ---------------------------------------------------------------------------------------------
+// CSV bodies: a declaration's lines written as spreadsheets and programs write them, and broken
+
+export interface CsvShape {
+  delimiter: ',' | ';' | '\t';
+  header: 'english' | 'french' | 'shuffled' | 'missing' | 'unknown' | 'none';
+  encoding: 'utf-8' | 'utf-8-bom' | 'windows-1252' | 'utf-16le';
+  newline: '\r\n' | '\n' | '\r';
+  quoteAll: boolean;
+  decimalComma: boolean;
+  blankRows: boolean;
+  trailingEmpty: boolean;
+  breakage: 'none' | 'unclosed-quote' | 'extra-cell' | 'stray-quote' | 'nul-byte' | 'formula-prefix' | 'thousands-separator';
+}
+
+const CSV_HEADERS: Record<CsvShape['header'], string[]> = {
+  english: ['stream', 'material', 'unit', 'quantity'],
+  french: ['Flux', 'Matériau', 'unite', 'QUANTITÉ'],
+  shuffled: ['quantity', 'unit', 'stream', 'material'],
+  missing: ['stream', 'material', 'quantity'],
+  unknown: ['stream', 'material', 'unit', 'quantity', 'weight'],
+  none: [],
+};
+const CSV_FIELDS: Record<string, string> = { flux: 'stream', 'matériau': 'material', unite: 'unit', 'quantité': 'quantity' };
+
+export const csvShapeArb: fc.Arbitrary<CsvShape> = fc.record({
+  delimiter: weighted<CsvShape['delimiter']>([6, fc.constantFrom(',', ';')], [1, fc.constant('\t')]),
+  header: weighted<CsvShape['header']>([8, fc.constantFrom('english', 'french', 'shuffled')], [1, fc.constantFrom('missing', 'unknown', 'none')]),
+  encoding: weighted<CsvShape['encoding']>([8, fc.constantFrom('utf-8', 'utf-8-bom', 'windows-1252')], [1, fc.constant('utf-16le')]),
+  newline: fc.constantFrom('\r\n', '\n', '\r'),
+  quoteAll: fc.boolean(),
+  decimalComma: fc.boolean(),
+  blankRows: fc.boolean(),
+  trailingEmpty: fc.boolean(),
+  breakage: weighted<CsvShape['breakage']>(
+    [12, fc.constant('none')],
+    [1, fc.constantFrom('unclosed-quote', 'extra-cell', 'stray-quote', 'nul-byte', 'formula-prefix', 'thousands-separator')],
+  ),
+});
+
+/** The lines of a (mutated) declaration value as a CSV file of that shape; whatever is not a line becomes odd cells. */
+export function csvBytes(value: unknown, shape: CsvShape): Buffer {
+  const header = CSV_HEADERS[shape.header];
+  const fields = header.map((name) => CSV_FIELDS[name.toLowerCase()] ?? name.toLowerCase());
+  const lines = value !== null && typeof value === 'object' && Array.isArray((value as Json).lines) ? ((value as Json).lines as unknown[]) : [value];
+  const cellOf = (v: unknown): string => {
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number') return shape.decimalComma && shape.delimiter === ';' ? String(v).replace('.', ',') : String(v);
+    return v === undefined ? '' : serialize(v, 10_000);
+  };
+  const quote = (cell: string) =>
+    shape.quoteAll || cell.includes(shape.delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  const rows: string[][] = [];
+  if (header.length) rows.push(header);
+  for (const line of lines) {
+    const record = line !== null && typeof line === 'object' ? (line as Json) : {};
+    rows.push(fields.map((field) => cellOf(record[field])));
+    if (shape.blankRows) rows.push([]);
+  }
+  const last = rows[rows.length - 1];
+  switch (shape.breakage) {
+    case 'extra-cell':
+      last?.push('extra');
+      break;
+    case 'formula-prefix':
+      if (last?.length) last[1] = `'=${last[1]}`;
+      break;
+    case 'thousands-separator':
+      if (last?.length) last[last.length - 1] = `1 234${shape.delimiter === ';' ? ',' : '.'}5`;
+      break;
+  }
+  let text = rows.map((row) => [...row.map(quote), ...(shape.trailingEmpty ? ['', ''] : [])].join(shape.delimiter)).join(shape.newline) + shape.newline;
+  if (shape.breakage === 'unclosed-quote') text = text.replace(shape.newline, `${shape.newline}"`);
+  if (shape.breakage === 'stray-quote') text = text.replace(shape.delimiter, `x"y${shape.delimiter}`);
+  if (shape.breakage === 'nul-byte') text = `${text}\u0000`;
+  switch (shape.encoding) {
+    case 'utf-8':
+      return Buffer.from(text);
+    case 'utf-8-bom':
+      return Buffer.from(`\ufeff${text}`);
+    case 'utf-16le':
+      return Buffer.from(`\ufeff${text}`, 'utf16le');
+    case 'windows-1252':
+      return Buffer.from([...text].map((c) => (c.charCodeAt(0) <= 0xff ? c.charCodeAt(0) : 0x3f)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Requests
 
 export interface FuzzRequest {
@@ -494,8 +583,8 @@ export interface FuzzRequest {
   headers: Array<[string, string]>;
   /** `null`: no Content-Type header. */
   contentType: string | null;
-  /** `undefined`: no body. */
-  body?: { json: unknown; mutations: Mutation[]; text?: TextMutation };
+  /** `undefined`: no body. `csv`: the (mutated) JSON value is sent as a CSV file of its lines, written so. */
+  body?: { json: unknown; mutations: Mutation[]; text?: TextMutation; csv?: CsvShape };
 }
 
 /** Where the fuzzer gets real values from: ids that exist, tokens, cursors. */
@@ -516,6 +605,7 @@ const MAX_BODY_BYTES = 1.5 * 1024 * 1024;
 export function bodyBytes(body: NonNullable<FuzzRequest['body']>): Buffer {
   let value = body.json;
   for (const m of body.mutations) value = applyMutation(value, m);
+  if (body.csv) return csvBytes(value, body.csv).subarray(0, MAX_BODY_BYTES);
   const text = value === undefined ? '' : serialize(value, MAX_BODY_BYTES);
   const bytes = body.text ? applyTextMutation(text, body.text) : Buffer.from(text);
   return bytes.length > MAX_BODY_BYTES ? bytes.subarray(0, MAX_BODY_BYTES) : bytes;
@@ -561,6 +651,8 @@ const ODD_QUERY_VALUES = [
   '-1', '0', '1', '100', '101', '1e9', '1000000000', '99999999999999999999', '1.5', '-0', '+5', '05', ' 5', '0x10', 'abc', '', '٣', 'NaN', 'null',
   encodeURIComponent('📦'), '%ff', '%', '%00', encodeURIComponent("' OR 1=1 --"), 'a'.repeat(3_000), '2025-S1', '2025-S3', '2025-s1', 'current',
   'CURRENT', 'superseded', 'eyJ4IjoxfQ', 'eyJ4IjoxfQ.AAAA', '....', '%2e%2e%2f',
+  // A well-formed cursor whose timestamp does not exist (30 February): was a 500.
+  Buffer.from(JSON.stringify({ v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: '0000000000000000' })).toString('base64url'),
 ];
 
 /** Percent-encodes what may not appear raw in a request target (non-ASCII, spaces, controls); keeps odd `%` sequences as they are. */
@@ -609,10 +701,17 @@ const ODD_HEADERS: fc.Arbitrary<[string, string]> = fc.constantFrom<[string, str
   ['x-request-id', ''],
   ['x-request-id', 'r'.repeat(500)],
   ['x-request-id', 'é\u00ff "quoted" <tag>'],
+  // Secrets where they would be logged or echoed (issue 12).
+  ['x-request-id', 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
+  ['user-agent', 'curl/8 Bearer eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
+  // A second Authorization header (the request has its own): 400.
+  ['authorization', 'Bearer eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
   ['accept', 'text/html'],
   ['accept', 'application/xml'],
   ['accept', '*/*;q=0'],
   ['accept', 'application/problem+json'],
+  ['accept', 'text/csv'],
+  ['accept', 'text/csv;q=0.5, application/json;q=0.4'],
   ['accept-encoding', 'gzip, br'],
   ['accept-charset', 'latin1'],
   ['if-none-match', '*'],
@@ -697,6 +796,7 @@ function requestArb(op: Operation, fixtures: FuzzFixtures, doc: Json, options: G
         json: op.body ? valueArb(doc, op.body.schema) : fc.jsonValue({ maxDepth: 2 }),
         mutations: weighted<Mutation[]>([options.unmutatedWeight, fc.constant([])], [100 - options.unmutatedWeight, fc.array(mutationArb, { minLength: 1, maxLength: 3 })]),
         text: weighted<TextMutation | undefined>([12, fc.constant(undefined)], [2, textMutationArb]),
+        csv: weighted<CsvShape | undefined>([1, fc.constant(undefined)], [6, csvShapeArb]),
       }),
     ],
   );
@@ -745,7 +845,8 @@ function requestArb(op: Operation, fixtures: FuzzFixtures, doc: Json, options: G
           auth: r.auth,
           headers: [...r.headerParams, ...r.extraHeaders],
           contentType: r.body === undefined && !hasBody ? null : r.contentType,
-          body: r.body,
+          // A CSV rendering for a CSV content type (mostly), JSON text otherwise.
+          body: r.body && (r.contentType?.startsWith('text/csv') ? r.body : { ...r.body, csv: undefined }),
         },
         maxAuthorization,
       );

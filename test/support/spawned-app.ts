@@ -24,7 +24,8 @@ export async function spawnApp(env: Record<string, string>): Promise<SpawnedApp>
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
-  const deadline = Date.now() + 30_000;
+  // Generous: the embedded database starts in ~3 s on a quiet machine, far slower on a busy one.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output.join('')}`);
     try {
@@ -48,4 +49,22 @@ export async function spawnApp(env: Record<string, string>): Promise<SpawnedApp>
       return code;
     },
   };
+}
+
+/** `node dist/src/main.js` with this environment only (and PATH); resolves with its exit code and output. */
+export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/src/main.js')], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output };
+}
+
+/** A measured figure (RSS, delays): printed only with TEST_FIGURES=1, so that a green run stays quiet. */
+export function reportFigure(text: string): void {
+  if (process.env.TEST_FIGURES) console.log(text);
 }

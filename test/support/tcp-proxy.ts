@@ -1,13 +1,16 @@
 import net from 'node:net';
 
 /**
- * A TCP proxy in front of PostgreSQL that the test can cut and restore: the way to take the
+ * A TCP proxy in front of PostgreSQL that the test can cut and restore, or stall: the way to take the
  * database away from a running app without touching the database itself.
  */
 export class TcpProxy {
   private readonly sockets = new Set<net.Socket>();
   private server: net.Server | undefined;
   private up = true;
+  private stalled = false;
+  /** Connections that were open during a stall: their bytes are lost for good, as behind a dead NAT entry. */
+  private readonly blackholed = new WeakSet<net.Socket>();
 
   private constructor(
     readonly port: number,
@@ -39,7 +42,13 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      const forward = (from: net.Socket, to: net.Socket) =>
+        from.on('data', (chunk: Buffer) => {
+          if (this.stalled) this.blackholed.add(client);
+          if (!this.blackholed.has(client)) to.write(chunk);
+        });
+      forward(client, upstream);
+      forward(upstream, client);
     });
     return new Promise((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
   }
@@ -49,6 +58,20 @@ export class TcpProxy {
     this.up = false;
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server!.close(resolve));
+  }
+
+  /**
+   * Stops forwarding without closing anything (no FIN, no RST): connections stay open and their
+   * bytes are dropped, like a network path that stops answering. New connections are accepted and
+   * stall too.
+   */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /** New connections work again; the ones that lost bytes during the stall stay silent. */
+  unstall(): void {
+    this.stalled = false;
   }
 
   async restore(): Promise<void> {

@@ -6,7 +6,7 @@ import { NotBlank } from './validators.js';
 
 export class ListClientsQueryDto extends PageQueryDto {
   /** Text in the company name or the e-mail address (pending or confirmed), ignoring case. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'exemple' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
   @IsOptional()
   @IsString()
   @NotBlank()
@@ -20,13 +20,13 @@ export class ListClientsQueryDto extends PageQueryDto {
   confirmed?: 'true' | 'false';
 
   /** A plan id, in the pending or the confirmed profile. */
-  @ApiPropertyOptional({ example: 'business', pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @ApiPropertyOptional({ pattern: '^[A-Za-z0-9_-]{1,64}$' })
   @IsOptional()
   @MatchesPattern('invalidPlan', /^[A-Za-z0-9_-]{1,64}$/, 'must be a plan id')
   plan?: string;
 
   /** A stream code, in the pending or the confirmed profile. */
-  @ApiPropertyOptional({ example: 'EMB', pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @ApiPropertyOptional({ pattern: '^[A-Za-z0-9_-]{1,64}$' })
   @IsOptional()
   @MatchesPattern('invalidStream', /^[A-Za-z0-9_-]{1,64}$/, 'must be a stream code')
   stream?: string;

@@ -7,31 +7,31 @@ const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 export class ListAuditQueryDto extends PageQueryDto {
   /** Only entries about this client. */
-  @ApiPropertyOptional({ example: 'exemple-sas', pattern: '^[a-z0-9][a-z0-9_-]{2,62}$' })
+  @ApiPropertyOptional({ pattern: '^[a-z0-9][a-z0-9_-]{2,62}$' })
   @IsOptional()
   @MatchesPattern('invalidClientId', /^[a-z0-9][a-z0-9_-]{2,62}$/, 'must be a client id')
   client_id?: string;
 
   /** Only entries of this actor: `admin` (the bootstrap ADMIN_TOKEN) or an operator token id. */
-  @ApiPropertyOptional({ example: 'admin', pattern: `^admin$|${UUID_PATTERN}` })
+  @ApiPropertyOptional({ pattern: `^admin$|${UUID_PATTERN}` })
   @IsOptional()
   @MatchesPattern('invalidActor', new RegExp(`^admin$|${UUID_PATTERN}`), 'must be "admin" or an operator token id (UUID in lower case)')
   actor?: string;
 
   /** Only this action, e.g. `client.updated`. */
-  @ApiPropertyOptional({ example: 'client.updated', pattern: '^[a-z_]+\\.[a-z_]+$' })
+  @ApiPropertyOptional({ pattern: '^[a-z_]+\\.[a-z_]+$' })
   @IsOptional()
   @MatchesPattern('invalidAction', /^[a-z_]{1,40}\.[a-z_]{1,40}$/, 'must be an action such as client.updated')
   action?: string;
 
   /** Entries at or after this instant (RFC 3339). */
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-01-01T00:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
   @IsRfc3339()
   from?: string;
 
   /** Entries before this instant (RFC 3339). */
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-02-01T00:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
   @IsRfc3339()
   to?: string;

@@ -57,7 +57,8 @@ export class IssueTokenDto {
   name?: string | null;
 
   /** When the token stops working: an RFC 3339 date-time in the future, at most 2 years ahead. Without it the token does not expire. */
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2027-06-30T00:00:00Z' })
+  // The example is null (no expiry), so that an example taken as is never becomes a date in the past.
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: null })
   @IsOptional()
   @IsDateTime()
   @IsWithinTokenLifetime()

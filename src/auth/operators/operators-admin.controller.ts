@@ -20,7 +20,7 @@ export class OperatorsAdminController {
       'An admin API credential for one person or tool, so that the audit trail says who did what. The token (`eprop_…`) is in this response only (`Cache-Control: no-store`); only its SHA-256 is stored. ' +
       'It works on every admin route (never on the client API) until revoked.',
   })
-  @ApiCreatedResponse({ type: CreatedOperatorTokenDto })
+  @ApiCreatedResponse({ description: 'The operator token, with its secret: shown this once, never again.', type: CreatedOperatorTokenDto })
   @ApiProblems(400, 413, 415, 422)
   async create(@Body() body: CreateOperatorTokenDto, @CurrentActor() actor: Actor): Promise<CreatedOperatorTokenDto> {
     return CreatedOperatorTokenDto.fromCreated(await this.operators.create(body.name, actor));
@@ -28,7 +28,7 @@ export class OperatorsAdminController {
 
   @Get()
   @ApiOperation({ operationId: 'listOperatorTokens', summary: 'List operator tokens (metadata only), newest first', description: 'Revoked ones included.' })
-  @ApiOkResponse({ type: [OperatorTokenDto] })
+  @ApiOkResponse({ description: 'Every operator token (metadata only, no secret).', type: [OperatorTokenDto] })
   async list(): Promise<OperatorTokenDto[]> {
     return (await this.operators.list()).map(OperatorTokenDto.from);
   }

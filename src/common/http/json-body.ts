@@ -1,11 +1,9 @@
-import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
-import express from 'express';
-import type { Observable } from 'rxjs';
-import typeis from 'type-is';
+import { isUtf8 } from 'node:buffer';
+import { isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { Problem } from '../problem/problem.js';
 
-/** Largest accepted request body; over it → 413. */
-export const BODY_LIMIT = '1mb';
+/** Largest accepted request body, in bytes; over it → 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * Most JSON objects and arrays a body may hold (a 1,000-line declaration holds about 1,000; 10,000 lines still get the precise 422).
  * Parsed, each costs some 50 bytes of heap for 1 to 3 bytes of text: without this bound a 1 MiB
@@ -23,61 +21,53 @@ function countContainers(body: Buffer, max: number): number {
   return count;
 }
 
-/** body-parser's `verify` hook: runs on the raw bytes, before JSON.parse allocates anything. */
-function boundStructure(_req: unknown, _res: unknown, body: Buffer): void {
-  if (countContainers(body, MAX_JSON_CONTAINERS) > MAX_JSON_CONTAINERS) {
+/**
+ * A number that a double cannot hold as written (`0.0009999999999999999999`, `1e400`): kept as its
+ * JSON text, so that rules on decimals and range judge what was sent, not its rounding.
+ */
+export class ExactNumber {
+  // The default: class-transformer (DTO bodies) makes instances without arguments, then copies fields.
+  constructor(readonly text = '') {}
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+export const isExactNumber = (value: unknown): value is ExactNumber => value instanceof ExactNumber;
+
+/** Numbers a double holds exactly as written stay numbers; the others keep their text. */
+const parseNumber = (text: string) => (isSafeNumber(text) ? Number(text) : new ExactNumber(text));
+
+/**
+ * A JSON body, UTF-8: 413 past MAX_JSON_CONTAINERS (counted on the raw bytes, before anything is
+ * allocated), 400 if malformed (duplicate keys included: which one counts would be a guess).
+ */
+export function parseJsonBody(bytes: Buffer): unknown {
+  if (countContainers(bytes, MAX_JSON_CONTAINERS) > MAX_JSON_CONTAINERS) {
     throw new Problem(
       'payload_too_large',
       `The request body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en')} JSON objects and arrays; a declaration has at most 1,000 lines.`,
     );
   }
-}
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
-const jsonParser = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, verify: boundStructure });
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
-/**
- * The request body is read only once the request is routed and authenticated: a global
- * interceptor runs after the guards and before the pipes. Until then nothing of it is read, so a
- * request without a valid token costs no parsing, and a wrong method or path gets its 404/405
- * whatever its body. Then: 415 for a body that is not JSON, 413 over 1 MiB or 20,000 objects and
- * arrays, 400 for malformed JSON. Only the methods that carry a body here have it parsed (a GET
- * with a body is not a 400 or a 413).
- */
-@Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const req = context.switchToHttp().getRequest<express.Request>();
-    if (BODY_METHODS.has(req.method)) {
-      requireJson(req);
-      await parse(req, context.switchToHttp().getResponse<express.Response>());
+  if (bytes.length === 0) return {};
+  // JSON text is UTF-8 (RFC 8259 §8.1): invalid bytes are refused, not stored as U+FFFD.
+  if (!isUtf8(bytes)) throw new Problem('malformed_json', 'The request body is not valid UTF-8.');
+  // A UTF-8 byte order mark is no part of the text (body-parser's decoder dropped it too).
+  const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8');
+  // Objects and arrays only, as body-parser's strict mode had it: a bare `1` or `"x"` is malformed.
+  if (!/^[\x20\t\n\r]*[{[]/.test(text)) throw new Problem('malformed_json', 'The request body is not valid JSON: a JSON object or array is expected.');
+  try {
+    try {
+      return parseLossless(text, null, parseNumber);
+    } catch (error) {
+      // The lossless parser recurses: a body nested thousands of levels deep (never a valid
+      // request; at most 20,000 levels here) is parsed by JSON.parse instead, for the precise 422.
+      if (error instanceof RangeError) return JSON.parse(text) as unknown;
+      throw error;
     }
-    return next.handle();
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new Problem('malformed_json', `The request body is not valid JSON: ${error.message}.`, { cause: error });
+    throw error;
   }
-}
-
-/** The API speaks JSON only: a body of another media type gets 415 (a body-less POST, e.g. `/confirm`, is fine). */
-function requireJson(req: express.Request): void {
-  const hasBody = typeis.hasBody(req) && req.headers['content-length'] !== '0';
-  if (hasBody && !typeis(req, JSON_TYPES)) {
-    throw new Problem('unsupported_media_type', `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json.`, {
-      headers: { 'Accept-Post': 'application/json' },
-    });
-  }
-}
-
-/** body-parser's JSON parser; its errors as Nest's adapter passes on those of middleware (see ProblemFilter). */
-function parse(req: express.Request, res: express.Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    void jsonParser(req, res, (error?: unknown) => {
-      if (error === undefined) resolve();
-      else if (error instanceof Problem) reject(error);
-      else {
-        const status = (error as { status?: number }).status ?? 400;
-        reject(new HttpException(error instanceof Error ? error.message : String(error), status, { cause: error }));
-      }
-    });
-  });
 }

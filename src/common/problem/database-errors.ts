@@ -8,6 +8,8 @@ const UNAVAILABLE_MESSAGES = [
   'Client has encountered a connection error',
   'Connection is not established',
   'DataSource is not initialized',
+  // Our client-side query timeout: the database stopped answering (database-options.ts).
+  'Query read timeout',
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -11,7 +11,7 @@ export class ProblemDto {
   title!: string;
 
   /** The HTTP status code of this response. */
-  @ApiProperty({ example: 404 })
+  @ApiProperty({ type: 'integer', minimum: 400, maximum: 599, example: 404 })
   status!: number;
 
   /** What went wrong in this occurrence, and how to fix it. */
@@ -25,14 +25,16 @@ export class ProblemDto {
   /** Stable machine-readable code of the problem type. */
   @ApiProperty({ example: 'not_found' })
   code!: string;
+}
 
-  /** Readiness only: the status of each dependency. */
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  checks?: Record<string, unknown>;
+/** A 503 of the readiness probe: the problem, and the status of each dependency. */
+export class ReadinessProblemDto extends ProblemDto {
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { database: { status: 'down' } } })
+  checks!: Record<string, unknown>;
 }
 
 export class FieldErrorDto {
-  /** JSON Pointer into the request body (`/query/<name>` for a query parameter). */
+  /** JSON Pointer into the request body (`/query/<name>` for a query parameter; `/rows/<row>/<column>` into a CSV body). */
   @ApiProperty({ example: '/lines/0/quantity' })
   pointer!: string;
 
@@ -43,10 +45,15 @@ export class FieldErrorDto {
   /** Stable machine code of this problem. */
   @ApiProperty({ example: 'min' })
   code!: string;
+
+  /** For a CSV body: the row of the file, numbered as a spreadsheet shows it (the header is row 1). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 12 })
+  row?: number;
 }
 
 /** A 422: every problem of the request at once. */
 export class ValidationProblemDto extends ProblemDto {
-  @ApiProperty({ type: [FieldErrorDto] })
+  /** Up to 100 problems (each `detail` at most 300 characters); past that, a last entry with `code: more_errors` says how many more there are. */
+  @ApiProperty({ type: [FieldErrorDto], maxItems: 101 })
   errors!: FieldErrorDto[];
 }

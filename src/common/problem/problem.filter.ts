@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
 import { allowedMethods } from '../http/allowed-methods.js';
+import { declaresBody } from '../http/request-body.js';
 import { requestId } from '../logging.js';
 import { PROBLEM_TYPES, Problem, type ProblemCode } from './problem.js';
 import { isDatabaseUnavailable } from './database-errors.js';
@@ -45,6 +46,10 @@ export class ProblemFilter implements ExceptionFilter {
     };
     res.status(problem.status);
     for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+    // A body still arriving (refused before it was read: 401, 404, 413 on its Content-Length…):
+    // close the connection after this answer rather than read and discard whatever is sent.
+    if (!req.complete && declaresBody(req)) res.setHeader('Connection', 'close');
+    // Pages (the future dashboard) would render `problem` here as a page; every other route gets problem+json.
     res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
     if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
     res.send(req.method === 'HEAD' ? undefined : JSON.stringify(body));
@@ -73,7 +78,8 @@ export class ProblemFilter implements ExceptionFilter {
         return new Problem('bad_request', messageOf(exception));
       case 404: {
         const allow = allowedMethods(this.adapterHost.httpAdapter.getInstance(), req.path);
-        if (allow.length > 0) {
+        // A route of this method that found nothing (e.g. a file refused under /docs) is a 404, not a 405.
+        if (allow.length > 0 && !allow.includes(req.method)) {
           return new Problem('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allow.join(', ')}.`, {
             headers: { Allow: allow.join(', ') },
           });
@@ -83,7 +89,7 @@ export class ProblemFilter implements ExceptionFilter {
       case 413:
         return new Problem('payload_too_large', 'The request body exceeds the limit of 1 MiB.');
       case 415:
-        return new Problem('unsupported_media_type', 'The request body must be sent as application/json (UTF-8).');
+        return new Problem('unsupported_media_type', messageOf(exception));
       case 503: {
         // Terminus readiness: report each check's status, never its error text.
         const details = (exception.getResponse() as { details?: Record<string, { status?: string }> }).details ?? {};

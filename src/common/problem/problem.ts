@@ -10,6 +10,8 @@ export interface FieldError {
   detail: string;
   /** Stable machine code, snake_case. */
   code: string;
+  /** For a CSV body: the spreadsheet row (header = 1) the problem is in. */
+  row?: number;
 }
 
 /**
@@ -69,21 +71,41 @@ export class Problem extends Error {
   }
 }
 
-/** 422 listing every problem of a request at once. */
+/** The most entries a 422 lists, and the longest detail it repeats: no error response grows with what was sent. */
+export const MAX_LISTED_ERRORS = 100;
+export const MAX_ERROR_DETAIL_LENGTH = 300;
+
+/**
+ * 422 listing every problem of a request at once, up to MAX_LISTED_ERRORS; past that, a last entry
+ * (`code: more_errors`) says how many more there are. `total` counts problems found but not passed in.
+ */
 export class ValidationProblem extends Problem {
   constructor(
     readonly errors: FieldError[],
     detail = describeErrors(errors),
+    total = errors.length,
   ) {
-    super('validation_failed', detail, { extensions: { errors } });
+    const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, detail: truncate(error.detail) }));
+    const unlisted = Math.max(total, errors.length) - listed.length;
+    if (unlisted > 0) {
+      listed.push({ pointer: '', code: 'more_errors', detail: `${unlisted} more problem${unlisted > 1 ? 's' : ''} not listed` });
+    }
+    super('validation_failed', truncate(detail), { extensions: { errors: listed } });
   }
 }
 
-function describeErrors(errors: FieldError[]): string {
+function truncate(text: string): string {
+  return text.length <= MAX_ERROR_DETAIL_LENGTH ? text : `${text.slice(0, MAX_ERROR_DETAIL_LENGTH - 1)}…`;
+}
+
+/** The `detail` of a 422: its first problem, and how many others there are (`total`, listed or not). */
+export function describeErrors(errors: FieldError[], total = errors.length): string {
   const first = errors[0];
   if (!first) return 'The request is not valid.';
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
-  return `${first.pointer || '/'}: ${first.detail}${more}`;
+  const more = total > 1 ? ` (and ${total - 1} more problem${total > 2 ? 's' : ''})` : '';
+  // A problem of the whole request (pointer "") is said as it is; others name where they are.
+  const sentence = first.pointer ? `${first.pointer}: ${first.detail}` : first.detail.charAt(0).toUpperCase() + first.detail.slice(1);
+  return `${sentence}${more}`;
 }
 
 export class NotFoundProblem extends Problem {

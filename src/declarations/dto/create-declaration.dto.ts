@@ -11,7 +11,7 @@ export class CreateDeclarationLineDto {
   stream!: string;
 
   /**
-   * Free text, trimmed, 1–120 characters, no control characters (`invalid_material`). Where it
+   * Free text, trimmed, 1–120 characters, no control characters, invisible format characters (U+200B, U+202E…) or line separators (`invalid_material`). Where it
    * names one of the stream's published material categories (by code, French or English name,
    * ignoring case), the record shows that category in `material_category`.
    */
@@ -34,7 +34,7 @@ export class CreateDeclarationLineDto {
 @ApiSchema({
   description:
     'The quantities of packaging placed on the market in one half-year. Every problem is reported at once in a 422 with a JSON pointer and a stable `code` each; nothing is stored then. ' +
-    'One line per (stream, unit, material), the material compared trimmed and ignoring case (`duplicate_line`, reported on each line of the group). Unknown fields anywhere are refused (`unknown_field`).',
+    'One line per (stream, unit, material), the material compared trimmed, NFKC-normalised and case-folded (`duplicate_line`, reported once per group, at its first line). Unknown fields anywhere are refused (`unknown_field`).',
 })
 export class CreateDeclarationDto {
   /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { Material } from '../../reference/build/reference-files.js';
+import type { LocalizedName } from '../../reference/build/reference-files.js';
 import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, TotalRow } from '../declarations.repository.js';
 
 export class LocalizedNameDto {
@@ -15,7 +15,7 @@ export class MaterialCategoryDto {
   @ApiProperty({ example: 'glass' })
   code!: string;
 
-  /** As currently published; null if the category is no longer in the streams data. */
+  /** As published: a current material, or one of the stream's `retired_materials` for a code of an earlier catalogue version. */
   @ApiProperty({ type: LocalizedNameDto, nullable: true })
   name!: LocalizedNameDto | null;
 }
@@ -96,6 +96,10 @@ export abstract class DeclarationBaseDto {
   @ApiProperty({ example: 'EPR-2025S1-R1-7K3QH9XM' })
   receipt!: string;
 
+  /** The version of the reference catalogue (`catalogue_version` of streams.json) the declaration was validated against. */
+  @ApiProperty({ type: 'integer', example: 2, minimum: 1 })
+  catalogue_version!: number;
+
   /** Exact sums per stream and unit (decimal strings). */
   @ApiProperty({ type: [DeclarationTotalDto] })
   totals!: DeclarationTotalDto[];
@@ -107,13 +111,13 @@ export class DeclarationDto extends DeclarationBaseDto {
   @ApiProperty({ type: [DeclarationLineDto] })
   lines!: DeclarationLineDto[];
 
-  static from(record: DeclarationRecordRow, categoryOf: (stream: string, code: string) => Material | undefined): DeclarationDto {
+  static from(record: DeclarationRecordRow, categoryOf: (stream: string, code: string) => LocalizedName | undefined): DeclarationDto {
     return {
       ...baseOf(record),
       lines: record.lines.map((line) => {
         if (line.materialCode === null) return DeclarationLineDto.from(line, null);
-        const material = categoryOf(line.stream, line.materialCode);
-        return DeclarationLineDto.from(line, { code: line.materialCode, name: material ? { fr: material.name.fr, en: material.name.en } : null });
+        const name = categoryOf(line.stream, line.materialCode);
+        return DeclarationLineDto.from(line, { code: line.materialCode, name: name ? { fr: name.fr, en: name.en } : null });
       }),
       totals: record.totals.map(DeclarationTotalDto.from),
     };
@@ -127,6 +131,8 @@ export class DeclarationDto extends DeclarationBaseDto {
     const { id, client_id, period, revision, status, supersedes, submitted_at, receipt } = stored;
     return {
       id, client_id, period, revision, status, supersedes, submitted_at, receipt,
+      // Responses stored before catalogue versions existed were all of version 1.
+      catalogue_version: stored.catalogue_version ?? 1,
       lines: stored.lines.map(({ stream, material, material_category: c, unit, quantity }) => ({
         stream,
         material,
@@ -175,5 +181,6 @@ function baseOf(row: DeclarationRow) {
     supersedes: row.supersedes,
     submitted_at: row.submittedAt,
     receipt: row.receipt,
+    catalogue_version: row.catalogueVersion,
   };
 }

@@ -6,19 +6,19 @@ import { PERIOD_PATTERN } from '../period.js';
 
 export class ListAdminDeclarationsQueryDto extends PageQueryDto {
   /** Only this half-year, e.g. `2025-S1`. */
-  @ApiPropertyOptional({ pattern: '^[0-9]{4}-S[12]$', example: '2025-S1' })
+  @ApiPropertyOptional({ pattern: '^[0-9]{4}-S[12]$' })
   @IsOptional()
   @MatchesPattern('invalidPeriodFormat', PERIOD_PATTERN, 'must be a half-year written YYYY-S1 or YYYY-S2')
   period?: string;
 
   /** Only this client's declarations. */
-  @ApiPropertyOptional({ example: 'exemple-sas', pattern: '^[a-z0-9][a-z0-9_-]{2,62}$' })
+  @ApiPropertyOptional({ pattern: '^[a-z0-9][a-z0-9_-]{2,62}$' })
   @IsOptional()
   @MatchesPattern('invalidClientId', /^[a-z0-9][a-z0-9_-]{2,62}$/, 'must be a client id')
   client_id?: string;
 
   /** Only declarations with at least one line of this stream. */
-  @ApiPropertyOptional({ example: 'EMB', pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @ApiPropertyOptional({ pattern: '^[A-Za-z0-9_-]{1,64}$' })
   @IsOptional()
   @MatchesPattern('invalidStream', /^[A-Za-z0-9_-]{1,64}$/, 'must be a stream code')
   stream?: string;
@@ -30,13 +30,13 @@ export class ListAdminDeclarationsQueryDto extends PageQueryDto {
   status?: 'current' | 'superseded';
 
   /** Submitted at or after this instant (RFC 3339). */
-  @ApiPropertyOptional({ format: 'date-time', example: '2025-07-01T00:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
   @IsRfc3339()
   submitted_from?: string;
 
   /** Submitted before this instant (RFC 3339). */
-  @ApiPropertyOptional({ format: 'date-time', example: '2025-08-01T00:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time' })
   @IsOptional()
   @IsRfc3339()
   submitted_to?: string;

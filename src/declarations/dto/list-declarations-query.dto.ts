@@ -52,7 +52,8 @@ export class ListDeclarationsQueryDto {
   cursor?: string;
 
   /** Only this half-year's revisions, e.g. `2025-S1`. */
-  @ApiPropertyOptional({ pattern: '^[0-9]{4}-S[12]$', example: '2025-S1' })
+  // No example: Swagger UI would send it as a filter the user did not ask for.
+  @ApiPropertyOptional({ pattern: '^[0-9]{4}-S[12]$' })
   @IsOptional()
   @IsPeriod()
   period?: string;

@@ -15,6 +15,7 @@ export type DeclarationStatus = 'current' | 'superseded';
 @Check('ck_declarations_period_format', `period ~ '^[0-9]{4}-S[12]$'`)
 @Check('ck_declarations_revision_positive', `revision >= 1`)
 @Check('ck_declarations_supersedes_previous', `(revision = 1) = (supersedes IS NULL)`)
+@Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)
 // The database, not only the code, guarantees one current revision per (client, period).
 @Index('uq_declarations_client_period_current', ['clientId', 'period'], { unique: true, where: `status = 'current'` })
 // Listing, newest first (keyset pagination on submitted_at DESC, id DESC): unfiltered, by period, status=current.
@@ -60,6 +61,10 @@ export class DeclarationEntity {
 
   @Column({ type: 'text' })
   receipt!: string;
+
+  /** The reference catalogue version (streams.json `catalogue_version`) the declaration was validated against. */
+  @Column({ name: 'catalogue_version', type: 'integer', default: 1 })
+  catalogueVersion!: number;
 
   /** SHA-256 of the canonical lines: an identical resubmission is recognised without reading the lines. */
   @Column({ name: 'content_hash', type: 'text' })

@@ -63,7 +63,7 @@ export class PeriodsAdminController {
       'Over the current revision of every client: exact totals (PostgreSQL numeric, as decimal strings) per stream, material and unit, and per stream and unit; how many confirmed clients there are, how many declared, and which confirmed clients have not.',
   })
   @ApiParam(PERIOD_PARAM)
-  @ApiOkResponse({ type: PeriodSummaryDto })
+  @ApiOkResponse({ description: "The period's exact totals and who has declared.", type: PeriodSummaryDto })
   @ApiProblems(404)
   summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
     return this.exports.summary(period);

@@ -64,9 +64,10 @@ export interface PricingDocument extends Envelope {
 
 // ---------------------------------------------------------------- streams
 
-export type StreamStatus = 'active' | 'upcoming';
-export type StreamUnit = 'kg' | 'unit';
-export type EcoOrganismRole = 'approved' | 'candidate';
+export type StreamStatus = 'active' | 'upcoming' | 'ended';
+/** A unit code published in the streams document's `units`. */
+export type StreamUnit = string;
+export type EcoOrganismRole = 'approved' | 'coordinating_body' | 'candidate';
 
 export interface ApprovalPeriod {
   from: IsoDate;
@@ -79,6 +80,7 @@ export interface EcoOrganism {
   /** Period the approval is known for; null for candidates. */
   approval: ApprovalPeriod | null;
   verification: Verification;
+  checked: IsoDate;
   sources: string[];
   notes?: string;
 }
@@ -88,6 +90,49 @@ export interface Material {
   code: string;
   name: LocalizedName;
   verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+  notes?: string;
+}
+
+/** A material code of an earlier catalogue version, kept so that old declarations still read right. */
+export interface RetiredMaterial {
+  code: string;
+  name: LocalizedName;
+  retired_in_catalogue_version: number;
+  replaced_by: string[];
+}
+
+export interface UnitDefinition {
+  code: StreamUnit;
+  kind: 'mass' | 'count';
+  name: LocalizedName;
+  meaning: LocalizedName;
+  /** Most decimals a quantity may have (0 = whole numbers). */
+  decimals: number;
+  sources?: string[];
+}
+
+/** A line in `unit` for a material needs a line in `requires` for the same material. */
+export interface UnitRequirement {
+  unit: StreamUnit;
+  requires: StreamUnit;
+  basis: string;
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+}
+
+export interface Deadline {
+  id: string;
+  label: LocalizedName;
+  by: 'producer' | 'eco_organism';
+  /** `day` past the month's end means its last day. */
+  due: { years_after_period: number; month: number; day: number };
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+  notes?: string;
 }
 
 export interface Stream {
@@ -102,11 +147,20 @@ export interface Stream {
   /** First date the service accepts declarations for this stream. */
   declarable_from: IsoDate;
   declarable_from_basis: string;
+  /** Last date the service accepts declarations for; null while the stream is open. */
+  declarable_until: IsoDate | null;
+  declarable_until_basis: string | null;
+  /** The stream that takes over after `declarable_until`. */
+  replaced_by: string | null;
   /** Confidence in the stream's own facts (ADEME code, status, dates). */
   verification: Verification;
+  checked: IsoDate;
   eco_organisms: EcoOrganism[];
   units: StreamUnit[];
+  unit_requirements: UnitRequirement[];
+  deadlines: Deadline[];
   materials: Material[];
+  retired_materials: RetiredMaterial[];
   /** Ids of entries in the law document. */
   law: string[];
   sources: string[];
@@ -114,6 +168,10 @@ export interface Stream {
 }
 
 export interface StreamsDocument extends Envelope {
+  checked: IsoDate;
+  /** Goes up whenever a stream, unit or material changes; declarations store it. */
+  catalogue_version: number;
+  units: UnitDefinition[];
   streams: Stream[];
 }
 
@@ -132,11 +190,13 @@ export interface LawEntry {
   /** Stream codes concerned (may be empty for general texts). */
   streams: string[];
   verification: Verification;
+  checked: IsoDate;
   sources: string[];
   notes?: string;
 }
 
 export interface LawDocument extends Envelope {
+  checked: IsoDate;
   law: LawEntry[];
 }
 
@@ -156,10 +216,12 @@ export interface Obligation {
   deadline: string | null;
   consequence: string | null;
   verification: Verification;
+  checked: IsoDate;
   sources: string[];
 }
 
 export interface ObligationsDocument extends Envelope {
+  checked: IsoDate;
   obligations: Obligation[];
 }
 
@@ -221,6 +283,8 @@ export const SCHEMA_FILES: Record<ReferenceDocumentName, string> = {
 
 export const INDEX_FILE = 'index.json';
 export const LLMS_FILE = 'llms.txt';
+/** A blank declaration file: the header and one example row per published unit. */
+export const TEMPLATE_FILE = 'declaration-template.csv';
 
 /** Every file the build publishes (each also as `.gz` and `.br`). */
 export const PUBLISHED_FILES = [
@@ -230,14 +294,16 @@ export const PUBLISHED_FILES = [
   'obligations.json',
   INDEX_FILE,
   LLMS_FILE,
+  TEMPLATE_FILE,
 ] as const;
 export type PublishedFileName = (typeof PUBLISHED_FILES)[number];
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const MARKDOWN_CONTENT_TYPE = 'text/markdown; charset=utf-8';
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 export function contentTypeOf(name: PublishedFileName): string {
-  return name.endsWith('.txt') ? MARKDOWN_CONTENT_TYPE : JSON_CONTENT_TYPE;
+  return name.endsWith('.txt') ? MARKDOWN_CONTENT_TYPE : name.endsWith('.csv') ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE;
 }
 
 export interface RenderedFile {
@@ -258,7 +324,16 @@ export interface ReferenceUrls {
 
 // ---------------------------------------------------------------- index document
 
-export const CLIENT_API_ENDPOINTS = ['GET /me', 'GET /declarations', 'POST /declarations'] as const;
+/** Every route of the client API (paths under its base), with what it does: the index document and llms.txt list them. */
+export const CLIENT_API_ENDPOINTS = {
+  'GET /me': "the calling client's account",
+  'GET /me/obligations':
+    'per stream of the confirmed account and per half-year: declared or missing, ended or open, and the deadlines ahead (an unconfirmed account gets `account_status: "pending"`)',
+  'GET /declarations': "the caller's declarations, newest first, cursor-paginated, filterable by period and status",
+  'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
+  'POST /declarations':
+    'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
+} as const;
 
 /** The fields of the index document, in their published order. */
 export const INDEX_DOCUMENT_FIELDS = [
@@ -278,7 +353,7 @@ export interface IndexDocument {
   version: 'v1';
   updated: IsoDate;
   description: string;
-  endpoints: Record<ReferenceDocumentName, string>;
+  endpoints: Record<ReferenceDocumentName | 'declaration_template', string>;
   client_api: {
     base: string;
     auth: string;
@@ -304,13 +379,16 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
       type: 'object',
       description: 'Full addresses of the reference files.',
       additionalProperties: false,
-      required: [...REFERENCE_DOCUMENTS],
-      properties: Object.fromEntries(
-        REFERENCE_DOCUMENTS.map((name) => [
-          name,
-          { type: 'string', format: 'uri', description: `Address of ${name}.json.` },
-        ]),
-      ),
+      required: [...REFERENCE_DOCUMENTS, 'declaration_template'],
+      properties: {
+        ...Object.fromEntries(
+          REFERENCE_DOCUMENTS.map((name) => [
+            name,
+            { type: 'string', format: 'uri', description: `Address of ${name}.json.` },
+          ]),
+        ),
+        declaration_template: { type: 'string', format: 'uri', description: `Address of ${TEMPLATE_FILE}: a blank declaration file to fill in a spreadsheet.` },
+      },
     },
     client_api: {
       type: 'object',

@@ -58,7 +58,7 @@ describe('renderReference', () => {
     }
     // Keys follow the schema order: the envelope first, the data last.
     const streams = JSON.parse(file(files, 'streams.json').body.toString('utf8')) as Record<string, unknown>;
-    expect(Object.keys(streams)).toEqual(['version', 'updated', 'licence', 'licence_url', 'sources', 'disclaimer', 'streams']);
+    expect(Object.keys(streams)).toEqual(['version', 'updated', 'checked', 'catalogue_version', 'licence', 'licence_url', 'sources', 'disclaimer', 'units', 'streams']);
   });
 
   it('builds the index document with exactly the seed fields, in order, from the given base URLs', async () => {
@@ -77,20 +77,35 @@ describe('renderReference', () => {
         streams: 'https://data.example.org/reference/v1/streams.json',
         law: 'https://data.example.org/reference/v1/law.json',
         obligations: 'https://data.example.org/reference/v1/obligations.json',
+        declaration_template: 'https://data.example.org/reference/v1/declaration-template.csv',
       },
       client_api: {
         base: 'https://api.example.org/client/v1',
         auth: expect.stringContaining('Authorization: Bearer <token>'),
-        endpoints: ['GET /me', 'GET /declarations', 'POST /declarations'],
+        endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
       },
       markdown: 'https://www.example.org/llms.txt',
       licence: 'CC BY 4.0',
       contact: sources.service.contact,
     });
-    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations']);
+    expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations', 'declaration_template']);
     expect(Object.keys(index.client_api)).toEqual(['base', 'auth', 'endpoints']);
     expect(index.client_api.auth).toMatch(/shown once/);
     expect(index.client_api.auth).toMatch(/hash/);
+  });
+
+  it('builds the declaration template from the streams data: the header and one example row per published unit', async () => {
+    const sources = await realSources();
+    const csv = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
+    const units = [...new Set(sources.streams.streams.flatMap((stream) => stream.units))];
+    const [header, ...rows] = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean);
+    expect(csv.startsWith('\ufeff')).toBe(true);
+    expect(header).toBe('stream,material,unit,quantity');
+    expect(rows.map((row) => row.split(',')[2])).toEqual(units);
+    sources.streams.units = [...sources.streams.units, { ...sources.streams.units[0]!, code: 'unit' }];
+    sources.streams.streams[0]!.units = [...sources.streams.streams[0]!.units, 'unit'];
+    const more = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
+    expect(more).toContain(`\r\n${sources.streams.streams[0]!.code},${sources.streams.streams[0]!.materials[0]!.name.fr},unit,1250\r\n`);
   });
 
   it('takes the index `updated` from the latest source, not from the clock', async () => {
@@ -112,13 +127,17 @@ describe('renderReference', () => {
     expect(lines[0]).toBe(`# ${sources.service.name}`);
     expect(lines[1]).toBe('');
     expect(lines[2]).toMatch(/^> \S/);
-    expect(text.match(/^## /gm)).toHaveLength(3);
+    expect(text.match(/^## /gm)).toHaveLength(4);
+    for (const path of ['/', '/pricing', '/streams', '/law', '/obligations', '/developers', '/problems', '/fr/', '/fr/pricing']) {
+      expect(text).toContain(`](https://www.example.org${path})`);
+    }
     for (const name of ['index.json', 'pricing.json', 'streams.json', 'law.json', 'obligations.json']) {
       expect(text).toContain(`](https://data.example.org/reference/v1/${name})`);
     }
     expect(text).toContain('Base URL: https://api.example.org/client/v1');
     expect(text).toContain('Authorization: Bearer <token>');
-    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`POST /declarations`']) expect(text).toContain(endpoint);
+    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`GET /declarations/{id}`', '`POST /declarations`']) expect(text).toContain(endpoint);
+    expect(text).toContain('/docs/openapi.json)');
     expect(text).toContain('](https://www.example.org/docs)');
     expect(text).toContain('[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/)');
     for (const stream of sources.streams.streams) expect(text).toContain(`\`${stream.code}\``);

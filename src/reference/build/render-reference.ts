@@ -11,8 +11,11 @@ import {
   type ReferenceSources,
   type ReferenceUrls,
   type RenderedFile,
+  TEMPLATE_FILE,
 } from './reference-files.js';
+import { writeDeclarationCsv } from '../../declarations/csv/declaration-csv-writer.js';
 import { validateReference } from './validate-reference.js';
+import { SITE_PAGES } from '../../site/site-pages.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
@@ -40,6 +43,18 @@ const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: string; descriptio
   },
 };
 
+/** Titles of the site's pages in llms.txt (each problem type has its own page, linked from `problems`). */
+const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], string> = {
+  home: 'Home',
+  pricing: 'Pricing',
+  streams: 'Streams: units, material categories, eco-organisms, legal basis',
+  law: 'Law: each legal text with its date and sources',
+  obligations: 'Obligations: what a producer must do, with deadlines',
+  developers: 'Developers: how to get a token, the API in short with examples',
+  problems: 'Error types: one page per problem `type` of the API',
+  problem: 'Error type',
+};
+
 /**
  * Renders every published file from the sources: the four reference
  * documents, the index document and llms.txt. The sources are validated first
@@ -59,7 +74,23 @@ export function renderReference(sources: ReferenceSources, urls: ReferenceUrls):
   files.push([INDEX_FILE, toJson(index)]);
   files.push([LLMS_FILE, renderLlmsTxt(sources, index, base)]);
 
-  return files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
+  const rendered = files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
+  return [...rendered, { name: TEMPLATE_FILE, body: renderDeclarationTemplate(sources), contentType: contentTypeOf(TEMPLATE_FILE) }];
+}
+
+/**
+ * The blank declaration file: the header and, for each unit the streams publish, one example row
+ * (the first stream that allows it, its first material category). The quantity is a whole number,
+ * valid in any unit.
+ */
+export function renderDeclarationTemplate(sources: Pick<ReferenceSources, 'streams'>): Buffer {
+  const examples = new Map<string, { stream: string; material: string; unit: string; quantity: string }>();
+  for (const stream of sources.streams.streams) {
+    for (const unit of stream.units) {
+      if (!examples.has(unit)) examples.set(unit, { stream: stream.code, material: stream.materials[0]?.name.fr ?? '', unit, quantity: '1250' });
+    }
+  }
+  return writeDeclarationCsv([...examples.values()]);
 }
 
 /** The index document, with its fields in the order of the seed specification. */
@@ -73,11 +104,11 @@ export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrl
     version: 'v1',
     updated: latestUpdate(sources),
     description: sources.service.description,
-    endpoints,
+    endpoints: { ...endpoints, declaration_template: `${base.referenceBaseUrl}/${TEMPLATE_FILE}` },
     client_api: {
       base: base.clientBaseUrl,
       auth: CLIENT_AUTH_DESCRIPTION,
-      endpoints: [...CLIENT_API_ENDPOINTS],
+      endpoints: Object.keys(CLIENT_API_ENDPOINTS),
     },
     markdown: `${base.siteUrl}/${LLMS_FILE}`,
     licence: 'CC BY 4.0',
@@ -100,18 +131,21 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
     '',
   );
   lines.push(
-    'Every legal reference, date and eco-organism carries its source URLs and a `verification` label: ' +
-      '`official_text` (read in an official text), `secondary_source` (read in a secondary source only) or ' +
-      '`unverified`. This is not legal advice: check against the official texts.',
+    'Every legal reference, date, eco-organism, material line and deadline carries its source URLs, a `verification` label ' +
+      '(`official_text`: read in an official text, `secondary_source`: read in a secondary source only, or `unverified`) ' +
+      'and the date it was last `checked` against them. This is not legal advice: check against the official texts.',
     '',
   );
   lines.push('Streams the service accepts:', '');
   for (const stream of sources.streams.streams) {
     lines.push(
       `- \`${stream.code}\`: ${stream.name.en} (${stream.name.fr}), ${stream.legal_item}, ${stream.status}; ` +
-        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}`,
+        `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}` +
+        (stream.declarable_until ? ` until ${stream.declarable_until}${stream.replaced_by ? ` (then \`${stream.replaced_by}\`)` : ''}` : ''),
     );
   }
+  lines.push('', 'Units of declaration lines:', '');
+  for (const unit of sources.streams.units) lines.push(`- \`${unit.code}\` (${unit.kind}): ${oneLine(unit.meaning.en)}`);
   lines.push('', 'Plans of the service (yearly, VAT excluded):', '');
   for (const plan of sources.pricing.plans) {
     lines.push(
@@ -127,15 +161,22 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
     const { title, description } = DOCUMENT_TITLES[name];
     lines.push(`- [${title}](${index.endpoints[name]}): ${description}`);
   }
+  lines.push(
+    `- [Declaration template](${index.endpoints.declaration_template}): a blank CSV declaration file (header and one example row per unit) ` +
+      'to fill in a spreadsheet and send to `POST /declarations?period=…` as `text/csv`',
+  );
+  lines.push('', '## Pages', '');
+  lines.push('The same data as web pages, in English and in French (under `/fr/`):', '');
+  for (const page of SITE_PAGES.filter((p) => p.kind !== 'problem')) {
+    lines.push(`- [${PAGE_TITLES[page.kind]}${page.lang === 'fr' ? ' (français)' : ''}](${urls.siteUrl}${page.path})`);
+  }
   lines.push('', '## Client API', '');
   lines.push(`Base URL: ${index.client_api.base}`, '');
   lines.push(`Authentication: ${CLIENT_AUTH_DESCRIPTION}`, '');
   lines.push(
-    `- \`GET /me\`: the calling client's account`,
-    `- \`GET /declarations\`: the caller's declarations, newest first, paginated, filterable by period`,
-    `- \`POST /declarations\`: submit a declaration for a period (\`YYYY-S1\` or \`YYYY-S2\`, a half-year convention of this service) ` +
-      'with lines of stream, material, unit and quantity',
+    ...Object.entries(CLIENT_API_ENDPOINTS).map(([endpoint, description]) => `- \`${endpoint}\`: ${description}`),
     `- [OpenAPI documentation (Swagger UI)](${urls.siteUrl}/docs): every route, schema and error response`,
+    `- [OpenAPI document](${urls.siteUrl}/docs/openapi.json): the same, as an OpenAPI 3 JSON file to generate a client from`,
   );
   lines.push('', '## Licence', '');
   lines.push(

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSources } from './load-sources.js';
-import type { ReferenceSources } from './reference-files.js';
+import type { EcoOrganism, LawEntry, Material, Obligation, ReferenceSources, StreamsDocument } from './reference-files.js';
 import { SOURCE_DIR, realSources } from './test-support.js';
 import { ReferenceValidationError, validateReference } from './validate-reference.js';
 
@@ -107,17 +107,59 @@ describe('validateReference', () => {
     const error = await problemsOf((s) => {
       s.streams.streams[0]!.eco_organisms[0]!.approval = null;
       s.streams.streams[0]!.eco_organisms[1]!.approval = { from: '2024-12-31', to: '2024-01-01' };
-      s.streams.streams[1]!.eco_organisms[0]!.approval = { from: '2026-01-01', to: '2026-12-31' };
-      s.streams.streams[1]!.declarable_from = '2025-01-01';
-      s.streams.streams[1]!.status = 'upcoming';
-      s.streams.streams[1]!.start_date = null;
+      s.streams.streams[2]!.eco_organisms[0]!.approval = { from: '2026-01-01', to: '2026-12-31' };
+      s.streams.streams[2]!.declarable_from = '2025-01-01';
+      s.streams.streams[2]!.status = 'upcoming';
+      s.streams.streams[2]!.start_date = null;
     });
     expect(lines(error)).toEqual(
       expect.arrayContaining([
         'streams.yaml /streams/0/eco_organisms/0/approval: an approved eco-organism needs its known approval period',
         'streams.yaml /streams/0/eco_organisms/1/approval/to: is before the approval start 2024-12-31',
-        'streams.yaml /streams/1/eco_organisms/0/approval: a candidate eco-organism has no approval period (use null)',
-        'streams.yaml /streams/1/start_date: an upcoming stream needs a start date',
+        'streams.yaml /streams/2/eco_organisms/0/approval: a candidate eco-organism has no approval period (use null)',
+        'streams.yaml /streams/2/start_date: an upcoming stream needs a start date',
+      ]),
+    );
+  });
+
+  it('refuses a fact without a source or a checked date, in every fact file', async () => {
+    const error = await problemsOf((s) => {
+      delete (s.streams.streams[0]!.materials[0] as Partial<Material>).sources;
+      delete (s.streams.streams[0]!.materials[1] as Partial<Material>).checked;
+      delete (s.streams.streams[0]!.eco_organisms[0] as Partial<EcoOrganism>).checked;
+      s.streams.streams[0]!.deadlines[0]!.sources = [];
+      delete (s.law.law[0] as Partial<LawEntry>).checked;
+      delete (s.obligations.obligations[0] as Partial<Obligation>).sources;
+      delete (s.streams as Partial<StreamsDocument>).checked;
+    });
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'streams.yaml /streams/0/materials/0/sources: is required',
+        'streams.yaml /streams/0/materials/1/checked: is required',
+        'streams.yaml /streams/0/eco_organisms/0/checked: is required',
+        'streams.yaml /streams/0/deadlines/0/sources: must NOT have fewer than 1 items',
+        'law.yaml /law/0/checked: is required',
+        'obligations.yaml /obligations/0/sources: is required',
+        'streams.yaml /checked: is required',
+      ]),
+    );
+  });
+
+  it('refuses an ended approval published as in force, and units, requirements or replacements that are not published', async () => {
+    const error = await problemsOf((s) => {
+      s.streams.streams[0]!.eco_organisms[0]!.approval = { from: '2024-01-01', to: '2024-12-31' };
+      s.streams.streams[0]!.units.push('tonne');
+      s.streams.streams[1]!.unit_requirements.push({ unit: 'kg', requires: 'uvc', basis: 'b', verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] });
+      s.streams.streams[1]!.replaced_by = 'NOPE';
+      s.streams.streams[0]!.retired_materials[0]!.replaced_by = ['unknown_line'];
+    });
+    expect(lines(error)).toEqual(
+      expect.arrayContaining([
+        'streams.yaml /streams/0/eco_organisms/0/approval/to: the approval ended on 2024-12-31, before the file was checked (2026-11-23): do not publish it as in force',
+        'streams.yaml /streams/0/units/2: unknown unit (not in the top-level units) "tonne"',
+        'streams.yaml /streams/1/unit_requirements/0/requires: "uvc" is not one of the stream\'s units',
+        'streams.yaml /streams/1/replaced_by: unknown stream code "NOPE"',
+        'streams.yaml /streams/0/retired_materials/0/replaced_by/0: unknown material code "unknown_line"',
       ]),
     );
   });

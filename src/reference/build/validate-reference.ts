@@ -280,6 +280,32 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
     unique(items(stream, 'materials'), 'code', streamsFile, `${base}/materials`, 'material code', problems);
     unique(items(stream, 'eco_organisms'), 'name', streamsFile, `${base}/eco_organisms`, 'eco-organism', problems);
 
+    const unitCodes = new Set(items(sources.streams, 'units').map((unit) => unit.code));
+    checkRefs(stream.units, unitCodes as Set<string>, streamsFile, `${base}/units`, 'unit (not in the top-level units)');
+    const streamUnits = new Set(strings(stream.units));
+    items(stream, 'unit_requirements').forEach((requirement, j) => {
+      for (const key of ['unit', 'requires']) {
+        if (!streamUnits.has(requirement[key] as string)) {
+          problems.push({ file: streamsFile, path: `${base}/unit_requirements/${j}/${key}`, message: `"${String(requirement[key])}" is not one of the stream's units` });
+        }
+      }
+    });
+    const materialCodes = new Set(items(stream, 'materials').map((m) => m.code));
+    items(stream, 'retired_materials').forEach((retired, j) => {
+      if (materialCodes.has(retired.code)) {
+        problems.push({ file: streamsFile, path: `${base}/retired_materials/${j}/code`, message: `"${String(retired.code)}" is retired and published at once` });
+      }
+      checkRefs(retired.replaced_by, materialCodes as Set<string>, streamsFile, `${base}/retired_materials/${j}/replaced_by`, 'material code');
+    });
+    if (stream.replaced_by !== null && stream.replaced_by !== undefined && !streamCodes.has(stream.replaced_by as string)) {
+      problems.push({ file: streamsFile, path: `${base}/replaced_by`, message: `unknown stream code "${String(stream.replaced_by)}"` });
+    }
+    if ((stream.declarable_until === null) !== (stream.declarable_until_basis === null)) {
+      problems.push({ file: streamsFile, path: `${base}/declarable_until_basis`, message: 'declarable_until and its basis go together (both null or both set)' });
+    }
+    if (isDate(stream.declarable_until) && isDate(stream.declarable_from) && stream.declarable_until < stream.declarable_from) {
+      problems.push({ file: streamsFile, path: `${base}/declarable_until`, message: `is before declarable_from ${stream.declarable_from}` });
+    }
     if (stream.status === 'upcoming' && stream.start_date === null) {
       problems.push({ file: streamsFile, path: `${base}/start_date`, message: 'an upcoming stream needs a start date' });
     }
@@ -289,7 +315,12 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
     items(stream, 'eco_organisms').forEach((organism, j) => {
       const at = `${base}/eco_organisms/${j}/approval`;
       const approval = organism.approval;
-      if (organism.role === 'approved' && approval === null) {
+      // Never publish an ended approval as in force: the file's `checked` date is "today" for the data.
+      const checkedOn = isObject(sources.streams) ? sources.streams.checked : undefined;
+      if (organism.role !== 'candidate' && isObject(approval) && isDate(approval.to) && isDate(checkedOn) && approval.to < checkedOn) {
+        problems.push({ file: streamsFile, path: `${at}/to`, message: `the approval ended on ${approval.to}, before the file was checked (${checkedOn}): do not publish it as in force` });
+      }
+      if (organism.role !== 'candidate' && approval === null) {
         problems.push({ file: streamsFile, path: at, message: 'an approved eco-organism needs its known approval period' });
       }
       if (organism.role === 'candidate' && approval !== null && approval !== undefined) {

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+const ENCODINGS: readonly Encoding[] = ['identity', 'gzip', 'br'];
+
+/** One encoding of a file, ready to write as is. */
+export interface Representation {
+  body: Buffer;
+  etag: string;
+}
+
+/**
+ * A public file served from memory: its bytes in every encoding (built once, possibly on first
+ * use), and the headers of its kind (CORS for data files, a Content-Security-Policy for pages).
+ */
+export interface PrebuiltFile {
+  contentType: string;
+  /** HTTP date. */
+  lastModified: string;
+  cacheControl: string;
+  headers: OutgoingHttpHeaders;
+  variant(encoding: Encoding): Representation;
+}
+
+/** Browsers and CDNs may keep a copy 5 minutes, then revalidate with the ETag (cheap 304). */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
+
+/** A strong ETag per encoding: the same bytes always get the same tag, whichever process serves them. */
+export function representation(body: Buffer, encoding: Encoding): Representation {
+  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  return { body, etag: `"${hash}${encoding === 'identity' ? '' : `-${encoding}`}"` };
+}
+
+/**
+ * GET and HEAD of an exact set of paths (case-sensitive, query ignored, as the router's), answered
+ * from memory before Nest's router with validators (ETag, Last-Modified, 304), prebuilt gzip/brotli
+ * bytes chosen by Accept-Encoding and Cache-Control. A static public file needs none of what the
+ * router, guards and pipes do for an API route, and skipping them is what makes it cheaper than any
+ * route (see "Benchmarks" in the README). Every other request goes on to the router.
+ */
+export class PrebuiltFiles {
+  private readonly prepared = new Map<PrebuiltFile, PreparedResponse[]>();
+
+  constructor(private readonly routes: ReadonlyMap<string, PrebuiltFile>) {}
+
+  /** The paths answered. */
+  paths(): string[] {
+    return [...this.routes.keys()];
+  }
+
+  readonly use = (req: Request, res: Response, next: NextFunction): void => {
+    const file = req.method === 'GET' || req.method === 'HEAD' ? this.routes.get(pathOf(req.originalUrl)) : undefined;
+    if (file === undefined) next();
+    else this.send(file, req, res);
+  };
+
+  send(file: PrebuiltFile, req: Request, res: Response): void {
+    const response = this.response(file, negotiateEncoding(req));
+    // One writeHead with prebuilt headers (they take precedence over any set before, e.g. helmet's CSP).
+    if (isNotModified(req, response.lastModified, response.etags)) {
+      res.writeHead(304, response.notModifiedHeaders).end();
+      return;
+    }
+    res.writeHead(200, response.headers).end(req.method === 'HEAD' ? undefined : response.body);
+  }
+
+  /** The response of one file in one encoding, headers included, built once. */
+  private response(file: PrebuiltFile, encoding: Encoding): PreparedResponse {
+    let byEncoding = this.prepared.get(file);
+    if (!byEncoding) this.prepared.set(file, (byEncoding = []));
+    const slot = ENCODINGS.indexOf(encoding);
+    let prepared = byEncoding[slot];
+    if (!prepared) {
+      const variant = file.variant(encoding);
+      const common = {
+        'Content-Type': file.contentType,
+        'Cache-Control': file.cacheControl,
+        Vary: 'Accept-Encoding',
+        ETag: variant.etag,
+        'Last-Modified': file.lastModified,
+        ...file.headers,
+      };
+      prepared = byEncoding[slot] = {
+        body: variant.body,
+        lastModified: file.lastModified,
+        etags: ENCODINGS.map((e) => file.variant(e).etag),
+        notModifiedHeaders: common,
+        headers: { ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length },
+      };
+    }
+    return prepared;
+  }
+}
+
+interface PreparedResponse {
+  body: Buffer;
+  lastModified: string;
+  etags: string[];
+  headers: OutgoingHttpHeaders;
+  notModifiedHeaders: OutgoingHttpHeaders;
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+const negotiated = new Map<string, Encoding>();
+
+/**
+ * Brotli, then gzip, when the client accepts them at all (the smallest prebuilt variant wins).
+ * Clients send few distinct Accept-Encoding values: the answers are remembered (at most 100).
+ */
+function negotiateEncoding(req: Request): Encoding {
+  const acceptEncoding = req.headers['accept-encoding'];
+  if (!acceptEncoding) return 'identity';
+  let encoding = negotiated.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : 'identity';
+    if (negotiated.size >= 100) negotiated.clear();
+    negotiated.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+/** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */
+function isNotModified(req: Request, lastModified: string, etags: string[]): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch.trim() === '*') return true;
+    const given = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    return given.some((tag) => etags.includes(tag));
+  }
+  const since = req.headers['if-modified-since'];
+  if (since === undefined) return false;
+  const time = Date.parse(since);
+  return !Number.isNaN(time) && Date.parse(lastModified) <= time;
+}

@@ -1,0 +1,150 @@
+import { MIMEType } from 'node:util';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  HttpException,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import express from 'express';
+import type { Observable } from 'rxjs';
+import typeis from 'type-is';
+import { Problem } from '../problem/problem.js';
+import { BODY_LIMIT_BYTES, parseJsonBody } from './json-body.js';
+
+/** The kinds of request body a route may declare with `@Accepts`. */
+export type BodyType = 'json' | 'csv' | 'form';
+
+/** The media types of each kind (the first is the one named to clients). */
+const MEDIA_TYPES: Record<BodyType, string[]> = {
+  json: ['application/json', 'application/*+json'],
+  csv: ['text/csv'],
+  form: ['application/x-www-form-urlencoded'],
+};
+
+/** Charsets a CSV may declare (absent: detected); JSON and forms are UTF-8 only. */
+const CSV_CHARSETS: Record<string, CsvCharset> = {
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'us-ascii': 'utf-8',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  'iso-8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+};
+export type CsvCharset = 'utf-8' | 'windows-1252';
+
+const ACCEPTS_KEY = 'request-body-types';
+
+/** The request bodies a route takes; without it, JSON only. Anything else gets 415 with `Accept-Post`. */
+export const Accepts = (...types: BodyType[]) => SetMetadata(ACCEPTS_KEY, types);
+
+/**
+ * A CSV body as sent: its bytes and the charset its Content-Type names, if any. The route decodes
+ * it, since only the route knows what its rows mean (and so how to point at a wrong cell).
+ */
+export class CsvBody {
+  constructor(
+    readonly bytes: Buffer,
+    readonly charset: CsvCharset | undefined,
+  ) {}
+}
+
+/** A form body: each field's value, or values when it is repeated. */
+export type FormBody = Record<string, string | string[]>;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Whether the request says it carries a body (a `Content-Length: 0` does not). */
+export function declaresBody(req: express.Request): boolean {
+  return typeis.hasBody(req) && req.headers['content-length'] !== '0';
+}
+
+/**
+ * The one request-body pipeline. The body is read only once the request is routed and
+ * authenticated: a global interceptor runs after the guards and before the pipes. Until then
+ * nothing of it is read, so a request without a valid token costs no parsing, and a wrong method or
+ * path gets its 404/405 whatever its body (and the connection is closed rather than drained: see
+ * ProblemFilter). Then, in order: 415 for a media type the route does not declare (`@Accepts`) or
+ * a charset it cannot read; 413 at once when `Content-Length` is over 1 MiB, or once 1 MiB has been
+ * read; then the body is parsed by its kind (JSON: see parseJsonBody). Only the methods that carry
+ * a body here have it read (a GET with a body is not a 400 or a 413).
+ */
+@Injectable()
+export class RequestBodyInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<express.Request>();
+    if (BODY_METHODS.has(req.method) && typeis.hasBody(req)) {
+      const accepted = this.reflector.getAllAndOverride<BodyType[] | undefined>(ACCEPTS_KEY, [context.getHandler(), context.getClass()]) ?? ['json'];
+      if (!declaresBody(req)) {
+        // An empty body: `{}` for JSON as JSON parsers have always given; nothing otherwise.
+        req.body = typeis(req, MEDIA_TYPES.json) && accepted.includes('json') ? {} : undefined;
+      } else {
+        const { type, charset } = negotiate(req, accepted);
+        const length = Number(req.headers['content-length']);
+        if (length > BODY_LIMIT_BYTES) throw tooLarge();
+        const bytes = await readBody(req, http.getResponse<express.Response>());
+        req.body = type === 'json' ? parseJsonBody(bytes) : type === 'csv' ? new CsvBody(bytes, charset) : parseForm(bytes);
+      }
+    }
+    return next.handle();
+  }
+}
+
+/** The kind of the body among those the route accepts, and its charset; else 415. */
+function negotiate(req: express.Request, accepted: BodyType[]): { type: BodyType; charset?: CsvCharset } {
+  const acceptPost = accepted.map((type) => MEDIA_TYPES[type][0]).join(', ');
+  const refuse = (detail: string) => new Problem('unsupported_media_type', detail, { headers: { 'Accept-Post': acceptPost } });
+  const contentType = req.headers['content-type'];
+  const type = accepted.find((kind) => typeis(req, MEDIA_TYPES[kind]));
+  if (type === undefined) throw refuse(`Content-Type ${contentType ?? '(none)'} is not accepted here; send ${acceptPost.replace(/, ([^,]*)$/, ' or $1')}.`);
+  let charset: string | undefined;
+  try {
+    charset = new MIMEType(contentType!).params.get('charset')?.toLowerCase();
+  } catch {
+    throw refuse(`Content-Type ${contentType} cannot be read; send ${acceptPost}.`);
+  }
+  if (type === 'csv') {
+    if (charset !== undefined && !CSV_CHARSETS[charset]) {
+      throw refuse(`A CSV file is read as UTF-8 or Windows-1252, not charset=${charset}: save it as "CSV UTF-8", or leave the charset out.`);
+    }
+    return { type, charset: charset === undefined ? undefined : CSV_CHARSETS[charset] };
+  }
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw refuse(`${MEDIA_TYPES[type][0]} bodies are read as UTF-8 only, not charset=${charset}: send UTF-8 (or leave the charset out).`);
+  }
+  return { type };
+}
+
+const tooLarge = () => new Problem('payload_too_large', `The request body exceeds the limit of 1 MiB (${BODY_LIMIT_BYTES.toLocaleString('en')} bytes).`);
+
+/** body-parser's reader: the bytes (inflated if gzip, deflate or br), at most BODY_LIMIT_BYTES. */
+const rawReader = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
+
+function readBody(req: express.Request, res: express.Response): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    void rawReader(req, res, (error?: unknown) => {
+      if (error === undefined) return resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+      const status = (error as { status?: number }).status ?? 400;
+      if (status === 413) return reject(tooLarge());
+      const message = error instanceof Error ? error.message : String(error);
+      if (status === 415) return reject(new Problem('unsupported_media_type', `${message}; send the body as is, or with Content-Encoding gzip, deflate or br.`));
+      reject(new HttpException(message, status, { cause: error }));
+    });
+  });
+}
+
+/** `application/x-www-form-urlencoded`, UTF-8, as the URL standard parses it. */
+function parseForm(bytes: Buffer): FormBody {
+  const form: FormBody = Object.create(null) as FormBody;
+  for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
+    const previous = form[name];
+    form[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return form;
+}

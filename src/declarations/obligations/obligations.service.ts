@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { Account } from '../../accounts/accounts.service.js';
+import type { Stream } from '../../reference/build/reference-files.js';
+import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import { Clock, parisDate } from '../clock.js';
+import { DeclarationsRepository } from '../declarations.repository.js';
+import type { ObligationsDto } from './obligations.dto.js';
+import { obligationsOf } from './obligations.js';
+
+const PENDING_DETAIL =
+  'Your account has not been confirmed yet: the operator confirms your profile (company, plan, streams) during onboarding. ' +
+  'Until then no stream applies and declarations are refused; GET /api/v1/me shows the confirmed profile once it exists.';
+
+/** GET /me/obligations: what the account has declared and still has to, from the published data only. */
+@Injectable()
+export class ObligationsService {
+  constructor(
+    private readonly repository: DeclarationsRepository,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly clock: Clock,
+  ) {}
+
+  async forAccount(account: Account): Promise<ObligationsDto> {
+    const today = parisDate(this.clock.now());
+    const base = { client_id: account.clientId, today, catalogue_version: this.catalogue.catalogueVersion };
+    if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
+    const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
+    const declared = await this.repository.currentDeclarations(account.clientId);
+    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today) };
+  }
+}

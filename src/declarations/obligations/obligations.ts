@@ -1,0 +1,106 @@
+import type { Deadline, LocalizedName, Stream } from '../../reference/build/reference-files.js';
+import { parsePeriod, type Period } from '../period.js';
+
+/** The current declaration of a period, as far as obligations need it. */
+export interface DeclaredPeriod {
+  id: string;
+  period: string;
+  revision: number;
+  receipt: string;
+  streams: string[];
+}
+
+export interface DueDeadline {
+  id: string;
+  label: LocalizedName;
+  by: Deadline['by'];
+  /** `YYYY-MM-DD`. */
+  due: string;
+  verification: Deadline['verification'];
+  sources: string[];
+}
+
+export interface PeriodObligation {
+  period: string;
+  start: string;
+  end: string;
+  /** The half-year is over (its last day is before today). */
+  ended: boolean;
+  status: 'declared' | 'missing';
+  declaration: { id: string; revision: number; receipt: string } | null;
+  /** The stream's published deadlines for this period that are today or later, soonest first. */
+  next_deadlines: DueDeadline[];
+}
+
+export interface StreamObligations {
+  stream: string;
+  name: LocalizedName;
+  first_period: string;
+  /** Last period the stream can be declared for; null while it is open. */
+  last_period: string | null;
+  replaced_by: string | null;
+  /** From `first_period` to the current half-year (or `last_period`), oldest first. */
+  periods: PeriodObligation[];
+}
+
+/** The half-year that contains `date` (`YYYY-MM-DD`). */
+export function periodOf(date: string): Period {
+  return parsePeriod(`${date.slice(0, 4)}-S${date.slice(5, 7) <= '06' ? 1 : 2}`)!;
+}
+
+function nextPeriod(period: Period): Period {
+  return parsePeriod(period.half === 1 ? `${period.year}-S2` : `${period.year + 1}-S1`)!;
+}
+
+/** The deadline's date for a period: `day` past the month's end is its last day. */
+export function dueDate(deadline: Deadline, period: Period): string {
+  const year = period.year + deadline.due.years_after_period;
+  const lastDay = new Date(Date.UTC(year, deadline.due.month, 0)).getUTCDate();
+  const day = Math.min(deadline.due.day, lastDay);
+  return `${year}-${String(deadline.due.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * Per stream, every half-year from the stream's first declarable period to the current one (or
+ * its last declarable period): declared or missing, ended or open, and the deadlines still ahead.
+ * Pure: the published streams, the account's streams, its current declarations and today's date.
+ */
+export function obligationsOf(streams: readonly Stream[], declared: readonly DeclaredPeriod[], today: string): StreamObligations[] {
+  const current = periodOf(today);
+  return streams.map((stream) => {
+    const first = periodOf(stream.declarable_from);
+    const last = stream.declarable_until === null ? null : periodOf(stream.declarable_until);
+    const until = last && last.start < current.start ? last : current;
+    const periods: PeriodObligation[] = [];
+    for (let period = first; period.start <= until.start; period = nextPeriod(period)) {
+      const declaration = declared.find((d) => d.period === period.code && d.streams.includes(stream.code));
+      periods.push({
+        period: period.code,
+        start: period.start,
+        end: period.end,
+        ended: period.end < today,
+        status: declaration ? 'declared' : 'missing',
+        declaration: declaration ? { id: declaration.id, revision: declaration.revision, receipt: declaration.receipt } : null,
+        next_deadlines: stream.deadlines
+          .map((deadline) => ({
+            id: deadline.id,
+            label: deadline.label,
+            by: deadline.by,
+            due: dueDate(deadline, period),
+            verification: deadline.verification,
+            sources: deadline.sources,
+          }))
+          .filter((deadline) => deadline.due >= today)
+          .sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0)),
+      });
+    }
+    return {
+      stream: stream.code,
+      name: stream.name,
+      first_period: first.code,
+      last_period: last?.code ?? null,
+      replaced_by: stream.replaced_by,
+      periods,
+    };
+  });
+}

@@ -1,0 +1,226 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { HtmlValidate } from 'html-validate';
+import { PROBLEM_TYPES } from '../common/problem/problem.js';
+import { PUBLISHED_FILES, type ReferenceUrls, type RenderedFile } from '../reference/build/reference-files.js';
+import { renderReference } from '../reference/build/render-reference.js';
+import { realSources, SOURCE_DIR } from '../reference/build/test-support.js';
+import { buildSite } from './build-site.js';
+import { HTML_CONTENT_TYPE, renderSite, type SiteFile } from './render-site.js';
+import { LANGUAGES, SITE_PAGES, problemSlug } from './site-pages.js';
+
+const urls: ReferenceUrls = {
+  referenceBaseUrl: 'https://www.example.org/api/v1',
+  clientBaseUrl: 'https://www.example.org/api/v1',
+  siteUrl: 'https://www.example.org',
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A fact as marked on a page: `data-fact="<file>#<pointer>"`, optional `data-value`, its text. */
+interface Mark {
+  file: string;
+  pointer: string;
+  value?: Json;
+  text: string;
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const decode = (html: string) => html.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * The marks of a page. The helpers of render-site.ts write each mark as one element holding only
+ * text, so a regular expression reads them exactly.
+ */
+const MARK = /<(\w+)\b([^>]*?)\sdata-fact="([^"]*)"([^>]*)>([^<]*)<\/\1>/g;
+function marksOf(html: string): Mark[] {
+  return [...html.matchAll(MARK)].map((m) => {
+    const [file, pointer] = decode(m[3]!).split('#') as [string, string];
+    const value = /\sdata-value="([^"]*)"/.exec(m[2]! + m[4]!)?.[1];
+    return { file, pointer, text: squash(decode(m[5]!)), ...(value === undefined ? {} : { value: JSON.parse(decode(value)) as Json }) };
+  });
+}
+
+/** Every leaf of a JSON value (empty arrays and objects count as leaves), by JSON pointer. */
+function leaves(value: Json, pointer = ''): Map<string, Json> {
+  const out = new Map<string, Json>();
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : value && typeof value === 'object' ? Object.entries(value) : [];
+  if (entries.length === 0) out.set(pointer, value);
+  for (const [key, child] of entries) {
+    for (const [p, v] of leaves(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)) out.set(p, v);
+  }
+  return out;
+}
+
+function resolve(document: Json, pointer: string): Json | undefined {
+  let node: Json | undefined = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = node !== null && typeof node === 'object' ? (node as Record<string, Json>)[key] : undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+describe('renderSite', () => {
+  let reference: RenderedFile[];
+  let site: SiteFile[];
+  let documents: Map<string, Json>;
+  let pages: { path: string; lang: string; html: string }[];
+
+  beforeAll(async () => {
+    reference = renderReference(await realSources(), urls);
+    site = renderSite(reference, urls);
+    documents = new Map(
+      PUBLISHED_FILES.filter((name) => name.endsWith('.json')).map((name) => [name, JSON.parse(reference.find((f) => f.name === name)!.body.toString('utf8')) as Json]),
+    );
+    pages = SITE_PAGES.map((page) => ({
+      path: page.path,
+      lang: page.lang,
+      html: site.find((f) => f.paths.includes(page.path))!.body.toString('utf8'),
+    }));
+  });
+
+  it('renders one page per path, in English and French, each linking to the other language and to its JSON file', () => {
+    expect(pages).toHaveLength(SITE_PAGES.length);
+    for (const page of SITE_PAGES) {
+      const html = pages.find((p) => p.path === page.path)!.html;
+      expect(html).toContain(`<html lang="${page.lang}">`);
+      expect(html).toContain(`<link rel="alternate" hreflang="${page.lang}" href="${urls.siteUrl}${page.path}">`);
+      expect(html).toContain(`<link rel="alternate" hreflang="${page.lang === 'en' ? 'fr' : 'en'}" href="${urls.siteUrl}${page.otherPath}">`);
+      expect(html).toContain(`<link rel="alternate" type="application/json" href="${page.json}">`);
+      expect(html).toContain(`href="${page.otherPath}" hreflang="${page.lang === 'en' ? 'fr' : 'en'}"`);
+    }
+  });
+
+  it('has a page for every problem type of the API, in both languages', () => {
+    for (const code of Object.keys(PROBLEM_TYPES) as (keyof typeof PROBLEM_TYPES)[]) {
+      for (const prefix of ['', '/fr']) {
+        const html = pages.find((p) => p.path === `${prefix}/problems/${problemSlug(code)}`)?.html;
+        expect(html).toContain(`<code>${code}</code>`);
+        expect(html).toContain(`"type": "${urls.siteUrl}/problems/${problemSlug(code)}"`);
+        expect(html).toContain(`HTTP/1.1 ${PROBLEM_TYPES[code].status}\nContent-Type: application/problem+json\n`);
+      }
+    }
+  });
+
+  it('marks only facts that are in the files, as the files hold them', () => {
+    const wrong: string[] = [];
+    let count = 0;
+    for (const page of pages) {
+      for (const mark of marksOf(page.html)) {
+        count++;
+        const document = documents.get(mark.file);
+        const value = document === undefined ? undefined : resolve(document, mark.pointer);
+        const where = `${page.path} ${mark.file}#${mark.pointer}`;
+        if (value === undefined) wrong.push(`${where}: not in the file`);
+        else if (mark.value !== undefined) {
+          if (JSON.stringify(mark.value) !== JSON.stringify(value)) wrong.push(`${where}: data-value ${JSON.stringify(mark.value)} ≠ ${JSON.stringify(value)}`);
+          if (mark.text === '') wrong.push(`${where}: shown as nothing`);
+        } else if (typeof value !== 'string' && typeof value !== 'number') wrong.push(`${where}: ${JSON.stringify(value)} shown without data-value`);
+        else if (mark.text !== squash(String(value))) wrong.push(`${where}: shows ${JSON.stringify(mark.text)}, the file holds ${JSON.stringify(value)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(count).toBeGreaterThan(500);
+  });
+
+  it('shows every value of every file (plans, prices, streams, materials, units, law, dates, deadlines, sources…) in each language', () => {
+    for (const lang of LANGUAGES) {
+      const marked = new Set(pages.filter((p) => p.lang === lang).flatMap((p) => marksOf(p.html).map((m) => `${m.file}#${m.pointer}`)));
+      const missing: string[] = [];
+      for (const [file, document] of documents) {
+        for (const pointer of leaves(document).keys()) if (!marked.has(`${file}#${pointer}`)) missing.push(`${file}#${pointer}`);
+      }
+      expect({ lang, missing }).toEqual({ lang, missing: [] });
+    }
+  });
+
+  it('shows a field added to the data without a template change', async () => {
+    const files = reference.map((file) => {
+      if (file.name !== 'streams.json') return file;
+      const streams = JSON.parse(file.body.toString('utf8')) as { streams: Record<string, unknown>[] };
+      streams.streams[0]!.checked = '2026-11-20';
+      return { ...file, body: Buffer.from(JSON.stringify(streams)) };
+    });
+    const html = renderSite(files, urls).find((f) => f.paths.includes('/streams'))!.body.toString('utf8');
+    expect(marksOf(html)).toContainEqual({ file: 'streams.json', pointer: '/streams/0/checked', text: '2026-11-20' });
+  });
+
+  it('states no date, price or code outside a marked fact', () => {
+    // Codes the files hold (stream, material, unit, plan and law ids), as whole words.
+    const codes = new Set<string>();
+    for (const document of documents.values()) {
+      for (const [pointer, value] of leaves(document)) {
+        if (typeof value === 'string' && /\/(code|id|units\/\d+|streams\/\d+|legal_basis\/\d+|law\/\d+)$/.test(pointer) && /[A-Z0-9_-]/.test(value)) codes.add(value);
+      }
+    }
+    const found: string[] = [];
+    for (const page of pages) {
+      // The page's text with the marked facts, tags and attribute values removed.
+      const text = decode(page.html.replace(MARK, ' ').replace(/<[^>]*>/g, ' '));
+      for (const match of text.matchAll(/\b\d{4}-\d{2}-\d{2}\b|\b\d+[.,]\d{2}\b/g)) found.push(`${page.path}: ${match[0]}`);
+      for (const code of codes) {
+        if (new RegExp(`(^|[^\\w-])${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(text)) found.push(`${page.path}: ${code}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('writes valid HTML (html-validate, recommended rules) on every page', async () => {
+    const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
+    const errors: string[] = [];
+    for (const file of site.filter((f) => f.contentType === HTML_CONTENT_TYPE)) {
+      const report = await validator.validateString(file.body.toString('utf8'), file.file);
+      for (const result of report.results) for (const m of result.messages) errors.push(`${file.file}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('uses no inline script or style, and loads nothing from another host', () => {
+    for (const page of pages) {
+      expect(page.html).not.toMatch(/<script|\sstyle=|<style|\son[a-z]+=/i);
+      for (const [, url] of page.html.matchAll(/<(?:link|img|script)\b[^>]*\s(?:href|src)="([^"]*)"/g)) {
+        if (/^https?:/.test(url!)) expect(url!.startsWith(`${urls.siteUrl}/`)).toBe(true);
+      }
+    }
+  });
+
+  it('lists every page in sitemap.xml, with both languages, and points robots.txt to it', () => {
+    const sitemap = site.find((f) => f.file === 'sitemap.xml')!.body.toString('utf8');
+    for (const page of SITE_PAGES) expect(sitemap).toContain(`<loc>${urls.siteUrl}${page.path}</loc>`);
+    expect(site.find((f) => f.file === 'robots.txt')!.body.toString('utf8')).toContain(`Sitemap: ${urls.siteUrl}/sitemap.xml`);
+  });
+});
+
+describe('buildSite', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'site-build-'));
+  });
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  async function readTree(dir: string): Promise<Map<string, Buffer>> {
+    const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+    return new Map(await Promise.all(names.sort().map(async (name) => [name, await readFile(join(dir, name))] as const)));
+  }
+
+  it('writes byte-identical folders from the same sources, with the reference files at their API paths', async () => {
+    await buildSite({ sourceDir: SOURCE_DIR, outDir: join(work, 'a'), urls });
+    await buildSite({ sourceDir: SOURCE_DIR, outDir: join(work, 'b'), urls });
+    const a = await readTree(join(work, 'a'));
+    const b = await readTree(join(work, 'b'));
+    expect([...a.keys()]).toEqual([...b.keys()]);
+    for (const [name, body] of a) expect({ name, same: body.equals(b.get(name)!) }).toEqual({ name, same: true });
+    for (const name of ['index.html', 'fr/index.html', 'problems/not-found.html', 'assets/site.css', 'sitemap.xml', 'robots.txt', 'llms.txt', 'api/v1/streams.json', 'api/v1/index.json']) {
+      expect(a.has(name)).toBe(true);
+      expect(a.has(`${name}.br`) && a.has(`${name}.gz`)).toBe(true);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/config.js';
+import { type Encoding, PUBLIC_CACHE_CONTROL, type PrebuiltFile, type Representation, representation } from '../common/http/prebuilt-files.js';
+import { brotli, gzip } from '../reference/build/build-reference.js';
+import { PUBLISHED_FILES, type RenderedFile } from '../reference/build/reference-files.js';
+import { REPO_ROOT } from '../reference/build/repo-root.js';
+import { ReferenceStore } from '../reference/reference-store.js';
+import { HTML_CONTENT_TYPE, renderSite } from './render-site.js';
+
+/** Where `npm run build` writes the site (with its `.gz`/`.br` variants). */
+export const BUILT_SITE_DIR = join(REPO_ROOT, 'dist', 'site');
+
+/**
+ * Pages load nothing but this origin's stylesheet and icon, and run no script at all. Sent by the
+ * prebuilt-files middleware in place of the API's (helmet's) policy, which Swagger UI needs.
+ */
+export const SITE_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The public site's files in memory, served by the prebuilt-files middleware. They are rendered at
+ * start-up by the same renderer as the build, from the reference files this instance serves, so
+ * page and file agree even when this instance runs under other base URLs than the build; where the
+ * bytes are those the build wrote to dist/site/, its prebuilt gzip and brotli variants are used,
+ * else they are compressed on first request.
+ */
+@Injectable()
+export class SiteFiles {
+  readonly routes: ReadonlyMap<string, PrebuiltFile>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(ReferenceStore) store: ReferenceStore) {
+    const files: RenderedFile[] = PUBLISHED_FILES.map((name) => {
+      const file = store.get(name);
+      return { name, body: file.variants.identity.body, contentType: file.contentType };
+    });
+    const lastModified = store.get('index.json').lastModified;
+    const routes = new Map<string, PrebuiltFile>();
+    const urls = { referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl };
+    for (const file of renderSite(files, urls)) {
+      const prebuilt = prebuiltVariants(file.file, file.body);
+      const variants: Partial<Record<Encoding, Representation>> = { identity: representation(file.body, 'identity'), ...prebuilt };
+      const served: PrebuiltFile = {
+        contentType: file.contentType,
+        lastModified,
+        cacheControl: PUBLIC_CACHE_CONTROL,
+        headers: file.contentType === HTML_CONTENT_TYPE ? { 'Content-Security-Policy': SITE_CONTENT_SECURITY_POLICY } : {},
+        variant: (encoding) => (variants[encoding] ??= representation(encoding === 'br' ? brotli(file.body) : gzip(file.body), encoding)),
+      };
+      for (const path of file.paths) routes.set(path, served);
+    }
+    this.routes = routes;
+  }
+}
+
+/** The build's compressed variants of a file, if the build wrote these very bytes. */
+function prebuiltVariants(file: string, body: Buffer): Partial<Record<Encoding, Representation>> {
+  try {
+    if (!readFileSync(join(BUILT_SITE_DIR, file)).equals(body)) return {};
+    return {
+      gzip: representation(readFileSync(join(BUILT_SITE_DIR, `${file}.gz`)), 'gzip'),
+      br: representation(readFileSync(join(BUILT_SITE_DIR, `${file}.br`)), 'br'),
+    };
+  } catch {
+    return {};
+  }
+}

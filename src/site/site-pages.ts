@@ -1,0 +1,106 @@
+/**
+ * The pages of the public site: where each is served, which template renders it and which JSON
+ * file it shows. Pure data (no I/O): the build, the server and llms.txt all read it.
+ *
+ * English at `/`, French under `/fr/` (same path after the prefix). A page at `/pricing` is the
+ * file `pricing.html` (`/` is `index.html`, `/fr/` is `fr/index.html`), which is how static hosts
+ * serve clean URLs.
+ */
+import { PROBLEM_TYPES, type ProblemCode } from '../common/problem/problem.js';
+
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export type PageKind = 'home' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
+
+export interface SitePage {
+  kind: PageKind;
+  lang: Language;
+  /** The URL path, e.g. `/fr/pricing`. */
+  path: string;
+  /** The same page in the other language. */
+  otherPath: string;
+  /** Where the build writes it, relative to the site folder. */
+  file: string;
+  /** Template under views/. */
+  template: string;
+  /** The path of the JSON the page shows (its `rel="alternate"`). */
+  json: string;
+  /** Only for kind `problem`. */
+  problem?: ProblemCode;
+}
+
+/** The slug of a problem code in its `type` URL: `not_found` → `not-found` (see ProblemFilter). */
+export function problemSlug(code: ProblemCode): string {
+  return code.replace(/_/g, '-');
+}
+
+const PREFIX: Record<Language, string> = { en: '', fr: '/fr' };
+
+interface PageSpec {
+  kind: PageKind;
+  /** Path after the language prefix, without a leading slash ('' for home). */
+  slug: string;
+  template: string;
+  json: string;
+  problem?: ProblemCode;
+}
+
+const SPECS: PageSpec[] = [
+  { kind: 'home', slug: '', template: 'site/home', json: '/api/v1/index.json' },
+  { kind: 'pricing', slug: 'pricing', template: 'site/pricing', json: '/api/v1/pricing.json' },
+  { kind: 'streams', slug: 'streams', template: 'site/streams', json: '/api/v1/streams.json' },
+  { kind: 'law', slug: 'law', template: 'site/law', json: '/api/v1/law.json' },
+  { kind: 'obligations', slug: 'obligations', template: 'site/obligations', json: '/api/v1/obligations.json' },
+  { kind: 'developers', slug: 'developers', template: 'site/developers', json: '/api/v1/index.json' },
+  { kind: 'problems', slug: 'problems', template: 'problems/index', json: '/docs/openapi.json' },
+  ...(Object.keys(PROBLEM_TYPES) as ProblemCode[]).map((code) => ({
+    kind: 'problem' as const,
+    slug: `problems/${problemSlug(code)}`,
+    template: 'problems/problem',
+    json: '/docs/openapi.json',
+    problem: code,
+  })),
+];
+
+function pathOf(lang: Language, slug: string): string {
+  return slug === '' ? `${PREFIX[lang]}/` : `${PREFIX[lang]}/${slug}`;
+}
+
+function fileOf(lang: Language, slug: string): string {
+  const dir = lang === 'en' ? '' : `${lang}/`;
+  return `${dir}${slug === '' ? 'index' : slug}.html`;
+}
+
+/** Every page, English first, in a stable order. */
+export const SITE_PAGES: readonly SitePage[] = LANGUAGES.flatMap((lang) =>
+  SPECS.map((spec) => ({
+    kind: spec.kind,
+    lang,
+    path: pathOf(lang, spec.slug),
+    otherPath: pathOf(lang === 'en' ? 'fr' : 'en', spec.slug),
+    file: fileOf(lang, spec.slug),
+    template: spec.template,
+    json: spec.json,
+    ...(spec.problem ? { problem: spec.problem } : {}),
+  })),
+);
+
+/** The pages listed in the navigation, in order. */
+export const NAV_KINDS: readonly PageKind[] = ['pricing', 'streams', 'law', 'obligations', 'developers'];
+
+/** Paths that serve a page without being its canonical path (`/fr` is `/fr/`). */
+export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/']]);
+
+export const STYLESHEET_PATH = '/assets/site.css';
+export const ICON_PATH = '/assets/icon.svg';
+
+/** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt): nothing else. */
+export const SITE_PATHS: readonly string[] = [
+  ...SITE_PAGES.map((page) => page.path),
+  ...PAGE_ALIASES.keys(),
+  STYLESHEET_PATH,
+  ICON_PATH,
+  '/sitemap.xml',
+  '/robots.txt',
+];

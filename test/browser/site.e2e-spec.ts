@@ -1,0 +1,150 @@
+/**
+ * The public site in a real browser: Debian's Chromium (/usr/bin/chromium, installed by .ci/run
+ * when missing) driven by playwright-core, with axe-core for accessibility.
+ *
+ * Every page, in both languages, at 375 px and 1280 px: no console error, no failed request, no
+ * request to another host, no WCAG 2.1 AA violation; a full-page screenshot of each is kept in
+ * test-results/screenshots/ (gitignored, kept by CI as artefacts); every internal link and anchor
+ * on the pages resolves.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { REPO_ROOT } from '../../src/reference/build/repo-root.js';
+import { SITE_PAGES } from '../../src/site/site-pages.js';
+import { launchChromium } from '../support/browser.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const WIDTHS = [375, 1280] as const;
+/**
+ * axe takes 1–5 s a page on this machine: it checks every page but the problem types, of which it
+ * checks the first in each language (they share one template and differ only in their words, which
+ * html-validate and the other checks still read on every page).
+ */
+const AXE_PAGES = SITE_PAGES.filter((page, i) => page.kind !== 'problem' || SITE_PAGES.findIndex((p) => p.kind === 'problem' && p.lang === page.lang) === i);
+
+let t: TestApp;
+let browser: Browser;
+let origin: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  origin = t.config.publicBaseUrl;
+  browser = await launchChromium();
+  await mkdir(SCREENSHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+interface Visit {
+  problems: string[];
+  links: string[];
+}
+
+/** Opens a page and records everything that went wrong, and the links it holds. */
+async function visit(page: Page, path: string): Promise<Visit> {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
+  page.on('request', (req) => {
+    if (new URL(req.url()).origin !== origin) problems.push(`request to another host: ${req.url()}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+  if (response?.status() !== 200) problems.push(`HTTP ${response?.status()} for the page itself`);
+  const links = await page.$$eval('a[href], link[rel="alternate"], link[rel="stylesheet"], link[rel="icon"], link[rel="canonical"]', (elements) =>
+    // Runs in the page: the resolved address of each link (the DOM types are not in this project's lib).
+    elements.map((e) => (e as unknown as { href: string }).href),
+  );
+  return { problems, links };
+}
+
+describe('the public site in Chromium', () => {
+  const internalLinks = new Set<string>();
+
+  for (const width of WIDTHS) {
+    it(`renders every page at ${width} px with no error, no failed or foreign request and no WCAG 2.1 AA violation`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: true });
+      const failures: Record<string, string[]> = {};
+      try {
+        for (const sitePage of SITE_PAGES) {
+          const page = await context.newPage();
+          const { problems, links } = await visit(page, sitePage.path);
+          for (const link of links) if (new URL(link).origin === origin) internalLinks.add(link);
+          // Nothing wider than the viewport (a table or code block scrolls inside its own box).
+          const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+          if (overflow > 0) problems.push(`the page is ${overflow} px wider than the viewport`);
+          if (AXE_PAGES.includes(sitePage)) {
+            const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+            for (const violation of axe.violations) {
+              problems.push(`axe ${violation.id} (${violation.impact}): ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+            }
+          }
+          await page.screenshot({ path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`), fullPage: true });
+          await page.close();
+          if (problems.length > 0) failures[sitePage.path] = problems;
+        }
+      } finally {
+        await context.close();
+      }
+      expect(failures).toEqual({});
+    }, 300_000);
+  }
+
+  it('reads every page without JavaScript', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      for (const sitePage of SITE_PAGES.filter((p) => p.kind !== 'problem')) {
+        await page.goto(`${origin}${sitePage.path}`);
+        expect(await page.locator('main h1').count()).toBe(1);
+        expect((await page.locator('main').innerText()).length).toBeGreaterThan(100);
+      }
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('has no broken internal link or anchor', async () => {
+    expect(internalLinks.size).toBeGreaterThan(SITE_PAGES.length);
+    const context = await browser.newContext();
+    const broken: string[] = [];
+    try {
+      const page = await context.newPage();
+      const targets = new Map<string, Set<string>>();
+      for (const link of internalLinks) {
+        const url = new URL(link);
+        const fragment = url.hash.slice(1);
+        url.hash = '';
+        const fragments = targets.get(url.href) ?? new Set<string>();
+        if (fragment) fragments.add(decodeURIComponent(fragment));
+        targets.set(url.href, fragments);
+      }
+      for (const [url, fragments] of targets) {
+        const res = await page.request.get(url);
+        if (res.status() !== 200) {
+          broken.push(`${url}: HTTP ${res.status()}`);
+          continue;
+        }
+        if (fragments.size === 0) continue;
+        await page.goto(url);
+        for (const id of fragments) {
+          if ((await page.locator(`[id="${id}"]`).count()) !== 1) broken.push(`${url}#${id}: no such anchor`);
+        }
+      }
+    } finally {
+      await context.close();
+    }
+    expect(broken).toEqual([]);
+  }, 120_000);
+});
