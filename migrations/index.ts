@@ -2,6 +2,13 @@ import { AccountsAndTokens1795400000000 } from './1795400000000-accounts-and-tok
 import { Declarations1795500000000 } from './1795500000000-declarations.js';
 import { RateLimits1795600000000 } from './1795600000000-rate-limits.js';
 import { DeclarationsCatalogueVersion1795700000000 } from './1795700000000-declarations-catalogue-version.js';
+import { Operator1795740000000 } from './1795740000000-operator.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
-export const MIGRATIONS: Function[] = [AccountsAndTokens1795400000000, Declarations1795500000000, RateLimits1795600000000, DeclarationsCatalogueVersion1795700000000];
+export const MIGRATIONS: Function[] = [
+  AccountsAndTokens1795400000000,
+  Declarations1795500000000,
+  RateLimits1795600000000,
+  DeclarationsCatalogueVersion1795700000000,
+  Operator1795740000000,
+];

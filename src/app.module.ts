@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
 import { loggerParams } from './common/logging.js';
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
         HealthModule,
         AccountsModule,
         AuthModule,
+        AuditModule,
         ReferenceModule,
         SiteModule,
         DeclarationsModule,

@@ -56,6 +56,16 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['post', tokensOf(clientId)],
     ['get', tokensOf(clientId)],
     ['delete', `${tokensOf(clientId)}/${tokenId}`],
+    ['get', '/api/v1/admin/clients'],
+    ['get', '/api/v1/admin/declarations'],
+    ['get', '/api/v1/admin/declarations/00000000-0000-4000-8000-000000000000'],
+    ['get', '/api/v1/admin/periods/2025-S1/export'],
+    ['get', '/api/v1/admin/periods/2025-S1/export.csv'],
+    ['get', '/api/v1/admin/periods/2025-S1/summary'],
+    ['post', '/api/v1/admin/operator-tokens'],
+    ['get', '/api/v1/admin/operator-tokens'],
+    ['delete', `/api/v1/admin/operator-tokens/${tokenId}`],
+    ['get', '/api/v1/admin/audit'],
   ];
 }
 
@@ -405,6 +415,31 @@ describe('every route is closed unless listed as public', () => {
     expect(expressRoutes()).toEqual(expect.arrayContaining(CORS_PREFLIGHTS));
     expect(served.sort()).toEqual(routes.map((r) => r.route).sort());
     expect(expressRoutes()).toEqual(expect.arrayContaining(['GET /docs', 'GET /docs/openapi.json']));
+  });
+
+  it('client tokens get 403 on every admin route, operator tokens 401 on every client route', async () => {
+    const routes = controllerRoutes();
+    // adminRoutes() (used above and below) lists every admin route of the app.
+    const listed = adminRoutes(':client_id', ':token_id').map(([method, path]) =>
+      `${method.toUpperCase()} ${path.replace(/\/(2025-S1)(?=\/)/, '/:period').replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id').replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id')}`,
+    );
+    expect(new Set(listed)).toEqual(new Set(routes.filter((r) => r.audience === 'admin').map((r) => r.route)));
+
+    const client = await createClientWithToken(t);
+    for (const [method, path] of adminRoutes(client.clientId, client.tokenId)) {
+      const res = await send(method, path, `Bearer ${client.token}`);
+      expect({ method, path, status: res.status, code: res.body.code }).toEqual({ method, path, status: 403, code: 'insufficient_scope' });
+    }
+    const operator = await request(t.url).post('/api/v1/admin/operator-tokens').set(admin()).send({ name: 'route walk' });
+    expect(operator.status).toBe(201);
+    const clientRoutes = routes.filter((r) => r.audience !== 'admin' && r.audience !== 'public');
+    expect(clientRoutes.map((r) => r.route)).toEqual(expect.arrayContaining(['GET /api/v1/me', 'POST /api/v1/declarations']));
+    for (const { route } of clientRoutes) {
+      const [method, template] = route.split(' ') as [string, string];
+      const path = template.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
+      const res = await send(method.toLowerCase(), path, `Bearer ${operator.body.token}`);
+      expect({ route, status: res.status, code: res.body.code }).toEqual({ route, status: 401, code: 'invalid_token' });
+    }
   });
 
   it('answers before the router (no guard) only GET on the listed public routes and the site', () => {

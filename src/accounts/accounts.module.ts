@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module.js';
 import { AccountsService } from './accounts.service.js';
 import { ClientEntity } from './client.entity.js';
 import { ClientsController } from './clients.controller.js';
@@ -7,7 +8,7 @@ import { MeController } from './me.controller.js';
 
 /** Clients and their profile (pending vs confirmed), `GET /me`, the admin client routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ClientEntity])],
+  imports: [TypeOrmModule.forFeature([ClientEntity]), AuditModule],
   controllers: [ClientsController, MeController],
   providers: [AccountsService],
   exports: [AccountsService],

@@ -2,6 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager, type Repository } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail.js';
+import type { Actor } from '../auth/operators/current-operator.decorator.js';
+import { type Page, pageOf, positionOf } from '../common/paging/keyset-cursor.js';
+import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { ClientEntity } from './client.entity.js';
@@ -10,6 +14,7 @@ import {
   applyPatch,
   confirmationErrors,
   emptyProfile,
+  PROFILE_FIELDS,
   type Profile,
   type ProfilePatch,
   profileValueErrors,
@@ -50,6 +55,16 @@ export interface ClientView {
   unconfirmedChanges: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface ListClientsInput {
+  /** Text in the company or e-mail, pending or confirmed, ignoring case. */
+  q?: string;
+  confirmed?: boolean;
+  plan?: string;
+  stream?: string;
+  cursor?: string;
+  limit?: number;
 }
 
 export interface CreateClientInput extends ProfilePatch {
@@ -114,6 +129,15 @@ function viewOf(c: ClientEntity): ClientView {
   };
 }
 
+/** `{field: {from, to}}` for each profile field that differs (what the audit trail records of a change). */
+export function profileChanges(before: Profile, after: Profile): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of PROFILE_FIELDS) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = { from: before[field], to: after[field] };
+  }
+  return changes;
+}
+
 /**
  * Clients and their profile. The operator edits a pending profile; `confirm` copies it to the
  * confirmed profile, which is the only one clients (and declarations) see.
@@ -124,41 +148,58 @@ export class AccountsService {
     @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly catalogue: ReferenceCatalogue,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async create(input: CreateClientInput): Promise<ClientView> {
+  async create(input: CreateClientInput, actor: Actor): Promise<ClientView> {
     const { clientId: chosen, ...patch } = input;
     this.checkValues(patch);
     const clientId = chosen ?? generateClientId();
     const entity = this.clients.create({ clientId, confirmedAt: null });
-    setPending(entity, applyPatch(emptyProfile(), patch));
+    const pending = applyPatch(emptyProfile(), patch);
+    setPending(entity, pending);
     try {
-      await this.clients.insert(entity);
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.insert(ClientEntity, entity);
+        await this.audit.record(manager, actor, {
+          action: 'client.created',
+          targetType: 'client',
+          targetId: clientId,
+          clientId,
+          changes: profileChanges(emptyProfile(), pending),
+        });
+        return viewOf(await this.load(manager, clientId));
+      });
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
         throw new Problem('conflict', `A client with client_id "${clientId}" already exists.`);
       }
       throw error;
     }
-    return viewOf(await this.load(this.clients.manager, clientId));
   }
 
   async get(clientId: string): Promise<ClientView> {
     return viewOf(await this.load(this.clients.manager, clientId));
   }
 
-  /** JSON merge patch of the pending profile; the confirmed profile is untouched. */
-  async update(clientId: string, patch: ProfilePatch): Promise<ClientView> {
+  /** JSON merge patch of the pending profile; the confirmed profile is untouched. A patch that changes nothing writes (and records) nothing. */
+  async update(clientId: string, patch: ProfilePatch, actor: Actor): Promise<ClientView> {
     this.checkValues(patch);
     return this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
-      setPending(client, applyPatch(pendingOf(client), patch));
-      return viewOf(await manager.save(client));
+      const before = pendingOf(client);
+      const after = applyPatch(before, patch);
+      const changes = profileChanges(before, after);
+      if (Object.keys(changes).length === 0) return viewOf(client);
+      setPending(client, after);
+      const saved = await manager.save(client);
+      await this.audit.record(manager, actor, { action: 'client.updated', targetType: 'client', targetId: clientId, clientId, changes });
+      return viewOf(saved);
     });
   }
 
   /** The pending profile becomes the confirmed one, if it is complete and consistent with the reference data. */
-  async confirm(clientId: string): Promise<ClientView> {
+  async confirm(clientId: string, actor: Actor): Promise<ClientView> {
     return this.dataSource.transaction(async (manager) => {
       // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
       const client = await this.load(manager, clientId, true);
@@ -167,6 +208,7 @@ export class AccountsService {
       if (errors.length > 0) {
         throw new ValidationProblem(errors, `The pending profile cannot be confirmed: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`);
       }
+      const changes = profileChanges(confirmedOf(client), pending);
       client.confirmedEmail = pending.email;
       client.confirmedCompany = pending.company;
       client.confirmedCountry = pending.country;
@@ -174,8 +216,41 @@ export class AccountsService {
       client.confirmedStreams = [...pending.streams];
       client.confirmedIdus = [...pending.idus];
       client.confirmedAt = new Date();
-      return viewOf(await manager.save(client));
+      const saved = await manager.save(client);
+      await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
+      return viewOf(saved);
     });
+  }
+
+  /**
+   * The operator's listing: newest first, keyset on `(created_at, client_id)` (its index), with
+   * filters on either profile (a client being onboarded is found by what was entered so far).
+   */
+  async list(input: ListClientsInput): Promise<Page<ClientView>> {
+    const filters = { q: input.q, confirmed: input.confirmed, plan: input.plan, stream: input.stream };
+    const after = positionOf(input.cursor, filters, CLIENT_ID_PATTERN);
+    const limit = input.limit ?? DEFAULT_PAGE_SIZE;
+    const query = this.clients
+      .createQueryBuilder('c')
+      .addSelect(`to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, 'created_text')
+      .orderBy('c.created_at', 'DESC')
+      .addOrderBy('c.client_id', 'DESC')
+      .limit(limit + 1);
+    if (input.q !== undefined) {
+      const like = `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.andWhere(
+        `(c.pending_company ILIKE :like OR c.pending_email ILIKE :like OR c.confirmed_company ILIKE :like OR c.confirmed_email ILIKE :like)`,
+        { like },
+      );
+    }
+    if (input.confirmed !== undefined) query.andWhere(input.confirmed ? 'c.confirmed_at IS NOT NULL' : 'c.confirmed_at IS NULL');
+    if (input.plan !== undefined) query.andWhere('(c.pending_plan = :plan OR c.confirmed_plan = :plan)', { plan: input.plan });
+    if (input.stream !== undefined) query.andWhere('(:stream = ANY(c.pending_streams) OR :stream = ANY(c.confirmed_streams))', { stream: input.stream });
+    if (after) query.andWhere('(c.created_at, c.client_id) < (:at::timestamptz, :id)', { at: after.at, id: after.id });
+    const { entities, raw } = await query.getRawAndEntities<{ created_text: string }>();
+    const rows = entities.map((entity, i) => ({ view: viewOf(entity), createdText: raw[i]!.created_text }));
+    const page = pageOf(rows, limit, (r) => ({ at: r.createdText, id: r.view.clientId }), filters);
+    return { ...page, items: page.items.map((r) => r.view) };
   }
 
   /** 404 unless the client exists. */

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * A client of the service, with two copies of its profile: the pending one the operator edits,
@@ -6,6 +6,8 @@ import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColum
  * Persistence only: never returned by a controller.
  */
 @Entity({ name: 'clients' })
+// The operator's listing, newest first (migrations/1795740000000-operator.ts).
+@Index('ix_clients_created', ['createdAt', 'clientId'])
 // The constraints of the migration, named as there (so that a generated migration changes nothing).
 @Check('ck_clients_client_id_format', `client_id ~ '^[a-z0-9][a-z0-9_-]{2,62}$'`)
 @Check('ck_clients_pending_country', `pending_country ~ '^[A-Z]{2}$'`)

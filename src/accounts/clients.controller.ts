@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { type Actor, CurrentActor } from '../auth/operators/current-operator.decorator.js';
 import { AdminApi, ApiProblems } from '../common/openapi.js';
 import { AccountsService } from './accounts.service.js';
 import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
-import { AdminClientDto } from './dto/client.dto.js';
+import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
+import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
 
@@ -23,11 +25,27 @@ export class ClientsController {
   })
   @ApiCreatedResponse({ description: 'The new client, its profile pending until confirmed.', type: AdminClientDto, headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } } })
   @ApiProblems(400, 409, 413, 415, 422)
-  async create(@Body() body: CreateClientDto, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+  async create(@Body() body: CreateClientDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
     const { client_id, ...profile } = body;
-    const client = AdminClientDto.from(await this.accounts.create({ clientId: client_id, ...profile }));
+    const client = AdminClientDto.from(await this.accounts.create({ clientId: client_id, ...profile }, actor));
     res.location(`/api/v1/admin/clients/${encodeURIComponent(client.client_id)}`);
     return client;
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listClients',
+    summary: 'Find clients, newest first',
+    description:
+      '`q` searches the company and e-mail (pending or confirmed, ignoring case); `confirmed`, `plan` and `stream` filter (plan and stream in either profile). ' +
+      'Cursor pagination: pass `next_cursor` as `cursor` with the same filters until it is null.',
+  })
+  @ApiOkResponse({ description: 'A page of clients, newest first, with `next_cursor` when there are more.', type: AdminClientPageDto })
+  @ApiProblems(422)
+  async list(@Query() query: ListClientsQueryDto): Promise<AdminClientPageDto> {
+    const { confirmed, ...rest } = query;
+    const page = await this.accounts.list({ ...rest, confirmed: confirmed === undefined ? undefined : confirmed === 'true' });
+    return { data: page.items.map(AdminClientDto.from), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 
   @Get(':client_id')
@@ -55,8 +73,8 @@ export class ClientsController {
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto })
   @ApiProblems(400, 404, 413, 415, 422)
-  async update(@Param('client_id') clientId: string, @Body() body: UpdateClientDto): Promise<AdminClientDto> {
-    return AdminClientDto.from(await this.accounts.update(clientId, body));
+  async update(@Param('client_id') clientId: string, @Body() body: UpdateClientDto, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
+    return AdminClientDto.from(await this.accounts.update(clientId, body, actor));
   }
 
   @Post(':client_id/confirm')
@@ -72,7 +90,7 @@ export class ClientsController {
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client, its pending profile now confirmed: what `GET /api/v1/me` shows.', type: AdminClientDto })
   @ApiProblems(400, 404, 413, 415, 422)
-  async confirm(@Param('client_id') clientId: string): Promise<AdminClientDto> {
-    return AdminClientDto.from(await this.accounts.confirm(clientId));
+  async confirm(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
+    return AdminClientDto.from(await this.accounts.confirm(clientId, actor));
   }
 }

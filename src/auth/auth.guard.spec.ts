@@ -3,15 +3,18 @@ import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Repository } from 'typeorm';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
 import type { PreparedStatements } from '../database/prepared-statements.js';
 import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
 import type { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
+import type { OperatorsService } from './operators/operators.service.js';
 import { AuthGuard, bearerToken } from './auth.guard.js';
 import type { ClientTokenEntity } from './client-token.entity.js';
-import { AUTHENTICATED_CLIENT, AUTHENTICATED_OPERATOR } from './current-client.decorator.js';
+import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
+import { AUTHENTICATED_OPERATOR } from './operators/current-operator.decorator.js';
 import { generateToken, hashToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
@@ -68,8 +71,10 @@ const rows: Row[] = [
 function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
-  const tokens = new TokensService(repository, {} as AccountsService, statements);
+  const tokens = new TokensService(repository, {} as AccountsService, statements, {} as AuditTrail);
   const admin = new AdminCredential({ adminToken } as AppConfig);
+  // No operator token exists in these cases (operator tokens are covered end to end in test/admin/operators-audit.e2e-spec.ts).
+  const operators = { verify: async () => ({ ok: false, reason: 'unknown' }) } as unknown as OperatorsService;
   const failures: string[] = [];
   const failedAuthentications = {
     refuseIfOverLimit: () => {
@@ -77,7 +82,7 @@ function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
     },
     record: () => void failures.push('failure'),
   } as unknown as FailedAuthentications;
-  const guard = new AuthGuard(admin, tokens, failedAuthentications);
+  const guard = new AuthGuard(admin, tokens, operators, failedAuthentications);
   return { guard, calls, tokens, failures };
 }
 
@@ -226,7 +231,7 @@ describe('AuthGuard decisions', () => {
       const { guard, calls } = setup();
       const { context, req, headers } = call({ method: 'admin' }, `Bearer ${ADMIN}`);
       await expect(guard.canActivate(context)).resolves.toBe(true);
-      expect(req[AUTHENTICATED_OPERATOR]).toEqual({ operatorId: 'admin' });
+      expect(req[AUTHENTICATED_OPERATOR]).toEqual({ kind: 'admin' });
       expect(headers['cache-control']).toBe('no-store');
       expect(calls).toEqual([]);
     });

@@ -4,9 +4,11 @@ import { audienceOf } from '../common/openapi.js';
 import { Problem } from '../common/problem/problem.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
-import { AUTHENTICATED_CLIENT, AUTHENTICATED_OPERATOR, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
 import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
-import { parseToken } from './token-format.js';
+import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
+import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from './operators/current-operator.decorator.js';
+import { OperatorsService } from './operators/operators.service.js';
+import { OPERATOR_TOKEN_PREFIX, parseToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
 
@@ -46,7 +48,8 @@ export function bearerToken(header: string | undefined): string {
 /**
  * The global guard (APP_GUARD): deny by default.
  * - `Public()` routes are open;
- * - `AdminApi()` routes need ADMIN_TOKEN (and answer 403 when none is configured);
+ * - `AdminApi()` routes need ADMIN_TOKEN or a named operator token (and answer 403 when no ADMIN_TOKEN is
+ *   configured); the operator identity is left on the request (`AUTHENTICATED_OPERATOR`);
  * - every other route, including one without any audience metadata, needs a client token.
  * Authenticated responses are `Cache-Control: no-store`. An address with too many failed
  * authentications this minute gets 429 before its token is read (FailedAuthentications).
@@ -60,6 +63,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly admin: AdminCredential,
     private readonly tokens: TokensService,
+    private readonly operators: OperatorsService,
     private readonly failures: FailedAuthentications,
   ) {}
 
@@ -67,7 +71,7 @@ export class AuthGuard implements CanActivate {
     const audience = audienceOf(context);
     if (audience === 'public') return true;
     const http = context.switchToHttp();
-    const req = http.getRequest<Request & RequestWithClient>();
+    const req = http.getRequest<Request & RequestWithClient & RequestWithOperator>();
     const res = http.getResponse<Response>();
     res.setHeader('Cache-Control', 'no-store');
     // Node keeps the first of several Authorization headers; which one a proxy or client meant is unknowable.
@@ -77,8 +81,7 @@ export class AuthGuard implements CanActivate {
     this.failures.refuseIfOverLimit(req, res);
     try {
       if (audience === 'admin') {
-        await this.authenticateAdmin(req.headers.authorization);
-        req[AUTHENTICATED_OPERATOR] = { operatorId: 'admin' };
+        req[AUTHENTICATED_OPERATOR] = await this.authenticateAdmin(req.headers.authorization);
         return true;
       }
       const client = await this.authenticateClient(req.headers.authorization);
@@ -91,7 +94,7 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  private async authenticateAdmin(header: string | undefined): Promise<void> {
+  private async authenticateAdmin(header: string | undefined): Promise<OperatorIdentity> {
     if (!this.admin.enabled) {
       throw new Problem(
         'admin_api_disabled',
@@ -99,11 +102,16 @@ export class AuthGuard implements CanActivate {
       );
     }
     const token = bearerToken(header);
-    if (this.admin.matches(token)) return;
+    if (this.admin.matches(token)) return { kind: 'admin' };
+    if (parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
+      const outcome = await this.operators.verify(token);
+      if (outcome.ok) return outcome.operator;
+      throw invalidToken(outcome.reason === 'revoked' ? 'The operator token was revoked.' : 'The operator token is not recognised.');
+    }
     // A working client token is a credential, only not for this route: 403. Anything else: 401.
     const result = await this.tokens.verify(token, { recordUse: false });
     if (result.ok) {
-      throw new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs the operator token (ADMIN_TOKEN).', {
+      throw new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs ADMIN_TOKEN or an operator token.', {
         headers: {
           'WWW-Authenticate': `${BARE_CHALLENGE}, error="insufficient_scope", error_description="The admin API needs the operator token.", scope="admin"`,
         },
@@ -117,7 +125,7 @@ export class AuthGuard implements CanActivate {
     // Shape and checksum before any database read (and before hashing: the admin token is not client-shaped).
     const parsed = parseToken(token);
     if (!parsed.ok) {
-      if (this.admin.matches(token)) {
+      if (this.admin.matches(token) || parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
         throw invalidToken('The admin token is not valid on the client API; use a client token issued by the operator.');
       }
       throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);

@@ -13,17 +13,7 @@ export interface AuthenticatedClient {
 /** Where the guard stores the caller on the request. */
 export const AUTHENTICATED_CLIENT = Symbol('authenticatedClient');
 
-/**
- * Who is calling an admin route: the operator's identity (today `admin`, the holder of ADMIN_TOKEN).
- * Rate limits count per operator identity.
- */
-export interface AuthenticatedOperator {
-  operatorId: string;
-}
-
-export const AUTHENTICATED_OPERATOR = Symbol('authenticatedOperator');
-
-export type RequestWithClient = { [AUTHENTICATED_CLIENT]?: AuthenticatedClient; [AUTHENTICATED_OPERATOR]?: AuthenticatedOperator; clientId?: string };
+export type RequestWithClient = { [AUTHENTICATED_CLIENT]?: AuthenticatedClient; clientId?: string };
 
 /** The authenticated client of a client route (`ClientApi()`, or a route without audience metadata). */
 export const CurrentClient = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedClient => {

@@ -15,6 +15,8 @@ import { crc32 } from 'node:zlib';
  * machine output, so a fast hash is enough and allows a direct lookup on a unique index.
  */
 export const TOKEN_PREFIX = 'eprc';
+/** Operator tokens (`eprop_…`, "EPR operator") have the same shape with their own prefix: never valid on the client API. */
+export const OPERATOR_TOKEN_PREFIX = 'eprop';
 export const TOKEN_RANDOM_LENGTH = 32;
 export const TOKEN_CHECKSUM_LENGTH = 6;
 /** Characters of the token shown to identify it (`eprc_` + 7 random characters). */
@@ -23,9 +25,9 @@ export const DISPLAY_PREFIX_LENGTH = 12;
 const MAX_TOKEN_LENGTH = 255;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const TOKEN_SHAPE = new RegExp(
-  `^${TOKEN_PREFIX}_([0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}})_([0-9A-Za-z]{${TOKEN_CHECKSUM_LENGTH}})$`,
-);
+const tokenShape = (prefix: string) =>
+  new RegExp(`^${prefix}_([0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}})_([0-9A-Za-z]{${TOKEN_CHECKSUM_LENGTH}})$`);
+const SHAPES = new Map([TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX].map((prefix) => [prefix, tokenShape(prefix)]));
 
 /** Base62 of an unsigned 32-bit integer, left-padded with `0` to `width` characters. */
 export function base62(value: number, width = TOKEN_CHECKSUM_LENGTH): string {
@@ -55,8 +57,8 @@ function randomBase62(length: number): string {
   return out;
 }
 
-export function generateToken(): string {
-  const body = `${TOKEN_PREFIX}_${randomBase62(TOKEN_RANDOM_LENGTH)}`;
+export function generateToken(prefix = TOKEN_PREFIX): string {
+  const body = `${prefix}_${randomBase62(TOKEN_RANDOM_LENGTH)}`;
   return `${body}_${checksumOf(body)}`;
 }
 
@@ -64,19 +66,20 @@ export type ParsedToken =
   | { ok: true; token: string; displayPrefix: string }
   | { ok: false; reason: 'empty' | 'malformed' | 'checksum' };
 
-/** Shape and checksum of a presented token: pure, no I/O. */
-export function parseToken(text: string): ParsedToken {
+/** Shape and checksum of a presented token (a client token unless `prefix` says otherwise): pure, no I/O. */
+export function parseToken(text: string, prefix = TOKEN_PREFIX): ParsedToken {
   if (text.length === 0) return { ok: false, reason: 'empty' };
   if (text.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
-  const match = TOKEN_SHAPE.exec(text);
+  const match = SHAPES.get(prefix)!.exec(text);
   if (!match) return { ok: false, reason: 'malformed' };
   const body = text.slice(0, text.length - TOKEN_CHECKSUM_LENGTH - 1);
   if (checksumOf(body) !== match[2]) return { ok: false, reason: 'checksum' };
   return { ok: true, token: text, displayPrefix: displayPrefix(text) };
 }
 
+/** The prefix, `_` and 7 random characters (`eprc_7Gx2kQp`, `eprop_7Gx2kQp`). */
 export function displayPrefix(token: string): string {
-  return token.slice(0, DISPLAY_PREFIX_LENGTH);
+  return token.slice(0, token.indexOf('_') + DISPLAY_PREFIX_LENGTH - TOKEN_PREFIX.length);
 }
 
 /** Hex SHA-256, as stored in `client_tokens.token_hash` (and used to compare the admin token). */

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AdminApi, ApiProblems } from '../common/openapi.js';
+import { type Actor, CurrentActor } from './operators/current-operator.decorator.js';
 import { IssuedTokenDto, IssueTokenDto, TokenDto } from './dto/token.dto.js';
 import { TokensService } from './tokens.service.js';
 
@@ -24,9 +25,9 @@ export class TokensController {
   @ApiParam(CLIENT_ID_PARAM)
   @ApiCreatedResponse({ description: 'The token, with its secret: shown this once, never again.', type: IssuedTokenDto })
   @ApiProblems(400, 404, 413, 415, 422)
-  async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto): Promise<IssuedTokenDto> {
+  async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto, @CurrentActor() actor: Actor): Promise<IssuedTokenDto> {
     const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : null;
-    return IssuedTokenDto.fromIssued(await this.tokens.issue(clientId, { name: body.name, expiresAt }));
+    return IssuedTokenDto.fromIssued(await this.tokens.issue(clientId, { name: body.name, expiresAt }, actor));
   }
 
   @Get()
@@ -53,7 +54,7 @@ export class TokensController {
   @ApiParam({ name: 'token_id', format: 'uuid', description: 'The token id' })
   @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
   @ApiProblems(404)
-  async revoke(@Param('client_id') clientId: string, @Param('token_id') tokenId: string): Promise<void> {
-    await this.tokens.revoke(clientId, tokenId);
+  async revoke(@Param('client_id') clientId: string, @Param('token_id') tokenId: string, @CurrentActor() actor: Actor): Promise<void> {
+    await this.tokens.revoke(clientId, tokenId, actor);
   }
 }

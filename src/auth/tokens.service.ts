@@ -1,11 +1,13 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow, AccountsService } from '../accounts/accounts.service.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import { ClientTokenEntity } from './client-token.entity.js';
 import type { AuthenticatedClient } from './current-client.decorator.js';
+import type { Actor } from './operators/current-operator.decorator.js';
 import { displayPrefix, generateToken, hashToken, parseToken } from './token-format.js';
 
 /** Token metadata: everything but the secret and its hash. */
@@ -66,9 +68,10 @@ export class TokensService implements BeforeApplicationShutdown {
     @InjectRepository(ClientTokenEntity) private readonly tokens: Repository<ClientTokenEntity>,
     private readonly accounts: AccountsService,
     private readonly statements: PreparedStatements,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null } = {}): Promise<IssuedToken> {
+  async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null }, actor: Actor): Promise<IssuedToken> {
     await this.accounts.assertExists(clientId);
     const token = generateToken();
     const entity = this.tokens.create({
@@ -78,8 +81,17 @@ export class TokensService implements BeforeApplicationShutdown {
       name: options.name ?? null,
       expiresAt: options.expiresAt ?? null,
     });
-    const saved = await this.tokens.save(entity);
-    return { token, metadata: metadataOf(saved) };
+    return this.tokens.manager.transaction(async (manager) => {
+      const saved = await manager.save(entity);
+      await this.audit.record(manager, actor, {
+        action: 'token.issued',
+        targetType: 'token',
+        targetId: saved.id,
+        clientId,
+        changes: { name: saved.name, prefix: saved.prefix, expires_at: saved.expiresAt },
+      });
+      return { token, metadata: metadataOf(saved) };
+    });
   }
 
   /** Newest first. */
@@ -89,18 +101,24 @@ export class TokensService implements BeforeApplicationShutdown {
     return rows.map(metadataOf);
   }
 
-  /** Idempotent: revoking a revoked token keeps its first `revoked_at`. */
-  async revoke(clientId: string, tokenId: string): Promise<void> {
+  /** Idempotent: revoking a revoked token keeps its first `revoked_at` (and records nothing). */
+  async revoke(clientId: string, tokenId: string, actor: Actor): Promise<void> {
     await this.accounts.assertExists(clientId);
     const notFound = new NotFoundProblem(`Token "${tokenId}" of client "${clientId}"`);
     if (!UUID.test(tokenId)) throw notFound;
-    const result = await this.tokens
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where('id = :tokenId AND client_id = :clientId AND revoked_at IS NULL', { tokenId, clientId })
-      .execute();
-    if (result.affected === 0 && !(await this.tokens.existsBy({ id: tokenId, clientId }))) throw notFound;
+    await this.tokens.manager.transaction(async (manager) => {
+      // A SELECT over the UPDATE: TypeORM's query() answers an UPDATE with [rows, count], a SELECT with its rows.
+      const revoked: { id: string; name: string | null }[] = await manager.query(
+        `WITH revoked AS (UPDATE client_tokens SET revoked_at = now() WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL RETURNING id, name)
+         SELECT * FROM revoked`,
+        [tokenId, clientId],
+      );
+      if (revoked.length === 0) {
+        if (!(await manager.existsBy(ClientTokenEntity, { id: tokenId, clientId }))) throw notFound;
+        return;
+      }
+      await this.audit.record(manager, actor, { action: 'token.revoked', targetType: 'token', targetId: tokenId, clientId, changes: { name: revoked[0]!.name } });
+    });
   }
 
   /**

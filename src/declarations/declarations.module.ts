@@ -2,20 +2,37 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from './clock.js';
 import { DeclarationValidator } from './declaration-validator.js';
+import { DeclarationsAdminController } from './declarations-admin.controller.js';
+import { DeclarationsAdminRepository } from './declarations-admin.repository.js';
+import { DeclarationsAdminService } from './declarations-admin.service.js';
 import { DeclarationsController } from './declarations.controller.js';
 import { DeclarationsRepository } from './declarations.repository.js';
 import { DeclarationsService } from './declarations.service.js';
 import { DeclarationLineEntity } from './entities/declaration-line.entity.js';
 import { DeclarationEntity } from './entities/declaration.entity.js';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
+import { PeriodExportRepository } from './export/period-export.repository.js';
+import { PeriodExportService } from './export/period-export.service.js';
+import { PeriodsAdminController } from './export/periods-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
 
-/** Declarations and their lines, validation, revisions, idempotency, listing, and each account's obligations. */
+/** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
   imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
-  controllers: [DeclarationsController, ObligationsController],
-  providers: [DeclarationsService, DeclarationsRepository, DeclarationValidator, IdempotencyStore, Clock, ObligationsService],
+  controllers: [DeclarationsController, ObligationsController, DeclarationsAdminController, PeriodsAdminController],
+  providers: [
+    DeclarationsService,
+    DeclarationsRepository,
+    DeclarationsAdminService,
+    DeclarationsAdminRepository,
+    PeriodExportService,
+    PeriodExportRepository,
+    DeclarationValidator,
+    IdempotencyStore,
+    Clock,
+    ObligationsService,
+  ],
 })
 export class DeclarationsModule {}

@@ -98,14 +98,14 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
   return { text, values };
 }
 
-const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
+export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
   ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion"`;
 
 /**
  * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
  * ONE declaration, as JSON columns, from a relation `source` of its `declaration_lines` rows.
  */
-const RECORD_LINES_AND_TOTALS = (source: string) => `
+export const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'material', material, 'materialCode', material_code,
                                               'unit', unit, 'quantity', quantity::text) ORDER BY position), '[]')
      FROM ${source}) AS lines,

@@ -1,7 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Request } from 'express';
-import { AUTHENTICATED_CLIENT, AUTHENTICATED_OPERATOR, type RequestWithClient } from '../auth/current-client.decorator.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../auth/current-client.decorator.js';
+import { AUTHENTICATED_OPERATOR, type RequestWithOperator } from '../auth/operators/current-operator.decorator.js';
 import { type Audience, audienceOf } from '../common/openapi.js';
 import { RATE_LIMIT_WINDOW_MS, type RateLimits } from './rate-limits.js';
 
@@ -15,11 +16,12 @@ const appliesTo =
  * Who a limit counts: a client (every token of it shares one budget: issuing more tokens does not
  * buy more requests) or an operator identity. Set by the AuthGuard, which runs first.
  */
-export function tracker(req: RequestWithClient): string {
+export function tracker(req: RequestWithClient & RequestWithOperator): string {
   const client = req[AUTHENTICATED_CLIENT];
   if (client) return `client:${client.clientId}`;
   const operator = req[AUTHENTICATED_OPERATOR];
-  if (operator) return `operator:${operator.operatorId}`;
+  // The bootstrap ADMIN_TOKEN is one identity; each named operator token another.
+  if (operator) return `operator:${operator.kind === 'admin' ? 'admin' : operator.id}`;
   // Only reachable through a programming error: the rate-limit guard registered before the AuthGuard.
   throw new Error('The rate-limit guard ran before the AuthGuard authenticated the request');
 }

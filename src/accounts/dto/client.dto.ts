@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { Account, ClientView } from '../accounts.service.js';
 import type { Profile } from '../profile.js';
 
@@ -75,6 +75,20 @@ export class AdminClientDto {
       updated_at: view.updatedAt,
     });
   }
+}
+
+@ApiSchema({ description: 'One page of clients, newest first (`created_at`, then `client_id`, descending).' })
+export class AdminClientPageDto {
+  @ApiProperty({ type: [AdminClientDto] })
+  data!: AdminClientDto[];
+
+  /** Whether another page follows. */
+  @ApiProperty()
+  has_more!: boolean;
+
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor!: string | null;
 }
 
 /** The client's account as it was confirmed during onboarding: fields are null or empty until then. */

@@ -23,6 +23,13 @@ export type DeclarationStatus = 'current' | 'superseded';
 @Index('ix_declarations_client_submitted', ['clientId', 'submittedAt', 'id'])
 @Index('ix_declarations_client_period_submitted', ['clientId', 'period', 'submittedAt', 'id'])
 @Index('ix_declarations_client_current_submitted', ['clientId', 'submittedAt', 'id'], { where: `status = 'current'` })
+// The operator's listing across clients (migrations/1795740000000-operator.ts): unfiltered or by date, by period,
+// by status, and the current revisions of a period.
+@Index('ix_declarations_submitted', ['submittedAt', 'id'])
+@Index('ix_declarations_period_submitted', ['period', 'submittedAt', 'id'])
+@Index('ix_declarations_current_submitted', ['submittedAt', 'id'], { where: `status = 'current'` })
+@Index('ix_declarations_superseded_submitted', ['submittedAt', 'id'], { where: `status = 'superseded'` })
+@Index('ix_declarations_period_current_submitted', ['period', 'submittedAt', 'id'], { where: `status = 'current'` })
 export class DeclarationEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_declarations' })
   id!: string;

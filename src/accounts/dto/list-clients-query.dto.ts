@@ -1,0 +1,33 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { MatchesPattern } from '../../common/paging/query-validators.js';
+import { PageQueryDto } from '../../common/paging/page-query.dto.js';
+import { NotBlank } from './validators.js';
+
+export class ListClientsQueryDto extends PageQueryDto {
+  /** Text in the company name or the e-mail address (pending or confirmed), ignoring case. */
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @NotBlank()
+  @Length(1, 200)
+  q?: string;
+
+  /** `true`: clients whose onboarding was confirmed; `false`: not yet. */
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @MatchesPattern('invalidBoolean', /^(true|false)$/, 'must be true or false')
+  confirmed?: 'true' | 'false';
+
+  /** A plan id, in the pending or the confirmed profile. */
+  @ApiPropertyOptional({ pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @IsOptional()
+  @MatchesPattern('invalidPlan', /^[A-Za-z0-9_-]{1,64}$/, 'must be a plan id')
+  plan?: string;
+
+  /** A stream code, in the pending or the confirmed profile. */
+  @ApiPropertyOptional({ pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @IsOptional()
+  @MatchesPattern('invalidStream', /^[A-Za-z0-9_-]{1,64}$/, 'must be a stream code')
+  stream?: string;
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from '../auth/operators/current-operator.decorator.js';
+
+/** What an admin write did. `changes` says what changed; it never holds a secret (a token, a hash). */
+export interface AuditEvent {
+  /** `<target>.<verb>`: `client.created`, `token.revoked`, … */
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** The client concerned, if any. */
+  clientId?: string | null;
+  changes?: Record<string, unknown>;
+}
+
+/** The operator identity name recorded for the bootstrap credential. */
+export const BOOTSTRAP_ACTOR_NAME = 'ADMIN_TOKEN';
+
+/**
+ * Writes the audit trail. `record` takes the EntityManager of the write's own transaction: the
+ * entry commits with the write or not at all.
+ */
+@Injectable()
+export class AuditTrail {
+  async record(manager: EntityManager, actor: Actor, event: AuditEvent): Promise<void> {
+    const { operator } = actor;
+    await manager.query(
+      `INSERT INTO audit_events (actor_type, operator_id, actor_name, action, target_type, target_id, client_id, changes, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)`,
+      [
+        operator.kind,
+        operator.kind === 'operator' ? operator.id : null,
+        operator.kind === 'operator' ? operator.name : BOOTSTRAP_ACTOR_NAME,
+        event.action,
+        event.targetType,
+        event.targetId,
+        event.clientId ?? null,
+        JSON.stringify(event.changes ?? {}),
+        actor.requestId,
+      ],
+    );
+  }
+}

@@ -1,0 +1,106 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.js';
+import { PageQueryDto } from '../../common/paging/page-query.dto.js';
+
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
+export class ListAuditQueryDto extends PageQueryDto {
+  /** Only entries about this client. */
+  @ApiPropertyOptional({ pattern: '^[a-z0-9][a-z0-9_-]{2,62}$' })
+  @IsOptional()
+  @MatchesPattern('invalidClientId', /^[a-z0-9][a-z0-9_-]{2,62}$/, 'must be a client id')
+  client_id?: string;
+
+  /** Only entries of this actor: `admin` (the bootstrap ADMIN_TOKEN) or an operator token id. */
+  @ApiPropertyOptional({ pattern: `^admin$|${UUID_PATTERN}` })
+  @IsOptional()
+  @MatchesPattern('invalidActor', new RegExp(`^admin$|${UUID_PATTERN}`), 'must be "admin" or an operator token id (UUID in lower case)')
+  actor?: string;
+
+  /** Only this action, e.g. `client.updated`. */
+  @ApiPropertyOptional({ pattern: '^[a-z_]+\\.[a-z_]+$' })
+  @IsOptional()
+  @MatchesPattern('invalidAction', /^[a-z_]{1,40}\.[a-z_]{1,40}$/, 'must be an action such as client.updated')
+  action?: string;
+
+  /** Entries at or after this instant (RFC 3339). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsRfc3339()
+  from?: string;
+
+  /** Entries before this instant (RFC 3339). */
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsRfc3339()
+  to?: string;
+}
+
+export class AuditActorDto {
+  /** `admin`: the bootstrap ADMIN_TOKEN; `operator`: a named operator token. */
+  @ApiProperty({ enum: ['admin', 'operator'] })
+  type!: 'admin' | 'operator';
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  operator_token_id!: string | null;
+
+  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential). */
+  @ApiProperty({ example: 'Camille (onboarding)' })
+  name!: string;
+}
+
+export class AuditTargetDto {
+  @ApiProperty({ enum: ['client', 'token', 'operator_token'], example: 'client' })
+  type!: string;
+
+  @ApiProperty({ example: 'exemple-sas' })
+  id!: string;
+}
+
+@ApiSchema({ description: 'One admin write, recorded in the same transaction as the write. Never changed or deleted.' })
+export class AuditEventDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  /** UTC, microseconds. */
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:00:00.123456Z' })
+  occurred_at!: string;
+
+  @ApiProperty({ type: AuditActorDto })
+  actor!: AuditActorDto;
+
+  /**
+   * `client.created`, `client.updated`, `client.confirmed`, `token.issued`, `token.revoked`,
+   * `operator_token.created`, `operator_token.revoked`.
+   */
+  @ApiProperty({ example: 'client.updated' })
+  action!: string;
+
+  @ApiProperty({ type: AuditTargetDto })
+  target!: AuditTargetDto;
+
+  @ApiProperty({ type: String, nullable: true, example: 'exemple-sas' })
+  client_id!: string | null;
+
+  /** What changed: the values set (`client.created`, `token.issued`) or `{field: {from, to}}`. Never a secret. */
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { company: { from: 'Exemple', to: 'Exemple SAS' } } })
+  changes!: Record<string, unknown>;
+
+  /** The `X-Request-Id` of the request that made the change. */
+  @ApiProperty({ type: String, nullable: true })
+  request_id!: string | null;
+}
+
+@ApiSchema({ description: 'One page of the audit trail, newest first (`occurred_at`, then `id`, descending).' })
+export class AuditPageDto {
+  @ApiProperty({ type: [AuditEventDto] })
+  data!: AuditEventDto[];
+
+  @ApiProperty()
+  has_more!: boolean;
+
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor!: string | null;
+}

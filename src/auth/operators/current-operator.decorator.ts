@@ -1,0 +1,25 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+
+/** Who is calling an admin route: the bootstrap ADMIN_TOKEN, or a named operator token. */
+export type OperatorIdentity = { kind: 'admin' } | { kind: 'operator'; id: string; name: string };
+
+/** Who did an admin write, and in which request: what the audit trail records. */
+export interface Actor {
+  operator: OperatorIdentity;
+  /** The request id (`X-Request-Id`), null outside a request. */
+  requestId: string | null;
+}
+
+/** Where the guard stores the caller of an admin route on the request (the rate limiter may key on it). */
+export const AUTHENTICATED_OPERATOR = Symbol('authenticatedOperator');
+
+export type RequestWithOperator = { [AUTHENTICATED_OPERATOR]?: OperatorIdentity; id?: unknown };
+
+/** The actor of an admin route (`AdminApi()`): its operator identity and the request id. */
+export const CurrentActor = createParamDecorator((_data: unknown, context: ExecutionContext): Actor => {
+  const req = context.switchToHttp().getRequest<RequestWithOperator>();
+  const operator = req[AUTHENTICATED_OPERATOR];
+  // Only reachable through a programming error: @CurrentActor() on a route that is not AdminApi().
+  if (!operator) throw new Error('@CurrentActor() used on a route that is not authenticated as the operator');
+  return { operator, requestId: typeof req.id === 'string' ? req.id : null };
+});

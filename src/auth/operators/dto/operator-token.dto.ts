@@ -1,0 +1,50 @@
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsString, MaxLength } from 'class-validator';
+import { NotBlank } from '../../../accounts/dto/validators.js';
+import type { OperatorTokenMetadata } from '../operators.service.js';
+
+export class CreateOperatorTokenDto {
+  /** Who will use the token (a person or a tool): the audit trail names it. */
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Camille (onboarding)' })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @NotBlank()
+  @MaxLength(100)
+  name!: string;
+}
+
+/** An operator token's metadata; the secret is never shown again after creation. */
+export class OperatorTokenDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Camille (onboarding)' })
+  name!: string;
+
+  /** The first characters of the token, to recognise it. */
+  @ApiProperty({ example: 'eprop_7Gx2kQp' })
+  prefix!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  created_at!: Date;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  revoked_at!: Date | null;
+
+  static from(t: OperatorTokenMetadata): OperatorTokenDto {
+    return Object.assign(new OperatorTokenDto(), { id: t.id, name: t.name, prefix: t.prefix, created_at: t.createdAt, revoked_at: t.revokedAt });
+  }
+}
+
+/** The response to creating an operator token: the only time the token itself is shown. */
+export class CreatedOperatorTokenDto extends PickType(OperatorTokenDto, ['id', 'name', 'prefix', 'created_at'] as const) {
+  /** The bearer token for the admin API. Store it now: it is never shown again (only its SHA-256 is kept). */
+  @ApiProperty({ example: 'eprop_7Gx2kQpXXXXXXXXXXXXXXXXXXXXXXXXX_0a1B2c' })
+  token!: string;
+
+  static fromCreated(created: { token: string; metadata: OperatorTokenMetadata }): CreatedOperatorTokenDto {
+    const { id, name, prefix, created_at } = OperatorTokenDto.from(created.metadata);
+    return Object.assign(new CreatedOperatorTokenDto(), { token: created.token, id, name, prefix, created_at });
+  }
+}

@@ -1,0 +1,33 @@
+import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+
+/**
+ * A named operator token: the admin API's credential besides the bootstrap ADMIN_TOKEN, so that
+ * each admin action is attributed. Only the SHA-256 of the token is stored. Never returned.
+ * The schema is `migrations/1795740000000-operator.ts`; this mirrors it.
+ */
+@Entity({ name: 'operator_tokens' })
+@Unique('uq_operator_tokens_token_hash', ['tokenHash'])
+@Check('ck_operator_tokens_token_hash_format', `token_hash ~ '^[0-9a-f]{64}$'`)
+@Check('ck_operator_tokens_prefix_length', `char_length(prefix) BETWEEN 1 AND 16`)
+@Check('ck_operator_tokens_name_length', `char_length(name) BETWEEN 1 AND 100`)
+export class OperatorTokenEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_operator_tokens' })
+  id!: string;
+
+  /** Who uses the token (a person or a tool), as shown in the audit trail. */
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ name: 'token_hash', type: 'text' })
+  tokenHash!: string;
+
+  /** The first characters of the token (`eprop_` + 7), to recognise it in a list. */
+  @Column({ type: 'text' })
+  prefix!: string;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+}

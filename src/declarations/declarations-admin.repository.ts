@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { KeysetPosition } from '../common/paging/keyset-cursor.js';
+import {
+  DECLARATION_COLUMNS,
+  type DeclarationRecordRow,
+  type DeclarationRow,
+  type DeclarationSummaryRow,
+  RECORD_LINES_AND_TOTALS,
+  type TotalRow,
+} from './declarations.repository.js';
+import type { DeclarationStatus } from './entities/declaration.entity.js';
+
+/** The operator's listing across clients. */
+export interface AdminListQuery {
+  clientId?: string;
+  period?: string;
+  stream?: string;
+  status?: DeclarationStatus;
+  /** `submitted_at >= submittedFrom` (RFC 3339). */
+  submittedFrom?: string;
+  /** `submitted_at < submittedTo` (RFC 3339). */
+  submittedTo?: string;
+  after?: KeysetPosition;
+  /** Rows to read (the service asks one more than a page). */
+  limit: number;
+}
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * THE statement of one page of the operator's listing (exported so that the scale test explains
+ * this very statement). Newest first, keyset on `(submitted_at, id)`: every combination of
+ * filters reads an index in the order of the page (by client, by period, status=current, or all
+ * of them, with the date range as the index range), so no page sorts the table.
+ */
+export function adminListStatement(query: AdminListQuery): Statement {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  if (query.clientId !== undefined) where.push(`client_id = $${values.push(query.clientId)}`);
+  if (query.period !== undefined) where.push(`period = $${values.push(query.period)}`);
+  if (query.status !== undefined) where.push(`status = $${values.push(query.status)}`);
+  if (query.submittedFrom !== undefined) where.push(`submitted_at >= $${values.push(query.submittedFrom)}::timestamptz`);
+  if (query.submittedTo !== undefined) where.push(`submitted_at < $${values.push(query.submittedTo)}::timestamptz`);
+  if (query.stream !== undefined) {
+    where.push(`EXISTS (SELECT 1 FROM declaration_lines l WHERE l.declaration_id = declarations.id AND l.stream = $${values.push(query.stream)})`);
+  }
+  if (query.after) {
+    where.push(`(submitted_at, id) < ($${values.push(query.after.at)}::timestamptz, $${values.push(query.after.id)}::uuid)`);
+  }
+  const text = `SELECT ${DECLARATION_COLUMNS} FROM declarations
+     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY submitted_at DESC, id DESC
+     LIMIT $${values.push(query.limit)}`;
+  return { text, values };
+}
+
+/** See `findRecord`. */
+const FIND_RECORD = `WITH declaration AS (SELECT * FROM declarations WHERE id = $1),
+                          line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
+                     SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`;
+
+/**
+ * The SQL of the operator's reads of declarations: across clients, by design (admin routes only;
+ * the client API's reads are in DeclarationsRepository, scoped by client).
+ */
+@Injectable()
+export class DeclarationsAdminRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async listPage(query: AdminListQuery): Promise<DeclarationSummaryRow[]> {
+    const { text, values } = adminListStatement(query);
+    const rows: DeclarationRow[] = await this.dataSource.query(text, values);
+    const aggregates = await this.aggregate(rows.map((r) => r.id));
+    return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
+  }
+
+  /** Any client's declaration by id. */
+  async findRecord(id: string): Promise<DeclarationRecordRow | undefined> {
+    const [record] = await this.dataSource.query<DeclarationRecordRow[]>(FIND_RECORD, [id]);
+    return record;
+  }
+
+  /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
+  private async aggregate(ids: string[]): Promise<Map<string, { lineCount: number; totals: TotalRow[] }>> {
+    const result = new Map<string, { lineCount: number; totals: TotalRow[] }>();
+    if (ids.length === 0) return result;
+    const rows: { declarationId: string; stream: string; unit: string; quantity: string; lines: number }[] = await this.dataSource.query(
+      `SELECT declaration_id AS "declarationId", stream, unit, trim_scale(sum(quantity))::text AS quantity, count(*)::int AS lines
+         FROM declaration_lines WHERE declaration_id = ANY($1::uuid[])
+        GROUP BY declaration_id, stream, unit
+        ORDER BY declaration_id, stream, unit`,
+      [ids],
+    );
+    for (const row of rows) {
+      const entry = result.get(row.declarationId) ?? { lineCount: 0, totals: [] };
+      entry.lineCount += row.lines;
+      entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
+      result.set(row.declarationId, entry);
+    }
+    return result;
+  }
+}

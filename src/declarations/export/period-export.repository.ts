@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { utcText } from '../declarations.repository.js';
+
+/** One line of a period's export, with its declaration and client (the CSV row). */
+export interface ExportLineRow {
+  clientId: string;
+  company: string | null;
+  country: string | null;
+  idus: string[];
+  declarationId: string;
+  revision: number;
+  receipt: string;
+  submittedAt: string;
+  stream: string;
+  material: string;
+  materialCode: string | null;
+  unit: string;
+  /** Exact decimal text without trailing zeros. */
+  quantity: string;
+}
+
+export interface SummaryTotalRow {
+  stream: string;
+  materialCode: string | null;
+  /** The submitted text when it names no published category; null otherwise. */
+  material: string | null;
+  unit: string;
+  quantity: string;
+  clientCount: number;
+  lineCount: number;
+}
+
+export interface PeriodSummaryRows {
+  confirmedClients: number;
+  declaredClients: number;
+  missing: { clientId: string; company: string | null; email: string | null }[];
+  totals: SummaryTotalRow[];
+  streamTotals: { stream: string; unit: string; quantity: string }[];
+}
+
+/** The current revision of every client for `$1`, one row per line, in client then line order. */
+export const EXPORT_LINES = `
+  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+         d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
+         l.stream, l.material, l.material_code AS "materialCode", l.unit, trim_scale(l.quantity)::text AS quantity
+    FROM declarations d
+    JOIN clients c ON c.client_id = d.client_id
+    JOIN declaration_lines l ON l.declaration_id = d.id
+   WHERE d.period = $1 AND d.status = 'current'
+   ORDER BY d.client_id, l.position`;
+
+const CURRENT_LINES = `declarations d JOIN declaration_lines l ON l.declaration_id = d.id WHERE d.period = $1 AND d.status = 'current'`;
+
+/** Rows fetched per round trip by the export's cursor: what the process holds at most, besides socket buffers. */
+const EXPORT_BATCH_ROWS = 500;
+
+/**
+ * A period's filing export, across clients (admin only). The export is read through a cursor
+ * (pg-query-stream) in a REPEATABLE READ, READ ONLY transaction: one consistent snapshot, never
+ * the whole result in memory, and the next batch is fetched only when the response has taken the
+ * previous one (backpressure).
+ */
+@Injectable()
+export class PeriodExportRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Streams the export's rows to `consume`, which must resolve once it has read the stream to its
+   * end (or reject); the connection is released then, and destroyed if anything failed.
+   */
+  async streamLines(period: string, consume: (rows: AsyncIterable<ExportLineRow>) => Promise<void>): Promise<void> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as pg.Pool;
+    const client = await pool.connect();
+    let failed = false;
+    try {
+      await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const stream = client.query(new QueryStream(EXPORT_LINES, [period], { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }));
+      await consume(stream as AsyncIterable<ExportLineRow>);
+      await client.query('COMMIT');
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // A connection left mid-cursor is not given back to the pool.
+      client.release(failed);
+    }
+  }
+
+  /** Totals across clients (exact, by PostgreSQL's numeric), who declared and who has not: one snapshot. */
+  async summary(period: string): Promise<PeriodSummaryRows> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const [counts]: { confirmedClients: number; declaredClients: number }[] = await manager.query(
+        `SELECT (SELECT count(*)::int FROM clients WHERE confirmed_at IS NOT NULL) AS "confirmedClients",
+                (SELECT count(*)::int FROM declarations WHERE period = $1 AND status = 'current') AS "declaredClients"`,
+        [period],
+      );
+      const missing = await manager.query(
+        `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email
+           FROM clients c
+          WHERE c.confirmed_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current')
+          ORDER BY c.client_id`,
+        [period],
+      );
+      const totals = await manager.query(
+        `SELECT l.stream, l.material_code AS "materialCode", CASE WHEN l.material_code IS NULL THEN l.material END AS material, l.unit,
+                trim_scale(sum(l.quantity))::text AS quantity, count(DISTINCT d.client_id)::int AS "clientCount", count(*)::int AS "lineCount"
+           FROM ${CURRENT_LINES}
+          GROUP BY l.stream, l.material_code, CASE WHEN l.material_code IS NULL THEN l.material END, l.unit
+          ORDER BY l.stream, l.material_code NULLS LAST, material, l.unit`,
+        [period],
+      );
+      const streamTotals = await manager.query(
+        `SELECT l.stream, l.unit, trim_scale(sum(l.quantity))::text AS quantity FROM ${CURRENT_LINES} GROUP BY l.stream, l.unit ORDER BY l.stream, l.unit`,
+        [period],
+      );
+      return { ...counts!, missing, totals, streamTotals };
+    });
+  }
+}

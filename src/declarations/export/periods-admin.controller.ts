@@ -1,0 +1,71 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AdminApi, ApiProblems } from '../../common/openapi.js';
+import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
+import { CSV_COLUMNS, type ExportFormat, IDU_SEPARATOR, PeriodExportService } from './period-export.service.js';
+
+const PERIOD_PARAM = { name: 'period', description: 'A half-year, `YYYY-S1` or `YYYY-S2` (anything else: 404).', schema: { type: 'string', example: '2025-S1' } };
+const CSV_DESCRIPTION =
+  `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
+  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text.`;
+const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
+const DISPOSITION = { 'Content-Disposition': { description: 'For CSV: `attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } } };
+
+/** Operator: a period's filing export and summary. */
+@ApiTags('admin')
+@AdminApi()
+@ApiExtraModels(PeriodExportDto)
+@Controller('api/v1/admin/periods/:period')
+export class PeriodsAdminController {
+  constructor(private readonly exports: PeriodExportService) {}
+
+  @Get('export')
+  @ApiOperation({
+    operationId: 'exportPeriod',
+    summary: "A period's filing export: the current revision of every client (JSON or CSV)",
+    description: [
+      'For one half-year, the current revision of every client that declared it, with the client\'s confirmed company, country and IDUs; quantities are exact decimal strings. JSON by default, CSV with `Accept: text/csv` (or at `…/export.csv`).',
+      '',
+      CSV_DESCRIPTION,
+      '',
+      'Streamed from one consistent snapshot of the database, whatever its size. If the service fails after the first byte, the connection is cut rather than the body ended: a complete download ends with `]}` (JSON) or the chunked terminator.',
+    ].join('\n'),
+  })
+  @ApiParam(PERIOD_PARAM)
+  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for CSV; JSON otherwise.', schema: { type: 'string' } })
+  @ApiResponse({
+    status: 200,
+    description: 'The export.',
+    headers: DISPOSITION,
+    content: { 'application/json': { schema: { $ref: getSchemaPath(PeriodExportDto) } }, ...CSV_CONTENT },
+  })
+  @ApiProblems(404)
+  async export(@Param('period') period: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const format: ExportFormat = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
+    await this.exports.writeExport(period, format, res);
+  }
+
+  @Get('export.csv')
+  @ApiOperation({ operationId: 'exportPeriodCsv', summary: "A period's filing export as CSV", description: CSV_DESCRIPTION })
+  @ApiParam(PERIOD_PARAM)
+  @ApiResponse({ status: 200, description: 'The export as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
+  @ApiProblems(404)
+  async exportCsv(@Param('period') period: string, @Res() res: Response): Promise<void> {
+    await this.exports.writeExport(period, 'csv', res);
+  }
+
+  @Get('summary')
+  @ApiOperation({
+    operationId: 'summarisePeriod',
+    summary: "A period's totals across clients, and who has not declared",
+    description:
+      'Over the current revision of every client: exact totals (PostgreSQL numeric, as decimal strings) per stream, material and unit, and per stream and unit; how many confirmed clients there are, how many declared, and which confirmed clients have not.',
+  })
+  @ApiParam(PERIOD_PARAM)
+  @ApiOkResponse({ description: "The period's exact totals and who has declared.", type: PeriodSummaryDto })
+  @ApiProblems(404)
+  summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
+    return this.exports.summary(period);
+  }
+}

@@ -1,0 +1,192 @@
+import http from 'node:http';
+import request from 'supertest';
+import { createClient, createClientWithToken } from '../support/factories.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
+const PERIOD = '2025-S2';
+// Food-service packaging: declared in kg alone (household packaging would need counts beside weights).
+const line = (quantity: number, material: string, stream = 'CHR') => ({ stream, material, unit: 'kg', quantity });
+const submit = async (token: string, lines: unknown[]) => {
+  const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period: PERIOD, lines });
+  expect(res.status).toBe(201);
+  return res.body;
+};
+
+/** Exact decimal arithmetic on thousandths (the quantities have at most 3 decimals). */
+const milli = (text: string | number) => {
+  const [int, frac = ''] = String(text).split('.');
+  return BigInt(int!) * 1000n + BigInt(frac.padEnd(3, '0'));
+};
+const decimal = (m: bigint) => {
+  const frac = (m % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+  return `${m / 1000n}${frac ? `.${frac}` : ''}`;
+};
+
+/** A minimal RFC 4180 reader (quoted cells, doubled quotes, CRLF or LF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') endCell();
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      endCell();
+      rows.push(row);
+      row = [];
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) {
+    endCell();
+    rows.push(row);
+  }
+  return rows;
+}
+
+describe("a period's export and summary", () => {
+  let a: { clientId: string; token: string };
+  let b: { clientId: string; token: string };
+  let quiet: { clientId: string };
+  let pending: { clientId: string };
+  let current: Array<{ stream: string; material: string; unit: string; quantity: number }>;
+
+  beforeAll(async () => {
+    a = await createClientWithToken(t, { client_id: 'export-a', company: '=HYPERLINK("http://evil")', idus: ['FR1_A', 'FR2_A'], streams: ['CHR'] });
+    b = await createClientWithToken(t, { client_id: 'export-b', company: 'Bravo SAS', country: 'BE', streams: ['CHR'] });
+    quiet = await createClient(t, { client_id: 'export-quiet', company: 'Quiet SAS', streams: ['CHR'] });
+    pending = await createClient(t, { client_id: 'export-pending' }, { confirm: false });
+    // a amends: only its second revision counts.
+    await submit(a.token, [line(1000, 'Verre'), line(7, 'Bois')]);
+    const aLines = [line(0.1, 'Verre'), line(0.2, 'glass'), line(999_999_999_999.999, 'paper_cardboard')];
+    const bLines = [line(0.001, 'verre'), line(12.5, '+Palettes consignées'), line(0.7, 'Bois')];
+    await submit(a.token, aLines);
+    await submit(b.token, bLines);
+    current = [...aLines, ...bLines];
+    // Another period is not exported.
+    await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${b.token}`).send({ period: '2025-S1', lines: [line(5, 'Verre')] });
+  });
+
+  it('summary: exact totals of the current revisions per stream, material and unit; who declared and who has not', async () => {
+    const res = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/summary`).set(admin());
+    expect(res.status).toBe(200);
+    expect(res.body.period).toBe(PERIOD);
+    expect(res.body.clients).toEqual({ confirmed: 3, declared: 2, missing: 1 });
+    expect(res.body.missing_clients).toEqual([{ client_id: quiet.clientId, company: 'Quiet SAS', email: expect.any(String) }]);
+    expect(JSON.stringify(res.body)).not.toContain(pending.clientId);
+
+    const total = current.reduce((sum, l) => sum + milli(l.quantity), 0n);
+    expect(res.body.stream_totals).toEqual([{ stream: 'CHR', unit: 'kg', quantity: decimal(total) }]);
+    expect(res.body.stream_totals[0].quantity).toBe('1000000000013.5');
+    const byMaterial = Object.fromEntries(
+      res.body.totals.map((x: { material_category: string | null; material: string | null; quantity: string }) => [x.material_category ?? x.material, x.quantity]),
+    );
+    expect(byMaterial).toEqual({ glass: '0.301', paper_cardboard: '999999999999.999', wood: '0.7', '+Palettes consignées': '12.5' });
+    const glass = res.body.totals.find((x: { material_category: string }) => x.material_category === 'glass');
+    expect(glass).toMatchObject({ client_count: 2, line_count: 3 });
+    // The sum of the summary's rows is the stream total, exactly.
+    expect(decimal(res.body.totals.reduce((s: bigint, x: { quantity: string }) => s + milli(x.quantity), 0n))).toBe(res.body.stream_totals[0].quantity);
+  });
+
+  it('JSON export: the current revision of every client that declared, with company, country and IDUs; its lines sum to the summary', async () => {
+    const res = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export`).set(admin());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body.period).toBe(PERIOD);
+    expect(res.body.declarations.map((d: { client_id: string }) => d.client_id)).toEqual([a.clientId, b.clientId]);
+    expect(res.body.declarations[0]).toMatchObject({ company: '=HYPERLINK("http://evil")', country: 'FR', idus: ['FR1_A', 'FR2_A'], revision: 2 });
+    expect(res.body.declarations[0].lines).toEqual([
+      { stream: 'CHR', material: 'Verre', material_category: 'glass', unit: 'kg', quantity: '0.1' },
+      { stream: 'CHR', material: 'glass', material_category: 'glass', unit: 'kg', quantity: '0.2' },
+      { stream: 'CHR', material: 'paper_cardboard', material_category: 'paper_cardboard', unit: 'kg', quantity: '999999999999.999' },
+    ]);
+    const lines = res.body.declarations.flatMap((d: { lines: Array<{ quantity: string }> }) => d.lines);
+    expect(decimal(lines.reduce((s: bigint, l: { quantity: string }) => s + milli(l.quantity), 0n))).toBe('1000000000013.5');
+  });
+
+  it('CSV export (Accept: text/csv or .csv): one row per client and line, formulas neutralised', async () => {
+    const byAccept = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export`).set(admin()).set('accept', 'text/csv');
+    const byPath = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv`).set(admin());
+    for (const res of [byAccept, byPath]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="epr-declarations-${PERIOD}.csv"`);
+    }
+    expect(byAccept.text).toBe(byPath.text);
+    const [header, ...rows] = parseCsv(byPath.text);
+    expect(header).toEqual([
+      'period', 'client_id', 'company', 'country', 'idus', 'declaration_id', 'revision', 'receipt', 'submitted_at', 'stream', 'material', 'material_category', 'unit', 'quantity',
+    ]);
+    expect(rows).toHaveLength(6);
+    const column = (name: string) => header!.indexOf(name);
+    expect(rows[0]![column('company')]).toBe(`'=HYPERLINK("http://evil")`);
+    expect(rows[0]![column('idus')]).toBe('FR1_A; FR2_A');
+    expect(rows.map((r) => r[column('client_id')])).toEqual([a.clientId, a.clientId, a.clientId, b.clientId, b.clientId, b.clientId]);
+    expect(rows[4]![column('material')]).toBe(`'+Palettes consignées`);
+    expect(rows[3]).toEqual(expect.arrayContaining(['BE', 'Bravo SAS', 'verre', 'glass', '0.001']));
+    expect(decimal(rows.reduce((s, r) => s + milli(r[column('quantity')]!), 0n))).toBe('1000000000013.5');
+  });
+
+  it('a period nobody declared: empty export, every confirmed client missing; a malformed period is a 404', async () => {
+    const json = await request(t.url).get('/api/v1/admin/periods/2023-S1/export').set(admin());
+    expect(json.body).toEqual({ period: '2023-S1', declarations: [] });
+    const csv = await request(t.url).get('/api/v1/admin/periods/2023-S1/export.csv').set(admin());
+    expect(parseCsv(csv.text)).toHaveLength(1);
+    const summary = await request(t.url).get('/api/v1/admin/periods/2023-S1/summary').set(admin());
+    expect(summary.body).toMatchObject({ clients: { confirmed: 3, declared: 0, missing: 3 }, totals: [], stream_totals: [] });
+    for (const path of ['2025-S3/export', '2025/export.csv', 'now/summary']) {
+      expect((await request(t.url).get(`/api/v1/admin/periods/${path}`).set(admin())).status).toBe(404);
+    }
+  });
+
+  it('readers that hang up mid-export cost nothing: no error logged, no connection kept', async () => {
+    // A period big enough (20,000 lines, ~3 MB of CSV) to be cut in the middle.
+    await t.pool.query(
+      `INSERT INTO declarations (id, client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+       SELECT md5('abort/' || c)::uuid, client_id, '2024-S2', 1, 'current', NULL, now(), 'EPR-ABORT-' || c, 'x'
+         FROM (SELECT client_id, row_number() OVER (ORDER BY client_id) AS c FROM clients WHERE confirmed_at IS NOT NULL) AS confirmed`,
+    );
+    await t.pool.query(
+      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+       SELECT d.id, p, 'EMB', 'Matériau ' || p, NULL, 'kg', p FROM declarations d, generate_series(0, 999) AS p WHERE d.period = '2024-S2'`,
+    );
+    // More aborted exports than the pool has connections (10): a cursor's connection not released would block the last request.
+    for (let i = 0; i < 12; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(`${t.url}/api/v1/admin/periods/2024-S2/export.csv`, { headers: admin() }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve() : reject(error)));
+      });
+    }
+    const after = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/summary`).set(admin());
+    expect(after.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(t.logs.filter((line) => /"level":(50|60)/.test(line) && line.includes('/export'))).toEqual([]);
+  });
+});
