@@ -3,10 +3,11 @@ import { IsOptional } from 'class-validator';
 import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export class ListAdminDeclarationsQueryDto extends PageQueryDto {
   /** Only this half-year, e.g. `2025-S1`. */
-  @ApiPropertyOptional({ pattern: '^[0-9]{4}-S[12]$' })
+  @ApiPropertyOptional({ pattern: PERIOD_PATTERN_TEXT })
   @IsOptional()
   @MatchesPattern('invalidPeriodFormat', PERIOD_PATTERN, 'must be a half-year written YYYY-S1 or YYYY-S2')
   period?: string;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PERIOD_PATTERN_TEXT } from '../../period.js';
 
 export class ExportLineDto {
   @ApiProperty({ example: 'EMB' })
@@ -52,7 +53,7 @@ export class ExportDeclarationDto {
 
 @ApiSchema({ description: 'A period\'s filing export: the current revision of every client that declared, in client id order.' })
 export class PeriodExportDto {
-  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 
   @ApiProperty({ type: [ExportDeclarationDto] })
@@ -123,7 +124,7 @@ export class StreamTotalDto {
 
 @ApiSchema({ description: "A period's totals across the current revisions of every client, and who has not declared." })
 export class PeriodSummaryDto {
-  @ApiProperty({ example: '2025-S1', pattern: '^[0-9]{4}-S[12]$' })
+  @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 
   @ApiProperty({ type: SummaryClientsDto })
