@@ -4,7 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import request from 'supertest';
-import { AUDIENCE_KEY } from '../src/common/openapi.js';
+import { AUDIENCE_KEY } from '../src/auth/audience.js';
 import { SERVED_FILES } from '../src/reference/reference-files.js';
 import { PublicFiles } from '../src/site/public-files.js';
 import { SITE_PATHS } from '../src/site/site-pages.js';

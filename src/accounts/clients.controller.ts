@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from 
 import { ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Actor, CurrentActor } from '../auth/operators/current-operator.decorator.js';
-import { AdminApi, ApiProblems } from '../common/openapi.js';
+import { ApiProblems } from '../common/openapi.js';
+import { AdminApi } from '../auth/audience.js';
 import { AccountsService } from './accounts.service.js';
 import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';

@@ -5,7 +5,7 @@ import type { Repository } from 'typeorm';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { PreparedStatements } from '../database/prepared-statements.js';
-import { type Audience, AUDIENCE_KEY } from '../common/openapi.js';
+import { type Audience, AUDIENCE_KEY } from './audience.js';
 import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
 import type { FailedAuthentications } from '../rate-limit/failed-authentications.js';

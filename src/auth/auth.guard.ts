@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { audienceOf } from '../common/openapi.js';
+import { audienceOf } from './audience.js';
 import { Problem } from '../common/problem/problem.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';

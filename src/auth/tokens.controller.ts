@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AdminApi, ApiProblems } from '../common/openapi.js';
+import { ApiProblems } from '../common/openapi.js';
+import { AdminApi } from './audience.js';
 import { type Actor, CurrentActor } from './operators/current-operator.decorator.js';
 import { IssuedTokenDto, IssueTokenDto, TokenDto } from './dto/token.dto.js';
 import { TokensService } from './tokens.service.js';

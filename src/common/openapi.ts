@@ -1,20 +1,9 @@
-import { applyDecorators, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { REALM } from '../auth/bearer-challenge.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from './problem/problem-content-type.js';
 import { ProblemDto, ValidationProblemDto } from './problem/problem.dto.js';
 import { type FieldError, PROBLEM_TYPES, type ProblemCode } from './problem/problem.js';
-
-/** Who may call a route. The global AuthGuard reads it; a route without it needs a client token. */
-export type Audience = 'public' | 'client' | 'admin';
-export const AUDIENCE_KEY = 'audience';
-
-/** The audience of the route `context` runs: its method's, else its controller's, else `client` (deny by default). */
-export function audienceOf(context: ExecutionContext): Audience {
-  return ((Reflect.getMetadata(AUDIENCE_KEY, context.getHandler()) as Audience | undefined) ??
-    (Reflect.getMetadata(AUDIENCE_KEY, context.getClass()) as Audience | undefined) ??
-    'client');
-}
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor, several Authorization headers).',
@@ -143,14 +132,3 @@ export function ApiProblems(...statuses: number[]) {
     ),
   );
 }
-
-/** Open to anyone, no credential (documented as `security: []`; '@nestjs/swagger' keeps it under this key). */
-export const Public = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'public' satisfies Audience), SetMetadata('swagger/apiSecurity', []));
-
-/** Needs a client token; documents the bearer scheme and the auth problems. */
-export const ClientApi = () =>
-  applyDecorators(SetMetadata(AUDIENCE_KEY, 'client' satisfies Audience), ApiBearerAuth('client'), ApiProblems(400, 401, 429, 503));
-
-/** Needs the operator's ADMIN_TOKEN. */
-export const AdminApi = () =>
-  applyDecorators(SetMetadata(AUDIENCE_KEY, 'admin' satisfies Audience), ApiBearerAuth('admin'), ApiProblems(400, 401, 403, 429, 503));

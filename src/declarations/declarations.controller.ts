@@ -16,7 +16,8 @@ import {
 import type { Request, Response } from 'express';
 import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
 import { Accepts, CsvBody } from '../common/http/request-body.js';
-import { ApiProblems, ClientApi } from '../common/openapi.js';
+import { ApiProblems } from '../common/openapi.js';
+import { ClientApi } from '../auth/audience.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
 import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';

@@ -12,7 +12,7 @@ import {
   type PublishedFileName,
   type ReferenceDocuments,
   type ReferenceUrls,
-} from './build/reference-files.js';
+} from './build/reference-documents.js';
 import { renderReference } from './build/render-reference.js';
 import { REPO_ROOT } from './build/repo-root.js';
 import { type Encoding, type Representation, representation } from '../common/http/prebuilt-files.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { HtmlValidate } from 'html-validate';
 import { PROBLEM_TYPES } from '../common/problem/problem.js';
-import { PUBLISHED_FILES, type ReferenceUrls, type RenderedFile } from '../reference/build/reference-files.js';
+import { PUBLISHED_FILES, type ReferenceUrls, type RenderedFile } from '../reference/build/reference-documents.js';
 import { renderReference } from '../reference/build/render-reference.js';
 import { realSources, SOURCE_DIR } from '../reference/build/test-support.js';
 import { buildSite } from './build-site.js';

@@ -19,7 +19,7 @@ import {
   type ReferenceDocuments,
   type ReferenceUrls,
   type RenderedFile,
-} from '../reference/build/reference-files.js';
+} from '../reference/build/reference-documents.js';
 import { ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
 import { PROBLEM_EXPLANATIONS, SITE_TEXT, type SiteText } from './site-text.js';
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AdminApi, ApiProblems } from '../../common/openapi.js';
+import { ApiProblems } from '../../common/openapi.js';
+import { AdminApi } from '../audience.js';
 import { type Actor, CurrentActor } from './current-operator.decorator.js';
 import { CreatedOperatorTokenDto, CreateOperatorTokenDto, OperatorTokenDto } from './dto/operator-token.dto.js';
 import { OperatorsService } from './operators.service.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthenticatedClient, CurrentClient } from '../../auth/current-client.decorator.js';
-import { ClientApi } from '../../common/openapi.js';
+import { ClientApi } from '../../auth/audience.js';
 import { ObligationsDto } from './obligations.dto.js';
 import { ObligationsService } from './obligations.service.js';
 

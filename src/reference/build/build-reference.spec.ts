@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildReference } from './build-reference.js';
-import { PUBLISHED_FILES, type ReferenceUrls } from './reference-files.js';
+import { PUBLISHED_FILES, type ReferenceUrls } from './reference-documents.js';
 import { SOURCE_DIR } from './test-support.js';
 
 const urls: ReferenceUrls = {

@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { loadSources } from './load-sources.js';
-import type { ReferenceUrls, RenderedFile } from './reference-files.js';
+import type { ReferenceUrls, RenderedFile } from './reference-documents.js';
 import { renderReference } from './render-reference.js';
 import { validateReference } from './validate-reference.js';
 

@@ -9,7 +9,7 @@ import {
   type ReferenceDocumentName,
   type ReferenceSources,
   type SourceName,
-} from './reference-files.js';
+} from './reference-documents.js';
 import { ReferenceValidationError, type ReferenceProblem } from './validate-reference.js';
 
 /**

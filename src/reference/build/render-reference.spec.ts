@@ -5,7 +5,7 @@ import {
   type IndexDocument,
   type ReferenceUrls,
   type RenderedFile,
-} from './reference-files.js';
+} from './reference-documents.js';
 import { renderReference } from './render-reference.js';
 import { realSources } from './test-support.js';
 import { ReferenceValidationError } from './validate-reference.js';

@@ -12,7 +12,7 @@ import {
   type ReferenceUrls,
   type RenderedFile,
   TEMPLATE_FILE,
-} from './reference-files.js';
+} from './reference-documents.js';
 import { writeDeclarationCsv } from '../../declarations/csv/declaration-csv-writer.js';
 import { validateReference } from './validate-reference.js';
 import { SITE_PAGES } from '../../site/site-pages.js';

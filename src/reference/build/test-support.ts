@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { loadSources } from './load-sources.js';
-import type { ReferenceSources } from './reference-files.js';
+import type { ReferenceSources } from './reference-documents.js';
 import { REPO_ROOT } from './repo-root.js';
 
 /** Helpers shared by the specs of this folder (not used by the build itself). */

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSources } from './load-sources.js';
-import type { EcoOrganism, LawEntry, Material, Obligation, ReferenceSources, StreamsDocument } from './reference-files.js';
+import type { EcoOrganism, LawEntry, Material, Obligation, ReferenceSources, StreamsDocument } from './reference-documents.js';
 import { SOURCE_DIR, realSources } from './test-support.js';
 import { ReferenceValidationError, validateReference } from './validate-reference.js';
 

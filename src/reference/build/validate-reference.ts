@@ -6,7 +6,7 @@ import {
   SOURCE_FILES,
   type JsonSchema,
   type ReferenceSources,
-} from './reference-files.js';
+} from './reference-documents.js';
 
 /** One thing wrong with the reference sources: the file, a JSON pointer into it, and what is wrong. */
 export interface ReferenceProblem {
