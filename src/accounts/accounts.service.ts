@@ -21,31 +21,6 @@ import {
   sameProfile,
 } from './profile.js';
 
-/**
- * The client's account as the client, and the declarations, see it: the confirmed profile, or an
- * empty one before the first confirmation (`confirmedAt` null).
- */
-export interface Account {
-  clientId: string;
-  profile: Profile;
-  confirmedAt: Date | null;
-}
-
-/**
- * The columns of an `Account`, for queries that read it next to something else (the token lookup
- * joins `clients AS c`), and their mapping.
- */
-export const ACCOUNT_COLUMNS = `c.client_id AS "clientId", c.confirmed_at AS "confirmedAt", c.confirmed_email AS "email",
-  c.confirmed_company AS "company", c.confirmed_country AS "country", c.confirmed_plan AS "plan",
-  c.confirmed_streams AS "streams", c.confirmed_idus AS "idus"`;
-
-export type AccountRow = Profile & { clientId: string; confirmedAt: Date | null };
-
-export function accountFromRow(row: AccountRow): Account {
-  const { clientId, confirmedAt, email, company, country, plan, streams, idus } = row;
-  return { clientId, confirmedAt, profile: confirmedAt === null ? emptyProfile() : { email, company, country, plan, streams, idus } };
-}
-
 /** A client with both profiles (admin view). */
 export interface ClientView {
   clientId: string;

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Account } from '../accounts/accounts.service.js';
+import type { Account } from '../accounts/account.js';
 
 /** Who is calling a client route: set by the global AuthGuard once the token is verified. */
 export interface AuthenticatedClient {

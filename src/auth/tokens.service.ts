@@ -2,7 +2,8 @@ import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/comm
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow, AccountsService } from '../accounts/accounts.service.js';
+import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow } from '../accounts/account.js';
+import { AccountsService } from '../accounts/accounts.service.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import { ClientTokenEntity } from './client-token.entity.js';

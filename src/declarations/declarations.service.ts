@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Account } from '../accounts/accounts.service.js';
+import type { Account } from '../accounts/account.js';
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import type { CsvBody } from '../common/http/request-body.js';

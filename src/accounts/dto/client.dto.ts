@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { Account, ClientView } from '../accounts.service.js';
+import type { Account } from '../account.js';
+import type { ClientView } from '../accounts.service.js';
 import type { Profile } from '../profile.js';
 
 export class ProfileDto {

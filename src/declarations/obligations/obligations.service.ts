@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Account } from '../../accounts/accounts.service.js';
+import type { Account } from '../../accounts/account.js';
 import type { Stream } from '../../reference/build/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../clock.js';
