@@ -10,7 +10,8 @@ import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
 import { DeclarationValidator, MAX_LINES, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
 import { type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
-import { DEFAULT_PAGE_SIZE, type ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
+import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
+import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
 
