@@ -2,7 +2,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'src/metadata.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'src/metadata.ts', '.stryker-tmp/', 'reports/', 'test-results/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
