@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { filtersHash as keysetFiltersHash, KeysetCursor, UUID_ID } from '../common/paging/keyset-cursor.js';
 
 /** The position after the last row of a page, in the list order `(submitted_at DESC, id DESC)`. */
 export interface CursorPosition {
@@ -12,49 +12,20 @@ export interface ListFilters {
   status?: string;
 }
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const BASE64URL = /^[A-Za-z0-9_-]{1,400}$/;
+/** The filters a client-listing cursor is bound to: `period` and `status`, absent or not. */
+const bound = (filters: ListFilters) => ({ period: filters.period, status: filters.status });
 
-/**
- * The timestamp names an instant that exists: `Date.parse` accepts `2026-02-30` or `T24:00` (rolling
- * over to the next day) where PostgreSQL refuses them, so the text must read back unchanged.
- */
-function isRealInstant(timestamp: string): boolean {
-  const ms = Date.parse(timestamp);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 23) === timestamp.slice(0, 23);
-}
+export const filtersHash = (filters: ListFilters): string => keysetFiltersHash(bound(filters));
 
-/** Binds a cursor to the filters it was made for: reusing it with other filters is refused. */
-export function filtersHash(filters: ListFilters): string {
-  return sha256Hex(canonicalJson({ period: filters.period ?? null, status: filters.status ?? null })).slice(0, 16);
-}
-
-/**
- * Opaque page cursors: base64url of `{v, t, i, f}`. The encoding is not a secret (it grants
- * nothing: every query is scoped to the caller), only a format clients must not depend on.
- */
+/** The client listing's cursors: the shared keyset cursor over `(submitted_at, id)`, bound to `period` and `status`. */
 export const DeclarationCursor = {
   encode(position: CursorPosition, filters: ListFilters): string {
-    const payload = { v: 1, t: position.submittedAt, i: position.id, f: filtersHash(filters) };
-    return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+    return KeysetCursor.encode({ at: position.submittedAt, id: position.id }, bound(filters));
   },
 
   /** The position, `'mismatch'` for a well-formed cursor of other filters, or undefined for anything else. */
   decode(cursor: string, filters: ListFilters): CursorPosition | 'mismatch' | undefined {
-    if (!BASE64URL.test(cursor)) return undefined;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    } catch {
-      return undefined;
-    }
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
-    const { v, t, i, f, ...rest } = payload as Record<string, unknown>;
-    if (v !== 1 || Object.keys(rest).length > 0) return undefined;
-    if (typeof t !== 'string' || !TIMESTAMP.test(t) || !isRealInstant(t)) return undefined;
-    if (typeof i !== 'string' || !UUID.test(i) || typeof f !== 'string') return undefined;
-    if (f !== filtersHash(filters)) return 'mismatch';
-    return { submittedAt: t, id: i };
+    const decoded = KeysetCursor.decode(cursor, bound(filters), UUID_ID);
+    return decoded === undefined || decoded === 'mismatch' ? decoded : { submittedAt: decoded.at, id: decoded.id };
   },
 };

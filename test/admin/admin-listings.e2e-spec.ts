@@ -100,6 +100,15 @@ describe('GET /api/v1/admin/declarations', () => {
     expect((await get('/api/v1/admin/declarations/nope')).status).toBe(404);
   });
 
+  it('refuses a crafted cursor whose timestamp PostgreSQL would refuse (30 February): 400, not 500', async () => {
+    // A real cursor (the test above stored declarations), its timestamp changed to a day that does not exist.
+    const page = await get('/api/v1/admin/declarations?limit=1');
+    const issued = JSON.parse(Buffer.from(page.body.next_cursor as string, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const cursor = Buffer.from(JSON.stringify({ ...issued, t: '2026-02-30T08:00:00.123456Z' })).toString('base64url');
+    const res = await get(`/api/v1/admin/declarations?limit=1&cursor=${cursor}`);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'invalid_cursor' });
+  });
+
   it('refuses bad filters (422)', async () => {
     for (const query of ['period=2024-S3', 'status=all', 'client_id=X', 'submitted_from=2024-01-01', 'stream=a%20b', 'offset=1']) {
       expect({ query, status: (await get(`/api/v1/admin/declarations?${query}`)).status }).toEqual({ query, status: 422 });

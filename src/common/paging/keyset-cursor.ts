@@ -14,15 +14,27 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const BASE64URL = /^[A-Za-z0-9_-]{1,400}$/;
 export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Binds a cursor to the filters it was made for: reusing it with other filters is refused. */
-function filtersHash(filters: Filters): string {
-  const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+/**
+ * Binds a cursor to the filters it was made for: reusing it with other filters is refused. The JSON
+ * of the filters with sorted keys (an absent one is null).
+ */
+export function filtersHash(filters: Filters): string {
+  const sorted = Object.fromEntries(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
 }
 
 /**
- * Opaque page cursors of the admin listings, like the client listing's (`DeclarationCursor`):
- * base64url of `{v, t, i, f}`. Not a secret, only a format clients must not depend on.
+ * The timestamp names an instant that exists: `Date.parse` accepts `2026-02-30` or `T24:00` (rolling
+ * over to the next day) where PostgreSQL refuses them, so the text must read back unchanged.
+ */
+function isRealInstant(timestamp: string): boolean {
+  const ms = Date.parse(timestamp);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 23) === timestamp.slice(0, 23);
+}
+
+/**
+ * Opaque page cursors of every listing: base64url of `{v, t, i, f}`. The encoding is not a secret
+ * (it grants nothing: every query is scoped to the caller), only a format clients must not depend on.
  */
 export const KeysetCursor = {
   encode(position: KeysetPosition, filters: Filters): string {
@@ -41,7 +53,7 @@ export const KeysetCursor = {
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
     const { v, t, i, f, ...rest } = payload as Record<string, unknown>;
     if (v !== 1 || Object.keys(rest).length > 0) return undefined;
-    if (typeof t !== 'string' || !TIMESTAMP.test(t) || Number.isNaN(Date.parse(t))) return undefined;
+    if (typeof t !== 'string' || !TIMESTAMP.test(t) || !isRealInstant(t)) return undefined;
     if (typeof i !== 'string' || !idPattern.test(i) || typeof f !== 'string') return undefined;
     if (f !== filtersHash(filters)) return 'mismatch';
     return { at: t, id: i };
