@@ -7,8 +7,10 @@ import {
   type DeclarationRecordRow,
   type DeclarationRow,
   type DeclarationSummaryRow,
+  type LineAggregate,
+  type LineAggregateRow,
+  lineAggregates,
   RECORD_LINES_AND_TOTALS,
-  type TotalRow,
 } from './declarations.repository.js';
 import type { DeclarationStatus } from './entities/declaration.entity.js';
 
@@ -86,22 +88,15 @@ export class DeclarationsAdminRepository {
   }
 
   /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
-  private async aggregate(ids: string[]): Promise<Map<string, { lineCount: number; totals: TotalRow[] }>> {
-    const result = new Map<string, { lineCount: number; totals: TotalRow[] }>();
-    if (ids.length === 0) return result;
-    const rows: { declarationId: string; stream: string; unit: string; quantity: string; lines: number }[] = await this.dataSource.query(
+  private async aggregate(ids: string[]): Promise<Map<string, LineAggregate>> {
+    if (ids.length === 0) return new Map();
+    const rows: LineAggregateRow[] = await this.dataSource.query(
       `SELECT declaration_id AS "declarationId", stream, unit, trim_scale(sum(quantity))::text AS quantity, count(*)::int AS lines
          FROM declaration_lines WHERE declaration_id = ANY($1::uuid[])
         GROUP BY declaration_id, stream, unit
         ORDER BY declaration_id, stream, unit`,
       [ids],
     );
-    for (const row of rows) {
-      const entry = result.get(row.declarationId) ?? { lineCount: 0, totals: [] };
-      entry.lineCount += row.lines;
-      entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
-      result.set(row.declarationId, entry);
-    }
-    return result;
+    return lineAggregates(rows);
   }
 }

@@ -251,10 +251,9 @@ export class DeclarationsRepository {
   }
 
   /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
-  private async aggregate(clientId: string, ids: string[]): Promise<Map<string, { lineCount: number; totals: TotalRow[] }>> {
-    const result = new Map<string, { lineCount: number; totals: TotalRow[] }>();
-    if (ids.length === 0) return result;
-    const rows: { declarationId: string; stream: string; unit: string; quantity: string; lines: number }[] = await this.dataSource.query(
+  private async aggregate(clientId: string, ids: string[]): Promise<Map<string, LineAggregate>> {
+    if (ids.length === 0) return new Map();
+    const rows: LineAggregateRow[] = await this.dataSource.query(
       `SELECT l.declaration_id AS "declarationId", l.stream, l.unit,
               trim_scale(sum(l.quantity))::text AS quantity, count(*)::int AS lines
          FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id
@@ -263,12 +262,33 @@ export class DeclarationsRepository {
         ORDER BY l.declaration_id, l.stream, l.unit`,
       [clientId, ids],
     );
-    for (const row of rows) {
-      const entry = result.get(row.declarationId) ?? { lineCount: 0, totals: [] };
-      entry.lineCount += row.lines;
-      entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
-      result.set(row.declarationId, entry);
-    }
-    return result;
+    return lineAggregates(rows);
   }
+}
+
+/** A declaration's line count and exact totals per stream and unit. */
+export interface LineAggregate {
+  lineCount: number;
+  totals: TotalRow[];
+}
+
+/** One row of a `GROUP BY declaration_id, stream, unit` over declaration lines. */
+export interface LineAggregateRow {
+  declarationId: string;
+  stream: string;
+  unit: string;
+  quantity: string;
+  lines: number;
+}
+
+/** The rows of such a query, by declaration. */
+export function lineAggregates(rows: LineAggregateRow[]): Map<string, LineAggregate> {
+  const result = new Map<string, LineAggregate>();
+  for (const row of rows) {
+    const entry = result.get(row.declarationId) ?? { lineCount: 0, totals: [] };
+    entry.lineCount += row.lines;
+    entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
+    result.set(row.declarationId, entry);
+  }
+  return result;
 }
