@@ -49,7 +49,7 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
-const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(\S+)/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.slice(1).find(Boolean) ?? '';
 const WARMUP_SECONDS = 4;
 /** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
 const SINGLE_CASE_WARMUP_SECONDS = 10;
