@@ -7,7 +7,7 @@
  * Environment (all optional): BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
  * BENCH_SECONDS (per measurement, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10),
  * BENCH_MEMORY_SECONDS (60), BENCH_BIG_TABLE (1000000 declarations), BENCH_PROFILE=1 (the measured
- * service writes a V8 CPU profile to bench/results/ when it stops), BENCH_SERVICE_NODE_ARGS (extra
+ * service and main.js as shipped write a V8 CPU profile to bench/results/ when they stop), BENCH_SERVICE_NODE_ARGS (extra
  * node flags for the measured service, for experiments), BENCH_ONLY=yardstick (only the yardstick
  * section of issue 18 and the memory case: no embedded start-up, listing or twin rounds),
  * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
@@ -549,14 +549,15 @@ async function main(): Promise<void> {
     startup.server_fresh_ms = fresh.startupMs;
     await stopService(fresh);
     // As a user starts it: LOG_LEVEL unset (info: one line per request, read from its stdout), default limits.
-    const prod = await startService('main.js server as shipped (restart: migrations already applied; LOG_LEVEL unset)', MAIN, { DATABASE_URL: mainUrl }, { logLevel: null });
+    const cpuProfile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : [];
+    const prod = await startService('main.js server as shipped (restart: migrations already applied; LOG_LEVEL unset)', MAIN, { DATABASE_URL: mainUrl }, { logLevel: null, nodeArgs: cpuProfile });
     services.push(prod);
     const minimal = await startService('minimal NestJS app (the yardstick)', MINIMAL_APP, {}, { readyPath: '/api/v1/hello' });
     services.push(minimal);
     startup.server_restart_ms = prod.startupMs;
     startup.main_idle_rss_mb = await rssMb(prod.child.pid!);
     const serve = (url: string, name: string, nodeArgs: string[] = []) => startService(name, SERVE, { DATABASE_URL: url }, { nodeArgs });
-    const profileArgs = [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : []), ...SERVICE_NODE_ARGS];
+    const profileArgs = [...cpuProfile, ...SERVICE_NODE_ARGS];
     const app = await serve(mainUrl, 'service (bench entry, raised limits)', profileArgs);
     services.push(app);
     const twin = await serve(mainUrl, 'twin (serves only the baseline route)');
