@@ -23,6 +23,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { POOL_SIZE } from '../src/database/database-options.js';
 import type { Job, Measurement, Plan } from './load.js';
 import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
 
@@ -709,6 +710,7 @@ async function main(): Promise<void> {
       periods,
       burstPeriod,
       rounds: ROUNDS,
+      servicePoolSize: POOL_SIZE,
       postSeconds: SECONDS,
       postConnections: CONNECTIONS,
       script: WRK_SCRIPT,

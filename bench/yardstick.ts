@@ -133,6 +133,8 @@ export interface YardContext {
   periods: string[];
   burstPeriod: string;
   rounds: number;
+  /** The service's connection pool (POOL_SIZE): the raw burst is also run on that many connections, for information. */
+  servicePoolSize: number;
   postSeconds: number;
   postConnections: number;
   script: string;
@@ -243,6 +245,19 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     lines: BURST_LINES,
   });
   log(`burst by raw pg: ${burstRaw.count} in ${burstRaw.seconds.toFixed(1)} s (${(burstRaw.count / burstRaw.seconds).toFixed(1)}/s), ${burstRaw.errors} errors`);
+  // For information: the same rows again (new revisions) on as many connections as the service's pool holds.
+  await ctx.waitForQuiet();
+  const burstRawPool = await ctx.measured({
+    kind: 'raw',
+    databaseUrl: ctx.databaseUrl,
+    connections: ctx.servicePoolSize,
+    seconds: 0,
+    amount: ctx.rawBurstIds.length,
+    clientIds: ctx.rawBurstIds,
+    periods: [ctx.burstPeriod],
+    lines: BURST_LINES,
+  });
+  log(`burst by raw pg on ${ctx.servicePoolSize} connections: ${burstRawPool.count} in ${burstRawPool.seconds.toFixed(1)} s (${(burstRawPool.count / burstRawPool.seconds).toFixed(1)}/s)`);
 
   // ---- POST 20 lines through the service as shipped vs the raw pg loop, interleaved ----
   const postJob = (seconds: number): Job => ({
@@ -320,6 +335,10 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     '201',
   );
   const burstRawRow = { ...fromMeasurements('burstRaw', `raw pg, same rows (${burstRaw.count} × ${BURST_LINES} lines, ${BURST_CONCURRENCY} connections)`, [burstRaw], [], 'committed'), note: 'reference for the burst' };
+  const burstRawPoolRow = {
+    ...fromMeasurements('burstRawPool', `raw pg, the same declarations again (new revisions), ${ctx.servicePoolSize} connections (the service's pool size)`, [burstRawPool], [], 'committed'),
+    note: 'for information',
+  };
   const burstRatio = burstApp.rps / burstRaw.rps;
   const rows: YardRow[] = [
     ...wrkCases.map(fromWrk),
@@ -327,6 +346,7 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     raw,
     { ...burstAppRow, ratio: burstRatio, ratioTo: 'raw pg', target: 'p99 < 1,000 ms', pass: burstAppRow.p99 < 1000 },
     burstRawRow,
+    { ...burstRawPoolRow, ratio: burstApp.rps / burstRawPool.rps, ratioTo: 'service vs this' },
   ];
   return { rows, burst: { app: burstAppRow, raw: burstRawRow, ratio: burstRatio, declarationsPerSecond: burstApp.rps, rawPerSecond: burstRaw.rps } };
 }
