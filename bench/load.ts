@@ -21,6 +21,8 @@ export interface HttpJob {
   connections: number;
   seconds: number;
   plan: Plan;
+  /** Send exactly this many requests (then `seconds` is ignored): the deadline burst. */
+  amount?: number;
 }
 
 /** Declarations inserted straight with `pg`, one transaction each, `connections` at a time. */
@@ -32,6 +34,8 @@ export interface RawJob {
   clientIds: string[];
   periods: string[];
   lines: number;
+  /** Commit exactly this many transactions, one slot each (then `seconds` is ignored), and close the connections. */
+  amount?: number;
 }
 
 export type Job = HttpJob | RawJob;
@@ -142,7 +146,13 @@ function runHttp(job: HttpJob): Promise<Measurement> {
     const latencies: number[] = [];
     const statuses: Record<string, number> = {};
     const instance = autocannon(
-      { url: job.url, connections: job.connections, duration: job.seconds, timeout: 30, requests: requestsOf(job.plan) },
+      {
+        url: job.url,
+        connections: job.connections,
+        ...(job.amount === undefined ? { duration: job.seconds } : { amount: job.amount }),
+        timeout: 30,
+        requests: requestsOf(job.plan),
+      },
       (error, result) => {
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
         const seconds = result.duration;
@@ -180,14 +190,21 @@ async function runRaw(job: RawJob): Promise<Measurement> {
   const body = declarationBodies(job.lines);
   const latencies: number[] = [];
   let errors = 0;
+  // Connected before the clock starts (the app's pool is open before it is measured, too).
+  const clients = await Promise.all(Array.from({ length: job.connections }, () => pool.connect()));
   const started = performance.now();
   const deadline = started + job.seconds * 1000;
   const slots = job.clientIds.length * job.periods.length;
+  // Duration: worker w takes slots w, w + connections, … until the deadline. Amount: the workers
+  // take slots 0, 1, 2, … in turn until `amount` were taken.
+  let taken = 0;
+  const firstSlot = (worker: number) => (job.amount === undefined ? worker : taken++);
+  const nextSlot = (slot: number) => (job.amount === undefined ? (slot + job.connections) % slots : taken++);
+  const more = (slot: number) => (job.amount === undefined ? performance.now() < deadline : slot < job.amount);
   await Promise.all(
-    Array.from({ length: job.connections }, async (_, worker) => {
-      const client = await pool.connect();
+    clients.map(async (client, worker) => {
       try {
-        for (let slot = worker; performance.now() < deadline; slot = (slot + job.connections) % slots) {
+        for (let slot = firstSlot(worker); more(slot); slot = nextSlot(slot)) {
           const clientId = job.clientIds[slot % job.clientIds.length]!;
           const period = job.periods[Math.floor(slot / job.clientIds.length) % job.periods.length]!;
           const first = sequence++;
@@ -227,6 +244,10 @@ async function runRaw(job: RawJob): Promise<Measurement> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  if (job.amount !== undefined) {
+    pools.delete(key);
+    await pool.end();
+  }
   return { count: latencies.length, seconds, rps: latencies.length / seconds, statuses: { committed: latencies.length }, errors, latencies };
 }
 

@@ -7,8 +7,11 @@
  * Environment (all optional): BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
  * BENCH_SECONDS (per measurement, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10),
  * BENCH_MEMORY_SECONDS (60), BENCH_BIG_TABLE (1000000 declarations), BENCH_PROFILE=1 (the measured
- * service writes a V8 CPU profile to bench/results/ when it stops), BENCH_SERVICE_NODE_ARGS (extra
- * node flags for the measured service, for experiments).
+ * service and main.js as shipped write a V8 CPU profile to bench/results/ when they stop), BENCH_SERVICE_NODE_ARGS (extra
+ * node flags for the measured service, for experiments), BENCH_ONLY=yardstick (only the yardstick
+ * section of issue 18 and the memory case: no embedded start-up, listing or twin rounds),
+ * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
+ * project's root), BENCH_YARDSTICK_SECONDS (6), BENCH_WRK_CONNECTIONS (32), BENCH_BURST_CLIENTS (2000).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +23,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { POOL_SIZE } from '../src/database/database-options.js';
 import type { Job, Measurement, Plan } from './load.js';
+import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
 
 // ---- settings --------------------------------------------------------------------------------
 
@@ -29,6 +34,11 @@ const MAIN = path.join(ROOT, 'dist/src/main.js');
 const SERVE = path.join(ROOT, 'dist/bench/serve.js');
 const LOAD = path.join(ROOT, 'dist/bench/load.js');
 const RESULTS = path.join(ROOT, 'bench/results');
+/** The yardstick: run from the project's root so that it loads the project's own NestJS. */
+const MINIMAL_APP = path.resolve(ROOT, process.env.BENCH_MINIMAL_APP || '../shared/bench/minimal-nest.cjs');
+const WRK_SCRIPT = path.join(ROOT, 'bench/wrk.lua');
+/** BENCH_ONLY=yardstick: the yardstick section and the memory case only (quicker). */
+const FULL = process.env.BENCH_ONLY !== 'yardstick';
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
@@ -40,7 +50,7 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
-const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(\S+)/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.slice(1).find(Boolean) ?? '';
 const WARMUP_SECONDS = 4;
 /** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
 const SINGLE_CASE_WARMUP_SECONDS = 10;
@@ -57,9 +67,6 @@ const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 /** Clients that POST through the app, and clients the raw pg loop writes for (× every period = slots). */
 const POST_CLIENTS = 50;
-/** Tokens for /me on dist/src/main.js with its default limits (600/min each): enough never to reach them. */
-const DEFAULT_LIMIT_CLIENTS = 20;
-const DEFAULT_LIMIT_TOKENS_EACH = 3;
 /** The listed client's declarations (10 periods × 100 revisions), alone in the small table. */
 const LISTED_REVISIONS = 100;
 
@@ -125,44 +132,67 @@ interface Service {
   url: string;
   child: ChildProcess;
   startupMs: number;
+  /** The last lines of stderr, and of stdout unless `countStdoutLines` (see below). */
   output: string[];
+  /** Lines written to stdout so far (the request log at `info`). */
+  stdoutLines: number;
 }
 
 /** The environment without anything the app reads, so that only what we pass counts. */
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  const appVariables = /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS)$/;
+  const appVariables = /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|RATE_LIMIT_\w+|TRUST_PROXY)$/;
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !appVariables.test(key)) env[key] = value;
   return env;
 }
 
-/** Starts `node <script>` and waits for `/health/ready` to answer 200; the time to that is the start-up time. */
-async function startService(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
+interface StartOptions {
+  /** LOG_LEVEL of the process; `null`: unset, as a user starts it (the default, `info`). Default `warn`. */
+  logLevel?: string | null;
+  /** Answers 200 when the process is ready (default `/health/ready`). */
+  readyPath?: string;
+  nodeArgs?: string[];
+}
+
+/**
+ * Starts `node <script>` and waits for `/health/ready` (or `readyPath`) to answer 200; the time to
+ * that is the start-up time. Its stdout is read as a log collector would (a pipe, read to the end):
+ * lines are counted, and only the last chunk is kept.
+ */
+async function startService(name: string, script: string, env: Record<string, string>, options: StartOptions = {}): Promise<Service> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const logLevel = options.logLevel === undefined ? { LOG_LEVEL: 'warn' } : options.logLevel === null ? {} : { LOG_LEVEL: options.logLevel };
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: ROOT,
-    env: { ...cleanEnv(), ...env, NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN },
+    env: { ...cleanEnv(), ...env, NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', ...logLevel, ADMIN_TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    if (output.length > 200) output.splice(0, output.length - 200);
+  const service: Service = { name, url: `http://127.0.0.1:${port}`, child, startupMs: 0, output: [], stdoutLines: 0 };
+  const keep = (text: string) => {
+    service.output.push(...text.split('\n').filter(Boolean));
+    if (service.output.length > 200) service.output.splice(0, service.output.length - 200);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const url = `http://127.0.0.1:${port}`;
+  let lastStdout: Buffer | undefined;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) service.stdoutLines++;
+    lastStdout = chunk;
+  });
+  child.stdout!.on('end', () => lastStdout && keep(lastStdout.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => keep(chunk.toString('utf8')));
+  const { url } = service;
+  const readyPath = options.readyPath ?? '/health/ready';
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} stopped before it was ready (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`);
+      if (lastStdout) keep(lastStdout.toString('utf8'));
+      throw new Error(`${name} stopped before it was ready (${child.exitCode ?? child.signalCode}):\n${service.output.join('\n')}`);
     }
     if (performance.now() - started > 180_000) {
       child.kill('SIGKILL');
-      throw new Error(`${name} not ready after 180 s:\n${output.join('\n')}`);
+      throw new Error(`${name} not ready after 180 s:\n${service.output.join('\n')}`);
     }
     try {
-      const res = await fetch(`${url}/health/ready`);
+      const res = await fetch(`${url}${readyPath}`);
       await res.arrayBuffer();
       if (res.status === 200) break;
     } catch {
@@ -170,9 +200,9 @@ async function startService(name: string, script: string, env: Record<string, st
     }
     await sleep(20);
   }
-  const startupMs = performance.now() - started;
-  log(`${name}: ready in ${Math.round(startupMs)} ms (pid ${child.pid}, ${url})`);
-  return { name, url, child, startupMs, output };
+  service.startupMs = performance.now() - started;
+  log(`${name}: ready in ${Math.round(service.startupMs)} ms (pid ${child.pid}, ${url})`);
+  return service;
 }
 
 async function stopService(service: Service): Promise<void> {
@@ -182,21 +212,6 @@ async function stopService(service: Service): Promise<void> {
   const timer = setTimeout(() => service.child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
-}
-
-/** process.memoryUsage() of a bench/serve.ts process, in MB (it answers SIGUSR2 on stderr). */
-async function heapOf(service: Service): Promise<Record<string, number> | undefined> {
-  const seen = service.output.length;
-  service.child.kill('SIGUSR2');
-  for (let i = 0; i < 50; i++) {
-    await sleep(20);
-    const line = service.output.slice(seen).find((l) => l.startsWith('BENCH_MEMORY '));
-    if (line) {
-      const usage = JSON.parse(line.slice('BENCH_MEMORY '.length)) as Record<string, number>;
-      return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, Math.round((v / 2 ** 20) * 10) / 10]));
-    }
-  }
-  return undefined;
 }
 
 /** Resident set size of a process, in MB (VmRSS of /proc/<pid>/status). */
@@ -301,12 +316,12 @@ async function expectStatus(promise: Promise<{ status: number; json: unknown }>,
   return res.json as Record<string, unknown>;
 }
 
-/** Confirmed clients (plan business, stream EMB) with `tokensEach` tokens each, created 8 at a time. */
+/** Confirmed clients (plan business, stream EMB) with `tokensEach` tokens each, created 16 at a time. */
 async function createClients(service: Service, ids: string[], tokensEach: number): Promise<Map<string, string[]>> {
   const tokens = new Map<string, string[]>();
   const queue = [...ids];
   await Promise.all(
-    Array.from({ length: 8 }, async () => {
+    Array.from({ length: 16 }, async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
         const profile = { client_id: id, email: `${id}@example.fr`, company: `${id} SAS`, country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR000000_01ABCD'] };
         await expectStatus(call(service.url, 'POST', '/api/v1/admin/clients', ADMIN_TOKEN, profile), 201, `create ${id}`);
@@ -321,6 +336,21 @@ async function createClients(service: Service, ids: string[], tokensEach: number
     }),
   );
   return tokens;
+}
+
+/** Confirmed clients written straight to the table (the raw pg loops and the large table's fillers need no token). */
+async function insertClients(url: string, ids: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO clients (client_id, confirmed_email, confirmed_company, confirmed_country, confirmed_plan, confirmed_streams, confirmed_at)
+       SELECT id, id || '@example.fr', id || ' SAS', 'FR', 'business', '{EMB}', now() FROM unnest($1::text[]) AS id`,
+      [ids],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 // ---- the large table -------------------------------------------------------------------------
@@ -478,7 +508,7 @@ interface Row {
 
 async function main(): Promise<void> {
   const began = performance.now();
-  for (const file of [MAIN, SERVE, LOAD]) {
+  for (const file of [MAIN, SERVE, LOAD, MINIMAL_APP, WRK_SCRIPT]) {
     if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run "npm run build" first (npm run bench does).`);
   }
   await mkdir(RESULTS, { recursive: true });
@@ -495,16 +525,18 @@ async function main(): Promise<void> {
 
   try {
     // ---- start-up times (one at a time, nothing else running) ----
-    log('start-up on the embedded database (temp DATA_DIR)…');
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'epr-bench-'));
-    try {
-      for (const phase of ['fresh', 'restart'] as const) {
-        const embedded = await startService(`main.js embedded (${phase})`, MAIN, { DATA_DIR: dataDir });
-        startup[`embedded_${phase}_ms`] = embedded.startupMs;
-        await stopService(embedded);
+    if (FULL) {
+      log('start-up on the embedded database (temp DATA_DIR)…');
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'epr-bench-'));
+      try {
+        for (const phase of ['fresh', 'restart'] as const) {
+          const embedded = await startService(`main.js embedded (${phase})`, MAIN, { DATA_DIR: dataDir });
+          startup[`embedded_${phase}_ms`] = embedded.startupMs;
+          await stopService(embedded);
+        }
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
     }
 
     await onServer(async (c) => {
@@ -517,12 +549,16 @@ async function main(): Promise<void> {
     const fresh = await startService('main.js server (fresh database: migrations)', MAIN, { DATABASE_URL: mainUrl });
     startup.server_fresh_ms = fresh.startupMs;
     await stopService(fresh);
-    const prod = await startService('main.js server (restart: migrations already applied)', MAIN, { DATABASE_URL: mainUrl });
+    // As a user starts it: LOG_LEVEL unset (info: one line per request, read from its stdout), default limits.
+    const cpuProfile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : [];
+    const prod = await startService('main.js server as shipped (restart: migrations already applied; LOG_LEVEL unset)', MAIN, { DATABASE_URL: mainUrl }, { logLevel: null, nodeArgs: cpuProfile });
     services.push(prod);
+    const minimal = await startService('minimal NestJS app (the yardstick)', MINIMAL_APP, {}, { readyPath: '/api/v1/hello' });
+    services.push(minimal);
     startup.server_restart_ms = prod.startupMs;
     startup.main_idle_rss_mb = await rssMb(prod.child.pid!);
-    const serve = (url: string, name: string, nodeArgs: string[] = []) => startService(name, SERVE, { DATABASE_URL: url }, nodeArgs);
-    const profileArgs = [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : []), ...SERVICE_NODE_ARGS];
+    const serve = (url: string, name: string, nodeArgs: string[] = []) => startService(name, SERVE, { DATABASE_URL: url }, { nodeArgs });
+    const profileArgs = [...cpuProfile, ...SERVICE_NODE_ARGS];
     const app = await serve(mainUrl, 'service (bench entry, raised limits)', profileArgs);
     services.push(app);
     const twin = await serve(mainUrl, 'twin (serves only the baseline route)');
@@ -535,10 +571,15 @@ async function main(): Promise<void> {
     log('creating clients and tokens through the admin API…');
     const postIds = Array.from({ length: POST_CLIENTS }, (_, i) => `bench-post-${String(i).padStart(3, '0')}`);
     const rawIds = Array.from({ length: POST_CLIENTS }, (_, i) => `bench-raw-${String(i).padStart(3, '0')}`);
-    const limitedIds = Array.from({ length: DEFAULT_LIMIT_CLIENTS }, (_, i) => `bench-limited-${String(i).padStart(3, '0')}`);
     const postTokens = [...(await createClients(app, postIds, 1)).values()].flat();
     await createClients(app, rawIds, 0);
-    const limitedTokens = [...(await createClients(app, limitedIds, DEFAULT_LIMIT_TOKENS_EACH)).values()].flat();
+    // The clients of main.js at its default limits (per client): the burst, /me, POSTs and the mixed load spread over them.
+    const poolIds = Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-pool-${String(i).padStart(5, '0')}`);
+    const poolStarted = performance.now();
+    const poolTokens = [...(await createClients(app, poolIds, 1)).values()].flat();
+    log(`${poolTokens.length} clients with a token each in ${((performance.now() - poolStarted) / 1000).toFixed(1)} s`);
+    const rawBurstIds = Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-rawburst-${String(i).padStart(5, '0')}`);
+    await insertClients(mainUrl, rawBurstIds);
     const [listToken] = (await createClients(app, ['bench-list'], 1)).get('bench-list')!;
     const [bigListToken] = (await createClients(big, ['bench-list'], 1)).get('bench-list')!;
     if (POST_CLIENTS % CONNECTIONS !== 0) throw new Error('POST_CLIENTS must be a multiple of BENCH_CONNECTIONS (raw loop slots)');
@@ -549,16 +590,7 @@ async function main(): Promise<void> {
     const fillStarted = performance.now();
     await fillDeclarations(mainUrl, ['bench-list'], periods, LISTED_REVISIONS, 2);
     const fillers = Array.from({ length: otherClients }, (_, i) => `bench-fill-${String(i).padStart(5, '0')}`);
-    {
-      const client = new pg.Client({ connectionString: bigUrl });
-      await client.connect();
-      await client.query(
-        `INSERT INTO clients (client_id, confirmed_email, confirmed_company, confirmed_country, confirmed_plan, confirmed_streams, confirmed_at)
-         SELECT id, id || '@example.fr', id || ' SAS', 'FR', 'business', '{EMB}', now() FROM unnest($1::text[]) AS id`,
-        [fillers],
-      );
-      await client.end();
-    }
+    await insertClients(bigUrl, fillers);
     await fillDeclarations(bigUrl, ['bench-list', ...fillers], periods, LISTED_REVISIONS, 2);
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const tableSizes = {
@@ -590,7 +622,7 @@ async function main(): Promise<void> {
         job: http(app, { kind: 'get', path: '/api/v1/streams.json', headers: { 'accept-encoding': ACCEPT_ENCODING, 'if-none-match': etag } }),
       },
       me: { id: 'me', label: 'GET /api/v1/me (limits raised)', expect: ['200'], job: http(app, me(postTokens)) },
-      meDefault: { id: 'meDefault', label: 'GET /api/v1/me (main.js, default limits)', expect: ['200'], job: http(prod, me(limitedTokens)) },
+      meDefault: { id: 'meDefault', label: 'GET /api/v1/me (main.js as shipped: info log, default limits)', expect: ['200'], job: http(prod, me(poolTokens)) },
       meNoLimiter: {
         id: 'meNoLimiter',
         label: 'GET /api/v1/me (limiter stubbed)',
@@ -657,101 +689,149 @@ async function main(): Promise<void> {
     };
 
     // Listing first, while the small table holds only the listed client's declarations.
-    log('listing: small vs large table…');
-    for (const id of ['list1k', 'list1M']) await measure(id, WARMUP_SECONDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const id of round % 2 === 0 ? ['list1k', 'list1M'] : ['list1M', 'list1k']) await measure(id);
+    if (FULL) {
+      log('listing: small vs large table…');
+      for (const id of ['list1k', 'list1M']) await measure(id, WARMUP_SECONDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const id of round % 2 === 0 ? ['list1k', 'list1M'] : ['list1M', 'list1k']) await measure(id);
+      }
     }
 
-    const roundOrder = ['baseline', 'streams', 'streams304', 'me', 'meNoLimiter', 'meDefault', 'baseline', 'baselineSame', 'post20', 'raw20', 'post1000', 'post1000loaded'];
-    log('warm-up…');
-    for (const id of new Set(roundOrder)) await measure(id, ['baseline', 'meDefault'].includes(id) ? SINGLE_CASE_WARMUP_SECONDS : WARMUP_SECONDS);
+    // ---- the yardstick (issue 18): main.js as shipped vs the minimal NestJS app; the deadline burst ----
+    const burstPeriod = periods[periods.length - 1]!;
+    const yard = await runYardstick({
+      minimal: { name: minimal.name, url: minimal.url, pid: minimal.child.pid! },
+      shipped: { name: prod.name, url: prod.url, pid: prod.child.pid! },
+      twin: FULL ? { name: twin.name, url: twin.url, pid: twin.child.pid! } : undefined,
+      poolTokens,
+      rawIds,
+      rawBurstIds,
+      databaseUrl: mainUrl,
+      periods,
+      burstPeriod,
+      rounds: ROUNDS,
+      servicePoolSize: POOL_SIZE,
+      postSeconds: SECONDS,
+      postConnections: CONNECTIONS,
+      script: WRK_SCRIPT,
+      acceptEncoding: ACCEPT_ENCODING,
+      waitForQuiet,
+      measured,
+      log,
+    });
+    const prodLogLines = prod.stdoutLines;
+
     const baselineRounds: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      log(`round ${round + 1}/${ROUNDS}`);
-      const before = samples.get('baseline')?.length ?? 0;
-      const order = round % 2 === 0 ? roundOrder : roundOrder.map((id) => (id === 'post20' ? 'raw20' : id === 'raw20' ? 'post20' : id));
-      for (const id of order) await measure(id);
-      baselineRounds.push(
-        samples
-          .get('baseline')!
-          .slice(before)
-          .reduce((sum, m, _, all) => sum + m.rps / all.length, 0),
-      );
+    if (FULL) {
+      const roundOrder = ['baseline', 'streams', 'streams304', 'me', 'meNoLimiter', 'meDefault', 'baseline', 'baselineSame', 'post20', 'raw20', 'post1000', 'post1000loaded'];
+      log('warm-up…');
+      for (const id of new Set(roundOrder)) await measure(id, ['baseline', 'meDefault'].includes(id) ? SINGLE_CASE_WARMUP_SECONDS : WARMUP_SECONDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        log(`round ${round + 1}/${ROUNDS}`);
+        const before = samples.get('baseline')?.length ?? 0;
+        const order = round % 2 === 0 ? roundOrder : roundOrder.map((id) => (id === 'post20' ? 'raw20' : id === 'raw20' ? 'post20' : id));
+        for (const id of order) await measure(id);
+        baselineRounds.push(
+          samples
+            .get('baseline')!
+            .slice(before)
+            .reduce((sum, m, _, all) => sum + m.rps / all.length, 0),
+        );
+      }
     }
 
-    // ---- memory under mixed load ----
-    log(`memory: ${MEMORY_SECONDS} s of mixed load on the service (pid ${app.child.pid})…`);
+    // ---- memory under mixed load: main.js as shipped (info log, default limits per client) ----
+    log(`memory: ${MEMORY_SECONDS} s of mixed load on main.js as shipped (pid ${prod.child.pid})…`);
     const rss: { t: number; mb: number }[] = [];
-    const rssBefore = await rssMb(app.child.pid!);
+    const rssBefore = await rssMb(prod.child.pid!);
     const mixedStarted = performance.now();
     const sampler = setInterval(() => {
-      rssMb(app.child.pid!).then((mb) => rss.push({ t: (performance.now() - mixedStarted) / 1000, mb }), () => {});
+      rssMb(prod.child.pid!).then((mb) => rss.push({ t: (performance.now() - mixedStarted) / 1000, mb }), () => {});
     }, 1000);
-    const heaps: Record<string, Record<string, number> | undefined> = {};
-    const firstHeap = setTimeout(() => void heapOf(app).then((h) => (heaps.end_of_first_window = h)), (MEMORY_SECONDS / 2) * 1000 - 200);
+    const logLinesBeforeMixed = prod.stdoutLines;
     const mixed = await measured({
       kind: 'http',
-      url: app.url,
+      url: prod.url,
       connections: MIXED_CONNECTIONS,
       seconds: MEMORY_SECONDS,
-      plan: { kind: 'mixed', tokens: postTokens, periods, etag, acceptEncoding: ACCEPT_ENCODING },
+      plan: { kind: 'mixed', tokens: poolTokens, periods, etag, acceptEncoding: ACCEPT_ENCODING },
     });
     clearInterval(sampler);
-    clearTimeout(firstHeap);
-    heaps.end_of_second_window = await heapOf(app);
-    const rssAfter = await rssMb(app.child.pid!);
+    await sleep(1500); // the last buffered log lines
+    const mixedLogLines = prod.stdoutLines - logLinesBeforeMixed;
+    const rssAfter = await rssMb(prod.child.pid!);
     const half = MEMORY_SECONDS / 2;
     const firstWindow = Math.max(...rss.filter((s) => s.t <= half).map((s) => s.mb));
     const secondWindow = Math.max(...rss.filter((s) => s.t > half).map((s) => s.mb));
     const growth = secondWindow - firstWindow;
     const memory = {
+      process: 'dist/src/main.js, LOG_LEVEL unset, default limits',
       rss_before_mb: rssBefore,
       rss_max_first_window_mb: firstWindow,
       rss_max_second_window_mb: secondWindow,
       rss_after_mb: rssAfter,
       growth_mb: growth,
-      heap_mb: heaps,
-      mixed: { rps: mixed.rps, statuses: mixed.statuses, errors: mixed.errors, foreign_cores: mixed.foreignCores, ...latencyStats(mixed.latencies) },
+      log_lines: mixedLogLines,
+      mixed: { rps: mixed.rps, count: mixed.count, statuses: mixed.statuses, errors: mixed.errors, foreign_cores: mixed.foreignCores, ...latencyStats(mixed.latencies) },
       samples: rss.map((s) => ({ t: Math.round(s.t), mb: Math.round(s.mb * 10) / 10 })),
     };
+    log(`log lines written by main.js during the mixed load: ${mixedLogLines} for ${mixed.count} responses`);
     log(`RSS ${rssBefore.toFixed(0)} → max ${firstWindow.toFixed(0)} (0–${half} s) → max ${secondWindow.toFixed(0)} (${half}–${MEMORY_SECONDS} s) MB; ${Math.round(mixed.rps)} req/s ${JSON.stringify(mixed.statuses)}`);
 
     // ---- results ----
-    const rows = buildRows(cases, samples, baselineRounds);
     const memoryPass = secondWindow <= 250 && growth <= Math.max(5, firstWindow * 0.05);
-    const extra = [
-      { label: 'start-up to ready, server DB, fresh database (migrations)', value: `${Math.round(startup.server_fresh_ms!)} ms`, note: `bench entry on another fresh database: ${Math.round(startup.server_fresh_2_ms!)} ms` },
-      { label: 'start-up to ready, server DB, restart', value: `${Math.round(startup.server_restart_ms!)} ms` },
-      { label: 'start-up to ready, embedded DB, fresh DATA_DIR', value: `${Math.round(startup.embedded_fresh_ms!)} ms` },
-      { label: 'start-up to ready, embedded DB, restart', value: `${Math.round(startup.embedded_restart_ms!)} ms` },
-      {
-        label: `RSS after ${MEMORY_SECONDS} s of mixed load (${MIXED_CONNECTIONS} conn., ${Math.round(mixed.rps)} req/s)`,
-        value: `max ${firstWindow.toFixed(0)} MB (first ${half} s), ${secondWindow.toFixed(0)} MB (next ${half} s)`,
-        target: '≤ 250 MB, no growth (≤ 5 %)',
-        result: memoryPass ? 'PASS' : 'MISS',
-        note:
-          `growth ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB; idle main.js after start: ${startup.main_idle_rss_mb!.toFixed(0)} MB; ` +
-          `V8 heap at the end: ${heaps.end_of_second_window ? `${heaps.end_of_second_window.heapUsed} MB used of ${heaps.end_of_second_window.heapTotal} MB` : 'unknown'}`,
-      },
+    const memoryLine =
+      `RSS of main.js as shipped during ${MEMORY_SECONDS} s of mixed load (${MIXED_CONNECTIONS} conn., ${Math.round(mixed.rps)} req/s, ${JSON.stringify(mixed.statuses)}): ` +
+      `max ${firstWindow.toFixed(0)} MB (first ${half} s), ${secondWindow.toFixed(0)} MB (next ${half} s), growth ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB — ` +
+      `target ≤ 250 MB, no growth (≤ 5 %): ${memoryPass ? 'PASS' : 'MISS'} (idle main.js after start: ${startup.main_idle_rss_mb!.toFixed(0)} MB)`;
+    const machine = `Machine: nproc ${os.cpus().length}, ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, shared; Node ${process.version}; PostgreSQL ${serverVersion} on 127.0.0.1.`;
+    const yardNotes = [
+      machine,
+      `main.js as a user starts it: NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'} (as the Dockerfile and npm run start:prod), LOG_LEVEL unset (info: one JSON line per request on stdout, read from a pipe), default rate limits; ${prodLogLines} log lines by the end of the yardstick section, ${mixedLogLines} for the ${mixed.count} responses of the mixed load.`,
+      `The minimal app: ${path.relative(ROOT, MINIMAL_APP)} run from the project's root (the project's NestJS, same NODE_OPTIONS). GET cases: wrk ${WRK_THREADS} thread × ${WRK_CONNECTIONS} connections, ${YARDSTICK_SECONDS} s, a warm-up run then ${ROUNDS} rounds interleaved with the minimal app; ratio = median of per-round ratios; p50/p99 = median of the rounds' wrk percentiles. streams.json with Accept-Encoding: ${ACCEPT_ENCODING}.`,
+      `/me: each measurement rotates over the tokens of ${ME_CLIENTS} distinct clients, a new set each time (limits are per client: 600/min); POST and mixed load over ${poolTokens.length} clients (60 writes/min each).`,
+      `POST 20 lines: autocannon (bench/load.ts), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds interleaved with the raw pg loop (${CONNECTIONS} connections, the app's own SQL, one transaction per declaration). Deadline burst: autocannon, exactly ${poolTokens.length} POSTs of ${BURST_LINES} lines (one per client, the first of period ${burstPeriod}), ${BURST_CONCURRENCY} in flight; raw pg: the same rows for ${rawBurstIds.length} other clients, ${BURST_CONCURRENCY} connections.`,
+      'CPU ms/req: CPU time of the measured process per response (from /proc); machine cores: what the whole machine used meanwhile (service, wrk, PostgreSQL and everyone else), of nproc.',
     ];
-    const notes = [
-      `Every service process runs with NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'}, as the Dockerfile sets it.`,
-      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, shared; Node ${process.version}; PostgreSQL ${serverVersion} on 127.0.0.1.`,
-      `Each measurement ${SECONDS} s, ${CONNECTIONS} connections (unless said), median of ${ROUNDS} interleaved rounds after a ${WARMUP_SECONDS} s warm-up (${SINGLE_CASE_WARMUP_SECONDS} s for the twin and main.js); p50/p99 over every response of the rounds. LOG_LEVEL=warn (no per-request log line).`,
-      'RATE LIMITS RAISED: the measured service is bench/serve.ts → createApp(config, db, { rateLimits: 10^9/min }); the limiter still counts every client request as in production (in memory, flushed to PostgreSQL) but never answers 429. "main.js, default limits" is dist/src/main.js unchanged, its load spread over 60 tokens (never near 600/min each). "limiter stubbed" is the same process with the limiter\'s store switched to a no-op (bench-only route) to show what the limiter costs.',
-      "CPU ms/req: CPU time of the measured Node process, and of the PostgreSQL processes serving the bench's databases plus the server's background processes, per completed request (raw loop: its client side runs in the load process).",
-      `Others' CPU: cores (of ${os.cpus().length}) used by processes outside the bench and PostgreSQL during the case's measurements (mean); each measurement first waits up to ${QUIET_MAX_WAIT_MS / 1000} s for the machine to use < ${QUIET_CORES} core.`,
-      'Baseline: a twin process (same bench entry, createApp() + a bench-only public route returning {"ok":true}) that serves only that route; the same route in the measured process is shown for information. /me and /declarations rotate over 50 clients\' tokens.',
-      `POST: consecutive requests go to distinct (client, period) slots (50 clients × ${periods.length} periods), each a new revision; the raw loop writes the same rows (supersede + declaration + lines) with the app's own SQL, ${CONNECTIONS} connections.`,
-    ];
-    printTable(rows, extra, notes);
+    printYardstick(yard.rows, [memoryLine], yardNotes);
+    let rows: Row[] = [];
+    let notes: string[] = [];
+    if (FULL) {
+      rows = buildRows(cases, samples, baselineRounds);
+      const extra = [
+        { label: 'start-up to ready, server DB, fresh database (migrations)', value: `${Math.round(startup.server_fresh_ms!)} ms`, note: `bench entry on another fresh database: ${Math.round(startup.server_fresh_2_ms!)} ms` },
+        { label: 'start-up to ready, server DB, restart', value: `${Math.round(startup.server_restart_ms!)} ms` },
+        { label: 'start-up to ready, embedded DB, fresh DATA_DIR', value: `${Math.round(startup.embedded_fresh_ms!)} ms` },
+        { label: 'start-up to ready, embedded DB, restart', value: `${Math.round(startup.embedded_restart_ms!)} ms` },
+      ];
+      notes = [
+        `Every service process runs with NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'}, as the Dockerfile sets it.`,
+        machine,
+        `Each measurement ${SECONDS} s, ${CONNECTIONS} connections (unless said), autocannon, median of ${ROUNDS} interleaved rounds after a ${WARMUP_SECONDS} s warm-up (${SINGLE_CASE_WARMUP_SECONDS} s for the twin and main.js); p50/p99 over every response of the rounds. LOG_LEVEL=warn (no per-request log line) except main.js as shipped.`,
+        'RATE LIMITS RAISED: the measured service is bench/serve.ts → createApp(config, db, { rateLimits: 10^9/min }); the limiter still counts every client request as in production (in memory, flushed to PostgreSQL) but never answers 429. "main.js as shipped" is dist/src/main.js unchanged (info log, default limits), its load spread over the pool of clients. "limiter stubbed" is the same process with the limiter\'s store switched to a no-op (bench-only route) to show what the limiter costs.',
+        "CPU ms/req: CPU time of the measured Node process, and of the PostgreSQL processes serving the bench's databases plus the server's background processes, per completed request (raw loop: its client side runs in the load process).",
+        `Others' CPU: cores (of ${os.cpus().length}) used by processes outside the bench and PostgreSQL during the case's measurements (mean); each measurement first waits up to ${QUIET_MAX_WAIT_MS / 1000} s for the machine to use < ${QUIET_CORES} core.`,
+        'Baseline (for information since issue 18; the yardstick above is the reference): a twin process (same bench entry, createApp() + a bench-only public route returning {"ok":true}) that serves only that route; the same route in the measured process is shown for information. /me and /declarations rotate over 50 clients\' tokens.',
+        `POST: consecutive requests go to distinct (client, period) slots (50 clients × ${periods.length} periods), each a new revision; the raw loop writes the same rows (supersede + declaration + lines) with the app's own SQL, ${CONNECTIONS} connections.`,
+      ];
+      printTable(rows, extra, notes);
+    }
     const result = {
       date: new Date().toISOString(),
+      only: FULL ? undefined : 'yardstick',
       service_node_args: SERVICE_NODE_ARGS,
       duration_s: Math.round((performance.now() - began) / 1000),
-      settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, big_post_connections: [BIG_POST_CONNECTIONS, BIG_POST_CONNECTIONS_LOADED], memory_seconds: MEMORY_SECONDS, mixed_connections: MIXED_CONNECTIONS },
+      settings: {
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        connections: CONNECTIONS,
+        yardstick: { wrk_threads: WRK_THREADS, wrk_connections: WRK_CONNECTIONS, seconds: YARDSTICK_SECONDS, me_clients: ME_CLIENTS, burst: { clients: poolTokens.length, lines: BURST_LINES, concurrency: BURST_CONCURRENCY } },
+        big_post_connections: [BIG_POST_CONNECTIONS, BIG_POST_CONNECTIONS_LOADED],
+        memory_seconds: MEMORY_SECONDS,
+        mixed_connections: MIXED_CONNECTIONS,
+      },
       machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: os.totalmem() / 2 ** 30, node: process.version, postgres: serverVersion },
+      yardstick: { rows: yard.rows, burst: yard.burst, notes: yardNotes, log_lines: prodLogLines },
       notes,
       rows,
       startup,

@@ -64,8 +64,6 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
-  // bench/run.ts asks for the heap's share of the RSS while it loads the service.
-  process.on('SIGUSR2', () => console.error(`BENCH_MEMORY ${JSON.stringify(process.memoryUsage())}`));
 }
 
 main().catch((error: unknown) => {

@@ -34,3 +34,15 @@ describe('log lines', () => {
     expect(JSON.parse(lines[0]!).msg).toBe('failed with [REDACTED] and [REDACTED]');
   });
 });
+
+describe('the request serializer', () => {
+  it('writes no header but the user agent, so no credential in a header reaches a line', () => {
+    const { log, lines } = logger();
+    const req = { method: 'GET', url: '/api/v1/me', headers: { authorization: 'Bearer opaque-credential', cookie: 'sid=opaque-cookie', 'user-agent': 'curl/8' } };
+    log.info({ req, res: { statusCode: 200 } }, 'request completed');
+    const line = JSON.parse(lines[0]!);
+    expect(line.req).toEqual({ method: 'GET', url: '/api/v1/me', user_agent: 'curl/8' });
+    expect(line.res).toEqual({ status: 200 });
+    expect(lines[0]).not.toMatch(/opaque|authorization|cookie/i);
+  });
+});
