@@ -28,7 +28,13 @@ export const BURST_CONCURRENCY = 50;
  * Pages answered from prebuilt bytes that must cost no more than the minimal app's controller
  * (target ≥ 1.0×). The site pages go here when they exist (paths on the service, e.g. '/', '/tarifs').
  */
-export const PREBUILT_PAGES: { path: string; label?: string }[] = [{ path: '/api/v1/streams.json' }];
+export const PREBUILT_PAGES: { path: string; label?: string }[] = [
+  { path: '/api/v1/streams.json' },
+  // Site pages: the home page, the largest page (streams) and a French one.
+  { path: '/', label: 'GET / (site home)' },
+  { path: '/streams', label: 'GET /streams (site)' },
+  { path: '/fr/obligations', label: 'GET /fr/obligations (site)' },
+];
 
 const WRK = process.env.BENCH_WRK || 'wrk';
 
