@@ -26,7 +26,7 @@ export const BURST_CONCURRENCY = 50;
 
 /**
  * Pages answered from prebuilt bytes that must cost no more than the minimal app's controller
- * (target ≥ 1.0×). The site pages go here when they exist (paths on the service, e.g. '/', '/tarifs').
+ * (target ≥ 1.0×): the reference files and the site's pages.
  */
 export const PREBUILT_PAGES: { path: string; label?: string }[] = [
   { path: '/api/v1/streams.json' },
