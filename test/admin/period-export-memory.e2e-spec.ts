@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { startBackingDatabase, type BackingDatabase } from '../support/backing-database.js';
-import { spawnApp, type SpawnedApp } from '../support/spawned-app.js';
+import { reportFigure, spawnApp, type SpawnedApp } from '../support/spawned-app.js';
 import { ADMIN_TOKEN, SERVER_DATABASE_URL } from '../support/test-app.js';
 
 // The built service as its own process, so that its memory is measured alone (not jest's).
@@ -121,7 +121,7 @@ it(`streams a period of ${DECLARATIONS * LINES_PER_DECLARATION} lines in flat me
   expect(Buffer.concat(csv.body).toString('utf8').trimEnd().split('\n')).toHaveLength(DECLARATIONS * LINES_PER_DECLARATION + 1);
 
   const growthMb = Math.max(json.peakMb, csv.peakMb) - baselineMb;
-  console.log(
+  reportFigure(
     `export of ${DECLARATIONS * LINES_PER_DECLARATION} lines: JSON ${(json.bytes / 2 ** 20).toFixed(1)} MiB, CSV ${(csv.bytes / 2 ** 20).toFixed(1)} MiB; ` +
       `service RSS ${baselineMb.toFixed(0)} MB before, peak ${json.peakMb.toFixed(0)} MB (JSON) / ${csv.peakMb.toFixed(0)} MB (CSV); ` +
       `while the reader paused: ${[json, csv].map(({ pause: p }) => `${p.startMb.toFixed(0)} → ${p.settledMb.toFixed(0)} → ${p.endMb.toFixed(0)} MB`).join(' (JSON), ')} (CSV)`,
