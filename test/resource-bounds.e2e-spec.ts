@@ -54,7 +54,7 @@ describe('clients that never read their answers', () => {
     await db?.close();
   });
 
-  it('1,000 identical lines on 40 unread connections: small 422s, RSS stays under 250 MB', async () => {
+  it('1,000 identical lines on 40 unread connections: small 422s, RSS grows by less than 64 MB', async () => {
     const tokens = await Promise.all(Array.from({ length: 4 }, () => createClientWithToken(asTestApp(app.url)).then((c) => c.token)));
     const body = JSON.stringify({
       period: '2025-S1',
@@ -84,7 +84,9 @@ describe('clients that never read their answers', () => {
     }
     reportFigure(`RSS with 40 unread 422s: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak; one 422 is ${answer.length} bytes`);
     for (const socket of sockets) socket.destroy();
-    expect(peak).toBeLessThan(250);
+    // The bound is on growth: the idle process's own size depends on the machine (205 MB here, 250 on
+    // CI's machine). Before the fix each unread 422 held 12 MB, 480 MB for these 40 connections.
+    expect(peak - before).toBeLessThan(64);
   }, 30_000);
 
   it('pipelined requests never read: the connections are closed once their output stops moving', async () => {
