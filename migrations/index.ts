@@ -3,6 +3,7 @@ import { Declarations1795500000000 } from './1795500000000-declarations.js';
 import { RateLimits1795600000000 } from './1795600000000-rate-limits.js';
 import { DeclarationsCatalogueVersion1795700000000 } from './1795700000000-declarations-catalogue-version.js';
 import { Operator1795740000000 } from './1795740000000-operator.js';
+import { Dashboard1795800000000 } from './1795800000000-dashboard.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -11,4 +12,5 @@ export const MIGRATIONS: Function[] = [
   RateLimits1795600000000,
   DeclarationsCatalogueVersion1795700000000,
   Operator1795740000000,
+  Dashboard1795800000000,
 ];

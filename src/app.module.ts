@@ -1,18 +1,21 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CsrfInterceptor } from './auth/sessions/csrf.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
 import { loggerParams } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { DeclarationsModule } from './declarations/declarations.module.js';
 import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
 import { ENTITIES } from './database/entities.js';
@@ -48,12 +51,15 @@ export class AppModule implements NestModule {
         ReferenceModule,
         SiteModule,
         DeclarationsModule,
+        DashboardModule,
         RateLimitModule.forRoot(options.rateLimits),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
+        // After the body is read: the dashboard's forms bring their CSRF token in it.
+        { provide: APP_INTERCEPTOR, useExisting: CsrfInterceptor },
       ],
     };
   }
@@ -74,6 +80,8 @@ export class AppModule implements NestModule {
           },
         }),
         PublicFiles,
+        // The dashboard's session and CSRF cookies (nothing else reads cookies).
+        cookieParser(),
       )
       .forRoutes('*');
   }

@@ -145,9 +145,9 @@ describe('listing and revoking tokens', () => {
     expect(list.headers['cache-control']).toBe('no-store');
     expect(list.body.map((x: { name: string }) => x.name)).toEqual(['second', 'first']);
     for (const item of list.body) {
-      expect(Object.keys(item).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at']);
+      expect(Object.keys(item).sort()).toEqual(['created_at', 'created_via', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at']);
     }
-    expect(list.body[0]).toEqual(expect.objectContaining({ id: second.id, prefix: second.token.slice(0, 12), last_used_at: null, revoked_at: null }));
+    expect(list.body[0]).toEqual(expect.objectContaining({ id: second.id, prefix: second.token.slice(0, 12), last_used_at: null, revoked_at: null, created_via: 'operator' }));
     expect(list.body[1].last_used_at).toEqual(expect.any(String));
     expect(JSON.stringify(list.body)).not.toContain(first.token);
     expect(JSON.stringify(list.body)).not.toMatch(/[0-9a-f]{64}/);

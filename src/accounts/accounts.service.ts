@@ -233,6 +233,15 @@ export class AccountsService {
     if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.existsBy({ clientId }))) throw new NotFoundProblem(`Client "${clientId}"`);
   }
 
+  /** The confirmed clients whose confirmed e-mail address is `email` (ignoring case): who may get a sign-in link by e-mail. */
+  async confirmedWithEmail(email: string): Promise<string[]> {
+    const rows: { client_id: string }[] = await this.clients.query(
+      `SELECT client_id FROM clients WHERE confirmed_at IS NOT NULL AND lower(confirmed_email) = lower($1) ORDER BY client_id LIMIT 10`,
+      [email],
+    );
+    return rows.map((r) => r.client_id);
+  }
+
   private checkValues(patch: ProfilePatch): void {
     const errors = profileValueErrors(patch, this.catalogue);
     if (errors.length > 0) throw new ValidationProblem(errors);

@@ -7,7 +7,11 @@ import { OperatorTokenEntity } from '../auth/operators/operator-token.entity.js'
  * The schema is `migrations/1795740000000-operator.ts`; this mirrors it.
  */
 @Entity({ name: 'audit_events' })
-@Check('ck_audit_events_actor', `(actor_type = 'admin' AND operator_id IS NULL) OR (actor_type = 'operator' AND operator_id IS NOT NULL)`)
+@Check(
+  'ck_audit_events_actor',
+  `(actor_type = 'admin' AND operator_id IS NULL) OR (actor_type = 'operator' AND operator_id IS NOT NULL)
+        OR (actor_type = 'client' AND operator_id IS NULL AND client_id IS NOT NULL)`,
+)
 @Check('ck_audit_events_action_format', `action ~ '^[a-z_]+\\.[a-z_]+$'`)
 @Index('ix_audit_events_occurred', ['occurredAt', 'id'])
 @Index('ix_audit_events_client_occurred', ['clientId', 'occurredAt', 'id'])
@@ -22,7 +26,7 @@ export class AuditEventEntity {
 
   /** `admin` (the bootstrap ADMIN_TOKEN) or `operator` (a named operator token). */
   @Column({ name: 'actor_type', type: 'text' })
-  actorType!: 'admin' | 'operator';
+  actorType!: 'admin' | 'operator' | 'client';
 
   @Column({ name: 'operator_id', type: 'uuid', nullable: true })
   operatorId!: string | null;

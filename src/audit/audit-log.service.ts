@@ -8,7 +8,7 @@ import type { AuditEventDto, AuditPageDto, ListAuditQueryDto } from './dto/audit
 interface AuditRow {
   id: string;
   occurredAt: string;
-  actorType: 'admin' | 'operator';
+  actorType: 'admin' | 'operator' | 'client';
   operatorId: string | null;
   actorName: string;
   action: string;

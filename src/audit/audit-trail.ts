@@ -15,6 +15,8 @@ export interface AuditEvent {
 
 /** The operator identity name recorded for the bootstrap credential. */
 export const BOOTSTRAP_ACTOR_NAME = 'ADMIN_TOKEN';
+/** The actor name recorded for a client's people acting in the dashboard. */
+export const DASHBOARD_ACTOR_NAME = 'dashboard';
 
 /**
  * Writes the audit trail. `record` takes the EntityManager of the write's own transaction: the
@@ -30,7 +32,7 @@ export class AuditTrail {
       [
         operator.kind,
         operator.kind === 'operator' ? operator.id : null,
-        operator.kind === 'operator' ? operator.name : BOOTSTRAP_ACTOR_NAME,
+        operator.kind === 'operator' ? operator.name : operator.kind === 'client' ? DASHBOARD_ACTOR_NAME : BOOTSTRAP_ACTOR_NAME,
         event.action,
         event.targetType,
         event.targetId,

@@ -1,9 +1,12 @@
 import { applyDecorators, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExcludeController } from '@nestjs/swagger';
 import { ApiProblems } from '../common/openapi.js';
 
-/** Who may call a route. The global AuthGuard reads it; a route without it needs a client token. */
-export type Audience = 'public' | 'client' | 'admin';
+/**
+ * Who may call a route. The global AuthGuard reads it; a route without it needs a client token.
+ * `session`: the dashboard's pages, for a client's people signed in (session cookie).
+ */
+export type Audience = 'public' | 'client' | 'admin' | 'session';
 export const AUDIENCE_KEY = 'audience';
 
 /** The audience of the route `context` runs: its method's, else its controller's, else `client` (deny by default). */
@@ -23,3 +26,11 @@ export const ClientApi = () =>
 /** Needs the operator's ADMIN_TOKEN or a named operator token. */
 export const AdminApi = () =>
   applyDecorators(SetMetadata(AUDIENCE_KEY, 'admin' satisfies Audience), ApiBearerAuth('admin'), ApiProblems(400, 401, 403, 429, 503));
+
+/** A dashboard page or form: needs a dashboard session of the client; its forms need their CSRF token. Not in the OpenAPI document. */
+export const DashboardPage = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'session' satisfies Audience), ApiExcludeController());
+
+export const FORM_KEY = 'csrf-protected-form';
+
+/** A public page's form (signing in): open to anyone, but its POST needs the page's CSRF token like every dashboard form. */
+export const PublicForm = () => applyDecorators(Public(), SetMetadata(FORM_KEY, true));

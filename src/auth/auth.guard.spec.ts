@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/config.js';
 import type { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
 import type { OperatorsService } from './operators/operators.service.js';
+import type { SessionsService } from './sessions/sessions.service.js';
 import { AuthGuard, bearerToken } from './auth.guard.js';
 import type { ClientTokenEntity } from './client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
@@ -82,7 +83,12 @@ function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
     },
     record: () => void failures.push('failure'),
   } as unknown as FailedAuthentications;
-  const guard = new AuthGuard(admin, tokens, operators, failedAuthentications);
+  const sessions = {
+    cookies: { session: 'epr_session' },
+    resolve: async (secret: unknown) =>
+      secret === 'good-session' ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } } : undefined,
+  } as unknown as SessionsService;
+  const guard = new AuthGuard(admin, tokens, operators, failedAuthentications, sessions);
   return { guard, calls, tokens, failures };
 }
 
@@ -115,6 +121,23 @@ async function rejection(promise: Promise<unknown>): Promise<Problem> {
 }
 
 describe('AuthGuard decisions', () => {
+  it('lets a dashboard page (session audience) in with a live session cookie only, never with a bearer token', async () => {
+    const { guard, calls } = setup();
+    const withCookie = call({ class: 'session' });
+    (withCookie.req as Record<string, unknown>).cookies = { epr_session: 'good-session' };
+    await expect(guard.canActivate(withCookie.context)).resolves.toBe(true);
+    expect(withCookie.req[AUTHENTICATED_CLIENT]).toEqual(expect.objectContaining({ clientId: 'acme', tokenId: null, sessionId: 's-1' }));
+    expect(withCookie.headers['cache-control']).toBe('no-store');
+
+    const wrongCookie = call({ class: 'session' });
+    (wrongCookie.req as Record<string, unknown>).cookies = { epr_session: 'ended-session' };
+    expect((await rejection(guard.canActivate(wrongCookie.context))).code).toBe('session_required');
+    // A client token is no way into a page, and is not even looked up.
+    const bearer = call({ class: 'session' }, `Bearer ${generateToken()}`);
+    expect((await rejection(guard.canActivate(bearer.context))).code).toBe('session_required');
+    expect(calls).toEqual([]);
+  });
+
   it('opens public routes without any credential and without touching the response', async () => {
     const { guard, calls } = setup();
     const { context, headers } = call({ method: 'public' });

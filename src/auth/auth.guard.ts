@@ -8,6 +8,7 @@ import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
 import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
 import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from './operators/current-operator.decorator.js';
 import { OperatorsService } from './operators/operators.service.js';
+import { SessionsService } from './sessions/sessions.service.js';
 import { OPERATOR_TOKEN_PREFIX, parseToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
@@ -48,6 +49,7 @@ export function bearerToken(header: string | undefined): string {
 /**
  * The global guard (APP_GUARD): deny by default.
  * - `Public()` routes are open;
+ * - `DashboardPage()` routes need a live dashboard session (cookie), and reach its client only;
  * - `AdminApi()` routes need ADMIN_TOKEN or a named operator token (and answer 403 when no ADMIN_TOKEN is
  *   configured); the operator identity is left on the request (`AUTHENTICATED_OPERATOR`);
  * - every other route, including one without any audience metadata, needs a client token.
@@ -65,6 +67,7 @@ export class AuthGuard implements CanActivate {
     private readonly tokens: TokensService,
     private readonly operators: OperatorsService,
     private readonly failures: FailedAuthentications,
+    private readonly sessions: SessionsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -77,6 +80,14 @@ export class AuthGuard implements CanActivate {
     // Node keeps the first of several Authorization headers; which one a proxy or client meant is unknowable.
     if ((req.headersDistinct?.authorization?.length ?? 0) > 1) {
       throw new Problem('bad_request', 'Send one Authorization header, not several.');
+    }
+    if (audience === 'session') {
+      // A dashboard page: the session cookie, never a bearer token (a page is not an API route).
+      const session = await this.sessions.resolve((req as Request & { cookies?: Record<string, unknown> }).cookies?.[this.sessions.cookies.session]);
+      if (!session) throw new Problem('session_required', 'Sign in to the dashboard to see this page.');
+      req[AUTHENTICATED_CLIENT] = { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, account: session.account };
+      req.clientId = session.clientId;
+      return true;
     }
     this.failures.refuseIfOverLimit(req, res);
     try {

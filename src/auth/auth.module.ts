@@ -8,14 +8,30 @@ import { AuthGuard } from './auth.guard.js';
 import { ClientTokenEntity } from './client-token.entity.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
 import { OperatorsService } from './operators/operators.service.js';
+import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
+import { SessionsService } from './sessions/sessions.service.js';
+import { SignInLinksAdminController } from './sign-in-links/sign-in-links-admin.controller.js';
+import { SignInLinksService } from './sign-in-links/sign-in-links.service.js';
 import { TokensController } from './tokens.controller.js';
 import { TokensService } from './tokens.service.js';
 
-/** Client tokens, the admin credentials (ADMIN_TOKEN, operator tokens) and the global deny-by-default guard. */
+/**
+ * Client tokens, the admin credentials (ADMIN_TOKEN, operator tokens), the dashboard's sign-in
+ * links, sessions and CSRF protection, and the global deny-by-default guard.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientTokenEntity]), AccountsModule, AuditModule],
-  controllers: [TokensController, OperatorsAdminController],
-  providers: [TokensService, OperatorsService, AdminCredential, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TokensService],
+  controllers: [TokensController, OperatorsAdminController, SignInLinksAdminController],
+  providers: [
+    TokensService,
+    OperatorsService,
+    AdminCredential,
+    SessionsService,
+    SignInLinksService,
+    CsrfProtection,
+    CsrfInterceptor,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [TokensService, SessionsService, SignInLinksService, CsrfProtection, CsrfInterceptor],
 })
 export class AuthModule {}

@@ -1,6 +1,9 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { ClientEntity } from '../accounts/client.entity.js';
 
+/** Who issued a token: the operator (admin API) or the client's people (dashboard). */
+export type TokenCreatedVia = 'operator' | 'dashboard';
+
 /**
  * A client token's metadata. The token itself is never stored: only its hex SHA-256
  * (`token_hash`, unique index: verification is one indexed lookup). Never returned by a controller.
@@ -11,6 +14,7 @@ import { ClientEntity } from '../accounts/client.entity.js';
 @Check('ck_client_tokens_token_hash_format', `token_hash ~ '^[0-9a-f]{64}$'`)
 @Check('ck_client_tokens_prefix_length', `char_length(prefix) BETWEEN 1 AND 16`)
 @Check('ck_client_tokens_name_length', `char_length(name) BETWEEN 1 AND 100`)
+@Check('ck_client_tokens_created_via', `created_via IN ('operator', 'dashboard')`)
 export class ClientTokenEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_client_tokens' })
   id!: string;
@@ -43,4 +47,8 @@ export class ClientTokenEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
+
+  /** Who issued it: the operator (admin API) or the client's people (dashboard). */
+  @Column({ name: 'created_via', type: 'text', default: 'operator' })
+  createdVia!: TokenCreatedVia;
 }

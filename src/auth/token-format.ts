@@ -17,6 +17,9 @@ import { crc32 } from 'node:zlib';
 export const TOKEN_PREFIX = 'eprc';
 /** Operator tokens (`eprop_…`, "EPR operator") have the same shape with their own prefix: never valid on the client API. */
 export const OPERATOR_TOKEN_PREFIX = 'eprop';
+/** Dashboard sign-in links (`eprl_…`) and session cookies (`eprs_…`): the same shape, so logs scrub them too. */
+export const SIGN_IN_LINK_PREFIX = 'eprl';
+export const SESSION_PREFIX = 'eprs';
 export const TOKEN_RANDOM_LENGTH = 32;
 export const TOKEN_CHECKSUM_LENGTH = 6;
 /** Characters of the token shown to identify it (`eprc_` + 7 random characters). */
@@ -27,7 +30,7 @@ const MAX_TOKEN_LENGTH = 255;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const tokenShape = (prefix: string) =>
   new RegExp(`^${prefix}_([0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}})_([0-9A-Za-z]{${TOKEN_CHECKSUM_LENGTH}})$`);
-const SHAPES = new Map([TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX].map((prefix) => [prefix, tokenShape(prefix)]));
+const SHAPES = new Map([TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX, SIGN_IN_LINK_PREFIX, SESSION_PREFIX].map((prefix) => [prefix, tokenShape(prefix)]));
 
 /** Base62 of an unsigned 32-bit integer, left-padded with `0` to `width` characters. */
 export function base62(value: number, width = TOKEN_CHECKSUM_LENGTH): string {

@@ -6,7 +6,7 @@ import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow } from '../accounts/ac
 import { AccountsService } from '../accounts/accounts.service.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
-import { ClientTokenEntity } from './client-token.entity.js';
+import { ClientTokenEntity, type TokenCreatedVia } from './client-token.entity.js';
 import type { AuthenticatedClient } from './current-client.decorator.js';
 import type { Actor } from './operators/current-operator.decorator.js';
 import { displayPrefix, generateToken, hashToken, parseToken } from './token-format.js';
@@ -21,6 +21,7 @@ export interface TokenMetadata {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  createdVia: TokenCreatedVia;
 }
 
 /** A newly issued token: the only time the secret exists outside the client's hands. */
@@ -54,6 +55,7 @@ const metadataOf = (t: ClientTokenEntity): TokenMetadata => ({
   expiresAt: t.expiresAt,
   lastUsedAt: t.lastUsedAt,
   revokedAt: t.revokedAt,
+  createdVia: t.createdVia,
 });
 
 /** Client tokens: issue (shown once), list (metadata), revoke, verify. */
@@ -81,6 +83,7 @@ export class TokensService implements BeforeApplicationShutdown {
       prefix: displayPrefix(token),
       name: options.name ?? null,
       expiresAt: options.expiresAt ?? null,
+      createdVia: actor.operator.kind === 'client' ? 'dashboard' : 'operator',
     });
     return this.tokens.manager.transaction(async (manager) => {
       const saved = await manager.save(entity);
@@ -89,7 +92,7 @@ export class TokensService implements BeforeApplicationShutdown {
         targetType: 'token',
         targetId: saved.id,
         clientId,
-        changes: { name: saved.name, prefix: saved.prefix, expires_at: saved.expiresAt },
+        changes: { name: saved.name, prefix: saved.prefix, expires_at: saved.expiresAt, created_via: saved.createdVia },
       });
       return { token, metadata: metadataOf(saved) };
     });

@@ -65,6 +65,8 @@ export const PROBLEM_EXAMPLES: Record<ProblemCode, { detail: string; errors?: Fi
     detail:
       'The admin API is disabled because ADMIN_TOKEN is not configured. Set ADMIN_TOKEN (a secret of at least 32 characters) in the environment of the service and restart it to enable the admin API.',
   },
+  session_required: { detail: 'Sign in to the dashboard to see this page.' },
+  csrf_failed: { detail: 'This form has expired or did not come from this site: reload the page and send it again.' },
   not_found: { detail: 'Declaration was not found.' },
   method_not_allowed: { detail: 'DELETE is not supported on /api/v1/declarations; use GET, POST.' },
   conflict: { detail: 'A client with client_id "exemple-sas" already exists.' },

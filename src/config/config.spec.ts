@@ -24,8 +24,9 @@ describe('loadConfig', () => {
       clientBaseUrl: 'http://localhost:3000/api/v1',
       logLevel: 'info',
       migrationsRun: true,
-      rateLimits: { client: 600, clientWrite: 60, admin: 120, authFailures: 60 },
+      rateLimits: { client: 600, clientWrite: 60, admin: 120, authFailures: 60, signIn: 10, signInEmails: 3 },
       trustProxy: false,
+      mail: { smtpUrl: undefined, from: 'no-reply@localhost' },
     });
   });
 
@@ -35,8 +36,20 @@ describe('loadConfig', () => {
       RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '100',
       RATE_LIMIT_OPERATOR_PER_MINUTE: '30',
       RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '5',
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: '7',
+      RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2',
     });
-    expect(config.rateLimits).toEqual({ client: 1000, clientWrite: 100, admin: 30, authFailures: 5 });
+    expect(config.rateLimits).toEqual({ client: 1000, clientWrite: 100, admin: 30, authFailures: 5, signIn: 7, signInEmails: 2 });
+  });
+
+  it('reads the mail settings: SMTP_URL (smtp or smtps only) and MAIL_FROM, else a sender at the public host', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://user:pw@mail.example.org:465', MAIL_FROM: 'dashboard@example.org' }).mail).toEqual({
+      smtpUrl: 'smtps://user:pw@mail.example.org:465',
+      from: 'dashboard@example.org',
+    });
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://epr.example.org' }).mail.from).toBe('no-reply@epr.example.org');
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.org' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM/);
   });
 
   it.each([

@@ -29,9 +29,15 @@ export interface AppConfig {
     admin: number;
     /** Failed authentications from one address; past it, the address gets 429 before any token is looked up. */
     authFailures: number;
+    /** Dashboard sign-in requests (e-mail form, sign-in links) from one address. */
+    signIn: number;
+    /** Sign-in e-mails asked for one e-mail address. */
+    signInEmails: number;
   };
   /** Express `trust proxy`: which proxies' `X-Forwarded-For` gives the client address (false: none). */
   trustProxy: boolean | number | string[];
+  /** The dashboard's e-mail sign-in: the SMTP server (undefined → e-mail sign-in off) and the sender. */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 /** Express's names for address ranges in `trust proxy`. */
@@ -105,6 +111,10 @@ const schema = z.object({
   RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: perMinute(60),
   RATE_LIMIT_OPERATOR_PER_MINUTE: perMinute(120),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: perMinute(60),
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: perMinute(10),
+  RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: perMinute(3),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.email('must be an e-mail address, e.g. no-reply@example.org').optional(),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -153,7 +163,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientWrite: e.RATE_LIMIT_CLIENT_WRITES_PER_MINUTE,
       admin: e.RATE_LIMIT_OPERATOR_PER_MINUTE,
       authFailures: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+      signIn: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+      signInEmails: e.RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE,
     },
     trustProxy: e.TRUST_PROXY,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(publicBaseUrl).hostname}` },
   };
 }

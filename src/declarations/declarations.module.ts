@@ -34,5 +34,7 @@ import { ObligationsService } from './obligations/obligations.service.js';
     Clock,
     ObligationsService,
   ],
+  // For the dashboard: the same submissions, listings and obligations as the API's.
+  exports: [DeclarationsService, ObligationsService, Clock],
 })
 export class DeclarationsModule {}

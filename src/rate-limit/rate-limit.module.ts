@@ -7,13 +7,14 @@ import { FailedAuthentications } from './failed-authentications.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { SignInLimits } from './sign-in-limits.js';
 import { throttlerOptions } from './throttlers.js';
 
 /**
  * @nestjs/throttler on the shared counters. Its two providers are given here rather than through
  * ThrottlerModule.forRoot, whose `storage` option takes an instance, not an injectable (the store
  * needs the DataSource and flushes before shutdown). Global: the AuthGuard counts failed
- * authentications with FailedAuthentications.
+ * authentications with FailedAuthentications, the dashboard's sign-in with SignInLimits.
  */
 @Global()
 @Module({})
@@ -28,9 +29,10 @@ export class RateLimitModule {
         { provide: getStorageToken(), useExisting: PostgresRateLimitStore },
         { provide: getOptionsToken(), useFactory: throttlerOptions, inject: [RATE_LIMITS] },
         FailedAuthentications,
+        SignInLimits,
         { provide: APP_GUARD, useClass: RateLimitGuard },
       ],
-      exports: [FailedAuthentications],
+      exports: [FailedAuthentications, SignInLimits],
     };
   }
 }

@@ -34,12 +34,13 @@ export function tracker(req: RequestWithClient & RequestWithOperator): string {
 export function throttlerOptions(limits: RateLimits): ThrottlerModuleOptions {
   return {
     throttlers: [
-      { name: 'client', limit: limits.client, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'client') },
+      // A client's API calls and its people's dashboard pages share one budget.
+      { name: 'client', limit: limits.client, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'client' || audience === 'session') },
       {
         name: 'client-write',
         limit: limits.clientWrite,
         ttl: RATE_LIMIT_WINDOW_MS,
-        skipIf: appliesTo((audience, method) => audience === 'client' && method === 'POST'),
+        skipIf: appliesTo((audience, method) => (audience === 'client' || audience === 'session') && method === 'POST'),
       },
       { name: 'admin', limit: limits.admin, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'admin') },
     ],

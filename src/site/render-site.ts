@@ -30,6 +30,8 @@ export const ASSETS_DIR = join(REPO_ROOT, 'assets');
 export const SITE_ASSETS: ReadonlyMap<string, { source: string; contentType: string }> = new Map([
   [STYLESHEET_PATH, { source: 'site.css', contentType: 'text/css; charset=utf-8' }],
   [ICON_PATH, { source: 'icon.svg', contentType: 'image/svg+xml' }],
+  // The dashboard's copy button (the site itself runs no script).
+  ['/assets/dashboard.js', { source: 'dashboard.js', contentType: 'text/javascript; charset=utf-8' }],
 ]);
 
 /** One file of the site: where it is served, where the build writes it, its bytes. */

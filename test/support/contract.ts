@@ -9,8 +9,8 @@
  * (RELIED_UPON_HEADERS) are documented. A violation fails the test that made the request.
  *
  * What is outside the document, on purpose (keep this short):
- *  - EXEMPT: Swagger UI's static files, the public site's pages and assets (HTML for people,
- *    tested in test/site.e2e-spec.ts), CORS preflights (OPTIONS).
+ *  - EXEMPT: Swagger UI's static files, the public site's pages and assets and the dashboard's
+ *    pages (HTML for people, tested in test/site.e2e-spec.ts and test/dashboard/), CORS preflights (OPTIONS).
  *  - OUTSIDE_CONTRACT: test-only routes.
  *  - A request that matches no documented operation (unknown route, unknown method, a test-only
  *    controller, a body refused before routing) may only get an error: status >= 400 with a
@@ -27,7 +27,7 @@ type Schema = Json;
 const OPENAPI_PATH = '/docs/openapi.json';
 const DOC_ID = 'http://contract.test/openapi.json';
 /** Swagger UI (HTML, JS, CSS) and the document itself: not API operations. */
-const EXEMPT = [/^\/docs(\/.*)?$/, ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))];
+const EXEMPT = [/^\/docs(\/.*)?$/, /^\/dashboard(\/.*)?$/, ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))];
 /**
  * Deliberately outside the contract: test-only controllers (e.g. the throwing route of
  * foundation.e2e-spec.ts) that the app under test documents; treated as undocumented.

@@ -85,6 +85,8 @@ export const RAISED_RATE_LIMITS: Record<string, string> = {
   RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '1000000',
   RATE_LIMIT_OPERATOR_PER_MINUTE: '1000000',
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000000',
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+  RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '1000000',
 };
 
 export interface TestAppOptions extends Pick<AppOptions, 'extraImports' | 'timeouts'> {

@@ -38,27 +38,27 @@ export class ListAuditQueryDto extends PageQueryDto {
 }
 
 export class AuditActorDto {
-  /** `admin`: the bootstrap ADMIN_TOKEN; `operator`: a named operator token. */
-  @ApiProperty({ enum: ['admin', 'operator'] })
-  type!: 'admin' | 'operator';
+  /** `admin`: the bootstrap ADMIN_TOKEN; `operator`: a named operator token; `client`: the client's own people, in the dashboard. */
+  @ApiProperty({ enum: ['admin', 'operator', 'client'] })
+  type!: 'admin' | 'operator' | 'client';
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   operator_token_id!: string | null;
 
-  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential). */
+  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people). */
   @ApiProperty({ example: 'Camille (onboarding)' })
   name!: string;
 }
 
 export class AuditTargetDto {
-  @ApiProperty({ enum: ['client', 'token', 'operator_token'], example: 'client' })
+  @ApiProperty({ enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session'], example: 'client' })
   type!: string;
 
   @ApiProperty({ example: 'exemple-sas' })
   id!: string;
 }
 
-@ApiSchema({ description: 'One admin write, recorded in the same transaction as the write. Never changed or deleted.' })
+@ApiSchema({ description: 'One write by the operator or in the dashboard, recorded in the same transaction as the write. Never changed or deleted.' })
 export class AuditEventDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -72,7 +72,7 @@ export class AuditEventDto {
 
   /**
    * `client.created`, `client.updated`, `client.confirmed`, `token.issued`, `token.revoked`,
-   * `operator_token.created`, `operator_token.revoked`.
+   * `operator_token.created`, `operator_token.revoked`, `sign_in_link.issued`, `session.started`, `session.ended`.
    */
   @ApiProperty({ example: 'client.updated' })
   action!: string;

@@ -90,6 +90,10 @@ export class TokenDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   revoked_at!: Date | null;
 
+  /** Who issued it: `operator` (this API) or `dashboard` (the client's people, signed in to the dashboard). */
+  @ApiProperty({ enum: ['operator', 'dashboard'] })
+  created_via!: 'operator' | 'dashboard';
+
   static from(t: TokenMetadata): TokenDto {
     return Object.assign(new TokenDto(), {
       id: t.id,
@@ -99,6 +103,7 @@ export class TokenDto {
       expires_at: t.expiresAt,
       last_used_at: t.lastUsedAt,
       revoked_at: t.revokedAt,
+      created_via: t.createdVia,
     });
   }
 }

@@ -3,9 +3,12 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 /** Who is calling an admin route: the bootstrap ADMIN_TOKEN, or a named operator token. */
 export type OperatorIdentity = { kind: 'admin' } | { kind: 'operator'; id: string; name: string };
 
-/** Who did an admin write, and in which request: what the audit trail records. */
+/** A client's own people: signed in to the dashboard (a session), or asking for a sign-in link by e-mail (no session yet). */
+export type ClientIdentity = { kind: 'client'; clientId: string; sessionId: string | null };
+
+/** Who did a write, and in which request: what the audit trail records. */
 export interface Actor {
-  operator: OperatorIdentity;
+  operator: OperatorIdentity | ClientIdentity;
   /** The request id (`X-Request-Id`), null outside a request. */
   requestId: string | null;
 }

@@ -1,4 +1,5 @@
 import { MIMEType } from 'node:util';
+import busboy from 'busboy';
 import {
   type CallHandler,
   type ExecutionContext,
@@ -15,13 +16,14 @@ import { Problem } from '../problem/problem.js';
 import { BODY_LIMIT_BYTES, parseJsonBody } from './json-body.js';
 
 /** The kinds of request body a route may declare with `@Accepts`. */
-export type BodyType = 'json' | 'csv' | 'form';
+export type BodyType = 'json' | 'csv' | 'form' | 'multipart';
 
 /** The media types of each kind (the first is the one named to clients). */
 const MEDIA_TYPES: Record<BodyType, string[]> = {
   json: ['application/json', 'application/*+json'],
   csv: ['text/csv'],
   form: ['application/x-www-form-urlencoded'],
+  multipart: ['multipart/form-data'],
 };
 
 /** Charsets a CSV may declare (absent: detected); JSON and forms are UTF-8 only. */
@@ -54,6 +56,24 @@ export class CsvBody {
 
 /** A form body: each field's value, or values when it is repeated. */
 export type FormBody = Record<string, string | string[]>;
+
+/** A file of a multipart form (a browser's upload): its bytes as sent, and what the browser says of it. */
+export interface UploadedFile {
+  filename: string;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+/** A multipart form: its text fields (the last value of each) and its files by field name. */
+export class MultipartBody {
+  constructor(
+    readonly fields: Record<string, string>,
+    readonly files: Record<string, UploadedFile>,
+  ) {}
+}
+
+/** A multipart form holds a few fields and one file: more of either is not one of our forms. */
+const MULTIPART_LIMITS = { files: 1, fields: 20, parts: 21, fieldSize: 16 * 1024, fieldNameSize: 100 };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -89,7 +109,8 @@ export class RequestBodyInterceptor implements NestInterceptor {
         const length = Number(req.headers['content-length']);
         if (length > BODY_LIMIT_BYTES) throw tooLarge();
         const bytes = await readBody(req, http.getResponse<express.Response>());
-        req.body = type === 'json' ? parseJsonBody(bytes) : type === 'csv' ? new CsvBody(bytes, charset) : parseForm(bytes);
+        req.body =
+          type === 'json' ? parseJsonBody(bytes) : type === 'csv' ? new CsvBody(bytes, charset) : type === 'form' ? parseForm(bytes) : await parseMultipart(req, bytes);
       }
     }
     return next.handle();
@@ -140,6 +161,33 @@ function readBody(req: express.Request, res: express.Response): Promise<Buffer> 
 }
 
 /** `application/x-www-form-urlencoded`, UTF-8, as the URL standard parses it. */
+/** A multipart form already read (at most 1 MiB), parsed by busboy; a malformed one is a 400. */
+function parseMultipart(req: express.Request, bytes: Buffer): Promise<MultipartBody> {
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    const files: Record<string, UploadedFile> = Object.create(null) as Record<string, UploadedFile>;
+    const refuse = (detail: string) => reject(new Problem('bad_request', detail));
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: MULTIPART_LIMITS, defParamCharset: 'utf8' });
+    } catch (error) {
+      return refuse(`The multipart form cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+    parser.on('field', (name: string, value: string) => (fields[name] = value));
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => (files[name] = { filename: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.concat(chunks) }));
+    });
+    parser.on('partsLimit', () => refuse('The form has more parts than this form has fields.'));
+    parser.on('filesLimit', () => refuse('Send one file at a time.'));
+    parser.on('fieldsLimit', () => refuse('The form has more fields than this form has.'));
+    parser.on('error', (error: Error) => refuse(`The multipart form cannot be read: ${error.message}.`));
+    parser.on('close', () => resolve(new MultipartBody(fields, files)));
+    parser.end(bytes);
+  });
+}
+
 function parseForm(bytes: Buffer): FormBody {
   const form: FormBody = Object.create(null) as FormBody;
   for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/config.js';
 import { allowedMethods } from '../http/allowed-methods.js';
 import { declaresBody } from '../http/request-body.js';
 import { requestId } from '../logging.js';
+import { PAGE_PROBLEMS, type PageProblems } from './page-problems.js';
 import { PROBLEM_TYPES, Problem, type ProblemCode } from './problem.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { PROBLEM_CONTENT_TYPE } from './problem-content-type.js';
@@ -20,6 +21,7 @@ export class ProblemFilter implements ExceptionFilter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
+    @Optional() @Inject(PAGE_PROBLEMS) private readonly pages?: PageProblems,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -35,12 +37,13 @@ export class ProblemFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    const instance = `urn:request:${String(req.id ?? (req.id = requestId(req, res)))}`;
     const body = {
       type: `${this.config.publicBaseUrl}/problems/${problem.code.replace(/_/g, '-')}`,
       title: problem.title,
       status: problem.status,
       detail: problem.detail,
-      instance: `urn:request:${String(req.id ?? (req.id = requestId(req, res)))}`,
+      instance,
       code: problem.code,
       ...problem.extensions,
     };
@@ -49,7 +52,11 @@ export class ProblemFilter implements ExceptionFilter {
     // A body still arriving (refused before it was read: 401, 404, 413 on its Content-Length…):
     // close the connection after this answer rather than read and discard whatever is sent.
     if (!req.complete && declaresBody(req)) res.setHeader('Connection', 'close');
-    // Pages (the future dashboard) would render `problem` here as a page; every other route gets problem+json.
+    if (this.pages?.handles(req)) {
+      // A dashboard page: the problem as a page (or a redirect to sign in).
+      this.pages.render(req, res, problem, instance);
+      return;
+    }
     res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
     if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
     res.send(req.method === 'HEAD' ? undefined : JSON.stringify(body));

@@ -26,6 +26,8 @@ export const PROBLEM_TYPES = {
   invalid_token: { status: 401, title: 'Invalid access token' },
   insufficient_scope: { status: 403, title: 'Not allowed with this token' },
   admin_api_disabled: { status: 403, title: 'Admin API disabled' },
+  session_required: { status: 401, title: 'Sign-in required' },
+  csrf_failed: { status: 403, title: 'Form expired or not from this site' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },

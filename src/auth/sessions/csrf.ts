@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, type OnModuleInit } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { doubleCsrf, type DoubleCsrfUtilities } from 'csrf-csrf';
+import type { Request, Response } from 'express';
+import type { Observable } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { MultipartBody } from '../../common/http/request-body.js';
+import { Problem } from '../../common/problem/problem.js';
+import { audienceOf, FORM_KEY } from '../audience.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../current-client.decorator.js';
+import { SessionsService } from './sessions.service.js';
+
+/** The form field every dashboard form carries. */
+export const CSRF_FIELD = '_csrf';
+
+/**
+ * CSRF protection of the dashboard's forms, with csrf-csrf (double-submit cookie, the token an
+ * HMAC bound to the session): the page puts the token in a hidden field and in an HttpOnly
+ * cookie; a POST must bring both, equal, and valid for its session. Before sign-in the token is
+ * bound to no session (the sign-in forms). The HMAC key is the service's own, made once and kept
+ * in PostgreSQL so that every replica shares it.
+ */
+@Injectable()
+export class CsrfProtection implements OnModuleInit {
+  private secret = '';
+  private utilities!: DoubleCsrfUtilities;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.dataSource.query(`INSERT INTO service_secrets (name, value) VALUES ('csrf', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(32).toString('hex')]);
+    const [row] = (await this.dataSource.query(`SELECT value FROM service_secrets WHERE name = 'csrf'`)) as [{ value: string }];
+    this.secret = row.value;
+    const { csrf, options } = this.sessions.cookies;
+    this.utilities = doubleCsrf({
+      getSecret: () => this.secret,
+      getSessionIdentifier: (req) => (req as Request & RequestWithClient)[AUTHENTICATED_CLIENT]?.sessionId ?? '',
+      cookieName: csrf,
+      cookieOptions: { ...options, sameSite: 'strict' },
+      getCsrfTokenFromRequest: (req) => {
+        const form = req.body instanceof MultipartBody ? req.body.fields : (req.body as Record<string, unknown> | undefined);
+        const value = form?.[CSRF_FIELD];
+        return typeof value === 'string' ? value : undefined;
+      },
+    });
+  }
+
+  /** The token for a page's forms (sets its cookie when there is none yet for this session). */
+  token(req: Request, res: Response): string {
+    return this.utilities.generateCsrfToken(req, res);
+  }
+
+  /** 403 unless the form brought the token of its page. */
+  check(req: Request): void {
+    if (!this.utilities.validateRequest(req)) {
+      throw new Problem('csrf_failed', 'This form has expired or did not come from this site: reload the page and send it again.');
+    }
+  }
+}
+
+/**
+ * Runs after the body is read (RequestBodyInterceptor, registered before it): every POST of a
+ * dashboard page (`session` audience) or a public form (`PublicForm()`) is checked. Deny by default:
+ * a new dashboard route is protected without asking for it.
+ */
+@Injectable()
+export class CsrfInterceptor implements NestInterceptor {
+  constructor(
+    private readonly csrf: CsrfProtection,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const form = audienceOf(context) === 'session' || this.reflector.getAllAndOverride<boolean>(FORM_KEY, [context.getHandler(), context.getClass()]) === true;
+    if (form && !['GET', 'HEAD', 'OPTIONS'].includes(req.method)) this.csrf.check(req);
+    return next.handle();
+  }
+}

@@ -1,0 +1,21 @@
+import type { CookieOptions } from 'express';
+
+/** Idle timeout: a session unused this long is over. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** Absolute lifetime: however active, a session ends this long after sign-in. */
+export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
+
+/**
+ * The dashboard's cookies. On https they carry the `__Host-` prefix (the browser then insists on
+ * Secure, path `/` and no Domain: no sibling sub-domain can set or shadow them); on plain http
+ * (a local start) the same names without it.
+ */
+export function cookieSettings(publicBaseUrl: string): { session: string; csrf: string; options: CookieOptions } {
+  const secure = new URL(publicBaseUrl).protocol === 'https:';
+  const prefix = secure ? '__Host-' : '';
+  return {
+    session: `${prefix}epr_session`,
+    csrf: `${prefix}epr_csrf`,
+    options: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
+  };
+}

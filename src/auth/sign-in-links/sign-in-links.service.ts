@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountsService } from '../../accounts/accounts.service.js';
+import { AuditTrail } from '../../audit/audit-trail.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/config.js';
+import type { Actor } from '../operators/current-operator.decorator.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../token-format.js';
+
+/** How long a sign-in link works. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+/** Where a link leads: a page that asks to continue (a mail scanner following links does not sign anyone in). */
+export const SIGN_IN_LINK_PATH = '/dashboard/sign-in/link';
+
+export interface IssuedLink {
+  id: string;
+  url: string;
+  expiresAt: Date;
+}
+
+export type LinkUse = { ok: true; sessionId: string; secret: string; clientId: string } | { ok: false };
+
+/**
+ * Single-use dashboard sign-in links: issued by the operator (admin API) or e-mailed to a
+ * confirmed client's address. The secret (`eprl_…`, scrubbed from logs like every token) is in the
+ * URL only; the database keeps its SHA-256. Using one starts a session and spends the link in one
+ * transaction: two uses at once cannot both succeed.
+ */
+@Injectable()
+export class SignInLinksService {
+  private readonly baseUrl: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly sessions: SessionsService,
+    private readonly audit: AuditTrail,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.baseUrl = config.publicBaseUrl;
+  }
+
+  /** A link for `clientId` (404 if there is no such client), recorded in the audit trail. */
+  async issue(clientId: string, actor: Actor, via: 'operator' | 'email'): Promise<IssuedLink> {
+    await this.accounts.assertExists(clientId);
+    const secret = generateToken(SIGN_IN_LINK_PREFIX);
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = (await manager.query(
+        `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at)
+         VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0)) RETURNING id, expires_at AS "expiresAt"`,
+        [clientId, hashToken(secret), via, SIGN_IN_LINK_TTL_MS],
+      )) as [{ id: string; expiresAt: Date }];
+      await this.audit.record(manager, actor, {
+        action: 'sign_in_link.issued',
+        targetType: 'sign_in_link',
+        targetId: row.id,
+        clientId,
+        changes: { issued_via: via, expires_at: row.expiresAt },
+      });
+      return { id: row.id, url: `${this.baseUrl}${SIGN_IN_LINK_PATH}?token=${secret}`, expiresAt: row.expiresAt };
+    });
+  }
+
+  /** Spends the link and starts a session; refused when unknown, used or expired (the same answer for each). */
+  async use(secret: unknown, requestId: string | null): Promise<LinkUse> {
+    if (typeof secret !== 'string' || !parseToken(secret, SIGN_IN_LINK_PREFIX).ok) return { ok: false };
+    return this.dataSource.transaction(async (manager) => {
+      const spent = (await manager.query(
+        `WITH spent AS (
+           UPDATE sign_in_links SET used_at = now()
+            WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+           RETURNING client_id)
+         SELECT client_id AS "clientId" FROM spent`,
+        [hashToken(secret)],
+      )) as { clientId: string }[];
+      if (spent.length === 0) return { ok: false } as const;
+      const { clientId } = spent[0]!;
+      const session = await this.sessions.start(manager, clientId, requestId);
+      return { ok: true, clientId, ...session } as const;
+    });
+  }
+}

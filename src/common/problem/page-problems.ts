@@ -1,0 +1,13 @@
+import type { Request, Response } from 'express';
+import type { Problem } from './problem.js';
+
+/**
+ * Where problems are answered as pages rather than problem+json: the dashboard provides it (its
+ * addresses, rendered with its look). The ProblemFilter asks it first; without it every answer is JSON.
+ */
+export interface PageProblems {
+  handles(req: Request): boolean;
+  render(req: Request, res: Response, problem: Problem, instance: string): void;
+}
+
+export const PAGE_PROBLEMS = Symbol('PAGE_PROBLEMS');

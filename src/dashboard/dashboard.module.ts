@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import type { Request } from 'express';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { PAGE_PROBLEMS, type PageProblems } from '../common/problem/page-problems.js';
+import { DeclarationsModule } from '../declarations/declarations.module.js';
+import { MailModule } from '../mail/mailer.js';
+import { ReferenceModule } from '../reference/reference.module.js';
+import { DashboardViews } from './dashboard-views.js';
+import { DeclarationsPageController } from './declarations.page.controller.js';
+import { OverviewPageController } from './overview.page.controller.js';
+import { SignInPageController } from './sign-in.page.controller.js';
+import { TokensPageController } from './tokens.page.controller.js';
+
+/** Every address under /dashboard answers problems as pages. */
+const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.startsWith('/dashboard/');
+
+/** The client dashboard: sign-in, overview, tokens, declarations; server-rendered pages. */
+@Module({
+  imports: [AuthModule, AccountsModule, DeclarationsModule, ReferenceModule, MailModule],
+  controllers: [SignInPageController, OverviewPageController, TokensPageController, DeclarationsPageController],
+  providers: [
+    DashboardViews,
+    {
+      provide: PAGE_PROBLEMS,
+      useFactory: (views: DashboardViews): PageProblems => ({ handles: isDashboard, render: (req, res, problem, instance) => views.renderProblem(req, res, problem, instance) }),
+      inject: [DashboardViews],
+    },
+  ],
+  exports: [PAGE_PROBLEMS],
+})
+export class DashboardModule {}

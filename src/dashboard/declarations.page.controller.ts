@@ -1,0 +1,166 @@
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { DashboardPage } from '../auth/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
+import { ExactNumber } from '../common/http/json-body.js';
+import { Accepts, CsvBody, type FormBody, MultipartBody } from '../common/http/request-body.js';
+import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
+import { writeDeclarationCsv } from '../declarations/csv/declaration-csv-writer.js';
+import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
+import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-query.dto.js';
+import { Clock, parisDate } from '../declarations/clock.js';
+import { periodOf } from '../declarations/obligations/obligations.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { DashboardViews } from './dashboard-views.js';
+import { field, fields } from './form-fields.js';
+
+/** Lines a new form starts with, and the most it shows. */
+const FORM_LINES = 4;
+const MAX_FORM_LINES = 200;
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
+
+interface FormLine {
+  stream: string;
+  material: string;
+  unit: string;
+  quantity: string;
+}
+
+/**
+ * The client's declarations in a browser: the list, one declaration with its revisions, a
+ * download as CSV, and a new declaration by form or by spreadsheet. Submissions go through
+ * DeclarationsService exactly as the API's (same rules, revisions, answers); its problems are shown
+ * next to the line and field, or the spreadsheet row and cell, they point at.
+ */
+@ApiExcludeController()
+@DashboardPage()
+@Controller('dashboard/declarations')
+export class DeclarationsPageController {
+  constructor(
+    private readonly views: DashboardViews,
+    private readonly declarations: DeclarationsService,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<void> {
+    const page = await this.declarations.list(client.clientId, query);
+    const filters = { period: query.period ?? '', status: query.status ?? '' };
+    const next = page.next_cursor ? `?${new URLSearchParams({ ...clean(filters), cursor: page.next_cursor }).toString()}` : null;
+    this.views.render(req, res, 'declarations', { title: 'Declarations', nav: 'declarations' }, { page, filters, next, paged: query.cursor !== undefined });
+  }
+
+  @Get('new')
+  newForm(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient): void {
+    this.form(req, res, client, { lines: blankLines(FORM_LINES) });
+  }
+
+  @Post()
+  @Accepts('form')
+  async submitForm(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
+    const period = field(body, 'period').trim();
+    const columns = Object.fromEntries(COLUMNS.map((name) => [name, fields(body, name)]));
+    const count = Math.min(MAX_FORM_LINES, Math.max(...COLUMNS.map((name) => columns[name]!.length)));
+    const lines: FormLine[] = Array.from({ length: count }, (_, i) => ({
+      stream: columns.stream![i] ?? '',
+      material: columns.material![i] ?? '',
+      unit: columns.unit![i] ?? '',
+      quantity: columns.quantity![i] ?? '',
+    }));
+    if (field(body, 'action') === 'add') {
+      return this.form(req, res, client, { period, lines: [...lines, ...blankLines(1)].slice(0, MAX_FORM_LINES) });
+    }
+    // Blank lines are left out; the problems of the others point back at their place in the form.
+    const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
+    const submitted = { period, lines: filled.map(({ line }) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantityOf(line.quantity) })) };
+    try {
+      return this.submitted(res, await this.declarations.submit(client.account, submitted, undefined));
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      const errors = error.errors.map((e) => {
+        const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
+        return at ? { ...e, line: filled[Number(at[1])]!.index, field: at[2] ?? null } : { ...e, line: null, field: e.pointer === '/period' ? 'period' : null };
+      });
+      this.form(req, res, client, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors, summary: error.detail }, 422);
+    }
+  }
+
+  @Post('upload')
+  @Accepts('multipart')
+  async upload(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
+    const period = body.fields.period?.trim() ?? '';
+    const file = body.files.file;
+    if (!file || file.bytes.length === 0) {
+      const errors: FieldError[] = [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }];
+      return this.form(req, res, client, { period, lines: blankLines(FORM_LINES), uploadErrors: errors, uploadPeriod: period }, 422);
+    }
+    try {
+      return this.submitted(res, await this.declarations.submitCsv(client.account, new CsvBody(file.bytes, undefined), period, undefined));
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      this.form(req, res, client, { lines: blankLines(FORM_LINES), uploadErrors: error.errors, uploadSummary: error.detail, uploadPeriod: period, fileName: file.filename }, 422);
+    }
+  }
+
+  @Get(':id')
+  async detail(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string, @Query('result') result?: string): Promise<void> {
+    const declaration = await this.declarations.findOne(client.clientId, id);
+    const revisions = await this.declarations.list(client.clientId, Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }));
+    const notice = result === 'created' ? `Declaration stored: revision ${declaration.revision}, receipt ${declaration.receipt}.` : result === 'unchanged' ? 'Nothing changed: these lines are the ones already in force for this period.' : null;
+    this.views.render(req, res, 'declaration', { title: `Declaration ${declaration.period}, revision ${declaration.revision}`, nav: 'declarations' }, { declaration, revisions: revisions.data, notice });
+  }
+
+  @Get(':id/csv')
+  async csv(@Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
+    const declaration = await this.declarations.findOne(client.clientId, id);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.send(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))));
+  }
+
+  private submitted(res: Response, result: SubmitResult): void {
+    res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
+  }
+
+  private form(req: Request, res: Response, client: AuthenticatedClient, data: Record<string, unknown>, status = 200): void {
+    const streams = client.account.profile.streams
+      .map((code) => this.catalogue.stream(code))
+      .filter((stream) => stream !== undefined)
+      .map((stream) => ({ code: stream.code, name: stream.name.en, units: stream.units, materials: stream.materials.map((m) => m.name.en) }));
+    const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name.en ?? code }));
+    const current = periodOf(parisDate(this.clock.now()));
+    this.views.render(req, res, 'declaration-new', { title: 'New declaration', nav: 'declarations' }, {
+      confirmed: client.account.confirmedAt !== null,
+      streams,
+      units,
+      materials: [...new Set(streams.flatMap((s) => s.materials))],
+      suggestedPeriod: `${current.half === 1 ? current.year - 1 : current.year}-S${current.half === 1 ? 2 : 1}`,
+      period: '',
+      errors: [],
+      uploadErrors: [],
+      uploadPeriod: '',
+      summary: null,
+      uploadSummary: null,
+      fileName: null,
+      ...data,
+    }, status);
+  }
+}
+
+function blankLines(n: number): FormLine[] {
+  return Array.from({ length: n }, () => ({ stream: '', material: '', unit: '', quantity: '' }));
+}
+
+/** A quantity as typed: a decimal comma is a point here (no separator to confuse it with); not a number stays text for the rules to refuse. */
+function quantityOf(text: string): ExactNumber | string {
+  const written = text.trim().replace(/^(-?\d+),(\d+)$/, '$1.$2');
+  return JSON_NUMBER.test(written) ? new ExactNumber(written) : text;
+}
+
+function clean(filters: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
+}

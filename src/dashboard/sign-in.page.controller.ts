@@ -1,0 +1,117 @@
+import { Body, Controller, Get, HttpCode, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Eta } from 'eta';
+import { AccountsService } from '../accounts/accounts.service.js';
+import { DashboardPage, PublicForm } from '../auth/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
+import { SessionsService } from '../auth/sessions/sessions.service.js';
+import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../auth/sign-in-links/sign-in-links.service.js';
+import { Accepts, type FormBody } from '../common/http/request-body.js';
+import { Mailer } from '../mail/mailer.js';
+import { SignInLimits } from '../rate-limit/sign-in-limits.js';
+import { VIEWS_DIR } from '../site/render-site.js';
+import { DashboardViews } from './dashboard-views.js';
+import { field } from './form-fields.js';
+
+/** An e-mail address as the sign-in form takes it: one @, no spaces, at most 254 characters. */
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
+const mailViews = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: false, autoTrim: false });
+
+const requestIdOf = (req: Request) => (typeof req.id === 'string' ? req.id : null);
+
+/**
+ * Signing in and out. Sign-in links (from the operator, or e-mailed on request) lead to a page that
+ * asks to continue: following a link (a mail scanner does) spends nothing; the form's POST spends
+ * it and starts a new session. The e-mail form answers the same whether or not the address is a
+ * client's (no account enumeration) and sends its mail after answering.
+ */
+@ApiExcludeController()
+@Controller('dashboard')
+export class SignInPageController {
+  private readonly logger = new Logger(SignInPageController.name);
+
+  constructor(
+    private readonly views: DashboardViews,
+    private readonly links: SignInLinksService,
+    private readonly sessions: SessionsService,
+    private readonly accounts: AccountsService,
+    private readonly mailer: Mailer,
+    private readonly limits: SignInLimits,
+  ) {}
+
+  @Get('sign-in')
+  @PublicForm()
+  signIn(@Req() req: Request, @Res() res: Response, @Query('session') session?: string, @Query('signed-out') signedOut?: string): void {
+    const notice = signedOut !== undefined ? 'You are signed out.' : session !== undefined ? 'Please sign in to continue.' : null;
+    this.views.render(req, res, 'sign-in', { title: 'Sign in', nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false });
+  }
+
+  @Post('sign-in')
+  @PublicForm()
+  @Accepts('form')
+  @HttpCode(200)
+  async requestLink(@Req() req: Request, @Res() res: Response, @Body() body: FormBody): Promise<void> {
+    await this.limits.countAddress(req, res);
+    const email = field(body, 'email').trim();
+    const frame = { title: 'Sign in', nav: 'sign-in' as const };
+    if (!this.mailer.enabled) {
+      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false }, 409);
+    }
+    if (!EMAIL.test(email) || email.length > 254) {
+      const error = 'Enter the e-mail address of your account, like name@example.com.';
+      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false }, 422);
+    }
+    // The answer does not wait for the lookup or the mail: its content and timing are the same for every address.
+    void this.mailLinks(email, requestIdOf(req));
+    this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error: null, sent: true });
+  }
+
+  @Get('sign-in/link')
+  @PublicForm()
+  linkPage(@Req() req: Request, @Res() res: Response, @Query('token') token?: string): void {
+    this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: typeof token === 'string' ? token : '', failed: false });
+  }
+
+  @Post('sign-in/link')
+  @PublicForm()
+  @Accepts('form')
+  async useLink(@Req() req: Request & { cookies?: Record<string, unknown> }, @Res() res: Response, @Body() body: FormBody): Promise<void> {
+    await this.limits.countAddress(req, res);
+    const used = await this.links.use(field(body, 'token'), requestIdOf(req));
+    if (!used.ok) {
+      return this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: '', failed: true }, 400);
+    }
+    // A session the browser had before is over: the new one has a new id (no fixation).
+    const previous = await this.sessions.resolve(req.cookies?.[this.sessions.cookies.session]);
+    if (previous) await this.sessions.endById(previous, requestIdOf(req));
+    res.cookie(this.sessions.cookies.session, used.secret, this.sessions.cookies.options);
+    res.clearCookie(this.sessions.cookies.csrf, this.sessions.cookies.options);
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, '/dashboard');
+  }
+
+  @Post('sign-out')
+  @DashboardPage()
+  @Accepts('form')
+  async signOut(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient): Promise<void> {
+    await this.sessions.endById({ sessionId: client.sessionId!, clientId: client.clientId, account: client.account }, requestIdOf(req));
+    res.clearCookie(this.sessions.cookies.session, this.sessions.cookies.options);
+    res.clearCookie(this.sessions.cookies.csrf, this.sessions.cookies.options);
+    res.redirect(303, '/dashboard/sign-in?signed-out');
+  }
+
+  /** A link to each confirmed client with this address, by mail; nothing for any other address. */
+  private async mailLinks(email: string, requestId: string | null): Promise<void> {
+    try {
+      if (!(await this.limits.allowEmail(email))) return;
+      for (const clientId of await this.accounts.confirmedWithEmail(email)) {
+        const link = await this.links.issue(clientId, { operator: { kind: 'client', clientId, sessionId: null }, requestId }, 'email');
+        const text = mailViews.render('/mail/sign-in', { url: link.url, minutes: SIGN_IN_LINK_TTL_MS / 60_000, clientId });
+        await this.mailer.send({ to: email, subject: 'Your sign-in link to the EPR declarations dashboard', text });
+      }
+    } catch (error) {
+      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'sign-in e-mail not sent');
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import request from 'supertest';
+import { ADMIN_TOKEN, type TestApp } from './test-app.js';
+
+/** A response of the dashboard as a browser gets it (redirects not followed). */
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+  html: string;
+  location: string | null;
+}
+
+/**
+ * A browser's part of the dashboard, without the browser: a cookie jar, forms posted with the
+ * page's CSRF token, redirects left to the test. For the security tests (the flows in a real
+ * browser are in test/browser/dashboard.e2e-spec.ts).
+ */
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly origin: string) {}
+
+  async get(path: string): Promise<PageResponse> {
+    return this.send(path, { method: 'GET' });
+  }
+
+  /** Posts a form (fields repeated when given an array). `csrf: false` leaves the token out. */
+  async post(path: string, form: Record<string, string | string[]>, options: { csrf?: string | false } = {}): Promise<PageResponse> {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(form)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+    if (options.csrf !== false) body.append('_csrf', options.csrf ?? (await this.csrfFor(path)));
+    return this.send(path, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  }
+
+  async upload(path: string, fields: Record<string, string>, file: { name: string; content: Buffer | string }): Promise<PageResponse> {
+    const form = new FormData();
+    form.append('_csrf', await this.csrfFor(path));
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob([file.content], { type: 'text/csv' }), file.name);
+    return this.send(path, { method: 'POST', body: form });
+  }
+
+  /** The CSRF token of a page that holds a form (the token is per session, so any page of it does). */
+  async csrfFor(path: string): Promise<string> {
+    const page = await this.get(path.startsWith('/dashboard/sign-in') ? '/dashboard/sign-in' : '/dashboard/tokens');
+    return csrfOf(page.html);
+  }
+
+  /** Signs in with a sign-in link URL: opens it, then continues. */
+  async signIn(url: string): Promise<PageResponse> {
+    const link = new URL(url);
+    const page = await this.get(`${link.pathname}${link.search}`);
+    return this.post('/dashboard/sign-in/link', { token: tokenOf(page.html) }, { csrf: csrfOf(page.html) });
+  }
+
+  private async send(path: string, init: RequestInit): Promise<PageResponse> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const res = await fetch(`${this.origin}${path}`, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    for (const set of res.headers.getSetCookie()) {
+      const [pair] = set.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at);
+      const value = pair!.slice(at + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(set)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: res.status, headers: res.headers, html: await res.text(), location: res.headers.get('location') };
+  }
+}
+
+export function csrfOf(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no CSRF token on the page');
+  return match[1]!;
+}
+
+function tokenOf(html: string): string {
+  return /name="token" value="([^"]*)"/.exec(html)?.[1] ?? '';
+}
+
+/** A sign-in link made by the operator through the admin API. */
+export async function signInLink(t: TestApp, clientId: string): Promise<{ url: string; id: string; status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
+  const res = await request(t.url).post(`/api/v1/admin/clients/${encodeURIComponent(clientId)}/sign-in-links`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+  return { url: res.body.url as string, id: res.body.id as string, status: res.status, body: res.body as Record<string, unknown>, headers: res.headers as Record<string, string> };
+}
+
+/** A client's browser signed in to its dashboard. */
+export async function signedIn(t: TestApp, clientId: string): Promise<DashboardClient> {
+  const browser = new DashboardClient(t.url);
+  const res = await browser.signIn((await signInLink(t, clientId)).url);
+  if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.html.slice(0, 300)}`);
+  return browser;
+}
