@@ -53,6 +53,7 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['get', `/api/v1/admin/clients/${clientId}`],
     ['patch', `/api/v1/admin/clients/${clientId}`],
     ['post', `/api/v1/admin/clients/${clientId}/confirm`],
+    ['post', `/api/v1/admin/clients/${clientId}/sign-in-links`],
     ['post', tokensOf(clientId)],
     ['get', tokensOf(clientId)],
     ['delete', `${tokensOf(clientId)}/${tokenId}`],
@@ -355,6 +356,11 @@ describe('every route is closed unless listed as public', () => {
     'GET /api/v1/obligations.json',
     'GET /llms.txt',
     'GET /api/v1/declaration-template.csv',
+    // The dashboard's sign-in: pages and forms for people not signed in yet (their POSTs need the page's CSRF token).
+    'GET /dashboard/sign-in',
+    'POST /dashboard/sign-in',
+    'GET /dashboard/sign-in/link',
+    'POST /dashboard/sign-in/link',
   ];
   /** CORS preflights of the public files (middleware that answers 204 with headers only, no data). */
   const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1') || r === 'GET /llms.txt').map((r) =>
@@ -432,7 +438,7 @@ describe('every route is closed unless listed as public', () => {
     }
     const operator = await request(t.url).post('/api/v1/admin/operator-tokens').set(admin()).send({ name: 'route walk' });
     expect(operator.status).toBe(201);
-    const clientRoutes = routes.filter((r) => r.audience !== 'admin' && r.audience !== 'public');
+    const clientRoutes = routes.filter((r) => r.audience !== 'admin' && r.audience !== 'public' && r.audience !== 'session');
     expect(clientRoutes.map((r) => r.route)).toEqual(expect.arrayContaining(['GET /api/v1/me', 'POST /api/v1/declarations']));
     for (const { route } of clientRoutes) {
       const [method, template] = route.split(' ') as [string, string];
@@ -452,9 +458,26 @@ describe('every route is closed unless listed as public', () => {
     expect([...answered].sort()).toEqual([...files, ...SITE_PATHS].sort());
   });
 
+  it('sends every dashboard page to sign-in without a session, even with a client token (303)', async () => {
+    const pages = controllerRoutes().filter((r) => r.audience === 'session').map((r) => r.route);
+    expect(pages).toEqual(expect.arrayContaining(['GET /dashboard', 'GET /dashboard/tokens', 'POST /dashboard/tokens', 'POST /dashboard/sign-out']));
+    // Every route under /dashboard is a page or a public sign-in form: none is a client or admin route.
+    expect(controllerRoutes().filter((r) => r.route.split(' ')[1]!.startsWith('/dashboard') && r.audience !== 'session' && r.audience !== 'public')).toEqual([]);
+    const client = await createClientWithToken(t);
+    for (const route of pages) {
+      const [method, template] = route.split(' ') as [string, string];
+      const path = template.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
+      for (const authorization of [undefined, `Bearer ${client.token}`]) {
+        const res = await send(method.toLowerCase(), path, authorization);
+        expect({ route, status: res.status, location: res.headers.location }).toEqual({ route, status: 303, location: '/dashboard/sign-in?session=ended' });
+      }
+    }
+  });
+
   it('refuses every other route without a credential: 401 with WWW-Authenticate', async () => {
+    const sessionRoutes = controllerRoutes().filter((r) => r.audience === 'session').map((r) => r.route);
     const open = expressRoutes().filter((route) => PUBLIC_ROUTES.includes(route) || CORS_PREFLIGHTS.includes(route) || isDocumentation(route));
-    const closed = expressRoutes().filter((route) => !open.includes(route));
+    const closed = expressRoutes().filter((route) => !open.includes(route) && !sessionRoutes.includes(route));
     expect(closed).toEqual(expect.arrayContaining(['GET /api/v1/me', 'POST /api/v1/admin/clients']));
     for (const route of closed) {
       const [method, template] = route.split(' ') as [string, string];

@@ -6,7 +6,7 @@ import { CsrfProtection } from '../auth/sessions/csrf.js';
 import type { Problem } from '../common/problem/problem.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
-import { ICON_PATH, STYLESHEET_PATH } from '../site/site-pages.js';
+import { DASHBOARD_SCRIPT_PATH, ICON_PATH, STYLESHEET_PATH } from '../site/site-pages.js';
 import { VIEWS_DIR } from '../site/render-site.js';
 
 /**
@@ -16,7 +16,6 @@ import { VIEWS_DIR } from '../site/render-site.js';
 export const DASHBOARD_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-export const DASHBOARD_SCRIPT_PATH = '/assets/dashboard.js';
 
 const NAV = [
   { key: 'overview', path: '/dashboard', label: 'Overview' },

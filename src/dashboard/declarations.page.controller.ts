@@ -90,9 +90,11 @@ export class DeclarationsPageController {
 
   @Post('upload')
   @Accepts('multipart')
-  async upload(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
-    const period = body.fields.period?.trim() ?? '';
-    const file = body.files.file;
+  // `unknown`: a class type here would be validated as a DTO by the global pipe.
+  async upload(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: unknown): Promise<void> {
+    const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
+    const period = form.fields.period?.trim() ?? '';
+    const file = form.files.file;
     if (!file || file.bytes.length === 0) {
       const errors: FieldError[] = [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }];
       return this.form(req, res, client, { period, lines: blankLines(FORM_LINES), uploadErrors: errors, uploadPeriod: period }, 422);

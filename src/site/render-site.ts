@@ -20,7 +20,7 @@ import {
   type ReferenceUrls,
   type RenderedFile,
 } from '../reference/build/reference-documents.js';
-import { ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
+import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
 import { PROBLEM_EXPLANATIONS, SITE_TEXT, type SiteText } from './site-text.js';
 
 export const VIEWS_DIR = join(REPO_ROOT, 'views');
@@ -31,7 +31,7 @@ export const SITE_ASSETS: ReadonlyMap<string, { source: string; contentType: str
   [STYLESHEET_PATH, { source: 'site.css', contentType: 'text/css; charset=utf-8' }],
   [ICON_PATH, { source: 'icon.svg', contentType: 'image/svg+xml' }],
   // The dashboard's copy button (the site itself runs no script).
-  ['/assets/dashboard.js', { source: 'dashboard.js', contentType: 'text/javascript; charset=utf-8' }],
+  [DASHBOARD_SCRIPT_PATH, { source: 'dashboard.js', contentType: 'text/javascript; charset=utf-8' }],
 ]);
 
 /** One file of the site: where it is served, where the build writes it, its bytes. */

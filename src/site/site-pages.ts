@@ -94,6 +94,8 @@ export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/'
 
 export const STYLESHEET_PATH = '/assets/site.css';
 export const ICON_PATH = '/assets/icon.svg';
+/** The dashboard's one script (its copy button); the site's pages run none. */
+export const DASHBOARD_SCRIPT_PATH = '/assets/dashboard.js';
 
 /** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt): nothing else. */
 export const SITE_PATHS: readonly string[] = [
@@ -101,6 +103,7 @@ export const SITE_PATHS: readonly string[] = [
   ...PAGE_ALIASES.keys(),
   STYLESHEET_PATH,
   ICON_PATH,
+  DASHBOARD_SCRIPT_PATH,
   '/sitemap.xml',
   '/robots.txt',
 ];

@@ -63,7 +63,8 @@ export class DashboardClient {
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(set)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: res.status, headers: res.headers, html: await res.text(), location: res.headers.get('location') };
+    // As bytes decoded: a byte order mark stays (fetch's text() would drop it).
+    return { status: res.status, headers: res.headers, html: Buffer.from(await res.arrayBuffer()).toString('utf8'), location: res.headers.get('location') };
   }
 }
 
