@@ -41,7 +41,7 @@ export class DashboardClient {
 
   /** The CSRF token of a page that holds a form (the token is per session, so any page of it does). */
   async csrfFor(path: string): Promise<string> {
-    const page = await this.get(path.startsWith('/dashboard/sign-in') ? '/dashboard/sign-in' : '/dashboard/tokens');
+    const page = await this.get(path.startsWith('/dashboard/sign-in') ? '/dashboard/sign-in/link' : '/dashboard/tokens');
     return csrfOf(page.html);
   }
 
