@@ -1,6 +1,12 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Imports of build-time code (reference/build/, site/build-site.ts, scripts/). */
+const BUILD_CODE = {
+  regex: '^\\.{1,2}/(.*/)?(build/|build-site\\.js$|scripts/)',
+  message: 'Build-time code is not part of the running service: import the runtime module (e.g. reference/reference-documents.ts) instead.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'src/metadata.ts', '.stryker-tmp/', 'reports/', 'test-results/'] },
   eslint.configs.recommended,
@@ -21,5 +27,22 @@ export default tseslint.config(
     // The dashboard's one script runs in the browser.
     files: ['assets/**/*.js'],
     languageOptions: { globals: { document: 'readonly', navigator: 'readonly' } },
+  },
+  // Module contracts. The running service never needs build-time code: reference/build/ writes
+  // dist/reference and site/build-site.ts writes dist/site, both run by scripts/ only.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/**/test-support.ts', 'src/reference/build/**', 'src/site/build-site.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [BUILD_CODE] }] },
+  },
+  // config/ is read by every module, so it depends on none of them: what it shares with one lives in common/.
+  {
+    files: ['src/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [BUILD_CODE, { regex: '^\\.\\./(?!common/)', message: 'config/ imports no feature module; move what it needs to common/.' }] },
+      ],
+    },
   },
 );

@@ -27,7 +27,7 @@ export default {
     'src/declarations/clock.ts',
     'src/declarations/declaration-cursor.ts',
     'src/declarations/idempotency-store.ts',
-    'src/auth/token-format.ts',
+    'src/common/token-format.ts',
     'src/auth/auth.guard.ts',
     'src/rate-limit/shared-counters.ts',
   ],

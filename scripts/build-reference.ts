@@ -11,8 +11,8 @@
 import { join, relative } from 'node:path';
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { buildReference } from '../src/reference/build/build-reference.js';
-import { REPO_ROOT as root } from '../src/reference/build/repo-root.js';
-import { ReferenceValidationError } from '../src/reference/build/validate-reference.js';
+import { REPO_ROOT as root } from '../src/common/repo-root.js';
+import { ReferenceValidationError } from '../src/reference/validate-reference.js';
 import { buildSite } from '../src/site/build-site.js';
 
 async function main(): Promise<number> {

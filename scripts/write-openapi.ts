@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../src/app.module.js';
 import { createOpenApiDocument } from '../src/common/openapi.setup.js';
 import { loadConfig } from '../src/config/config.js';
-import { REPO_ROOT } from '../src/reference/build/repo-root.js';
+import { REPO_ROOT } from '../src/common/repo-root.js';
 
 /**
  * Writes the OpenAPI document to dist/openapi.json (for lint and diff) without a database:

@@ -247,7 +247,7 @@ describe('bad credentials on a client route', () => {
   });
 
   it('well-formed but unknown → 401 invalid_token', async () => {
-    const { generateToken } = await import('../src/auth/token-format.js');
+    const { generateToken } = await import('../src/common/token-format.js');
     expectInvalidToken(await me(`Bearer ${generateToken()}`), /not recognised/);
   });
 

@@ -23,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { generateToken } from '../src/auth/token-format.js';
+import { generateToken } from '../src/common/token-format.js';
 import { contractProblems } from './support/contract.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
-import { INDEX_DOCUMENT_FIELDS } from '../src/reference/build/reference-documents.js';
+import { INDEX_DOCUMENT_FIELDS } from '../src/reference/reference-documents.js';
 import { BUILT_REFERENCE_DIR } from '../src/reference/reference-store.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

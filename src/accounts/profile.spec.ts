@@ -1,5 +1,5 @@
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import type { PricingDocument, StreamsDocument } from '../reference/build/reference-documents.js';
+import type { PricingDocument, StreamsDocument } from '../reference/reference-documents.js';
 import { applyPatch, confirmationErrors, emptyProfile, type Profile, profileValueErrors } from './profile.js';
 
 const catalogue = new ReferenceCatalogue({

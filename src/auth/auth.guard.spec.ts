@@ -16,7 +16,7 @@ import { AuthGuard, bearerToken } from './auth.guard.js';
 import type { ClientTokenEntity } from './client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
 import { AUTHENTICATED_OPERATOR } from './operators/current-operator.decorator.js';
-import { generateToken, hashToken } from './token-format.js';
+import { generateToken, hashToken } from '../common/token-format.js';
 import { TokensService } from './tokens.service.js';
 
 const ADMIN = 'admin-secret-0123456789-0123456789-abcdef';

@@ -8,8 +8,8 @@ import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
 import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
 import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from './operators/current-operator.decorator.js';
 import { OperatorsService } from './operators/operators.service.js';
+import { OPERATOR_TOKEN_PREFIX, parseToken } from '../common/token-format.js';
 import { SessionsService } from './sessions/sessions.service.js';
-import { OPERATOR_TOKEN_PREFIX, parseToken } from './token-format.js';
 import { TokensService } from './tokens.service.js';
 
 

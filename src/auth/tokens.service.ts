@@ -9,7 +9,7 @@ import { PreparedStatements, type Statement } from '../database/prepared-stateme
 import { ClientTokenEntity, type TokenCreatedVia } from './client-token.entity.js';
 import type { AuthenticatedClient } from './current-client.decorator.js';
 import type { Actor } from './operators/current-operator.decorator.js';
-import { displayPrefix, generateToken, hashToken, parseToken } from './token-format.js';
+import { displayPrefix, generateToken, hashToken, parseToken } from '../common/token-format.js';
 
 /** Token metadata: everything but the secret and its hash. */
 export interface TokenMetadata {

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/config.js';
 
 /** A client-supplied X-Request-Id is kept only if it is short and plain. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Anything shaped like one of our client tokens (see auth/token-format.ts) or a bearer credential. */
+/** Anything shaped like one of our client tokens (see token-format.ts) or a bearer credential. */
 const TOKEN_LIKE = /\b[a-z]{2,10}_[A-Za-z0-9]{20,}_[A-Za-z0-9]{6}\b|(bearer\s+)\S+/gi;
 /** The same in a serialised log line: a bearer credential ends at a JSON string's end. */
 const TOKEN_LIKE_IN_JSON = /\b[a-z]{2,10}_[A-Za-z0-9]{20,}_[A-Za-z0-9]{6}\b|(bearer\s+)[^\s"\\]+/gi;

@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { type FieldError, Problem, ValidationProblem } from './problem/problem.js';
 
 const CODES: Record<string, string> = {
@@ -134,3 +135,16 @@ export function textProblems(body: unknown): FieldError[] {
   }
   return errors;
 }
+
+/** A string with at least one character that is not white space. */
+export const NotBlank = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'notBlank',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value.trim().length > 0,
+        defaultMessage: () => '$property must not be blank',
+      },
+    },
+    options,
+  );

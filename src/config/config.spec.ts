@@ -1,4 +1,4 @@
-import { generateToken } from '../auth/token-format.js';
+import { generateToken } from '../common/token-format.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const message = (env: Record<string, string>) => {

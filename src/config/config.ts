@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseToken } from '../auth/token-format.js';
+import { parseToken } from '../common/token-format.js';
 
 /**
  * The service's configuration: one typed object built from the environment.

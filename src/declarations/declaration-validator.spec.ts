@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../reference/build/repo-root.js';
-import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/build/reference-documents.js';
+import { REPO_ROOT } from '../common/repo-root.js';
+import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/reference-documents.js';
 import { ExactNumber } from '../common/http/json-body.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { contentHash, type DeclarantContext, DeclarationValidator, type ValidationResult } from './declaration-validator.js';

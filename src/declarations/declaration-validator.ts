@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isExactNumber } from '../common/http/json-body.js';
 import type { FieldError } from '../common/problem/problem.js';
 import { escapePointer } from '../common/validation.js';
-import type { StreamUnit } from '../reference/build/reference-documents.js';
+import type { StreamUnit } from '../reference/reference-documents.js';
 import { foldText, ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { parsePeriod, type Period } from './period.js';

@@ -1,4 +1,4 @@
-import type { LocalizedName, Material, Plan, ReferenceDocuments, RetiredMaterial, Stream, StreamUnit, UnitDefinition } from './build/reference-documents.js';
+import type { LocalizedName, Material, Plan, ReferenceDocuments, RetiredMaterial, Stream, StreamUnit, UnitDefinition } from './reference-documents.js';
 
 /**
  * A material's text as the rules compare it (category names, one line per material): trimmed,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile } from '../common/http/prebuilt-files.js';
-import type { PublishedFileName } from './build/reference-documents.js';
+import type { PublishedFileName } from './reference-documents.js';
 import { ReferenceStore } from './reference-store.js';
 
 /** Browsers and CDNs may keep a copy 5 minutes, then revalidate with the ETag (cheap 304). */

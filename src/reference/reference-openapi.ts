@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { INDEX_DOCUMENT_SCHEMA, REFERENCE_DOCUMENTS, SCHEMA_FILES } from './build/reference-documents.js';
+import { INDEX_DOCUMENT_SCHEMA, REFERENCE_DOCUMENTS, SCHEMA_FILES } from './reference-documents.js';
 import { REFERENCE_SOURCE_DIR } from './reference-store.js';
 
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;

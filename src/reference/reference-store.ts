@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { brotli, gzip } from './build/build-reference.js';
-import { loadSources } from './build/load-sources.js';
+import { brotli, gzip } from '../common/http/compression.js';
+import { loadSources } from './load-sources.js';
 import {
   contentTypeOf,
   INDEX_FILE,
@@ -12,9 +12,9 @@ import {
   type PublishedFileName,
   type ReferenceDocuments,
   type ReferenceUrls,
-} from './build/reference-documents.js';
-import { renderReference } from './build/render-reference.js';
-import { REPO_ROOT } from './build/repo-root.js';
+} from './reference-documents.js';
+import { renderReference } from './render-reference.js';
+import { REPO_ROOT } from '../common/repo-root.js';
 import { type Encoding, type Representation, representation } from '../common/http/prebuilt-files.js';
 
 export type { Encoding, Representation };

@@ -1,10 +1,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
-import { COMPRESSED_VARIANTS } from '../reference/build/build-reference.js';
-import { loadSources } from '../reference/build/load-sources.js';
-import type { ReferenceUrls, RenderedFile } from '../reference/build/reference-documents.js';
-import { renderReference } from '../reference/build/render-reference.js';
-import { validateReference } from '../reference/build/validate-reference.js';
+import { COMPRESSED_VARIANTS } from '../common/http/compression.js';
+import { loadSources } from '../reference/load-sources.js';
+import type { ReferenceUrls, RenderedFile } from '../reference/reference-documents.js';
+import { renderReference } from '../reference/render-reference.js';
+import { validateReference } from '../reference/validate-reference.js';
 import { renderSite, type SiteFile } from './render-site.js';
 import { SERVED_FILES } from '../reference/reference-files.js';
 

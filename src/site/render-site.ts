@@ -12,14 +12,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Eta } from 'eta';
 import { PROBLEM_TYPES } from '../common/problem/problem.js';
-import { REPO_ROOT } from '../reference/build/repo-root.js';
+import { REPO_ROOT } from '../common/repo-root.js';
 import {
   REFERENCE_DOCUMENTS,
   type IndexDocument,
   type ReferenceDocuments,
   type ReferenceUrls,
   type RenderedFile,
-} from '../reference/build/reference-documents.js';
+} from '../reference/reference-documents.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
 import { PROBLEM_EXPLANATIONS, SITE_TEXT, type SiteText } from './site-text.js';
 

@@ -4,9 +4,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { type Encoding, PUBLIC_CACHE_CONTROL, type PrebuiltFile, type Representation, representation } from '../common/http/prebuilt-files.js';
-import { brotli, gzip } from '../reference/build/build-reference.js';
-import { PUBLISHED_FILES, type RenderedFile } from '../reference/build/reference-documents.js';
-import { REPO_ROOT } from '../reference/build/repo-root.js';
+import { brotli, gzip } from '../common/http/compression.js';
+import { PUBLISHED_FILES, type RenderedFile } from '../reference/reference-documents.js';
+import { REPO_ROOT } from '../common/repo-root.js';
 import { ReferenceStore } from '../reference/reference-store.js';
 import { HTML_CONTENT_TYPE, renderSite } from './render-site.js';
 

@@ -66,7 +66,7 @@ describe('operator tokens', () => {
   });
 
   it('an unknown operator-shaped token is 401; a name is required', async () => {
-    const { generateToken, OPERATOR_TOKEN_PREFIX } = await import('../../src/auth/token-format.js');
+    const { generateToken, OPERATOR_TOKEN_PREFIX } = await import('../../src/common/token-format.js');
     const res = await request(t.url).get(OPERATORS).set(bearer(generateToken(OPERATOR_TOKEN_PREFIX)));
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('invalid_token');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import { REPO_ROOT } from '../../src/reference/build/repo-root.js';
+import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { launchChromium } from '../support/browser.js';
 import { signInLink } from '../support/dashboard-browser.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';

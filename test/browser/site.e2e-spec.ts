@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/reference/build/repo-root.js';
+import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { SITE_PAGES } from '../../src/site/site-pages.js';
 import { launchChromium } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

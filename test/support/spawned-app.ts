@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { REPO_ROOT } from '../../src/reference/build/repo-root.js';
+import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { ADMIN_TOKEN, freePort } from './test-app.js';
 
 export interface SpawnedApp {

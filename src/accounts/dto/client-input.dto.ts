@@ -2,7 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
-import { IsCountryCode, NotBlank } from './validators.js';
+import { NotBlank } from '../../common/validation.js';
+import { IsCountryCode } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;

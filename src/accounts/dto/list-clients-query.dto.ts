@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { MatchesPattern } from '../../common/paging/query-validators.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
-import { NotBlank } from './validators.js';
+import { NotBlank } from '../../common/validation.js';
 
 export class ListClientsQueryDto extends PageQueryDto {
   /** Text in the company name or the e-mail address (pending or confirmed), ignoring case. */

@@ -12,16 +12,3 @@ export const IsCountryCode = (options?: ValidationOptions) =>
     },
     options,
   );
-
-/** A string with at least one character that is not white space. */
-export const NotBlank = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'notBlank',
-      validator: {
-        validate: (value: unknown) => typeof value !== 'string' || value.trim().length > 0,
-        defaultMessage: () => '$property must not be blank',
-      },
-    },
-    options,
-  );

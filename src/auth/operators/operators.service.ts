@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { NotFoundProblem } from '../../common/problem/problem.js';
-import { displayPrefix, generateToken, hashToken, OPERATOR_TOKEN_PREFIX, parseToken } from '../token-format.js';
+import { displayPrefix, generateToken, hashToken, OPERATOR_TOKEN_PREFIX, parseToken } from '../../common/token-format.js';
 import type { Actor, OperatorIdentity } from './current-operator.decorator.js';
 import { OperatorTokenEntity } from './operator-token.entity.js';
 

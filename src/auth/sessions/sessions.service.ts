@@ -6,7 +6,7 @@ import { AuditTrail } from '../../audit/audit-trail.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
 import { PreparedStatements, type Statement } from '../../database/prepared-statements.js';
-import { generateToken, hashToken, parseToken, SESSION_PREFIX } from '../token-format.js';
+import { generateToken, hashToken, parseToken, SESSION_PREFIX } from '../../common/token-format.js';
 import { cookieSettings, SESSION_IDLE_MS, SESSION_LIFETIME_MS } from './session-cookie.js';
 
 /** A signed-in dashboard session and its client's account (read together, one query). */

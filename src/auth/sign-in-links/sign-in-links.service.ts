@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
 import type { Actor } from '../operators/current-operator.decorator.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../token-format.js';
+import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 
 /** How long a sign-in link works. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;

@@ -1,6 +1,6 @@
 /**
  * Writing declaration files. No dependencies: the build uses it for the public template
- * (src/reference/build), the API for downloads.
+ * (src/reference/render-reference.ts), the API for downloads.
  */
 
 /** The columns of a declaration file, in the order the service writes them. */

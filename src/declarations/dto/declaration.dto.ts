@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { LocalizedName } from '../../reference/build/reference-documents.js';
+import type { LocalizedName } from '../../reference/reference-documents.js';
 import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, TotalRow } from '../declarations.repository.js';
 import { PERIOD_PATTERN_TEXT } from '../period.js';
 

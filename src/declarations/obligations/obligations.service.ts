@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../../accounts/account.js';
-import type { Stream } from '../../reference/build/reference-documents.js';
+import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../clock.js';
 import { DeclarationsRepository } from '../declarations.repository.js';

@@ -1,4 +1,4 @@
-import type { Stream } from '../../reference/build/reference-documents.js';
+import type { Stream } from '../../reference/reference-documents.js';
 import { dueDate, obligationsOf, periodOf } from './obligations.js';
 
 const deadline = { id: 'declare', label: { fr: 'Déclarer', en: 'Declare' }, by: 'producer' as const, due: { years_after_period: 1, month: 2, day: 29 }, verification: 'secondary_source' as const, checked: '2026-11-23', sources: ['https://example.org'] };

@@ -1,4 +1,4 @@
-import type { Deadline, LocalizedName, Stream } from '../../reference/build/reference-documents.js';
+import type { Deadline, LocalizedName, Stream } from '../../reference/reference-documents.js';
 import { parsePeriod, type Period } from '../period.js';
 
 /** The current declaration of a period, as far as obligations need it. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildReference } from './build-reference.js';
-import { PUBLISHED_FILES, type ReferenceUrls } from './reference-documents.js';
-import { SOURCE_DIR } from './test-support.js';
+import { PUBLISHED_FILES, type ReferenceUrls } from '../reference-documents.js';
+import { SOURCE_DIR } from '../test-support.js';
 
 const urls: ReferenceUrls = {
   referenceBaseUrl: 'http://localhost:3000/api/v1',

@@ -1,10 +1,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, parse, relative, resolve } from 'node:path';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { loadSources } from './load-sources.js';
-import type { ReferenceUrls, RenderedFile } from './reference-documents.js';
-import { renderReference } from './render-reference.js';
-import { validateReference } from './validate-reference.js';
+import { COMPRESSED_VARIANTS } from '../../common/http/compression.js';
+import { loadSources } from '../load-sources.js';
+import type { ReferenceUrls, RenderedFile } from '../reference-documents.js';
+import { renderReference } from '../render-reference.js';
+import { validateReference } from '../validate-reference.js';
 
 export interface BuildReferenceOptions {
   /** The `reference-data/` directory (YAML sources and `schemas/`). */
@@ -18,28 +18,6 @@ export interface WrittenFile {
   /** Absolute path of the written file. */
   path: string;
   bytes: number;
-}
-
-/** Compressed variants written next to every published file. */
-export const COMPRESSED_VARIANTS = [
-  { suffix: '.gz', encoding: 'gzip', compress: gzip },
-  { suffix: '.br', encoding: 'br', compress: brotli },
-] as const;
-
-/** gzip, level 9. Node writes a zero mtime in the header, so the bytes are reproducible. */
-export function gzip(body: Buffer): Buffer {
-  return gzipSync(body, { level: 9 });
-}
-
-/** Brotli, quality 11 (text mode). */
-export function brotli(body: Buffer): Buffer {
-  return brotliCompressSync(body, {
-    params: {
-      [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
-      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
 }
 
 /**

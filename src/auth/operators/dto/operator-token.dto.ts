@@ -1,7 +1,7 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, MaxLength } from 'class-validator';
-import { NotBlank } from '../../../accounts/dto/validators.js';
+import { NotBlank } from '../../../common/validation.js';
 import type { OperatorTokenMetadata } from '../operators.service.js';
 
 export class CreateOperatorTokenDto {

@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
+ * The one shape of our secrets, shared by auth (issues and checks them), config (refuses an ADMIN_TOKEN
+ * of this shape) and logging (scrubs anything of this shape); it depends on nothing of theirs.
+ *
  * Client tokens: `eprc_<32 base62 chars>_<6 base62 chars>`.
  *
  * - `eprc` ("EPR client") is a fixed, unique prefix so that secret scanners can spot a leaked token;

@@ -13,9 +13,9 @@ import {
   type RenderedFile,
   TEMPLATE_FILE,
 } from './reference-documents.js';
-import { writeDeclarationCsv } from '../../declarations/csv/declaration-csv-writer.js';
+import { writeDeclarationCsv } from '../declarations/csv/declaration-csv-writer.js';
 import { validateReference } from './validate-reference.js';
-import { SITE_PAGES } from '../../site/site-pages.js';
+import { SITE_PAGES } from '../site/site-pages.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
