@@ -59,16 +59,6 @@ describe('slow and abusive clients', () => {
     expect(stored.rows[0].n).toBe(0);
   });
 
-  it('refuses a 10 MB body with 413 before reading it', async () => {
-    const res = await request(t.url)
-      .post('/api/v1/declarations')
-      .set('authorization', `Bearer ${token}`)
-      .set('content-type', 'application/json')
-      .send(`{"period":"2025-S1","lines":[],"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`);
-    expect(res.status).toBe(413);
-    expect(res.body.code).toBe('payload_too_large');
-  });
-
   it('refuses a body whose Content-Length is over 1 MiB at once with 413, and closes the connection', async () => {
     const started = Date.now();
     const answer = await rawConnection((socket) => {
@@ -76,7 +66,9 @@ describe('slow and abusive clients', () => {
         `POST /api/v1/declarations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 20000000000\r\n\r\n{"period":`,
       );
     });
-    // Before: the body was drained until the request timeout, then 408.
+    // Before: the body was drained until the request timeout, then 408. (A client that goes on
+    // writing a large body after the answer gets its connection reset: a test doing so with
+    // supertest failed now and then on a loaded machine with ECONNRESET, so it is not done here.)
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);
     expect(Date.now() - started).toBeLessThan(1_500);

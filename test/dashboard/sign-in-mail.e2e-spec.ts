@@ -34,7 +34,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
-const waitFor = async (predicate: () => boolean, ms = 5_000) => {
+const waitFor = async (predicate: () => boolean, ms = 20_000) => {
   for (let waited = 0; !predicate() && waited < ms; waited += 50) await new Promise((r) => setTimeout(r, 50));
 };
 /** The page's main content, without what differs between any two requests (the CSRF token, the address echoed). */

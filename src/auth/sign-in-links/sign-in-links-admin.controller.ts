@@ -36,7 +36,8 @@ export class SignInLinksAdminController {
   })
   @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
   @ApiCreatedResponse({ description: 'The link, shown this once.', type: SignInLinkDto })
-  @ApiProblems(404)
+  // No body is read; one sent anyway must be JSON (413 past 1 MiB), like every POST of the API.
+  @ApiProblems(404, 413, 415)
   async create(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<SignInLinkDto> {
     const link = await this.links.issue(clientId, actor, 'operator');
     return { id: link.id, url: link.url, expires_at: link.expiresAt };
