@@ -93,9 +93,13 @@ describe('a declaration by form', () => {
   });
 
   it('a pending account is told why nothing can be declared yet', async () => {
-    const { clientId } = await createClient(t, {}, { confirm: false });
+    const { clientId } = await createClient(t, { company: 'En Attente SARL' }, { confirm: false });
     const browser = await signedIn(t, clientId);
-    expect((await browser.get('/dashboard')).html).toContain('Onboarding pending.');
+    const overview = (await browser.get('/dashboard')).html;
+    expect(overview).toContain('Onboarding pending.');
+    // What is pending: the profile the operator recorded, not yet in force.
+    expect(overview).toContain('Waiting for the operator’s confirmation');
+    expect(overview).toContain('En Attente SARL');
     const res = await submitForm(browser, '2025-S1', [['EMB', 'Verre', 'kg', '1']]);
     expect(res.status).toBe(422);
     expect(res.html).toContain('not been confirmed');
