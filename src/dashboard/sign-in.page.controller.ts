@@ -108,7 +108,7 @@ export class SignInPageController {
       for (const clientId of await this.accounts.confirmedWithEmail(email)) {
         const link = await this.links.issue(clientId, { operator: { kind: 'client', clientId, sessionId: null }, requestId }, 'email');
         const text = mailViews.render('/mail/sign-in', { url: link.url, minutes: SIGN_IN_LINK_TTL_MS / 60_000, clientId });
-        await this.mailer.send({ to: email, subject: 'Your sign-in link to the EPR declarations dashboard', text });
+        await this.mailer.send({ to: email, subject: 'Votre lien de connexion · Your sign-in link (déclarations REP · EPR declarations)', text });
       }
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'sign-in e-mail not sent');

@@ -138,7 +138,7 @@ const en = {
   dev: {
     token: 'Get a token',
     tokenText:
-      'The operator onboards your company and issues a token for each client system. It is shown once: keep it in your secret store. The service keeps only its SHA-256 hash. Write to the contact address to start.',
+      'The operator onboards your company and sends you a sign-in link to your dashboard (/dashboard), where you create a token for each client system (the operator can issue them too). A token is shown once: keep it in your secret store. The service keeps only its SHA-256 hash. Write to the contact address to start.',
     tokenShape: 'A token looks like eprc_ followed by 32 letters and digits, an underscore and a 6-character checksum, so secret scanners can find it.',
     inShort: 'The API in short',
     clientApi: 'Client API',
@@ -310,7 +310,7 @@ const fr: SiteText = {
   dev: {
     token: 'Obtenir un jeton',
     tokenText:
-      'L’opérateur enregistre votre entreprise et délivre un jeton par système client. Il n’est affiché qu’une fois : gardez-le dans votre coffre à secrets. Le service n’en conserve que l’empreinte SHA-256. Écrivez à l’adresse de contact pour commencer.',
+      'L’opérateur enregistre votre entreprise et vous envoie un lien de connexion à votre tableau de bord (/dashboard), où vous créez un jeton par système client (l’opérateur peut aussi les délivrer). Un jeton n’est affiché qu’une fois : gardez-le dans votre coffre à secrets. Le service n’en conserve que l’empreinte SHA-256. Écrivez à l’adresse de contact pour commencer.',
     tokenShape: 'Un jeton commence par eprc_, suivi de 32 lettres et chiffres, d’un tiret bas et d’une somme de contrôle de 6 caractères, pour que les scanners de secrets le repèrent.',
     inShort: 'L’API en bref',
     clientApi: 'API client',
