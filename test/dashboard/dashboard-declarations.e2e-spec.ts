@@ -125,6 +125,14 @@ describe('a declaration from a spreadsheet', () => {
     expect(bad.html).toContain('Row 3, column quantity');
     const none = await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'empty.csv', content: '' });
     expect(none.status).toBe(422);
+    // A broken multipart body: a 400 page, nothing stored.
+    const broken = await fetch(`${t.url}/dashboard/declarations/upload`, {
+      method: 'POST',
+      headers: { cookie: [...browser.cookies].map(([n, v]) => `${n}=${v}`).join('; '), 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="period"\r\n\r\n2025-S2',
+      redirect: 'manual',
+    });
+    expect([broken.status, broken.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
     expect(await count(clientId)).toBe(1);
   });
 

@@ -79,6 +79,11 @@ describe('sign-in links (operator)', () => {
     expect(again.status).toBe(400);
     expect(again.html).toContain('This sign-in link does not work');
     expect(sessionCookie(again.headers.getSetCookie())).toBeUndefined();
+    // The link's secret was in the URLs of these requests, and the session's in their cookies: no log line holds either.
+    const logs = t.logs.join('\n');
+    expect(logs).toContain('/dashboard/sign-in/link');
+    expect(logs).not.toContain(new URL(link.url).searchParams.get('token')!);
+    expect(logs).not.toContain(value);
   });
 
   it('an expired link does not work', async () => {
