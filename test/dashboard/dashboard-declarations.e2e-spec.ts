@@ -76,6 +76,9 @@ describe('a declaration by form', () => {
     expect(res.html).toContain('id="period-error"');
     expect(res.html).toMatch(/id="quantity-0-error">[^<]*negative/);
     expect(res.html).toContain('id="unit-1-error"');
+    // The summary links each problem to its field.
+    expect(res.html).toContain('<a href="#quantity-0">Line 1, quantity:');
+    expect(res.html).toContain('<a href="#period">');
     // What was typed is kept.
     expect(res.html).toContain('value="Carton"');
     expect(await count(clientId)).toBe(0);

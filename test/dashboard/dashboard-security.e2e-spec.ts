@@ -86,11 +86,18 @@ describe('sign-in links (operator)', () => {
     expect(logs).not.toContain(value);
   });
 
-  it('an expired link does not work', async () => {
+  it('an expired link does not work; links and sessions over for a month are deleted at the next sign-in', async () => {
     const { clientId } = await createClient(t);
     const link = await signInLink(t, clientId);
     await t.pool.query(`UPDATE sign_in_links SET expires_at = now() - interval '1 second' WHERE id = $1`, [link.id]);
     expect((await new DashboardClient(t.url).signIn(link.url)).status).toBe(400);
+
+    await signedIn(t, clientId);
+    await t.pool.query(`UPDATE sign_in_links SET expires_at = now() - interval '31 days' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(`UPDATE dashboard_sessions SET expires_at = now() - interval '31 days' WHERE client_id = $1`, [clientId]);
+    await signedIn(t, clientId);
+    const left = await t.pool.query(`SELECT (SELECT count(*)::int FROM sign_in_links WHERE client_id = $1) AS links, (SELECT count(*)::int FROM dashboard_sessions WHERE client_id = $1) AS sessions`, [clientId]);
+    expect(left.rows[0]).toEqual({ links: 1, sessions: 1 });
   });
 
   it('a malformed or made-up link does not work and reaches no session', async () => {

@@ -77,6 +77,9 @@ export class SignInLinksService {
       )) as { clientId: string }[];
       if (spent.length === 0) return { ok: false } as const;
       const { clientId } = spent[0]!;
+      // Housekeeping at each sign-in: the client's links and sessions over for a month are of no use any more (the audit trail keeps their story).
+      await manager.query(`DELETE FROM sign_in_links WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
+      await manager.query(`DELETE FROM dashboard_sessions WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
       const session = await this.sessions.start(manager, clientId, requestId);
       return { ok: true, clientId, ...session } as const;
     });
