@@ -30,6 +30,7 @@ export default {
     'src/auth/token-format.ts',
     'src/auth/auth.guard.ts',
     'src/rate-limit/shared-counters.ts',
+    'src/common/paging/keyset-cursor.ts',
   ],
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
