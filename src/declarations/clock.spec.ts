@@ -1,4 +1,14 @@
-import { parisDate } from './clock.js';
+import { Clock, parisDate } from './clock.js';
+
+describe('Clock', () => {
+  it('tells the current time', () => {
+    const before = Date.now();
+    const now = new Clock().now();
+    expect(now).toBeInstanceOf(Date);
+    expect(now.getTime()).toBeGreaterThanOrEqual(before);
+    expect(now.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});
 
 describe('parisDate', () => {
   it('is the calendar date in France, across midnight and daylight saving time', () => {
