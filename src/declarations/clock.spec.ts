@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Clock, parisDate } from './clock.js';
 
 describe('Clock', () => {
@@ -30,6 +31,20 @@ describe('parisDate', () => {
       ['2025-01-01T00:00:00Z', '2025-01-01'],
     ] as const) {
       expect({ instant, date: parisDate(new Date(instant)) }).toEqual({ instant, date });
+    }
+  });
+
+  it('formats once per UTC minute, however often it is asked (it runs on every declaration)', () => {
+    const format = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      parisDate(new Date('2026-03-01T10:00:00Z'));
+      expect(format).toHaveBeenCalledTimes(1);
+      for (const second of ['00.001', '01', '30', '59.999']) expect(parisDate(new Date(`2026-03-01T10:00:${second}Z`))).toBe('2026-03-01');
+      expect(format).toHaveBeenCalledTimes(1);
+      expect(parisDate(new Date('2026-03-01T10:01:00Z'))).toBe('2026-03-01');
+      expect(format).toHaveBeenCalledTimes(2);
+    } finally {
+      format.mockRestore();
     }
   });
 });

@@ -342,6 +342,141 @@ describe('DeclarationValidator', () => {
   });
 });
 
+describe('DeclarationValidator, in words: every problem says what is wrong and what to send', () => {
+  const problems = (value: unknown, ctx: DeclarantContext = context) => {
+    const result = validator.validate(value, ctx);
+    if (result.ok) throw new Error('expected a validation failure');
+    return result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
+  };
+
+  it('the body', () => {
+    expect(problems([1])).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not array']]);
+    expect(problems(null)).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not null']]);
+    expect(problems(5)).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not number']]);
+    expect(problems(new ExactNumber('1e400'))).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not number']]);
+    expect(problems(body(), { ...context, confirmedStreams: null })).toEqual([
+      [
+        '',
+        'account_not_confirmed',
+        'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)',
+      ],
+    ]);
+    expect(problems('x', { ...context, confirmedStreams: null }).map(([, code]) => code)).toEqual(['account_not_confirmed', 'invalid_type']);
+    expect(problems({ ...body({ lines: [{ ...line(), colour: 'red' }] }), note: 'x' })).toEqual([
+      ['/note', 'unknown_field', 'unknown field "note"'],
+      ['/lines/0/colour', 'unknown_field', 'unknown field "colour"'],
+    ]);
+  });
+
+  it('required fields and types', () => {
+    expect(problems({ lines: [{}] })).toEqual([
+      ['/period', 'required', 'period is required, e.g. "2025-S1"'],
+      ['/lines/0/stream', 'required', 'stream is required'],
+      ['/lines/0/material', 'required', 'material is required'],
+      ['/lines/0/unit', 'required', 'unit is required'],
+      ['/lines/0/quantity', 'required', 'quantity is required'],
+    ]);
+    expect(problems({ period: '2025-S1' })).toEqual([['/lines', 'required', 'lines is required: 1 to 1000 lines']]);
+    expect(problems({ period: 2025, lines: [7, { stream: 1, material: [], unit: null, quantity: true }] })).toEqual([
+      ['/period', 'invalid_type', 'period must be a string, not number'],
+      ['/lines/0', 'invalid_type', 'each line must be an object with stream, material, unit and quantity, not number'],
+      ['/lines/1/stream', 'invalid_type', 'stream must be a string, not number'],
+      ['/lines/1/material', 'invalid_type', 'material must be a string, not array'],
+      ['/lines/1/unit', 'invalid_type', 'unit must be a string, not null'],
+      ['/lines/1/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not boolean'],
+    ]);
+    expect(problems({ period: null, lines: [null, { stream: null, material: 5, unit: 5, quantity: '12' }] })).toEqual([
+      ['/period', 'invalid_type', 'period must be a string, not null'],
+      ['/lines/0', 'invalid_type', 'each line must be an object with stream, material, unit and quantity, not null'],
+      ['/lines/1/stream', 'invalid_type', 'stream must be a string, not null'],
+      ['/lines/1/material', 'invalid_type', 'material must be a string, not number'],
+      ['/lines/1/unit', 'invalid_type', 'unit must be a string, not number'],
+      ['/lines/1/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not a string (send the number without quotes)'],
+    ]);
+    expect(problems(body({ lines: {} }))).toEqual([['/lines', 'invalid_type', 'lines must be an array, not object']]);
+    expect(problems(body({ lines: 'x' }))).toEqual([['/lines', 'invalid_type', 'lines must be an array, not string']]);
+  });
+
+  it('the period', () => {
+    expect(problems(body({ period: '2025-S3' }))).toEqual([
+      ['/period', 'invalid_period_format', 'period must be a half-year written YYYY-S1 (1 Jan–30 Jun) or YYYY-S2 (1 Jul–31 Dec)'],
+    ]);
+    expect(problems(body({ period: '2021-S2' }))).toEqual([
+      ['/period', 'period_too_early', 'the service accepts periods from 2022-S1'],
+      ['/lines/0/stream', 'stream_not_declarable_for_period', 'EMB can be declared for periods ending on or after 2022-01-01, not 2021-S2'],
+    ]);
+    expect(problems(body({ period: '2026-S2' }), { ...context, today: '2026-06-30' })).toEqual([
+      ['/period', 'period_not_started', '2026-S2 has not started: it opens on 2026-07-01'],
+    ]);
+  });
+
+  it('the number of lines', () => {
+    expect(problems(body({ lines: [] }))).toEqual([['/lines', 'too_few_lines', 'a declaration has at least 1 line']]);
+    const lines = Array.from({ length: 1001 }, (_, i) => line({ material: `m${i}` }));
+    expect(problems(body({ lines }))).toEqual([['/lines', 'too_many_lines', 'a declaration has at most 1000 lines, not 1001 (only the first 1000 were checked)']]);
+    // The line past the first 1000 is not checked: its problems are not listed.
+    expect(problems(body({ lines: [...lines.slice(0, 1000), { x: 1 }] })).map(([pointer]) => pointer)).toEqual(['/lines']);
+  });
+
+  it('the stream', () => {
+    expect(problems(body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'CNT', unit: 'unit' })] }), { ...context, confirmedStreams: ['EMB'] })).toEqual([
+      ['/lines/0/stream', 'unknown_stream', '"XYZ" is not a published stream; streams: EMB, EPRO, CNT'],
+      ['/lines/1/stream', 'stream_not_registered', 'the account is not registered for CNT (registered streams: EMB)'],
+    ]);
+    expect(problems(body(), { ...context, confirmedStreams: [] })).toEqual([
+      ['/lines/0/stream', 'stream_not_registered', 'the account is not registered for EMB (registered streams: none)'],
+    ]);
+    expect(problems(body(), { ...context, confirmedStreams: ['CNT', 'EPRO'] })).toEqual([
+      ['/lines/0/stream', 'stream_not_registered', 'the account is not registered for EMB (registered streams: CNT, EPRO)'],
+    ]);
+    expect(problems(body({ lines: [line({ stream: 'EPRO' })] }))).toEqual([
+      ['/lines/0/stream', 'stream_not_declarable_for_period', 'EPRO can be declared for periods ending on or after 2026-01-01, not 2025-S1'],
+    ]);
+  });
+
+  it('the material', () => {
+    expect(problems(body({ lines: [line({ material: ' ' }), line({ material: 'x'.repeat(121) }), line({ material: 'a\u0000b' }), line({ material: 'a\udc00b' })] }))).toEqual([
+      ['/lines/0/material', 'invalid_material', 'material must not be empty'],
+      ['/lines/1/material', 'invalid_material', 'material must be at most 120 characters, not 121'],
+      ['/lines/2/material', 'invalid_material', 'material must be one line of text without control or invisible format characters'],
+      ['/lines/3/material', 'invalid_material', 'material must be one line of text without control or invisible format characters'],
+    ]);
+  });
+
+  it('the unit', () => {
+    expect(problems(body({ lines: [line({ unit: 'unit' }), line({ stream: 'XYZ', unit: 'tons', material: 'c' })] }))).toEqual([
+      ['/lines/0/unit', 'unit_not_allowed', 'unit must be "kg" for EMB, not "unit"'],
+      ['/lines/1/stream', 'unknown_stream', '"XYZ" is not a published stream; streams: EMB, EPRO, CNT'],
+      ['/lines/1/unit', 'unit_not_allowed', 'unit must be "kg" or "unit", not "tons"'],
+    ]);
+  });
+
+  it('the quantity', () => {
+    const quantities = [-1, 1e13, 0.0001, new ExactNumber('-1e400'), new ExactNumber('1e400')].map((quantity, i) => line({ quantity, material: `m${i}` }));
+    expect(problems(body({ lines: [line({ quantity: null }), ...quantities, line({ stream: 'CNT', unit: 'unit', quantity: 1.5 })] }))).toEqual([
+      ['/lines/0/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not null'],
+      ['/lines/1/quantity', 'quantity_negative', 'quantity must not be negative'],
+      ['/lines/2/quantity', 'quantity_too_large', 'quantity must be at most 10^12 (1000000000000)'],
+      ['/lines/3/quantity', 'quantity_too_precise', 'quantity in kg has at most 3 decimals'],
+      ['/lines/4/quantity', 'quantity_negative', 'quantity must not be negative'],
+      ['/lines/5/quantity', 'quantity_too_large', 'quantity must be at most 10^12 (1000000000000)'],
+      ['/lines/6/quantity', 'quantity_too_precise', 'quantity in unit (unit) is a count: it must be a whole number'],
+    ]);
+  });
+
+  it('duplicates, naming five others at most', () => {
+    expect(problems(body({ lines: [line(), line(), line({ material: 'b' })] }))).toEqual([
+      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1'],
+    ]);
+    expect(problems(body({ lines: Array.from({ length: 6 }, () => line()) }))).toEqual([
+      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5'],
+    ]);
+    expect(problems(body({ lines: Array.from({ length: 8 }, () => line()) }))).toEqual([
+      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5 and 2 more lines'],
+    ]);
+  });
+});
+
 describe('DeclarationValidator with the published catalogue', () => {
   // The real streams.json: the rules below must follow the data, not a list of their own.
   const published = JSON.parse(readFileSync(join(REPO_ROOT, 'dist/reference/streams.json'), 'utf8')) as StreamsDocument;
