@@ -477,6 +477,70 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
   });
 });
 
+describe('DeclarationValidator, the rules the streams data holds, in words', () => {
+  const data = (overrides: Partial<Stream>, code: string, units: Stream['units'] = ['kg']) => ({ ...stream(code, '2022-01-01', units, [['glass', 'Verre', 'Glass']]), ...overrides }) as Stream;
+  const dataCatalogue = new ReferenceCatalogue({
+    pricing: { plans: [] },
+    streams: {
+      catalogue_version: 3,
+      units: [
+        { code: 'kg', kind: 'mass', name: { fr: 'kilogramme', en: 'kilogram' }, decimals: 3 },
+        { code: 'uvc', kind: 'count', name: { fr: 'unité de vente', en: 'sales unit' }, decimals: 0 },
+      ],
+      streams: [
+        data({ retired_materials: [
+          { code: 'plastic_pet', name: { fr: 'PET', en: 'PET' }, retired_in_catalogue_version: 2, replaced_by: ['pet_clear', 'pet_tray'] },
+          { code: 'cork', name: { fr: 'Liège', en: 'Cork' }, retired_in_catalogue_version: 3, replaced_by: [] },
+        ] } as unknown as Partial<Stream>, 'EMB', ['kg', 'uvc']),
+        data({ declarable_until: '2023-12-31', replaced_by: 'EMB' } as Partial<Stream>, 'OLD'),
+        data({ declarable_until: '2023-12-31' } as Partial<Stream>, 'GONE'),
+        data({ unit_requirements: [{ unit: 'kg', requires: 'uvc' }] } as unknown as Partial<Stream>, 'PAIR', ['kg', 'uvc']),
+      ],
+    },
+  } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
+  const v = new DeclarationValidator(dataCatalogue);
+  const ctx = { confirmedStreams: ['EMB', 'OLD', 'GONE', 'PAIR'], today: '2026-07-01' };
+  const problems = (period: string, lines: Record<string, unknown>[]) => {
+    const result = v.validate({ period, lines: lines.map((l) => ({ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1, ...l })) }, ctx);
+    return result.ok ? [] : result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
+  };
+
+  it('a stream that ended: up to the period starting on its last day, then refused, naming its successor if any', () => {
+    expect(problems('2023-S2', [{ stream: 'OLD' }, { stream: 'GONE' }])).toEqual([]);
+    expect(problems('2024-S1', [{ stream: 'OLD' }, { stream: 'GONE' }])).toEqual([
+      ['/lines/0/stream', 'stream_ended', 'OLD can be declared for periods starting on or before 2023-12-31, not 2024-S1: declare 2024-S1 under EMB'],
+      ['/lines/1/stream', 'stream_ended', 'GONE can be declared for periods starting on or before 2023-12-31, not 2024-S1'],
+    ]);
+  });
+
+  it('a retired material code, by code only and whatever its case, naming what replaced it if anything', () => {
+    expect(problems('2025-S1', [{ material: 'Plastic_PET' }, { material: 'cork' }, { material: 'PET' }, { stream: 'OLD', material: 'cork', quantity: 2 }])).toEqual([
+      ['/lines/0/material', 'material_retired', '"plastic_pet" left the EMB materials in catalogue version 2; use pet_clear, pet_tray (see /api/v1/streams.json)'],
+      ['/lines/1/material', 'material_retired', '"cork" left the EMB materials in catalogue version 3 (see /api/v1/streams.json)'],
+      ['/lines/3/stream', 'stream_ended', 'OLD can be declared for periods starting on or before 2023-12-31, not 2025-S1: declare 2025-S1 under EMB'],
+    ]);
+  });
+
+  it('a unit requirement: the companion line of the same material (its category or its text), saying what to add', () => {
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Verre' }, { stream: 'PAIR', material: 'GLASS', unit: 'uvc' }])).toEqual([]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois "brut"' }, { stream: 'PAIR', material: 'bois "BRUT"', unit: 'uvc' }])).toEqual([]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois "brut"' }, { stream: 'PAIR', material: 'Bois', unit: 'uvc' }, { stream: 'EMB', material: 'Bois "brut"', unit: 'uvc' }])).toEqual([
+      [
+        '/lines/0/unit',
+        'companion_line_missing',
+        'PAIR needs, for each material declared in kg, a line in uvc (sales unit) for the same material: add {"stream": "PAIR", "material": "Bois \\"brut\\"", "unit": "uvc", "quantity": …}',
+      ],
+    ]);
+    // Only the stream's own requirement: EMB has none.
+    expect(problems('2025-S1', [{ material: 'Bois' }])).toEqual([]);
+  });
+
+  it('a line of an unknown stream or an unusable unit is not asked for a companion', () => {
+    expect(problems('2025-S1', [{ stream: 'XYZ', material: 'Bois' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/stream', 'unknown_stream']]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 'tons' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/unit', 'unit_not_allowed']]);
+  });
+});
+
 describe('DeclarationValidator with the published catalogue', () => {
   // The real streams.json: the rules below must follow the data, not a list of their own.
   const published = JSON.parse(readFileSync(join(REPO_ROOT, 'dist/reference/streams.json'), 'utf8')) as StreamsDocument;
