@@ -466,6 +466,7 @@ describe('bearerToken, more headers', () => {
     ['Token1 abc', 'this Authorization header'],
     ['1Token abc', 'this Authorization header'],
     ['(x) abc', 'this Authorization header'],
+    ['Bearer:abc', 'this Authorization header'],
     ['x abc', 'the x scheme'],
   ])('refuses the scheme of %j, naming it only when it looks like one', (header, named) => {
     const problem = refusal(header);
