@@ -33,6 +33,8 @@ export default {
     'src/common/paging/keyset-cursor.ts',
   ],
   coverageAnalysis: 'perTest',
+  // The idempotency store's spec starts PostgreSQL in process (PGlite) for each run: 5 s is too short for it on a busy machine.
+  timeoutMS: 30_000,
   ignoreStatic: true,
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'html'],

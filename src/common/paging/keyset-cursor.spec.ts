@@ -74,6 +74,8 @@ describe('KeysetCursor', () => {
     ['hour 24', payload({ t: '2026-01-01T24:00:00.000000Z' })],
     ['month 13', payload({ t: '2026-13-01T08:00:00.000000Z' })],
     ['a numeric id', payload({ i: 7 })],
+    ['an id in an array', payload({ i: [position.id] })],
+    ['a timestamp in an array', payload({ t: [position.at] })],
     ['an id with text after', payload({ i: `${position.id}x` })],
     ['a missing filters hash', payload({ f: undefined })],
     ['a numeric filters hash', payload({ f: 1 })],
@@ -128,6 +130,10 @@ describe('pageOf', () => {
     expect(page.items).toEqual(rows.slice(0, 2));
     expect(page.hasMore).toBe(true);
     expect(KeysetCursor.decode(page.nextCursor!, { status: 'current' }, ANY_ID)).toEqual({ at: rows[1]!.at, id: 'b' });
+  });
+
+  it('puts the cursor after the last row shown, whatever the page size', () => {
+    expect(KeysetCursor.decode(pageOf(rows, 1, positionOfRow, {}).nextCursor!, {}, ANY_ID)).toEqual({ at: rows[0]!.at, id: 'a' });
   });
 
   it('has no cursor on the last page', () => {
