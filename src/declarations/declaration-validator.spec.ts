@@ -4,7 +4,7 @@ import { REPO_ROOT } from '../reference/build/repo-root.js';
 import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/build/reference-documents.js';
 import { ExactNumber } from '../common/http/json-body.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { contentHash, type DeclarantContext, DeclarationValidator, type ValidationResult } from './declaration-validator.js';
+import { contentHash, type DeclarantContext, DeclarationValidator, exactDecimal, type ValidationResult } from './declaration-validator.js';
 
 function stream(code: string, declarableFrom: string, units: Stream['units'], materials: [string, string, string][]): Stream {
   return {
@@ -349,6 +349,27 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
     return result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
   };
 
+  it('duplicates are lines with a stream and a unit to compare: lines with wrong types are not duplicates', () => {
+    expect(problems(body({ lines: [line({ stream: 5 }), line({ stream: 5 })] })).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/lines/0/stream', 'invalid_type'],
+      ['/lines/1/stream', 'invalid_type'],
+    ]);
+    expect(problems(body({ lines: [line({ unit: 5 }), line({ unit: 5 })] })).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/lines/0/unit', 'invalid_type'],
+      ['/lines/1/unit', 'invalid_type'],
+    ]);
+  });
+
+  it('reads the earliest year and the published units from the streams data it is given', () => {
+    const fresh = new DeclarationValidator(catalogue);
+    expect(fresh.earliestYear).toBe(2022);
+    expect(fresh.validate(body({ lines: [line({ stream: 'XYZ', unit: 'unit' })] }), context)).toEqual({
+      ok: false,
+      total: 1,
+      errors: [expect.objectContaining({ pointer: '/lines/0/stream', code: 'unknown_stream' })],
+    });
+  });
+
   it('the body', () => {
     expect(problems([1])).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not array']]);
     expect(problems(null)).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not null']]);
@@ -486,6 +507,7 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
       units: [
         { code: 'kg', kind: 'mass', name: { fr: 'kilogramme', en: 'kilogram' }, decimals: 3 },
         { code: 'uvc', kind: 'count', name: { fr: 'unité de vente', en: 'sales unit' }, decimals: 0 },
+        { code: 't', kind: 'mass', name: { fr: 'tonne', en: 'tonne' }, decimals: 6 },
       ],
       streams: [
         data({ retired_materials: [
@@ -494,12 +516,13 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
         ] } as unknown as Partial<Stream>, 'EMB', ['kg', 'uvc']),
         data({ declarable_until: '2023-12-31', replaced_by: 'EMB' } as Partial<Stream>, 'OLD'),
         data({ declarable_until: '2023-12-31' } as Partial<Stream>, 'GONE'),
-        data({ unit_requirements: [{ unit: 'kg', requires: 'uvc' }] } as unknown as Partial<Stream>, 'PAIR', ['kg', 'uvc']),
+        data({ declarable_from: '2023-06-30', declarable_until: '2024-01-01' } as Partial<Stream>, 'EDGE'),
+        data({ unit_requirements: [{ unit: 'kg', requires: 'uvc' }] } as unknown as Partial<Stream>, 'PAIR', ['kg', 'uvc', 't']),
       ],
     },
   } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
   const v = new DeclarationValidator(dataCatalogue);
-  const ctx = { confirmedStreams: ['EMB', 'OLD', 'GONE', 'PAIR'], today: '2026-07-01' };
+  const ctx = { confirmedStreams: ['EMB', 'OLD', 'GONE', 'EDGE', 'PAIR'], today: '2026-07-01' };
   const problems = (period: string, lines: Record<string, unknown>[]) => {
     const result = v.validate({ period, lines: lines.map((l) => ({ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1, ...l })) }, ctx);
     return result.ok ? [] : result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
@@ -535,9 +558,38 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
     expect(problems('2025-S1', [{ material: 'Bois' }])).toEqual([]);
   });
 
+  it('a stream opening on the last day of a period, or ending on the first day of one, takes that period', () => {
+    expect(problems('2023-S1', [{ stream: 'EDGE' }])).toEqual([]);
+    expect(problems('2024-S1', [{ stream: 'EDGE' }])).toEqual([]);
+    expect(problems('2022-S2', [{ stream: 'EDGE' }]).map(([, code]) => code)).toEqual(['stream_not_declarable_for_period']);
+    expect(problems('2024-S2', [{ stream: 'EDGE' }]).map(([, code]) => code)).toEqual(['stream_ended']);
+  });
+
+  it('without a usable period, the date rules of an ended stream are not applied', () => {
+    expect(problems('2024-H1', [{ stream: 'OLD' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/period', 'invalid_period_format']]);
+  });
+
+  it('a unit requirement binds its own unit only', () => {
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 't' }])).toEqual([]);
+  });
+
   it('a line of an unknown stream or an unusable unit is not asked for a companion', () => {
     expect(problems('2025-S1', [{ stream: 'XYZ', material: 'Bois' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/stream', 'unknown_stream']]);
     expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 'tons' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/unit', 'unit_not_allowed']]);
+  });
+});
+
+describe('exactDecimal', () => {
+  it.each(['abc', '', '1.5x', 'x1.5', '1.', '.5', '+1', '1e'])('refuses %j, which is not a JSON number', (text) => {
+    expect(() => exactDecimal(text)).toThrow(new TypeError(`not a JSON number: ${text}`));
+  });
+
+  it('writes the plain decimal up to 30 digits either side of the point, and nothing past them', () => {
+    expect(exactDecimal('1e29')).toEqual({ negative: false, overMaximum: true, decimals: 0, text: `1${'0'.repeat(29)}` });
+    expect(exactDecimal('1e30').text).toBe('');
+    expect(exactDecimal('1e-30')).toEqual({ negative: false, overMaximum: false, decimals: 30, text: `0.${'0'.repeat(29)}1` });
+    expect(exactDecimal('1e-31')).toEqual({ negative: false, overMaximum: false, decimals: 31, text: '' });
+    expect(exactDecimal('-0.5e1')).toEqual({ negative: true, overMaximum: false, decimals: 0, text: '5' });
   });
 });
 
