@@ -28,6 +28,27 @@
 //   false (BlockStatement, `false`, `every`, `[]`, `() => undefined`, `c => false`, `<= 0`): a hit
 //   counted during the flush schedules its own timer in hit() (the timer is cleared before the flush
 //   starts), so no pending hit is left without a timer; the reschedule is a second guard.
+// - declaration-validator.ts, the `complete` flag of a line (136 `every` → `some`, 145 `complete = true`,
+//   176 the six mutants of `complete && stream !== undefined && unit !== undefined`, 269 and 289 the
+//   duplicate and companion rules not clearing it): every way a line becomes incomplete also records a
+//   problem, and the lines are only returned when there is none; the flag is a second guard.
+// - declaration-validator.ts:175, `stream !== undefined` → true in `group`: a line without a usable
+//   stream gets a group `undefined…`, but the requirements are looked up by its (undefined) stream: none.
+// - declaration-validator.ts:193, `stream.declarable_until !== null` → true: `period.start > null` is
+//   false for a date text.
+// - declaration-validator.ts:239, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
+//   non-finite branch: the value there is ±Infinity or NaN, never 0, and it is refused as too large
+//   before its text is read.
+// - declaration-validator.ts:242, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
+// - declaration-validator.ts:280 and 286, `line.valid.unit === undefined` → false: a line without a unit
+//   adds `undefined` to its group's units, which no requirement names; and it matches no requirement's unit.
+// - declaration-validator.ts:287, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
+//   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
+// - declaration-validator.ts:290, `?.name.en` → `.name.en`: the streams data's schema makes every
+//   required unit a published one (reference-data/schemas).
+// - declaration-validator.ts:327, `exponent = '0'` → `''`: Number('') is 0.
+// - declaration-validator.ts:332, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
+// - declaration-validator.ts:342, `point >= 0` → `> 0`: at point 0 both branches give the digits.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
