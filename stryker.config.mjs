@@ -44,8 +44,8 @@
 //   adds `undefined` to its group's units, which no requirement names; and it matches no requirement's unit.
 // - declaration-validator.ts:287, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
 //   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
-// - declaration-validator.ts:290, `?.name.en` → `.name.en`: the streams data's schema makes every
-//   required unit a published one (reference-data/schemas).
+// - declaration-validator.ts:290, `?.name.en` → `.name.en`: the reference build refuses a `requires`
+//   that is not one of the stream's units, themselves published units (reference/build/validate-reference.ts).
 // - declaration-validator.ts:327, `exponent = '0'` → `''`: Number('') is 0.
 // - declaration-validator.ts:332, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
 // - declaration-validator.ts:342, `point >= 0` → `> 0`: at point 0 both branches give the digits.
