@@ -10,13 +10,14 @@ import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
 import type { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { AdminCredential } from './admin-credential.js';
+import { REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
 import type { OperatorsService } from './operators/operators.service.js';
 import type { SessionsService } from './sessions/sessions.service.js';
 import { AuthGuard, bearerToken } from './auth.guard.js';
 import type { ClientTokenEntity } from './client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
 import { AUTHENTICATED_OPERATOR } from './operators/current-operator.decorator.js';
-import { generateToken, hashToken } from '../common/token-format.js';
+import { generateToken, hashToken, OPERATOR_TOKEN_PREFIX } from '../common/token-format.js';
 import { TokensService } from './tokens.service.js';
 
 const ADMIN = 'admin-secret-0123456789-0123456789-abcdef';
@@ -69,13 +70,28 @@ const rows: Row[] = [
   { id: 't-expired', clientId: 'acme', tokenHash: hashToken(expired), expiresAt: new Date(Date.now() - 1000), revokedAt: null },
 ];
 
+const operatorGood = generateToken(OPERATOR_TOKEN_PREFIX);
+const operatorRevoked = generateToken(OPERATOR_TOKEN_PREFIX);
+const operatorUnknown = generateToken(OPERATOR_TOKEN_PREFIX);
+/** What OperatorsService.verify answers (from its table) for the operator tokens of these cases. */
+const OPERATOR_OUTCOMES = new Map<string, unknown>([
+  [operatorGood, { ok: true, operator: { kind: 'operator', id: 'op-1', name: 'Alice' } }],
+  [operatorRevoked, { ok: false, reason: 'revoked' }],
+]);
+
 function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
   const tokens = new TokensService(repository, {} as AccountsService, statements, {} as AuditTrail);
   const admin = new AdminCredential({ adminToken } as AppConfig);
-  // No operator token exists in these cases (operator tokens are covered end to end in test/admin/operators-audit.e2e-spec.ts).
-  const operators = { verify: async () => ({ ok: false, reason: 'unknown' }) } as unknown as OperatorsService;
+  // OperatorsService itself (its SQL) is covered end to end in test/admin/operators-audit.e2e-spec.ts.
+  const operatorCalls: string[] = [];
+  const operators = {
+    verify: async (token: string) => {
+      operatorCalls.push(token);
+      return OPERATOR_OUTCOMES.get(token) ?? { ok: false, reason: 'unknown' };
+    },
+  } as unknown as OperatorsService;
   const failures: string[] = [];
   const failedAuthentications = {
     refuseIfOverLimit: () => {
@@ -89,16 +105,19 @@ function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
       secret === 'good-session' ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } } : undefined,
   } as unknown as SessionsService;
   const guard = new AuthGuard(admin, tokens, operators, failedAuthentications, sessions);
-  return { guard, calls, tokens, failures };
+  return { guard, calls, tokens, failures, operatorCalls };
 }
 
-function call(audience: { method?: Audience; class?: Audience }, authorization?: string) {
+function call(audience: { method?: Audience; class?: Audience }, authorization?: string | string[]) {
   const handler = () => undefined;
   class SomeController {}
   if (audience.method) Reflect.defineMetadata(AUDIENCE_KEY, audience.method, handler);
   if (audience.class) Reflect.defineMetadata(AUDIENCE_KEY, audience.class, SomeController);
+  // As Node leaves them: the first of several headers in `headers`, all of them in `headersDistinct`.
+  const all = authorization === undefined ? [] : [authorization].flat();
   const req: Record<string | symbol, unknown> & { headers: Record<string, string> } = {
-    headers: authorization === undefined ? {} : { authorization },
+    headers: all.length === 0 ? {} : { authorization: all[0]! },
+    headersDistinct: all.length === 0 ? {} : { authorization: all },
   };
   const headers: Record<string, string> = {};
   const res = { setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value) };
@@ -343,5 +362,138 @@ describe('last_used_at', () => {
       expect((await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${good}`).context))).status).toBe(403);
       expect(failures).toHaveLength(3);
     });
+  });
+});
+
+describe('AuthGuard, more decisions', () => {
+  it('refuses several Authorization headers with 400 before reading any, not as a failed authentication', async () => {
+    const { guard, calls, failures } = setup();
+    const { context, headers } = call({ method: 'client' }, [`Bearer ${good}`, `Bearer ${good}`]);
+    const problem = await rejection(guard.canActivate(context));
+    expect([problem.status, problem.code]).toEqual([400, 'bad_request']);
+    expect(problem.detail).toBe('Send one Authorization header, not several.');
+    expect(headers['cache-control']).toBe('no-store');
+    expect(calls).toEqual([]);
+    expect(failures).toEqual([]);
+    await expect(guard.canActivate(call({ method: 'client' }, [`Bearer ${good}`]).context)).resolves.toBe(true);
+  });
+
+  it('accepts an operator token on admin routes, leaving the operator on the request, without a client lookup', async () => {
+    const { guard, calls, operatorCalls, failures } = setup();
+    const { context, req } = call({ method: 'admin' }, `Bearer ${operatorGood}`);
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(req[AUTHENTICATED_OPERATOR]).toEqual({ kind: 'operator', id: 'op-1', name: 'Alice' });
+    expect(operatorCalls).toEqual([operatorGood]);
+    expect(calls).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it.each([
+    ['revoked', operatorRevoked, 'The operator token was revoked.'],
+    ['unknown', operatorUnknown, 'The operator token is not recognised.'],
+  ])('refuses a %s operator token with 401 invalid_token, counted as a failure', async (_label, token, description) => {
+    const { guard, calls, failures } = setup();
+    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${token}`).context));
+    expect([problem.status, problem.code, problem.detail]).toEqual([401, 'invalid_token', description]);
+    expect(problem.headers['WWW-Authenticate']).toBe(`${REALM}, error="invalid_token", error_description="${description}"`);
+    expect(calls).toEqual([]);
+    expect(failures).toEqual(['failure']);
+  });
+
+  it('says what is wrong with a token that is not a client token at all on admin routes', async () => {
+    const { guard, operatorCalls } = setup();
+    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}x`).context));
+    expect(problem.detail).toBe('The token is not the admin token.');
+    expect(problem.headers['WWW-Authenticate']).toBe(`${REALM}, error="invalid_token", error_description="The token is not the admin token."`);
+    expect(operatorCalls).toEqual([]);
+  });
+
+  it('answers a client token on admin routes with the insufficient_scope challenge (RFC 6750 §3.1)', async () => {
+    const { guard } = setup();
+    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${good}`).context));
+    expect(problem.detail).toBe('Client tokens cannot call the admin API; it needs ADMIN_TOKEN or an operator token.');
+    expect(problem.headers['WWW-Authenticate']).toBe(
+      `${REALM}, error="insufficient_scope", error_description="The admin API needs the operator token.", scope="admin"`,
+    );
+  });
+
+  it.each([
+    ['the admin token', ADMIN],
+    ['an operator token', operatorGood],
+  ])('refuses %s on client routes, saying so, without any lookup', async (_label, token) => {
+    const { guard, calls, operatorCalls } = setup();
+    const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${token}`).context));
+    const description = 'The admin token is not valid on the client API; use a client token issued by the operator.';
+    expect([problem.status, problem.code, problem.detail]).toEqual([401, 'invalid_token', description]);
+    expect(problem.headers['WWW-Authenticate']).toBe(`${REALM}, error="invalid_token", error_description="${description}"`);
+    expect(calls).toEqual([]);
+    expect(operatorCalls).toEqual([]);
+  });
+
+  it.each([
+    ['a malformed token', 'not-a-token', REJECTION_DESCRIPTIONS.malformed],
+    ['a wrong checksum', `${good.slice(0, -1)}${good.endsWith('a') ? 'b' : 'a'}`, REJECTION_DESCRIPTIONS.checksum],
+    ['an unknown token', unknown, REJECTION_DESCRIPTIONS.unknown],
+    ['an expired token', expired, REJECTION_DESCRIPTIONS.expired],
+  ])('describes %s on client routes', async (_label, token, description) => {
+    const { guard } = setup();
+    const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${token}`).context));
+    expect(problem.detail).toBe(description);
+  });
+
+  it('refuses an empty bearer token on admin routes too, as a failed authentication', async () => {
+    const { guard, failures } = setup();
+    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, 'Bearer   ').context));
+    expect([problem.status, problem.code, problem.detail]).toEqual([401, 'invalid_token', 'The bearer token is empty.']);
+    expect(problem.headers['WWW-Authenticate']).toBe(`${REALM}, error="invalid_token", error_description="The bearer token is empty."`);
+    expect(failures).toEqual(['failure']);
+  });
+});
+
+describe('bearerToken, more headers', () => {
+  const refusal = (header: string | undefined): Problem => {
+    try {
+      bearerToken(header);
+    } catch (error) {
+      if (error instanceof Problem) return error;
+      throw error;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('tolerates spaces and tabs around the scheme, and keeps what follows it whole', () => {
+    expect(bearerToken(`  Bearer ${good}`)).toBe(good);
+    expect(bearerToken(`Bearer\t${good}`)).toBe(good);
+    expect(bearerToken('Bearer a b')).toBe('a b');
+  });
+
+  it('asks for a token when the header is missing or blank', () => {
+    for (const header of [undefined, '', ' \t ']) {
+      const problem = refusal(header);
+      expect([problem.code, problem.detail]).toEqual(['missing_token', 'This route needs a token: send "Authorization: Bearer <token>".']);
+      expect(problem.headers).toEqual({ 'WWW-Authenticate': REALM });
+    }
+  });
+
+  it('refuses a scheme without a token as an empty token', () => {
+    for (const header of ['Bearer', 'bearer  ']) {
+      expect([refusal(header).code, refusal(header).detail]).toEqual(['invalid_token', 'The bearer token is empty.']);
+    }
+  });
+
+  it.each([
+    ['Digest realm="x"', 'the Digest scheme'],
+    ['Bearerx abc', 'the Bearerx scheme'],
+    ['Twenty-letter-scheme abc', 'the Twenty-letter-scheme scheme'],
+    ['Twenty-one-characters abc', 'this Authorization header'],
+    ['Token1 abc', 'this Authorization header'],
+    ['1Token abc', 'this Authorization header'],
+    ['(x) abc', 'this Authorization header'],
+    ['Bearer:abc', 'this Authorization header'],
+    ['x abc', 'the x scheme'],
+  ])('refuses the scheme of %j, naming it only when it looks like one', (header, named) => {
+    const problem = refusal(header);
+    expect([problem.code, problem.detail]).toEqual(['missing_token', `This API does not accept ${named}; send "Authorization: Bearer <token>".`]);
+    expect(problem.headers).toEqual({ 'WWW-Authenticate': REALM });
   });
 });

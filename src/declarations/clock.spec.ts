@@ -1,4 +1,15 @@
-import { parisDate } from './clock.js';
+import { jest } from '@jest/globals';
+import { Clock, parisDate } from './clock.js';
+
+describe('Clock', () => {
+  it('tells the current time', () => {
+    const before = Date.now();
+    const now = new Clock().now();
+    expect(now).toBeInstanceOf(Date);
+    expect(now.getTime()).toBeGreaterThanOrEqual(before);
+    expect(now.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});
 
 describe('parisDate', () => {
   it('is the calendar date in France, across midnight and daylight saving time', () => {
@@ -20,6 +31,20 @@ describe('parisDate', () => {
       ['2025-01-01T00:00:00Z', '2025-01-01'],
     ] as const) {
       expect({ instant, date: parisDate(new Date(instant)) }).toEqual({ instant, date });
+    }
+  });
+
+  it('formats once per UTC minute, however often it is asked (it runs on every declaration)', () => {
+    const format = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      parisDate(new Date('2026-03-01T10:00:00Z'));
+      expect(format).toHaveBeenCalledTimes(1);
+      for (const second of ['00.001', '01', '30', '59.999']) expect(parisDate(new Date(`2026-03-01T10:00:${second}Z`))).toBe('2026-03-01');
+      expect(format).toHaveBeenCalledTimes(1);
+      expect(parisDate(new Date('2026-03-01T10:01:00Z'))).toBe('2026-03-01');
+      expect(format).toHaveBeenCalledTimes(2);
+    } finally {
+      format.mockRestore();
     }
   });
 });

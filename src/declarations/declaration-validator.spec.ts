@@ -4,7 +4,7 @@ import { REPO_ROOT } from '../common/repo-root.js';
 import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/reference-documents.js';
 import { ExactNumber } from '../common/http/json-body.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { contentHash, type DeclarantContext, DeclarationValidator, type ValidationResult } from './declaration-validator.js';
+import { contentHash, type DeclarantContext, DeclarationValidator, exactDecimal, type ValidationResult } from './declaration-validator.js';
 
 function stream(code: string, declarableFrom: string, units: Stream['units'], materials: [string, string, string][]): Stream {
   return {
@@ -339,6 +339,257 @@ describe('DeclarationValidator', () => {
       expect(contentHash(lines)).toBe('394202073e9bea39eaa8c02780b8793e079c4a0636720c170e4401edf247f96b');
       expect(contentHash([...lines].reverse())).toBe(contentHash(lines));
     });
+  });
+});
+
+describe('DeclarationValidator, in words: every problem says what is wrong and what to send', () => {
+  const problems = (value: unknown, ctx: DeclarantContext = context) => {
+    const result = validator.validate(value, ctx);
+    if (result.ok) throw new Error('expected a validation failure');
+    return result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
+  };
+
+  it('duplicates are lines with a stream and a unit to compare: lines with wrong types are not duplicates', () => {
+    expect(problems(body({ lines: [line({ stream: 5 }), line({ stream: 5 })] })).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/lines/0/stream', 'invalid_type'],
+      ['/lines/1/stream', 'invalid_type'],
+    ]);
+    expect(problems(body({ lines: [line({ unit: 5 }), line({ unit: 5 })] })).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/lines/0/unit', 'invalid_type'],
+      ['/lines/1/unit', 'invalid_type'],
+    ]);
+  });
+
+  it('reads the earliest year and the published units from the streams data it is given', () => {
+    const fresh = new DeclarationValidator(catalogue);
+    expect(fresh.earliestYear).toBe(2022);
+    expect(fresh.validate(body({ lines: [line({ stream: 'XYZ', unit: 'unit' })] }), context)).toEqual({
+      ok: false,
+      total: 1,
+      errors: [expect.objectContaining({ pointer: '/lines/0/stream', code: 'unknown_stream' })],
+    });
+  });
+
+  it('the body', () => {
+    expect(problems([1])).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not array']]);
+    expect(problems(null)).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not null']]);
+    expect(problems(5)).toEqual([['', 'invalid_type', 'the body must be a JSON object with period and lines, not number']]);
+    expect(problems(body(), { ...context, confirmedStreams: null })).toEqual([
+      [
+        '',
+        'account_not_confirmed',
+        'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)',
+      ],
+    ]);
+    expect(problems('x', { ...context, confirmedStreams: null }).map(([, code]) => code)).toEqual(['account_not_confirmed', 'invalid_type']);
+    expect(problems({ ...body({ lines: [{ ...line(), colour: 'red' }] }), note: 'x' })).toEqual([
+      ['/note', 'unknown_field', 'unknown field "note"'],
+      ['/lines/0/colour', 'unknown_field', 'unknown field "colour"'],
+    ]);
+  });
+
+  it('required fields and types', () => {
+    expect(problems({ lines: [{}] })).toEqual([
+      ['/period', 'required', 'period is required, e.g. "2025-S1"'],
+      ['/lines/0/stream', 'required', 'stream is required'],
+      ['/lines/0/material', 'required', 'material is required'],
+      ['/lines/0/unit', 'required', 'unit is required'],
+      ['/lines/0/quantity', 'required', 'quantity is required'],
+    ]);
+    expect(problems({ period: '2025-S1' })).toEqual([['/lines', 'required', 'lines is required: 1 to 1000 lines']]);
+    expect(problems({ period: 2025, lines: [7, { stream: 1, material: [], unit: null, quantity: true }] })).toEqual([
+      ['/period', 'invalid_type', 'period must be a string, not number'],
+      ['/lines/0', 'invalid_type', 'each line must be an object with stream, material, unit and quantity, not number'],
+      ['/lines/1/stream', 'invalid_type', 'stream must be a string, not number'],
+      ['/lines/1/material', 'invalid_type', 'material must be a string, not array'],
+      ['/lines/1/unit', 'invalid_type', 'unit must be a string, not null'],
+      ['/lines/1/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not boolean'],
+    ]);
+    expect(problems({ period: null, lines: [null, { stream: null, material: 5, unit: 5, quantity: '12' }] })).toEqual([
+      ['/period', 'invalid_type', 'period must be a string, not null'],
+      ['/lines/0', 'invalid_type', 'each line must be an object with stream, material, unit and quantity, not null'],
+      ['/lines/1/stream', 'invalid_type', 'stream must be a string, not null'],
+      ['/lines/1/material', 'invalid_type', 'material must be a string, not number'],
+      ['/lines/1/unit', 'invalid_type', 'unit must be a string, not number'],
+      ['/lines/1/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not a string (send the number without quotes)'],
+    ]);
+    expect(problems(body({ period: new ExactNumber('2025.1000000000000000001') }))).toEqual([['/period', 'invalid_type', 'period must be a string, not number']]);
+    expect(problems(body({ lines: {} }))).toEqual([['/lines', 'invalid_type', 'lines must be an array, not object']]);
+    expect(problems(body({ lines: 'x' }))).toEqual([['/lines', 'invalid_type', 'lines must be an array, not string']]);
+  });
+
+  it('the period', () => {
+    expect(problems(body({ period: '2025-S3' }))).toEqual([
+      ['/period', 'invalid_period_format', 'period must be a half-year written YYYY-S1 (1 Jan–30 Jun) or YYYY-S2 (1 Jul–31 Dec)'],
+    ]);
+    expect(problems(body({ period: '2021-S2' }))).toEqual([
+      ['/period', 'period_too_early', 'the service accepts periods from 2022-S1'],
+      ['/lines/0/stream', 'stream_not_declarable_for_period', 'EMB can be declared for periods ending on or after 2022-01-01, not 2021-S2'],
+    ]);
+    expect(problems(body({ period: '2026-S2' }), { ...context, today: '2026-06-30' })).toEqual([
+      ['/period', 'period_not_started', '2026-S2 has not started: it opens on 2026-07-01'],
+    ]);
+  });
+
+  it('the number of lines', () => {
+    expect(problems(body({ lines: [] }))).toEqual([['/lines', 'too_few_lines', 'a declaration has at least 1 line']]);
+    const lines = Array.from({ length: 1001 }, (_, i) => line({ material: `m${i}` }));
+    expect(problems(body({ lines }))).toEqual([['/lines', 'too_many_lines', 'a declaration has at most 1000 lines, not 1001 (only the first 1000 were checked)']]);
+    // The line past the first 1000 is not checked: its problems are not listed.
+    expect(problems(body({ lines: [...lines.slice(0, 1000), { x: 1 }] })).map(([pointer]) => pointer)).toEqual(['/lines']);
+  });
+
+  it('the stream', () => {
+    expect(problems(body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'CNT', unit: 'unit' })] }), { ...context, confirmedStreams: ['EMB'] })).toEqual([
+      ['/lines/0/stream', 'unknown_stream', '"XYZ" is not a published stream; streams: EMB, EPRO, CNT'],
+      ['/lines/1/stream', 'stream_not_registered', 'the account is not registered for CNT (registered streams: EMB)'],
+    ]);
+    expect(problems(body(), { ...context, confirmedStreams: [] })).toEqual([
+      ['/lines/0/stream', 'stream_not_registered', 'the account is not registered for EMB (registered streams: none)'],
+    ]);
+    expect(problems(body(), { ...context, confirmedStreams: ['CNT', 'EPRO'] })).toEqual([
+      ['/lines/0/stream', 'stream_not_registered', 'the account is not registered for EMB (registered streams: CNT, EPRO)'],
+    ]);
+    expect(problems(body({ lines: [line({ stream: 'EPRO' })] }))).toEqual([
+      ['/lines/0/stream', 'stream_not_declarable_for_period', 'EPRO can be declared for periods ending on or after 2026-01-01, not 2025-S1'],
+    ]);
+  });
+
+  it('the material', () => {
+    expect(problems(body({ lines: [line({ material: ' ' }), line({ material: 'x'.repeat(121) }), line({ material: 'a\u0000b' }), line({ material: 'a\udc00b' })] }))).toEqual([
+      ['/lines/0/material', 'invalid_material', 'material must not be empty'],
+      ['/lines/1/material', 'invalid_material', 'material must be at most 120 characters, not 121'],
+      ['/lines/2/material', 'invalid_material', 'material must be one line of text without control or invisible format characters'],
+      ['/lines/3/material', 'invalid_material', 'material must be one line of text without control or invisible format characters'],
+    ]);
+  });
+
+  it('the unit', () => {
+    expect(problems(body({ lines: [line({ unit: 'unit' }), line({ stream: 'XYZ', unit: 'tons', material: 'c' })] }))).toEqual([
+      ['/lines/0/unit', 'unit_not_allowed', 'unit must be "kg" for EMB, not "unit"'],
+      ['/lines/1/stream', 'unknown_stream', '"XYZ" is not a published stream; streams: EMB, EPRO, CNT'],
+      ['/lines/1/unit', 'unit_not_allowed', 'unit must be "kg" or "unit", not "tons"'],
+    ]);
+  });
+
+  it('the quantity', () => {
+    const quantities = [-1, 1e13, 0.0001, new ExactNumber('-1e400'), new ExactNumber('1e400')].map((quantity, i) => line({ quantity, material: `m${i}` }));
+    expect(problems(body({ lines: [line({ quantity: null }), ...quantities, line({ stream: 'CNT', unit: 'unit', quantity: 1.5 })] }))).toEqual([
+      ['/lines/0/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not null'],
+      ['/lines/1/quantity', 'quantity_negative', 'quantity must not be negative'],
+      ['/lines/2/quantity', 'quantity_too_large', 'quantity must be at most 10^12 (1000000000000)'],
+      ['/lines/3/quantity', 'quantity_too_precise', 'quantity in kg has at most 3 decimals'],
+      ['/lines/4/quantity', 'quantity_negative', 'quantity must not be negative'],
+      ['/lines/5/quantity', 'quantity_too_large', 'quantity must be at most 10^12 (1000000000000)'],
+      ['/lines/6/quantity', 'quantity_too_precise', 'quantity in unit (unit) is a count: it must be a whole number'],
+    ]);
+  });
+
+  it('duplicates, naming five others at most', () => {
+    expect(problems(body({ lines: [line(), line(), line({ material: 'b' })] }))).toEqual([
+      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1'],
+    ]);
+    expect(problems(body({ lines: Array.from({ length: 6 }, () => line()) }))).toEqual([
+      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5'],
+    ]);
+    expect(problems(body({ lines: Array.from({ length: 8 }, () => line()) }))).toEqual([
+      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5 and 2 more lines'],
+    ]);
+  });
+});
+
+describe('DeclarationValidator, the rules the streams data holds, in words', () => {
+  const data = (overrides: Partial<Stream>, code: string, units: Stream['units'] = ['kg']) => ({ ...stream(code, '2022-01-01', units, [['glass', 'Verre', 'Glass']]), ...overrides }) as Stream;
+  const dataCatalogue = new ReferenceCatalogue({
+    pricing: { plans: [] },
+    streams: {
+      catalogue_version: 3,
+      units: [
+        { code: 'kg', kind: 'mass', name: { fr: 'kilogramme', en: 'kilogram' }, decimals: 3 },
+        { code: 'uvc', kind: 'count', name: { fr: 'unité de vente', en: 'sales unit' }, decimals: 0 },
+        { code: 't', kind: 'mass', name: { fr: 'tonne', en: 'tonne' }, decimals: 6 },
+      ],
+      streams: [
+        data({ retired_materials: [
+          { code: 'plastic_pet', name: { fr: 'PET', en: 'PET' }, retired_in_catalogue_version: 2, replaced_by: ['pet_clear', 'pet_tray'] },
+          { code: 'cork', name: { fr: 'Liège', en: 'Cork' }, retired_in_catalogue_version: 3, replaced_by: [] },
+        ] } as unknown as Partial<Stream>, 'EMB', ['kg', 'uvc']),
+        data({ declarable_until: '2023-12-31', replaced_by: 'EMB' } as Partial<Stream>, 'OLD'),
+        data({ declarable_until: '2023-12-31' } as Partial<Stream>, 'GONE'),
+        data({ declarable_from: '2023-06-30', declarable_until: '2024-01-01' } as Partial<Stream>, 'EDGE'),
+        data({ unit_requirements: [{ unit: 'kg', requires: 'uvc' }] } as unknown as Partial<Stream>, 'PAIR', ['kg', 'uvc', 't']),
+      ],
+    },
+  } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
+  const v = new DeclarationValidator(dataCatalogue);
+  const ctx = { confirmedStreams: ['EMB', 'OLD', 'GONE', 'EDGE', 'PAIR'], today: '2026-07-01' };
+  const problems = (period: string, lines: Record<string, unknown>[]) => {
+    const result = v.validate({ period, lines: lines.map((l) => ({ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1, ...l })) }, ctx);
+    return result.ok ? [] : result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
+  };
+
+  it('a stream that ended: up to the period starting on its last day, then refused, naming its successor if any', () => {
+    expect(problems('2023-S2', [{ stream: 'OLD' }, { stream: 'GONE' }])).toEqual([]);
+    expect(problems('2024-S1', [{ stream: 'OLD' }, { stream: 'GONE' }])).toEqual([
+      ['/lines/0/stream', 'stream_ended', 'OLD can be declared for periods starting on or before 2023-12-31, not 2024-S1: declare 2024-S1 under EMB'],
+      ['/lines/1/stream', 'stream_ended', 'GONE can be declared for periods starting on or before 2023-12-31, not 2024-S1'],
+    ]);
+  });
+
+  it('a retired material code, by code only and whatever its case, naming what replaced it if anything', () => {
+    expect(problems('2025-S1', [{ material: 'Plastic_PET' }, { material: 'cork' }, { material: 'PET' }, { stream: 'OLD', material: 'cork', quantity: 2 }])).toEqual([
+      ['/lines/0/material', 'material_retired', '"plastic_pet" left the EMB materials in catalogue version 2; use pet_clear, pet_tray (see /api/v1/streams.json)'],
+      ['/lines/1/material', 'material_retired', '"cork" left the EMB materials in catalogue version 3 (see /api/v1/streams.json)'],
+      ['/lines/3/stream', 'stream_ended', 'OLD can be declared for periods starting on or before 2023-12-31, not 2025-S1: declare 2025-S1 under EMB'],
+    ]);
+  });
+
+  it('a unit requirement: the companion line of the same material (its category or its text), saying what to add', () => {
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Verre' }, { stream: 'PAIR', material: 'GLASS', unit: 'uvc' }])).toEqual([]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois "brut"' }, { stream: 'PAIR', material: 'bois "BRUT"', unit: 'uvc' }])).toEqual([]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois "brut"' }, { stream: 'PAIR', material: 'Bois', unit: 'uvc' }, { stream: 'EMB', material: 'Bois "brut"', unit: 'uvc' }])).toEqual([
+      [
+        '/lines/0/unit',
+        'companion_line_missing',
+        'PAIR needs, for each material declared in kg, a line in uvc (sales unit) for the same material: add {"stream": "PAIR", "material": "Bois \\"brut\\"", "unit": "uvc", "quantity": …}',
+      ],
+    ]);
+    // Only the stream's own requirement: EMB has none.
+    expect(problems('2025-S1', [{ material: 'Bois' }])).toEqual([]);
+  });
+
+  it('a stream opening on the last day of a period, or ending on the first day of one, takes that period', () => {
+    expect(problems('2023-S1', [{ stream: 'EDGE' }])).toEqual([]);
+    expect(problems('2024-S1', [{ stream: 'EDGE' }])).toEqual([]);
+    expect(problems('2022-S2', [{ stream: 'EDGE' }]).map(([, code]) => code)).toEqual(['stream_not_declarable_for_period']);
+    expect(problems('2024-S2', [{ stream: 'EDGE' }]).map(([, code]) => code)).toEqual(['stream_ended']);
+  });
+
+  it('without a usable period, the date rules of an ended stream are not applied', () => {
+    expect(problems('2024-H1', [{ stream: 'OLD' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/period', 'invalid_period_format']]);
+  });
+
+  it('a unit requirement binds its own unit only', () => {
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 't' }])).toEqual([]);
+  });
+
+  it('a line of an unknown stream or an unusable unit is not asked for a companion', () => {
+    expect(problems('2025-S1', [{ stream: 'XYZ', material: 'Bois' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/stream', 'unknown_stream']]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 'tons' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/unit', 'unit_not_allowed']]);
+  });
+});
+
+describe('exactDecimal', () => {
+  it.each(['abc', '', '1.5x', 'x1.5', '1.', '.5', '+1', '1e'])('refuses %j, which is not a JSON number', (text) => {
+    expect(() => exactDecimal(text)).toThrow(new TypeError(`not a JSON number: ${text}`));
+  });
+
+  it('writes the plain decimal up to 30 digits either side of the point, and nothing past them', () => {
+    expect(exactDecimal('1e29')).toEqual({ negative: false, overMaximum: true, decimals: 0, text: `1${'0'.repeat(29)}` });
+    expect(exactDecimal('1e30').text).toBe('');
+    expect(exactDecimal('1e-30')).toEqual({ negative: false, overMaximum: false, decimals: 30, text: `0.${'0'.repeat(29)}1` });
+    expect(exactDecimal('1e-31')).toEqual({ negative: false, overMaximum: false, decimals: 31, text: '' });
+    expect(exactDecimal('-0.5e1')).toEqual({ negative: true, overMaximum: false, decimals: 0, text: '5' });
   });
 });
 

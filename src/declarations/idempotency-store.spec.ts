@@ -23,6 +23,12 @@ describe('parseIdempotencyKey', () => {
     ['non-ASCII', 'clé'],
     ['two headers joined by Node', 'a, b'],
   ])('refuses %s, pointing at the header', (_name, header) => {
-    expect(parseIdempotencyKey(header)).toEqual({ error: expect.objectContaining({ pointer: '/headers/idempotency-key', code: 'invalid_idempotency_key' }) });
+    expect(parseIdempotencyKey(header)).toEqual({
+      error: {
+        pointer: '/headers/idempotency-key',
+        code: 'invalid_idempotency_key',
+        detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)',
+      },
+    });
   });
 });

@@ -155,4 +155,128 @@ describe('SharedCounters', () => {
     expect(store.total('d', T0 + WINDOW)).toBe(2);
     counters.close();
   });
+
+  it('trusts its own total up to the staleness bound included', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 };
+    const counters = replica(store, clock);
+    await counters.hit(['s']);
+    clock.now += STALE;
+    await counters.hit(['s']);
+    expect(store.trips).toHaveLength(1);
+    clock.now += 1;
+    await counters.hit(['s']);
+    expect(store.trips).toHaveLength(2);
+    counters.close();
+  });
+
+  it('peeks at the hits counted here and not sent yet', async () => {
+    const store = sharedStore();
+    const counters = replica(store, { now: T0 });
+    await counters.hit(['p']);
+    await counters.hit(['p']);
+    await counters.hit(['p']);
+    expect(counters.peek('p').hits).toBe(3);
+    counters.close();
+  });
+
+  it('keeps a timer only while hits wait to be sent: none after a round trip, one for any number of hits', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 };
+    const counters = replica(store, clock);
+    await counters.hit(['a']);
+    expect(jest.getTimerCount()).toBe(0);
+    for (let i = 0; i < 3; i++) await counters.hit(['a']);
+    expect(jest.getTimerCount()).toBe(1);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(store.trips).toHaveLength(2);
+    expect(jest.getTimerCount()).toBe(0);
+    await jest.advanceTimersByTimeAsync(10 * FLUSH);
+    expect(store.trips).toHaveLength(2);
+    counters.close();
+  });
+
+  it('sends the hit of a fresh key counted with a key that needed a round trip', async () => {
+    const store = sharedStore();
+    const counters = replica(store, { now: T0 });
+    await counters.hit(['fresh']);
+    expect((await counters.hit(['fresh', 'new'])).hits).toEqual([2, 1]);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(store.total('fresh', T0 + WINDOW)).toBe(2);
+    expect(store.trips.at(-1)).toEqual([{ key: 'fresh', windowEnd: T0 + WINDOW, count: 1 }]);
+    counters.close();
+  });
+
+  it('costs no round trip to flush when nothing waits', async () => {
+    const store = sharedStore();
+    const counters = replica(store, { now: T0 });
+    await counters.flush();
+    await counters.hit(['n']);
+    await counters.flush();
+    expect(store.trips).toHaveLength(1);
+    counters.close();
+  });
+
+  it('stops its timer on close, and the timer never keeps the process alive', async () => {
+    const setTimer = jest.spyOn(globalThis, 'setTimeout');
+    try {
+      const store = sharedStore();
+      const counters = replica(store, { now: T0 });
+      await counters.hit(['c']);
+      await counters.hit(['c']);
+      expect(setTimer).toHaveBeenCalledTimes(1);
+      expect((setTimer.mock.results[0]!.value as NodeJS.Timeout).hasRef()).toBe(false);
+      counters.close();
+      expect(jest.getTimerCount()).toBe(0);
+      await jest.advanceTimersByTimeAsync(10 * FLUSH);
+      expect(store.trips).toHaveLength(1);
+    } finally {
+      setTimer.mockRestore();
+    }
+  });
+
+  it('retries a failed background flush even without an error callback', async () => {
+    const store = sharedStore();
+    const counters = new SharedCounters(store.persist, { windowMs: WINDOW, flushMs: FLUSH, maxStalenessMs: STALE, now: () => T0 });
+    await counters.hit(['r']);
+    await counters.hit(['r']);
+    store.fail(true);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    store.fail(false);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(store.total('r', T0 + WINDOW)).toBe(2);
+    counters.close();
+  });
+
+  describe('forgetting the counters of ended windows', () => {
+    it("drops an ended window's unsent hits at the first hit from one window after the last sweep, keeping the current window's", async () => {
+      const store = sharedStore();
+      const clock = { now: T0 + 100 }; // first sweep here: the next one is due at T0 + WINDOW + 100
+      const counters = replica(store, clock);
+      await counters.hit(['x']);
+      await counters.hit(['x']); // pending, in the window ending at T0 + WINDOW
+      clock.now = T0 + WINDOW + 50;
+      await counters.hit(['z']);
+      await counters.hit(['z']); // pending, in the current window
+      clock.now = T0 + WINDOW + 100; // a sweep is due: x's window has ended, z's has not
+      await counters.hit(['y']);
+      await counters.flush();
+      expect(store.total('x', T0 + WINDOW)).toBe(1);
+      expect(store.total('z', T0 + 2 * WINDOW)).toBe(2);
+      counters.close();
+    });
+
+    it('sweeps once per window at most: an ended window may linger (and be sent) until then', async () => {
+      const store = sharedStore();
+      const clock = { now: T0 + WINDOW - 10 }; // the next sweep is due at T0 + 2 * WINDOW - 10
+      const counters = replica(store, clock);
+      await counters.hit(['x']);
+      await counters.hit(['x']);
+      clock.now = T0 + WINDOW + 5;
+      await counters.hit(['y']);
+      await counters.flush();
+      expect(store.total('x', T0 + WINDOW)).toBe(2);
+      counters.close();
+    });
+  });
 });

@@ -1,0 +1,210 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { inProcessDatabase } from '../../test/support/in-process-database.js';
+import { type Claim, IdempotencyStore } from './idempotency-store.js';
+
+// The store's rules are its SQL statements: they run here on PostgreSQL in this process (PGlite,
+// the real migrations); test/idempotency*.e2e-spec.ts cover them through HTTP on the server.
+
+type Database = Awaited<ReturnType<typeof inProcessDatabase>>;
+let database: Database;
+let store: IdempotencyStore;
+
+beforeAll(async () => {
+  database = await inProcessDatabase();
+  await database.db.exec(`INSERT INTO clients (client_id) VALUES ('acme'), ('other')`);
+});
+afterAll(() => database.close());
+beforeEach(async () => {
+  await database.db.exec('DELETE FROM idempotency_keys');
+  store = new IdempotencyStore(database.dataSource);
+});
+
+async function rows() {
+  const result = await database.db.query<{ client_id: string; key: string; state: string; request_hash: string; status: number | null; body: unknown; ttl: number }>(
+    `SELECT client_id, key, state, request_hash, response_status AS status, response_body AS body,
+            EXTRACT(EPOCH FROM expires_at - created_at)::integer AS ttl
+       FROM idempotency_keys ORDER BY client_id, key`,
+  );
+  return result.rows;
+}
+
+/** Moves a key's clock: its claim made `age` ago, its expiry `expiresIn` from now (SQL intervals). */
+async function age(key: string, { claimedAgo, expiresIn }: { claimedAgo: string; expiresIn?: string }) {
+  await database.db.query(
+    `UPDATE idempotency_keys SET created_at = clock_timestamp() - $2::interval,
+            expires_at = clock_timestamp() + COALESCE($3::interval, interval '24 hours' - $2::interval)
+      WHERE key = $1`,
+    [key, claimedAgo, expiresIn ?? null],
+  );
+}
+
+async function completed(claim: Claim, status: number, body: unknown): Promise<boolean> {
+  return database.db.transaction((tx) => store.complete(database.managerOf(tx), claim, status, body));
+}
+
+describe('IdempotencyStore (PostgreSQL in process)', () => {
+  it('claims a new key for 24 hours, with the claim time in UTC microseconds', async () => {
+    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    expect(outcome).toEqual({ kind: 'claimed', claim: { clientId: 'acme', key: 'k1', claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) } });
+    expect(await rows()).toEqual([{ client_id: 'acme', key: 'k1', state: 'in_flight', request_hash: 'hash-1', status: null, body: null, ttl: 86_400 }]);
+    const [row] = (await database.db.query<{ t: string }>(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM idempotency_keys`)).rows;
+    expect(outcome.kind === 'claimed' && outcome.claim.claimedAt).toBe(row!.t);
+  });
+
+  it('answers in_flight to the same request while the first is running, and reused to another body', async () => {
+    await store.claim('acme', 'k1', 'hash-1');
+    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    expect(await store.claim('acme', 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+    expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-1', state: 'in_flight' })]);
+  });
+
+  it('keeps keys per client', async () => {
+    await store.claim('acme', 'k1', 'hash-1');
+    expect(await store.claim('other', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    expect((await rows()).map((r) => [r.client_id, r.request_hash])).toEqual([
+      ['acme', 'hash-1'],
+      ['other', 'hash-2'],
+    ]);
+  });
+
+  it('replays a completed request: its status and body', async () => {
+    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
+    const body = { id: 'd-1', lines: [{ quantity: '1.5' }] };
+    expect(await completed(outcome.claim, 200, body)).toBe(true);
+    expect(await rows()).toEqual([expect.objectContaining({ state: 'completed', status: 200, body })]);
+    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 200, body });
+    expect(await store.claim('acme', 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+  });
+
+  it('completes only its own claim: not after a takeover, not twice, not a released one', async () => {
+    const first = await store.claim('acme', 'k1', 'hash-1');
+    if (first.kind !== 'claimed') throw new Error(first.kind);
+    await age('k1', { claimedAgo: '61 seconds' });
+    const second = await store.claim('acme', 'k1', 'hash-1');
+    if (second.kind !== 'claimed') throw new Error(second.kind);
+    expect(second.claim.claimedAt).not.toBe(first.claim.claimedAt);
+    expect(await completed(first.claim, 201, { n: 1 })).toBe(false);
+    expect(await rows()).toEqual([expect.objectContaining({ state: 'in_flight' })]);
+    expect(await completed(second.claim, 201, { n: 2 })).toBe(true);
+    expect(await completed(second.claim, 201, { n: 3 })).toBe(false);
+    expect(await rows()).toEqual([expect.objectContaining({ state: 'completed', body: { n: 2 } })]);
+    await store.release(second.claim); // a completed key is not released
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('takes over a claim whose request died (older than 60 seconds), not a younger one', async () => {
+    await store.claim('acme', 'k1', 'hash-1');
+    await age('k1', { claimedAgo: '50 seconds' });
+    expect(await store.claim('acme', 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    await age('k1', { claimedAgo: '61 seconds' });
+    expect(await store.claim('acme', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2', state: 'in_flight', ttl: 86_400 })]);
+  });
+
+  it('never takes over a completed key before it expires, however old', async () => {
+    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
+    await completed(outcome.claim, 201, { n: 1 });
+    await age('k1', { claimedAgo: '23 hours' });
+    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 201, body: { n: 1 } });
+  });
+
+  it('forgets a key at its expiry: a new request with it is processed', async () => {
+    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
+    await completed(outcome.claim, 201, { n: 1 });
+    await age('k1', { claimedAgo: '2 seconds', expiresIn: '-1 second' });
+    // Swept first (it has expired), then claimed again as new.
+    expect(await store.claim('acme', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2', state: 'in_flight', status: null, body: null })]);
+  });
+
+  it('releases a failed claim so that a retry with the same key is processed', async () => {
+    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
+    await store.claim('acme', 'k2', 'hash-1');
+    await store.release(outcome.claim);
+    expect((await rows()).map((r) => r.key)).toEqual(['k2']);
+    expect(await store.claim('acme', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+  });
+
+  it('does not release a claim taken over by another request', async () => {
+    const first = await store.claim('acme', 'k1', 'hash-1');
+    if (first.kind !== 'claimed') throw new Error(first.kind);
+    await age('k1', { claimedAgo: '61 seconds' });
+    await store.claim('acme', 'k1', 'hash-2');
+    await store.release(first.claim);
+    expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2' })]);
+    await store.release({ ...first.claim, clientId: 'other' });
+    await store.release({ ...first.claim, key: 'k2' });
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('sweeps expired keys of every client, at most 100 per claim, and never a live one', async () => {
+    await database.db.exec(`
+      INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at)
+      SELECT 'other', 'old-' || n, 'h', 'in_flight', now() - interval '2 days', now() - interval '1 day' - n * interval '1 second'
+        FROM generate_series(1, 101) AS n;
+      INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at)
+      VALUES ('other', 'live', 'h', 'in_flight', now(), now() + interval '1 hour')`);
+    await store.claim('acme', 'k1', 'hash-1');
+    // The oldest expiry first: the one left is the one that expired last.
+    expect((await rows()).map((r) => r.key)).toEqual(['k1', 'live', 'old-1']);
+    await store.claim('acme', 'k2', 'hash-1');
+    expect((await rows()).map((r) => r.key)).toEqual(['k1', 'k2', 'live']);
+  });
+});
+
+describe('IdempotencyStore.claim, when the key is released between its insert and its read', () => {
+  /** A data source on which another request holds the key at each INSERT and releases it before the SELECT, `times` times. */
+  function racing(times: number) {
+    let inserts = 0;
+    const wrap = (manager: EntityManager) =>
+      ({
+        query: async (sql: string, params?: unknown[]) => {
+          if (sql.includes('INSERT INTO idempotency_keys')) {
+            inserts++;
+            if (inserts <= times) {
+              await manager.query(`INSERT INTO idempotency_keys (client_id, key, request_hash, state, expires_at) VALUES ($1, $2, 'theirs', 'in_flight', now() + interval '1 day')`, params!.slice(0, 2));
+              const answer = await manager.query(sql, params);
+              await manager.query('DELETE FROM idempotency_keys WHERE client_id = $1 AND key = $2', params!.slice(0, 2));
+              return answer;
+            }
+          }
+          return manager.query(sql, params);
+        },
+      }) as unknown as EntityManager;
+    const dataSource = {
+      transaction: <T>(work: (manager: EntityManager) => Promise<T>) => database.dataSource.transaction((manager) => work(wrap(manager))),
+    } as unknown as DataSource;
+    return { store: new IdempotencyStore(dataSource), inserts: () => inserts };
+  }
+
+  it('tries again and claims it', async () => {
+    const { store: racy, inserts } = racing(2);
+    expect(await racy.claim('acme', 'k1', 'hash-1')).toMatchObject({ kind: 'claimed' });
+    expect(inserts()).toBe(3);
+  });
+
+  it('gives up after three attempts, answering in_flight', async () => {
+    const { store: racy, inserts } = racing(Infinity);
+    expect(await racy.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    expect(inserts()).toBe(3);
+  });
+});
+
+describe('IdempotencyStore.complete', () => {
+  // TypeORM answers UPDATE … RETURNING with [rows, affected] on PostgreSQL; other drivers with the rows.
+  it.each([
+    ['[rows, affected] with one row', [[{ '?column?': 1 }], 1], true],
+    ['[rows, affected] with none', [[], 0], false],
+    ['rows: one', [{ '?column?': 1 }], true],
+    ['rows: none', [], false],
+  ])('reads the answer %s', async (_label, answer, expected) => {
+    const manager = { query: async () => answer } as unknown as EntityManager;
+    const claim = { clientId: 'acme', key: 'k', claimedAt: '2026-01-01T00:00:00.000000Z' };
+    expect(await new IdempotencyStore({} as DataSource).complete(manager, claim, 201, {})).toBe(expected);
+  });
+});
