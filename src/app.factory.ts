@@ -1,17 +1,19 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
+import express, { type NextFunction, type Request } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { boundConnections } from './common/http/connection-limits.js';
+import { RequestLog } from './common/logging.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseConnection } from './database/database-options.js';
 import { POOL_SIZE } from './database/database-options.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
+import { PublicFiles } from './site/public-files.js';
 
 export interface Database {
   connection: DatabaseConnection;
@@ -32,6 +34,8 @@ export interface AppOptions extends AppModuleOptions {
   extraImports?: Type[];
   /** Tests shorten them. */
   timeouts?: { headersMs: number; requestMs: number };
+  /** Set during a graceful stop (main): every response then asks the client to close its connection. */
+  draining?: { value: boolean };
 }
 
 /** The whole HTTP application, configured as in production (also used by the e2e tests). */
@@ -40,7 +44,8 @@ export async function createApp(
   database: DatabaseConnection,
   options: AppOptions = {},
 ): Promise<NestExpressApplication> {
-  const module = AppModule.forRoot(config, database, options);
+  const requestLog = new RequestLog(config, options.logStream);
+  const module = AppModule.forRoot(config, database, { ...options, requestLog });
   module.imports = [...(module.imports ?? []), ...(options.extraImports ?? [])];
   // Paths are exact: `/API/V1/ME` and `/api/v1/me/` are not aliases of `/api/v1/me`.
   const instance = express();
@@ -58,6 +63,21 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(quietFrameworkLogger(app.get(Logger)));
+  // First of all, before Nest's middleware and router: the request's id and log line, then the
+  // public files, answered from memory with their headers (helmet's among them) prebuilt.
+  const files = app.get(PublicFiles).files;
+  const draining = options.draining;
+  instance.use((req: Request, res: ServerResponse, next: NextFunction) => {
+    const id = requestLog.start(req, res);
+    if (draining?.value) res.shouldKeepAlive = false;
+    const file = files.answer(req, res, id);
+    if (file !== undefined) {
+      RequestLog.setRoute(req, file);
+      return;
+    }
+    res.setHeader('X-Request-Id', id);
+    requestLog.run(id, next);
+  });
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   const server = app.getHttpServer() as Server;
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;

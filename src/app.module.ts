@@ -1,14 +1,14 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
-import { loggerParams } from './common/logging.js';
+import { securityHeaders } from './common/http/security-headers.js';
+import { RequestLog } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
@@ -21,12 +21,13 @@ import { HealthModule } from './health/health.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 import { ReferenceModule } from './reference/reference.module.js';
-import { PublicFiles } from './site/public-files.js';
 import { SiteModule } from './site/site.module.js';
 
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
   logStream?: DestinationStream;
+  /** The request log, when the caller mounts its middleware (createApp); else one is made here. */
+  requestLog?: RequestLog;
   /** Overrides of the configured rate limits (the bench raises them). */
   rateLimits?: Partial<RateLimits>;
 }
@@ -38,7 +39,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config, options.logStream)),
+        LoggerModule.forRoot((options.requestLog ?? new RequestLog(config, options.logStream)).params()),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
         PreparedStatementsModule,
         HealthModule,
@@ -59,22 +60,12 @@ export class AppModule implements NestModule {
   }
 
   /**
-   * After the logger's own middleware (request id first), before any route. The public files
-   * (reference files and site pages) are answered right after helmet (they need no routing or
-   * guard). Request bodies are read later, once the request is routed and authenticated
-   * (RequestBodyInterceptor).
+   * Helmet's headers on every route. The request log, the request id and the public files
+   * (reference files and site pages, with the same headers precomputed) come before Nest's
+   * middleware: createApp mounts them on the Express instance. Request bodies are read later, once
+   * the request is routed and authenticated (RequestBodyInterceptor).
    */
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(
-        helmet({
-          contentSecurityPolicy: {
-            // Swagger UI (at /docs) loads its own script and styles from this origin, and inline SVG icons.
-            directives: { 'img-src': ["'self'", 'data:', 'https://validator.swagger.io'] },
-          },
-        }),
-        PublicFiles,
-      )
-      .forRoutes('*');
+    consumer.apply(securityHeaders()).forRoutes('*');
   }
 }
