@@ -1,11 +1,12 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request } from 'express';
+import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { boundConnections } from './common/http/connection-limits.js';
+import { precomputedSecurityHeaders } from './common/http/security-headers.js';
 import { RequestLog } from './common/logging.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import { quietFrameworkLogger } from './common/startup.js';
@@ -63,11 +64,17 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(quietFrameworkLogger(app.get(Logger)));
-  // First of all, before Nest's middleware and router: the request's id and log line, then the
-  // public files, answered from memory with their headers (helmet's among them) prebuilt.
+  // First of all, before Express: the request's id and log line, then the public files, answered
+  // from memory with their headers (helmet's among them) prebuilt. Every other request gets
+  // helmet's headers here (computed once; /docs sets its own after) and goes on to Express and
+  // Nest, which mounts no middleware of its own.
   const files = app.get(PublicFiles).files;
   const draining = options.draining;
-  instance.use((req: Request, res: ServerResponse, next: NextFunction) => {
+  const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
+  const server = app.getHttpServer() as Server;
+  if (!server.listeners('request').includes(instance)) throw new Error('The HTTP server does not dispatch to the Express instance');
+  server.removeListener('request', instance);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const id = requestLog.start(req, res);
     if (draining?.value) res.shouldKeepAlive = false;
     const file = files.answer(req, res, id);
@@ -76,10 +83,10 @@ export async function createApp(
       return;
     }
     res.setHeader('X-Request-Id', id);
-    requestLog.run(id, next);
+    for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+    requestLog.run(id, () => instance(req as express.Request, res as express.Response));
   });
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
-  const server = app.getHttpServer() as Server;
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
   server.requestTimeout = options.timeouts?.requestMs ?? 30_000;
   server.keepAliveTimeout = 5_000;

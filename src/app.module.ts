@@ -1,4 +1,4 @@
-import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
@@ -7,7 +7,6 @@ import { AccountsModule } from './accounts/accounts.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
-import { securityHeaders } from './common/http/security-headers.js';
 import { RequestLog } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
@@ -32,8 +31,13 @@ export interface AppModuleOptions {
   rateLimits?: Partial<RateLimits>;
 }
 
+/**
+ * The request log, the request id, helmet's headers and the public files (reference files and site
+ * pages) come before Nest's router, in the one Express middleware createApp mounts. Request bodies
+ * are read once the request is routed and authenticated (RequestBodyInterceptor).
+ */
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseConnection, options: AppModuleOptions = {}): DynamicModule {
     return {
       module: AppModule,
@@ -57,15 +61,5 @@ export class AppModule implements NestModule {
         { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
       ],
     };
-  }
-
-  /**
-   * Helmet's headers on every route. The request log, the request id and the public files
-   * (reference files and site pages, with the same headers precomputed) come before Nest's
-   * middleware: createApp mounts them on the Express instance. Request bodies are read later, once
-   * the request is routed and authenticated (RequestBodyInterceptor).
-   */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(securityHeaders()).forRoutes('*');
   }
 }

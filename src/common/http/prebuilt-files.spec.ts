@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
-import { type Encoding, PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile, representation } from './prebuilt-files.js';
+import { acceptsEncoding, type Encoding, PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile, representation } from './prebuilt-files.js';
 
 /** A file whose variants are made when first asked for, counting how often. */
 function lazyFile(text: string, headers: OutgoingHttpHeaders = {}): PrebuiltFile & { made: Encoding[] } {
@@ -126,5 +126,21 @@ describe('PrebuiltFiles.answer (before any other middleware)', () => {
       const result = answer(files, method!, url!);
       expect({ method, url, path: result.path, status: result.status }).toEqual({ method, url, path: undefined, status: undefined });
     }
+  });
+});
+
+describe('acceptsEncoding (RFC 9110 §12.5.3)', () => {
+  it.each([
+    ['gzip, deflate, br', 'br', true],
+    ['gzip, deflate, br', 'gzip', true],
+    ['gzip', 'br', false],
+    ['br;q=0, gzip', 'br', false],
+    ['BR;Q=0.5', 'br', true],
+    ['*', 'br', true],
+    ['*;q=0', 'gzip', false],
+    ['gzip;q=0, *', 'gzip', false],
+    ['identity', 'gzip', false],
+  ])('%s accepts %s: %s', (field, coding, accepted) => {
+    expect(acceptsEncoding(field, coding)).toBe(accepted);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -68,10 +68,10 @@ export class PrebuiltFiles {
    * One writeHead with the prebuilt header list (security headers included), the request id
    * appended. Returns the path answered, or undefined, having done nothing, for any other request.
    */
-  answer(req: Request, res: ServerResponse, requestId: string): string | undefined {
+  answer(req: IncomingMessage, res: ServerResponse, requestId: string): string | undefined {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return undefined;
-    const path = pathOf(req.url);
+    const path = pathOf(req.url ?? '');
     const file = this.routes.get(path);
     if (file === undefined) return undefined;
     const response = this.response(file, negotiateEncoding(req));
@@ -158,20 +158,40 @@ const negotiated = new Map<string, Encoding>();
  * Brotli, then gzip, when the client accepts them at all (the smallest prebuilt variant wins).
  * Clients send few distinct Accept-Encoding values: the answers are remembered (at most 100).
  */
-function negotiateEncoding(req: Request): Encoding {
+function negotiateEncoding(req: IncomingMessage): Encoding {
   const acceptEncoding = req.headers['accept-encoding'];
   if (!acceptEncoding) return 'identity';
   let encoding = negotiated.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : 'identity';
+    encoding = acceptsEncoding(acceptEncoding, 'br') ? 'br' : acceptsEncoding(acceptEncoding, 'gzip') ? 'gzip' : 'identity';
     if (negotiated.size >= 100) negotiated.clear();
     negotiated.set(acceptEncoding, encoding);
   }
   return encoding;
 }
 
+/**
+ * Whether an Accept-Encoding field value (RFC 9110 §12.5.3) accepts a content coding: named with a
+ * weight above 0, or not named and `*` has a weight above 0. Codings compare ignoring case.
+ */
+export function acceptsEncoding(field: string, coding: string): boolean {
+  let star: number | undefined;
+  for (const member of field.split(',')) {
+    const [name = '', ...params] = member.split(';');
+    let weight = 1;
+    for (const param of params) {
+      const q = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param);
+      if (q) weight = Number(q[1]);
+    }
+    const named = name.trim().toLowerCase();
+    if (named === coding) return weight > 0;
+    if (named === '*') star = weight;
+  }
+  return star !== undefined && star > 0;
+}
+
 /** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */
-function isNotModified(req: Request, lastModified: string, etags: string[]): boolean {
+function isNotModified(req: IncomingMessage, lastModified: string, etags: string[]): boolean {
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     if (ifNoneMatch.trim() === '*') return true;

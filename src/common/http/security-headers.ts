@@ -8,16 +8,16 @@ const HELMET_OPTIONS: Readonly<HelmetOptions> = {
   },
 };
 
-/** Helmet with the service's policy: the middleware every routed response goes through. */
-export function securityHeaders(): ReturnType<typeof helmet> {
-  return helmet(HELMET_OPTIONS);
-}
+let computed: OutgoingHttpHeaders | undefined;
 
 /**
- * The headers that middleware sets, computed once by running it on a recording response: they do
- * not depend on the request, so a response built ahead (a public file) carries exactly these.
+ * The headers helmet sets with the service's policy, computed once by running it on a recording
+ * response: they do not depend on the request, so createApp's first middleware sets them on every
+ * response (and the public files carry them in their prebuilt header lists) without running helmet
+ * per request.
  */
 export function precomputedSecurityHeaders(): OutgoingHttpHeaders {
+  if (computed) return { ...computed };
   const headers: OutgoingHttpHeaders = {};
   const res = {
     setHeader(name: string, value: string) {
@@ -29,10 +29,11 @@ export function precomputedSecurityHeaders(): OutgoingHttpHeaders {
     },
   };
   let called = false;
-  securityHeaders()({ headers: {} } as IncomingMessage, res as unknown as ServerResponse, (error?: unknown) => {
+  helmet(HELMET_OPTIONS)({ headers: {} } as IncomingMessage, res as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;
     called = true;
   });
   if (!called) throw new Error('helmet did not run synchronously: its headers cannot be precomputed');
-  return headers;
+  computed = headers;
+  return { ...headers };
 }
