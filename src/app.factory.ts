@@ -8,6 +8,8 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import { boundConnections } from './common/http/connection-limits.js';
 import { precomputedSecurityHeaders } from './common/http/security-headers.js';
 import { RequestLog } from './common/logging.js';
+import { PROBLEM_TYPES } from './common/problem/problem.js';
+import { PROBLEM_CONTENT_TYPE } from './common/problem/problem-content-type.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
@@ -77,7 +79,14 @@ export async function createApp(
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const id = requestLog.start(req, res);
     if (draining?.value) res.shouldKeepAlive = false;
-    const file = files.answer(req, res, id);
+    let file: string | undefined;
+    try {
+      file = files.answer(req, res, id);
+    } catch (error) {
+      // Outside Express and Nest, so no exception filter: the same generic 500 as ProblemFilter's.
+      failedBeforeRouting(config, req, res, id, error);
+      return;
+    }
     if (file !== undefined) {
       RequestLog.setRoute(req, file);
       return;
@@ -98,4 +107,23 @@ export async function createApp(
   app.set('etag', false);
   await setupOpenApi(app);
   return app;
+}
+
+/** A 500 problem+json (with only the request id) for an error in the handler that runs before Express; the error goes to the request's log line. */
+function failedBeforeRouting(config: AppConfig, req: IncomingMessage, res: ServerResponse, id: string, error: unknown): void {
+  (res as ServerResponse & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({
+    type: `${config.publicBaseUrl}/problems/internal-error`,
+    title: PROBLEM_TYPES.internal_error.title,
+    status: 500,
+    detail: 'An unexpected error occurred. Quote the request id when reporting it.',
+    instance: `urn:request:${id}`,
+    code: 'internal_error',
+  });
+  res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
