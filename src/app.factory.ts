@@ -1,17 +1,23 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { boundConnections } from './common/http/connection-limits.js';
+import { precomputedSecurityHeaders } from './common/http/security-headers.js';
+import { RequestLog } from './common/logging.js';
+import { PROBLEM_TYPES } from './common/problem/problem.js';
+import { PROBLEM_CONTENT_TYPE } from './common/problem/problem-content-type.js';
 import { setupOpenApi } from './common/openapi.setup.js';
 import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseConnection } from './database/database-options.js';
 import { POOL_SIZE } from './database/database-options.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
+import { PublicFiles } from './site/public-files.js';
 
 export interface Database {
   connection: DatabaseConnection;
@@ -32,6 +38,8 @@ export interface AppOptions extends AppModuleOptions {
   extraImports?: Type[];
   /** Tests shorten them. */
   timeouts?: { headersMs: number; requestMs: number };
+  /** Set during a graceful stop (main): every response then asks the client to close its connection. */
+  draining?: { value: boolean };
 }
 
 /** The whole HTTP application, configured as in production (also used by the e2e tests). */
@@ -40,7 +48,8 @@ export async function createApp(
   database: DatabaseConnection,
   options: AppOptions = {},
 ): Promise<NestExpressApplication> {
-  const module = AppModule.forRoot(config, database, options);
+  const requestLog = new RequestLog(config, options.logStream);
+  const module = AppModule.forRoot(config, database, { ...options, requestLog });
   module.imports = [...(module.imports ?? []), ...(options.extraImports ?? [])];
   // Paths are exact: `/API/V1/ME` and `/api/v1/me/` are not aliases of `/api/v1/me`.
   const instance = express();
@@ -51,6 +60,8 @@ export async function createApp(
   // Express would answer `If-None-Match: *` with 304 on any JSON response; conditional requests
   // are supported only where documented (the reference files handle them themselves).
   Object.defineProperty(instance.request, 'fresh', { get: () => false });
+  // The dashboard's session and CSRF cookies: nothing else reads cookies, so only its addresses parse them.
+  instance.use('/dashboard', cookieParser());
   const app = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(instance), {
     bodyParser: false,
     bufferLogs: true,
@@ -58,8 +69,36 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(quietFrameworkLogger(app.get(Logger)));
-  // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
+  // First of all, before Express: the request's id and log line, then the public files, answered
+  // from memory with their headers (helmet's among them) prebuilt. Every other request gets
+  // helmet's headers here (computed once; /docs sets its own after) and goes on to Express and
+  // Nest, which mounts no middleware of its own.
+  const files = app.get(PublicFiles).files;
+  const draining = options.draining;
+  const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
   const server = app.getHttpServer() as Server;
+  if (!server.listeners('request').includes(instance)) throw new Error('The HTTP server does not dispatch to the Express instance');
+  server.removeListener('request', instance);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const id = requestLog.start(req, res);
+    if (draining?.value) res.shouldKeepAlive = false;
+    let file: string | undefined;
+    try {
+      file = files.answer(req, res, id);
+    } catch (error) {
+      // Outside Express and Nest, so no exception filter: the same generic 500 as ProblemFilter's.
+      failedBeforeRouting(config, req, res, id, error);
+      return;
+    }
+    if (file !== undefined) {
+      RequestLog.setRoute(req, file);
+      return;
+    }
+    res.setHeader('X-Request-Id', id);
+    for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+    requestLog.run(id, () => instance(req as express.Request, res as express.Response));
+  });
+  // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
   server.requestTimeout = options.timeouts?.requestMs ?? 30_000;
   server.keepAliveTimeout = 5_000;
@@ -71,4 +110,23 @@ export async function createApp(
   app.set('etag', false);
   await setupOpenApi(app);
   return app;
+}
+
+/** A 500 problem+json (with only the request id) for an error in the handler that runs before Express; the error goes to the request's log line. */
+function failedBeforeRouting(config: AppConfig, req: IncomingMessage, res: ServerResponse, id: string, error: unknown): void {
+  (res as ServerResponse & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({
+    type: `${config.publicBaseUrl}/problems/internal-error`,
+    title: PROBLEM_TYPES.internal_error.title,
+    status: 500,
+    detail: 'An unexpected error occurred. Quote the request id when reporting it.',
+    instance: `urn:request:${id}`,
+    code: 'internal_error',
+  });
+  res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

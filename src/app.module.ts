@@ -1,8 +1,6 @@
-import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import cookieParser from 'cookie-parser';
-import helmet from 'helmet';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
@@ -10,7 +8,7 @@ import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CsrfInterceptor } from './auth/sessions/csrf.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
-import { loggerParams } from './common/logging.js';
+import { RequestLog } from './common/logging.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
@@ -24,24 +22,30 @@ import { HealthModule } from './health/health.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 import { ReferenceModule } from './reference/reference.module.js';
-import { PublicFiles } from './site/public-files.js';
 import { SiteModule } from './site/site.module.js';
 
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
   logStream?: DestinationStream;
+  /** The request log, when the caller mounts its middleware (createApp); else one is made here. */
+  requestLog?: RequestLog;
   /** Overrides of the configured rate limits (the bench raises them). */
   rateLimits?: Partial<RateLimits>;
 }
 
+/**
+ * The request log, the request id, helmet's headers and the public files (reference files and site
+ * pages) come before Nest's router, in the one Express middleware createApp mounts. Request bodies
+ * are read once the request is routed and authenticated (RequestBodyInterceptor).
+ */
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseConnection, options: AppModuleOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config, options.logStream)),
+        LoggerModule.forRoot((options.requestLog ?? new RequestLog(config, options.logStream)).params()),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
         PreparedStatementsModule,
         HealthModule,
@@ -62,27 +66,5 @@ export class AppModule implements NestModule {
         { provide: APP_INTERCEPTOR, useExisting: CsrfInterceptor },
       ],
     };
-  }
-
-  /**
-   * After the logger's own middleware (request id first), before any route. The public files
-   * (reference files and site pages) are answered right after helmet (they need no routing or
-   * guard). Request bodies are read later, once the request is routed and authenticated
-   * (RequestBodyInterceptor).
-   */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(
-        helmet({
-          contentSecurityPolicy: {
-            // Swagger UI (at /docs) loads its own script and styles from this origin, and inline SVG icons.
-            directives: { 'img-src': ["'self'", 'data:', 'https://validator.swagger.io'] },
-          },
-        }),
-        PublicFiles,
-        // The dashboard's session and CSRF cookies (nothing else reads cookies).
-        cookieParser(),
-      )
-      .forRoutes('*');
   }
 }

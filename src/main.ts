@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { NextFunction, Request, Response } from 'express';
 import { createApp, openDatabase } from './app.factory.js';
 import { closeGracefully } from './common/http/graceful-shutdown.js';
 import { checkPortFree, listenFailure, StartupError, startupSummary } from './common/startup.js';
@@ -12,12 +11,7 @@ async function main(): Promise<void> {
   const draining = { value: false };
   let app;
   try {
-    app = await createApp(config, database.connection);
-    // While draining, every response asks the client to close its connection.
-    app.use((_req: Request, res: Response, next: NextFunction) => {
-      if (draining.value) res.setHeader('Connection', 'close');
-      next();
-    });
+    app = await createApp(config, database.connection, { draining });
     await app.listen(config.port, config.host);
   } catch (error) {
     await app?.close();

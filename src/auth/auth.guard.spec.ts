@@ -49,8 +49,8 @@ function fakeDatabase(rows: Row[]) {
     },
   };
   const repository = {
-    query: async () => {
-      calls.push('update');
+    query: async (_sql: string, [ids]: [string[]]) => {
+      calls.push(`update ${ids.join(',')}`);
       return [];
     },
   };
@@ -64,8 +64,10 @@ const good = generateToken();
 const revoked = generateToken();
 const expired = generateToken();
 const unknown = generateToken();
+const other = generateToken();
 const rows: Row[] = [
   { id: 't-good', clientId: 'acme', tokenHash: hashToken(good), expiresAt: null, revokedAt: null },
+  { id: 't-other', clientId: 'acme', tokenHash: hashToken(other), expiresAt: null, revokedAt: null },
   { id: 't-revoked', clientId: 'acme', tokenHash: hashToken(revoked), expiresAt: null, revokedAt: new Date(Date.now() - 1000) },
   { id: 't-expired', clientId: 'acme', tokenHash: hashToken(expired), expiresAt: new Date(Date.now() - 1000), revokedAt: null },
 ];
@@ -182,13 +184,15 @@ describe('AuthGuard decisions', () => {
 
   describe('client routes', () => {
     it('accepts a valid token, marks the request and the response no-store', async () => {
-      const { guard, calls } = setup();
+      const { guard, calls, tokens } = setup();
       const { context, req, headers } = call({ method: 'client' }, `Bearer ${good}`);
       await expect(guard.canActivate(context)).resolves.toBe(true);
       expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good', account: { clientId: 'acme', confirmedAt, profile: PROFILE } });
       expect(req.clientId).toBe('acme');
       expect(headers['cache-control']).toBe('no-store');
-      expect(calls).toEqual(['lookup', 'update']);
+      expect(calls).toEqual(['lookup']); // the use is written later, batched
+      await tokens.beforeApplicationShutdown();
+      expect(calls).toEqual(['lookup', 'update t-good']);
     });
 
     it('accepts the scheme in any case (RFC 9110 §11.1)', async () => {
@@ -319,6 +323,20 @@ describe('bearerToken', () => {
 });
 
 describe('last_used_at', () => {
+  it('is written for every token used meanwhile in one statement, 100 ms after the first use', async () => {
+    jest.useFakeTimers();
+    try {
+      const { tokens, calls } = setup();
+      await tokens.verify(good);
+      await tokens.verify(other);
+      expect(calls.filter((c) => c.startsWith('update'))).toEqual([]);
+      await jest.advanceTimersByTimeAsync(100);
+      expect(calls.filter((c) => c.startsWith('update'))).toEqual(['update t-good,t-other']);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('is written at most once a minute per token by this process', async () => {
     const { tokens, calls } = setup();
     const now = jest.spyOn(Date, 'now');
@@ -329,10 +347,12 @@ describe('last_used_at', () => {
       await tokens.verify(good);
       now.mockReturnValue(start + 59_999);
       await tokens.verify(good);
-      expect(calls.filter((c) => c === 'update')).toHaveLength(1);
+      await tokens.beforeApplicationShutdown(); // writes the uses noted so far
+      expect(calls.filter((c) => c.startsWith('update'))).toEqual(['update t-good']);
       now.mockReturnValue(start + 60_000);
       await tokens.verify(good);
-      expect(calls.filter((c) => c === 'update')).toHaveLength(2);
+      await tokens.beforeApplicationShutdown();
+      expect(calls.filter((c) => c.startsWith('update'))).toEqual(['update t-good', 'update t-good']);
     } finally {
       now.mockRestore();
     }

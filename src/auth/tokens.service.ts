@@ -37,6 +37,8 @@ export type VerifyResult = { ok: true; client: AuthenticatedClient } | { ok: fal
 export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Bound on the in-process map of recorded uses; the oldest entries are dropped first. */
 const MAX_TRACKED_TOKENS = 10_000;
+/** Uses of tokens are written together, at most this long after the first of them. */
+const USE_FLUSH_MS = 100;
 /** A token by the hash of its secret, with its client's account. */
 const LOOKUP: Statement = {
   name: 'tokens.lookup',
@@ -66,6 +68,9 @@ export class TokensService implements BeforeApplicationShutdown {
   private readonly writing = new Set<Promise<unknown>>();
   /** Token id → when this process last recorded its use (ms since epoch). */
   private readonly lastRecorded = new Map<string, number>();
+  /** Uses noted and not written yet, and the timer that writes them. */
+  private readonly usedSince = new Set<string>();
+  private useTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @InjectRepository(ClientTokenEntity) private readonly tokens: Repository<ClientTokenEntity>,
@@ -146,8 +151,10 @@ export class TokensService implements BeforeApplicationShutdown {
 
   /**
    * At most one write per token per minute from this process, and the WHERE clause keeps other
-   * replicas from writing more often than that too. Fire-and-forget: the response never waits,
-   * and a failure is only logged (with the token id, never the token).
+   * replicas from writing more often than that too. Fire-and-forget and batched: the response never
+   * waits, the uses noted in the last USE_FLUSH_MS go out as one UPDATE (not one round trip on the
+   * pool per token, which under a burst of first requests competed with the requests themselves),
+   * and a failure is only logged (with the token ids, never the tokens).
    */
   private recordUse(tokenId: string): void {
     const now = Date.now();
@@ -159,20 +166,31 @@ export class TokensService implements BeforeApplicationShutdown {
       const oldest = this.lastRecorded.keys().next().value;
       if (oldest !== undefined) this.lastRecorded.delete(oldest);
     }
+    this.usedSince.add(tokenId);
+    this.useTimer ??= setTimeout(() => this.writeUses(), USE_FLUSH_MS).unref();
+  }
+
+  private writeUses(): void {
+    clearTimeout(this.useTimer);
+    this.useTimer = undefined;
+    if (this.usedSince.size === 0) return;
+    const ids = [...this.usedSince];
+    this.usedSince.clear();
     const write = this.tokens
       .query(
         `UPDATE client_tokens SET last_used_at = now()
-          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-        [tokenId],
+          WHERE id = ANY($1::uuid[]) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [ids],
       )
       .catch((error: unknown) => {
-        this.logger.warn({ token_id: tokenId, err: error instanceof Error ? error.message : String(error) }, 'could not record last_used_at');
+        this.logger.warn({ token_ids: ids.slice(0, 20), err: error instanceof Error ? error.message : String(error) }, 'could not record last_used_at');
       });
     this.writing.add(write);
     void write.finally(() => this.writing.delete(write));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.writeUses();
     await Promise.allSettled([...this.writing]);
   }
 }

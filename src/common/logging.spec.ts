@@ -1,8 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type { Options } from 'pino-http';
 import { loadConfig } from '../config/config.js';
-import { loggerParams } from './logging.js';
+import { loggerOptions, RequestLog } from './logging.js';
 
 const ADMIN = 'Adm1n-Secret-Value-0123456789-abcdefghij';
 
@@ -15,8 +14,7 @@ function logger(): { log: pino.Logger; lines: string[] } {
       callback();
     },
   });
-  const [options] = loggerParams(loadConfig({ ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info' }), stream).pinoHttp as [Options, unknown];
-  return { log: pino(options as pino.LoggerOptions, stream), lines };
+  return { log: pino(loggerOptions(loadConfig({ ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info' })), stream), lines };
 }
 
 describe('log lines', () => {
@@ -44,5 +42,20 @@ describe('the request serializer', () => {
     expect(line.req).toEqual({ method: 'GET', url: '/api/v1/me', user_agent: 'curl/8' });
     expect(line.res).toEqual({ status: 200 });
     expect(lines[0]).not.toMatch(/opaque|authorization|cookie/i);
+  });
+});
+
+describe('lines written while a request is handled', () => {
+  it('carry its request id (no child logger per request), and only then', () => {
+    const { log, lines } = logger();
+    const requestLog = new RequestLog(loadConfig({ LOG_LEVEL: 'info' }), new Writable({ write: (_c, _e, cb) => cb() }));
+    requestLog.run('req-42', () => log.warn({ context: 'Tokens' }, 'inside'));
+    log.warn('outside');
+    requestLog.run('req-43', () => log.info({ request_id: 'own' }, 'own id'));
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ request_id: 'req-42', context: 'Tokens', msg: 'inside' }),
+      expect.not.objectContaining({ request_id: expect.anything() }),
+      expect.objectContaining({ request_id: 'own', msg: 'own id' }),
+    ]);
   });
 });

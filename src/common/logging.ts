@@ -1,8 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
-import { type DestinationStream, pino } from 'pino';
-import type { Options } from 'pino-http';
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import type { AppConfig } from '../config/config.js';
 
 /** A client-supplied X-Request-Id is kept only if it is short and plain. */
@@ -39,26 +39,19 @@ export function scrubLogLine(line: string): string {
   return scrub(line, TOKEN_LIKE_IN_JSON);
 }
 
-export function requestId(req: IncomingMessage, res: ServerResponse): string {
+/** The request's id: its X-Request-Id when short and plain, else a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   // A token sent as a request id (by mistake or to get it logged and echoed) is replaced, not kept.
   const usable = typeof given === 'string' && SANE_REQUEST_ID.test(given) && scrubTokens(given) === given;
-  const id = usable ? given : randomUUID();
+  return usable ? given : randomUUID();
+}
+
+/** The request's id, sent as X-Request-Id. */
+export function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const id = requestIdOf(req);
   res.setHeader('X-Request-Id', id);
   return id;
-}
-
-/** Nest mounts middleware on `<path>{/*splat}`: the route a request matched is the path before it (none for a bare splat). */
-function routeTemplate(path: string): string | undefined {
-  const template = path.endsWith('{/*splat}') ? path.slice(0, -'{/*splat}'.length) : path;
-  return template === '' ? undefined : template;
-}
-
-/** The matched route template and the authenticated client, added to a request's line when known. */
-function routeAndClient(req: IncomingMessage): { route?: string; client_id?: string } | undefined {
-  const express = req as IncomingMessage & { route?: { path?: string }; baseUrl?: string; clientId?: string };
-  const route = express.route?.path ? routeTemplate(`${express.baseUrl ?? ''}${express.route.path}`) : undefined;
-  return route === undefined && express.clientId === undefined ? undefined : { route, client_id: express.clientId };
 }
 
 /**
@@ -74,20 +67,14 @@ function bufferedStdout(): DestinationStream {
   return pino.destination({ dest: 1, sync: false, minLength: STDOUT_BUFFER_BYTES, periodicFlush: STDOUT_FLUSH_MS });
 }
 
-/** nestjs-pino options: one JSON line per request, request id on every line, secrets redacted. */
-export function loggerParams(config: AppConfig, stream?: DestinationStream): Params {
-  const infoEnabled = ['trace', 'debug', 'info'].includes(config.logLevel);
+/** pino's options: levels, the request serializer, the last scrub of every line, the request id of lines written during a request. */
+export function loggerOptions(config: AppConfig): LoggerOptions {
   registerLogSecret(config.adminToken);
-  const options: Options = {
+  return {
     level: config.logLevel,
     hooks: { streamWrite: scrubLogLine },
-    genReqId: requestId,
-    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
     // No `redact` paths: the serializers below write no header at all (a credential can only reach
     // a line inside a value they do write, and scrubLogLine takes it out of every line).
-    // They read the raw request and response: pino-std-serializers' copies of every header (built
-    // for each request, then dropped by ours) are not made.
-    wrapSerializers: false,
     serializers: {
       req: (req: IncomingMessage & { originalUrl?: string }) => ({
         method: req.method,
@@ -96,15 +83,109 @@ export function loggerParams(config: AppConfig, stream?: DestinationStream): Par
       }),
       res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
-    // The route and client go into the line's own object when the request ends (as `customProps`
-    // they would cost a child logger per request, and a call when the request starts).
-    customSuccessObject: (req, _res, line: object) => ({ ...routeAndClient(req), ...line }),
-    customErrorObject: (req, _res, _error, line: object) => ({ ...routeAndClient(req), ...line }),
-    // Below `info` (e.g. LOG_LEVEL=warn), the line of a successful request is not even built.
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : infoEnabled ? 'info' : 'silent'),
-    // Keep the log free of anything a client sent in a message.
-    customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
-    quietReqLogger: true,
+    // Any line written while a request is handled (a service's warning, an error) carries its id:
+    // read from the request's context, not from a child logger made for every request.
+    mixin: currentRequestId as unknown as LoggerOptions['mixin'],
+    mixinMergeStrategy: withRequestId as unknown as LoggerOptions['mixinMergeStrategy'],
   };
-  return { pinoHttp: [options, stream ?? bufferedStdout()] };
+}
+
+/** The id of the request being handled, if any (RequestLog.run). */
+const requestContext = new AsyncLocalStorage<string>();
+
+function currentRequestId(): string | undefined {
+  return requestContext.getStore();
+}
+
+function withRequestId(line: Record<string, unknown>, id: string | undefined): object {
+  return id === undefined || line.request_id !== undefined ? line : { request_id: id, ...line };
+}
+
+const STARTED = Symbol('requestLogStarted');
+const ROUTE = Symbol('requestLogRoute');
+type LoggedRequest = IncomingMessage & {
+  id?: unknown;
+  route?: { path?: string };
+  baseUrl?: string;
+  clientId?: string;
+  [ROUTE]?: string;
+};
+type LoggedResponse = ServerResponse & { err?: Error };
+
+/** The matched route template (Express's, or the one a middleware answered for), if any. */
+function routeOf(req: LoggedRequest): string | undefined {
+  if (req[ROUTE] !== undefined) return req[ROUTE];
+  const path = req.route?.path;
+  if (!path) return undefined;
+  // Nest mounts middleware on `<path>{/*splat}`: the route a request matched is the path before it (none for a bare splat).
+  const full = `${req.baseUrl ?? ''}${path}`;
+  const template = full.endsWith('{/*splat}') ? full.slice(0, -'{/*splat}'.length) : full;
+  return template === '' ? undefined : template;
+}
+
+/**
+ * The request log: one JSON line per request (request id, method, URL, user agent, route, client,
+ * status, duration), written with the app's pino logger when the response is done; at `warn` and
+ * above only the error line of a 5xx (with the error). Per request it costs the id, a `close`
+ * listener and the line itself: no child logger, no serializer work before the line is written.
+ * nestjs-pino serves the same logger to the rest of the app (Nest's Logger), without its own
+ * per-request middleware.
+ */
+export class RequestLog {
+  readonly logger: Logger;
+  private readonly infoEnabled: boolean;
+
+  constructor(config: AppConfig, stream?: DestinationStream) {
+    this.logger = pino(loggerOptions(config), stream ?? bufferedStdout());
+    this.infoEnabled = this.logger.isLevelEnabled('info');
+  }
+
+  /** For LoggerModule: this logger, and no middleware of its own (`forRoutes` empty). */
+  params(): Params {
+    return { pinoHttp: { logger: this.logger, wrapSerializers: false }, useExisting: true, forRoutes: [] };
+  }
+
+  /**
+   * Starts a request's log: sets `req.id` (X-Request-Id when sane, else a UUID) and arranges its
+   * line for when the response is done. Returns the id; sending it (X-Request-Id) is the caller's.
+   */
+  start(req: IncomingMessage, res: ServerResponse): string {
+    const logged = req as LoggedRequest;
+    const id = requestIdOf(req);
+    logged.id = id;
+    (res as ServerResponse & { [STARTED]?: number })[STARTED] = Date.now();
+    let done = false;
+    const end = (error?: Error) => {
+      if (done) return;
+      done = true;
+      this.write(logged, res as LoggedResponse, id, error);
+    };
+    res.once('close', () => end());
+    res.on('error', end);
+    return id;
+  }
+
+  /** Runs the rest of a request in its context: every line written meanwhile carries its id. */
+  run(id: string, next: () => void): void {
+    requestContext.run(id, next);
+  }
+
+  /** The route template of a request answered before the router (e.g. a public file's path). */
+  static setRoute(req: IncomingMessage, route: string): void {
+    (req as LoggedRequest)[ROUTE] = route;
+  }
+
+  private write(req: LoggedRequest, res: LoggedResponse, id: string, error: Error | undefined): void {
+    const status = res.statusCode;
+    const failed = error ?? res.err ?? (status >= 500 ? new Error(`failed with status code ${status}`) : undefined);
+    if (failed === undefined && !this.infoEnabled) return;
+    const started = (res as ServerResponse & { [STARTED]?: number })[STARTED]!;
+    const line = { request_id: id, req, route: routeOf(req), client_id: req.clientId, res, duration_ms: Date.now() - started };
+    if (failed !== undefined) {
+      // Keep the log free of anything a client sent in a message.
+      this.logger.error({ ...line, err: failed }, `request failed with ${status}`);
+    } else {
+      this.logger.info(line, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
+    }
+  }
 }

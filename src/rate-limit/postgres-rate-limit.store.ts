@@ -50,6 +50,11 @@ export class PostgresRateLimitStore implements ThrottlerStorage, BeforeApplicati
     return { totalHits: hits[0]!, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
   }
 
+  /** Brings this replica's view of the keys up to date, in one round trip for those that are stale (see SharedCounters.refresh). */
+  refresh(keys: string[]): Promise<void> {
+    return this.counters.refresh(keys);
+  }
+
   /** A key's count as this replica knows it, without a round trip (see SharedCounters.peek). */
   peek(key: string): { hits: number; secondsLeft: number } {
     const { hits, resetMs } = this.counters.peek(key);

@@ -57,6 +57,28 @@ describe('SharedCounters', () => {
     counters.close();
   });
 
+  it('refreshes several stale keys in one round trip without counting, then counts their hits here', async () => {
+    const store = sharedStore();
+    const clock = { now: T0 + 5_000 };
+    const other = replica(store, clock);
+    await other.hit(['w']);
+    await other.hit(['w']);
+    await other.flush();
+    const counters = replica(store, clock);
+    const trips = store.trips.length;
+    await counters.refresh(['c', 'w']);
+    expect(store.trips.slice(trips)).toEqual([[{ key: 'c', windowEnd: T0 + WINDOW, count: 0 }, { key: 'w', windowEnd: T0 + WINDOW, count: 0 }]]);
+    expect((await counters.hit(['c'])).hits).toEqual([1]);
+    expect((await counters.hit(['w'])).hits).toEqual([3]); // the other replica's 2, known since the refresh
+    expect(store.trips).toHaveLength(trips + 1);
+    await counters.refresh(['c', 'w']); // fresh: no round trip
+    expect(store.trips).toHaveLength(trips + 1);
+    await jest.advanceTimersByTimeAsync(FLUSH);
+    expect(store.total('w', T0 + WINDOW)).toBe(3);
+    other.close();
+    counters.close();
+  });
+
   it('counts exactly on one replica, whatever the interleaving with flushes', async () => {
     const store = sharedStore();
     const clock = { now: T0 };

@@ -61,23 +61,44 @@ export class SharedCounters {
   async hit(keys: string[]): Promise<{ hits: number[]; resetMs: number }> {
     const now = this.now();
     const windowEnd = this.windowEnd(now);
+    const counters = this.countersOf(keys, now, windowEnd);
+    for (const counter of counters) counter.pending++;
+    const synced = this.syncStale(counters, now);
+    // Read the totals as soon as possible: no await at all when every key is fresh.
+    if (synced) await synced;
+    if (counters.some((c) => c.pending > 0)) this.schedule();
+    return { hits: counters.map((c) => c.known + c.pending), resetMs: windowEnd - now };
+  }
+
+  /**
+   * Brings this replica's view of the keys up to date without counting a hit: one round trip for
+   * all of them if any is stale (what `hit` would do for each in turn), none if all are fresh. The
+   * hits that follow within `maxStalenessMs` are then counted here, as for any fresh key.
+   */
+  async refresh(keys: string[]): Promise<void> {
+    const now = this.now();
+    await this.syncStale(this.countersOf(keys, now, this.windowEnd(now)), now);
+  }
+
+  private countersOf(keys: string[], now: number, windowEnd: number): Counter[] {
     this.sweep(now);
-    const counters = keys.map((key) => {
+    return keys.map((key) => {
       let counter = this.counters.get(key);
       if (!counter || counter.windowEnd !== windowEnd) {
         counter = { key, windowEnd, known: 0, pending: 0, syncedAt: -Infinity };
         this.counters.set(key, counter);
       }
-      counter.pending++;
       return counter;
     });
+  }
+
+  /** Starts a round trip for the stale counters; the round trips in flight for any of them, if any. */
+  private syncStale(counters: Counter[], now: number): Promise<unknown> | undefined {
     const stale = counters.filter((c) => !c.syncing && now - c.syncedAt > this.options.maxStalenessMs);
-    if (stale.length > 0) this.sync(stale);
+    if (stale.length > 0) void this.sync(stale);
     // A round trip already in flight for a key answers for this hit too (the hit itself is sent later).
     const inFlight = counters.map((c) => c.syncing).filter((p): p is Promise<void> => p !== undefined);
-    if (inFlight.length > 0) await Promise.all(inFlight);
-    if (counters.some((c) => c.pending > 0)) this.schedule();
-    return { hits: counters.map((c) => c.known + c.pending), resetMs: windowEnd - now };
+    return inFlight.length > 0 ? Promise.all(inFlight) : undefined;
   }
 
   /**

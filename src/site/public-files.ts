@@ -1,26 +1,23 @@
-import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
 import { PrebuiltFiles } from '../common/http/prebuilt-files.js';
+import { precomputedSecurityHeaders } from '../common/http/security-headers.js';
 import { ReferenceFiles } from '../reference/reference-files.js';
 import { SiteFiles } from './site-files.js';
 
 /**
- * The one middleware that answers the public files before the router (AppModule mounts it right
- * after helmet): the reference files (with CORS) and the site (with its strict CSP). Every other
- * request, and every method but GET and HEAD, goes on to the router, guards and all.
+ * The public files answered before the router and before Nest's middleware (createApp mounts
+ * `files.answer` on the Express instance, right after the request log): the reference files (with
+ * CORS) and the site (with its strict CSP), each with helmet's headers precomputed. Every other
+ * request, and every method but GET and HEAD, goes on to Nest: helmet, the router, guards and all.
  */
 @Injectable()
-export class PublicFiles implements NestMiddleware {
+export class PublicFiles {
   readonly files: PrebuiltFiles;
 
   constructor(@Inject(ReferenceFiles) reference: ReferenceFiles, @Inject(SiteFiles) site: SiteFiles) {
     for (const path of site.routes.keys()) {
       if (reference.routes.has(path)) throw new Error(`${path} is both a reference file and a site file`);
     }
-    this.files = new PrebuiltFiles(new Map([...reference.routes, ...site.routes]));
-  }
-
-  use(req: Request, res: Response, next: NextFunction): void {
-    this.files.use(req, res, next);
+    this.files = new PrebuiltFiles(new Map([...reference.routes, ...site.routes]), precomputedSecurityHeaders());
   }
 }

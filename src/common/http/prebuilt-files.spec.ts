@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
-import { type Encoding, PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile, representation } from './prebuilt-files.js';
+import { acceptsEncoding, type Encoding, PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile, representation } from './prebuilt-files.js';
 
 /** A file whose variants are made when first asked for, counting how often. */
 function lazyFile(text: string, headers: OutgoingHttpHeaders = {}): PrebuiltFile & { made: Encoding[] } {
@@ -75,5 +75,72 @@ describe('PrebuiltFiles', () => {
     expect(call(files, 'GET', '/p', { 'if-none-match': '"other"' }).status).toBe(200);
     expect(call(files, 'GET', '/p', { 'if-modified-since': 'Mon, 23 Nov 2026 00:00:00 GMT' }).status).toBe(304);
     expect(call(files, 'GET', '/p', { 'if-modified-since': 'Sat, 21 Nov 2026 00:00:00 GMT' }).status).toBe(200);
+  });
+});
+
+describe('PrebuiltFiles.answer (before any other middleware)', () => {
+  function answer(files: PrebuiltFiles, method: string, url: string, headers: Record<string, string> = {}) {
+    const sent: { status?: number; headers?: string[]; body?: Buffer } = {};
+    const req = { method, url, headers, acceptsEncodings: (e: string) => (headers['accept-encoding'] ?? '').includes(e) } as unknown as Request;
+    const res = {
+      writeHead(status: number, h: string[]) {
+        sent.status = status;
+        sent.headers = h;
+        return this;
+      },
+      end(body?: Buffer) {
+        sent.body = body;
+      },
+    } as unknown as Response;
+    const path = files.answer(req, res, 'req-1');
+    const pairs = new Map<string, string>();
+    for (let i = 0; i < (sent.headers?.length ?? 0); i += 2) pairs.set(sent.headers![i]!.toLowerCase(), sent.headers![i + 1]!);
+    return { path, ...sent, pairs, count: (sent.headers?.length ?? 0) / 2 };
+  }
+
+  it('sends the security headers, the file\'s own taking precedence, and the request id, in one list', () => {
+    const security = { 'Content-Security-Policy': "default-src 'self'", 'X-Content-Type-Options': 'nosniff' };
+    const files = new PrebuiltFiles(new Map([['/p', lazyFile('p', { 'content-security-policy': "default-src 'none'" })]]), security);
+    const ok = answer(files, 'GET', '/p?x=1', { 'accept-encoding': 'br' });
+    expect(ok.path).toBe('/p');
+    expect(ok.status).toBe(200);
+    expect(ok.body!.toString()).toBe('br:p');
+    expect(ok.pairs.get('content-security-policy')).toBe("default-src 'none'");
+    expect(ok.pairs.get('x-content-type-options')).toBe('nosniff');
+    expect(ok.pairs.get('x-request-id')).toBe('req-1');
+    expect(ok.pairs.get('content-encoding')).toBe('br');
+    expect(ok.count).toBe(ok.pairs.size);
+    const notModified = answer(files, 'GET', '/p', { 'if-none-match': ok.pairs.get('etag')! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBeUndefined();
+    expect(notModified.pairs.get('x-content-type-options')).toBe('nosniff');
+    expect(notModified.pairs.get('x-request-id')).toBe('req-1');
+    const head = answer(files, 'HEAD', '/p');
+    expect(head.body).toBeUndefined();
+    expect(head.pairs.get('content-length')).toBe(String(Buffer.from('identity:p').length));
+  });
+
+  it('does nothing for another method or path', () => {
+    const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]));
+    for (const [method, url] of [['POST', '/p'], ['GET', '/p/'], ['GET', '/P'], ['GET', '/q']]) {
+      const result = answer(files, method!, url!);
+      expect({ method, url, path: result.path, status: result.status }).toEqual({ method, url, path: undefined, status: undefined });
+    }
+  });
+});
+
+describe('acceptsEncoding (RFC 9110 §12.5.3)', () => {
+  it.each([
+    ['gzip, deflate, br', 'br', true],
+    ['gzip, deflate, br', 'gzip', true],
+    ['gzip', 'br', false],
+    ['br;q=0, gzip', 'br', false],
+    ['BR;Q=0.5', 'br', true],
+    ['*', 'br', true],
+    ['*;q=0', 'gzip', false],
+    ['gzip;q=0, *', 'gzip', false],
+    ['identity', 'gzip', false],
+  ])('%s accepts %s: %s', (field, coding, accepted) => {
+    expect(acceptsEncoding(field, coding)).toBe(accepted);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -43,7 +43,14 @@ export function representation(body: Buffer, encoding: Encoding): Representation
 export class PrebuiltFiles {
   private readonly prepared = new Map<PrebuiltFile, PreparedResponse[]>();
 
-  constructor(private readonly routes: ReadonlyMap<string, PrebuiltFile>) {}
+  /**
+   * @param securityHeaders the headers every response carries (helmet's), sent by `answer`, which
+   *   runs before the middleware that would set them; a file's own headers take precedence.
+   */
+  constructor(
+    private readonly routes: ReadonlyMap<string, PrebuiltFile>,
+    private readonly securityHeaders: OutgoingHttpHeaders = {},
+  ) {}
 
   /** The paths answered. */
   paths(): string[] {
@@ -55,6 +62,26 @@ export class PrebuiltFiles {
     if (file === undefined) next();
     else this.send(file, req, res);
   };
+
+  /**
+   * The earliest answer: GET or HEAD of a listed path, on a response no header was set on yet.
+   * One writeHead with the prebuilt header list (security headers included), the request id
+   * appended. Returns the path answered, or undefined, having done nothing, for any other request.
+   */
+  answer(req: IncomingMessage, res: ServerResponse, requestId: string): string | undefined {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    const path = pathOf(req.url ?? '');
+    const file = this.routes.get(path);
+    if (file === undefined) return undefined;
+    const response = this.response(file, negotiateEncoding(req));
+    const notModified = isNotModified(req, response.lastModified, response.etags);
+    const headers = (notModified ? response.rawNotModified : response.raw).slice();
+    headers.push('X-Request-Id', requestId);
+    res.writeHead(notModified ? 304 : 200, headers);
+    res.end(notModified || method === 'HEAD' ? undefined : response.body);
+    return path;
+  }
 
   send(file: PrebuiltFile, req: Request, res: Response): void {
     const response = this.response(file, negotiateEncoding(req));
@@ -82,12 +109,15 @@ export class PrebuiltFiles {
         'Last-Modified': file.lastModified,
         ...file.headers,
       };
+      const headers = { ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length };
       prepared = byEncoding[slot] = {
         body: variant.body,
         lastModified: file.lastModified,
         etags: ENCODINGS.map((e) => file.variant(e).etag),
         notModifiedHeaders: common,
-        headers: { ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length },
+        headers,
+        raw: flatHeaders(this.securityHeaders, headers),
+        rawNotModified: flatHeaders(this.securityHeaders, common),
       };
     }
     return prepared;
@@ -100,6 +130,20 @@ interface PreparedResponse {
   etags: string[];
   headers: OutgoingHttpHeaders;
   notModifiedHeaders: OutgoingHttpHeaders;
+  /** The same with the security headers, as `[name, value, name, value…]` for writeHead. */
+  raw: string[];
+  rawNotModified: string[];
+}
+
+/** `base` overridden by `own` (names compared ignoring case), flattened for writeHead. */
+function flatHeaders(base: OutgoingHttpHeaders, own: OutgoingHttpHeaders): string[] {
+  const merged = new Map<string, [string, string]>();
+  for (const headers of [base, own]) {
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== undefined) merged.set(name.toLowerCase(), [name, String(value)]);
+    }
+  }
+  return [...merged.values()].flat();
 }
 
 /** The path of a request target, without its query. */
@@ -114,20 +158,40 @@ const negotiated = new Map<string, Encoding>();
  * Brotli, then gzip, when the client accepts them at all (the smallest prebuilt variant wins).
  * Clients send few distinct Accept-Encoding values: the answers are remembered (at most 100).
  */
-function negotiateEncoding(req: Request): Encoding {
+function negotiateEncoding(req: IncomingMessage): Encoding {
   const acceptEncoding = req.headers['accept-encoding'];
   if (!acceptEncoding) return 'identity';
   let encoding = negotiated.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : 'identity';
+    encoding = acceptsEncoding(acceptEncoding, 'br') ? 'br' : acceptsEncoding(acceptEncoding, 'gzip') ? 'gzip' : 'identity';
     if (negotiated.size >= 100) negotiated.clear();
     negotiated.set(acceptEncoding, encoding);
   }
   return encoding;
 }
 
+/**
+ * Whether an Accept-Encoding field value (RFC 9110 §12.5.3) accepts a content coding: named with a
+ * weight above 0, or not named and `*` has a weight above 0. Codings compare ignoring case.
+ */
+export function acceptsEncoding(field: string, coding: string): boolean {
+  let star: number | undefined;
+  for (const member of field.split(',')) {
+    const [name = '', ...params] = member.split(';');
+    let weight = 1;
+    for (const param of params) {
+      const q = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param);
+      if (q) weight = Number(q[1]);
+    }
+    const named = name.trim().toLowerCase();
+    if (named === coding) return weight > 0;
+    if (named === '*') star = weight;
+  }
+  return star !== undefined && star > 0;
+}
+
 /** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */
-function isNotModified(req: Request, lastModified: string, etags: string[]): boolean {
+function isNotModified(req: IncomingMessage, lastModified: string, etags: string[]): boolean {
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     if (ifNoneMatch.trim() === '*') return true;
