@@ -25,7 +25,8 @@
 // - shared-counters.ts:122, `c.syncing === done` → true: a round trip starts only for counters with
 //   none in flight (`!c.syncing` in hit and flush), so `c.syncing` is `done` when it settles.
 // - shared-counters.ts:133-134, the reschedule after a successful background flush removed or made
-//   false (BlockStatement, `false`, `every`, `[]`, `() => undefined`, `c => false`, `<= 0`): a hit
+//   false (BlockStatement, `false`, `every`, `[]`, `() => undefined`, `c => false`; and the call
+//   removed, which no spec reaches): a hit
 //   counted during the flush schedules its own timer in hit() (the timer is cleared before the flush
 //   starts), so no pending hit is left without a timer; the reschedule is a second guard.
 // - declaration-validator.ts, the `complete` flag of a line (136 `every` → `some`, 145 `complete = true`,

@@ -288,6 +288,19 @@ describe('SharedCounters', () => {
       counters.close();
     });
 
+    it('forgets a window the moment it ends', async () => {
+      const store = sharedStore();
+      const clock = { now: T0 }; // first sweep here: the next one is due at T0 + WINDOW, when x's window ends
+      const counters = replica(store, clock);
+      await counters.hit(['x']);
+      await counters.hit(['x']);
+      clock.now = T0 + WINDOW;
+      await counters.hit(['y']);
+      await counters.flush();
+      expect(store.total('x', T0 + WINDOW)).toBe(1);
+      counters.close();
+    });
+
     it('sweeps once per window at most: an ended window may linger (and be sent) until then', async () => {
       const store = sharedStore();
       const clock = { now: T0 + WINDOW - 10 }; // the next sweep is due at T0 + 2 * WINDOW - 10
