@@ -11,4 +11,7 @@ export default {
   setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // ESM test files (vm modules) leave their module graphs behind in the worker: a worker that ran many
+  // files is replaced once it holds more than this, instead of running out of heap (seen in CI on the fuzzer).
+  workerIdleMemoryLimit: '1GB',
 };
