@@ -50,6 +50,11 @@
 // - declaration-validator.ts:327, `exponent = '0'` → `''`: Number('') is 0.
 // - declaration-validator.ts:332, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
 // - declaration-validator.ts:342, `point >= 0` → `> 0`: at point 0 both branches give the digits.
+// - token-format.ts:52, `length * 2` → `length / 2` and 54, `if (out.length === length) break` → true:
+//   only how many random bytes each round draws; the loop goes on until the token is long enough.
+// - token-format.ts:72, the 255-character limit (`false`, `>=`): a fast path; the anchored token
+//   pattern refuses anything longer than a token anyway.
+// - token-format.ts:87, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
