@@ -11,7 +11,9 @@ export default {
   setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
-  // ESM test files (vm modules) leave their module graphs behind in the worker: a worker that ran many
-  // files is replaced once it holds more than this, instead of running out of heap (seen in CI on the fuzzer).
-  workerIdleMemoryLimit: '1GB',
+  // A fresh worker for every test file. ESM test files (vm modules) leave their module graphs behind,
+  // and the embedded database's files their in-process PostgreSQL (WASM memory, outside the heap that
+  // jest's memory limit measures): a worker that had run ~25 files ran out of heap on the fuzzer, or ran
+  // it 20 times slower than a fresh one (25 s alone on the embedded database).
+  workerIdleMemoryLimit: 0,
 };
