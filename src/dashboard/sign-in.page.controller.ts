@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Eta } from 'eta';
@@ -50,7 +50,6 @@ export class SignInPageController {
   @Post('sign-in')
   @PublicForm()
   @Accepts('form')
-  @HttpCode(200)
   async requestLink(@Req() req: Request, @Res() res: Response, @Body() body: FormBody): Promise<void> {
     await this.limits.countAddress(req, res);
     const email = field(body, 'email').trim();
