@@ -79,7 +79,7 @@ export class DashboardViews {
       res.redirect(303, '/dashboard/sign-in?session=ended');
       return;
     }
-    for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+    // The problem's headers (Retry-After, Allow…) and status were set by the ProblemFilter before it called here.
     this.render(req, res, 'error', { title: problem.title, nav: 'overview' }, { problem, instance, slug: problem.code.replace(/_/g, '-') }, problem.status);
   }
 }
