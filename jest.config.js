@@ -10,6 +10,8 @@ export default {
   // Every supertest response is validated against the app's OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
   testTimeout: 60000,
+  // Stryker's sandboxes (npm run mutate) hold a copy of the project.
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
   maxWorkers: 2,
   // A fresh worker for every test file. ESM test files (vm modules) leave their module graphs behind,
   // and the embedded database's files their in-process PostgreSQL (WASM memory, outside the heap that

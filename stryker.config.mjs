@@ -84,6 +84,7 @@ export default {
     'src/auth/auth.guard.ts',
     'src/rate-limit/shared-counters.ts',
     'src/common/paging/keyset-cursor.ts',
+    'src/common/http/prebuilt-files.ts',
   ],
   coverageAnalysis: 'perTest',
   // The idempotency store's spec starts PostgreSQL in process (PGlite) for each run: 5 s is too short for it on a busy machine.

@@ -18,7 +18,7 @@ export const WRK_THREADS = 1;
 export const WRK_CONNECTIONS = Number(process.env.BENCH_WRK_CONNECTIONS || 32);
 export const YARDSTICK_SECONDS = Number(process.env.BENCH_YARDSTICK_SECONDS || 6);
 /** /me: each measurement rotates over the tokens of this many distinct clients, a fresh set each time (per-client limits: 600/min). */
-export const ME_CLIENTS = 60;
+export const ME_CLIENTS = 200;
 /** The deadline burst: this many clients each submit one declaration of BURST_LINES lines, BURST_CONCURRENCY at a time. */
 export const BURST_CLIENTS = Number(process.env.BENCH_BURST_CLIENTS || 2000);
 export const BURST_LINES = 200;

@@ -4,6 +4,7 @@ import { RateLimits1795600000000 } from './1795600000000-rate-limits.js';
 import { DeclarationsCatalogueVersion1795700000000 } from './1795700000000-declarations-catalogue-version.js';
 import { Operator1795740000000 } from './1795740000000-operator.js';
 import { Dashboard1795800000000 } from './1795800000000-dashboard.js';
+import { AuthChangeNotifications1795900000000 } from './1795900000000-auth-change-notifications.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -13,4 +14,5 @@ export const MIGRATIONS: Function[] = [
   DeclarationsCatalogueVersion1795700000000,
   Operator1795740000000,
   Dashboard1795800000000,
+  AuthChangeNotifications1795900000000,
 ];

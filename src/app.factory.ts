@@ -5,6 +5,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
+import { MeFromMemory } from './accounts/me-from-memory.js';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { boundConnections } from './common/http/connection-limits.js';
 import { precomputedSecurityHeaders } from './common/http/security-headers.js';
@@ -69,6 +70,8 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(quietFrameworkLogger(app.get(Logger)));
+  // Ahead of Nest's routes (registered when the app initialises): /me from memory when it can be.
+  instance.get('/api/v1/me', app.get(MeFromMemory).handle);
   // First of all, before Express: the request's id and log line, then the public files, answered
   // from memory with their headers (helmet's among them) prebuilt. Every other request gets
   // helmet's headers here (computed once; /docs sets its own after) and goes on to Express and

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
+import { MeFromMemory } from './accounts/me-from-memory.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CsrfInterceptor } from './auth/sessions/csrf.js';
@@ -59,6 +60,8 @@ export class AppModule {
         RateLimitModule.forRoot(options.rateLimits),
       ],
       providers: [
+        // Mounted by createApp ahead of Nest's routes; here because it draws on accounts, auth and rate limits.
+        MeFromMemory,
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },

@@ -119,6 +119,8 @@ export function profileChanges(before: Profile, after: Profile): Record<string, 
  */
 @Injectable()
 export class AccountsService {
+  private readonly accountListeners: ((clientId: string) => void)[] = [];
+
   constructor(
     @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -173,9 +175,17 @@ export class AccountsService {
     });
   }
 
+  /**
+   * Called with a client's id once a change to its account has committed (the authentication cache
+   * forgets it at once on this replica; other replicas hear of it from PostgreSQL).
+   */
+  onAccountChanged(listener: (clientId: string) => void): void {
+    this.accountListeners.push(listener);
+  }
+
   /** The pending profile becomes the confirmed one, if it is complete and consistent with the reference data. */
   async confirm(clientId: string, actor: Actor): Promise<ClientView> {
-    return this.dataSource.transaction(async (manager) => {
+    const view = await this.dataSource.transaction(async (manager) => {
       // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
       const client = await this.load(manager, clientId, true);
       const pending = pendingOf(client);
@@ -195,6 +205,8 @@ export class AccountsService {
       await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
       return viewOf(saved);
     });
+    for (const listener of this.accountListeners) listener(clientId);
+    return view;
   }
 
   /**

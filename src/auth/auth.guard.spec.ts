@@ -18,6 +18,7 @@ import type { ClientTokenEntity } from './client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
 import { AUTHENTICATED_OPERATOR } from './operators/current-operator.decorator.js';
 import { generateToken, hashToken, OPERATOR_TOKEN_PREFIX } from '../common/token-format.js';
+import { AuthenticationCache } from './authentication-cache.js';
 import { TokensService } from './tokens.service.js';
 
 const ADMIN = 'admin-secret-0123456789-0123456789-abcdef';
@@ -81,10 +82,15 @@ const OPERATOR_OUTCOMES = new Map<string, unknown>([
   [operatorRevoked, { ok: false, reason: 'revoked' }],
 ]);
 
-function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
+function setup({ adminDisabled = false, overFailureLimit = false, cacheListening = false } = {}) {
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
-  const tokens = new TokensService(repository, {} as AccountsService, statements, {} as AuditTrail);
+  const accountListeners: ((clientId: string) => void)[] = [];
+  const accounts = { onAccountChanged: (listener: (clientId: string) => void) => accountListeners.push(listener) } as unknown as AccountsService;
+  // Off unless listening (as when PostgreSQL's announcements do not reach the replica): every verify reads the fake table.
+  const cache = new AuthenticationCache({ ttlMs: 10_000, maxEntries: 100 });
+  if (cacheListening) cache.listening(true);
+  const tokens = new TokensService(repository, accounts, statements, {} as AuditTrail, cache);
   const admin = new AdminCredential({ adminToken } as AppConfig);
   // OperatorsService itself (its SQL) is covered end to end in test/admin/operators-audit.e2e-spec.ts.
   const operatorCalls: string[] = [];
@@ -107,7 +113,7 @@ function setup({ adminDisabled = false, overFailureLimit = false } = {}) {
       secret === 'good-session' ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } } : undefined,
   } as unknown as SessionsService;
   const guard = new AuthGuard(admin, tokens, operators, failedAuthentications, sessions);
-  return { guard, calls, tokens, failures, operatorCalls };
+  return { guard, calls, tokens, failures, operatorCalls, cache, accountListeners };
 }
 
 function call(audience: { method?: Audience; class?: Audience }, authorization?: string | string[]) {
@@ -312,6 +318,54 @@ describe('AuthGuard decisions', () => {
         expect(problem.detail).toMatch(/set ADMIN_TOKEN/i);
       }
     });
+  });
+});
+
+describe('kept authentications (AuthenticationCache)', () => {
+  const lookups = (calls: string[]) => calls.filter((c) => c === 'lookup').length;
+
+  it('reads a token once while listening, and hands every request the same frozen client', async () => {
+    const { guard, calls } = setup({ cacheListening: true });
+    const first = call({ class: 'client' }, `Bearer ${good}`);
+    const second = call({ class: 'client' }, `Bearer ${good}`);
+    await guard.canActivate(first.context);
+    await guard.canActivate(second.context);
+    expect(lookups(calls)).toBe(1);
+    const client = second.req[AUTHENTICATED_CLIENT] as { account: { profile: { streams: string[] } } };
+    expect(client).toBe(first.req[AUTHENTICATED_CLIENT]);
+    expect(client).toEqual(expect.objectContaining({ clientId: 'acme', tokenId: 't-good' }));
+    expect(Object.isFrozen(client) && Object.isFrozen(client.account) && Object.isFrozen(client.account.profile.streams)).toBe(true);
+    expect(() => client.account.profile.streams.push('X')).toThrow(TypeError);
+  });
+
+  it('reads every time while not listening (the embedded database, or the notifications connection down)', async () => {
+    const { guard, calls } = setup();
+    await guard.canActivate(call({ class: 'client' }, `Bearer ${good}`).context);
+    await guard.canActivate(call({ class: 'client' }, `Bearer ${good}`).context);
+    expect(lookups(calls)).toBe(2);
+  });
+
+  it('keeps no refusal: a revoked, expired or unknown token is read again on every request', async () => {
+    const { guard, calls } = setup({ cacheListening: true });
+    for (const token of [revoked, expired, generateToken()]) {
+      for (let i = 0; i < 2; i++) await rejection(guard.canActivate(call({ class: 'client' }, `Bearer ${token}`).context));
+    }
+    expect(lookups(calls)).toBe(6);
+  });
+
+  it('reads the token again after its client changed: announced by PostgreSQL or by a confirmation on this replica', async () => {
+    const { guard, calls, cache, accountListeners } = setup({ cacheListening: true });
+    const use = () => guard.canActivate(call({ class: 'client' }, `Bearer ${good}`).context);
+    await use();
+    cache.changed('someone-else');
+    await use();
+    expect(lookups(calls)).toBe(1);
+    cache.changed('acme');
+    await use();
+    expect(lookups(calls)).toBe(2);
+    for (const listener of accountListeners) listener('acme');
+    await use();
+    expect(lookups(calls)).toBe(3);
   });
 });
 

@@ -4,6 +4,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { AdminCredential } from './admin-credential.js';
+import { AuthChangesListener } from './auth-changes.listener.js';
+import { AUTHENTICATION_CACHE_LIMITS, AuthenticationCache } from './authentication-cache.js';
 import { AuthGuard } from './auth.guard.js';
 import { ClientTokenEntity } from './client-token.entity.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
@@ -23,6 +25,9 @@ import { TokensService } from './tokens.service.js';
   imports: [TypeOrmModule.forFeature([ClientTokenEntity]), AccountsModule, AuditModule],
   controllers: [TokensController, OperatorsAdminController, SignInLinksAdminController],
   providers: [
+    // One per app (a factory: tests run two apps in one process, as two replicas).
+    { provide: AuthenticationCache, useFactory: () => new AuthenticationCache(AUTHENTICATION_CACHE_LIMITS) },
+    AuthChangesListener,
     TokensService,
     OperatorsService,
     AdminCredential,

@@ -7,6 +7,7 @@ import { AccountsService } from '../accounts/accounts.service.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import { ClientTokenEntity, type TokenCreatedVia } from './client-token.entity.js';
+import { AuthenticationCache } from './authentication-cache.js';
 import type { AuthenticatedClient } from './current-client.decorator.js';
 import type { Actor } from './operators/current-operator.decorator.js';
 import { displayPrefix, generateToken, hashToken, parseToken } from '../common/token-format.js';
@@ -42,7 +43,8 @@ const USE_FLUSH_MS = 100;
 /** A token by the hash of its secret, with its client's account. */
 const LOOKUP: Statement = {
   name: 'tokens.lookup',
-  text: `SELECT t.id AS "tokenId", t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired, ${ACCOUNT_COLUMNS}
+  text: `SELECT t.id AS "tokenId", t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired,
+                (extract(epoch FROM t.expires_at - now()) * 1000)::float8 AS "expiresInMs", ${ACCOUNT_COLUMNS}
            FROM client_tokens t JOIN clients c ON c.client_id = t.client_id
           WHERE t.token_hash = $1`,
 };
@@ -77,7 +79,10 @@ export class TokensService implements BeforeApplicationShutdown {
     private readonly accounts: AccountsService,
     private readonly statements: PreparedStatements,
     private readonly audit: AuditTrail,
-  ) {}
+    private readonly cache: AuthenticationCache,
+  ) {
+    accounts.onAccountChanged((clientId) => cache.changed(clientId));
+  }
 
   async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null }, actor: Actor): Promise<IssuedToken> {
     await this.accounts.assertExists(clientId);
@@ -128,25 +133,48 @@ export class TokensService implements BeforeApplicationShutdown {
       }
       await this.audit.record(manager, actor, { action: 'token.revoked', targetType: 'token', targetId: tokenId, clientId, changes: { name: revoked[0]!.name } });
     });
+    // At once on this replica; the others hear of it from PostgreSQL (migration AuthChangeNotifications).
+    this.cache.changed(clientId);
   }
 
   /**
-   * Checks a presented client token. Shape and checksum first, with no I/O; then ONE indexed lookup
-   * by SHA-256 hash, which also reads the client's account (the caller of a client route needs it).
-   * There is deliberately no cache of positive results: every request reads the row, so a
-   * revocation (or expiry) takes effect on the very next request, on every replica.
+   * Checks a presented client token. Shape and checksum first, with no I/O; then the authentication
+   * this replica keeps for it (AuthenticationCache: only while PostgreSQL's announcements of every
+   * change to tokens and accounts reach this replica), else ONE indexed lookup by SHA-256 hash, which
+   * also reads the client's account (the caller of a client route needs it). Only successes are kept.
    *
    * `recordUse` (default true) notes the use in `last_used_at`, throttled, without waiting for it.
    */
   async verify(token: string, { recordUse = true }: { recordUse?: boolean } = {}): Promise<VerifyResult> {
     const parsed = parseToken(token);
     if (!parsed.ok) return { ok: false, reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed' };
-    const [row] = await this.statements.query<AccountRow & { tokenId: string; revoked: boolean; expired: boolean | null }>(LOOKUP, [hashToken(token)]);
+    const hash = hashToken(token);
+    const kept = this.cache.get(hash);
+    if (kept !== undefined) {
+      if (recordUse) this.recordUse(kept.tokenId!);
+      return { ok: true, client: kept };
+    }
+    const mark = this.cache.mark();
+    const [row] = await this.statements.query<AccountRow & { tokenId: string; revoked: boolean; expired: boolean | null; expiresInMs: number | null }>(LOOKUP, [hash]);
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     if (row.expired) return { ok: false, reason: 'expired' };
     if (recordUse) this.recordUse(row.tokenId);
-    return { ok: true, client: { clientId: row.clientId, tokenId: row.tokenId, account: accountFromRow(row) } };
+    // Shared by the requests that find it kept: frozen, so that none can change it for the others.
+    const client = deepFreeze({ clientId: row.clientId, tokenId: row.tokenId, account: accountFromRow(row) });
+    this.cache.remember(hash, mark, client, row.expiresInMs);
+    return { ok: true, client };
+  }
+
+  /**
+   * The client a token authenticates as, if this replica keeps its authentication (see verify); no
+   * I/O. Undefined says nothing about the token: `verify` tells.
+   */
+  verifyKept(token: string): AuthenticatedClient | undefined {
+    if (!this.cache.enabled || !parseToken(token).ok) return undefined;
+    const kept = this.cache.get(hashToken(token));
+    if (kept !== undefined) this.recordUse(kept.tokenId!);
+    return kept;
   }
 
   /**
@@ -193,4 +221,12 @@ export class TokensService implements BeforeApplicationShutdown {
     this.writeUses();
     await Promise.allSettled([...this.writing]);
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -30,6 +30,11 @@ export class FailedAuthentications {
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
   ) {}
 
+  /** Whether the request's address has used up its failures for this minute (refuseIfOverLimit then refuses it). No database access. */
+  isOverLimit(req: Request): boolean {
+    return this.store.peek(keyOf(req)).hits >= this.limits.authFailures;
+  }
+
   /** 429 when the request's address has used up its failures for this minute. No database access. */
   refuseIfOverLimit(req: Request, res: Response): void {
     const limit = this.limits.authFailures;

@@ -50,6 +50,12 @@ export class PostgresRateLimitStore implements ThrottlerStorage, BeforeApplicati
     return { totalHits: hits[0]!, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
   }
 
+  /** One hit of a key counted at once, from memory, if that needs no round trip and stays within `limit`; else nothing counted (see SharedCounters.hitIfFresh). */
+  hitIfFresh(key: string, limit: number): { hits: number; secondsLeft: number } | undefined {
+    const counted = this.counters.hitIfFresh(key, limit);
+    return counted && { hits: counted.hits, secondsLeft: Math.max(1, Math.ceil(counted.resetMs / 1000)) };
+  }
+
   /** Brings this replica's view of the keys up to date, in one round trip for those that are stale (see SharedCounters.refresh). */
   refresh(keys: string[]): Promise<void> {
     return this.counters.refresh(keys);

@@ -32,7 +32,7 @@ export class RateLimitModule {
         SignInLimits,
         { provide: APP_GUARD, useClass: RateLimitGuard },
       ],
-      exports: [FailedAuthentications, SignInLimits],
+      exports: [FailedAuthentications, SignInLimits, PostgresRateLimitStore, RATE_LIMITS],
     };
   }
 }

@@ -314,4 +314,52 @@ describe('SharedCounters', () => {
       counters.close();
     });
   });
+
+  describe('hitIfFresh (a hit counted at once, or not at all)', () => {
+    it('counts nothing for a key this replica has no total for, nor for one whose total is stale or being fetched', async () => {
+      const store = sharedStore();
+      const clock = { now: T0 + 1_000 };
+      const counters = replica(store, clock);
+      expect(counters.hitIfFresh('a', 10)).toBeUndefined();
+      expect(counters.peek('a').hits).toBe(0);
+      await counters.hit(['a']);
+      clock.now += STALE;
+      expect(counters.hitIfFresh('a', 10)).toEqual({ hits: 2, resetMs: WINDOW - 2_000 });
+      clock.now += 1;
+      // Stale by 1 ms: not counted.
+      expect(counters.hitIfFresh('a', 10)).toBeUndefined();
+      expect(counters.peek('a').hits).toBe(2);
+      // A round trip in flight: not counted either, then counted once it is done.
+      const pending = counters.hit(['a']);
+      expect(counters.hitIfFresh('a', 10)).toBeUndefined();
+      await pending;
+      expect(counters.hitIfFresh('a', 10)?.hits).toBe(4);
+      counters.close();
+    });
+
+    it('counts up to the limit included, and never past it', async () => {
+      const store = sharedStore();
+      const clock = { now: T0 + 1_000 };
+      const counters = replica(store, clock);
+      await counters.hit(['a']);
+      expect(counters.hitIfFresh('a', 3)?.hits).toBe(2);
+      expect(counters.hitIfFresh('a', 3)?.hits).toBe(3);
+      expect(counters.hitIfFresh('a', 3)).toBeUndefined();
+      expect(counters.peek('a').hits).toBe(3);
+      counters.close();
+    });
+
+    it('counts nothing in a new window until a round trip of that window, and sends what it counted', async () => {
+      const store = sharedStore();
+      const clock = { now: T0 + WINDOW - 500 };
+      const counters = replica(store, clock);
+      await counters.hit(['a']);
+      expect(counters.hitIfFresh('a', 10)).toEqual({ hits: 2, resetMs: 500 });
+      await jest.advanceTimersByTimeAsync(FLUSH);
+      expect(store.total('a', T0 + WINDOW)).toBe(2);
+      clock.now = T0 + WINDOW;
+      expect(counters.hitIfFresh('a', 10)).toBeUndefined();
+      counters.close();
+    });
+  });
 });

@@ -71,6 +71,24 @@ export class SharedCounters {
   }
 
   /**
+   * Counts one hit of `key` at once, with no round trip, if this replica's total for it is fresh (no
+   * round trip due or in flight) and stays within `limit` with this hit; otherwise counts nothing
+   * and answers undefined (the caller then takes the path that may wait: `hit`).
+   */
+  hitIfFresh(key: string, limit: number): { hits: number; resetMs: number } | undefined {
+    const now = this.now();
+    const windowEnd = this.windowEnd(now);
+    const counter = this.counters.get(key);
+    if (counter === undefined || counter.windowEnd !== windowEnd || counter.syncing !== undefined) return undefined;
+    if (now - counter.syncedAt > this.options.maxStalenessMs) return undefined;
+    const hits = counter.known + counter.pending + 1;
+    if (hits > limit) return undefined;
+    counter.pending++;
+    this.schedule();
+    return { hits, resetMs: windowEnd - now };
+  }
+
+  /**
    * Brings this replica's view of the keys up to date without counting a hit: one round trip for
    * all of them if any is stale (what `hit` would do for each in turn), none if all are fresh. The
    * hits that follow within `maxStalenessMs` are then counted here, as for any fresh key.

@@ -26,6 +26,12 @@ export function tracker(req: RequestWithClient & RequestWithOperator): string {
   throw new Error('The rate-limit guard ran before the AuthGuard authenticated the request');
 }
 
+/** The counter of a throttler's quota for a caller (`tracker`): per caller, not per route. */
+export const rateLimitKey = (throttler: string, trackerKey: string): string => `${throttler}:${trackerKey}`;
+
+/** The quota every client request counts against (its API calls and its people's dashboard pages). */
+export const CLIENT_QUOTA = 'client';
+
 /**
  * The named throttlers of @nestjs/throttler, one window of a minute each, on authenticated routes
  * only (public files are static and CDN-friendly: not limited). Counters are keyed `<throttler>:<tracker>`
@@ -35,7 +41,7 @@ export function throttlerOptions(limits: RateLimits): ThrottlerModuleOptions {
   return {
     throttlers: [
       // A client's API calls and its people's dashboard pages share one budget.
-      { name: 'client', limit: limits.client, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'client' || audience === 'session') },
+      { name: CLIENT_QUOTA, limit: limits.client, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'client' || audience === 'session') },
       {
         name: 'client-write',
         limit: limits.clientWrite,
@@ -45,6 +51,6 @@ export function throttlerOptions(limits: RateLimits): ThrottlerModuleOptions {
       { name: 'admin', limit: limits.admin, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'admin') },
     ],
     getTracker: (req) => tracker(req as RequestWithClient),
-    generateKey: (_context, trackerKey, throttler) => `${throttler}:${trackerKey}`,
+    generateKey: (_context, trackerKey, throttler) => rateLimitKey(throttler, trackerKey),
   };
 }

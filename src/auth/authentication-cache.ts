@@ -1,0 +1,96 @@
+import type { AuthenticatedClient } from './current-client.decorator.js';
+
+export interface AuthenticationCacheOptions {
+  /** How long an authentication is kept at most: the bound on staleness if notifications silently stop. */
+  ttlMs: number;
+  /** Entries kept at most; the least recently stored go first. */
+  maxEntries: number;
+  now?: () => number;
+}
+
+/** The service's settings: an authentication is kept 10 s at most, for 10,000 tokens at most. */
+export const AUTHENTICATION_CACHE_LIMITS: AuthenticationCacheOptions = { ttlMs: 10_000, maxEntries: 10_000 };
+
+interface Entry {
+  client: AuthenticatedClient;
+  /** Kept until then (ms since epoch): the TTL, or the token's expiry if sooner. */
+  until: number;
+}
+
+/**
+ * Client tokens this replica verified, by the SHA-256 of the token, with what they authenticate
+ * as (the client and its account), so that a request need not read them again.
+ *
+ * Kept only while every change reaches this process: PostgreSQL announces each change to a token or
+ * an account (migration AuthChangeNotifications), `changed` forgets the client's entries when the
+ * announcement arrives, and nothing is kept while the replica is not listening (`listening(false)`:
+ * every request then reads the database, as without a cache). A revocation on this replica takes
+ * effect at once; on another one as soon as PostgreSQL's notification reaches it (milliseconds),
+ * and at worst, if the notifications stopped without the connection failing, after `ttlMs`.
+ *
+ * A lookup that raced a change is not kept: `mark()` before it, `remember(…, mark)` after; any
+ * change announced in between makes the mark stale.
+ */
+export class AuthenticationCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+  /** Bumped by every change and every start or stop of listening. */
+  private generation = 0;
+  private active = false;
+
+  constructor(private readonly options: AuthenticationCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether changes reach this process, so that authentications may be kept. */
+  get enabled(): boolean {
+    return this.active;
+  }
+
+  /** The authentication kept for a token hash, if any and still valid. */
+  get(tokenHash: string): AuthenticatedClient | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (entry === undefined) return undefined;
+    if (this.now() >= entry.until) {
+      this.entries.delete(tokenHash);
+      return undefined;
+    }
+    return entry.client;
+  }
+
+  /** Taken before a lookup, handed back to `remember` with its result. */
+  mark(): number {
+    return this.generation;
+  }
+
+  /**
+   * Keeps a successful lookup begun at `mark`, unless a change was announced since (or listening
+   * stopped). `expiresInMs`: how long the token has left (null: no expiry).
+   */
+  remember(tokenHash: string, mark: number, client: AuthenticatedClient, expiresInMs: number | null): void {
+    if (!this.active || mark !== this.generation) return;
+    const now = this.now();
+    const until = now + Math.min(this.options.ttlMs, expiresInMs ?? Infinity);
+    if (until <= now) return;
+    this.entries.delete(tokenHash);
+    this.entries.set(tokenHash, { client, until });
+    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** A change to a client's tokens or account was announced: forget that client ('*': everyone). */
+  changed(clientId: string): void {
+    this.generation++;
+    if (clientId === '*') {
+      this.entries.clear();
+      return;
+    }
+    for (const [hash, entry] of this.entries) if (entry.client.clientId === clientId) this.entries.delete(hash);
+  }
+
+  /** Listening started (announcements reach this process from now on) or stopped: either way, start empty. */
+  listening(active: boolean): void {
+    this.generation++;
+    this.entries.clear();
+    this.active = active;
+  }
+}
