@@ -4,11 +4,11 @@
 // survivor here, which is what the unit specs next to these files are for.
 //
 // Survivors judged equivalent (no input can tell them from the code; measured 2026-11-24, see README):
-// - auth.guard.ts:36, Regex `(?:\s+(...))` → `(?:\s(...))`: the extra whitespace then lands in the
+// - auth.guard.ts:37, Regex `(?:\s+(...))` → `(?:\s(...))`: the extra whitespace then lands in the
 //   token, which is trimmed.
-// - auth.guard.ts:43, OptionalChaining `match?.[2]` → `match[2]`: the scheme was read from `match`
+// - auth.guard.ts:44, OptionalChaining `match?.[2]` → `match[2]`: the scheme was read from `match`
 //   just above, so it is not null here.
-// - auth.guard.ts:78, OptionalChaining `req.headersDistinct?.` → `req.headersDistinct.`: Node (since
+// - auth.guard.ts:81, OptionalChaining `req.headersDistinct?.` → `req.headersDistinct.`: Node (since
 //   18.3) sets `headersDistinct` on every request; the `?.` only guards hand-made requests.
 // - idempotency-store.ts:127 (rowsOf), `Array.isArray(result)` → true, `result.length === 2` → true,
 //   `A && B` → `A || B` there, `typeof result[1] === 'number'` → true: the answer of `query` is always
@@ -47,14 +47,23 @@
 //   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
 // - declaration-validator.ts:290, `?.name.en` → `.name.en`: the reference build refuses a `requires`
 //   that is not one of the stream's units, themselves published units (reference/build/validate-reference.ts).
-// - declaration-validator.ts:327, `exponent = '0'` → `''`: Number('') is 0.
+// - declaration-validator.ts:327, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
+//   destructuring skips element 0, so a one-element array reads as the empty one.
 // - declaration-validator.ts:332, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
 // - declaration-validator.ts:342, `point >= 0` → `> 0`: at point 0 both branches give the digits.
-// - token-format.ts:52, `length * 2` → `length / 2` and 54, `if (out.length === length) break` → true:
+// - token-format.ts:58, `length * 2` → `length / 2` and 60, `if (out.length === length) break` → true:
 //   only how many random bytes each round draws; the loop goes on until the token is long enough.
-// - token-format.ts:72, the 255-character limit (`false`, `>=`): a fast path; the anchored token
+// - token-format.ts:78, the 255-character limit (`false`, `>=`): a fast path; the anchored token
 //   pattern refuses anything longer than a token anyway.
-// - token-format.ts:87, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
+// - token-format.ts:93, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
+// - prebuilt-files.ts:74, `req.url ?? ''` → another text: Node sets `url` on every request a server
+//   receives; the default only guards hand-made requests, and names no listed path either way.
+// - prebuilt-files.ts:143, `name.toLowerCase()` → `toUpperCase()`: any one case folding merges the same names.
+// - prebuilt-files.ts:165-168, the memo of negotiated encodings (`encoding === undefined` → true, the
+//   `clear` at 100 entries removed, always or never done, or at > 100, the `set` removed): the answer
+//   is a pure function of the header, computed again or remembered; only the memo's size changes.
+// - prebuilt-files.ts:180, `name = ''` → another default: String.split always gives one element at least.
+// - prebuilt-files.ts:190, `star !== undefined &&` → true: `undefined > 0` is false.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
@@ -82,6 +91,7 @@ export default {
     'src/declarations/idempotency-store.ts',
     'src/common/token-format.ts',
     'src/auth/auth.guard.ts',
+    'src/auth/authentication-cache.ts',
     'src/rate-limit/shared-counters.ts',
     'src/common/paging/keyset-cursor.ts',
     'src/common/http/prebuilt-files.ts',

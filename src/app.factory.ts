@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import express from 'express';
+import proxyAddr from 'proxy-addr';
 import { Logger } from 'nestjs-pino';
 import { MeFromMemory } from './accounts/me-from-memory.js';
 import { AppModule, type AppModuleOptions } from './app.module.js';
@@ -70,13 +71,15 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(quietFrameworkLogger(app.get(Logger)));
-  // Ahead of Nest's routes (registered when the app initialises): /me from memory when it can be.
-  instance.get('/api/v1/me', app.get(MeFromMemory).handle);
   // First of all, before Express: the request's id and log line, then the public files, answered
   // from memory with their headers (helmet's among them) prebuilt. Every other request gets
-  // helmet's headers here (computed once; /docs sets its own after) and goes on to Express and
-  // Nest, which mounts no middleware of its own.
+  // helmet's headers here (computed once; /docs sets its own after); GET /api/v1/me is answered
+  // from memory when it can be (MeFromMemory); the rest goes on to Express and Nest, which mounts
+  // no middleware of its own.
   const files = app.get(PublicFiles).files;
+  const me = app.get(MeFromMemory);
+  // `req.ip` as Express computes it (TRUST_PROXY), for a request answered before Express.
+  const trust = instance.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
   const draining = options.draining;
   const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
   const server = app.getHttpServer() as Server;
@@ -85,20 +88,20 @@ export async function createApp(
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const id = requestLog.start(req, res);
     if (draining?.value) res.shouldKeepAlive = false;
-    let file: string | undefined;
     try {
-      file = files.answer(req, res, id);
+      const file = files.answer(req, res, id);
+      if (file !== undefined) {
+        RequestLog.setRoute(req, file);
+        return;
+      }
+      res.setHeader('X-Request-Id', id);
+      for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+      if (me.answer(req, res, () => proxyAddr(req, trust))) return;
     } catch (error) {
       // Outside Express and Nest, so no exception filter: the same generic 500 as ProblemFilter's.
       failedBeforeRouting(config, req, res, id, error);
       return;
     }
-    if (file !== undefined) {
-      RequestLog.setRoute(req, file);
-      return;
-    }
-    res.setHeader('X-Request-Id', id);
-    for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
     requestLog.run(id, () => instance(req as express.Request, res as express.Response));
   });
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.

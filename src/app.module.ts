@@ -60,7 +60,7 @@ export class AppModule {
         RateLimitModule.forRoot(options.rateLimits),
       ],
       providers: [
-        // Mounted by createApp ahead of Nest's routes; here because it draws on accounts, auth and rate limits.
+        // Called by createApp's first handler, before Express; here because it draws on accounts, auth and rate limits.
         MeFromMemory,
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },

@@ -106,7 +106,8 @@ describe('GET /api/v1/me from memory', () => {
     expect((await send(t, [['Authorization', 'Bearer ']])).status).toBe(401);
     expect((await send(t, [bearer(`${token.slice(0, -8)}AAAAAAAA`)])).status).toBe(401);
     expect(memory.answered).toBe(before);
-    // A path that is only like it.
+    // A query (the route ignores it), and paths that are only like it.
+    expect((await send(t, [bearer(token)], { path: '/api/v1/me?fields=all' })).status).toBe(200);
     expect((await send(t, [bearer(token)], { path: '/api/v1/me/' })).status).toBe(404);
     expect((await send(t, [bearer(token)], { path: '/API/V1/ME' })).status).toBe(404);
     expect(memory.answered).toBe(before);
@@ -132,6 +133,26 @@ describe('GET /api/v1/me from memory', () => {
     const after = await send(t, [bearer(token)]);
     expect(after.status).toBe(401);
     expect(header(after, 'www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
+  it('refuses a kept token from an address over its failed authentications, as the route does (429 before the token is read)', async () => {
+    const guarded = await startTestApp({ env: { RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '3' } });
+    try {
+      const intoWindow = Date.now() % 60_000;
+      if (intoWindow > 50_000) await sleep(60_000 - intoWindow + 100);
+      if (KEEPS) await until(() => guarded.app.get(AuthenticationCache).enabled, 5_000);
+      const { token } = await createClientWithToken(guarded);
+      for (let i = 0; i < 2; i++) expect((await send(guarded, [bearer(token)])).status).toBe(200);
+      const answered = guarded.app.get(MeFromMemory).answered;
+      for (let i = 0; i < 3; i++) expect((await send(guarded, [bearer(`${token.slice(0, -8)}AAAAAAAA`)])).status).toBe(401);
+      // The failures reach the counters in the background (in memory at once on this replica).
+      const refused = await send(guarded, [bearer(token)]);
+      expect(refused.status).toBe(429);
+      expect(header(refused, 'retry-after')).toMatch(/^\d+$/);
+      expect(guarded.app.get(MeFromMemory).answered).toBe(answered);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('the migration that announces changes goes down and up again', async () => {

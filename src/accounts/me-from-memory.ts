@@ -1,32 +1,39 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
 import { bearerToken } from '../auth/auth.guard.js';
-import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../auth/current-client.decorator.js';
+import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from '../auth/current-client.decorator.js';
 import { TokensService } from '../auth/tokens.service.js';
+import { RequestLog } from '../common/logging.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-rate-limit.store.js';
-import { announceQuota, RATE_LIMITS, type RateLimits } from '../rate-limit/rate-limits.js';
+import { quotaHeaders, RATE_LIMITS, type RateLimits } from '../rate-limit/rate-limits.js';
 import { CLIENT_QUOTA, rateLimitKey, tracker } from '../rate-limit/throttlers.js';
 import { AccountDto } from './dto/client.dto.js';
 
+/** The route answered here, as the request log names it. */
+export const ME_PATH = '/api/v1/me';
+
 /**
- * `GET /api/v1/me` answered before Nest's router when all it takes is in memory: the token's
- * authentication kept by this replica (TokensService.verifyKept: the AuthenticationCache, on while
- * PostgreSQL's announcements of changes reach the replica) and a fresh count of the client's quota
- * with room left (PostgresRateLimitStore.hitIfFresh). The answer is the route's own, byte for byte:
- * the account read with the token, `Cache-Control: no-store`, the quota's RateLimit headers, the
- * request log line with its route and client (test/me-from-memory.e2e-spec.ts compares the two).
+ * `GET /api/v1/me` answered by the HTTP server's first handler (createApp), before Express and Nest,
+ * when all it takes is in memory: the token's authentication kept by this replica
+ * (TokensService.verifyKept: the AuthenticationCache, on while PostgreSQL's announcements of changes
+ * reach the replica) and a fresh count of the client's quota with room left
+ * (PostgresRateLimitStore.hitIfFresh). The answer is the route's own, byte for byte: the account read
+ * with the token, `Cache-Control: no-store`, the quota's RateLimit headers, the request log line with
+ * its route and client (test/me-from-memory.e2e-spec.ts compares the two).
  *
  * Anything else goes on to Nest's route (MeController) and its guards, which decide as always: a
  * token not kept here (first use, revoked, unknown, malformed), an address over its failed
  * authentications, a quota that is stale or used up, several Authorization headers, a body, a
- * method other than GET. Deny by default holds: this answers only for a token that Nest's
+ * method other than GET, a query. Deny by default holds: this answers only for a token that Nest's
  * AuthGuard verified on this replica and that nothing has changed since.
  */
 @Injectable()
 export class MeFromMemory {
   /** Requests answered here (the others went on to Nest's route). */
   answered = 0;
+  /** The JSON of each kept authentication's account (the kept objects are frozen: it cannot change). */
+  private readonly bodies = new WeakMap<AuthenticatedClient, string>();
 
   constructor(
     private readonly tokens: TokensService,
@@ -35,13 +42,12 @@ export class MeFromMemory {
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
   ) {}
 
-  /** The Express handler, mounted on `GET /api/v1/me` ahead of Nest's routes. */
-  readonly handle = (req: Request, res: Response, next: NextFunction): void => {
-    if (!this.answer(req as Request & RequestWithClient, res)) next();
-  };
-
-  private answer(req: Request & RequestWithClient, res: Response): boolean {
-    if (req.method !== 'GET' || req.headersDistinct.authorization?.length !== 1) return false;
+  /**
+   * Answers the request if it can, and says so; otherwise does nothing to it (the caller hands it
+   * on). `address`: the client's address as Express would give it (`req.ip`, TRUST_PROXY applied).
+   */
+  answer(req: IncomingMessage & RequestWithClient, res: ServerResponse, address: () => string): boolean {
+    if (req.method !== 'GET' || req.url !== ME_PATH || req.headersDistinct.authorization?.length !== 1) return false;
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
     let token: string;
     try {
@@ -49,19 +55,23 @@ export class MeFromMemory {
     } catch {
       return false;
     }
-    if (this.failures.isOverLimit(req)) return false;
+    if (this.failures.isOverLimit(address())) return false;
     const client = this.tokens.verifyKept(token);
     if (client === undefined) return false;
-    req[AUTHENTICATED_CLIENT] = client;
-    const quota = this.store.hitIfFresh(rateLimitKey(CLIENT_QUOTA, tracker(req)), this.limits.client);
-    if (quota === undefined) {
-      delete req[AUTHENTICATED_CLIENT];
-      return false;
-    }
+    const quota = this.store.hitIfFresh(rateLimitKey(CLIENT_QUOTA, tracker({ [AUTHENTICATED_CLIENT]: client })), this.limits.client);
+    if (quota === undefined) return false;
     req.clientId = client.clientId; // for the request log line
+    RequestLog.setRoute(req, ME_PATH);
+    let body = this.bodies.get(client);
+    if (body === undefined) this.bodies.set(client, (body = JSON.stringify(AccountDto.fromAccount(client.account))));
     res.setHeader('Cache-Control', 'no-store');
-    announceQuota(res, CLIENT_QUOTA, this.limits.client, quota.hits, quota.secondsLeft);
-    res.json(AccountDto.fromAccount(client.account));
+    const [policy, remaining] = quotaHeaders(CLIENT_QUOTA, this.limits.client, quota.hits, quota.secondsLeft);
+    res.setHeader('RateLimit-Policy', policy);
+    res.setHeader('RateLimit', remaining);
+    // As Express's res.json writes them.
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
     this.answered++;
     return true;
   }

@@ -158,7 +158,9 @@ describe('AuthGuard decisions', () => {
 
     const wrongCookie = call({ class: 'session' });
     (wrongCookie.req as Record<string, unknown>).cookies = { epr_session: 'ended-session' };
-    expect((await rejection(guard.canActivate(wrongCookie.context))).code).toBe('session_required');
+    const ended = await rejection(guard.canActivate(wrongCookie.context));
+    expect(ended.code).toBe('session_required');
+    expect(ended.detail).toBe('Sign in to the dashboard to see this page.');
     // A client token is no way into a page, and is not even looked up.
     const bearer = call({ class: 'session' }, `Bearer ${generateToken()}`);
     expect((await rejection(guard.canActivate(bearer.context))).code).toBe('session_required');
@@ -289,12 +291,19 @@ describe('AuthGuard decisions', () => {
     });
 
     it('answers a valid client token with 403 insufficient_scope, without recording a use', async () => {
-      const { guard, calls } = setup();
-      const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${good}`).context));
-      expect(problem.code).toBe('insufficient_scope');
-      expect(problem.status).toBe(403);
-      expect(problem.headers['WWW-Authenticate']).toMatch(/^Bearer realm="epr-declarations", error="insufficient_scope"/);
-      expect(calls).toEqual(['lookup']);
+      jest.useFakeTimers();
+      try {
+        const { guard, calls } = setup();
+        const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${good}`).context));
+        expect(problem.code).toBe('insufficient_scope');
+        expect(problem.status).toBe(403);
+        expect(problem.headers['WWW-Authenticate']).toMatch(/^Bearer realm="epr-declarations", error="insufficient_scope"/);
+        // Uses are written 100 ms later: none was noted.
+        await jest.advanceTimersByTimeAsync(200);
+        expect(calls).toEqual(['lookup']);
+      } finally {
+        jest.useRealTimers();
+      }
     });
 
     it('answers a wrong token with 401 invalid_token, and no token with the bare challenge', async () => {

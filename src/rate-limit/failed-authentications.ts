@@ -30,9 +30,9 @@ export class FailedAuthentications {
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
   ) {}
 
-  /** Whether the request's address has used up its failures for this minute (refuseIfOverLimit then refuses it). No database access. */
-  isOverLimit(req: Request): boolean {
-    return this.store.peek(keyOf(req)).hits >= this.limits.authFailures;
+  /** Whether an address (`req.ip`) has used up its failures for this minute (refuseIfOverLimit then refuses it). No database access. */
+  isOverLimit(address: string): boolean {
+    return this.store.peek(keyOfAddress(address)).hits >= this.limits.authFailures;
   }
 
   /** 429 when the request's address has used up its failures for this minute. No database access. */
@@ -55,5 +55,9 @@ export class FailedAuthentications {
 }
 
 function keyOf(req: Request): string {
-  return `${NAME}:${normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+  return keyOfAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
+function keyOfAddress(address: string): string {
+  return `${NAME}:${normalizeIp(address)}`;
 }

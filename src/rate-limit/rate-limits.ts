@@ -13,8 +13,14 @@ export const RATE_LIMITS = Symbol('RATE_LIMITS');
  * `RateLimit-Policy: "client";q=600;w=60` and `RateLimit: "client";r=599;t=42`.
  */
 export function announceQuota(res: Response, name: string, limit: number, hits: number, secondsLeft: number): void {
-  res.append('RateLimit-Policy', `"${name}";q=${limit};w=${RATE_LIMIT_WINDOW_MS / 1000}`);
-  res.append('RateLimit', `"${name}";r=${Math.max(0, limit - hits)};t=${secondsLeft}`);
+  const [policy, remaining] = quotaHeaders(name, limit, hits, secondsLeft);
+  res.append('RateLimit-Policy', policy);
+  res.append('RateLimit', remaining);
+}
+
+/** The values of one quota's `RateLimit-Policy` and `RateLimit` headers. */
+export function quotaHeaders(name: string, limit: number, hits: number, secondsLeft: number): [policy: string, remaining: string] {
+  return [`"${name}";q=${limit};w=${RATE_LIMIT_WINDOW_MS / 1000}`, `"${name}";r=${Math.max(0, limit - hits)};t=${secondsLeft}`];
 }
 
 export function rateLimited(name: string, limit: number, secondsLeft: number): Problem {

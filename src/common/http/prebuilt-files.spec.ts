@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
 import { acceptsEncoding, type Encoding, PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile, representation } from './prebuilt-files.js';
@@ -129,6 +130,94 @@ describe('PrebuiltFiles.answer (before any other middleware)', () => {
   });
 });
 
+describe('PrebuiltFiles, what the mutation run found untested', () => {
+  function answer(files: PrebuiltFiles, url: string, headers: Record<string, string> = {}, requestId = 'req-1') {
+    const sent: { status?: number; headers?: string[]; body?: Buffer } = {};
+    const req = { method: 'GET', url, headers } as unknown as Request;
+    const res = {
+      writeHead(status: number, h: string[]) {
+        sent.status = status;
+        sent.headers = h;
+        return this;
+      },
+      end(body?: Buffer) {
+        sent.body = body;
+      },
+    } as unknown as Response;
+    files.answer(req, res, requestId);
+    return sent;
+  }
+  const named = (headers: string[] | undefined, name: string) => (headers ?? []).filter((_, i) => i % 2 === 0 && headers![i]!.toLowerCase() === name);
+
+  it('lists the paths it answers', () => {
+    expect(new PrebuiltFiles(new Map([['/a', lazyFile('a')], ['/b', lazyFile('b')]])).paths()).toEqual(['/a', '/b']);
+  });
+
+  it('sends the bytes as they are when the client accepts neither brotli nor gzip', () => {
+    const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]));
+    const plain = call(files, 'GET', '/p', { 'accept-encoding': 'deflate' });
+    expect(plain.body!.toString()).toBe('identity:p');
+    expect(plain.headers!['Content-Encoding']).toBeUndefined();
+  });
+
+  it('asks a file for its variants only while preparing each encoding\'s response, never again', () => {
+    const file = lazyFile('p');
+    const asked: Encoding[] = [];
+    const counting: PrebuiltFile = { ...file, variant: (encoding) => (asked.push(encoding), file.variant(encoding)) };
+    const files = new PrebuiltFiles(new Map([['/p', counting]]));
+    for (const encoding of ['br', 'gzip', 'deflate']) call(files, 'GET', '/p', { 'accept-encoding': encoding });
+    const prepared = asked.length;
+    expect(prepared).toBeGreaterThan(0);
+    for (const encoding of ['br', 'gzip', 'deflate']) {
+      call(files, 'GET', '/p', { 'accept-encoding': encoding });
+      answer(files, '/p', { 'accept-encoding': encoding });
+    }
+    expect(asked).toHaveLength(prepared);
+  });
+
+  it('sends one X-Request-Id, the current request\'s, however many requests came before', () => {
+    const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]));
+    const first = answer(files, '/p', {}, 'first');
+    const etag = first.headers![first.headers!.indexOf('ETag') + 1]!;
+    expect(answer(files, '/p', { 'if-none-match': etag }, 'second').status).toBe(304);
+    for (const [headers, id] of [[{}, 'third'], [{ 'if-none-match': etag }, 'fourth']] as const) {
+      const sent = answer(files, '/p', headers, id);
+      expect(named(sent.headers, 'x-request-id')).toHaveLength(1);
+      expect(sent.headers![sent.headers!.length - 1]).toBe(id);
+    }
+  });
+
+  it('leaves out a security header whose value is undefined', () => {
+    const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]), { 'X-Absent': undefined, 'X-Present': 'yes' });
+    const sent = answer(files, '/p');
+    expect(named(sent.headers, 'x-absent')).toEqual([]);
+    expect(named(sent.headers, 'x-present')).toHaveLength(1);
+  });
+
+  it('answers If-None-Match: * (spaces around it too) with 304, and an empty one, a stranger, or a strong tag holding "W/" with 200', () => {
+    const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]));
+    const etag = call(files, 'GET', '/p').headers!.ETag as string;
+    expect(call(files, 'GET', '/p', { 'if-none-match': '*' }).status).toBe(304);
+    expect(call(files, 'GET', '/p', { 'if-none-match': ' * ' }).status).toBe(304);
+    expect(call(files, 'GET', '/p', { 'if-none-match': '' }).status).toBe(200);
+    expect(call(files, 'GET', '/p', { 'if-none-match': `"W/${etag.slice(1)}` }).status).toBe(200);
+    // One of a list, spaces after the commas, weak or not.
+    expect(call(files, 'GET', '/p', { 'if-none-match': `"other",  W/${etag}` }).status).toBe(304);
+    expect(call(files, 'GET', '/p', { 'if-none-match': `${etag}, "other"` }).status).toBe(304);
+  });
+});
+
+describe('representation: strong ETags', () => {
+  it('is 27 base64url characters of the SHA-256 of the bytes, suffixed with the encoding but for identity', () => {
+    const body = Buffer.from('some bytes');
+    const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+    expect(representation(body, 'identity')).toEqual({ body, etag: `"${hash}"` });
+    expect(representation(body, 'gzip').etag).toBe(`"${hash}-gzip"`);
+    expect(representation(body, 'br').etag).toBe(`"${hash}-br"`);
+    expect(hash).toMatch(/^[A-Za-z0-9_-]{27}$/);
+  });
+});
+
 describe('acceptsEncoding (RFC 9110 §12.5.3)', () => {
   it.each([
     ['gzip, deflate, br', 'br', true],
@@ -140,6 +229,15 @@ describe('acceptsEncoding (RFC 9110 §12.5.3)', () => {
     ['*;q=0', 'gzip', false],
     ['gzip;q=0, *', 'gzip', false],
     ['identity', 'gzip', false],
+    // Weights: spaces allowed around each part; a malformed weight, or another parameter, is ignored.
+    ['br; q=0', 'br', false],
+    ['br;q =0', 'br', false],
+    ['br;q= 0', 'br', false],
+    ['br;q=0 ', 'br', false],
+    ['br;q=0.000', 'br', false],
+    ['br;q=0x', 'br', true],
+    ['br;xq=0', 'br', true],
+    ['br;level=1', 'br', true],
   ])('%s accepts %s: %s', (field, coding, accepted) => {
     expect(acceptsEncoding(field, coding)).toBe(accepted);
   });
