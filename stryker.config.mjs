@@ -22,9 +22,9 @@
 // - keyset-cursor.ts:56, `typeof t !== 'string'` → false: the timestamp pattern stringifies what it
 //   tests; nothing JSON.parse makes but a string or a one-element array reads as a timestamp, and the
 //   array then fails isRealInstant (its `slice` is an array, never equal to the string).
-// - shared-counters.ts:122, `c.syncing === done` → true: a round trip starts only for counters with
+// - shared-counters.ts:161, `c.syncing === done` → true: a round trip starts only for counters with
 //   none in flight (`!c.syncing` in hit and flush), so `c.syncing` is `done` when it settles.
-// - shared-counters.ts:133-134, the reschedule after a successful background flush removed or made
+// - shared-counters.ts:173, the reschedule after a successful background flush removed or made
 //   false (BlockStatement, `false`, `every`, `[]`, `() => undefined`, `c => false`; and the call
 //   removed, which no spec reaches): a hit
 //   counted during the flush schedules its own timer in hit() (the timer is cleared before the flush
@@ -56,6 +56,10 @@
 // - token-format.ts:78, the 255-character limit (`false`, `>=`): a fast path; the anchored token
 //   pattern refuses anything longer than a token anyway.
 // - token-format.ts:93, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
+// - authentication-cache.ts:82 and 92, `this.generation++` → `--`: a mark is compared with `!==`, so
+//   any change of the number makes the marks taken before it stale, whichever way it moves.
+// - prebuilt-files.ts:202, `since === undefined` → false: Date.parse(undefined) is NaN, refused on the
+//   next line.
 // - prebuilt-files.ts:74, `req.url ?? ''` → another text: Node sets `url` on every request a server
 //   receives; the default only guards hand-made requests, and names no listed path either way.
 // - prebuilt-files.ts:143, `name.toLowerCase()` → `toUpperCase()`: any one case folding merges the same names.

@@ -52,6 +52,14 @@ describe('AuthenticationCache', () => {
     expect(cache.get('soon')).toBeUndefined();
   });
 
+  it('spends no room on a token with no time left: the entries kept stay', () => {
+    const { cache } = setup({ maxEntries: 1 });
+    cache.listening(true);
+    cache.remember('kept', cache.mark(), acme, null);
+    cache.remember('now', cache.mark(), globex, 0);
+    expect(cache.get('kept')).toBe(acme);
+  });
+
   it('does not keep a lookup that a change was announced during (any client), nor one begun before listening', () => {
     const { cache } = setup();
     const beforeListening = cache.mark();

@@ -337,6 +337,28 @@ describe('SharedCounters', () => {
       counters.close();
     });
 
+    it('counts nothing while a background flush of the key is in flight, though its total is fresh', async () => {
+      const store = sharedStore();
+      let release: (() => void) | undefined;
+      const gated = async (increments: Increment[]) => {
+        if (increments.some((i) => i.count > 0)) await new Promise<void>((resolve) => (release = resolve));
+        return store.persist(increments);
+      };
+      const clock = { now: T0 + 1_000 };
+      const counters = new SharedCounters(gated, { windowMs: WINDOW, flushMs: FLUSH, maxStalenessMs: STALE, now: () => clock.now });
+      await counters.refresh(['a']);
+      expect(counters.hitIfFresh('a', 10)?.hits).toBe(1);
+      // The timer sends that hit; its round trip waits for `release`, and the total is still fresh.
+      await jest.advanceTimersByTimeAsync(FLUSH);
+      expect(release).toBeDefined();
+      expect(counters.hitIfFresh('a', 10)).toBeUndefined();
+      release!();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(store.total('a', T0 + WINDOW)).toBe(1);
+      expect(counters.hitIfFresh('a', 10)?.hits).toBe(2);
+      counters.close();
+    });
+
     it('counts up to the limit included, and never past it', async () => {
       const store = sharedStore();
       const clock = { now: T0 + 1_000 };

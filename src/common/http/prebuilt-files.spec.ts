@@ -76,6 +76,8 @@ describe('PrebuiltFiles', () => {
     expect(call(files, 'GET', '/p', { 'if-none-match': '"other"' }).status).toBe(200);
     expect(call(files, 'GET', '/p', { 'if-modified-since': 'Mon, 23 Nov 2026 00:00:00 GMT' }).status).toBe(304);
     expect(call(files, 'GET', '/p', { 'if-modified-since': 'Sat, 21 Nov 2026 00:00:00 GMT' }).status).toBe(200);
+    // The very date of Last-Modified: not modified since (RFC 9110 §13.1.3, "not later than").
+    expect(call(files, 'GET', '/p', { 'if-modified-since': file.lastModified }).status).toBe(304);
   });
 });
 
