@@ -6,11 +6,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { REPO_ROOT } from '../../src/common/repo-root.js';
-import { launchChromium } from '../support/browser.js';
+import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
 import { signInLink } from '../support/dashboard-browser.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -46,23 +45,11 @@ async function onboard(): Promise<{ clientId: string; url: string }> {
   return { clientId, url: link.url.replace(t.config.publicBaseUrl, t.url) };
 }
 
-/** Records what goes wrong on a page: console errors, failed requests, requests to other hosts, HTTP errors. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-  page.on('request', (r) => new URL(r.url()).origin !== new URL(t.url).origin && problems.push(`request to another host: ${r.url()}`));
-  return problems;
-}
-
 /** axe (WCAG 2.1 A and AA), the width check and a screenshot of the page as it is now. */
 async function check(page: Page, name: string, width: number): Promise<string[]> {
-  const problems: string[] = [];
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  for (const v of axe.violations) problems.push(`${name}: axe ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-  if (overflow > 0) problems.push(`${name}: ${overflow} px wider than the viewport`);
+  const problems = (await axeViolations(page)).map((line) => `${name}: ${line}`);
+  const wider = await overflow(page);
+  if (wider > 0) problems.push(`${name}: ${wider} px wider than the viewport`);
   await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}-${width}.png`), fullPage: true });
   return problems;
 }
@@ -72,7 +59,7 @@ describe('the dashboard in Chromium', () => {
     const { clientId, url } = await onboard();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
-    const problems = watch(page);
+    const problems = watch(page, new URL(t.url).origin);
     try {
       await page.goto(url);
       await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
@@ -139,7 +126,7 @@ describe('the dashboard in Chromium', () => {
       const { url } = await onboard();
       const context: BrowserContext = await browser.newContext({ viewport: { width, height: 800 } });
       const page = await context.newPage();
-      const problems = watch(page);
+      const problems = watch(page, new URL(t.url).origin);
       try {
         await page.goto(`${t.url}/dashboard/sign-in`);
         problems.push(...(await check(page, 'sign-in', width)));

@@ -9,17 +9,16 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { SITE_PAGES } from '../../src/site/site-pages.js';
-import { launchChromium } from '../support/browser.js';
+import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const WIDTHS = [375, 1280] as const;
 /**
- * axe takes 1–5 s a page on this machine: it checks every page but the problem types, of which it
+ * axe takes over a second a page on this machine: it checks every page but the problem types, of which it
  * checks the first in each language (they share one template and differ only in their words, which
  * html-validate and the other checks still read on every page).
  */
@@ -41,34 +40,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface Visit {
-  problems: string[];
-  links: string[];
-}
-
-/** Opens a page and records everything that went wrong, and the links it holds. */
-async function visit(page: Page, path: string): Promise<Visit> {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
-  page.on('request', (req) => {
-    if (new URL(req.url()).origin !== origin) problems.push(`request to another host: ${req.url()}`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
-  if (response?.status() !== 200) problems.push(`HTTP ${response?.status()} for the page itself`);
-  const links = await page.$$eval('a[href], link[rel="alternate"], link[rel="stylesheet"], link[rel="icon"], link[rel="canonical"]', (elements) =>
-    // Runs in the page: the resolved address of each link (the DOM types are not in this project's lib).
-    elements.map((e) => (e as unknown as { href: string }).href),
-  );
-  return { problems, links };
-}
-
 describe('the public site in Chromium', () => {
   const internalLinks = new Set<string>();
 
@@ -77,22 +48,26 @@ describe('the public site in Chromium', () => {
       const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: true });
       const failures: Record<string, string[]> = {};
       try {
+        // One tab visits every page in turn (opening a tab costs more than loading a page here).
+        const page = await context.newPage();
+        const problems = watch(page, origin);
+        page.on('response', (res) => {
+          if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+        });
         for (const sitePage of SITE_PAGES) {
-          const page = await context.newPage();
-          const { problems, links } = await visit(page, sitePage.path);
+          problems.length = 0;
+          const response = await page.goto(`${origin}${sitePage.path}`, { waitUntil: 'load' });
+          if (response?.status() !== 200) problems.push(`HTTP ${response?.status()} for the page itself`);
+          const links = await page.$$eval('a[href], link[rel="alternate"], link[rel="stylesheet"], link[rel="icon"], link[rel="canonical"]', (elements) =>
+            // Runs in the page: the resolved address of each link (the DOM types are not in this project's lib).
+            elements.map((e) => (e as unknown as { href: string }).href),
+          );
           for (const link of links) if (new URL(link).origin === origin) internalLinks.add(link);
-          // Nothing wider than the viewport (a table or code block scrolls inside its own box).
-          const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-          if (overflow > 0) problems.push(`the page is ${overflow} px wider than the viewport`);
-          if (AXE_PAGES.includes(sitePage)) {
-            const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-            for (const violation of axe.violations) {
-              problems.push(`axe ${violation.id} (${violation.impact}): ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-            }
-          }
+          const wider = await overflow(page);
+          if (wider > 0) problems.push(`the page is ${wider} px wider than the viewport`);
+          if (AXE_PAGES.includes(sitePage)) problems.push(...(await axeViolations(page)));
           await page.screenshot({ path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`), fullPage: true });
-          await page.close();
-          if (problems.length > 0) failures[sitePage.path] = problems;
+          if (problems.length > 0) failures[sitePage.path] = [...problems];
         }
       } finally {
         await context.close();

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run when missing); Playwright's own browser download cannot work here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -22,4 +23,37 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Records what goes wrong on a page from now on, a line each: console errors and warnings, page
+ * errors, failed requests and requests to another origin than `origin`. The array fills as it happens.
+ */
+export function watch(page: Page, origin: string): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('request', (r) => {
+    if (new URL(r.url()).origin !== origin) problems.push(`request to another host: ${r.url()}`);
+  });
+  return problems;
+}
+
+/**
+ * The WCAG 2.1 A and AA violations axe finds on the page as it is now, a line each. Legacy mode runs
+ * axe in the page itself: the default mode finishes each run in a new blank page, which costs more
+ * than the audit on this machine (about a second a page) and exists for cross-origin frames, which
+ * these pages do not have.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).setLegacyMode().analyze();
+  return axe.violations.map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** How many pixels the page is wider than its viewport (a table or code block must scroll in its own box). */
+export function overflow(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
