@@ -99,6 +99,7 @@ export default {
     'src/rate-limit/shared-counters.ts',
     'src/common/paging/keyset-cursor.ts',
     'src/common/http/prebuilt-files.ts',
+    'src/reference/reference-catalogue.ts',
   ],
   coverageAnalysis: 'perTest',
   // The idempotency store's spec starts PostgreSQL in process (PGlite) for each run: 5 s is too short for it on a busy machine.

@@ -16,6 +16,10 @@ export class ReferenceCatalogue {
   private readonly plans: Map<string, Plan>;
   private readonly streams: Map<string, Stream>;
   private readonly units: Map<string, UnitDefinition>;
+  /** Per stream: each material's folded code, French and English name → the material (the first in published order wins). */
+  private readonly materialsByName: Map<string, Map<string, Material>>;
+  /** Per stream: each retired material's folded code → it. */
+  private readonly retiredByCode: Map<string, Map<string, RetiredMaterial>>;
   /** The version of the catalogue that new declarations are validated against (and store). */
   readonly catalogueVersion: number;
 
@@ -24,6 +28,8 @@ export class ReferenceCatalogue {
     this.streams = new Map(documents.streams.streams.map((stream) => [stream.code, stream]));
     this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
     this.catalogueVersion = documents.streams.catalogue_version;
+    this.materialsByName = new Map(documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.materials, (m) => [m.code, m.name.fr, m.name.en])]));
+    this.retiredByCode = new Map(documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.retired_materials, (m) => [m.code])]));
   }
 
   unit(code: string): UnitDefinition | undefined {
@@ -57,16 +63,12 @@ export class ReferenceCatalogue {
 
   /** The stream's published material category that `material` names (by code, French or English name; case-insensitive). */
   materialFor(streamCode: string, material: string): Material | undefined {
-    const wanted = fold(material);
-    return this.streams
-      .get(streamCode)
-      ?.materials.find((m) => fold(m.code) === wanted || fold(m.name.fr) === wanted || fold(m.name.en) === wanted);
+    return this.materialsByName.get(streamCode)?.get(fold(material));
   }
 
   /** A material code of an earlier catalogue version that `material` names by code (case-insensitive). */
   retiredMaterialFor(streamCode: string, material: string): RetiredMaterial | undefined {
-    const wanted = fold(material);
-    return this.streams.get(streamCode)?.retired_materials.find((m) => fold(m.code) === wanted);
+    return this.retiredByCode.get(streamCode)?.get(fold(material));
   }
 
   /**
@@ -77,4 +79,16 @@ export class ReferenceCatalogue {
     const stream = this.streams.get(streamCode);
     return (stream?.materials.find((m) => m.code === code) ?? stream?.retired_materials.find((m) => m.code === code))?.name;
   }
+}
+
+/** Each item under each of its folded texts; where two items share a text, the first keeps it. */
+function firstByKey<T>(items: T[], texts: (item: T) => string[]): Map<string, T> {
+  const byKey = new Map<string, T>();
+  for (const item of items) {
+    for (const text of texts(item)) {
+      const key = fold(text);
+      if (!byKey.has(key)) byKey.set(key, item);
+    }
+  }
+  return byKey;
 }
