@@ -9,7 +9,7 @@ const catalogue = new ReferenceCatalogue({
       { id: 'business', streams: ['EMB', 'EPRO'] },
     ],
   } as unknown as PricingDocument,
-  streams: { units: [], streams: [{ code: 'EMB' }, { code: 'EPRO' }] } as unknown as StreamsDocument,
+  streams: { units: [], streams: [{ code: 'EMB', materials: [], retired_materials: [] }, { code: 'EPRO', materials: [], retired_materials: [] }] } as unknown as StreamsDocument,
 });
 
 const complete: Profile = {
