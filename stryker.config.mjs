@@ -68,6 +68,9 @@
 //   is a pure function of the header, computed again or remembered; only the memo's size changes.
 // - prebuilt-files.ts:180, `name = ''` → another default: String.split always gives one element at least.
 // - prebuilt-files.ts:190, `star !== undefined &&` → true: `undefined > 0` is false.
+// - reference-catalogue.ts:8, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
+//   compared with each other, and no two code points (U+0020–U+2FFFF, checked by a loop over them)
+//   fold to one text one way and to two texts the other way.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',

@@ -4,11 +4,15 @@ import { ReferenceCatalogue } from './reference-catalogue.js';
 const material = (code: string, fr: string, en: string) => ({ code, name: { fr, en }, verification: 'secondary_source' });
 
 // Two materials whose texts collide after folding: `Film` is the English name of the first and the code of the second.
-const catalogue = new ReferenceCatalogue({
-  pricing: { plans: [] },
+// Built in each test (not when the file loads), so that the mutation run sees which tests use the constructor.
+const build = () => new ReferenceCatalogue({
+  pricing: { plans: [{ id: 'starter', streams: ['EMB'] }, { id: 'business', streams: ['EMB', 'EPRO'] }] },
   streams: {
     catalogue_version: 2,
-    units: [],
+    units: [
+      { code: 'kg', kind: 'mass', decimals: 3 },
+      { code: 'unit', kind: 'count', decimals: 0 },
+    ],
     streams: [
       {
         code: 'EMB',
@@ -19,12 +23,17 @@ const catalogue = new ReferenceCatalogue({
           { code: 'PLASTICS', name: { fr: 'Doublon', en: 'Duplicate' }, retired_in_catalogue_version: 2, replaced_by: [] },
         ],
       },
-      { code: 'EPRO', units: ['kg'], materials: [material('wood', 'Bois', 'Wood')], retired_materials: [] },
+      { code: 'EPRO', units: ['kg', 'unit'], materials: [material('wood', 'Bois', 'Wood')], retired_materials: [] },
     ],
   },
 } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
 
 describe('ReferenceCatalogue', () => {
+  let catalogue: ReferenceCatalogue;
+  beforeEach(() => {
+    catalogue = build();
+  });
+
   it.each([
     ['its code', 'glass'],
     ['its French name', 'Verre'],
@@ -59,5 +68,22 @@ describe('ReferenceCatalogue', () => {
     expect(catalogue.categoryName('EMB', 'glass')).toEqual({ fr: 'Verre', en: 'Glass' });
     expect(catalogue.categoryName('EMB', 'plastics')).toEqual({ fr: 'Plastiques', en: 'Plastics' });
     expect(catalogue.categoryName('EMB', 'GLASS')).toBeUndefined();
+    expect(catalogue.categoryName('EPRO', 'glass')).toBeUndefined();
+    expect(catalogue.categoryName('NOPE', 'glass')).toBeUndefined();
+  });
+
+  it('lists and finds plans, streams and units as published, and nothing else', () => {
+    expect(catalogue.catalogueVersion).toBe(2);
+    expect(catalogue.planIds()).toEqual(['starter', 'business']);
+    expect(catalogue.plan('business')).toEqual({ id: 'business', streams: ['EMB', 'EPRO'] });
+    expect(catalogue.plan('pro')).toBeUndefined();
+    expect(catalogue.streamCodes()).toEqual(['EMB', 'EPRO']);
+    expect(catalogue.stream('EPRO')?.code).toBe('EPRO');
+    expect(catalogue.stream('emb')).toBeUndefined();
+    expect(catalogue.unitCodes()).toEqual(['kg', 'unit']);
+    expect(catalogue.unit('unit')).toEqual({ code: 'unit', kind: 'count', decimals: 0 });
+    expect(catalogue.unit('t')).toBeUndefined();
+    expect(catalogue.unitsFor('EPRO')).toEqual(['kg', 'unit']);
+    expect(catalogue.unitsFor('NOPE')).toEqual([]);
   });
 });
