@@ -52,6 +52,33 @@ describe('AuthenticationCache', () => {
     expect(cache.get('soon')).toBeUndefined();
   });
 
+  it('counts the time a token has left, and the TTL, from before the lookup, not from when its answer arrived', () => {
+    const { cache, clock } = setup({ ttlMs: 10_000 });
+    cache.listening(true);
+    const expiring = cache.mark();
+    const lasting = cache.mark();
+    clock.now += 50; // the query's round trip
+    cache.remember('expiring', expiring, acme, 1_000);
+    cache.remember('lasting', lasting, globex, null);
+    clock.now += 949;
+    expect(cache.get('expiring')).toBe(acme);
+    clock.now += 1; // 1,000 ms after the lookup began: the token has expired by the database's reading
+    expect(cache.get('expiring')).toBeUndefined();
+    clock.now += 8_999;
+    expect(cache.get('lasting')).toBe(globex);
+    clock.now += 1;
+    expect(cache.get('lasting')).toBeUndefined();
+  });
+
+  it('does not keep a lookup whose answer came after the token expired', () => {
+    const { cache, clock } = setup();
+    cache.listening(true);
+    const mark = cache.mark();
+    clock.now += 30;
+    cache.remember('late', mark, acme, 30);
+    expect(cache.get('late')).toBeUndefined();
+  });
+
   it('spends no room on a token with no time left: the entries kept stay', () => {
     const { cache } = setup({ maxEntries: 1 });
     cache.listening(true);

@@ -11,6 +11,13 @@ export interface AuthenticationCacheOptions {
 /** The service's settings: an authentication is kept 10 s at most, for 10,000 tokens at most. */
 export const AUTHENTICATION_CACHE_LIMITS: AuthenticationCacheOptions = { ttlMs: 10_000, maxEntries: 10_000 };
 
+/** Taken before a lookup (`mark()`): the generation of changes then, and the time it started. */
+export interface Mark {
+  readonly generation: number;
+  /** When the lookup started (ms since epoch): a token's time left, as the database reported it, counts from here. */
+  readonly at: number;
+}
+
 interface Entry {
   client: AuthenticatedClient;
   /** Kept until then (ms since epoch): the TTL, or the token's expiry if sooner. */
@@ -59,19 +66,20 @@ export class AuthenticationCache {
   }
 
   /** Taken before a lookup, handed back to `remember` with its result. */
-  mark(): number {
-    return this.generation;
+  mark(): Mark {
+    return { generation: this.generation, at: this.now() };
   }
 
   /**
    * Keeps a successful lookup begun at `mark`, unless a change was announced since (or listening
-   * stopped). `expiresInMs`: how long the token has left (null: no expiry).
+   * stopped). `expiresInMs`: how long the token had left when the database read it (null: no
+   * expiry). Both the TTL and that time count from the mark, taken before the query was sent, so an
+   * authentication is never kept past the token's expiry however long the answer took to arrive.
    */
-  remember(tokenHash: string, mark: number, client: AuthenticatedClient, expiresInMs: number | null): void {
-    if (!this.active || mark !== this.generation) return;
-    const now = this.now();
-    const until = now + Math.min(this.options.ttlMs, expiresInMs ?? Infinity);
-    if (until <= now) return;
+  remember(tokenHash: string, mark: Mark, client: AuthenticatedClient, expiresInMs: number | null): void {
+    if (!this.active || mark.generation !== this.generation) return;
+    const until = mark.at + Math.min(this.options.ttlMs, expiresInMs ?? Infinity);
+    if (until <= this.now()) return;
     this.entries.delete(tokenHash);
     this.entries.set(tokenHash, { client, until });
     if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
