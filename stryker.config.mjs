@@ -56,7 +56,7 @@
 // - token-format.ts:78, the 255-character limit (`false`, `>=`): a fast path; the anchored token
 //   pattern refuses anything longer than a token anyway.
 // - token-format.ts:93, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
-// - authentication-cache.ts:82 and 92, `this.generation++` → `--`: a mark is compared with `!==`, so
+// - authentication-cache.ts:90 and 100, `this.generation++` → `--`: a mark is compared with `!==`, so
 //   any change of the number makes the marks taken before it stale, whichever way it moves.
 // - prebuilt-files.ts:202, `since === undefined` → false: Date.parse(undefined) is NaN, refused on the
 //   next line.
