@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../src/app.module.js';
-import { createOpenApiDocument } from '../src/common/openapi.setup.js';
+import { createOpenApiDocument } from '../src/openapi.js';
 import { loadConfig } from '../src/config/config.js';
 import { REPO_ROOT } from '../src/common/repo-root.js';
 

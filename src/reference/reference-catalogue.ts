@@ -1,4 +1,17 @@
-import type { LocalizedName, Material, Plan, ReferenceDocuments, RetiredMaterial, Stream, StreamUnit, UnitDefinition } from './reference-documents.js';
+import type {
+  FilingScheme,
+  FilingTier,
+  IduShape,
+  LocalizedName,
+  Material,
+  PackagingClass,
+  Plan,
+  ReferenceDocuments,
+  RetiredMaterial,
+  Stream,
+  StreamUnit,
+  UnitDefinition,
+} from './reference-documents.js';
 
 /**
  * A material's text as the rules compare it (category names, one line per material): trimmed,
@@ -22,8 +35,11 @@ export class ReferenceCatalogue {
   private readonly retiredByCode: Map<string, Map<string, RetiredMaterial>>;
   /** The version of the catalogue that new declarations are validated against (and store). */
   readonly catalogueVersion: number;
+  private readonly idu: IduShape | undefined;
+  private iduPattern: RegExp | undefined;
 
   constructor(documents: Pick<ReferenceDocuments, 'pricing' | 'streams'>) {
+    this.idu = documents.streams.idu_shape;
     this.plans = new Map(documents.pricing.plans.map((plan) => [plan.id, plan]));
     this.streams = new Map(documents.streams.streams.map((stream) => [stream.code, stream]));
     this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
@@ -78,6 +94,56 @@ export class ReferenceCatalogue {
   categoryName(streamCode: string, code: string): LocalizedName | undefined {
     const stream = this.streams.get(streamCode);
     return (stream?.materials.find((m) => m.code === code) ?? stream?.retired_materials.find((m) => m.code === code))?.name;
+  }
+
+  /** The eco-organisms of a stream that publish how producers file with them, in published order. */
+  filingSchemes(streamCode: string): { ecoOrganism: string; filing: FilingScheme }[] {
+    const stream = this.streams.get(streamCode);
+    if (!stream) return [];
+    return stream.eco_organisms.flatMap((organism) => (organism.filing ? [{ ecoOrganism: organism.name, filing: organism.filing }] : []));
+  }
+
+  /** How producers file with one eco-organism of a stream (by its published name); undefined when not published. */
+  filingScheme(streamCode: string, ecoOrganism: string): FilingScheme | undefined {
+    return this.streams.get(streamCode)?.eco_organisms.find((organism) => organism.name === ecoOrganism)?.filing ?? undefined;
+  }
+
+  /**
+   * The tier a yearly count (in the scheme's `count_unit`, e.g. the S1 + S2 total of uvc lines) puts a
+   * producer in at an eco-organism: the tier whose `from` ≤ count < `below`. Undefined when the
+   * eco-organism publishes no tiers, or the count is not a number ≥ 0. The tier carries its
+   * verification label and sources, which an answer built on it passes on.
+   */
+  filingTier(streamCode: string, ecoOrganism: string, yearlyCount: number): FilingTier | undefined {
+    if (!Number.isFinite(yearlyCount) || yearlyCount < 0) return undefined;
+    // The tiers cover every count from 0, in order, without a gap or an overlap (the build checks it):
+    // the first whose upper bound is above the count holds it.
+    return this.filingScheme(streamCode, ecoOrganism)?.tiers.find((tier) => tier.uvc_per_year.below === null || yearlyCount < tier.uvc_per_year.below);
+  }
+
+  /** The stream's packaging categories (EPRO: sales, grouped, transport, service, primary production); empty when it has none. */
+  packagingCategories(streamCode: string): PackagingClass[] {
+    return this.streams.get(streamCode)?.packaging_categories ?? [];
+  }
+
+  /** The reuse statuses a packaging of the stream may have (single-use, reusable new, reused); empty when none is published. */
+  reuseStatuses(streamCode: string): PackagingClass[] {
+    return this.streams.get(streamCode)?.reuse_statuses ?? [];
+  }
+
+  /** The usual shape of unique identifiers (IDU), with its verification label. */
+  iduShape(): IduShape | undefined {
+    return this.idu;
+  }
+
+  /**
+   * Whether an IDU has the usual shape (compared trimmed and upper-cased). false calls for a warning,
+   * never a refusal: no official format is published. true when no shape is published.
+   */
+  iduLooksUsual(idu: string): boolean {
+    if (!this.idu) return true;
+    this.iduPattern ??= new RegExp(this.idu.pattern);
+    return this.iduPattern.test(idu.trim().toUpperCase());
   }
 }
 

@@ -23,13 +23,20 @@ export interface Envelope {
   /** Main sources of the file (may be empty for pricing). */
   sources: string[];
   /** Not legal advice; check against the official texts. */
-  disclaimer: string;
+  disclaimer: LocalizedText;
 }
 
-export interface LocalizedName {
+/**
+ * A text for people, in French and in English. Every human text of the reference data has this
+ * shape; the build refuses one that lacks a language (see `HUMAN_TEXTS` in validate-reference.ts).
+ */
+export interface LocalizedText {
   fr: string;
   en: string;
 }
+
+/** A name in French and English (the same shape as every other text). */
+export type LocalizedName = LocalizedText;
 
 // ---------------------------------------------------------------- pricing
 
@@ -45,13 +52,14 @@ export interface PlanIncluded {
   /** null = unlimited. */
   declarations_per_year: number | null;
   api_access: boolean;
-  support: string;
+  support: LocalizedText;
 }
 
 export interface Plan {
   id: string;
+  /** A product name, the same in both languages. */
   name: string;
-  description: string;
+  description: LocalizedText;
   price: PlanPrice;
   /** Stream codes the plan covers. */
   streams: string[];
@@ -67,22 +75,101 @@ export interface PricingDocument extends Envelope {
 export type StreamStatus = 'active' | 'upcoming' | 'ended';
 /** A unit code published in the streams document's `units`. */
 export type StreamUnit = string;
-export type EcoOrganismRole = 'approved' | 'coordinating_body' | 'candidate';
+/**
+ * `approval_not_verified`: applied for approval, and whether it was granted could not be verified
+ * as of the `checked` date (published instead of a candidacy that is surely stale).
+ */
+export type EcoOrganismRole = 'approved' | 'coordinating_body' | 'candidate' | 'approval_not_verified';
 
 export interface ApprovalPeriod {
   from: IsoDate;
   to: IsoDate;
 }
 
+/** A text that states a fact of its own, with its sources. */
+export interface SourcedText {
+  text: LocalizedText;
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+}
+
+/** What a producer files in a tier: no figures and a flat fee, a simplified or a detailed declaration, or a declaration whose form is not published here. */
+export type FilingKind = 'flat_fee' | 'simplified_declaration' | 'detailed_declaration' | 'declaration';
+
+/** An amount an eco-organism charges, excluding VAT, per calendar year. */
+export interface FilingFee {
+  /** Decimal string with two decimals, e.g. "80.00". */
+  amount: string;
+  currency: 'EUR';
+  vat: 'excluded';
+  per: 'year';
+}
+
+/**
+ * One filing tier of an eco-organism: the yearly count of sales units (in the scheme's
+ * `count_unit`) from `uvc_per_year.from` (included) to `uvc_per_year.below` (excluded; null = no
+ * upper bound) puts a producer in this tier. The tiers of a scheme cover every count from 0 without
+ * a gap or an overlap (the build checks it), so a count falls in exactly one tier.
+ */
+export interface FilingTier {
+  /** Stable id within the scheme, e.g. `flat-fee`. */
+  id: string;
+  uvc_per_year: { from: number; below: number | null };
+  filing: FilingKind;
+  label: LocalizedText;
+  /** What is filed, in the eco-organism's terms. */
+  description: LocalizedText;
+  /** The fee owed in this tier, if the eco-organism sets one; a flat-fee tier always has one. */
+  fee: FilingFee | null;
+  /** A producer under `uvc_per_year.from` may choose this filing instead of its own tier's. */
+  open_to_smaller: boolean;
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+  notes?: LocalizedText;
+}
+
+/** A way of filing offered to some trades instead of counting packaging (not a tier by count). */
+export interface TradeOption {
+  /** Stable id within the scheme, e.g. `per-checkout-transaction`. */
+  id: string;
+  kind: 'per_transaction_rate' | 'collective_contract';
+  /** Who may use it. */
+  trades: LocalizedText;
+  description: LocalizedText;
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+  notes?: LocalizedText;
+}
+
+/** How a producer files with one eco-organism: every household filing found is annual. */
+export interface FilingScheme {
+  /** The unit the yearly count of the tiers is in (a unit code of the stream), e.g. `uvc`. */
+  count_unit: StreamUnit;
+  /** The tiers by yearly count, lowest first; empty when none is published. */
+  tiers: FilingTier[];
+  trade_options: TradeOption[];
+  /** When the yearly declaration is made. */
+  calendar: SourcedText | null;
+  /** How and when the contribution is invoiced. */
+  invoicing: SourcedText | null;
+  /** What is not published, and why. */
+  notes?: LocalizedText;
+}
+
 export interface EcoOrganism {
   name: string;
   role: EcoOrganismRole;
-  /** Period the approval is known for; null for candidates. */
+  /** Period the approval is known for; null when no approval is known. */
   approval: ApprovalPeriod | null;
   verification: Verification;
   checked: IsoDate;
   sources: string[];
-  notes?: string;
+  /** How producers file with it; null when not published. */
+  filing: FilingScheme | null;
+  notes?: LocalizedText;
 }
 
 export interface Material {
@@ -92,7 +179,31 @@ export interface Material {
   verification: Verification;
   checked: IsoDate;
   sources: string[];
-  notes?: string;
+  notes?: LocalizedText;
+}
+
+/** A packaging category (EPRO: sales, grouped, transport, service, primary production) or a reuse status (single-use, reusable new, reused). */
+export interface PackagingClass {
+  /** Lower snake case, e.g. `primary_production`. */
+  code: string;
+  name: LocalizedName;
+  description: LocalizedText;
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+}
+
+/** The shape unique identifiers (IDU) are seen to have: a value that does not match deserves a warning, never a refusal. */
+export interface IduShape {
+  /** Regular expression (ECMAScript) the upper-cased, trimmed IDU is compared with. */
+  pattern: string;
+  example: string;
+  use: 'warning';
+  description: LocalizedText;
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+  notes?: LocalizedText;
 }
 
 /** A material code of an earlier catalogue version, kept so that old declarations still read right. */
@@ -117,7 +228,7 @@ export interface UnitDefinition {
 export interface UnitRequirement {
   unit: StreamUnit;
   requires: StreamUnit;
-  basis: string;
+  basis: LocalizedText;
   verification: Verification;
   checked: IsoDate;
   sources: string[];
@@ -132,7 +243,7 @@ export interface Deadline {
   verification: Verification;
   checked: IsoDate;
   sources: string[];
-  notes?: string;
+  notes?: LocalizedText;
 }
 
 export interface Stream {
@@ -146,10 +257,10 @@ export interface Stream {
   start_date: IsoDate | null;
   /** First date the service accepts declarations for this stream. */
   declarable_from: IsoDate;
-  declarable_from_basis: string;
+  declarable_from_basis: LocalizedText;
   /** Last date the service accepts declarations for; null while the stream is open. */
   declarable_until: IsoDate | null;
-  declarable_until_basis: string | null;
+  declarable_until_basis: LocalizedText | null;
   /** The stream that takes over after `declarable_until`. */
   replaced_by: string | null;
   /** Confidence in the stream's own facts (ADEME code, status, dates). */
@@ -161,10 +272,14 @@ export interface Stream {
   deadlines: Deadline[];
   materials: Material[];
   retired_materials: RetiredMaterial[];
+  /** The stream's packaging categories (empty when it has none). */
+  packaging_categories: PackagingClass[];
+  /** The reuse statuses a packaging of the stream may have (empty when none is published). */
+  reuse_statuses: PackagingClass[];
   /** Ids of entries in the law document. */
   law: string[];
   sources: string[];
-  notes?: string;
+  notes?: LocalizedText;
 }
 
 export interface StreamsDocument extends Envelope {
@@ -172,6 +287,8 @@ export interface StreamsDocument extends Envelope {
   /** Goes up whenever a stream, unit or material changes; declarations store it. */
   catalogue_version: number;
   units: UnitDefinition[];
+  /** The shape of the unique identifier (IDU), for a soft warning. */
+  idu_shape: IduShape;
   streams: Stream[];
 }
 
@@ -181,18 +298,18 @@ export type LawStatus = 'in_force' | 'annulled';
 
 export interface LawEntry {
   id: string;
-  title: string;
-  reference: string;
+  title: LocalizedText;
+  reference: LocalizedText;
   date: IsoDate | null;
   status: LawStatus;
-  summary: string;
+  summary: LocalizedText;
   url: string;
   /** Stream codes concerned (may be empty for general texts). */
   streams: string[];
   verification: Verification;
   checked: IsoDate;
   sources: string[];
-  notes?: string;
+  notes?: LocalizedText;
 }
 
 export interface LawDocument extends Envelope {
@@ -206,15 +323,15 @@ export type Periodicity = 'once' | 'annual' | 'ongoing' | 'per_sale';
 
 export interface Obligation {
   id: string;
-  title: string;
-  description: string;
-  applies_to: string;
+  title: LocalizedText;
+  description: LocalizedText;
+  applies_to: LocalizedText;
   streams: string[];
   /** Ids of entries in the law document. */
   legal_basis: string[];
   periodicity: Periodicity | null;
-  deadline: string | null;
-  consequence: string | null;
+  deadline: LocalizedText | null;
+  consequence: LocalizedText | null;
   verification: Verification;
   checked: IsoDate;
   sources: string[];
@@ -230,7 +347,7 @@ export interface ObligationsDocument extends Envelope {
 /** `reference-data/service.yaml`: the service's self-description (not published as such). */
 export interface ServiceDescription {
   name: string;
-  description: string;
+  description: LocalizedText;
   contact: string;
   updated: IsoDate;
 }
@@ -352,7 +469,7 @@ export interface IndexDocument {
   name: string;
   version: 'v1';
   updated: IsoDate;
-  description: string;
+  description: LocalizedText;
   endpoints: Record<ReferenceDocumentName | 'declaration_template', string>;
   client_api: {
     base: string;
@@ -374,7 +491,16 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
     name: { type: 'string', description: 'Name of the service.' },
     version: { type: 'string', enum: ['v1'], description: 'Version of the public API.' },
     updated: { type: 'string', format: 'date', description: 'Latest `updated` date of the reference sources.' },
-    description: { type: 'string', description: 'What the service is.' },
+    description: {
+      type: 'object',
+      description: 'What the service is, in French and English.',
+      additionalProperties: false,
+      required: ['fr', 'en'],
+      properties: {
+        fr: { type: 'string', minLength: 1, description: 'French.' },
+        en: { type: 'string', minLength: 1, description: 'English.' },
+      },
+    },
     endpoints: {
       type: 'object',
       description: 'Full addresses of the reference files.',

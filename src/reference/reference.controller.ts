@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../auth/audience.js';
+import { Public } from '../caller/audience.js';
 import { REFERENCE_CACHE_CONTROL, ReferenceFiles } from './reference-files.js';
 import { referenceSchemaRef } from './reference-openapi.js';
 

@@ -20,7 +20,7 @@ import { ReferenceStore } from './reference-store.js';
     { provide: ReferenceCatalogue, inject: [ReferenceStore], useFactory: (store: ReferenceStore) => new ReferenceCatalogue(store.documents) },
     ReferenceFiles,
   ],
-  // ReferenceStore for the ReferenceFiles middleware, which AppModule mounts after helmet.
+  // ReferenceFiles for the edge, which answers them before Express (src/edge/).
   exports: [ReferenceCatalogue, ReferenceStore, ReferenceFiles],
 })
 export class ReferenceModule implements NestModule {

@@ -58,7 +58,7 @@ describe('renderReference', () => {
     }
     // Keys follow the schema order: the envelope first, the data last.
     const streams = JSON.parse(file(files, 'streams.json').body.toString('utf8')) as Record<string, unknown>;
-    expect(Object.keys(streams)).toEqual(['version', 'updated', 'checked', 'catalogue_version', 'licence', 'licence_url', 'sources', 'disclaimer', 'units', 'streams']);
+    expect(Object.keys(streams)).toEqual(['version', 'updated', 'checked', 'catalogue_version', 'licence', 'licence_url', 'sources', 'disclaimer', 'units', 'idu_shape', 'streams']);
   });
 
   it('builds the index document with exactly the seed fields, in order, from the given base URLs', async () => {
@@ -127,7 +127,7 @@ describe('renderReference', () => {
     expect(lines[0]).toBe(`# ${sources.service.name}`);
     expect(lines[1]).toBe('');
     expect(lines[2]).toMatch(/^> \S/);
-    expect(text.match(/^## /gm)).toHaveLength(4);
+    expect(text.match(/^## /gm)).toHaveLength(5);
     for (const path of ['/', '/pricing', '/streams', '/law', '/obligations', '/developers', '/problems', '/fr/', '/fr/pricing']) {
       expect(text).toContain(`](https://www.example.org${path})`);
     }
@@ -138,6 +138,17 @@ describe('renderReference', () => {
     expect(text).toContain('Authorization: Bearer <token>');
     for (const endpoint of ['`GET /me`', '`GET /declarations`', '`GET /declarations/{id}`', '`POST /declarations`']) expect(text).toContain(endpoint);
     expect(text).toContain('/docs/openapi.json)');
+    // The parts that speak to people, in French too.
+    const french = text.slice(text.indexOf('\n## En français\n'));
+    expect(french).toContain(`> ${sources.service.description.fr.replace(/\s+/g, ' ').trim()}`);
+    expect(french).toContain('Ceci n’est pas un conseil juridique');
+    for (const stream of sources.streams.streams) expect(french).toContain(`- \`${stream.code}\`\u00a0: ${stream.name.fr}`);
+    expect(french).toContain('](https://data.example.org/reference/v1/streams.json)\u00a0: les filières REP');
+    expect(french).toContain('](https://www.example.org/fr/obligations)');
+    expect(french).toContain('- `EPRO`\u00a0: Emballages professionnels, L541-10-1 2°, déclarable à partir du 1er juillet 2026');
+    expect(french).not.toContain('](https://www.example.org/obligations)');
+    // Filing tiers, for a reader that computes a producer's tier.
+    expect(text).toContain('  - Citeo, filing tiers by yearly count of `uvc`: under 10000 `uvc`: €80 flat fee (`flat_fee`, secondary_source);');
     expect(text).toContain('](https://www.example.org/docs)');
     expect(text).toContain('[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/)');
     for (const stream of sources.streams.streams) expect(text).toContain(`\`${stream.code}\``);

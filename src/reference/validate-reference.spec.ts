@@ -2,9 +2,9 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSources } from './load-sources.js';
-import type { EcoOrganism, LawEntry, Material, Obligation, ReferenceSources, StreamsDocument } from './reference-documents.js';
+import type { EcoOrganism, FilingScheme, JsonSchema, LawEntry, Material, Obligation, ReferenceSources, StreamsDocument } from './reference-documents.js';
 import { SOURCE_DIR, realSources } from './test-support.js';
-import { ReferenceValidationError, validateReference } from './validate-reference.js';
+import { frenchTypographyProblems, ReferenceValidationError, validateReference } from './validate-reference.js';
 
 /** Applies `breakIt` to a copy of the real sources and returns the validation error. */
 async function problemsOf(breakIt: (sources: ReferenceSources) => void): Promise<ReferenceValidationError> {
@@ -116,7 +116,7 @@ describe('validateReference', () => {
       expect.arrayContaining([
         'streams.yaml /streams/0/eco_organisms/0/approval: an approved eco-organism needs its known approval period',
         'streams.yaml /streams/0/eco_organisms/1/approval/to: is before the approval start 2024-12-31',
-        'streams.yaml /streams/2/eco_organisms/0/approval: a candidate eco-organism has no approval period (use null)',
+        'streams.yaml /streams/2/eco_organisms/0/approval: an eco-organism whose role is "approval_not_verified" has no known approval period (use null)',
         'streams.yaml /streams/2/start_date: an upcoming stream needs a start date',
       ]),
     );
@@ -149,13 +149,13 @@ describe('validateReference', () => {
     const error = await problemsOf((s) => {
       s.streams.streams[0]!.eco_organisms[0]!.approval = { from: '2024-01-01', to: '2024-12-31' };
       s.streams.streams[0]!.units.push('tonne');
-      s.streams.streams[1]!.unit_requirements.push({ unit: 'kg', requires: 'uvc', basis: 'b', verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] });
+      s.streams.streams[1]!.unit_requirements.push({ unit: 'kg', requires: 'uvc', basis: { fr: 'Parce que.', en: 'Because.' }, verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] });
       s.streams.streams[1]!.replaced_by = 'NOPE';
       s.streams.streams[0]!.retired_materials[0]!.replaced_by = ['unknown_line'];
     });
     expect(lines(error)).toEqual(
       expect.arrayContaining([
-        'streams.yaml /streams/0/eco_organisms/0/approval/to: the approval ended on 2024-12-31, before the file was checked (2026-11-23): do not publish it as in force',
+        'streams.yaml /streams/0/eco_organisms/0/approval/to: the approval ended on 2024-12-31, before the file was checked (2026-11-25): do not publish it as in force',
         'streams.yaml /streams/0/units/2: unknown unit (not in the top-level units) "tonne"',
         'streams.yaml /streams/1/unit_requirements/0/requires: "uvc" is not one of the stream\'s units',
         'streams.yaml /streams/1/replaced_by: unknown stream code "NOPE"',
@@ -196,6 +196,76 @@ describe('validateReference', () => {
       ]),
     );
   });
+
+  it('refuses a text for people that lacks a language, even where a schema would let it through', async () => {
+    const error = await problemsOf((s) => {
+      // Schemas loosened as a careless edit could: the rule of the build still holds.
+      const obligation = (s.schemas.obligations.properties as Record<string, JsonSchema>).obligations!.items as JsonSchema;
+      const title = (obligation.properties as Record<string, JsonSchema>).title!;
+      title.required = ['en'];
+      const lawEntry = (s.schemas.law.properties as Record<string, JsonSchema>).law!.items as JsonSchema;
+      (lawEntry.properties as Record<string, JsonSchema>).summary = { description: 'One-line summary, of any shape.' };
+      delete (s.obligations.obligations[0]!.title as Partial<Obligation['title']>).fr;
+      (s.law.law[0] as unknown as Record<string, unknown>).summary = 'A summary in English only.';
+      s.streams.streams[0]!.deadlines[0]!.label.en = '  ';
+      s.pricing.plans[0]!.description = { fr: 'Pour vous.', en: 'For you.', de: 'Für Sie.' } as never;
+    });
+    expect(lines(error)).toEqual([
+      'pricing.yaml /plans/0/description/de: is not an allowed property',
+      'pricing.yaml /plans/0/description/de: a text for people has only "fr" and "en"',
+      'streams.yaml /streams/0/deadlines/0/label/en: the English text is missing: every text for people is written in French and in English',
+      'law.yaml /law/0/summary: must be a text in French and English ({fr, en}), not string',
+      'obligations.yaml /obligations/0/title/fr: the French text is missing: every text for people is written in French and in English',
+    ]);
+  });
+
+  it('refuses French written as English: straight apostrophes, ordinary spaces before : ; ? ! and inside « », and a sentence left in English', async () => {
+    const error = await problemsOf((s) => {
+      s.obligations.obligations[0]!.title.fr = "Adhérer à l'éco-organisme";
+      s.obligations.obligations[1]!.description.fr = 'Deux étapes : adhérer ; déclarer ! Pourquoi ?';
+      s.obligations.obligations[2]!.description.fr = 'Voir « Citeo » avant tout?';
+      s.obligations.obligations[3]!.description.fr = s.obligations.obligations[3]!.description.en;
+    });
+    expect(lines(error)).toEqual([
+      "obligations.yaml /obligations/0/title/fr: use the typographic apostrophe ’ in French, not '",
+      'obligations.yaml /obligations/1/description/fr: put a no-break space before ":" (U+00A0) and a narrow no-break space before ";", "?" and "!" (U+202F), not an ordinary space',
+      'obligations.yaml /obligations/2/description/fr: put a narrow no-break space (U+202F) before ";", "?" and "!"',
+      'obligations.yaml /obligations/2/description/fr: put no-break spaces inside « » (U+00A0), not ordinary spaces',
+      'obligations.yaml /obligations/3/description/fr: the French text is the English one: write it in French',
+    ]);
+    expect(frenchTypographyProblems('Voir\u00a0: «\u00a0Citeo\u00a0» et l’IDU\u202f; pourquoi\u202f? https://example.org/?p=1')).toEqual([]);
+  });
+
+  it('refuses filing tiers that leave a yearly count without a tier or in two, a flat fee without its fee, and a count unit the stream does not use', async () => {
+    const error = await problemsOf((s) => {
+      const filing = s.streams.streams[0]!.eco_organisms[0]!.filing as FilingScheme;
+      filing.count_unit = 'tonne';
+      filing.tiers[0]!.fee = null;
+      filing.tiers[1]!.uvc_per_year = { from: 12000, below: 11000 };
+      filing.tiers[2]!.uvc_per_year = { from: 500000, below: 900000 };
+      filing.tiers[2]!.id = 'flat-fee';
+    });
+    expect(lines(error)).toEqual([
+      'streams.yaml /streams/0/eco_organisms/0/filing/count_unit: "tonne" is not one of the stream\'s units',
+      'streams.yaml /streams/0/eco_organisms/0/filing/tiers/2/id: duplicate tier id "flat-fee" (first at /streams/0/eco_organisms/0/filing/tiers/0)',
+      'streams.yaml /streams/0/eco_organisms/0/filing/tiers/0/fee: a flat-fee tier states its fee',
+      'streams.yaml /streams/0/eco_organisms/0/filing/tiers/1/uvc_per_year/from: must be 10000: the tiers cover every yearly count from 0, without a gap or an overlap',
+      'streams.yaml /streams/0/eco_organisms/0/filing/tiers/1/uvc_per_year/below: must be above from (12000)',
+      'streams.yaml /streams/0/eco_organisms/0/filing/tiers/2/uvc_per_year/from: must be 11000: the tiers cover every yearly count from 0, without a gap or an overlap',
+      'streams.yaml /streams/0/eco_organisms/0/filing/tiers/2/uvc_per_year/below: the last tier has no upper bound (null): every yearly count falls in a tier',
+    ]);
+  });
+
+  it('refuses an IDU shape whose pattern is not a regular expression or whose example does not match it', async () => {
+    const broken = await problemsOf((s) => {
+      s.streams.idu_shape.pattern = '^FR[0-9{6}';
+    });
+    expect(lines(broken)).toEqual([expect.stringMatching(/^streams\.yaml \/idu_shape\/pattern: is not a regular expression: /)]);
+    const mismatch = await problemsOf((s) => {
+      s.streams.idu_shape.example = 'FR12_34';
+    });
+    expect(lines(mismatch)).toEqual(['streams.yaml /idu_shape/example: does not match the pattern ^FR[0-9]{6}_[0-9]{2}[A-Z0-9]{4}$']);
+  });
 });
 
 describe('loadSources', () => {
@@ -218,4 +288,5 @@ describe('loadSources', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
 });

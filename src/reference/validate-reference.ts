@@ -1,11 +1,13 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { escapePointer } from '../common/problem/json-pointer.js';
 import {
   REFERENCE_DOCUMENTS,
   SCHEMA_FILES,
   SOURCE_FILES,
   type JsonSchema,
   type ReferenceSources,
+  type SourceName,
 } from './reference-documents.js';
 
 /** One thing wrong with the reference sources: the file, a JSON pointer into it, and what is wrong. */
@@ -41,7 +43,16 @@ export const SERVICE_SCHEMA: JsonSchema = {
   required: ['name', 'description', 'contact', 'updated'],
   properties: {
     name: { type: 'string', minLength: 1, description: 'Name of the service.' },
-    description: { type: 'string', minLength: 1, description: 'Short description of the service.' },
+    description: {
+      type: 'object',
+      description: 'Short description of the service, in French and English.',
+      additionalProperties: false,
+      required: ['fr', 'en'],
+      properties: {
+        fr: { type: 'string', minLength: 1, description: 'French.' },
+        en: { type: 'string', minLength: 1, description: 'English.' },
+      },
+    },
     contact: { type: 'string', format: 'email', description: 'Contact address of the operator.' },
     updated: { type: 'string', format: 'date', description: 'Date this file was last edited.' },
   },
@@ -75,9 +86,147 @@ export function validateReference(sources: ReferenceSources): ReferenceSources {
   schemaProblems(ajv, SERVICE_SCHEMA, sources.service, SOURCE_FILES.service, 'SERVICE_SCHEMA', problems);
 
   problems.push(...crossReferenceProblems(sources));
+  problems.push(...humanTextProblems(sources));
 
   if (problems.length > 0) throw new ReferenceValidationError(problems);
   return sources;
+}
+
+// ------------------------------------------------------------------ texts for people
+
+/**
+ * Every human text of the reference data, per source file, as JSON pointers (`*` = any array
+ * index). Each is a `{fr, en}` object with both languages; the build refuses one that lacks a
+ * language, whatever the JSON Schemas say, as it refuses a fact without a source. A path that is
+ * absent or null is the schemas' business (optional notes, a deadline not set).
+ */
+export const HUMAN_TEXTS: Record<SourceName, readonly string[]> = {
+  streams: [
+    '/disclaimer',
+    '/units/*/name',
+    '/units/*/meaning',
+    '/idu_shape/description',
+    '/idu_shape/notes',
+    '/streams/*/name',
+    '/streams/*/declarable_from_basis',
+    '/streams/*/declarable_until_basis',
+    '/streams/*/notes',
+    '/streams/*/eco_organisms/*/notes',
+    '/streams/*/eco_organisms/*/filing/notes',
+    '/streams/*/eco_organisms/*/filing/tiers/*/label',
+    '/streams/*/eco_organisms/*/filing/tiers/*/description',
+    '/streams/*/eco_organisms/*/filing/tiers/*/notes',
+    '/streams/*/eco_organisms/*/filing/trade_options/*/trades',
+    '/streams/*/eco_organisms/*/filing/trade_options/*/description',
+    '/streams/*/eco_organisms/*/filing/trade_options/*/notes',
+    '/streams/*/eco_organisms/*/filing/calendar/text',
+    '/streams/*/eco_organisms/*/filing/invoicing/text',
+    '/streams/*/unit_requirements/*/basis',
+    '/streams/*/deadlines/*/label',
+    '/streams/*/deadlines/*/notes',
+    '/streams/*/materials/*/name',
+    '/streams/*/materials/*/notes',
+    '/streams/*/retired_materials/*/name',
+    '/streams/*/packaging_categories/*/name',
+    '/streams/*/packaging_categories/*/description',
+    '/streams/*/reuse_statuses/*/name',
+    '/streams/*/reuse_statuses/*/description',
+  ],
+  obligations: [
+    '/disclaimer',
+    '/obligations/*/title',
+    '/obligations/*/description',
+    '/obligations/*/applies_to',
+    '/obligations/*/deadline',
+    '/obligations/*/consequence',
+  ],
+  law: ['/disclaimer', '/law/*/title', '/law/*/reference', '/law/*/summary', '/law/*/notes'],
+  pricing: ['/disclaimer', '/plans/*/description', '/plans/*/included/support'],
+  service: ['/description'],
+};
+
+const LANGUAGES = ['fr', 'en'] as const;
+const LANGUAGE_NAMES = { fr: 'French', en: 'English' } as const;
+/** Texts of this many words or more are sentences: their French cannot be their English. */
+const SENTENCE_WORDS = 4;
+
+/**
+ * The texts for people: each path of `HUMAN_TEXTS` holds `{fr, en}`; any `{fr, en}`-like object
+ * anywhere has both languages and nothing else; French is written the French way (typographic
+ * apostrophe, no-break space before `: ; ? !` and inside « »); a sentence is not the same in both.
+ */
+function humanTextProblems(sources: ReferenceSources): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  for (const name of Object.keys(SOURCE_FILES) as SourceName[]) {
+    const file = SOURCE_FILES[name];
+    const document: unknown = sources[name];
+    for (const pattern of HUMAN_TEXTS[name]) {
+      for (const [pointer, value] of resolveAll(document, pattern)) {
+        if (value === undefined || value === null) continue;
+        if (!isObject(value)) problems.push({ file, path: pointer, message: `must be a text in French and English ({fr, en}), not ${Array.isArray(value) ? 'an array' : typeof value}` });
+        else if (!LANGUAGES.some((lang) => lang in value)) problems.push({ file, path: pointer, message: 'must be a text in French and English ({fr, en})' });
+      }
+    }
+    walk(document, '', (pointer, value) => {
+      if (!LANGUAGES.some((lang) => lang in value)) return;
+      problems.push(...localizedProblems(file, pointer, value));
+    });
+  }
+  return problems;
+}
+
+function localizedProblems(file: string, pointer: string, value: Json): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  for (const lang of LANGUAGES) {
+    const text = value[lang];
+    if (typeof text !== 'string' || text.trim() === '') {
+      problems.push({ file, path: `${pointer}/${lang}`, message: `the ${LANGUAGE_NAMES[lang]} text is missing: every text for people is written in French and in English` });
+    }
+  }
+  for (const key of Object.keys(value)) {
+    if (!(LANGUAGES as readonly string[]).includes(key)) problems.push({ file, path: `${pointer}/${escapePointer(key)}`, message: 'a text for people has only "fr" and "en"' });
+  }
+  const { fr, en } = value;
+  if (typeof fr === 'string') {
+    for (const message of frenchTypographyProblems(fr)) problems.push({ file, path: `${pointer}/fr`, message });
+    if (typeof en === 'string' && fr.trim() === en.trim() && fr.trim().split(/\s+/).length >= SENTENCE_WORDS) {
+      problems.push({ file, path: `${pointer}/fr`, message: 'the French text is the English one: write it in French' });
+    }
+  }
+  return problems;
+}
+
+/** What is wrong with a French text's typography, as the site prints it (the texts carry their own spaces). */
+export function frenchTypographyProblems(text: string): string[] {
+  const problems: string[] = [];
+  if (text.includes("'")) problems.push('use the typographic apostrophe ’ in French, not \'');
+  if (/ [:;?!]/.test(text)) problems.push('put a no-break space before ":" (U+00A0) and a narrow no-break space before ";", "?" and "!" (U+202F), not an ordinary space');
+  if (/[\p{L}\p{N})][;?!]/u.test(text)) problems.push('put a narrow no-break space (U+202F) before ";", "?" and "!"');
+  if (/« | »/.test(text)) problems.push('put no-break spaces inside « » (U+00A0), not ordinary spaces');
+  return problems;
+}
+
+/** Every value at a pointer pattern (`*` = each index of an array), with its concrete pointer. */
+function resolveAll(value: unknown, pattern: string): [string, unknown][] {
+  let found: [string, unknown][] = [['', value]];
+  for (const token of pattern.split('/').slice(1)) {
+    const next: [string, unknown][] = [];
+    for (const [pointer, node] of found) {
+      if (token === '*') list(node).forEach((item, i) => next.push([`${pointer}/${i}`, item]));
+      else if (isObject(node)) next.push([`${pointer}/${escapePointer(token)}`, node[token]]);
+    }
+    found = next;
+  }
+  return found;
+}
+
+/** Calls `visit` on every object of `value` (depth first), with its JSON pointer. */
+function walk(value: unknown, pointer: string, visit: (pointer: string, value: Json) => void): void {
+  if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${pointer}/${i}`, visit));
+  else if (isObject(value)) {
+    visit(pointer, value);
+    for (const [key, child] of Object.entries(value)) walk(child, `${pointer}/${escapePointer(key)}`, visit);
+  }
 }
 
 // ------------------------------------------------------------------ JSON Schema
@@ -132,10 +281,6 @@ function describeAjvError(error: ErrorObject): { path: string; message: string }
     default:
       return { path: error.instancePath, message: error.message ?? error.keyword };
   }
-}
-
-function escapePointer(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Keywords the OpenAPI 3.0 Schema Object does not support (or that we keep out). */
@@ -227,6 +372,47 @@ function unique(entries: Json[], key: string, file: string, base: string, what: 
   return new Set(firstAt.keys());
 }
 
+/**
+ * An eco-organism's filing scheme: its count unit is one of the stream's units; its tiers cover
+ * every yearly count from 0, lowest first, without a gap or an overlap (so a count falls in exactly
+ * one tier); a flat-fee tier states its fee; ids are unique.
+ */
+function filingProblems(filing: Json, streamUnits: Set<string | undefined>, base: string): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  const file = SOURCE_FILES.streams;
+  if (typeof filing.count_unit === 'string' && !streamUnits.has(filing.count_unit)) {
+    problems.push({ file, path: `${base}/count_unit`, message: `"${filing.count_unit}" is not one of the stream's units` });
+  }
+  const tiers = items(filing, 'tiers');
+  unique(tiers, 'id', file, `${base}/tiers`, 'tier id', problems);
+  unique(items(filing, 'trade_options'), 'id', file, `${base}/trade_options`, 'trade option id', problems);
+  let expectedFrom: number | null = 0;
+  tiers.forEach((tier, k) => {
+    const at = `${base}/tiers/${k}`;
+    const bounds = isObject(tier.uvc_per_year) ? tier.uvc_per_year : {};
+    const { from, below } = bounds;
+    if (typeof from === 'number' && from !== expectedFrom) {
+      problems.push({
+        file,
+        path: `${at}/uvc_per_year/from`,
+        message: expectedFrom === null ? 'follows a tier without an upper bound' : `must be ${expectedFrom}: the tiers cover every yearly count from 0, without a gap or an overlap`,
+      });
+    }
+    if (typeof from === 'number' && typeof below === 'number' && below <= from) {
+      problems.push({ file, path: `${at}/uvc_per_year/below`, message: `must be above from (${from})` });
+    }
+    if (below === null && k !== tiers.length - 1) {
+      problems.push({ file, path: `${at}/uvc_per_year/below`, message: 'only the last tier has no upper bound' });
+    }
+    if (k === tiers.length - 1 && typeof below === 'number') {
+      problems.push({ file, path: `${at}/uvc_per_year/below`, message: 'the last tier has no upper bound (null): every yearly count falls in a tier' });
+    }
+    expectedFrom = typeof below === 'number' ? below : null;
+    if (tier.filing === 'flat_fee' && tier.fee === null) problems.push({ file, path: `${at}/fee`, message: 'a flat-fee tier states its fee' });
+  });
+  return problems;
+}
+
 function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
   const problems: ReferenceProblem[] = [];
   const streamsFile = SOURCE_FILES.streams;
@@ -278,6 +464,8 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
       }
     });
     unique(items(stream, 'materials'), 'code', streamsFile, `${base}/materials`, 'material code', problems);
+    unique(items(stream, 'packaging_categories'), 'code', streamsFile, `${base}/packaging_categories`, 'packaging category', problems);
+    unique(items(stream, 'reuse_statuses'), 'code', streamsFile, `${base}/reuse_statuses`, 'reuse status', problems);
     unique(items(stream, 'eco_organisms'), 'name', streamsFile, `${base}/eco_organisms`, 'eco-organism', problems);
 
     const unitCodes = new Set(items(sources.streams, 'units').map((unit) => unit.code));
@@ -317,20 +505,35 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
       const approval = organism.approval;
       // Never publish an ended approval as in force: the file's `checked` date is "today" for the data.
       const checkedOn = isObject(sources.streams) ? sources.streams.checked : undefined;
-      if (organism.role !== 'candidate' && isObject(approval) && isDate(approval.to) && isDate(checkedOn) && approval.to < checkedOn) {
+      const approvalKnown = organism.role === 'approved' || organism.role === 'coordinating_body';
+      if (approvalKnown && isObject(approval) && isDate(approval.to) && isDate(checkedOn) && approval.to < checkedOn) {
         problems.push({ file: streamsFile, path: `${at}/to`, message: `the approval ended on ${approval.to}, before the file was checked (${checkedOn}): do not publish it as in force` });
       }
-      if (organism.role !== 'candidate' && approval === null) {
+      if (approvalKnown && approval === null) {
         problems.push({ file: streamsFile, path: at, message: 'an approved eco-organism needs its known approval period' });
       }
-      if (organism.role === 'candidate' && approval !== null && approval !== undefined) {
-        problems.push({ file: streamsFile, path: at, message: 'a candidate eco-organism has no approval period (use null)' });
+      if (!approvalKnown && approval !== null && approval !== undefined) {
+        problems.push({ file: streamsFile, path: at, message: `an eco-organism whose role is "${String(organism.role)}" has no known approval period (use null)` });
       }
+      if (isObject(organism.filing)) problems.push(...filingProblems(organism.filing, streamUnits, `${base}/eco_organisms/${j}/filing`));
       if (isObject(approval) && isDate(approval.from) && isDate(approval.to) && approval.to < approval.from) {
         problems.push({ file: streamsFile, path: `${at}/to`, message: `is before the approval start ${approval.from}` });
       }
     });
   });
+
+  if (isObject(sources.streams) && isObject(sources.streams.idu_shape)) {
+    const shape = sources.streams.idu_shape;
+    let pattern: RegExp | undefined;
+    try {
+      pattern = new RegExp(String(shape.pattern));
+    } catch (error) {
+      problems.push({ file: streamsFile, path: '/idu_shape/pattern', message: `is not a regular expression: ${(error as Error).message}` });
+    }
+    if (pattern && typeof shape.example === 'string' && !pattern.test(shape.example)) {
+      problems.push({ file: streamsFile, path: '/idu_shape/example', message: `does not match the pattern ${String(shape.pattern)}` });
+    }
+  }
 
   law.forEach((entry, i) => {
     const id = typeof entry.id === 'string' ? entry.id : undefined;

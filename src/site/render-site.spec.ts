@@ -54,6 +54,35 @@ function leaves(value: Json, pointer = ''): Map<string, Json> {
   return out;
 }
 
+/** A text for people: exactly `{fr, en}`. */
+function isLocalized(value: Json | undefined): value is { fr: string; en: string } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 2 && typeof value.fr === 'string' && typeof value.en === 'string';
+}
+
+/** The leaves the pages of `lang` must show: a text for people in that language only (its other language is the other pages'). */
+function leavesFor(document: Json, lang: string): string[] {
+  return [...leaves(document).keys()].filter((pointer) => {
+    const text = /^(.*)\/(fr|en)$/.exec(pointer);
+    return !(text && text[2] !== lang && isLocalized(resolve(document, text[1]!)));
+  });
+}
+
+/** Every text for people of a file that is a sentence (four words or more) and not a name, by JSON pointer. */
+function sentences(document: Json): [string, { fr: string; en: string }][] {
+  const found: [string, { fr: string; en: string }][] = [];
+  const visit = (value: Json, pointer: string) => {
+    if (isLocalized(value)) {
+      if (!pointer.endsWith('/name') && value.en.split(/\s+/).length >= 4) found.push([pointer, value]);
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) visit(child, `${pointer}/${key}`);
+    }
+  };
+  visit(document, '');
+  return found;
+}
+
 function resolve(document: Json, pointer: string): Json | undefined {
   let node: Json | undefined = document;
   for (const raw of pointer.split('/').slice(1)) {
@@ -132,10 +161,28 @@ describe('renderSite', () => {
       const marked = new Set(pages.filter((p) => p.lang === lang).flatMap((p) => marksOf(p.html).map((m) => `${m.file}#${m.pointer}`)));
       const missing: string[] = [];
       for (const [file, document] of documents) {
-        for (const pointer of leaves(document).keys()) if (!marked.has(`${file}#${pointer}`)) missing.push(`${file}#${pointer}`);
+        for (const pointer of leavesFor(document, lang)) if (!marked.has(`${file}#${pointer}`)) missing.push(`${file}#${pointer}`);
       }
       expect({ lang, missing }).toEqual({ lang, missing: [] });
     }
+  });
+
+  it('shows each text for people in the language of the page: no French page holds the English of a text that has French, and the other way round', () => {
+    const wrong: string[] = [];
+    for (const page of pages) {
+      const other = page.lang === 'fr' ? 'en' : 'fr';
+      const text = squash(decode(page.html.replace(/<[^>]*>/g, ' ')));
+      for (const mark of marksOf(page.html)) {
+        const parent = mark.pointer.replace(/\/(fr|en)$/, '');
+        if (mark.pointer.endsWith(`/${other}`) && !parent.endsWith('/name') && isLocalized(resolve(documents.get(mark.file)!, parent))) wrong.push(`${page.path}: marks ${mark.file}#${mark.pointer}`);
+      }
+      for (const [file, document] of documents) {
+        for (const [pointer, value] of sentences(document)) {
+          if (text.includes(squash(value[other]))) wrong.push(`${page.path}: shows the ${other} text of ${file}#${pointer}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('shows a field added to the data without a template change', async () => {

@@ -21,7 +21,7 @@ import {
   type RenderedFile,
 } from '../reference/reference-documents.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
-import { PROBLEM_EXPLANATIONS, SITE_TEXT, type SiteText } from './site-text.js';
+import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 
 export const VIEWS_DIR = join(REPO_ROOT, 'views');
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
@@ -115,8 +115,11 @@ function sitemap(siteUrl: string, updated: string): string {
 
 // ---------------------------------------------------------------- view model
 
+/** The site's words (the catalogue's `site` section of each language). */
+type SiteText = Messages['site'];
+
 function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDocument, siteUrl: string) {
-  const t = SITE_TEXT[page.lang];
+  const t = MESSAGES[page.lang].site;
   const h = helpers(page.lang, t);
   const pathFor = (kind: SitePage['kind'], lang: Language = page.lang) => SITE_PAGES.find((p) => p.kind === kind && p.lang === lang)!.path;
   const problem = page.problem;
@@ -141,9 +144,9 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
       code,
       ...type,
       path: `${page.lang === 'en' ? '' : '/fr'}/problems/${problemSlug(code as keyof typeof PROBLEM_TYPES)}`,
-      ...PROBLEM_EXPLANATIONS[page.lang][code as keyof typeof PROBLEM_TYPES],
+      ...t.problemTypes[code as keyof typeof PROBLEM_TYPES],
     })),
-    problem: problem ? { code: problem, slug: problemSlug(problem), ...PROBLEM_TYPES[problem], ...PROBLEM_EXPLANATIONS[page.lang][problem] } : undefined,
+    problem: problem ? { code: problem, slug: problemSlug(problem), ...PROBLEM_TYPES[problem], ...t.problemTypes[problem] } : undefined,
     /** Stream code → path of its section on the streams page; law id → its section on the law page. */
     streamHref: (code: string) => `${pathFor('streams')}#stream-${code}`,
     lawHref: (id: string) => `${pathFor('law')}#law-${id}`,
@@ -195,6 +198,9 @@ function helpers(lang: Language, t: SiteText) {
     /** English text of the data on a French page says so (screen readers switch voice). */
     enText: (pointer: string, value: string | null, nullWord = '—') =>
       value === null ? mark(pointer, null, nullWord) : mark(pointer, value, value, lang === 'en' ? '' : ' lang="en"'),
+    /** A text for people ({fr, en}) in the page's language only; null (or absent) as `nullWord`. */
+    text: (pointer: string, value: { fr: string; en: string } | null | undefined, nullWord = '—') =>
+      value === null || value === undefined ? mark(pointer, null, nullWord) : mark(`${pointer}/${lang}`, value[lang], value[lang]),
     /**
      * Every field of `object` that the template does not show by name, as a definition list: a
      * field added to the data shows up on the page without a template change.
@@ -205,7 +211,7 @@ function helpers(lang: Language, t: SiteText) {
         .flatMap(([key, value]) => flatten(value, `${pointer}/${escapePointer(key)}`, key));
       if (leaves.length === 0) return '';
       return `<dl class="extras">${leaves
-        .map(({ label, pointer: p, value }) => `<dt>${escapeHtml(label)}</dt><dd>${isIsoDate(value) ? h.date(p, value as string) : h.anyValue(p, value)}</dd>`)
+        .map(({ label, pointer: p, value }) => `<dt>${escapeHtml(label)}</dt><dd>${isIsoDate(value) ? h.date(p, value as string) : isLocalized(value) ? h.text(p, value) : h.anyValue(p, value)}</dd>`)
         .join('')}</dl>`;
     },
     /** A field of any kind: an address as a link, a text as text, anything else as `fact` shows it. */
@@ -218,6 +224,8 @@ function helpers(lang: Language, t: SiteText) {
 }
 
 function flatten(value: unknown, pointer: string, label: string): { label: string; pointer: string; value: unknown }[] {
+  // A text for people is one value, shown in the page's language.
+  if (isLocalized(value)) return [{ label, pointer, value }];
   if (Array.isArray(value)) {
     return value.length === 0 ? [{ label, pointer, value: [] }] : value.flatMap((item, i) => flatten(item, `${pointer}/${i}`, `${label} ${i + 1}`));
   }
@@ -225,6 +233,13 @@ function flatten(value: unknown, pointer: string, label: string): { label: strin
     return Object.entries(value).flatMap(([key, v]) => flatten(v, `${pointer}/${escapePointer(key)}`, `${label} ${key}`));
   }
   return [{ label, pointer, value }];
+}
+
+/** A text for people: exactly `{fr, en}`, both strings. */
+function isLocalized(value: unknown): value is { fr: string; en: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 2 && typeof (value as Record<string, unknown>).fr === 'string' && typeof (value as Record<string, unknown>).en === 'string';
 }
 
 function isIsoDate(value: unknown): boolean {

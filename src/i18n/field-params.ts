@@ -1,0 +1,104 @@
+/**
+ * The parameters each validation code's message needs, as the code that finds the problem sets
+ * them in `FieldError.params` (src/common/problem/problem.ts): the declaration rules, the CSV
+ * reader, the validation pipe, the dashboard, and `readNumber`. One entry per `code` the API can
+ * return in `errors[]`; the catalogues (messages/*.ts) have one message per entry.
+ *
+ * Every parameter is optional where some source of the code cannot give it (the operator's
+ * profile rules set none): a message then says it without the detail. Names of reference data
+ * come in every language (`{ fr, en }`); codes are what a person writes in a file (`EMB`, `kg`).
+ */
+import type { NumberProblemParams } from './read-number.js';
+
+/** A name of the reference data in each language, as the streams data holds it. */
+export type Names = Readonly<Record<string, string>>;
+
+/** Where the problem is: set on every problem of a declaration line or CSV cell. */
+export interface Position {
+  /** The declaration's line, counted from 1 (form and JSON body). */
+  line?: number;
+  /** The spreadsheet row of a CSV file, header = 1. */
+  row?: number;
+  /** The key of the field or column (`quantity`); messages name it in words, never as the key. */
+  field?: string;
+}
+
+type Bounds = { min?: number; max?: number };
+
+export interface FieldParams {
+  // Any request (validation pipe, declaration rules, profile rules)
+  unknown_field: Position;
+  required: Position;
+  invalid_type: Position & { expected?: 'object' | 'string' | 'array'; actual?: string };
+  invalid_characters: Position;
+  too_deep: { max?: number };
+  more_errors: { count?: number };
+  invalid_string: Position;
+  not_blank: Position;
+  not_trimmed: Position;
+  max_length: Position & Bounds;
+  invalid_length: Position & Bounds;
+  invalid_email: Position;
+  invalid_array: Position;
+  array_max_size: Position & Bounds;
+  matches: Position;
+  invalid_date_time: Position;
+  expiry_out_of_range: Position & Bounds;
+  limit_out_of_range: Position & Bounds;
+  invalid_status: Position;
+  invalid_client_id: Position;
+  invalid_actor: Position;
+  invalid_action: Position;
+  invalid_stream: Position;
+  invalid_plan: Position;
+  invalid_boolean: Position;
+  invalid_country_code: Position;
+  duplicate: Position & { value?: string };
+  unknown_plan: Position & { value?: string; plans?: readonly string[] };
+  not_in_plan: Position & { plan?: string; stream?: string; covered?: readonly string[] };
+  invalid_idempotency_key: Position;
+  idempotency_key_reused: Position;
+
+  // A declaration (DeclarationValidator)
+  account_not_confirmed: Position;
+  invalid_period_format: Position & { value?: string };
+  period_too_early: Position & { earliest?: string };
+  period_not_started: Position & { period?: string; start?: string; current?: string };
+  too_few_lines: Position & { min?: number };
+  too_many_lines: Position & { max?: number; count?: number };
+  unknown_stream: Position & { value?: string; streams?: readonly string[] };
+  stream_not_registered: Position & { stream?: string; streamName?: Names; registered?: readonly string[] };
+  stream_not_declarable_for_period: Position & { stream?: string; streamName?: Names; period?: string; from?: string };
+  stream_ended: Position & { stream?: string; streamName?: Names; period?: string; until?: string; replacedBy?: string | null };
+  material_retired: Position & { stream?: string; streamName?: Names; material?: Names; version?: number; replacedBy?: readonly Names[] };
+  invalid_material: Position & { reason?: 'empty' | 'too_long' | 'characters'; max?: number; length?: number };
+  unit_not_allowed: Position & { value?: string; allowed?: readonly string[]; stream?: string };
+  quantity_not_a_number: Position & { value?: string; actual?: string; delimiter?: ',' | ';' };
+  quantity_negative: Position;
+  quantity_too_large: Position & { max?: number };
+  quantity_too_precise: Position & { unit?: string; decimals?: number };
+  duplicate_line: Position & { lines?: readonly number[]; rows?: readonly number[]; more?: number };
+  companion_line_missing: Position & { stream?: string; streamName?: Names; unit?: string; requires?: string; material?: string };
+
+  // A CSV file (the CSV reader)
+  invalid_csv_header: Position & { reason?: 'no_columns' | 'both_separators'; tabs?: boolean };
+  unknown_column: Position & { name?: string; column?: number };
+  missing_column: Position & { column?: string };
+  duplicate_column: Position & { column?: string; count?: number };
+  invalid_csv: Position & { reason?: 'quote_not_closed' | 'quotes' };
+  too_many_rows: Position & { max?: number };
+  too_many_cells: Position & { cells?: number; columns?: number; delimiter?: string };
+
+  // The dashboard's upload
+  file_missing: Position;
+
+  // A number as typed (readNumber), for a form field or a file's cell
+  number_empty: Position & Partial<NumberProblemParams>;
+  number_has_unit: Position & Partial<NumberProblemParams>;
+  number_scientific: Position & Partial<NumberProblemParams>;
+  number_grouping: Position & Partial<NumberProblemParams>;
+  number_ambiguous: Position & Partial<NumberProblemParams>;
+  number_invalid: Position & Partial<NumberProblemParams>;
+}
+
+export type FieldCode = keyof FieldParams;

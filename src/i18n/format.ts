@@ -1,0 +1,159 @@
+/**
+ * Numbers, amounts, quantities, dates and lists as a person reads them in their language, from the
+ * platform's `Intl` (ICU) and nothing hand-written: French has a narrow no-break space (U+202F)
+ * between thousands and a decimal comma ("1 200,5"), "290,00 €", "28 février 2027"; British
+ * English "1,200.5", "€290.00", "28 February 2027". One module for the site, the dashboard, the
+ * e-mails and the CSV writers; what is stored never depends on a language.
+ *
+ * Not for identifiers: years, periods, receipts, IDUs and article numbers are shown as they are
+ * written (`String(2027)`, never `formatNumber(2027)`, which groups its thousands).
+ */
+import { LOCALES, type Language } from './language.js';
+
+/** The decimal text a quantity is stored as: `-?digits(.digits)?`, any length, never a float. */
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+/** The zone every date and time of the service is told in. */
+export const TIME_ZONE = 'Europe/Paris';
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${language}${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(LOCALES[language], options)));
+  return format;
+}
+
+function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${language}${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(LOCALES[language], options)));
+  return format;
+}
+
+/** A number or exact decimal text, checked: `Intl` would read other text as NaN without a word. */
+function numeric(value: number | string): number | Intl.StringNumericLiteral {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+    return value;
+  }
+  if (!DECIMAL_TEXT.test(value)) throw new TypeError(`not a decimal text: ${JSON.stringify(value)}`);
+  return value as Intl.StringNumericLiteral;
+}
+
+export interface NumberOptions {
+  /** Exactly this many decimals (rounded half-expand). Default: every decimal of the value, none added. */
+  decimals?: number;
+}
+
+const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
+  options.decimals === undefined ? { maximumFractionDigits: 100 } : { minimumFractionDigits: options.decimals, maximumFractionDigits: options.decimals };
+
+/**
+ * A quantity or count: `formatNumber('fr', '1200.5')` → "1 200,5" (U+202F), `'en'` → "1,200.5".
+ * A decimal text is formatted exactly, however many digits it has (a stored quantity never goes
+ * through a float); trailing zeros of its decimals are not shown.
+ */
+export function formatNumber(language: Language, value: number | string, options: NumberOptions = {}): string {
+  return numberFormat(language, digits(options)).format(numeric(value));
+}
+
+/** An amount of money: "290,00 €" (U+00A0 before €), "€290.00"; always two decimals. */
+export function formatMoney(language: Language, amount: number | string, currency = 'EUR'): string {
+  return numberFormat(language, { style: 'currency', currency }).format(numeric(amount));
+}
+
+/** A ratio as a percentage: `0.125` → "12,5 %" (U+00A0 before %, as ICU writes it), "12.5%"; at most `decimals` decimals. */
+export function formatPercent(language: Language, ratio: number, decimals = 1): string {
+  return numberFormat(language, { style: 'percent', maximumFractionDigits: decimals }).format(numeric(ratio));
+}
+
+/**
+ * How a unit code of the reference data is written after a number. `uvc` (unité de vente
+ * consommateur) is "UVC" in French and "CSU" (consumer sales unit) in English, as the streams data
+ * names it; an unknown code is written as it is.
+ */
+const UNIT_SYMBOLS: Record<string, Record<Language, string>> = {
+  kg: { fr: 'kg', en: 'kg' },
+  uvc: { fr: 'UVC', en: 'CSU' },
+};
+
+/** The symbol of a unit code in a language ("UVC", "CSU", "kg"). */
+export function unitSymbol(language: Language, unit: string): string {
+  return Object.hasOwn(UNIT_SYMBOLS, unit) ? UNIT_SYMBOLS[unit]![language] : unit;
+}
+
+/**
+ * A quantity with its unit: "1 200,5 kg" (kg through `Intl`'s unit style: U+202F before kg in
+ * French), "4 800 UVC" / "4,800 CSU" (a no-break space U+00A0 before any other unit).
+ */
+export function formatQuantity(language: Language, value: number | string, unit: string): string {
+  if (unit === 'kg') return numberFormat(language, { ...digits({}), style: 'unit', unit: 'kilogram' }).format(numeric(value));
+  return `${formatNumber(language, value)}\u00a0${unitSymbol(language, unit)}`;
+}
+
+/**
+ * `2027-02-28` → "28 février 2027", "28 February 2027"; French writes the first of the month "1er".
+ * An instant is told by its date in Paris; a calendar date (`YYYY-MM-DD`) reads as midnight UTC,
+ * which is the same day in Paris (UTC+1 or UTC+2).
+ */
+export function formatDate(language: Language, date: string | Date): string {
+  return firstOfMonth(language, dateFormat(language, { day: 'numeric', month: 'long', year: 'numeric', timeZone: TIME_ZONE }).formatToParts(instant(date)));
+}
+
+/**
+ * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1",
+ * "28 July 2027 at 12:05 CEST" (the zone as ICU abbreviates it in each language).
+ */
+export function formatDateTime(language: Language, at: string | Date): string {
+  const parts = dateFormat(language, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: TIME_ZONE,
+    timeZoneName: 'short',
+  }).formatToParts(instant(at));
+  return firstOfMonth(language, parts);
+}
+
+function instant(value: string | Date): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`not a date: ${String(value)}`);
+  return date;
+}
+
+/** "1 mars" → "1er mars": the French way of writing the first day of a month. */
+function firstOfMonth(language: Language, parts: Intl.DateTimeFormatPart[]): string {
+  return parts.map((part) => (language === 'fr' && part.type === 'day' && part.value === '1' ? '1er' : part.value)).join('');
+}
+
+/** "kg, UVC et t" / "kg, UVC and t"; `or`: "kg ou UVC" / "kg or CSU". */
+export function formatList(language: Language, items: readonly string[], type: 'and' | 'or' = 'and'): string {
+  return new Intl.ListFormat(LOCALES[language], { type: type === 'and' ? 'conjunction' : 'disjunction' }).format(items);
+}
+
+/** The forms of a word by count: French `one` covers 0 and 1 (and `many` a round million, "1 million de"). */
+export interface PluralForms {
+  one: string;
+  other: string;
+  many?: string;
+}
+
+/** The form of a word for a count, by the language's plural rules (`Intl.PluralRules`). */
+export function plural(language: Language, count: number, forms: PluralForms): string {
+  const category = new Intl.PluralRules(LOCALES[language]).select(count);
+  return category === 'one' ? forms.one : category === 'many' ? (forms.many ?? forms.other) : forms.other;
+}
+
+/**
+ * A stored decimal text as a CSV cell of a dialect: the decimal separator changed, nothing else
+ * (no thousands separator, no rounding), so that the file reads back as the same number.
+ */
+export function csvDecimal(value: string, decimalSeparator: ',' | '.'): string {
+  numeric(value);
+  return decimalSeparator === ',' ? value.replace('.', ',') : value;
+}

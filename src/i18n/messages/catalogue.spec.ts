@@ -1,0 +1,138 @@
+import { PROBLEM_TYPES } from '../../common/problem/problem.js';
+import type { FieldCode } from '../field-params.js';
+import { LANGUAGES, type Language } from '../language.js';
+import { SAMPLE_PARAMS } from '../test-support.js';
+import { MESSAGES, type Messages } from './index.js';
+
+/** Arguments each function of a catalogue outside `fields` is said with. */
+const SAMPLE_ARGS: Record<string, unknown[][]> = {
+  'common.position': [[{}], [{ field: 'period' }], [{ field: 'colour' }], [{ line: 3 }], [{ line: 3, field: 'quantity' }], [{ line: 3, field: 'lines' }], [{ row: 5 }], [{ row: 5, field: 'quantity' }], [{ row: 5, field: 'x' }]],
+  'common.halfYear': [
+    [2026, 1],
+    [2026, 2],
+  ],
+  'dashboard.documentTitle': [['Déclarations'], ['Déclarations', true]],
+  'dashboard.errorSummary.count': [[1], [3]],
+  'dashboard.signIn.sent': [['nom@exemple.fr', 15]],
+  'dashboard.signIn.mailOff': [[15]],
+  'dashboard.link.failed': [[15]],
+  'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
+};
+
+interface Said {
+  /** `fields.required#2`: the key, and which sample it was said with. */
+  key: string;
+  path: string;
+  text: string;
+}
+
+/** Every text of a catalogue, functions said with each of their samples. */
+function said(messages: Messages): Said[] {
+  const out: Said[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (typeof value === 'string') out.push({ key: path, path, text: value });
+    else if (typeof value === 'function') {
+      const code = path.startsWith('fields.') ? (path.slice('fields.'.length) as FieldCode) : undefined;
+      const samples = code ? SAMPLE_PARAMS[code].map((p) => [p]) : SAMPLE_ARGS[path];
+      if (!samples) throw new Error(`no sample arguments for ${path}`);
+      samples.forEach((args, i) => {
+        const text = (value as (...a: unknown[]) => unknown)(...args);
+        if (text !== undefined) out.push({ key: `${path}#${i}`, path, text: String(text) });
+      });
+    } else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key);
+    } else throw new Error(`${path}: a catalogue holds strings and functions, not ${typeof value}`);
+  };
+  walk(messages, '');
+  return out;
+}
+
+/** The key paths of a catalogue, each with the kind of its value. */
+function shape(value: unknown, path = ''): string[] {
+  if (typeof value === 'string' || typeof value === 'function') return [`${path}: ${typeof value}`];
+  return Object.entries(value as object).flatMap(([key, child]) => shape(child, path ? `${path}.${key}` : key));
+}
+
+const texts = Object.fromEntries(LANGUAGES.map((language) => [language, said(MESSAGES[language])])) as Record<Language, Said[]>;
+const person = (language: Language) => texts[language].filter(({ path }) => !path.startsWith('site.'));
+
+describe('the catalogues', () => {
+  it('have every key in every language, of the same kind', () => {
+    const english = shape(MESSAGES.en);
+    for (const language of LANGUAGES) expect(shape(MESSAGES[language])).toEqual(english);
+  });
+
+  it('explain every problem code of the API, for people and for developers', () => {
+    const codes = Object.keys(PROBLEM_TYPES).sort();
+    for (const language of LANGUAGES) {
+      expect(Object.keys(MESSAGES[language].problems).sort()).toEqual(codes);
+      expect(Object.keys(MESSAGES[language].site.problemTypes).sort()).toEqual(codes);
+    }
+  });
+
+  it('have a message for every validation code, said with each sample of its parameters', () => {
+    for (const language of LANGUAGES) {
+      expect(Object.keys(MESSAGES[language].fields).sort()).toEqual(Object.keys(SAMPLE_PARAMS).sort());
+    }
+  });
+
+  // Words that are the same in both languages: codes, units, names, and French words English shares.
+  const SAME_IN_BOTH = new Set([
+    'site.facts.code',
+    'site.facts.description',
+    'site.facts.date',
+    'site.facts.notes',
+    'site.facts.sources',
+    'site.about.version',
+    'site.about.licence',
+    'site.footer.contact',
+    'site.dev.links',
+    'site.dev.name',
+    'site.dev.description',
+    'site.dev.contact',
+    'site.nav.obligations',
+    'site.problems.code',
+    'site.problems.type',
+    'site.values.active',
+  ]);
+
+  it('say nothing in French exactly as in English, but codes, units and names', () => {
+    const english = new Map(texts.en.map(({ key, text }) => [key, text]));
+    const same = texts.fr.filter(({ key, path, text }) => english.get(key) === text && !SAME_IN_BOTH.has(path)).map(({ key, text }) => `${key}: ${text}`);
+    expect(same).toEqual([]);
+    // And the list holds only words that are the same.
+    const french = new Map(texts.fr.map(({ key, text }) => [key, text]));
+    expect([...SAME_IN_BOTH].filter((path) => french.get(path) !== english.get(path))).toEqual([]);
+  });
+
+  it('never show JSON syntax, a pointer, an undefined value or an empty quotation to a person', () => {
+    for (const language of LANGUAGES) {
+      const bad = person(language).filter(({ text }) => /[{}[\]]|\/(lines|rows|period|query|headers)\b|undefined|NaN|\bnull\b|\[object|« *»|“”|\s{2,}(?!\n)|\s[.,]/u.test(text.replace(/\n\n/g, '\n')));
+      expect(bad.map(({ key, text }) => `${key}: ${text}`)).toEqual([]);
+    }
+  });
+
+  it('never name a field by its key in French (the columns of an English file aside)', () => {
+    const keys = /(?<!\p{L})(period|lines|quantity|material|stream|unit|field|pointer|detail)(?!\p{L})/u;
+    const bad = person('fr').filter(({ path, text }) => path !== 'fields.invalid_csv_header' && keys.test(text));
+    expect(bad.map(({ key, text }) => `${key}: ${text}`)).toEqual([]);
+  });
+
+  it('set French typography: ’, a no-break space before : and inside « », a narrow one before ; ! ?', () => {
+    const problems = person('fr').flatMap(({ key, text }) => {
+      const found: string[] = [];
+      if (/['"]/.test(text)) found.push('straight quote or apostrophe');
+      // A colon of a time (11:05), an address (https://) or an ISO date-time is not punctuation.
+      for (const match of text.matchAll(/(?<!\d):(?!\d)(?!\/\/)/g)) if (text[match.index - 1] !== '\u00a0') found.push(`colon at ${match.index}`);
+      // A semicolon between two words is a CSV example (flux;matériau;unité;quantité).
+      for (const match of text.matchAll(/(?<!\p{L});|;(?!\p{L})|[!?](?=\s|$)/gu)) if (text[match.index - 1] !== '\u202f') found.push(`${match[0]} at ${match.index}`);
+      if (/«(?!\u00a0)|(?<!\u00a0)»/.test(text)) found.push('guillemets without no-break spaces');
+      return found.map((problem) => `${key}: ${problem}: ${text}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('write the English apostrophe as ’ too', () => {
+    expect(person('en').filter(({ text }) => /'/.test(text)).map(({ key }) => key)).toEqual([]);
+  });
+});

@@ -1,0 +1,687 @@
+/**
+ * The service's words in English. This file defines the shape of every catalogue (`Messages`):
+ * fr.ts `satisfies` it, so a key missing in another language is a compile error, and a third
+ * language is one more file.
+ *
+ * Sections
+ * - `problems`: every problem code of the API (PROBLEM_TYPES), with a title and an explanation
+ *   for a person (what happened, what to do): the dashboard's error pages.
+ * - `fields`: every validation code the API can return in `errors[]`, as a message for a person
+ *   from the parameters the code carries (field-params.ts): what is wrong and how to fix it, with
+ *   an example; never JSON syntax, pointers or field keys. Where the problem is (line, row,
+ *   column) is `common.position`, said separately, so that a message reads the same next to
+ *   its field and in the summary at the top of the page.
+ * - `site`: the public site's words (labels, headings, the developers' explanations of each
+ *   problem type); facts come only from the reference files.
+ * - `dashboard`: the client dashboard's words (the generic ones so far: issue 31 adds its pages).
+ * - `mail`: the e-mails.
+ * Values are strings or small functions of typed parameters; formats come from ../format.ts.
+ */
+import type { ProblemCode } from '../../common/problem/problem.js';
+import type { FieldCode, FieldParams, Names, Position } from '../field-params.js';
+import { formatDate, formatList, formatNumber, plural } from '../format.js';
+
+type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
+
+const n = (value: number | string) => formatNumber('en', value);
+const date = (iso: string) => formatDate('en', iso);
+const or = (items: readonly string[]) => formatList('en', items, 'or');
+const and = (items: readonly string[]) => formatList('en', items, 'and');
+const named = (names: Names | undefined, code?: string) => names?.en ?? code ?? '';
+const quoted = (items: readonly string[]) => items.map((item) => `“${item}”`);
+/** A stream as a person knows it: "Household packaging (EMB)". */
+const streamOf = (p: { stream?: string; streamName?: Names }) => (p.streamName ? `${p.streamName.en} (${p.stream})` : (p.stream ?? 'this stream'));
+const theStream = (p: { stream?: string; streamName?: Names }) => (p.stream ? `the stream ${streamOf(p)}` : 'this stream');
+const times = (count: number, one: string, other: string) => `${n(count)} ${plural('en', count, { one, other })}`;
+
+/** What each unit code means, to say which one to write. */
+const UNIT_HELP: Record<string, string> = {
+  kg: 'kg for a mass in kilograms',
+  uvc: 'uvc for a number of consumer sales units',
+};
+const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
+
+/** The columns of a declaration file, as the English template names them. */
+const CSV_COLUMNS: Record<string, string> = { stream: 'stream', material: 'material', unit: 'unit', quantity: 'quantity' };
+const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[key]! : key);
+
+/** The fields a person fills in, in words (a key not listed here is never shown). */
+const FIELD_NAMES: Record<string, string> = {
+  period: 'half-year',
+  lines: 'lines',
+  stream: 'stream',
+  material: 'material',
+  unit: 'unit',
+  quantity: 'quantity',
+  file: 'file',
+  name: 'name',
+  expires: 'expiry date',
+  expires_at: 'expiry date',
+  email: 'e-mail address',
+  company: 'company name',
+  country: 'country',
+  plan: 'plan',
+  streams: 'streams',
+  idus: 'unique identifiers (IDU)',
+  client_id: 'client identifier',
+};
+const fieldName = (key: string | undefined) => (key !== undefined && Object.hasOwn(FIELD_NAMES, key) ? FIELD_NAMES[key] : undefined);
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export const en = {
+  language: {
+    /** The language named in itself, for the language switch. */
+    name: 'English',
+  },
+
+  common: {
+    fieldNames: FIELD_NAMES,
+    /** Where a problem is, in words: "Line 3, quantity", "Row 5 of the file, quantity column"; undefined for the whole request. */
+    position: (p: Position): string | undefined => {
+      if (p.row !== undefined) return p.field !== undefined && Object.hasOwn(CSV_COLUMNS, p.field) ? `Row ${p.row} of the file, ${CSV_COLUMNS[p.field]} column` : `Row ${p.row} of the file`;
+      const name = fieldName(p.field);
+      if (p.line !== undefined) return name && p.field !== 'lines' ? `Line ${p.line}, ${name}` : `Line ${p.line}`;
+      return name ? capital(name) : undefined;
+    },
+    /** `2026-S1` → "first half of 2026". */
+    halfYear: (year: number, half: 1 | 2) => `${half === 1 ? 'first' : 'second'} half of ${year}`,
+    /** A problem whose code this catalogue does not know (a newer service than its words). */
+    unknownProblem: 'This information needs correcting: check it and send it again.',
+    yes: 'yes',
+    no: 'no',
+  },
+
+  problems: {
+    bad_request: {
+      title: 'The request could not be read',
+      explanation: 'Something in the address or the form could not be read. Go back, check what you entered and try again.',
+    },
+    malformed_json: {
+      title: 'The data sent could not be read',
+      explanation:
+        'The data sent is not in the expected format. If you used a form of this site, reload the page and try again; if one of your programs sent it, ask its developers to check the request.',
+    },
+    invalid_cursor: {
+      title: 'This page of results no longer exists',
+      explanation: 'The link to the next page of results is out of date. Go back to the first page of the list.',
+    },
+    missing_token: {
+      title: 'API token missing',
+      explanation: 'This address needs an API token. Your programs send it with each request; create one in the dashboard, under API tokens.',
+    },
+    invalid_token: {
+      title: 'This API token does not work',
+      explanation:
+        'The token is unknown, expired or revoked, or was not copied whole. Create a new one in the dashboard, under API tokens, and put it in your program in place of the old one.',
+    },
+    insufficient_scope: {
+      title: 'Not allowed with this access',
+      explanation: 'Your access does not open this page: it is kept for the operator of the service. Go back to your dashboard.',
+    },
+    admin_api_disabled: {
+      title: 'Operator area switched off',
+      explanation: 'The operator area is switched off on this installation. If you run the service, set ADMIN_TOKEN to switch it on.',
+    },
+    session_required: {
+      title: 'Please sign in',
+      explanation: 'Your session has ended: you signed out, or it was idle for 30 minutes, or it is 12 hours old. Sign in again with a new link.',
+    },
+    csrf_failed: {
+      title: 'The form has expired',
+      explanation: 'The form was open for too long, or was sent from another site. Reload the page, fill in the form again and send it.',
+    },
+    not_found: {
+      title: 'Page not found',
+      explanation: 'Nothing is at this address, or it belongs to another account. Check the address, or go back to your dashboard.',
+    },
+    method_not_allowed: {
+      title: 'This action is not possible here',
+      explanation: 'This page does not take this kind of request. Go back and use the buttons and links of the page.',
+    },
+    conflict: {
+      title: 'The record has changed',
+      explanation: 'This record was changed in the meantime. Reload the page to see it as it is now, then try again.',
+    },
+    idempotency_key_in_flight: {
+      title: 'Your declaration is still being recorded',
+      explanation: 'The same declaration is still being recorded. Wait a few seconds, then look at your list of declarations before you send it again.',
+    },
+    payload_too_large: {
+      title: 'The file is too large',
+      explanation: `What you sent is over 1 MiB. A declaration has at most ${n(1000)} lines: group the lines by material category, or delete empty rows and columns from the file, then send it again.`,
+    },
+    unsupported_media_type: {
+      title: 'This kind of file is not accepted',
+      explanation: 'Send the declaration as a CSV file: in Excel or LibreOffice, choose Save as, then CSV UTF-8 (comma delimited) or CSV with semicolons.',
+    },
+    validation_failed: {
+      title: 'Some information needs correcting',
+      explanation: 'Nothing was recorded. Correct each point listed, then send again.',
+    },
+    idempotency_key_reused: {
+      title: 'This submission identifier was used for other figures',
+      explanation:
+        'Your program reused the identifier of an earlier submission (Idempotency-Key) for different figures. Nothing was recorded: the program must send a new identifier with each new declaration.',
+    },
+    rate_limited: {
+      title: 'Too many requests',
+      explanation: 'Too many requests were made in a short time. Wait a minute, then try again.',
+    },
+    internal_error: {
+      title: 'Something went wrong on our side',
+      explanation: 'The service met an unexpected error; nothing you did caused it. Try again in a few minutes; if it happens again, write to us with the reference shown on this page.',
+    },
+    service_unavailable: {
+      title: 'The service is briefly unavailable',
+      explanation: 'The service cannot answer for a moment, and nothing was recorded. Try again in a minute.',
+    },
+  } satisfies Record<ProblemCode, { title: string; explanation: string }>,
+
+  fields: {
+    unknown_field: () =>
+      'The service does not expect this information. Remove it, and send only what the form or the documentation asks for, for example a half-year and its lines for a declaration.',
+    required: (p) => {
+      switch (p.field) {
+        case 'period':
+          return 'Enter the half-year you are declaring, for example 2026-S1 (January to June) or 2026-S2 (July to December).';
+        case 'lines':
+          return `Add at least one line: a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`;
+        case 'stream':
+          return 'Choose the stream of this line, for example EMB for household packaging.';
+        case 'material':
+          return 'Enter the material of this line, for example Glass or Paper and cardboard.';
+        case 'unit':
+          return `Choose the unit of this line: ${or(['kg', 'uvc'].map(unitHelp))}.`;
+        case 'quantity':
+          return `Enter the quantity in figures, for example ${n('1200.5')}.`;
+        default:
+          return 'This information is required: fill it in.';
+      }
+    },
+    invalid_type: (p) => {
+      switch (p.field) {
+        case 'period':
+          return 'Write the half-year as text, for example 2026-S1.';
+        case 'lines':
+          return 'Give the lines as a list, with one entry for each stream, material and unit.';
+        case 'stream':
+          return 'Write the stream as its code, for example EMB.';
+        case 'material':
+          return 'Write the material in words, for example Glass.';
+        case 'unit':
+          return `Write the unit as ${or(['kg', 'uvc'].map(unitHelp))}.`;
+        default:
+          if (p.line !== undefined) return `Each line gives a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`;
+          if (p.field === undefined) return 'Send a declaration: a half-year and its lines, as the documentation shows.';
+          return 'This value is not of the expected kind: write it as the form or the documentation shows.';
+      }
+    },
+    invalid_characters: () =>
+      'This text holds invisible or control characters (a line break, for example) that cannot be recorded. Type it again rather than pasting it, for example Glass.',
+    too_deep: (p) =>
+      `The data is nested more than ${p.max ?? 32} levels deep. Send it as the documentation shows, for example a declaration with its half-year and a list of lines.`,
+    more_errors: (p) => {
+      const count = p.count ?? 1;
+      return `${times(count, 'more problem is', 'more problems are')} not listed here. Correct the ones above, then send again to see the rest.`;
+    },
+    invalid_string: () => 'This must be text: write it in words or figures, for example Exemple SAS.',
+    not_blank: (p) => {
+      switch (p.field) {
+        case 'name':
+          return 'Give the token a name, for example ERP production (the program that will use it).';
+        case 'company':
+          return 'Enter the legal name of the company, for example Exemple SAS.';
+        case 'idus':
+          return 'Enter the unique identifier (IDU), for example FR000000_01ABCD, or remove the empty entry.';
+        default:
+          return 'This cannot be left empty: fill it in.';
+      }
+    },
+    not_trimmed: () => 'Remove the spaces at the start and end of the unique identifier (IDU), for example FR000000_01ABCD.',
+    max_length: (p) => (p.max === undefined ? 'This text is too long: shorten it.' : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`),
+    invalid_length: (p) =>
+      p.min !== undefined
+        ? `Write at least ${times(p.min, 'character', 'characters')}.`
+        : p.max === undefined
+          ? 'This text is too long: shorten it.'
+          : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`,
+    invalid_email: () => 'Enter an e-mail address in the right format, for example name@example.com.',
+    invalid_array: () => 'Give a list here, even of one item, for example the stream EMB.',
+    array_max_size: (p) => (p.max === undefined ? 'The list is too long: shorten it.' : `The list is too long: keep ${times(p.max, 'item', 'items')} at most.`),
+    matches: () =>
+      'Write the client identifier with 3 to 63 lower-case letters, digits, hyphens or underscores, starting with a letter or a digit, for example exemple-sas.',
+    invalid_date_time: () => 'Give a date and time with its time zone, for example 2027-01-31T00:00:00Z.',
+    expiry_out_of_range: (p) => `Choose an expiry date in the future, at most ${times(p.max ?? 2, 'year', 'years')} from today.`,
+    limit_out_of_range: (p) => `Ask for ${n(p.min ?? 1)} to ${n(p.max ?? 100)} results per page, for example 20.`,
+    invalid_status: () => 'Choose current (the revisions in force) or superseded (the replaced ones).',
+    invalid_client_id: () => 'Write a client identifier as the operator gave it, for example exemple-sas.',
+    invalid_actor: () => 'Write admin, or the identifier of an operator token, for example 0f8fad5b-d9cb-469f-a165-70867728950e.',
+    invalid_action: () => 'Write an action as the audit trail names it, for example client.updated.',
+    invalid_stream: () => 'Write the code of a stream, for example EMB.',
+    invalid_plan: () => 'Write the identifier of a plan, for example business.',
+    invalid_boolean: () => 'Write true (yes) or false (no).',
+    invalid_country_code: () => 'Write the country as its two-letter ISO code in capitals, for example FR for France.',
+    duplicate: (p) => (p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`),
+    unknown_plan: (p) =>
+      `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} one of the service’s plans. ${p.plans?.length ? `Choose ${or(p.plans)}.` : 'Choose one of the plans on the pricing page, for example business.'}`,
+    not_in_plan: (p) =>
+      `${p.plan ? `The plan ${p.plan}` : 'This plan'} does not cover ${theStream(p)}${p.covered?.length ? ` (it covers ${and(p.covered)})` : ''}. Choose a plan that covers it, or remove the stream.`,
+    invalid_idempotency_key: () =>
+      'The submission identifier (Idempotency-Key) must be 1 to 255 visible characters: use a new unique identifier, for example 0f8fad5b-d9cb-469f-a165-70867728950e.',
+    idempotency_key_reused: () =>
+      'This submission identifier (Idempotency-Key) was used for different figures in the last 24 hours. Send the new figures with a new identifier.',
+
+    account_not_confirmed: () =>
+      'Your account is not confirmed yet: the operator must confirm your company’s details before you can file. Nothing was recorded; send your declaration again once you are told your account is confirmed.',
+    invalid_period_format: (p) =>
+      `${p.value === undefined ? '' : `“${p.value}” is not a half-year. `}Write the year, a hyphen, then S1 (January to June) or S2 (July to December), for example 2026-S1.`,
+    period_too_early: (p) =>
+      p.earliest
+        ? `The service takes declarations from the half-year ${p.earliest} onwards. Choose ${p.earliest} or a later half-year.`
+        : 'The service does not take declarations for a half-year this early. Choose a later one.',
+    period_not_started: (p) =>
+      `The half-year ${p.period ?? ''} has not started yet${p.start ? `: it opens on ${date(p.start)}` : ''}. Declare it once it has started, or choose a half-year that has${p.current ? `, for example ${p.current}` : ''}.`,
+    too_few_lines: () => `The declaration has no line. Add at least one: a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`,
+    too_many_lines: (p) =>
+      `${p.count !== undefined ? `The declaration has ${n(p.count)} lines, and ${n(p.max ?? 1000)} at most are allowed.` : `A declaration has at most ${n(p.max ?? 1000)} lines: the lines of the file from this row on are not read.`} Group close materials under their category of the eco-organism’s grid, for example all glass bottles and jars under Glass.`,
+    unknown_stream: (p) =>
+      `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} a stream of the service. ${p.streams?.length ? `Write the code of one of the streams: ${or(p.streams)}.` : 'Write the code of a stream, for example EMB.'}`,
+    stream_not_registered: (p) =>
+      `Your account is not registered for ${theStream(p)}. ${p.registered?.length ? `Declare only your streams (${and(p.registered)}); to add one, ask the operator.` : 'Your account has no stream yet: ask the operator to add the ones you declare.'}`,
+    stream_not_declarable_for_period: (p) =>
+      p.from
+        ? `${capital(theStream(p))} is declared from ${date(p.from)}: ${p.period ? `the half-year ${p.period}` : 'this half-year'} ends before that date. Choose a later half-year, or another stream.`
+        : `${capital(theStream(p))} is not declared for this half-year yet. Choose a later half-year, or another stream.`,
+    stream_ended: (p) =>
+      `${p.until ? `${capital(theStream(p))} is no longer declared after ${date(p.until)}: ${p.period ? `the half-year ${p.period}` : 'this half-year'} starts after that date.` : `${capital(theStream(p))} is no longer declared for this half-year.`} ${p.replacedBy ? `Declare ${p.period ?? 'it'} under the stream ${p.replacedBy} instead.` : 'Choose an earlier half-year.'}`,
+    material_retired: (p) =>
+      `${p.material ? `The category “${named(p.material)}”` : 'This category'} is no longer used for ${streamOf(p)}${p.version !== undefined ? ` since version ${p.version} of the reference data` : ''}. ${p.replacedBy?.length ? `Declare it under ${or(quoted(p.replacedBy.map((name) => named(name))))}.` : 'Choose a current category of the stream, or write the material in your own words.'}`,
+    invalid_material: (p) => {
+      switch (p.reason) {
+        case 'too_long':
+          return `The material is ${times(p.length ?? 0, 'character', 'characters')} long: write it in ${n(p.max ?? 120)} at most, for example Glass or PET trays.`;
+        case 'characters':
+          return 'Write the material on one line, without invisible characters: type it again rather than pasting it, for example Glass.';
+        default:
+          return 'Enter the material of this line, for example Glass.';
+      }
+    },
+    unit_not_allowed: (p) =>
+      `${p.value === undefined ? 'This unit is not accepted' : `“${p.value}” is not an accepted unit`}${p.stream ? ` for ${p.stream}` : ''}. Write ${or((p.allowed?.length ? p.allowed : ['kg', 'uvc']).map(unitHelp))}.`,
+    quantity_not_a_number: (p) =>
+      p.value === undefined
+        ? `Write the quantity in figures, for example ${n('1200.5')}.`
+        : `“${p.value}” is not a number. Write the quantity in figures only, without unit or thousands separator, for example ${p.delimiter === ';' ? '1200,5 or 1200.5' : '1200.5 (in a comma-separated file, a decimal comma would split the cell)'}.`,
+    quantity_negative: () =>
+      `The quantity cannot be negative. Write the quantity placed on the market, for example ${n('1200.5')}; to correct an earlier declaration, file it again with the right figures.`,
+    quantity_too_large: (p) => `The quantity is over ${n(p.max ?? 1e12)}. Check the unit: a mass is written in kilograms, for example ${n(1200)} for 1.2 tonnes.`,
+    quantity_too_precise: (p) => {
+      const unit = p.unit ? `in ${p.unit}` : 'in this unit';
+      if (p.decimals === 0) return `A quantity ${unit} is a count: write a whole number, for example ${n(4800)}.`;
+      const decimals = p.decimals ?? 3;
+      return `A quantity ${unit} has at most ${times(decimals, 'decimal', 'decimals')}${p.unit === 'kg' && decimals === 3 ? ' (to the gram)' : ''}, for example ${n(`1200.${'125'.padEnd(decimals, '0').slice(0, decimals)}`)}.`;
+    },
+    duplicate_line: (p) => {
+      const others = p.rows ? { list: p.rows, what: 'row', of: ' of the file' } : { list: p.lines ?? [], what: 'line', of: '' };
+      const where =
+        others.list.length === 0
+          ? 'another line'
+          : `${plural('en', others.list.length + (p.more ?? 0), { one: others.what, other: `${others.what}s` })} ${and([...others.list.map((i) => n(i)), ...(p.more ? [times(p.more, 'other', 'others')] : [])])}${others.of}`;
+      return `This line repeats the stream, material and unit of ${where}. Add their quantities together on one line, for example ${n('1200.5')} rather than ${n(1000)} and ${n('200.5')}.`;
+    },
+    companion_line_missing: (p) =>
+      `For ${theStream(p)}, each material is declared both in ${p.unit ?? 'kg'} and in ${p.requires ?? 'uvc'}. Add a line for ${p.material ? `“${p.material}”` : 'this material'} in ${p.requires ?? 'uvc'}: ${p.requires === 'uvc' || p.requires === undefined ? `the number of consumer sales units placed on the market, for example ${n(4800)}` : `for example ${n(4800)}`}.`,
+
+    invalid_csv_header: (p) =>
+      p.reason === 'both_separators'
+        ? 'The first row splits into column names both with commas and with semicolons. Use one separator only, for example stream,material,unit,quantity.'
+        : `The first row of the file must name the columns stream, material, unit and quantity (or in French flux, matériau, unité, quantité), separated by commas or semicolons. Start from the template, or add this row above your figures.${p.tabs ? ' The file looks tab-separated: save it as CSV instead.' : ''}`,
+    unknown_column: (p) =>
+      `${p.name === undefined ? 'This column is not' : `The column “${p.name}”${p.column !== undefined ? ` (column ${p.column})` : ''} is not`} one the service reads. Rename it stream, material, unit or quantity, or delete it.`,
+    missing_column: (p) =>
+      p.column
+        ? `The file has no ${column(p.column)} column. Add it to the first row, for example stream,material,unit,quantity.`
+        : 'A column is missing from the file. Name them all in the first row, for example stream,material,unit,quantity.',
+    duplicate_column: (p) => `${p.column ? `The ${column(p.column)} column` : 'A column'} is named ${p.count === undefined ? 'more than once' : times(p.count, 'time', 'times')}. Keep one, and delete or rename the others.`,
+    invalid_csv: (p) =>
+      p.reason === 'quote_not_closed'
+        ? 'A cell opens a quotation mark that is never closed. Close it or remove it; a spreadsheet places quotation marks for you when it saves the file.'
+        : 'A cell holds quotation marks in a way spreadsheets do not write. Save the file again from Excel or LibreOffice, which places them for you.',
+    too_many_rows: (p) =>
+      `The file has more than ${n(p.max ?? 2001)} rows, counting blank ones. Delete the blank rows at its end (a spreadsheet sometimes saves thousands of them), or split the declaration.`,
+    too_many_cells: (p) =>
+      `${p.cells !== undefined && p.columns !== undefined ? `This row has ${times(p.cells, 'cell', 'cells')}, but the first row names ${times(p.columns, 'column', 'columns')}.` : 'This row has more cells than the first row names columns.'} A cell that holds the separator (${p.delimiter === ';' ? 'a semicolon' : 'a comma'}) must be in quotation marks: save the file from a spreadsheet, which does it for you.`,
+
+    file_missing: () => 'Choose a CSV file to upload, for example the template filled in and saved as CSV.',
+
+    number_empty: () => `Enter a number in figures, for example ${n('1200.5')}.`,
+    number_has_unit: (p) => {
+      const bare = (p.value ?? '').replace(/[^\d.,\s-]/g, '').trim();
+      return `Write the number only, without unit or symbol${bare ? `: ${bare} rather than “${p.value}”` : `, for example ${n('1200.5')}`}. The unit is chosen on its own.`;
+    },
+    number_scientific: (p) =>
+      `${p.value === undefined ? 'This number is' : `“${p.value}” is`} in scientific notation, which a spreadsheet writes, rounded, when a column is too narrow. Widen the column or give the cells the Number format, then save again; or write the number in full, for example ${n(1200000)}.`,
+    number_grouping: (p) =>
+      `${p.value === undefined ? 'This number is not written correctly' : `“${p.value}” is not written as a number`}: thousands go in groups of three digits, for example ${n('1200000.5')} or 1200000.5.`,
+    number_ambiguous: (p) => {
+      const reading = p.asDecimal ?? '';
+      // What to write: in the file's own notation when the file uses this separator for its decimals.
+      const written = p.reason === 'other_places' && p.separator ? reading.replace('.', p.separator) : reading;
+      const why =
+        p.reason === 'mixed'
+          ? 'and the file writes decimals both with a comma and with a point'
+          : p.reason === 'other_places'
+            ? 'and the other decimal numbers of the file do not have three decimals'
+            : 'and nothing around it tells which';
+      const notation = written === reading ? '' : ` (with a ${p.separator === '.' ? 'point' : 'comma'}, as in the rest of the file)`;
+      return `“${p.value ?? ''}” can be read as ${p.asThousands ?? ''} or as ${reading}, ${why}. Write ${p.asThousands ?? ''} for the first, or ${written}${notation} for the second, without thousands separator.`;
+    },
+    number_invalid: (p) =>
+      `${p.value === undefined ? 'This is not a number.' : `“${p.value}” is not a number.`} Write figures only, with a decimal point or comma, for example ${n('1200.5')}.`,
+  } satisfies FieldMessages as FieldMessages,
+
+  dashboard: {
+    brand: 'EPR declarations',
+    skip: 'Skip to content',
+    /** The document title of a page; an error page's is prefixed (GOV.UK: "Error: …"). */
+    documentTitle: (title: string, error = false) => `${error ? 'Error: ' : ''}${title} · Dashboard`,
+    nav: {
+      label: 'Dashboard',
+      overview: 'Overview',
+      tokens: 'API tokens',
+      declarations: 'Declarations',
+    },
+    signOut: 'Sign out',
+    languageSwitch: 'Language',
+    footer: {
+      dashboard: 'Client dashboard',
+      site: 'Public site',
+      developers: 'Developers',
+      api: 'API reference',
+    },
+    buttons: {
+      continue: 'Continue',
+      cancel: 'Cancel',
+      back: 'Back',
+      backToDashboard: 'Back to the dashboard',
+      change: 'Change',
+    },
+    errorSummary: {
+      title: 'There is a problem',
+      nothingStored: 'Nothing was recorded.',
+      count: (count: number) => `${times(count, 'point', 'points')} to correct:`,
+    },
+    problemPage: {
+      whatThisMeans: 'What this means',
+      reference: 'Reference',
+    },
+    signIn: {
+      title: 'Sign in',
+      lead: 'The dashboard is where your company’s people get API tokens, see what is due and file declarations.',
+      signedOut: 'You are signed out.',
+      sessionEnded: 'Please sign in to continue.',
+      emailLabel: 'E-mail address of your account',
+      emailInvalid: 'Enter the e-mail address of your account, for example name@example.com.',
+      submit: 'E-mail me a sign-in link',
+      sent: (email: string, minutes: number) =>
+        `If ${email} is the address of a confirmed account, a sign-in link is on its way. It works once, within ${times(minutes, 'minute', 'minutes')}.`,
+      mailOff: (minutes: number) =>
+        `E-mail sign-in is off on this installation (no mail server is set up). Ask the operator for a sign-in link: it works once, within ${times(minutes, 'minute', 'minutes')}.`,
+      operatorLink: 'A sign-in link from the operator opens your dashboard directly.',
+    },
+    link: {
+      lead: 'You are about to sign in to your company’s dashboard.',
+      continue: 'Continue to the dashboard',
+      once: 'The link works once: after this, sign in again with a new link.',
+      failed: (minutes: number) =>
+        `This sign-in link does not work: it was already used, it is more than ${times(minutes, 'minute', 'minutes')} old, or it was not copied whole.`,
+      askNew: 'Ask for a new link',
+      orOperator: 'or ask the operator for one.',
+    },
+  },
+
+  mail: {
+    signIn: {
+      subject: 'Your sign-in link to the EPR declarations dashboard',
+      text: (p: { clientId: string; minutes: number; url: string }) =>
+        [
+          'Hello,',
+          '',
+          `Someone (we hope you) asked to sign in to the EPR declarations dashboard of the account “${p.clientId}”.`,
+          '',
+          `Open this link to sign in. It works once, within ${times(p.minutes, 'minute', 'minutes')}:`,
+          '',
+          p.url,
+          '',
+          'If you did not ask for it, ignore this message: nothing happens without the link.',
+          '',
+        ].join('\n'),
+    },
+  },
+
+  site: {
+    /** French puts a (non-breaking) space before a colon. */
+    colon: ':',
+    langName: 'English',
+    otherLangName: 'Français',
+    skip: 'Skip to content',
+    nav: {
+      home: 'Home',
+      pricing: 'Pricing',
+      streams: 'Streams',
+      law: 'Law',
+      obligations: 'Obligations',
+      developers: 'Developers',
+      problems: 'Errors',
+      problem: 'Error',
+    },
+    titles: {
+      home: 'EPR packaging declarations for France',
+      pricing: 'Pricing',
+      streams: 'EPR streams',
+      law: 'Legal texts',
+      obligations: 'What a packaging producer must do',
+      developers: 'Developers',
+      problems: 'Error types',
+      problem: 'Error',
+    },
+    intros: {
+      pricing: "The service's own plans. Prices are per year, VAT excluded. They are not eco-organism tariffs.",
+      streams: 'The extended producer responsibility (EPR, in French REP) streams a client can declare, with their units, material categories, eco-organisms and legal basis.',
+      law: 'French and EU texts on packaging EPR, each with its reference, date, status, official address and sources.',
+      obligations: 'What a producer placing packaged products on the French market must do, with the legal basis, deadlines and sources.',
+      developers: 'How to get a token, and the API in short, with examples you can copy.',
+      problems: 'Every error of the API is an application/problem+json document whose `type` is the address of one of these pages.',
+    },
+    home: {
+      lead: 'Submit your French packaging EPR declarations through an API, and read the rules they rest on as open data.',
+      forWhom: 'For whom',
+      forWhomText:
+        'Producers that place packaged products on the French market, foreign sellers shipping to France and online marketplaces, through their ERP or seller tools.',
+      howToStart: 'How to start',
+      startPlans: 'Choose a plan',
+      startData: 'Read the reference data: no key needed',
+      startApi: 'Connect your system to the API',
+      plans: 'Plans',
+      streams: 'Streams accepted',
+      data: 'Reference data',
+      dataText: 'Each page below is built from the JSON file it links to, at the same time and from the same sources.',
+      perYear: 'per year',
+    },
+    facts: {
+      code: 'Code',
+      name: 'Name',
+      nameOther: 'French name',
+      price: 'Price',
+      vat: 'VAT',
+      billing: 'Billing period',
+      streams: 'Streams',
+      included: 'Included',
+      declarationsPerYear: 'Declarations per year',
+      apiAccess: 'API access',
+      support: 'Support',
+      legalItem: 'Legal item',
+      ademeCode: 'ADEME code',
+      status: 'Status',
+      startDate: 'Start date',
+      declarableFrom: 'Declarable from',
+      declarableFromBasis: 'Why from this date',
+      units: 'Units',
+      materials: 'Material categories',
+      ecoOrganisms: 'Eco-organisms',
+      role: 'Role',
+      approval: 'Approval',
+      from: 'from',
+      to: 'to',
+      law: 'Legal texts',
+      reference: 'Reference',
+      date: 'Date',
+      summary: 'Summary',
+      officialUrl: 'Official address',
+      appliesTo: 'Applies to',
+      legalBasis: 'Legal basis',
+      periodicity: 'Periodicity',
+      deadline: 'Deadline',
+      consequence: 'If missed',
+      notes: 'Notes',
+      verification: 'Verification',
+      sources: 'Sources',
+      other: 'Other fields',
+      id: 'Id',
+      checked: 'Checked on',
+      description: 'Description',
+      filing: 'Filing',
+      tiers: 'Filing tiers by yearly count',
+      countUnit: 'Counted in',
+      perYear: 'a year',
+      tierFrom: 'from',
+      tierBelow: 'to under',
+      tierUp: 'and more',
+      fee: 'Fee',
+      openToSmaller: 'Open to smaller producers',
+      tradeOptions: 'Options for some trades',
+      trades: 'For',
+      calendar: 'Calendar',
+      invoicing: 'Invoicing',
+      packagingCategories: 'Packaging categories',
+      reuseStatuses: 'Reuse statuses',
+      idu: 'Unique identifier (IDU): its usual shape',
+      pattern: 'Pattern',
+      example: 'Example',
+      use: 'Use',
+    },
+    values: {
+      true: 'yes',
+      false: 'no',
+      null: 'not set',
+      unlimited: 'unlimited',
+      noDate: 'no date',
+      noDeadline: 'no fixed deadline',
+      official_text: 'official text',
+      secondary_source: 'secondary source',
+      unverified: 'unverified',
+      active: 'active',
+      upcoming: 'upcoming',
+      approved: 'approved',
+      candidate: 'candidate',
+      in_force: 'in force',
+      annulled: 'annulled',
+      once: 'once',
+      annual: 'annual',
+      ongoing: 'ongoing',
+      per_sale: 'per sale',
+      excluded: 'excluded',
+      year: 'year',
+      notPublished: 'not published',
+      coordinating_body: 'coordinating body',
+      approval_not_verified: 'approval not verified',
+      flat_fee: 'flat fee',
+      simplified_declaration: 'simplified declaration',
+      detailed_declaration: 'detailed declaration',
+      declaration: 'declaration',
+      per_transaction_rate: 'rate per checkout transaction',
+      collective_contract: 'collective contract',
+      warning: 'a warning, never a refusal',
+    } as Record<string, string>,
+    about: {
+      heading: 'About this data',
+      file: 'File',
+      version: 'Version',
+      updated: 'Updated',
+      licence: 'Licence',
+      sources: 'Main sources',
+      disclaimer: 'Disclaimer',
+      verificationHelp:
+        'Each fact carries a verification label: official text (read in an official text), secondary source (read in a secondary source only) or unverified.',
+    },
+    footer: {
+      data: 'Data of',
+      licence: 'Reference data under',
+      contact: 'Contact',
+      notAdvice: 'Not legal advice: check against the official texts.',
+    },
+    dev: {
+      token: 'Get a token',
+      tokenText:
+        'The operator onboards your company and sends you a sign-in link to your dashboard (/dashboard), where you create a token for each client system (the operator can issue them too). A token is shown once: keep it in your secret store. The service keeps only its SHA-256 hash. Write to the contact address to start.',
+      tokenShape: 'A token looks like eprc_ followed by 32 letters and digits, an underscore and a 6-character checksum, so secret scanners can find it.',
+      inShort: 'The API in short',
+      clientApi: 'Client API',
+      base: 'Base address',
+      auth: 'Authentication',
+      endpoints: 'Endpoints',
+      publicData: 'Public files (no key)',
+      examples: 'Examples',
+      exRead: 'Read a reference file (no key):',
+      exMe: 'Your account:',
+      exPost: 'Submit a declaration for a half-year (retry safely with the same Idempotency-Key):',
+      exList: 'Your declarations, newest first:',
+      errors: 'Errors',
+      errorsText: 'Every error is application/problem+json with a stable code; its type is the address of a page that explains it.',
+      links: 'Documentation',
+      swagger: 'Swagger UI: every route, schema and error',
+      openapi: 'OpenAPI document',
+      index: 'Index document',
+      llms: 'llms.txt: the service in Markdown, for people and language models',
+      name: 'Service',
+      description: 'Description',
+      markdown: 'Markdown summary',
+      contact: 'Contact',
+    },
+    problems: {
+      status: 'HTTP status',
+      code: 'Code',
+      type: 'Type',
+      title: 'Title',
+      what: 'What it means',
+      todo: 'What to do',
+      all: 'All error types',
+      shape: 'Example',
+    },
+    /** What each problem type means and what to do, for the developers reading its page (/problems/<code>). */
+    problemTypes: {
+      bad_request: { what: 'The request could not be understood, for example a path that is not correctly encoded.', todo: 'Read the detail, fix the request and send it again.' },
+      malformed_json: { what: 'The body is not valid JSON.', todo: 'Send a JSON document (check quotes, commas and brackets) with Content-Type: application/json.' },
+      invalid_cursor: { what: 'The cursor query parameter is not one this service gave.', todo: 'Use the next_cursor value of the previous page as it is, or start again without a cursor.' },
+      missing_token: { what: 'The route needs a bearer token and none was sent.', todo: 'Send the header Authorization: Bearer <token>. The WWW-Authenticate header names the realm.' },
+      invalid_token: { what: 'The token is unknown, malformed, expired or revoked.', todo: 'Check that the whole token was copied; ask the operator for a new one if it was revoked or has expired.' },
+      insufficient_scope: { what: 'The token is valid but not for this route (a client token on an operator route).', todo: 'Use the routes of the client API, or the operator credential for operator routes.' },
+      admin_api_disabled: { what: 'The operator API is switched off on this instance (no operator credential is configured).', todo: 'The operator configures ADMIN_TOKEN to use it.' },
+      session_required: { what: 'The dashboard page needs you to be signed in, and you are not (or your session ended: signed out, idle for 30 minutes, or 12 hours old).', todo: 'Sign in again at /dashboard/sign-in: with a link from the operator, or by e-mail.' },
+      csrf_failed: { what: 'A dashboard form was sent without the security token of the page it came from, or with an old one.', todo: 'Reload the page and send the form again. Forms only work from this site’s own pages.' },
+      not_found: { what: 'Nothing is at this address, or the record is not yours (another client’s record is reported the same way).', todo: 'Check the path and the id.' },
+      method_not_allowed: { what: 'The path exists but not with this method.', todo: 'Use one of the methods in the Allow header.' },
+      conflict: { what: 'The request conflicts with the current state of a record.', todo: 'Read the record again and decide whether to retry.' },
+      idempotency_key_in_flight: { what: 'A request with the same Idempotency-Key is still running.', todo: 'Wait the number of seconds in Retry-After and send the same request again: you will get the first response.' },
+      payload_too_large: { what: 'The body is over 1 MiB, or holds too many JSON objects and arrays.', todo: 'Split the data into smaller requests (a declaration holds at most 1,000 lines).' },
+      unsupported_media_type: { what: 'The body is not JSON.', todo: 'Send Content-Type: application/json.' },
+      validation_failed: { what: 'The body or the query breaks one or more rules. The errors array lists every problem at once, each with a JSON pointer, a detail and a stable code. Nothing was stored.', todo: 'Fix every listed field and send the request again.' },
+      idempotency_key_reused: { what: 'The Idempotency-Key was already used with a different body in the last 24 hours.', todo: 'Use a new key for a new request; reuse a key only to retry the same request.' },
+      rate_limited: { what: 'Too many requests with this token in the current minute.', todo: 'Wait the number of seconds in Retry-After; the RateLimit headers show your budget.' },
+      internal_error: { what: 'An unexpected error on our side. The response carries only the request id.', todo: 'Retry later; if it persists, send the instance (request id) to the contact address.' },
+      service_unavailable: { what: 'The service cannot reach its database for a moment.', todo: 'Retry after the number of seconds in Retry-After.' },
+    } satisfies Record<ProblemCode, { what: string; todo: string }>,
+  },
+};
+
+export type Messages = typeof en;

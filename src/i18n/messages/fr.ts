@@ -1,0 +1,670 @@
+/**
+ * Les mots du service en français : même forme que en.ts (`satisfies Messages`), écrits pour un
+ * responsable conformité ou un comptable d’un metteur sur le marché (vouvoiement, termes des textes
+ * et des éco-organismes). La typographie française (’, espaces insécables avant : ; ! ? et dans
+ * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral ; la
+ * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
+ */
+import type { FieldParams, Names, Position } from '../field-params.js';
+import { formatDate, formatList, formatNumber, plural } from '../format.js';
+import { fr as t } from '../typography.js';
+import type { Messages } from './en.js';
+
+const n = (value: number | string) => formatNumber('fr', value);
+const date = (iso: string) => formatDate('fr', iso);
+const or = (items: readonly string[]) => formatList('fr', items, 'or');
+const and = (items: readonly string[]) => formatList('fr', items, 'and');
+const named = (names: Names | undefined, code?: string) => names?.fr ?? code ?? '';
+const quoted = (items: readonly string[]) => items.map((item) => t`« ${item} »`);
+/** Une filière telle qu’on la connaît : « Emballages ménagers (EMB) ». */
+const streamOf = (p: { stream?: string; streamName?: Names }) => (p.streamName ? `${p.streamName.fr} (${p.stream})` : (p.stream ?? ''));
+/** « la filière Emballages ménagers (EMB) », ou « cette filière » quand on ne sait pas laquelle. */
+const theStream = (p: { stream?: string; streamName?: Names }) => (p.stream ? `la filière ${streamOf(p)}` : 'cette filière');
+const times = (count: number, one: string, other: string) => `${n(count)} ${plural('fr', count, { one, other })}`;
+
+/** Ce que désigne chaque code d’unité, pour dire lequel écrire. */
+const UNIT_HELP: Record<string, string> = {
+  kg: 'kg pour une masse en kilogrammes',
+  uvc: 'uvc pour un nombre d’unités de vente consommateur (UVC)',
+};
+const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
+
+/** Les colonnes d’un fichier de déclaration, telles que le modèle français les nomme. */
+const CSV_COLUMNS: Record<string, string> = { stream: 'flux', material: 'matériau', unit: 'unité', quantity: 'quantité' };
+const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[key]! : key);
+
+/** Les champs qu’une personne remplit, en mots (une clé absente d’ici n’est jamais montrée). */
+const FIELD_NAMES: Record<string, string> = {
+  period: 'semestre',
+  lines: 'lignes',
+  stream: 'filière',
+  material: 'matériau',
+  unit: 'unité',
+  quantity: 'quantité',
+  file: 'fichier',
+  name: 'nom',
+  expires: 'date d’expiration',
+  expires_at: 'date d’expiration',
+  email: 'adresse électronique',
+  company: 'raison sociale',
+  country: 'pays',
+  plan: 'offre',
+  streams: 'filières',
+  idus: 'identifiants uniques (IDU)',
+  client_id: 'identifiant client',
+};
+const fieldName = (key: string | undefined) => (key !== undefined && Object.hasOwn(FIELD_NAMES, key) ? FIELD_NAMES[key] : undefined);
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+type F<K extends keyof FieldParams> = (p: FieldParams[K]) => string;
+
+export const fr = {
+  language: {
+    name: 'Français',
+  },
+
+  common: {
+    fieldNames: FIELD_NAMES,
+    position: (p: Position): string | undefined => {
+      if (p.row !== undefined) return p.field !== undefined && Object.hasOwn(CSV_COLUMNS, p.field) ? `Ligne ${p.row} du fichier, colonne ${CSV_COLUMNS[p.field]}` : `Ligne ${p.row} du fichier`;
+      const name = fieldName(p.field);
+      if (p.line !== undefined) return name && p.field !== 'lines' ? `Ligne ${p.line}, ${name}` : `Ligne ${p.line}`;
+      return name ? capital(name) : undefined;
+    },
+    halfYear: (year: number, half: 1 | 2) => `${half === 1 ? '1er' : '2e'} semestre ${year}`,
+    unknownProblem: t`Cette information est à corriger : vérifiez-la et envoyez-la de nouveau.`,
+    yes: 'oui',
+    no: 'non',
+  },
+
+  problems: {
+    bad_request: {
+      title: t`La demande n'a pas pu être lue`,
+      explanation: t`Un élément de l'adresse ou du formulaire n'a pas pu être lu. Revenez en arrière, vérifiez votre saisie et réessayez.`,
+    },
+    malformed_json: {
+      title: 'Les données envoyées sont illisibles',
+      explanation: t`Les données envoyées ne sont pas au format attendu. Si vous avez utilisé un formulaire de ce site, rechargez la page et réessayez ; si elles viennent de l'un de vos logiciels, demandez à ses développeurs de vérifier la requête.`,
+    },
+    invalid_cursor: {
+      title: t`Cette page de résultats n'existe plus`,
+      explanation: t`Le lien vers la page suivante de résultats n'est plus valable. Revenez à la première page de la liste.`,
+    },
+    missing_token: {
+      title: t`Jeton d'API manquant`,
+      explanation: t`Cette adresse demande un jeton d'API. Vos logiciels l'envoient avec chaque requête ; créez-en un dans le tableau de bord, rubrique Jetons d'API.`,
+    },
+    invalid_token: {
+      title: t`Ce jeton d'API ne fonctionne pas`,
+      explanation: t`Le jeton est inconnu, expiré ou révoqué, ou n'a pas été copié en entier. Créez-en un nouveau dans le tableau de bord, rubrique Jetons d'API, et remplacez l'ancien dans votre logiciel.`,
+    },
+    insufficient_scope: {
+      title: 'Accès non autorisé',
+      explanation: t`Votre accès n'ouvre pas cette page : elle est réservée à l'opérateur du service. Revenez à votre tableau de bord.`,
+    },
+    admin_api_disabled: {
+      title: t`Espace de l'opérateur désactivé`,
+      explanation: t`L'espace de l'opérateur est désactivé sur cette installation. Si vous exploitez le service, renseignez ADMIN_TOKEN pour l'activer.`,
+    },
+    session_required: {
+      title: 'Veuillez vous connecter',
+      explanation: t`Votre session a pris fin : déconnexion, 30 minutes sans activité ou 12 heures écoulées depuis la connexion. Reconnectez-vous avec un nouveau lien.`,
+    },
+    csrf_failed: {
+      title: 'Le formulaire a expiré',
+      explanation: t`Le formulaire est resté ouvert trop longtemps, ou a été envoyé depuis un autre site. Rechargez la page, remplissez de nouveau le formulaire et envoyez-le.`,
+    },
+    not_found: {
+      title: 'Page introuvable',
+      explanation: t`Il n'y a rien à cette adresse, ou elle concerne un autre compte. Vérifiez l'adresse, ou revenez à votre tableau de bord.`,
+    },
+    method_not_allowed: {
+      title: 'Action impossible ici',
+      explanation: t`Cette page n'accepte pas ce type de demande. Revenez en arrière et utilisez les boutons et les liens de la page.`,
+    },
+    conflict: {
+      title: t`L'enregistrement a changé`,
+      explanation: t`Cet enregistrement a été modifié entre-temps. Rechargez la page pour le voir tel qu'il est, puis réessayez.`,
+    },
+    idempotency_key_in_flight: {
+      title: t`Votre déclaration est en cours d'enregistrement`,
+      explanation: t`La même déclaration est encore en cours d'enregistrement. Patientez quelques secondes, puis consultez la liste de vos déclarations avant de la renvoyer.`,
+    },
+    payload_too_large: {
+      title: 'Le fichier est trop volumineux',
+      explanation: t`L'envoi dépasse 1 Mio. Une déclaration compte au plus ${n(1000)} lignes : regroupez les lignes par catégorie de matériau, ou supprimez les lignes et colonnes vides du fichier, puis renvoyez-le.`,
+    },
+    unsupported_media_type: {
+      title: t`Ce type de fichier n'est pas accepté`,
+      explanation: t`Envoyez la déclaration au format CSV : dans Excel ou LibreOffice, choisissez Enregistrer sous, puis CSV (séparateur : point-virgule) ou CSV UTF-8.`,
+    },
+    validation_failed: {
+      title: 'Des informations sont à corriger',
+      explanation: t`Rien n'a été enregistré. Corrigez chacun des points signalés, puis envoyez de nouveau.`,
+    },
+    idempotency_key_reused: {
+      title: t`Identifiant d'envoi déjà utilisé pour d'autres chiffres`,
+      explanation: t`Votre logiciel a réutilisé l'identifiant d'un envoi précédent (Idempotency-Key) pour des chiffres différents. Rien n'a été enregistré : le logiciel doit envoyer un nouvel identifiant avec chaque nouvelle déclaration.`,
+    },
+    rate_limited: {
+      title: 'Trop de demandes',
+      explanation: 'Trop de demandes ont été faites en peu de temps. Patientez une minute, puis réessayez.',
+    },
+    internal_error: {
+      title: 'Une erreur est survenue de notre côté',
+      explanation: t`Le service a rencontré une erreur inattendue, qui ne vient pas de vous. Réessayez dans quelques minutes ; si elle se reproduit, écrivez-nous en indiquant la référence de cette page.`,
+    },
+    service_unavailable: {
+      title: 'Service momentanément indisponible',
+      explanation: t`Le service ne peut pas répondre pour l'instant, et rien n'a été enregistré. Réessayez dans une minute.`,
+    },
+  },
+
+  fields: {
+    unknown_field: () =>
+      t`Le service n'attend pas cette information. Retirez-la et n'envoyez que ce que demande le formulaire ou la documentation, par exemple le semestre et ses lignes pour une déclaration.`,
+    required: ((p) => {
+      switch (p.field) {
+        case 'period':
+          return 'Indiquez le semestre déclaré, par exemple 2026-S1 (janvier à juin) ou 2026-S2 (juillet à décembre).';
+        case 'lines':
+          return t`Ajoutez au moins une ligne : filière, matériau, unité et quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`;
+        case 'stream':
+          return 'Choisissez la filière de cette ligne, par exemple EMB pour les emballages ménagers.';
+        case 'material':
+          return 'Indiquez le matériau de cette ligne, par exemple Verre ou Papier-carton.';
+        case 'unit':
+          return t`Choisissez l'unité de cette ligne : ${or(['kg', 'uvc'].map(unitHelp))}.`;
+        case 'quantity':
+          return `Indiquez la quantité en chiffres, par exemple ${n('1200.5')}.`;
+        default:
+          return t`Cette information est obligatoire : renseignez-la.`;
+      }
+    }) satisfies F<'required'>,
+    invalid_type: ((p) => {
+      switch (p.field) {
+        case 'period':
+          return 'Écrivez le semestre sous forme de texte, par exemple 2026-S1.';
+        case 'lines':
+          return 'Indiquez les lignes sous forme de liste, avec une entrée par filière, matériau et unité.';
+        case 'stream':
+          return 'Écrivez la filière avec son code, par exemple EMB.';
+        case 'material':
+          return 'Écrivez le matériau en toutes lettres, par exemple Verre.';
+        case 'unit':
+          return t`Écrivez l'unité : ${or(['kg', 'uvc'].map(unitHelp))}.`;
+        default:
+          if (p.line !== undefined) return `Chaque ligne indique une filière, un matériau, une unité et une quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`;
+          if (p.field === undefined) return t`Envoyez une déclaration : un semestre et ses lignes, comme le montre la documentation.`;
+          return t`Cette valeur n'est pas du type attendu : écrivez-la comme l'indique le formulaire ou la documentation.`;
+      }
+    }) satisfies F<'invalid_type'>,
+    invalid_characters: () =>
+      t`Ce texte contient des caractères invisibles ou de contrôle (un saut de ligne, par exemple), qui ne peuvent pas être enregistrés. Saisissez-le de nouveau plutôt que de le coller, par exemple Verre.`,
+    too_deep: (p) =>
+      t`Les données sont imbriquées sur plus de ${p.max ?? 32} niveaux. Envoyez-les comme le montre la documentation, par exemple une déclaration avec son semestre et la liste de ses lignes.`,
+    more_errors: (p) => {
+      const count = p.count ?? 1;
+      return `${plural('fr', count, { one: t`${n(count)} autre problème n'est pas listé`, other: `${n(count)} autres problèmes ne sont pas listés` })} ici. Corrigez ceux qui précèdent, puis envoyez de nouveau pour voir les suivants.`;
+    },
+    invalid_string: () => t`Cette valeur doit être un texte : écrivez-la en lettres ou en chiffres, par exemple Exemple SAS.`,
+    not_blank: ((p) => {
+      switch (p.field) {
+        case 'name':
+          return t`Donnez un nom au jeton, par exemple ERP production (le logiciel qui l'utilisera).`;
+        case 'company':
+          return t`Indiquez la raison sociale de l'entreprise, par exemple Exemple SAS.`;
+        case 'idus':
+          return t`Indiquez l'identifiant unique (IDU), par exemple FR000000_01ABCD, ou retirez l'entrée vide.`;
+        default:
+          return t`Ce champ ne peut pas rester vide : remplissez-le.`;
+      }
+    }) satisfies F<'not_blank'>,
+    not_trimmed: () => t`Retirez les espaces au début et à la fin de l'identifiant unique (IDU), par exemple FR000000_01ABCD.`,
+    max_length: (p) => (p.max === undefined ? t`Ce texte est trop long : raccourcissez-le.` : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`),
+    invalid_length: (p) =>
+      p.min !== undefined
+        ? `Écrivez au moins ${times(p.min, 'caractère', 'caractères')}.`
+        : p.max === undefined
+          ? t`Ce texte est trop long : raccourcissez-le.`
+          : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`,
+    invalid_email: () => 'Saisissez une adresse électronique valide, par exemple nom@exemple.fr.',
+    invalid_array: () => t`Indiquez ici une liste, même d'un seul élément, par exemple la filière EMB.`,
+    array_max_size: (p) => (p.max === undefined ? t`La liste est trop longue : raccourcissez-la.` : t`La liste est trop longue : gardez-en ${times(p.max, 'élément', 'éléments')} au plus.`),
+    matches: () =>
+      t`Écrivez l'identifiant client avec 3 à 63 lettres minuscules, chiffres, tirets ou tirets bas, en commençant par une lettre ou un chiffre, par exemple exemple-sas.`,
+    invalid_date_time: () => 'Indiquez une date et une heure avec leur fuseau horaire, par exemple 2027-01-31T00:00:00Z.',
+    expiry_out_of_range: (p) => t`Choisissez une date d'expiration à venir, au plus ${times(p.max ?? 2, 'an', 'ans')} après aujourd'hui.`,
+    limit_out_of_range: (p) => `Demandez de ${n(p.min ?? 1)} à ${n(p.max ?? 100)} résultats par page, par exemple 20.`,
+    invalid_status: () => 'Choisissez current (révisions en vigueur) ou superseded (révisions remplacées).',
+    invalid_client_id: () => t`Écrivez un identifiant client tel que l'opérateur l'a donné, par exemple exemple-sas.`,
+    invalid_actor: () => t`Écrivez admin, ou l'identifiant d'un jeton d'opérateur, par exemple 0f8fad5b-d9cb-469f-a165-70867728950e.`,
+    invalid_action: () => t`Écrivez une action telle que le journal d'audit la nomme, par exemple client.updated.`,
+    invalid_stream: () => t`Écrivez le code d'une filière, par exemple EMB.`,
+    invalid_plan: () => t`Écrivez l'identifiant d'une offre, par exemple business.`,
+    invalid_boolean: () => 'Écrivez true (oui) ou false (non).',
+    invalid_country_code: () => 'Écrivez le pays avec son code ISO à deux lettres majuscules, par exemple FR pour la France.',
+    duplicate: (p) =>
+      p.value === undefined ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.` : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
+    unknown_plan: (p) =>
+      `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} une offre du service. ${p.plans?.length ? `Choisissez ${or(p.plans)}.` : t`Choisissez l'une des offres de la page Tarifs, par exemple business.`}`,
+    not_in_plan: (p) =>
+      t`${p.plan ? `L’offre ${p.plan}` : 'Cette offre'} ne couvre pas ${theStream(p)}${p.covered?.length ? ` (elle couvre ${and(p.covered)})` : ''}. Choisissez une offre qui la couvre, ou retirez la filière.`,
+    invalid_idempotency_key: () =>
+      t`L'identifiant d'envoi (Idempotency-Key) doit compter de 1 à 255 caractères visibles : prenez un nouvel identifiant unique, par exemple 0f8fad5b-d9cb-469f-a165-70867728950e.`,
+    idempotency_key_reused: () =>
+      t`Cet identifiant d'envoi (Idempotency-Key) a déjà servi pour d'autres chiffres dans les dernières 24 heures. Envoyez les nouveaux chiffres avec un nouvel identifiant.`,
+
+    account_not_confirmed: () =>
+      t`Votre compte n'est pas encore confirmé : l'opérateur doit valider les informations de votre entreprise avant tout dépôt. Rien n'a été enregistré ; déposez de nouveau votre déclaration une fois la confirmation reçue.`,
+    invalid_period_format: (p) =>
+      `${p.value === undefined ? '' : t`« ${p.value} » n'est pas un semestre. `}${t`Écrivez l'année, un tiret, puis S1 (janvier à juin) ou S2 (juillet à décembre), par exemple 2026-S1.`}`,
+    period_too_early: (p) =>
+      p.earliest
+        ? `Le service accepte les déclarations à partir du semestre ${p.earliest}. Choisissez ${p.earliest} ou un semestre ultérieur.`
+        : 'Le service n’accepte pas les déclarations pour un semestre aussi ancien. Choisissez un semestre plus récent.',
+    period_not_started: (p) =>
+      t`Le semestre ${p.period ?? ''} n'a pas encore commencé${p.start ? t` : il s'ouvre le ${date(p.start)}` : ''}. Déclarez-le une fois commencé, ou choisissez un semestre déjà ouvert${p.current ? `, par exemple ${p.current}` : ''}.`,
+    too_few_lines: () => t`La déclaration ne comporte aucune ligne. Ajoutez-en au moins une : filière, matériau, unité et quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`,
+    too_many_lines: (p) =>
+      `${p.count !== undefined ? t`La déclaration compte ${n(p.count)} lignes, pour ${n(p.max ?? 1000)} au plus.` : t`Une déclaration compte au plus ${n(p.max ?? 1000)} lignes : les lignes du fichier ne sont plus lues à partir de celle-ci.`} ${t`Regroupez les matériaux proches sous leur catégorie du barème de l'éco-organisme, par exemple toutes les bouteilles et tous les pots en verre sous Verre.`}`,
+    unknown_stream: (p) =>
+      `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} une filière du service. ${p.streams?.length ? t`Écrivez le code de l'une des filières : ${or(p.streams)}.` : t`Écrivez le code d'une filière, par exemple EMB.`}`,
+    stream_not_registered: (p) =>
+      `${t`Votre compte n'est pas inscrit pour ${theStream(p)}.`} ${p.registered?.length ? t`Ne déclarez que vos filières (${and(p.registered)}) ; pour en ajouter une, adressez-vous à l'opérateur.` : t`Votre compte n'a encore aucune filière : demandez à l'opérateur d'ajouter celles que vous déclarez.`}`,
+    stream_not_declarable_for_period: (p) =>
+      p.from
+        ? t`${capital(theStream(p))} se déclare à partir du ${date(p.from)} : ${p.period ? `le semestre ${p.period}` : 'ce semestre'} se termine avant cette date. Choisissez un semestre ultérieur, ou une autre filière.`
+        : t`${capital(theStream(p))} ne se déclare pas encore pour ce semestre. Choisissez un semestre ultérieur, ou une autre filière.`,
+    stream_ended: (p) =>
+      `${p.until ? t`${capital(theStream(p))} ne se déclare plus après le ${date(p.until)} : ${p.period ? `le semestre ${p.period}` : 'ce semestre'} commence après cette date.` : `${capital(theStream(p))} ne se déclare plus pour ce semestre.`} ${p.replacedBy ? `Déclarez ${p.period ?? 'ce semestre'} sous la filière ${p.replacedBy}.` : 'Choisissez un semestre antérieur.'}`,
+    material_retired: (p) =>
+      `${p.material ? t`La catégorie « ${named(p.material)} »` : 'Cette catégorie'} ${t`n'est plus utilisée pour ${theStream(p)}`}${p.version !== undefined ? ` depuis la version ${p.version} des données de référence` : ''}. ${p.replacedBy?.length ? `Déclarez-la sous ${or(quoted(p.replacedBy.map((name) => named(name))))}.` : 'Choisissez une catégorie actuelle de la filière, ou décrivez le matériau avec vos propres mots.'}`,
+    invalid_material: ((p) => {
+      switch (p.reason) {
+        case 'too_long':
+          return t`Le matériau compte ${times(p.length ?? 0, 'caractère', 'caractères')} : écrivez-le en ${n(p.max ?? 120)} au plus, par exemple Verre ou Barquettes en PET.`;
+        case 'characters':
+          return t`Écrivez le matériau sur une seule ligne, sans caractère invisible : saisissez-le de nouveau plutôt que de le coller, par exemple Verre.`;
+        default:
+          return 'Indiquez le matériau de cette ligne, par exemple Verre.';
+      }
+    }) satisfies F<'invalid_material'>,
+    unit_not_allowed: (p) =>
+      `${p.value === undefined ? t`Cette unité n'est pas acceptée` : t`« ${p.value} » n'est pas une unité acceptée`}${p.stream ? ` pour la filière ${p.stream}` : ''}. Écrivez ${or((p.allowed?.length ? p.allowed : ['kg', 'uvc']).map(unitHelp))}.`,
+    quantity_not_a_number: (p) =>
+      p.value === undefined
+        ? `Écrivez la quantité en chiffres, par exemple ${n('1200.5')}.`
+        : `${t`« ${p.value} » n'est pas un nombre. Écrivez la quantité en chiffres seulement, sans unité ni séparateur de milliers, par exemple`} ${p.delimiter === ';' ? '1200,5.' : t`1200.5 : dans un fichier séparé par des virgules, une virgule décimale couperait la cellule en deux.`}`,
+    quantity_negative: () =>
+      t`La quantité ne peut pas être négative. Indiquez la quantité mise sur le marché, par exemple ${n('1200.5')} ; pour corriger une déclaration, déposez-la de nouveau avec les bons chiffres.`,
+    quantity_too_large: (p) => t`La quantité dépasse ${n(p.max ?? 1e12)}. Vérifiez l'unité : une masse s'indique en kilogrammes, par exemple ${n(1200)} pour 1,2 tonne.`,
+    quantity_too_precise: (p) => {
+      const unit = p.unit ? `en ${p.unit}` : 'dans cette unité';
+      if (p.decimals === 0) return t`Une quantité ${unit} est un nombre d'unités : écrivez un nombre entier, par exemple ${n(4800)}.`;
+      const decimals = p.decimals ?? 3;
+      return `Une quantité ${unit} a au plus ${times(decimals, 'décimale', 'décimales')}${p.unit === 'kg' && decimals === 3 ? ' (au gramme près)' : ''}, par exemple ${n(`1200.${'125'.padEnd(decimals, '0').slice(0, decimals)}`)}.`;
+    },
+    duplicate_line: (p) => {
+      const list = p.rows ?? p.lines ?? [];
+      const count = list.length + (p.more ?? 0);
+      const where =
+        list.length === 0
+          ? 'd’une autre ligne'
+          : `${plural('fr', count, { one: 'de la ligne', other: 'des lignes' })} ${and([...list.map((i) => n(i)), ...(p.more ? [times(p.more, 'autre', 'autres')] : [])])}${p.rows ? ' du fichier' : ''}`;
+      return t`Cette ligne reprend la filière, le matériau et l'unité ${where}. Additionnez leurs quantités sur une seule ligne, par exemple ${n('1200.5')} plutôt que ${n(1000)} et ${n('200.5')}.`;
+    },
+    companion_line_missing: (p) =>
+      t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${p.unit ?? 'kg'} et en ${p.requires ?? 'uvc'}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${p.requires ?? 'uvc'} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
+
+    invalid_csv_header: (p) =>
+      p.reason === 'both_separators'
+        ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple flux;matériau;unité;quantité.`
+        : `${t`La première ligne du fichier doit nommer les colonnes flux, matériau, unité et quantité (ou en anglais stream, material, unit, quantity), séparées par des points-virgules ou des virgules. Partez du modèle, ou ajoutez cette ligne au-dessus de vos chiffres.`}${p.tabs ? t` Le fichier semble séparé par des tabulations : enregistrez-le plutôt au format CSV.` : ''}`,
+    unknown_column: (p) =>
+      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. Renommez-la flux, matériau, unité ou quantité, ou supprimez-la.`,
+    missing_column: (p) =>
+      p.column
+        ? t`Le fichier n'a pas de colonne ${column(p.column)}. Ajoutez-la à la première ligne, par exemple flux;matériau;unité;quantité.`
+        : t`Il manque une colonne au fichier. Nommez-les toutes à la première ligne, par exemple flux;matériau;unité;quantité.`,
+    duplicate_column: (p) =>
+      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. Gardez-en une, et supprimez ou renommez les autres.`,
+    invalid_csv: (p) =>
+      p.reason === 'quote_not_closed'
+        ? t`Une cellule ouvre des guillemets qui ne sont jamais refermés. Refermez-les ou retirez-les ; un tableur place les guillemets pour vous quand il enregistre le fichier.`
+        : t`Une cellule contient des guillemets placés comme aucun tableur ne les écrit. Enregistrez de nouveau le fichier depuis Excel ou LibreOffice, qui les place pour vous.`,
+    too_many_rows: (p) =>
+      t`Le fichier compte plus de ${n(p.max ?? 2001)} lignes, lignes vides comprises. Supprimez les lignes vides à sa fin (un tableur en enregistre parfois des milliers), ou scindez la déclaration.`,
+    too_many_cells: (p) =>
+      `${p.cells !== undefined && p.columns !== undefined ? `Cette ligne compte ${times(p.cells, 'cellule', 'cellules')}, mais la première ligne ne nomme que ${times(p.columns, 'colonne', 'colonnes')}.` : 'Cette ligne compte plus de cellules que la première ligne ne nomme de colonnes.'} ${t`Une cellule qui contient le séparateur (${p.delimiter === ';' ? 'point-virgule' : 'virgule'}) doit être entre guillemets : enregistrez le fichier depuis un tableur, qui s'en charge pour vous.`}`,
+
+    file_missing: () => 'Choisissez le fichier CSV à envoyer, par exemple le modèle rempli puis enregistré au format CSV.',
+
+    number_empty: () => `Indiquez un nombre en chiffres, par exemple ${n('1200.5')}.`,
+    number_has_unit: (p) => {
+      const bare = (p.value ?? '').replace(/[^\d.,\s-]/g, '').trim();
+      return `${t`Écrivez le nombre seul, sans unité ni symbole`}${bare ? t` : ${bare} plutôt que « ${p.value} »` : `, par exemple ${n('1200.5')}`}. ${t`L'unité se choisit à part.`}`;
+    },
+    number_scientific: (p) =>
+      `${p.value === undefined ? 'Ce nombre est écrit' : t`« ${p.value} » est écrit`} ${t`en notation scientifique, qu'un tableur emploie, en arrondissant, quand une colonne est trop étroite. Élargissez la colonne ou appliquez le format Nombre aux cellules, puis enregistrez de nouveau ; ou écrivez le nombre en entier, par exemple`} ${n(1200000)}.`,
+    number_grouping: (p) =>
+      `${p.value === undefined ? t`Ce nombre n'est pas bien écrit` : t`« ${p.value} » n'est pas un nombre bien écrit`}${t` : les milliers vont par groupes de trois chiffres, par exemple ${n('1200000.5')} ou 1200000,5.`}`,
+    number_ambiguous: (p) => {
+      const reading = (p.asDecimal ?? '').replace('.', ',');
+      // What to write: in the file's own notation when the file uses this separator for its decimals.
+      const written = p.reason === 'other_places' && p.separator ? (p.asDecimal ?? '').replace('.', p.separator) : reading;
+      const why =
+        p.reason === 'mixed'
+          ? 'et le fichier écrit les décimales tantôt avec une virgule, tantôt avec un point'
+          : p.reason === 'other_places'
+            ? t`et les autres nombres décimaux du fichier n'ont pas trois décimales`
+            : t`et rien autour n'indique laquelle de ces lectures est la bonne`;
+      const notation = written === reading ? '' : ` (avec ${p.separator === '.' ? 'un point' : 'une virgule'}, comme le reste du fichier)`;
+      return t`« ${p.value ?? ''} » peut se lire ${p.asThousands ?? ''} ou ${reading}, ${why}. Écrivez ${p.asThousands ?? ''} dans le premier cas, ${written}${notation} dans le second, sans séparateur de milliers.`;
+    },
+    number_invalid: (p) =>
+      `${p.value === undefined ? t`Ce n'est pas un nombre.` : t`« ${p.value} » n'est pas un nombre.`} Écrivez seulement des chiffres, avec une virgule ou un point pour les décimales, par exemple ${n('1200.5')}.`,
+  },
+
+  dashboard: {
+    brand: 'Déclarations REP',
+    skip: 'Aller au contenu',
+    documentTitle: (title: string, error = false) => `${error ? 'Erreur – ' : ''}${title} · Tableau de bord`,
+    nav: {
+      label: 'Tableau de bord',
+      overview: t`Vue d'ensemble`,
+      tokens: t`Jetons d'API`,
+      declarations: 'Déclarations',
+    },
+    signOut: 'Se déconnecter',
+    languageSwitch: 'Langue',
+    footer: {
+      dashboard: 'Tableau de bord client',
+      site: 'Site public',
+      developers: 'Développeurs',
+      api: t`Référence de l'API`,
+    },
+    buttons: {
+      continue: 'Continuer',
+      cancel: 'Annuler',
+      back: 'Retour',
+      backToDashboard: 'Retour au tableau de bord',
+      change: 'Modifier',
+    },
+    errorSummary: {
+      title: 'Il y a un problème',
+      nothingStored: t`Rien n'a été enregistré.`,
+      count: (count: number) => t`${times(count, 'point', 'points')} à corriger :`,
+    },
+    problemPage: {
+      whatThisMeans: 'Ce que cela signifie',
+      reference: 'Référence',
+    },
+    signIn: {
+      title: 'Connexion',
+      lead: t`Le tableau de bord permet aux équipes de votre entreprise d'obtenir des jetons d'API, de voir ce qui est à déclarer et de déposer leurs déclarations.`,
+      signedOut: 'Votre session est terminée.',
+      sessionEnded: 'Connectez-vous pour continuer.',
+      emailLabel: 'Adresse électronique de votre compte',
+      emailInvalid: 'Saisissez l’adresse électronique de votre compte, par exemple nom@exemple.fr.',
+      submit: 'Recevoir un lien de connexion par courriel',
+      sent: (email: string, minutes: number) =>
+        t`Si ${email} est l'adresse d'un compte confirmé, un lien de connexion vous a été envoyé. Il ne fonctionne qu'une fois, pendant ${times(minutes, 'minute', 'minutes')}.`,
+      mailOff: (minutes: number) =>
+        t`La connexion par courriel est désactivée sur cette installation (aucun serveur de messagerie n'est configuré). Demandez un lien de connexion à l'opérateur : il ne fonctionne qu'une fois, pendant ${times(minutes, 'minute', 'minutes')}.`,
+      operatorLink: t`Un lien de connexion reçu de l'opérateur ouvre directement votre tableau de bord.`,
+    },
+    link: {
+      lead: t`Vous allez vous connecter au tableau de bord de votre entreprise.`,
+      continue: t`Continuer vers le tableau de bord`,
+      once: t`Le lien ne fonctionne qu'une fois : ensuite, reconnectez-vous avec un nouveau lien.`,
+      failed: (minutes: number) =>
+        t`Ce lien de connexion ne fonctionne pas : il a déjà servi, il a plus de ${times(minutes, 'minute', 'minutes')}, ou il n'a pas été copié en entier.`,
+      askNew: 'Demander un nouveau lien',
+      orOperator: t`ou en demander un à l'opérateur.`,
+    },
+  },
+
+  mail: {
+    signIn: {
+      subject: 'Votre lien de connexion au tableau de bord des déclarations REP',
+      text: (p: { clientId: string; minutes: number; url: string }) =>
+        [
+          'Bonjour,',
+          '',
+          t`Quelqu'un (vous, nous l'espérons) a demandé à se connecter au tableau de bord des déclarations REP du compte « ${p.clientId} ».`,
+          '',
+          t`Ouvrez ce lien pour vous connecter. Il ne fonctionne qu'une fois, pendant ${times(p.minutes, 'minute', 'minutes')} :`,
+          '',
+          p.url,
+          '',
+          t`Si vous n'avez rien demandé, ignorez ce message : rien ne se passe sans le lien.`,
+          '',
+        ].join('\n'),
+    },
+  },
+
+  site: {
+    colon: '\u00a0:',
+    langName: 'Français',
+    otherLangName: 'English',
+    skip: 'Aller au contenu',
+    nav: {
+      home: 'Accueil',
+      pricing: 'Tarifs',
+      streams: 'Filières',
+      law: 'Textes',
+      obligations: 'Obligations',
+      developers: 'Développeurs',
+      problems: 'Erreurs',
+      problem: 'Erreur',
+    },
+    titles: {
+      home: 'Déclarations REP emballages pour la France',
+      pricing: 'Tarifs',
+      streams: 'Filières REP',
+      law: 'Textes juridiques',
+      obligations: "Ce qu'un producteur d'emballages doit faire",
+      developers: 'Développeurs',
+      problems: "Types d'erreur",
+      problem: 'Erreur',
+    },
+    intros: {
+      pricing: 'Les offres du service. Prix annuels, hors TVA. Ce ne sont pas des barèmes d’éco-organismes.',
+      streams:
+        'Les filières de responsabilité élargie du producteur (REP) qu’un client peut déclarer, avec leurs unités, catégories de matériaux, éco-organismes et base légale.',
+      law: 'Textes français et européens sur la REP emballages, chacun avec sa référence, sa date, son statut, son adresse officielle et ses sources.',
+      obligations: 'Ce que doit faire un producteur qui met des produits emballés sur le marché français, avec base légale, échéances et sources.',
+      developers: 'Obtenir un jeton, et l’API en bref, avec des exemples à copier.',
+      problems: 'Chaque erreur de l’API est un document application/problem+json dont le `type` est l’adresse d’une de ces pages.',
+    },
+    home: {
+      lead: 'Déposez vos déclarations REP emballages par API, et consultez en données ouvertes les règles sur lesquelles elles reposent.',
+      forWhom: 'Pour qui',
+      forWhomText:
+        'Les producteurs qui mettent des produits emballés sur le marché français, les vendeurs étrangers qui livrent en France et les places de marché, depuis leur ERP ou leurs outils vendeurs.',
+      howToStart: 'Pour commencer',
+      startPlans: 'Choisir une offre',
+      startData: 'Lire les données de référence : sans clé',
+      startApi: 'Connecter votre système à l’API',
+      plans: 'Offres',
+      streams: 'Filières acceptées',
+      data: 'Données de référence',
+      dataText: 'Chaque page ci-dessous est construite à partir du fichier JSON vers lequel elle pointe, en même temps et depuis les mêmes sources.',
+      perYear: 'par an',
+    },
+    facts: {
+      code: 'Code',
+      name: 'Nom',
+      nameOther: 'Nom anglais',
+      price: 'Prix',
+      vat: 'TVA',
+      billing: 'Période de facturation',
+      streams: 'Filières',
+      included: 'Inclus',
+      declarationsPerYear: 'Déclarations par an',
+      apiAccess: 'Accès API',
+      support: 'Assistance',
+      legalItem: 'Alinéa légal',
+      ademeCode: 'Code ADEME',
+      status: 'Statut',
+      startDate: 'Date de début',
+      declarableFrom: 'Déclarable à partir du',
+      declarableFromBasis: 'Pourquoi cette date',
+      units: 'Unités',
+      materials: 'Catégories de matériaux',
+      ecoOrganisms: 'Éco-organismes',
+      role: 'Rôle',
+      approval: 'Agrément',
+      from: 'du',
+      to: 'au',
+      law: 'Textes',
+      reference: 'Référence',
+      date: 'Date',
+      summary: 'Résumé',
+      officialUrl: 'Adresse officielle',
+      appliesTo: 'Concerne',
+      legalBasis: 'Base légale',
+      periodicity: 'Périodicité',
+      deadline: 'Échéance',
+      consequence: 'En cas de manquement',
+      notes: 'Notes',
+      verification: 'Vérification',
+      sources: 'Sources',
+      other: 'Autres champs',
+      id: 'Identifiant',
+      checked: 'Vérifié le',
+      description: 'Description',
+      filing: 'Déclaration',
+      tiers: 'Niveaux de déclaration selon le nombre annuel',
+      countUnit: 'Compté en',
+      perYear: 'par an',
+      tierFrom: 'de',
+      tierBelow: 'à moins de',
+      tierUp: 'et plus',
+      fee: 'Montant',
+      openToSmaller: 'Ouvert aux plus petits metteurs sur le marché',
+      tradeOptions: 'Options pour certains métiers',
+      trades: 'Pour',
+      calendar: 'Calendrier',
+      invoicing: 'Facturation',
+      packagingCategories: 'Catégories d’emballages',
+      reuseStatuses: 'Statuts de réemploi',
+      idu: 'Identifiant unique (IDU)\u00a0: sa forme habituelle',
+      pattern: 'Motif',
+      example: 'Exemple',
+      use: 'Usage',
+    },
+    values: {
+      true: 'oui',
+      false: 'non',
+      null: 'non renseigné',
+      unlimited: 'illimité',
+      noDate: 'sans date',
+      noDeadline: 'pas d’échéance fixe',
+      official_text: 'texte officiel',
+      secondary_source: 'source secondaire',
+      unverified: 'non vérifié',
+      active: 'active',
+      upcoming: 'à venir',
+      approved: 'agréé',
+      candidate: 'candidat',
+      in_force: 'en vigueur',
+      annulled: 'annulé',
+      once: 'une fois',
+      annual: 'annuelle',
+      ongoing: 'continue',
+      per_sale: 'à chaque vente',
+      excluded: 'exclue',
+      year: 'an',
+      notPublished: 'non publié',
+      coordinating_body: 'organisme coordonnateur',
+      approval_not_verified: 'agrément non vérifié',
+      flat_fee: 'forfait',
+      simplified_declaration: 'déclaration simplifiée',
+      detailed_declaration: 'déclaration détaillée',
+      declaration: 'déclaration',
+      per_transaction_rate: 'tarif par passage en caisse',
+      collective_contract: 'contrat collectif',
+      warning: 'un avertissement, jamais un refus',
+    },
+    about: {
+      heading: 'À propos de ces données',
+      file: 'Fichier',
+      version: 'Version',
+      updated: 'Mise à jour',
+      licence: 'Licence',
+      sources: 'Sources principales',
+      disclaimer: 'Avertissement',
+      verificationHelp:
+        'Chaque fait porte un niveau de vérification : texte officiel (lu dans un texte officiel), source secondaire (lu dans une source secondaire seulement) ou non vérifié.',
+    },
+    footer: {
+      data: 'Données du',
+      licence: 'Données de référence sous licence',
+      contact: 'Contact',
+      notAdvice: 'Ceci n’est pas un conseil juridique : vérifiez les textes officiels.',
+    },
+    dev: {
+      token: 'Obtenir un jeton',
+      tokenText:
+        'L’opérateur enregistre votre entreprise et vous envoie un lien de connexion à votre tableau de bord (/dashboard), où vous créez un jeton par système client (l’opérateur peut aussi les délivrer). Un jeton n’est affiché qu’une fois : gardez-le dans votre coffre à secrets. Le service n’en conserve que l’empreinte SHA-256. Écrivez à l’adresse de contact pour commencer.',
+      tokenShape: 'Un jeton commence par eprc_, suivi de 32 lettres et chiffres, d’un tiret bas et d’une somme de contrôle de 6 caractères, pour que les scanners de secrets le repèrent.',
+      inShort: 'L’API en bref',
+      clientApi: 'API client',
+      base: 'Adresse de base',
+      auth: 'Authentification',
+      endpoints: 'Routes',
+      publicData: 'Fichiers publics (sans clé)',
+      examples: 'Exemples',
+      exRead: 'Lire un fichier de référence (sans clé) :',
+      exMe: 'Votre compte :',
+      exPost: 'Déposer une déclaration pour un semestre (réessayez sans risque avec la même Idempotency-Key) :',
+      exList: 'Vos déclarations, les plus récentes d’abord :',
+      errors: 'Erreurs',
+      errorsText: 'Chaque erreur est au format application/problem+json avec un code stable ; son type est l’adresse d’une page qui l’explique.',
+      links: 'Documentation',
+      swagger: 'Swagger UI : chaque route, schéma et erreur',
+      openapi: 'Document OpenAPI',
+      index: 'Document d’index',
+      llms: 'llms.txt : le service en Markdown, pour les personnes et les modèles de langage',
+      name: 'Service',
+      description: 'Description',
+      markdown: 'Résumé Markdown',
+      contact: 'Contact',
+    },
+    problems: {
+      status: 'Statut HTTP',
+      code: 'Code',
+      type: 'Type',
+      title: 'Titre',
+      what: 'Ce que cela signifie',
+      todo: 'Que faire',
+      all: 'Tous les types d’erreur',
+      shape: 'Exemple',
+    },
+    /** What each problem type means and what to do, for the developers reading its page (/problems/<code>). */
+    problemTypes: {
+      bad_request: { what: 'La requête n’a pas pu être comprise, par exemple un chemin mal encodé.', todo: 'Lisez le détail, corrigez la requête et renvoyez-la.' },
+      malformed_json: { what: 'Le corps n’est pas un JSON valide.', todo: 'Envoyez un document JSON (vérifiez guillemets, virgules et crochets) avec Content-Type: application/json.' },
+      invalid_cursor: { what: 'Le paramètre cursor n’a pas été donné par ce service.', todo: 'Reprenez tel quel le next_cursor de la page précédente, ou recommencez sans curseur.' },
+      missing_token: { what: 'La route exige un jeton et aucun n’a été envoyé.', todo: 'Envoyez l’en-tête Authorization: Bearer <jeton>. L’en-tête WWW-Authenticate indique le domaine.' },
+      invalid_token: { what: 'Le jeton est inconnu, mal formé, expiré ou révoqué.', todo: 'Vérifiez que le jeton a été copié en entier ; demandez-en un nouveau à l’opérateur s’il a été révoqué ou a expiré.' },
+      insufficient_scope: { what: 'Le jeton est valide mais pas pour cette route (un jeton client sur une route de l’opérateur).', todo: 'Utilisez les routes de l’API client, ou l’identifiant de l’opérateur pour ses routes.' },
+      admin_api_disabled: { what: 'L’API de l’opérateur est désactivée sur cette instance (aucun identifiant d’opérateur configuré).', todo: 'L’opérateur configure ADMIN_TOKEN pour l’utiliser.' },
+      session_required: { what: 'La page du tableau de bord demande d’être connecté, et vous ne l’êtes pas (ou votre session a pris fin : déconnexion, 30 minutes d’inactivité ou 12 heures d’ancienneté).', todo: 'Reconnectez-vous sur /dashboard/sign-in : avec un lien de l’opérateur, ou par e-mail.' },
+      csrf_failed: { what: 'Un formulaire du tableau de bord a été envoyé sans le jeton de sécurité de sa page, ou avec un jeton périmé.', todo: 'Rechargez la page et renvoyez le formulaire. Les formulaires ne fonctionnent que depuis les pages de ce site.' },
+      not_found: { what: 'Rien à cette adresse, ou l’enregistrement n’est pas le vôtre (celui d’un autre client est traité de la même façon).', todo: 'Vérifiez le chemin et l’identifiant.' },
+      method_not_allowed: { what: 'Le chemin existe, mais pas avec cette méthode.', todo: 'Utilisez une des méthodes de l’en-tête Allow.' },
+      conflict: { what: 'La requête est en conflit avec l’état actuel d’un enregistrement.', todo: 'Relisez l’enregistrement et décidez s’il faut réessayer.' },
+      idempotency_key_in_flight: { what: 'Une requête avec la même Idempotency-Key est encore en cours.', todo: 'Attendez le nombre de secondes de Retry-After et renvoyez la même requête : vous recevrez la première réponse.' },
+      payload_too_large: { what: 'Le corps dépasse 1 Mio, ou contient trop d’objets et de tableaux JSON.', todo: 'Découpez les données en requêtes plus petites (une déclaration compte au plus 1 000 lignes).' },
+      unsupported_media_type: { what: 'Le corps n’est pas du JSON.', todo: 'Envoyez Content-Type: application/json.' },
+      validation_failed: { what: 'Le corps ou la requête enfreint une ou plusieurs règles. Le tableau errors liste tous les problèmes à la fois, chacun avec un pointeur JSON, un détail et un code stable. Rien n’a été enregistré.', todo: 'Corrigez chaque champ listé et renvoyez la requête.' },
+      idempotency_key_reused: { what: 'L’Idempotency-Key a déjà servi avec un autre corps dans les dernières 24 heures.', todo: 'Prenez une nouvelle clé pour une nouvelle requête ; ne réutilisez une clé que pour réessayer la même requête.' },
+      rate_limited: { what: 'Trop de requêtes avec ce jeton dans la minute en cours.', todo: 'Attendez le nombre de secondes de Retry-After ; les en-têtes RateLimit indiquent votre budget.' },
+      internal_error: { what: 'Une erreur inattendue de notre côté. La réponse ne porte que l’identifiant de la requête.', todo: 'Réessayez plus tard ; si cela persiste, envoyez l’instance (identifiant de requête) à l’adresse de contact.' },
+      service_unavailable: { what: 'Le service ne joint pas sa base de données pour un instant.', todo: 'Réessayez après le nombre de secondes de Retry-After.' },
+    },
+  },
+} satisfies Messages;
