@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { Request, Response } from 'express';
-import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../auth/current-client.decorator.js';
+import { REQUEST_ACCOUNT, type RequestWithAccount } from '../accounts/current-account.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
 import type { Problem } from '../common/problem/problem.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -48,14 +48,14 @@ export class DashboardViews {
   }
 
   render(req: Request, res: Response, template: string, frame: PageFrame, data: Record<string, unknown> = {}, status = 200): void {
-    const client = (req as Request & RequestWithClient)[AUTHENTICATED_CLIENT];
+    const account = (req as Request & RequestWithAccount)[REQUEST_ACCOUNT];
     const html = this.eta.render(`/dashboard/${template}`, {
       ...data,
       title: frame.title,
       documentTitle: `${frame.title} · Dashboard`,
       navKey: frame.nav,
-      nav: client ? NAV : [],
-      client: client ? { id: client.clientId, company: client.account.profile.company } : null,
+      nav: account ? NAV : [],
+      client: account ? { id: account.clientId, company: account.profile.company } : null,
       csrf: this.csrf.token(req, res),
       stylesheet: STYLESHEET_PATH,
       icon: ICON_PATH,

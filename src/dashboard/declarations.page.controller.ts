@@ -1,8 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DashboardPage } from '../auth/audience.js';
-import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
+import { DashboardPage } from '../caller/audience.js';
+import type { Account } from '../accounts/account.js';
+import { CurrentAccount } from '../accounts/current-account.js';
+import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
 import { ExactNumber } from '../common/http/json-body.js';
 import { Accepts, CsvBody, type FormBody, MultipartBody } from '../common/http/request-body.js';
 import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
@@ -54,56 +56,61 @@ export class DeclarationsPageController {
   }
 
   @Get('new')
-  newForm(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient): void {
-    this.form(req, res, client, { lines: blankLines(FORM_LINES) });
+  newForm(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account): void {
+    this.form(req, res, account, { lines: blankLines(FORM_LINES) });
   }
 
   @Post()
   @Accepts('form')
-  async submitForm(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
+  async submitForm(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @Body() body: FormBody): Promise<void> {
     const period = field(body, 'period').trim();
     const columns = Object.fromEntries(COLUMNS.map((name) => [name, fields(body, name)]));
-    const count = Math.min(MAX_FORM_LINES, Math.max(...COLUMNS.map((name) => columns[name]!.length)));
+    const sent = Math.max(...COLUMNS.map((name) => columns[name]!.length));
+    const count = Math.min(MAX_FORM_LINES, sent);
     const lines: FormLine[] = Array.from({ length: count }, (_, i) => ({
       stream: columns.stream![i] ?? '',
       material: columns.material![i] ?? '',
       unit: columns.unit![i] ?? '',
       quantity: columns.quantity![i] ?? '',
     }));
+    // The form holds MAX_FORM_LINES lines at most ("Add a line" included): past it, the lines are refused, never cut short.
+    const full = { pointer: '/lines', code: 'too_many_lines', line: null, field: null, detail: `The form holds at most ${MAX_FORM_LINES} lines: upload a spreadsheet (CSV) for more, up to 1,000.` };
     if (field(body, 'action') === 'add') {
-      return this.form(req, res, client, { period, lines: [...lines, ...blankLines(1)].slice(0, MAX_FORM_LINES) });
+      if (sent >= MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full], summary: full.detail }, sent > MAX_FORM_LINES ? 422 : 200);
+      return this.form(req, res, account, { period, lines: [...lines, ...blankLines(1)] });
     }
+    if (sent > MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full], summary: full.detail }, 422);
     // Blank lines are left out; the problems of the others point back at their place in the form.
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
     const submitted = { period, lines: filled.map(({ line }) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantityOf(line.quantity) })) };
     try {
-      return this.submitted(res, await this.declarations.submit(client.account, submitted, undefined));
+      return this.submitted(res, await this.declarations.submit(account, submitted, undefined));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = error.errors.map((e) => {
         const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
         return at ? { ...e, line: filled[Number(at[1])]!.index, field: at[2] ?? null } : { ...e, line: null, field: e.pointer === '/period' ? 'period' : null };
       });
-      this.form(req, res, client, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors, summary: error.detail }, 422);
+      this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors, summary: error.detail }, 422);
     }
   }
 
   @Post('upload')
   @Accepts('multipart')
-  // `unknown`: a class type here would be validated as a DTO by the global pipe.
-  async upload(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: unknown): Promise<void> {
+  async upload(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @Body() body: MultipartBody): Promise<void> {
+    // No body at all (an empty form) reaches here as undefined.
     const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
     const period = form.fields.period?.trim() ?? '';
     const file = form.files.file;
     if (!file || file.bytes.length === 0) {
       const errors: FieldError[] = [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }];
-      return this.form(req, res, client, { period, lines: blankLines(FORM_LINES), uploadErrors: errors, uploadPeriod: period }, 422);
+      return this.form(req, res, account, { period, lines: blankLines(FORM_LINES), uploadErrors: errors, uploadPeriod: period }, 422);
     }
     try {
-      return this.submitted(res, await this.declarations.submitCsv(client.account, new CsvBody(file.bytes, undefined), period, undefined));
+      return this.submitted(res, await this.declarations.submitCsv(account, new CsvBody(file.bytes, undefined), period, undefined));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      this.form(req, res, client, { lines: blankLines(FORM_LINES), uploadErrors: error.errors, uploadSummary: error.detail, uploadPeriod: period, fileName: file.filename }, 422);
+      this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: error.errors, uploadSummary: error.detail, uploadPeriod: period, fileName: file.filename }, 422);
     }
   }
 
@@ -128,15 +135,15 @@ export class DeclarationsPageController {
     res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
   }
 
-  private form(req: Request, res: Response, client: AuthenticatedClient, data: Record<string, unknown>, status = 200): void {
-    const streams = client.account.profile.streams
+  private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {
+    const streams = account.profile.streams
       .map((code) => this.catalogue.stream(code))
       .filter((stream) => stream !== undefined)
       .map((stream) => ({ code: stream.code, name: stream.name.en, units: stream.units, materials: stream.materials.map((m) => m.name.en) }));
     const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name.en ?? code }));
     const current = periodOf(parisDate(this.clock.now()));
     this.views.render(req, res, 'declaration-new', { title: 'New declaration', nav: 'declarations' }, {
-      confirmed: client.account.confirmedAt !== null,
+      confirmed: account.confirmedAt !== null,
       streams,
       units,
       materials: [...new Set(streams.flatMap((s) => s.materials))],

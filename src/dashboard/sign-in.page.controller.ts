@@ -3,8 +3,9 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Eta } from 'eta';
 import { AccountsService } from '../accounts/accounts.service.js';
-import { DashboardPage, PublicForm } from '../auth/audience.js';
-import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
+import { foldEmail, hasNonAscii, isSignInEmail } from '../common/email-address.js';
+import { DashboardPage, PublicForm } from '../caller/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
 import { SessionsService } from '../auth/sessions/sessions.service.js';
 import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../auth/sign-in-links/sign-in-links.service.js';
 import { Accepts, type FormBody } from '../common/http/request-body.js';
@@ -14,8 +15,6 @@ import { VIEWS_DIR } from '../site/render-site.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
 
-/** An e-mail address as the sign-in form takes it: one @, no spaces, at most 254 characters. */
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
 const mailViews = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: false, autoTrim: false });
 
 const requestIdOf = (req: Request) => (typeof req.id === 'string' ? req.id : null);
@@ -43,7 +42,8 @@ export class SignInPageController {
   @Get('sign-in')
   @PublicForm()
   signIn(@Req() req: Request, @Res() res: Response, @Query('session') session?: string, @Query('signed-out') signedOut?: string): void {
-    const notice = signedOut !== undefined ? 'You are signed out.' : session !== undefined ? 'Please sign in to continue.' : null;
+    const notice =
+      signedOut === 'everywhere' ? 'You are signed out on every browser and device.' : signedOut !== undefined ? 'You are signed out.' : session !== undefined ? 'Please sign in to continue.' : null;
     this.views.render(req, res, 'sign-in', { title: 'Sign in', nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false });
   }
 
@@ -51,14 +51,17 @@ export class SignInPageController {
   @PublicForm()
   @Accepts('form')
   async requestLink(@Req() req: Request, @Res() res: Response, @Body() body: FormBody): Promise<void> {
-    await this.limits.countAddress(req, res);
+    // Counted against the address's sign-in limit before its body was read (SignInLimitGuard).
     const email = field(body, 'email').trim();
     const frame = { title: 'Sign in', nav: 'sign-in' as const };
     if (!this.mailer.enabled) {
       return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false }, 409);
     }
-    if (!EMAIL.test(email) || email.length > 254) {
-      const error = 'Enter the e-mail address of your account, like name@example.com.';
+    if (!isSignInEmail(email)) {
+      // A letter of another script that looks like a Latin one (`İ`, Cyrillic `а`…) would name another mailbox: refused, not folded.
+      const error = hasNonAscii(email)
+        ? 'Type the address of your account in plain letters, digits and . _ - + @: it holds another character (perhaps a letter of another alphabet that looks like a Latin one).'
+        : 'Enter the e-mail address of your account, like name@example.com.';
       return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false }, 422);
     }
     // The answer does not wait for the lookup or the mail: its content and timing are the same for every address.
@@ -76,7 +79,7 @@ export class SignInPageController {
   @PublicForm()
   @Accepts('form')
   async useLink(@Req() req: Request & { cookies?: Record<string, unknown> }, @Res() res: Response, @Body() body: FormBody): Promise<void> {
-    await this.limits.countAddress(req, res);
+    // Counted against the address's sign-in limit before its body was read (SignInLimitGuard).
     const used = await this.links.use(field(body, 'token'), requestIdOf(req));
     if (!used.ok) {
       return this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: '', failed: true }, 400);
@@ -94,18 +97,34 @@ export class SignInPageController {
   @DashboardPage()
   @Accepts('form')
   async signOut(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient): Promise<void> {
-    await this.sessions.endById({ sessionId: client.sessionId!, clientId: client.clientId, account: client.account }, requestIdOf(req));
+    await this.sessions.endById({ sessionId: client.sessionId!, clientId: client.clientId }, requestIdOf(req));
     res.clearCookie(this.sessions.cookies.session, this.sessions.cookies.options);
     res.clearCookie(this.sessions.cookies.csrf, this.sessions.cookies.options);
     res.redirect(303, '/dashboard/sign-in?signed-out');
   }
 
-  /** A link to each confirmed client with this address, by mail; nothing for any other address. */
-  private async mailLinks(email: string, requestId: string | null): Promise<void> {
+  /** "Sign out everywhere": every session of the client ends (this one included), on every browser and replica. */
+  @Post('sign-out/everywhere')
+  @DashboardPage()
+  @Accepts('form')
+  async signOutEverywhere(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient): Promise<void> {
+    await this.sessions.endAllNow(client.clientId, { operator: { kind: 'client', clientId: client.clientId, sessionId: client.sessionId ?? null }, requestId: requestIdOf(req) }, 'sign_out_everywhere');
+    res.clearCookie(this.sessions.cookies.session, this.sessions.cookies.options);
+    res.clearCookie(this.sessions.cookies.csrf, this.sessions.cookies.options);
+    res.redirect(303, '/dashboard/sign-in?signed-out=everywhere');
+  }
+
+  /**
+   * A link to each confirmed client whose confirmed address is this one (A–Z folded, nothing else),
+   * mailed to that address as stored, never to the text typed; nothing for any other address. Each
+   * mail counts against the stored address's limit, and the client's daily one (SignInLinksService).
+   */
+  private async mailLinks(typed: string, requestId: string | null): Promise<void> {
     try {
-      if (!(await this.limits.allowEmail(email))) return;
-      for (const clientId of await this.accounts.confirmedWithEmail(email)) {
-        const link = await this.links.issue(clientId, { operator: { kind: 'client', clientId, sessionId: null }, requestId }, 'email');
+      for (const { clientId, email } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
+        if (!(await this.limits.allowEmail(email))) continue;
+        const link = await this.links.issueByEmail(clientId, requestId);
+        if (!link) continue;
         const text = mailViews.render('/mail/sign-in', { url: link.url, minutes: SIGN_IN_LINK_TTL_MS / 60_000, clientId });
         await this.mailer.send({ to: email, subject: 'Votre lien de connexion · Your sign-in link (déclarations REP · EPR declarations)', text });
       }

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DashboardPage } from '../auth/audience.js';
-import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
-import type { Actor } from '../auth/operators/current-operator.decorator.js';
-import { TokensService } from '../auth/tokens.service.js';
+import { DashboardPage } from '../caller/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
+import type { Actor } from '../caller/actor.js';
+import { ClientTokensService } from '../auth/tokens/client-tokens.service.js';
 import { Accepts, type FormBody } from '../common/http/request-body.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
 import { DashboardViews } from './dashboard-views.js';
@@ -26,7 +26,7 @@ const actorOf = (req: Request, client: AuthenticatedClient): Actor => ({
 export class TokensPageController {
   constructor(
     private readonly views: DashboardViews,
-    private readonly tokens: TokensService,
+    private readonly tokens: ClientTokensService,
   ) {}
 
   @Get()

@@ -8,8 +8,8 @@ import type { Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { MultipartBody } from '../../common/http/request-body.js';
 import { Problem } from '../../common/problem/problem.js';
-import { audienceOf, FORM_KEY } from '../audience.js';
-import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../current-client.decorator.js';
+import { audienceOf, FORM_KEY } from '../../caller/audience.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../../caller/current-client.js';
 import { SessionsService } from './sessions.service.js';
 
 /** The form field every dashboard form carries. */

@@ -1,8 +1,8 @@
 import { Controller, Header, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi.js';
-import { AdminApi } from '../audience.js';
-import { type Actor, CurrentActor } from '../operators/current-operator.decorator.js';
+import { AdminApi } from '../../caller/audience.js';
+import { type Actor, CurrentActor } from '../../caller/actor.js';
 import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from './sign-in-links.service.js';
 
 export class SignInLinkDto {
@@ -39,7 +39,7 @@ export class SignInLinksAdminController {
   // No body is read; one sent anyway must be JSON (413 past 1 MiB), like every POST of the API.
   @ApiProblems(404, 413, 415)
   async create(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<SignInLinkDto> {
-    const link = await this.links.issue(clientId, actor, 'operator');
+    const link = await this.links.issue(clientId, actor);
     return { id: link.id, url: link.url, expires_at: link.expiresAt };
   }
 }

@@ -3,17 +3,21 @@ import busboy from 'busboy';
 import {
   type CallHandler,
   type ExecutionContext,
-  HttpException,
   Injectable,
   type NestInterceptor,
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import express from 'express';
+import type express from 'express';
 import type { Observable } from 'rxjs';
 import typeis from 'type-is';
 import { Problem } from '../problem/problem.js';
+import { readRequestBody } from './body-reader.js';
+import { parseForm } from './form-body.js';
 import { BODY_LIMIT_BYTES, parseJsonBody } from './json-body.js';
+import type { CsvCharset } from '../csv/read-csv.js';
+
+export type { FormBody } from './form-body.js';
 
 /** The kinds of request body a route may declare with `@Accepts`. */
 export type BodyType = 'json' | 'csv' | 'form' | 'multipart';
@@ -36,7 +40,7 @@ const CSV_CHARSETS: Record<string, CsvCharset> = {
   'iso-8859-1': 'windows-1252',
   latin1: 'windows-1252',
 };
-export type CsvCharset = 'utf-8' | 'windows-1252';
+export type { CsvCharset };
 
 const ACCEPTS_KEY = 'request-body-types';
 
@@ -53,9 +57,6 @@ export class CsvBody {
     readonly charset: CsvCharset | undefined,
   ) {}
 }
-
-/** A form body: each field's value, or values when it is repeated. */
-export type FormBody = Record<string, string | string[]>;
 
 /** A file of a multipart form (a browser's upload): its bytes as sent, and what the browser says of it. */
 export interface UploadedFile {
@@ -89,8 +90,10 @@ export function declaresBody(req: express.Request): boolean {
  * path gets its 404/405 whatever its body (and the connection is closed rather than drained: see
  * ProblemFilter). Then, in order: 415 for a media type the route does not declare (`@Accepts`) or
  * a charset it cannot read; 413 at once when `Content-Length` is over 1 MiB, or once 1 MiB has been
- * read; then the body is parsed by its kind (JSON: see parseJsonBody). Only the methods that carry
- * a body here have it read (a GET with a body is not a 400 or a 413).
+ * read (inflated), or when a compressed body inflates past its ratio (see readRequestBody); then
+ * the body is parsed by its kind (JSON: see parseJsonBody; forms: parseForm, at most
+ * MAX_FORM_FIELDS fields). Only the methods that carry a body here have it read (a GET with a body
+ * is not a 400 or a 413).
  */
 @Injectable()
 export class RequestBodyInterceptor implements NestInterceptor {
@@ -108,7 +111,7 @@ export class RequestBodyInterceptor implements NestInterceptor {
         const { type, charset } = negotiate(req, accepted);
         const length = Number(req.headers['content-length']);
         if (length > BODY_LIMIT_BYTES) throw tooLarge();
-        const bytes = await readBody(req, http.getResponse<express.Response>());
+        const bytes = await readRequestBody(req, { maxBytes: BODY_LIMIT_BYTES, tooLarge });
         req.body =
           type === 'json' ? parseJsonBody(bytes) : type === 'csv' ? new CsvBody(bytes, charset) : type === 'form' ? parseForm(bytes) : await parseMultipart(req, bytes);
       }
@@ -144,23 +147,6 @@ function negotiate(req: express.Request, accepted: BodyType[]): { type: BodyType
 
 const tooLarge = () => new Problem('payload_too_large', `The request body exceeds the limit of 1 MiB (${BODY_LIMIT_BYTES.toLocaleString('en')} bytes).`);
 
-/** body-parser's reader: the bytes (inflated if gzip, deflate or br), at most BODY_LIMIT_BYTES. */
-const rawReader = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
-
-function readBody(req: express.Request, res: express.Response): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    void rawReader(req, res, (error?: unknown) => {
-      if (error === undefined) return resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      const status = (error as { status?: number }).status ?? 400;
-      if (status === 413) return reject(tooLarge());
-      const message = error instanceof Error ? error.message : String(error);
-      if (status === 415) return reject(new Problem('unsupported_media_type', `${message}; send the body as is, or with Content-Encoding gzip, deflate or br.`));
-      reject(new HttpException(message, status, { cause: error }));
-    });
-  });
-}
-
-/** `application/x-www-form-urlencoded`, UTF-8, as the URL standard parses it. */
 /** A multipart form already read (at most 1 MiB), parsed by busboy; a malformed one is a 400. */
 function parseMultipart(req: express.Request, bytes: Buffer): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
@@ -186,13 +172,4 @@ function parseMultipart(req: express.Request, bytes: Buffer): Promise<MultipartB
     parser.on('close', () => resolve(new MultipartBody(fields, files)));
     parser.end(bytes);
   });
-}
-
-function parseForm(bytes: Buffer): FormBody {
-  const form: FormBody = Object.create(null) as FormBody;
-  for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
-    const previous = form[name];
-    form[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-  }
-  return form;
 }
