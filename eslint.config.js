@@ -20,6 +20,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['src/config/config.ts', 'test/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
@@ -35,6 +39,15 @@ export default tseslint.config(
     ignores: ['src/**/*.spec.ts', 'src/**/test-support.ts', 'src/reference/build/**', 'src/site/build-site.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [BUILD_CODE] }] },
   },
+  // i18n/ is platform: the words, formats and languages of every module; it imports only common/.
+  ...[
+    ['src/i18n/*.ts', '^\\.\\./(?!common/)'],
+    ['src/i18n/messages/*.ts', '^\\.\\./\\.\\./(?!common/)'],
+  ].map(([files, regex]) => ({
+    files: [files],
+    ignores: ['src/**/*.spec.ts', 'src/**/test-support.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [BUILD_CODE, { regex, message: 'i18n/ imports only common/: it knows no feature, page or credential.' }] }] },
+  })),
   // config/ is read by every module, so it depends on none of them: what it shares with one lives in common/.
   {
     files: ['src/config/**/*.ts'],

@@ -1,25 +1,22 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import express from 'express';
-import proxyAddr from 'proxy-addr';
 import { Logger } from 'nestjs-pino';
-import { MeFromMemory } from './accounts/me-from-memory.js';
 import { AppModule, type AppModuleOptions } from './app.module.js';
-import { boundConnections } from './common/http/connection-limits.js';
-import { precomputedSecurityHeaders } from './common/http/security-headers.js';
 import { RequestLog } from './common/logging.js';
-import { PROBLEM_TYPES } from './common/problem/problem.js';
-import { PROBLEM_CONTENT_TYPE } from './common/problem/problem-content-type.js';
-import { setupOpenApi } from './common/openapi.setup.js';
+import { setupOpenApi } from './openapi.js';
 import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
 import type { DatabaseConnection } from './database/database-options.js';
 import { POOL_SIZE } from './database/database-options.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
-import { PublicFiles } from './site/public-files.js';
+import { boundConnections, CONNECTION_LIMITS } from './edge/connection-limits.js';
+import { edgeHandler } from './edge/edge-handler.js';
+import { MeFromMemory } from './edge/me-from-memory.js';
+import { PublicFiles } from './edge/public-files.js';
 
 export interface Database {
   connection: DatabaseConnection;
@@ -42,6 +39,8 @@ export interface AppOptions extends AppModuleOptions {
   timeouts?: { headersMs: number; requestMs: number };
   /** Set during a graceful stop (main): every response then asks the client to close its connection. */
   draining?: { value: boolean };
+  /** Tests lower them. */
+  connectionLimits?: Partial<typeof CONNECTION_LIMITS>;
 }
 
 /** The whole HTTP application, configured as in production (also used by the e2e tests). */
@@ -71,68 +70,24 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(quietFrameworkLogger(app.get(Logger)));
-  // First of all, before Express: the request's id and log line, then the public files, answered
-  // from memory with their headers (helmet's among them) prebuilt. Every other request gets
-  // helmet's headers here (computed once; /docs sets its own after); GET /api/v1/me is answered
-  // from memory when it can be (MeFromMemory); the rest goes on to Express and Nest, which mounts
-  // no middleware of its own.
-  const files = app.get(PublicFiles).files;
-  const me = app.get(MeFromMemory);
-  // `req.ip` as Express computes it (TRUST_PROXY), for a request answered before Express.
-  const trust = instance.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
-  const draining = options.draining;
-  const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
+  // The edge: what answers before Express and Nest (src/edge/edge-handler.ts), in place of Express as the server's listener.
   const server = app.getHttpServer() as Server;
   if (!server.listeners('request').includes(instance)) throw new Error('The HTTP server does not dispatch to the Express instance');
   server.removeListener('request', instance);
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const id = requestLog.start(req, res);
-    if (draining?.value) res.shouldKeepAlive = false;
-    try {
-      const file = files.answer(req, res, id);
-      if (file !== undefined) {
-        RequestLog.setRoute(req, file);
-        return;
-      }
-      res.setHeader('X-Request-Id', id);
-      for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
-      if (me.answer(req, res, () => proxyAddr(req, trust))) return;
-    } catch (error) {
-      // Outside Express and Nest, so no exception filter: the same generic 500 as ProblemFilter's.
-      failedBeforeRouting(config, req, res, id, error);
-      return;
-    }
-    requestLog.run(id, () => instance(req as express.Request, res as express.Response));
-  });
+  const connectionLimits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
+  const edge = edgeHandler({ config, requestLog, files: app.get(PublicFiles), me: app.get(MeFromMemory), app: instance, draining: options.draining, connectionLimits });
+  server.on('request', edge.listener);
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
   server.requestTimeout = options.timeouts?.requestMs ?? 30_000;
   server.keepAliveTimeout = 5_000;
   // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
-  boundConnections(server);
+  // Connections: at most so many in all and per client address (a proxy TRUST_PROXY trusts is counted by the addresses it forwards, at the edge).
+  boundConnections(server, connectionLimits, edge.trustsProxy);
   app.disable('x-powered-by');
   // No automatic weak ETags on API responses; the reference files set their own.
   app.set('etag', false);
   await setupOpenApi(app);
   return app;
-}
-
-/** A 500 problem+json (with only the request id) for an error in the handler that runs before Express; the error goes to the request's log line. */
-function failedBeforeRouting(config: AppConfig, req: IncomingMessage, res: ServerResponse, id: string, error: unknown): void {
-  (res as ServerResponse & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({
-    type: `${config.publicBaseUrl}/problems/internal-error`,
-    title: PROBLEM_TYPES.internal_error.title,
-    status: 500,
-    detail: 'An unexpected error occurred. Quote the request id when reporting it.',
-    instance: `urn:request:${id}`,
-    code: 'internal_error',
-  });
-  res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id });
-  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,11 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
-import { MeFromMemory } from './accounts/me-from-memory.js';
 import { AuditModule } from './audit/audit.module.js';
+import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CsrfInterceptor } from './auth/sessions/csrf.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
@@ -15,29 +15,36 @@ import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
-import { DeclarationsModule } from './declarations/declarations.module.js';
-import { type DatabaseConnection, databaseOptions } from './database/database-options.js';
-import { ENTITIES } from './database/entities.js';
+import { type DatabaseConnection, databaseOptions, type QueryTimeouts } from './database/database-options.js';
 import { PreparedStatementsModule } from './database/prepared-statements.js';
+import { DeclarationsModule } from './declarations/declarations.module.js';
+import { EdgeModule } from './edge/edge.module.js';
 import { HealthModule } from './health/health.module.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
+import { SignInLimitGuard } from './rate-limit/sign-in-limits.js';
 import { ReferenceModule } from './reference/reference.module.js';
 import { SiteModule } from './site/site.module.js';
 
 export interface AppModuleOptions {
   /** Where the JSON log lines go (default stdout); the tests read them. */
   logStream?: DestinationStream;
-  /** The request log, when the caller mounts its middleware (createApp); else one is made here. */
+  /** The request log, when the caller runs the edge (createApp); else one is made here. */
   requestLog?: RequestLog;
   /** Overrides of the configured rate limits (the bench raises them). */
   rateLimits?: Partial<RateLimits>;
+  /** The query timeouts of the app's connections (tests lower them). */
+  queryTimeouts?: QueryTimeouts;
 }
 
 /**
- * The request log, the request id, helmet's headers and the public files (reference files and site
- * pages) come before Nest's router, in the one Express middleware createApp mounts. Request bodies
- * are read once the request is routed and authenticated (RequestBodyInterceptor).
+ * The application: every module, and the request pipeline in its order.
+ *
+ * Before Nest, the edge (src/edge/edge-handler.ts) gives each request its id and log line, answers
+ * the public files and GET /me from memory, and sets helmet's headers. Then Express routes it, and
+ * Nest runs, for the route found: the guards, the interceptors, the pipe, the handler, in the order
+ * below; the filter answers whatever any of them throws.
  */
 @Module({})
 export class AppModule {
@@ -45,28 +52,39 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        // platform
         ConfigModule.forRoot(config),
         LoggerModule.forRoot((options.requestLog ?? new RequestLog(config, options.logStream)).params()),
-        TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun), entities: ENTITIES }),
+        // Each module registers its own entities (TypeOrmModule.forFeature).
+        TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun, options.queryTimeouts), autoLoadEntities: true }),
         PreparedStatementsModule,
+        RateLimitModule.forRoot(options.rateLimits),
         HealthModule,
+        // domain, credentials, features, pages, edge
+        ReferenceModule,
+        AuditModule,
         AccountsModule,
         AuthModule,
-        AuditModule,
-        ReferenceModule,
-        SiteModule,
         DeclarationsModule,
+        SiteModule,
         DashboardModule,
-        RateLimitModule.forRoot(options.rateLimits),
+        EdgeModule,
       ],
       providers: [
-        // Called by createApp's first handler, before Express; here because it draws on accounts, auth and rate limits.
-        MeFromMemory,
-        { provide: APP_FILTER, useClass: ProblemFilter },
-        { provide: APP_PIPE, useClass: ApiValidationPipe },
+        // 1. Who is calling, by the route's audience: deny by default (public, client token, operator, dashboard session).
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        // 2. Their quotas: per client or operator, so after 1.
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
+        // 3. A public form's POST (signing in) against its address's sign-in limit: before its body is read.
+        { provide: APP_GUARD, useExisting: SignInLimitGuard },
+        // 4. The body, read only now that the caller is known (json | csv | form | multipart, as the route declares).
         { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
-        // After the body is read: the dashboard's forms bring their CSRF token in it.
+        // 5. A form's CSRF token, which comes in its body: after 4.
         { provide: APP_INTERCEPTOR, useExisting: CsrfInterceptor },
+        // 6. JSON bodies and queries validated against their DTOs (every problem at once: 422).
+        { provide: APP_PIPE, useClass: ApiValidationPipe },
+        // Any error of 1–6 or of the handler: problem+json, or a page under /dashboard (PAGE_PROBLEMS, from DashboardModule).
+        { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };
   }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp, openDatabase } from './app.factory.js';
-import { closeGracefully } from './common/http/graceful-shutdown.js';
+import { closeGracefully } from './edge/graceful-shutdown.js';
 import { checkPortFree, listenFailure, StartupError, startupSummary } from './common/startup.js';
 import { ConfigError, loadConfig } from './config/config.js';
 

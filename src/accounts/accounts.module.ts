@@ -3,13 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module.js';
 import { AccountsService } from './accounts.service.js';
 import { ClientEntity } from './client.entity.js';
-import { ClientsController } from './clients.controller.js';
+import { ClientsAdminController } from './clients-admin.controller.js';
 import { MeController } from './me.controller.js';
 
 /** Clients and their profile (pending vs confirmed), `GET /me`, the admin client routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientEntity]), AuditModule],
-  controllers: [ClientsController, MeController],
+  controllers: [ClientsAdminController, MeController],
   providers: [AccountsService],
   exports: [AccountsService],
 })

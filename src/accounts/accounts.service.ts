@@ -3,12 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager, type Repository } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail.js';
-import type { Actor } from '../auth/operators/current-operator.decorator.js';
+import type { Actor } from '../caller/actor.js';
 import { type Page, pageOf, positionOf } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { ClientEntity } from './client.entity.js';
+import { ASCII_LOWER, ASCII_UPPER, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
   applyPatch,
@@ -41,6 +42,9 @@ export interface ListClientsInput {
   cursor?: string;
   limit?: number;
 }
+
+/** Runs in a confirmation's transaction, with what it changed in the confirmed profile; an error undoes the confirmation. */
+export type ConfirmingListener = (manager: EntityManager, clientId: string, changes: Record<string, { from: unknown; to: unknown }>, actor: Actor) => Promise<void>;
 
 export interface CreateClientInput extends ProfilePatch {
   clientId?: string | null;
@@ -120,6 +124,7 @@ export function profileChanges(before: Profile, after: Profile): Record<string, 
 @Injectable()
 export class AccountsService {
   private readonly accountListeners: ((clientId: string) => void)[] = [];
+  private readonly confirmingListeners: ConfirmingListener[] = [];
 
   constructor(
     @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
@@ -183,6 +188,14 @@ export class AccountsService {
     this.accountListeners.push(listener);
   }
 
+  /**
+   * Called in the transaction of every confirmation, with what it changed (credentials, which sit
+   * above accounts, end the sessions of a client whose confirmed address changed).
+   */
+  onConfirming(listener: ConfirmingListener): void {
+    this.confirmingListeners.push(listener);
+  }
+
   /** The pending profile becomes the confirmed one, if it is complete and consistent with the reference data. */
   async confirm(clientId: string, actor: Actor): Promise<ClientView> {
     const view = await this.dataSource.transaction(async (manager) => {
@@ -203,6 +216,7 @@ export class AccountsService {
       client.confirmedAt = new Date();
       const saved = await manager.save(client);
       await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
+      for (const listener of this.confirmingListeners) await listener(manager, clientId, changes, actor);
       return viewOf(saved);
     });
     for (const listener of this.accountListeners) listener(clientId);
@@ -245,13 +259,18 @@ export class AccountsService {
     if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.existsBy({ clientId }))) throw new NotFoundProblem(`Client "${clientId}"`);
   }
 
-  /** The confirmed clients whose confirmed e-mail address is `email` (ignoring case): who may get a sign-in link by e-mail. */
-  async confirmedWithEmail(email: string): Promise<string[]> {
-    const rows: { client_id: string }[] = await this.clients.query(
-      `SELECT client_id FROM clients WHERE confirmed_at IS NOT NULL AND lower(confirmed_email) = lower($1) ORDER BY client_id LIMIT 10`,
-      [email],
+  /**
+   * The confirmed clients whose confirmed e-mail address is `email` ignoring the case of A–Z only
+   * (see email-address.ts: no Unicode case mapping, PostgreSQL's `lower()` included, takes part),
+   * with that address as stored: who may get a sign-in link by e-mail, and where it goes.
+   */
+  async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string }[]> {
+    const rows: { client_id: string; email: string }[] = await this.clients.query(
+      `SELECT client_id, confirmed_email AS email FROM clients
+        WHERE confirmed_at IS NOT NULL AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
+      [foldEmail(email), ASCII_UPPER, ASCII_LOWER],
     );
-    return rows.map((r) => r.client_id);
+    return rows.map((r) => ({ clientId: r.client_id, email: r.email }));
   }
 
   private checkValues(patch: ProfilePatch): void {

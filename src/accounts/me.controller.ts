@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
-import { ClientApi } from '../auth/audience.js';
+import { ClientApi } from '../caller/audience.js';
+import type { Account } from './account.js';
+import { CurrentAccount } from './current-account.js';
 import { AccountDto } from './dto/client.dto.js';
 
 @ApiTags('client')
@@ -15,8 +16,8 @@ export class MeController {
     description: 'The profile confirmed during onboarding; fields are null or empty until then. `Cache-Control: no-store`.',
   })
   @ApiOkResponse({ description: 'Your account as confirmed by the operator (null or empty fields until then).', type: AccountDto })
-  me(@CurrentClient() client: AuthenticatedClient): AccountDto {
+  me(@CurrentAccount() account: Account): AccountDto {
     // The account was read with the token, in the same query.
-    return AccountDto.fromAccount(client.account);
+    return AccountDto.fromAccount(account);
   }
 }

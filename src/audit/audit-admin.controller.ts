@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/openapi.js';
-import { AdminApi } from '../auth/audience.js';
+import { AdminApi } from '../caller/audience.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditPageDto, ListAuditQueryDto } from './dto/audit.dto.js';
 

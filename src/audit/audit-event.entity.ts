@@ -1,5 +1,4 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { OperatorTokenEntity } from '../auth/operators/operator-token.entity.js';
 
 /**
  * One entry of the audit trail: an admin write, recorded in the transaction of that write.
@@ -10,7 +9,8 @@ import { OperatorTokenEntity } from '../auth/operators/operator-token.entity.js'
 @Check(
   'ck_audit_events_actor',
   `(actor_type = 'admin' AND operator_id IS NULL) OR (actor_type = 'operator' AND operator_id IS NOT NULL)
-        OR (actor_type = 'client' AND operator_id IS NULL AND client_id IS NOT NULL)`,
+        OR (actor_type = 'client' AND operator_id IS NULL AND client_id IS NOT NULL)
+        OR (actor_type = 'anonymous' AND operator_id IS NULL)`,
 )
 @Check('ck_audit_events_action_format', `action ~ '^[a-z_]+\\.[a-z_]+$'`)
 @Index('ix_audit_events_occurred', ['occurredAt', 'id'])
@@ -24,16 +24,20 @@ export class AuditEventEntity {
   @Column({ name: 'occurred_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
   occurredAt!: Date;
 
-  /** `admin` (the bootstrap ADMIN_TOKEN) or `operator` (a named operator token). */
+  /** `admin` (the bootstrap ADMIN_TOKEN), `operator` (a named operator token), `client` (its people in the dashboard) or `anonymous` (a sign-in e-mail request). */
   @Column({ name: 'actor_type', type: 'text' })
-  actorType!: 'admin' | 'operator' | 'client';
+  actorType!: 'admin' | 'operator' | 'client' | 'anonymous';
 
   @Column({ name: 'operator_id', type: 'uuid', nullable: true })
   operatorId!: string | null;
 
-  @ManyToOne(() => OperatorTokenEntity, { onDelete: 'RESTRICT', nullable: true })
+  /**
+   * The named operator token, if any. Named, not imported: the audit trail sits below credentials
+   * (auth/) and knows nothing of them but this foreign key.
+   */
+  @ManyToOne('OperatorTokenEntity', { onDelete: 'RESTRICT', nullable: true })
   @JoinColumn({ name: 'operator_id', foreignKeyConstraintName: 'fk_audit_events_operator' })
-  operator?: OperatorTokenEntity | null;
+  operator?: object | null;
 
   /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential). */
   @Column({ name: 'actor_name', type: 'text' })

@@ -8,7 +8,7 @@ import type { AuditEventDto, AuditPageDto, ListAuditQueryDto } from './dto/audit
 interface AuditRow {
   id: string;
   occurredAt: string;
-  actorType: 'admin' | 'operator' | 'client';
+  actorType: 'admin' | 'operator' | 'client' | 'anonymous';
   operatorId: string | null;
   actorName: string;
   action: string;

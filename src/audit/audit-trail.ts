@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from '../auth/operators/current-operator.decorator.js';
+import type { Actor } from '../caller/actor.js';
 
 /** What an admin write did. `changes` says what changed; it never holds a secret (a token, a hash). */
 export interface AuditEvent {
@@ -17,6 +17,10 @@ export interface AuditEvent {
 export const BOOTSTRAP_ACTOR_NAME = 'ADMIN_TOKEN';
 /** The actor name recorded for a client's people acting in the dashboard. */
 export const DASHBOARD_ACTOR_NAME = 'dashboard';
+/** The actor name recorded for a request nobody signed in made (a sign-in link asked for by e-mail). */
+export const ANONYMOUS_ACTOR_NAME = 'sign-in e-mail request';
+
+const ACTOR_NAMES = { admin: BOOTSTRAP_ACTOR_NAME, client: DASHBOARD_ACTOR_NAME, anonymous: ANONYMOUS_ACTOR_NAME } as const;
 
 /**
  * Writes the audit trail. `record` takes the EntityManager of the write's own transaction: the
@@ -32,7 +36,7 @@ export class AuditTrail {
       [
         operator.kind,
         operator.kind === 'operator' ? operator.id : null,
-        operator.kind === 'operator' ? operator.name : operator.kind === 'client' ? DASHBOARD_ACTOR_NAME : BOOTSTRAP_ACTOR_NAME,
+        operator.kind === 'operator' ? operator.name : ACTOR_NAMES[operator.kind],
         event.action,
         event.targetType,
         event.targetId,

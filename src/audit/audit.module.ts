@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditEventEntity } from './audit-event.entity.js';
 import { AuditAdminController } from './audit-admin.controller.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditTrail } from './audit-trail.js';
 
 /** The audit trail: written by the services of admin writes (AuditTrail), read by the operator. */
 @Module({
+  imports: [TypeOrmModule.forFeature([AuditEventEntity])],
   controllers: [AuditAdminController],
   providers: [AuditTrail, AuditLogService],
   exports: [AuditTrail],

@@ -1,25 +1,29 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
+import passport from 'passport';
 import type { Repository } from 'typeorm';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import type { AuditTrail } from '../audit/audit-trail.js';
 import type { PreparedStatements } from '../database/prepared-statements.js';
-import { type Audience, AUDIENCE_KEY } from './audience.js';
+import { type Audience, AUDIENCE_KEY } from '../caller/audience.js';
 import { Problem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/config.js';
 import type { FailedAuthentications } from '../rate-limit/failed-authentications.js';
-import { AdminCredential } from './admin-credential.js';
-import { REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
+import { AdminCredential } from './operators/admin-credential.js';
+import { bearerToken, REJECTION_DESCRIPTIONS } from './bearer/bearer-header.js';
+import { ClientBearerStrategy } from './bearer/client-bearer.strategy.js';
+import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
 import type { OperatorsService } from './operators/operators.service.js';
 import type { SessionsService } from './sessions/sessions.service.js';
-import { AuthGuard, bearerToken } from './auth.guard.js';
-import type { ClientTokenEntity } from './client-token.entity.js';
-import { AUTHENTICATED_CLIENT } from './current-client.decorator.js';
-import { AUTHENTICATED_OPERATOR } from './operators/current-operator.decorator.js';
+import { AuthGuard } from './auth.guard.js';
+import type { ClientTokenEntity } from './tokens/client-token.entity.js';
+import { AUTHENTICATED_CLIENT } from '../caller/current-client.js';
+import { AUTHENTICATED_OPERATOR } from '../caller/actor.js';
 import { generateToken, hashToken, OPERATOR_TOKEN_PREFIX } from '../common/token-format.js';
-import { AuthenticationCache } from './authentication-cache.js';
-import { TokensService } from './tokens.service.js';
+import { AuthenticationCache } from './tokens/authentication-cache.js';
+import { ClientTokenVerifier } from './tokens/client-token-verifier.js';
+import { ClientTokensRepository } from './tokens/client-tokens.repository.js';
+import { TokenUseRecorder } from './tokens/token-use-recorder.js';
 
 const ADMIN = 'admin-secret-0123456789-0123456789-abcdef';
 const REALM = 'Bearer realm="epr-declarations"';
@@ -90,7 +94,10 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   // Off unless listening (as when PostgreSQL's announcements do not reach the replica): every verify reads the fake table.
   const cache = new AuthenticationCache({ ttlMs: 10_000, maxEntries: 100 });
   if (cacheListening) cache.listening(true);
-  const tokens = new TokensService(repository, accounts, statements, {} as AuditTrail, cache);
+  const uses = new TokenUseRecorder(new ClientTokensRepository(repository, statements));
+  const verifier = new ClientTokenVerifier(new ClientTokensRepository(repository, statements), cache, uses, accounts);
+  // The verifier, and the use records' flush (as the app does before it stops).
+  const tokens = { verify: verifier.verify.bind(verifier), beforeApplicationShutdown: () => uses.beforeApplicationShutdown() };
   const admin = new AdminCredential({ adminToken } as AppConfig);
   // OperatorsService itself (its SQL) is covered end to end in test/admin/operators-audit.e2e-spec.ts.
   const operatorCalls: string[] = [];
@@ -112,8 +119,10 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
     resolve: async (secret: unknown) =>
       secret === 'good-session' ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } } : undefined,
   } as unknown as SessionsService;
-  const guard = new AuthGuard(admin, tokens, operators, failedAuthentications, sessions);
-  return { guard, calls, tokens, failures, operatorCalls, cache, accountListeners };
+  const clientStrategy = new ClientBearerStrategy(verifier, admin);
+  const operatorStrategy = new OperatorBearerStrategy(operators, verifier);
+  const guard = new AuthGuard(admin, failedAuthentications, sessions, clientStrategy, operatorStrategy);
+  return { guard, calls, tokens, failures, operatorCalls, cache, accountListeners, clientStrategy, operatorStrategy };
 }
 
 function call(audience: { method?: Audience; class?: Audience }, authorization?: string | string[]) {
@@ -124,6 +133,7 @@ function call(audience: { method?: Audience; class?: Audience }, authorization?:
   // As Node leaves them: the first of several headers in `headers`, all of them in `headersDistinct`.
   const all = authorization === undefined ? [] : [authorization].flat();
   const req: Record<string | symbol, unknown> & { headers: Record<string, string> } = {
+    url: '/api/v1/somewhere',
     headers: all.length === 0 ? {} : { authorization: all[0]! },
     headersDistinct: all.length === 0 ? {} : { authorization: all },
   };
@@ -167,6 +177,44 @@ describe('AuthGuard decisions', () => {
     expect(calls).toEqual([]);
   });
 
+  it('counts a session cookie that names no live session as a failed authentication of its address; no cookie is none', async () => {
+    const { guard, failures } = setup();
+    const withCookie = (value: string) => {
+      const attempt = call({ class: 'session' });
+      (attempt.req as Record<string, unknown>).cookies = { epr_session: value };
+      return attempt;
+    };
+    await expect(guard.canActivate(withCookie('good-session').context)).resolves.toBe(true);
+    expect(failures).toEqual([]);
+    expect((await rejection(guard.canActivate(withCookie('eprs_forged').context))).code).toBe('session_required');
+    expect(failures).toEqual(['failure']);
+    // No cookie (or another cookie only): sent to sign in, nothing counted.
+    expect((await rejection(guard.canActivate(call({ class: 'session' }).context))).code).toBe('session_required');
+    const otherCookie = call({ class: 'session' });
+    (otherCookie.req as Record<string, unknown>).cookies = { epr_csrf: 'x' };
+    expect((await rejection(guard.canActivate(otherCookie.context))).code).toBe('session_required');
+    expect(failures).toEqual(['failure']);
+  });
+
+  it('refuses a session cookie from an address over its failed authentications before looking it up, even a good one (429)', async () => {
+    const { guard, failures } = setup({ overFailureLimit: true });
+    const lookups: unknown[] = [];
+    const sessions = (guard as unknown as { sessions: { resolve: (secret: unknown) => Promise<unknown> } }).sessions;
+    const resolve = sessions.resolve;
+    sessions.resolve = async (secret) => (lookups.push(secret), resolve(secret));
+    for (const value of ['good-session', 'eprs_forged']) {
+      const attempt = call({ class: 'session' });
+      (attempt.req as Record<string, unknown>).cookies = { epr_session: value };
+      expect((await rejection(guard.canActivate(attempt.context))).code).toBe('rate_limited');
+    }
+    expect(lookups).toEqual([]);
+    // Without a cookie there is nothing to refuse: the page sends to sign in.
+    const anonymous = call({ class: 'session' });
+    await expect(guard.canActivate(anonymous.context)).rejects.toMatchObject({ code: 'session_required' });
+    expect(lookups).toEqual([undefined]);
+    expect(failures).toEqual([]);
+  });
+
   it('opens public routes without any credential and without touching the response', async () => {
     const { guard, calls } = setup();
     const { context, headers } = call({ method: 'public' });
@@ -201,6 +249,24 @@ describe('AuthGuard decisions', () => {
       expect(calls).toEqual(['lookup']); // the use is written later, batched
       await tokens.beforeApplicationShutdown();
       expect(calls).toEqual(['lookup', 'update t-good']);
+    });
+
+    it('verifies the token through passport: passport-http-bearer reads it, the strategy of this app validates it', async () => {
+      const { guard, clientStrategy, operatorStrategy } = setup();
+      const authenticate = jest.spyOn(passport, 'authenticate');
+      const validate = jest.spyOn(clientStrategy, 'validate');
+      try {
+        await expect(guard.canActivate(call({ method: 'client' }, `Bearer   ${good}`).context)).resolves.toBe(true);
+        expect(authenticate).toHaveBeenCalledWith(clientStrategy.passportName, expect.anything(), expect.any(Function));
+        // The header as the guard read it (several spaces allowed), and nothing else of the request.
+        expect(validate).toHaveBeenCalledWith(good, expect.any(Function));
+        // Each app has strategies of its own (two apps in one process are two replicas in the tests).
+        expect(setup().clientStrategy.passportName).not.toBe(clientStrategy.passportName);
+        expect(operatorStrategy.passportName).not.toBe(clientStrategy.passportName);
+      } finally {
+        authenticate.mockRestore();
+        validate.mockRestore();
+      }
     });
 
     it('accepts the scheme in any case (RFC 9110 §11.1)', async () => {

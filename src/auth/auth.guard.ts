@@ -1,103 +1,136 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { AuthGuard as PassportGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
-import { audienceOf } from './audience.js';
+import { REQUEST_ACCOUNT, type RequestWithAccount } from '../accounts/current-account.js';
+import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from '../caller/actor.js';
+import { audienceOf } from '../caller/audience.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../caller/current-client.js';
 import { Problem } from '../common/problem/problem.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
-import { AdminCredential } from './admin-credential.js';
-import { REALM, REJECTION_DESCRIPTIONS } from './bearer-challenge.js';
-import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from './current-client.decorator.js';
-import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from './operators/current-operator.decorator.js';
-import { OperatorsService } from './operators/operators.service.js';
-import { OPERATOR_TOKEN_PREFIX, parseToken } from '../common/token-format.js';
+import {
+  bearerToken,
+  invalidToken,
+  isB64Token,
+  missingToken,
+  NOT_FOR_CLIENTS,
+  refuseSeveralAuthorizations,
+  refuseTokenOutsideHeader,
+  REJECTION_DESCRIPTIONS,
+} from './bearer/bearer-header.js';
+import { ClientBearerStrategy } from './bearer/client-bearer.strategy.js';
+import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
+import { AdminCredential } from './operators/admin-credential.js';
 import { SessionsService } from './sessions/sessions.service.js';
-import { TokensService } from './tokens.service.js';
+import type { VerifiedClient } from './verified-client.js';
 
+type AuthenticatedRequest = Request & RequestWithClient & RequestWithOperator & RequestWithAccount & { cookies?: Record<string, unknown> };
 
-const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
-
-function invalidToken(description: string): Problem {
-  return new Problem('invalid_token', description, {
-    headers: { 'WWW-Authenticate': `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
-  });
-}
-
-function missingToken(detail: string): Problem {
-  // RFC 6750 §3.1: no error code when the request carries no (bearer) credential at all.
-  return new Problem('missing_token', detail, { headers: { 'WWW-Authenticate': BARE_CHALLENGE } });
-}
+/** Where a bearer strategy's answer is left on the request for the global guard. */
+const PASSPORT_USER = Symbol('passportUser');
+/** The bearer token the global guard read from the Authorization header, for the passport guard. */
+const BEARER_TOKEN = Symbol('bearerToken');
 
 /**
- * The bearer token of an Authorization header. The scheme is case-insensitive (RFC 9110 §11.1);
- * a request without a bearer credential gets the bare challenge, an empty or garbled one `invalid_token`.
+ * @nestjs/passport's guard for one passport-http-bearer strategy, with this API's answers: a
+ * strategy's refusal is the problem its `validate` threw (RFC 6750 challenges included), not
+ * passport's bare 401. passport sees only the Authorization header, as the global guard read it
+ * (RFC 9110 allows several spaces after the scheme, which passport-http-bearer's parser does not):
+ * never the query string (refused before, with 400) nor a body (not read before authentication).
  */
-export function bearerToken(header: string | undefined): string {
-  if (header === undefined || header.trim() === '') {
-    throw missingToken('This route needs a token: send "Authorization: Bearer <token>".');
-  }
-  const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)(?:\s+([\s\S]*))?$/.exec(header);
-  const scheme = match?.[1];
-  if (!scheme || scheme.toLowerCase() !== 'bearer') {
-    // Name the scheme only when it looks like one: a bare token pasted without "Bearer" must not be echoed back.
-    const named = scheme && /^[A-Za-z][A-Za-z-]{0,19}$/.test(scheme) ? `the ${scheme} scheme` : 'this Authorization header';
-    throw missingToken(`This API does not accept ${named}; send "Authorization: Bearer <token>".`);
-  }
-  const token = (match?.[2] ?? '').trim();
-  if (token === '') throw invalidToken('The bearer token is empty.');
-  return token;
+function bearerGuard(strategy: string) {
+  return class BearerGuard extends PassportGuard(strategy) {
+    override getRequest(context: ExecutionContext) {
+      const token = context.switchToHttp().getRequest<Record<symbol, string>>()[BEARER_TOKEN];
+      return { headers: { authorization: `Bearer ${token}` } };
+    }
+
+    override handleRequest<T>(error: unknown, user: T | false, _info: unknown, context: ExecutionContext): T {
+      if (error) throw error;
+      // Not reached: the strategies answer or throw; a token-less request was refused before.
+      if (!user) throw missingToken('This route needs a token: send "Authorization: Bearer <token>".');
+      context.switchToHttp().getRequest<Record<symbol, unknown>>()[PASSPORT_USER] = user;
+      return user;
+    }
+  };
 }
 
 /**
- * The global guard (APP_GUARD): deny by default.
+ * The global guard (APP_GUARD, first of the pipeline): deny by default, by the route's audience.
  * - `Public()` routes are open;
  * - `DashboardPage()` routes need a live dashboard session (cookie), and reach its client only;
- * - `AdminApi()` routes need ADMIN_TOKEN or a named operator token (and answer 403 when no ADMIN_TOKEN is
- *   configured); the operator identity is left on the request (`AUTHENTICATED_OPERATOR`);
- * - every other route, including one without any audience metadata, needs a client token.
+ * - `AdminApi()` routes need the operator's bearer credential (OperatorBearerStrategy: ADMIN_TOKEN or
+ *   a named operator token), and answer 403 while no ADMIN_TOKEN is configured;
+ * - every other route, including one without any audience metadata, needs a client token
+ *   (ClientBearerStrategy).
  * Authenticated responses are `Cache-Control: no-store`. An address with too many failed
  * authentications this minute gets 429 before its token is read (FailedAuthentications).
  *
- * Not passport: the header is parsed here (RFC 6750 challenges, scheme case-insensitive, tokens
- * never from the query or body as passport-http-bearer would also take them), and verifying is
- * one call to TokensService.
+ * Bearer tokens go through passport (the strategies in bearer/), but for two credentials where a
+ * strategy would add nothing: ADMIN_TOKEN, any secret of 32 characters or more (spaces included,
+ * which passport-http-bearer's header parser cannot carry) compared by hash in constant time with
+ * no I/O; and dashboard sessions, a cookie looked up in PostgreSQL.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly clientBearer: CanActivate;
+  private readonly operatorBearer: CanActivate;
+
   constructor(
     private readonly admin: AdminCredential,
-    private readonly tokens: TokensService,
-    private readonly operators: OperatorsService,
     private readonly failures: FailedAuthentications,
     private readonly sessions: SessionsService,
-  ) {}
+    clientStrategy: ClientBearerStrategy,
+    operatorStrategy: OperatorBearerStrategy,
+  ) {
+    this.clientBearer = new (bearerGuard(clientStrategy.passportName))();
+    this.operatorBearer = new (bearerGuard(operatorStrategy.passportName))();
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const audience = audienceOf(context);
     if (audience === 'public') return true;
     const http = context.switchToHttp();
-    const req = http.getRequest<Request & RequestWithClient & RequestWithOperator>();
+    const req = http.getRequest<AuthenticatedRequest>();
     const res = http.getResponse<Response>();
     res.setHeader('Cache-Control', 'no-store');
-    // Node keeps the first of several Authorization headers; which one a proxy or client meant is unknowable.
-    if ((req.headersDistinct?.authorization?.length ?? 0) > 1) {
-      throw new Problem('bad_request', 'Send one Authorization header, not several.');
-    }
+    refuseSeveralAuthorizations(req);
     if (audience === 'session') {
       // A dashboard page: the session cookie, never a bearer token (a page is not an API route).
-      const session = await this.sessions.resolve((req as Request & { cookies?: Record<string, unknown> }).cookies?.[this.sessions.cookies.session]);
-      if (!session) throw new Problem('session_required', 'Sign in to the dashboard to see this page.');
-      req[AUTHENTICATED_CLIENT] = { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, account: session.account };
-      req.clientId = session.clientId;
+      const cookie = req.cookies?.[this.sessions.cookies.session];
+      // A cookie that names no live session is a failed authentication like a bad token: counted
+      // per address, and past the limit the address's cookies are not looked up (each lookup is a
+      // database write). No cookie at all is someone to send to sign in, not a failure.
+      if (cookie !== undefined) this.failures.refuseIfOverLimit(req, res);
+      const session = await this.sessions.resolve(cookie);
+      if (!session) {
+        if (cookie !== undefined) this.failures.record(req);
+        throw new Problem('session_required', 'Sign in to the dashboard to see this page.');
+      }
+      this.admitClient(req, { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, account: session.account });
       return true;
     }
+    refuseTokenOutsideHeader(req);
     this.failures.refuseIfOverLimit(req, res);
     try {
       if (audience === 'admin') {
-        req[AUTHENTICATED_OPERATOR] = await this.authenticateAdmin(req.headers.authorization);
+        if (!this.admin.enabled) {
+          throw new Problem(
+            'admin_api_disabled',
+            'The admin API is disabled because ADMIN_TOKEN is not configured. Set ADMIN_TOKEN (a secret of at least 32 characters) in the environment of the service and restart it to enable the admin API.',
+          );
+        }
+        const token = bearerToken(req.headers.authorization);
+        if (this.admin.matches(token)) {
+          req[AUTHENTICATED_OPERATOR] = { kind: 'admin' };
+          return true;
+        }
+        if (!isB64Token(token)) throw invalidToken('The token is not the admin token.');
+        req[AUTHENTICATED_OPERATOR] = await this.passport<OperatorIdentity>(this.operatorBearer, context, token);
         return true;
       }
-      const client = await this.authenticateClient(req.headers.authorization);
-      req[AUTHENTICATED_CLIENT] = client;
-      req.clientId = client.clientId; // for the request log line
+      const token = bearerToken(req.headers.authorization);
+      if (!isB64Token(token)) throw invalidToken(this.admin.matches(token) ? NOT_FOR_CLIENTS : REJECTION_DESCRIPTIONS.malformed);
+      this.admitClient(req, await this.passport<VerifiedClient>(this.clientBearer, context, token));
       return true;
     } catch (error) {
       if (error instanceof Problem && error.status === 401) this.failures.record(req);
@@ -105,44 +138,23 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  private async authenticateAdmin(header: string | undefined): Promise<OperatorIdentity> {
-    if (!this.admin.enabled) {
-      throw new Problem(
-        'admin_api_disabled',
-        'The admin API is disabled because ADMIN_TOKEN is not configured. Set ADMIN_TOKEN (a secret of at least 32 characters) in the environment of the service and restart it to enable the admin API.',
-      );
+  /** Lets the passport guard of the audience verify the header's bearer token. */
+  private async passport<T>(guard: CanActivate, context: ExecutionContext, token: string): Promise<T> {
+    const bag = context.switchToHttp().getRequest<Record<symbol, unknown>>();
+    bag[BEARER_TOKEN] = token;
+    try {
+      await guard.canActivate(context);
+      return bag[PASSPORT_USER] as T;
+    } finally {
+      delete bag[BEARER_TOKEN];
+      delete bag[PASSPORT_USER];
     }
-    const token = bearerToken(header);
-    if (this.admin.matches(token)) return { kind: 'admin' };
-    if (parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
-      const outcome = await this.operators.verify(token);
-      if (outcome.ok) return outcome.operator;
-      throw invalidToken(outcome.reason === 'revoked' ? 'The operator token was revoked.' : 'The operator token is not recognised.');
-    }
-    // A working client token is a credential, only not for this route: 403. Anything else: 401.
-    const result = await this.tokens.verify(token, { recordUse: false });
-    if (result.ok) {
-      throw new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs ADMIN_TOKEN or an operator token.', {
-        headers: {
-          'WWW-Authenticate': `${BARE_CHALLENGE}, error="insufficient_scope", error_description="The admin API needs the operator token.", scope="admin"`,
-        },
-      });
-    }
-    throw invalidToken('The token is not the admin token.');
   }
 
-  private async authenticateClient(header: string | undefined): Promise<AuthenticatedClient> {
-    const token = bearerToken(header);
-    // Shape and checksum before any database read (and before hashing: the admin token is not client-shaped).
-    const parsed = parseToken(token);
-    if (!parsed.ok) {
-      if (this.admin.matches(token) || parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
-        throw invalidToken('The admin token is not valid on the client API; use a client token issued by the operator.');
-      }
-      throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
-    }
-    const result = await this.tokens.verify(token);
-    if (!result.ok) throw invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
-    return result.client;
+  /** Who is calling (the caller layer) and its account (the accounts layer), read together. */
+  private admitClient(req: AuthenticatedRequest, client: VerifiedClient): void {
+    req[AUTHENTICATED_CLIENT] = client;
+    req[REQUEST_ACCOUNT] = client.account;
+    req.clientId = client.clientId; // for the request log line
   }
 }

@@ -1,42 +1,55 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditModule } from '../audit/audit.module.js';
-import { AdminCredential } from './admin-credential.js';
-import { AuthChangesListener } from './auth-changes.listener.js';
-import { AUTHENTICATION_CACHE_LIMITS, AuthenticationCache } from './authentication-cache.js';
 import { AuthGuard } from './auth.guard.js';
-import { ClientTokenEntity } from './client-token.entity.js';
+import { ClientBearerStrategy } from './bearer/client-bearer.strategy.js';
+import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
+import { AdminCredential } from './operators/admin-credential.js';
+import { OperatorTokenEntity } from './operators/operator-token.entity.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
+import { SessionsAdminController } from './sessions/sessions-admin.controller.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { SignInLinksAdminController } from './sign-in-links/sign-in-links-admin.controller.js';
 import { SignInLinksService } from './sign-in-links/sign-in-links.service.js';
-import { TokensController } from './tokens.controller.js';
-import { TokensService } from './tokens.service.js';
+import { AuthChangesListener } from './tokens/auth-changes.listener.js';
+import { AUTHENTICATION_CACHE_LIMITS, AuthenticationCache } from './tokens/authentication-cache.js';
+import { ClientTokenEntity } from './tokens/client-token.entity.js';
+import { ClientTokenVerifier } from './tokens/client-token-verifier.js';
+import { ClientTokensRepository } from './tokens/client-tokens.repository.js';
+import { ClientTokensService } from './tokens/client-tokens.service.js';
+import { TokenUseRecorder } from './tokens/token-use-recorder.js';
+import { TokensAdminController } from './tokens/tokens-admin.controller.js';
 
 /**
- * Client tokens, the admin credentials (ADMIN_TOKEN, operator tokens), the dashboard's sign-in
- * links, sessions and CSRF protection, and the global deny-by-default guard.
+ * Credentials: client tokens (tokens/), the operator's (ADMIN_TOKEN and operator tokens,
+ * operators/), the passport-http-bearer strategies that verify both (bearer/), the dashboard's
+ * sign-in links and sessions with their CSRF protection, and the global deny-by-default guard
+ * (registered in order with the rest of the request pipeline by AppModule).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ClientTokenEntity]), AccountsModule, AuditModule],
-  controllers: [TokensController, OperatorsAdminController, SignInLinksAdminController],
+  imports: [TypeOrmModule.forFeature([ClientTokenEntity, OperatorTokenEntity]), AccountsModule, AuditModule],
+  controllers: [TokensAdminController, OperatorsAdminController, SignInLinksAdminController, SessionsAdminController],
   providers: [
     // One per app (a factory: tests run two apps in one process, as two replicas).
     { provide: AuthenticationCache, useFactory: () => new AuthenticationCache(AUTHENTICATION_CACHE_LIMITS) },
     AuthChangesListener,
-    TokensService,
+    ClientTokensRepository,
+    TokenUseRecorder,
+    ClientTokenVerifier,
+    ClientTokensService,
     OperatorsService,
     AdminCredential,
+    ClientBearerStrategy,
+    OperatorBearerStrategy,
     SessionsService,
     SignInLinksService,
     CsrfProtection,
     CsrfInterceptor,
-    { provide: APP_GUARD, useClass: AuthGuard },
+    AuthGuard,
   ],
-  exports: [TokensService, SessionsService, SignInLinksService, CsrfProtection, CsrfInterceptor],
+  exports: [AuthGuard, ClientTokenVerifier, ClientTokensService, SessionsService, SignInLinksService, CsrfProtection, CsrfInterceptor],
 })
 export class AuthModule {}

@@ -1,9 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { REALM } from '../auth/bearer-challenge.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from './problem/problem-content-type.js';
 import { ProblemDto, ValidationProblemDto } from './problem/problem.dto.js';
 import { type FieldError, PROBLEM_TYPES, type ProblemCode } from './problem/problem.js';
+
+/** `realm` of every `WWW-Authenticate: Bearer` challenge of the API (the guard sends it, this documents it). */
+export const REALM = 'epr-declarations';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor, several Authorization headers).',

@@ -39,8 +39,24 @@ function dropConnectionOnQueryTimeout(client: pg.PoolClient): void {
   };
 }
 
-/** The TypeORM options shared by the app and the migration CLI. Never `synchronize`. */
-export function databaseOptions(connection: DatabaseConnection, migrationsRun: boolean): DataSourceOptions {
+/**
+ * How long a streamed export's cursor may stay open (its transaction's statement_timeout): it lives
+ * as long as its reader keeps reading, and a reader that stops is disconnected by the connection
+ * limits (edge/connection-limits.ts) after 10 s, which closes the cursor.
+ */
+export const STREAMING_STATEMENT_TIMEOUT_MS = 30 * 60_000;
+
+export interface QueryTimeouts {
+  /** PostgreSQL's statement_timeout. */
+  statementMs: number;
+  /** pg's query_timeout: no answer this long fails on our side. */
+  queryMs: number;
+}
+
+export const QUERY_TIMEOUTS: QueryTimeouts = { statementMs: STATEMENT_TIMEOUT_MS, queryMs: QUERY_TIMEOUT_MS };
+
+/** The TypeORM options shared by the app and the migration CLI. Never `synchronize`. `timeouts`: tests lower them. */
+export function databaseOptions(connection: DatabaseConnection, migrationsRun: boolean, timeouts: QueryTimeouts = QUERY_TIMEOUTS): DataSourceOptions {
   return {
     type: 'postgres',
     ...connection,
@@ -54,8 +70,8 @@ export function databaseOptions(connection: DatabaseConnection, migrationsRun: b
       // Fail fast (→ 503) rather than hang when the database is unreachable.
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      statement_timeout: STATEMENT_TIMEOUT_MS,
-      query_timeout: QUERY_TIMEOUT_MS,
+      statement_timeout: timeouts.statementMs,
+      query_timeout: timeouts.queryMs,
       // A peer that vanished without a word (no FIN, no RST) is found by the kernel's probes.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,

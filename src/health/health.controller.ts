@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { Public } from '../auth/audience.js';
+import { Public } from '../caller/audience.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ReadinessProblemDto } from '../common/problem/problem.dto.js';
 

@@ -1,5 +1,4 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
@@ -7,7 +6,7 @@ import { FailedAuthentications } from './failed-authentications.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RATE_LIMITS, type RateLimits } from './rate-limits.js';
-import { SignInLimits } from './sign-in-limits.js';
+import { SignInLimitGuard, SignInLimits } from './sign-in-limits.js';
 import { throttlerOptions } from './throttlers.js';
 
 /**
@@ -30,9 +29,10 @@ export class RateLimitModule {
         { provide: getOptionsToken(), useFactory: throttlerOptions, inject: [RATE_LIMITS] },
         FailedAuthentications,
         SignInLimits,
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        RateLimitGuard,
+        SignInLimitGuard,
       ],
-      exports: [FailedAuthentications, SignInLimits, PostgresRateLimitStore, RATE_LIMITS],
+      exports: [RateLimitGuard, SignInLimitGuard, FailedAuthentications, SignInLimits, PostgresRateLimitStore, RATE_LIMITS],
     };
   }
 }

@@ -1,9 +1,9 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Request } from 'express';
-import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../auth/current-client.decorator.js';
-import { AUTHENTICATED_OPERATOR, type RequestWithOperator } from '../auth/operators/current-operator.decorator.js';
-import { type Audience, audienceOf } from '../auth/audience.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../caller/current-client.js';
+import { AUTHENTICATED_OPERATOR, type RequestWithOperator } from '../caller/actor.js';
+import { type Audience, audienceOf } from '../caller/audience.js';
 import { RATE_LIMIT_WINDOW_MS, type RateLimits } from './rate-limits.js';
 
 /** Skips the throttler unless the route's audience and the method say it applies. */

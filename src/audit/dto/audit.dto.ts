@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
+import { UUID_PATTERN } from '../../common/uuid.js';
 
-const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 export class ListAuditQueryDto extends PageQueryDto {
   /** Only entries about this client. */
@@ -38,14 +38,17 @@ export class ListAuditQueryDto extends PageQueryDto {
 }
 
 export class AuditActorDto {
-  /** `admin`: the bootstrap ADMIN_TOKEN; `operator`: a named operator token; `client`: the client's own people, in the dashboard. */
-  @ApiProperty({ enum: ['admin', 'operator', 'client'] })
-  type!: 'admin' | 'operator' | 'client';
+  /**
+   * `admin`: the bootstrap ADMIN_TOKEN; `operator`: a named operator token; `client`: the client's own people, in the dashboard;
+   * `anonymous`: someone not signed in, asking for a sign-in link by e-mail (the link went to the client's confirmed address).
+   */
+  @ApiProperty({ enum: ['admin', 'operator', 'client', 'anonymous'] })
+  type!: 'admin' | 'operator' | 'client' | 'anonymous';
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   operator_token_id!: string | null;
 
-  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people). */
+  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people, `sign-in e-mail request` for an anonymous one). */
   @ApiProperty({ example: 'Camille (onboarding)' })
   name!: string;
 }
@@ -72,7 +75,8 @@ export class AuditEventDto {
 
   /**
    * `client.created`, `client.updated`, `client.confirmed`, `token.issued`, `token.revoked`,
-   * `operator_token.created`, `operator_token.revoked`, `sign_in_link.issued`, `session.started`, `session.ended`.
+   * `operator_token.created`, `operator_token.revoked`, `sign_in_link.issued`, `session.started`, `session.ended`,
+   * `session.ended_all` (every session of a client: `changes.reason` is `operator`, `sign_out_everywhere` or `email_changed`).
    */
   @ApiProperty({ example: 'client.updated' })
   action!: string;

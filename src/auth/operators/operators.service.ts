@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import { displayPrefix, generateToken, hashToken, OPERATOR_TOKEN_PREFIX, parseToken } from '../../common/token-format.js';
-import type { Actor, OperatorIdentity } from './current-operator.decorator.js';
+import type { Actor, OperatorIdentity } from '../../caller/actor.js';
+import { isUuid } from '../../common/uuid.js';
 import { OperatorTokenEntity } from './operator-token.entity.js';
 
 export interface OperatorTokenMetadata {
@@ -17,7 +18,6 @@ export interface OperatorTokenMetadata {
 
 export type OperatorVerifyResult = { ok: true; operator: OperatorIdentity & { kind: 'operator' } } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const metadataOf = (t: OperatorTokenEntity): OperatorTokenMetadata => ({
   id: t.id,
@@ -60,7 +60,7 @@ export class OperatorsService {
 
   /** Takes effect on the next request; revoking a revoked token changes (and records) nothing. */
   async revoke(id: string, actor: Actor): Promise<void> {
-    if (!UUID.test(id)) throw new NotFoundProblem(`Operator token "${id}"`);
+    if (!isUuid(id)) throw new NotFoundProblem(`Operator token "${id}"`);
     await this.dataSource.transaction(async (manager) => {
       // A SELECT over the UPDATE: TypeORM's query() answers an UPDATE with [rows, count], a SELECT with its rows.
       const revoked: { id: string; name: string }[] = await manager.query(

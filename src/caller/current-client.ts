@@ -1,15 +1,15 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Account } from '../accounts/account.js';
 
-/** Who is calling a client route: set by the global AuthGuard once the token is verified. */
+/**
+ * Who is calling a client route or a dashboard page: set by the global guard once the credential
+ * is verified (credentials live in auth/; this is only what they establish).
+ */
 export interface AuthenticatedClient {
   clientId: string;
   /** Id of the token used (never the token itself); null for a dashboard session. */
   tokenId: string | null;
   /** Id of the dashboard session (never its cookie), for the dashboard's pages. */
   sessionId?: string;
-  /** The client's account, read with the token (one query). */
-  account: Account;
 }
 
 /** Where the guard stores the caller on the request. */

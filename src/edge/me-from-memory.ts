@@ -1,22 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { bearerToken } from '../auth/auth.guard.js';
-import { AUTHENTICATED_CLIENT, type AuthenticatedClient, type RequestWithClient } from '../auth/current-client.decorator.js';
-import { TokensService } from '../auth/tokens.service.js';
+import { AccountDto } from '../accounts/dto/client.dto.js';
+import { bearerToken } from '../auth/bearer/bearer-header.js';
+import { ClientTokenVerifier } from '../auth/tokens/client-token-verifier.js';
+import type { VerifiedClient } from '../auth/verified-client.js';
+import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../caller/current-client.js';
 import { RequestLog } from '../common/logging.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-rate-limit.store.js';
 import { quotaHeaders, RATE_LIMITS, type RateLimits } from '../rate-limit/rate-limits.js';
 import { CLIENT_QUOTA, rateLimitKey, tracker } from '../rate-limit/throttlers.js';
-import { AccountDto } from './dto/client.dto.js';
 
 /** The route answered here, as the request log names it. */
 export const ME_PATH = '/api/v1/me';
 
 /**
- * `GET /api/v1/me` answered by the HTTP server's first handler (createApp), before Express and Nest,
- * when all it takes is in memory: the token's authentication kept by this replica
- * (TokensService.verifyKept: the AuthenticationCache, on while PostgreSQL's announcements of changes
+ * `GET /api/v1/me` answered by the edge (edge-handler.ts), before Express and Nest, when all it
+ * takes is in memory: the token's authentication kept by this replica
+ * (ClientTokenVerifier.verifyKept: the AuthenticationCache, on while PostgreSQL's announcements of changes
  * reach the replica) and a fresh count of the client's quota with room left
  * (PostgresRateLimitStore.hitIfFresh). The answer is the route's own, byte for byte: the account read
  * with the token, `Cache-Control: no-store`, the quota's RateLimit headers, the request log line with
@@ -27,16 +28,21 @@ export const ME_PATH = '/api/v1/me';
  * authentications, a quota that is stale or used up, several Authorization headers, a body, a
  * method other than GET, a query. Deny by default holds: this answers only for a token that Nest's
  * AuthGuard verified on this replica and that nothing has changed since.
+ *
+ * No second implementation: each step is the pipeline's own code — the guard's header parser
+ * (bearerToken), its failed-authentication limit (FailedAuthentications), the verifier behind the
+ * client bearer strategy (ClientTokenVerifier, from memory only), and the client quota's key and
+ * counters of the rate-limit guard (tracker, rateLimitKey, PostgresRateLimitStore).
  */
 @Injectable()
 export class MeFromMemory {
   /** Requests answered here (the others went on to Nest's route). */
   answered = 0;
   /** The JSON of each kept authentication's account (the kept objects are frozen: it cannot change). */
-  private readonly bodies = new WeakMap<AuthenticatedClient, string>();
+  private readonly bodies = new WeakMap<VerifiedClient, string>();
 
   constructor(
-    private readonly tokens: TokensService,
+    private readonly tokens: ClientTokenVerifier,
     private readonly failures: FailedAuthentications,
     private readonly store: PostgresRateLimitStore,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,

@@ -6,9 +6,12 @@ export type OperatorIdentity = { kind: 'admin' } | { kind: 'operator'; id: strin
 /** A client's own people: signed in to the dashboard (a session), or asking for a sign-in link by e-mail (no session yet). */
 export type ClientIdentity = { kind: 'client'; clientId: string; sessionId: string | null };
 
+/** Someone not signed in at all: a request for a sign-in link by e-mail (the only write anyone may cause). */
+export type AnonymousIdentity = { kind: 'anonymous' };
+
 /** Who did a write, and in which request: what the audit trail records. */
 export interface Actor {
-  operator: OperatorIdentity | ClientIdentity;
+  operator: OperatorIdentity | ClientIdentity | AnonymousIdentity;
   /** The request id (`X-Request-Id`), null outside a request. */
   requestId: string | null;
 }

@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { ClientEntity } from '../accounts/client.entity.js';
+import { ClientEntity } from '../../accounts/client.entity.js';
 
 /** Who issued a token: the operator (admin API) or the client's people (dashboard). */
 export type TokenCreatedVia = 'operator' | 'dashboard';

@@ -1,7 +1,7 @@
 import { AuthenticationCache } from './authentication-cache.js';
-import type { AuthenticatedClient } from './current-client.decorator.js';
+import type { VerifiedClient } from '../verified-client.js';
 
-const account = (clientId: string): AuthenticatedClient => ({
+const account = (clientId: string): VerifiedClient => ({
   clientId,
   tokenId: `token-of-${clientId}`,
   account: { clientId, confirmedAt: null, profile: { email: null, company: null, country: null, plan: null, streams: [], idus: [] } },

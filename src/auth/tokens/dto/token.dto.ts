@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateBy, type ValidationOptions, isISO8601 } from 'class-validator';
-import { NotBlank } from '../../common/validation.js';
-import type { IssuedToken, TokenMetadata } from '../tokens.service.js';
+import { NotBlank } from '../../../common/validation.js';
+import type { IssuedToken, TokenMetadata } from '../client-tokens.service.js';
 
 /** The longest lifetime a token may be given. */
 export const MAX_TOKEN_LIFETIME_YEARS = 2;

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { type Actor, CurrentActor } from '../auth/operators/current-operator.decorator.js';
+import { type Actor, CurrentActor } from '../caller/actor.js';
 import { ApiProblems } from '../common/openapi.js';
-import { AdminApi } from '../auth/audience.js';
+import { AdminApi } from '../caller/audience.js';
 import { AccountsService } from './accounts.service.js';
 import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
@@ -15,7 +15,7 @@ const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', examp
 @ApiTags('admin')
 @AdminApi()
 @Controller('api/v1/admin/clients')
-export class ClientsController {
+export class ClientsAdminController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Post()

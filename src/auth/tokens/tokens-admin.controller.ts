@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '../common/openapi.js';
-import { AdminApi } from './audience.js';
-import { type Actor, CurrentActor } from './operators/current-operator.decorator.js';
+import { ApiProblems } from '../../common/openapi.js';
+import { AdminApi } from '../../caller/audience.js';
+import { type Actor, CurrentActor } from '../../caller/actor.js';
 import { IssuedTokenDto, IssueTokenDto, TokenDto } from './dto/token.dto.js';
-import { TokensService } from './tokens.service.js';
+import { ClientTokensService } from './client-tokens.service.js';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
 
@@ -12,8 +12,8 @@ const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', examp
 @ApiTags('admin')
 @AdminApi()
 @Controller('api/v1/admin/clients/:client_id/tokens')
-export class TokensController {
-  constructor(private readonly tokens: TokensService) {}
+export class TokensAdminController {
+  constructor(private readonly tokens: ClientTokensService) {}
 
   @Post()
   @ApiOperation({

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG } from '../config/config.module.js';
-import type { AppConfig } from '../config/config.js';
-import { hashToken } from '../common/token-format.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/config.js';
+import { hashToken } from '../../common/token-format.js';
 
 /**
  * The operator's credential (`ADMIN_TOKEN`). Both sides are hashed with SHA-256 first, so the

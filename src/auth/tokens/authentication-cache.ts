@@ -1,4 +1,4 @@
-import type { AuthenticatedClient } from './current-client.decorator.js';
+import type { VerifiedClient } from '../verified-client.js';
 
 export interface AuthenticationCacheOptions {
   /** How long an authentication is kept at most: the bound on staleness if notifications silently stop. */
@@ -19,7 +19,7 @@ export interface Mark {
 }
 
 interface Entry {
-  client: AuthenticatedClient;
+  client: VerifiedClient;
   /** Kept until then (ms since epoch): the TTL, or the token's expiry if sooner. */
   until: number;
 }
@@ -55,7 +55,7 @@ export class AuthenticationCache {
   }
 
   /** The authentication kept for a token hash, if any and still valid. */
-  get(tokenHash: string): AuthenticatedClient | undefined {
+  get(tokenHash: string): VerifiedClient | undefined {
     const entry = this.entries.get(tokenHash);
     if (entry === undefined) return undefined;
     if (this.now() >= entry.until) {
@@ -76,7 +76,7 @@ export class AuthenticationCache {
    * expiry). Both the TTL and that time count from the mark, taken before the query was sent, so an
    * authentication is never kept past the token's expiry however long the answer took to arrive.
    */
-  remember(tokenHash: string, mark: Mark, client: AuthenticatedClient, expiresInMs: number | null): void {
+  remember(tokenHash: string, mark: Mark, client: VerifiedClient, expiresInMs: number | null): void {
     if (!this.active || mark.generation !== this.generation) return;
     const until = mark.at + Math.min(this.options.ttlMs, expiresInMs ?? Infinity);
     if (until <= this.now()) return;

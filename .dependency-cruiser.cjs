@@ -1,0 +1,72 @@
+// The layers of src/, checked by `npm run lint` (dependency-cruiser): an import goes down this list, never up.
+//
+//   edge         main.ts, app.module.ts, app.factory.ts, openapi.ts, edge/   (what answers before Nest, and the assembly)
+//   pages        site/, then dashboard/
+//   features     declarations/
+//   credentials  auth/
+//   domain       reference/, then audit/, then accounts/
+//   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/
+//
+// Build-time code (reference/build/, site/build-site.ts, scripts/) is kept out of the running service by ESLint
+// (eslint.config.js). Specs may import what they test and test support.
+const LAYERS = {
+  platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n'],
+  domain: ['reference', 'audit', 'accounts'],
+  credentials: ['auth'],
+  features: ['declarations'],
+  pages: ['site', 'dashboard'],
+};
+const ORDER = ['platform', 'domain', 'credentials', 'features', 'pages'];
+const folders = (names) => `^src/(${names.join('|')})/`;
+const above = (layer) => ORDER.slice(ORDER.indexOf(layer) + 1).flatMap((name) => LAYERS[name]);
+const EDGE = '^src/(edge/|main\\.ts$|app\\.module\\.ts$|app\\.factory\\.ts$|openapi\\.ts$)';
+const NOT_SPECS = '\\.spec\\.ts$|/test-support\\.ts$';
+
+/** Within a layer, where one folder may not import another (the lower one first). */
+const WITHIN = [
+  ['reference', ['audit', 'accounts']],
+  ['audit', ['accounts']],
+  ['site', ['dashboard']],
+  ['config', ['database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
+  ['caller', ['database', 'mail', 'health', 'rate-limit', 'i18n']],
+  ['i18n', ['database', 'mail', 'health', 'rate-limit', 'caller']],
+];
+
+module.exports = {
+  forbidden: [
+    ...ORDER.slice(0, -1).map((layer) => ({
+      name: `${layer}-imports-up`,
+      comment: `${layer} (${LAYERS[layer].join(', ')}) imports only its own layer and the layers below it`,
+      severity: 'error',
+      from: { path: folders(LAYERS[layer]), pathNot: NOT_SPECS },
+      to: { path: [folders(above(layer)), EDGE] },
+    })),
+    {
+      name: 'pages-import-edge',
+      comment: 'pages know nothing of the edge or the assembly',
+      severity: 'error',
+      from: { path: folders(LAYERS.pages), pathNot: NOT_SPECS },
+      to: { path: EDGE },
+    },
+    ...WITHIN.map(([from, to]) => ({
+      name: `${from}-imports-${to.join('-')}`,
+      comment: `${from}/ sits below ${to.join(', ')} in its layer`,
+      severity: 'error',
+      from: { path: folders([from]), pathNot: NOT_SPECS },
+      to: { path: folders(to) },
+    })),
+    {
+      name: 'no-circular',
+      comment: 'no cycles between files (type-only imports included)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/metadata\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

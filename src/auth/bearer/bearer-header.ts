@@ -1,0 +1,93 @@
+import type { Request } from 'express';
+import { REALM } from '../../common/openapi.js';
+import { Problem } from '../../common/problem/problem.js';
+import type { TokenRejection } from '../tokens/client-token-verifier.js';
+
+// RFC 6750: how bearer credentials are read from a request, and the challenges of a refusal.
+
+export const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
+
+/** `error_description` of each rejection (RFC 6750 §3: no `"` or `\`). */
+export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
+  malformed: 'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits>.',
+  checksum: 'The token checksum does not match; the token was probably mistyped or truncated.',
+  unknown: 'The token is not recognised.',
+  expired: 'The token has expired; ask the operator for a new one.',
+  revoked: 'The token has been revoked; ask the operator for a new one.',
+};
+
+let strategies = 0;
+
+/** A passport strategy name of its own for each strategy instance (see the strategies). */
+export const uniqueName = (name: string): string => `${name}#${++strategies}`;
+
+export function invalidToken(description: string): Problem {
+  return new Problem('invalid_token', description, {
+    headers: { 'WWW-Authenticate': `${BARE_CHALLENGE}, error="invalid_token", error_description="${description}"` },
+  });
+}
+
+export function missingToken(detail: string): Problem {
+  // RFC 6750 §3.1: no error code when the request carries no (bearer) credential at all.
+  return new Problem('missing_token', detail, { headers: { 'WWW-Authenticate': BARE_CHALLENGE } });
+}
+
+/** What a client route says to the operator's credential. */
+export const NOT_FOR_CLIENTS = 'The admin token is not valid on the client API; use a client token issued by the operator.';
+
+/**
+ * Whether a credential has the b64token shape of RFC 6750 §2.1 (every token this service issues
+ * has). passport-http-bearer reads only such tokens (it splits the header on spaces), so any other
+ * credential is refused before it, with the description it would have got.
+ */
+export const isB64Token = (token: string): boolean => /^[A-Za-z0-9\-._~+/]+=*$/.test(token);
+
+export function insufficientScope(): Problem {
+  return new Problem('insufficient_scope', 'Client tokens cannot call the admin API; it needs ADMIN_TOKEN or an operator token.', {
+    headers: {
+      'WWW-Authenticate': `${BARE_CHALLENGE}, error="insufficient_scope", error_description="The admin API needs the operator token.", scope="admin"`,
+    },
+  });
+}
+
+/**
+ * The bearer token of an Authorization header. The scheme is case-insensitive (RFC 9110 §11.1) and
+ * may be followed by several spaces (RFC 9110 §11.4); a request without a bearer credential gets the
+ * bare challenge, an empty or garbled one `invalid_token`.
+ */
+export function bearerToken(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') {
+    throw missingToken('This route needs a token: send "Authorization: Bearer <token>".');
+  }
+  const match = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)(?:\s+([\s\S]*))?$/.exec(header);
+  const scheme = match?.[1];
+  if (!scheme || scheme.toLowerCase() !== 'bearer') {
+    // Name the scheme only when it looks like one: a bare token pasted without "Bearer" must not be echoed back.
+    const named = scheme && /^[A-Za-z][A-Za-z-]{0,19}$/.test(scheme) ? `the ${scheme} scheme` : 'this Authorization header';
+    throw missingToken(`This API does not accept ${named}; send "Authorization: Bearer <token>".`);
+  }
+  const token = (match?.[2] ?? '').trim();
+  if (token === '') throw invalidToken('The bearer token is empty.');
+  return token;
+}
+
+/**
+ * A token in the query string is refused (400) before any credential is read: only the
+ * Authorization header carries one (RFC 6750 §2.1). A body is never read before authentication, so
+ * a form's `access_token` (§2.2) cannot reach a strategy either.
+ */
+export function refuseTokenOutsideHeader(req: Pick<Request, 'url'>): void {
+  const query = req.url.indexOf('?');
+  if (query === -1) return;
+  // `access_token` as RFC 6750 §2.3 names it, in any case or percent-encoding: a token in a URL lands in logs and histories.
+  if ([...new URLSearchParams(req.url.slice(query + 1)).keys()].some((key) => key.toLowerCase() === 'access_token')) {
+    throw new Problem('bad_request', 'Send the token in the Authorization header ("Authorization: Bearer <token>"), never in the address: remove access_token from the query string, and revoke the token if this address was shared or logged.');
+  }
+}
+
+/** Only one Authorization header: Node keeps the first of several, and which one a proxy or client meant is unknowable. */
+export function refuseSeveralAuthorizations(req: Pick<Request, 'headersDistinct'>): void {
+  if ((req.headersDistinct?.authorization?.length ?? 0) > 1) {
+    throw new Problem('bad_request', 'Send one Authorization header, not several.');
+  }
+}

@@ -1,0 +1,100 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type express from 'express';
+import proxyAddr from 'proxy-addr';
+import { RequestLog } from '../common/logging.js';
+import { PROBLEM_TYPES } from '../common/problem/problem.js';
+import { PROBLEM_CONTENT_TYPE } from '../common/problem/problem-content-type.js';
+import type { AppConfig } from '../config/config.js';
+import { type CONNECTION_LIMITS, InFlightByAddress, type TrustsProxy } from './connection-limits.js';
+import type { MeFromMemory } from './me-from-memory.js';
+import type { PublicFiles } from './public-files.js';
+import { precomputedSecurityHeaders } from './security-headers.js';
+
+export interface EdgeParts {
+  config: AppConfig;
+  requestLog: RequestLog;
+  files: PublicFiles;
+  me: MeFromMemory;
+  /** The Express instance Nest runs on: where everything the edge does not answer goes. */
+  app: express.Express;
+  /** Set during a graceful stop (main): every response then asks the client to close its connection. */
+  draining?: { value: boolean };
+  connectionLimits: typeof CONNECTION_LIMITS;
+}
+
+/**
+ * The HTTP server's request listener: what every request meets before Express and Nest, in order.
+ *  1. its request id and its one log line (RequestLog);
+ *  2. the public files — reference files and site pages — answered from memory with their prebuilt
+ *     headers (PublicFiles);
+ *  3. helmet's headers, computed once (security-headers.ts), and `X-Request-Id`;
+ *  4. behind a trusted proxy, the requests in flight of each client address it forwards, bounded as a
+ *     direct client's connections are (connection-limits.ts: 429 past the bound);
+ *  5. `GET /api/v1/me` answered from memory when it can be (MeFromMemory);
+ *  6. everything else: Express, then Nest's pipeline (AppModule: guards, interceptors, pipe, filter).
+ * Also returns Express's compiled TRUST_PROXY, which the connection limits of the server share.
+ */
+export function edgeHandler({ config, requestLog, files, me, app, draining, connectionLimits }: EdgeParts): { listener: RequestListener; trustsProxy: TrustsProxy } {
+  const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
+  // `req.ip` as Express computes it (TRUST_PROXY), for a request answered before Express.
+  const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
+  // Express's compiled `trust proxy` is always a function.
+  const trustsProxy = trust as TrustsProxy;
+  const max = connectionLimits.maxConnectionsPerAddress;
+  const inFlight = new InFlightByAddress(trustsProxy, (req) => proxyAddr(req, trust), max);
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const id = requestLog.start(req, res);
+    if (draining?.value) res.shouldKeepAlive = false;
+    try {
+      const file = files.files.answer(req, res, id);
+      if (file !== undefined) {
+        RequestLog.setRoute(req, file);
+        return;
+      }
+      res.setHeader('X-Request-Id', id);
+      for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+      if (!inFlight.admit(req, res, (refused) => tooManyInFlight(config, refused, id, max))) return;
+      if (me.answer(req, res, () => proxyAddr(req, trust))) return;
+    } catch (error) {
+      // Outside Express and Nest, so no exception filter: the same generic 500 as ProblemFilter's.
+      failedAtTheEdge(config, req, res, id, error);
+      return;
+    }
+    requestLog.run(id, () => app(req as express.Request, res as express.Response));
+  };
+  return { listener, trustsProxy };
+}
+
+/** 429 for a forwarded client address with too many requests in flight (InFlightByAddress); the connection is closed after it. */
+function tooManyInFlight(config: AppConfig, res: ServerResponse, id: string, max: number): void {
+  const body = JSON.stringify({
+    type: `${config.publicBaseUrl}/problems/rate-limited`,
+    title: PROBLEM_TYPES.rate_limited.title,
+    status: 429,
+    detail: `Too many requests in flight from this address (${max} at most at once); retry when one has been answered.`,
+    instance: `urn:request:${id}`,
+    code: 'rate_limited',
+  });
+  res.shouldKeepAlive = false;
+  res.writeHead(429, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' });
+  res.end(body);
+}
+
+/** A 500 problem+json (with only the request id) for an error at the edge; the error goes to the request's log line. */
+function failedAtTheEdge(config: AppConfig, req: IncomingMessage, res: ServerResponse, id: string, error: unknown): void {
+  (res as ServerResponse & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({
+    type: `${config.publicBaseUrl}/problems/internal-error`,
+    title: PROBLEM_TYPES.internal_error.title,
+    status: 500,
+    detail: 'An unexpected error occurred. Quote the request id when reporting it.',
+    instance: `urn:request:${id}`,
+    code: 'internal_error',
+  });
+  res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
