@@ -30,27 +30,27 @@
 //   counted during the flush schedules its own timer in hit() (the timer is cleared before the flush
 //   starts), so no pending hit is left without a timer; the reschedule is a second guard.
 // - declaration-validator.ts, the `complete` flag of a line (136 `every` → `some`, 145 `complete = true`,
-//   176 the six mutants of `complete && stream !== undefined && unit !== undefined`, 269 and 289 the
+//   182 the six mutants of `complete && stream !== undefined && unit !== undefined`, 291 and 314 the
 //   duplicate and companion rules not clearing it): every way a line becomes incomplete also records a
 //   problem, and the lines are only returned when there is none; the flag is a second guard.
-// - declaration-validator.ts:175, `stream !== undefined` → true in `group`: a line without a usable
+// - declaration-validator.ts:181, `stream !== undefined` → true in `group`: a line without a usable
 //   stream gets a group `undefined…`, but the requirements are looked up by its (undefined) stream: none.
-// - declaration-validator.ts:193, `stream.declarable_until !== null` → true: `period.start > null` is
+// - declaration-validator.ts:204, `stream.declarable_until !== null` → true: `period.start > null` is
 //   false for a date text.
-// - declaration-validator.ts:239, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
+// - declaration-validator.ts:260, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
 //   non-finite branch: the value there is ±Infinity or NaN, never 0, and it is refused as too large
 //   before its text is read.
-// - declaration-validator.ts:242, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
-// - declaration-validator.ts:280 and 286, `line.valid.unit === undefined` → false: a line without a unit
+// - declaration-validator.ts:263, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
+// - declaration-validator.ts:305 and 311, `line.valid.unit === undefined` → false: a line without a unit
 //   adds `undefined` to its group's units, which no requirement names; and it matches no requirement's unit.
-// - declaration-validator.ts:287, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
+// - declaration-validator.ts:312, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
 //   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
-// - declaration-validator.ts:290, `?.name.en` → `.name.en`: the reference build refuses a `requires`
+// - declaration-validator.ts:315, `?.name.en` → `.name.en`: the reference build refuses a `requires`
 //   that is not one of the stream's units, themselves published units (reference/build/validate-reference.ts).
-// - declaration-validator.ts:327, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
+// - declaration-validator.ts:375, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
 //   destructuring skips element 0, so a one-element array reads as the empty one.
-// - declaration-validator.ts:332, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
-// - declaration-validator.ts:342, `point >= 0` → `> 0`: at point 0 both branches give the digits.
+// - declaration-validator.ts:380, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
+// - declaration-validator.ts:390, `point >= 0` → `> 0`: at point 0 both branches give the digits.
 // - token-format.ts:58, `length * 2` → `length / 2` and 60, `if (out.length === length) break` → true:
 //   only how many random bytes each round draws; the loop goes on until the token is long enough.
 // - token-format.ts:78, the 255-character limit (`false`, `>=`): a fast path; the anchored token
@@ -68,9 +68,14 @@
 //   is a pure function of the header, computed again or remembered; only the memo's size changes.
 // - prebuilt-files.ts:180, `name = ''` → another default: String.split always gives one element at least.
 // - prebuilt-files.ts:190, `star !== undefined &&` → true: `undefined > 0` is false.
-// - reference-catalogue.ts:8, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
+// - reference-catalogue.ts:21, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
 //   compared with each other, and no two code points (U+0020–U+2FFFF, checked by a loop over them)
 //   fold to one text one way and to two texts the other way.
+// - format.ts:25 and 32, `!format` → true: the memo of Intl formatters; a new one formats the same.
+// - format.ts:131, `part.type === 'day'` → true: in the formats of format.ts only the day can be the
+//   part "1" (hours and minutes have two digits, the month is a word, the year four digits).
+// - read-number.ts:168, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
+//   `decimal` nor `thousands`, so it adds nothing; the check narrows the type.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
@@ -103,6 +108,8 @@ export default {
     'src/common/paging/keyset-cursor.ts',
     'src/common/http/prebuilt-files.ts',
     'src/reference/reference-catalogue.ts',
+    'src/i18n/read-number.ts',
+    'src/i18n/format.ts',
   ],
   coverageAnalysis: 'perTest',
   // The idempotency store's spec starts PostgreSQL in process (PGlite) for each run: 5 s is too short for it on a busy machine.

@@ -23,9 +23,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-format.js';
 import { POOL_SIZE } from '../src/database/database-options.js';
 import type { Job, Measurement, Plan } from './load.js';
-import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
+import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, DASHBOARD_CLIENTS, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
 
 // ---- settings --------------------------------------------------------------------------------
 
@@ -336,6 +337,39 @@ async function createClients(service: Service, ids: string[], tokensEach: number
     }),
   );
   return tokens;
+}
+
+/**
+ * Signed-in dashboard sessions of `ids` (one each), as a browser holds them: each client first
+ * files one declaration through the API (its declarations page lists it), then gets a session
+ * written straight to the table (what signing in writes: the SHA-256 of a random secret) and its
+ * cookie. Returns the `Cookie` header of each.
+ */
+async function dashboardSessions(service: Service, url: string, ids: string[], tokens: string[], period: string): Promise<string[]> {
+  const lines = [
+    { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1200.5 },
+    { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 4800 },
+  ];
+  const queue = tokens.map((token, i) => ({ token, i }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        await expectStatus(call(service.url, 'POST', '/api/v1/declarations', next.token, { period, lines }), 201, `declaration of ${ids[next.i]}`);
+      }
+    }),
+  );
+  const secrets = ids.map(() => generateToken(SESSION_PREFIX));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO dashboard_sessions (client_id, session_hash, expires_at) SELECT id, hash, now() + interval '12 hours' FROM unnest($1::text[], $2::text[]) AS s (id, hash)`,
+      [ids, secrets.map(hashToken)],
+    );
+  } finally {
+    await client.end();
+  }
+  return secrets.map((secret) => `epr_session=${secret}`);
 }
 
 /** Confirmed clients written straight to the table (the raw pg loops and the large table's fillers need no token). */
@@ -699,11 +733,13 @@ async function main(): Promise<void> {
 
     // ---- the yardstick (issue 18): main.js as shipped vs the minimal NestJS app; the deadline burst ----
     const burstPeriod = periods[periods.length - 1]!;
+    const sessionCookies = await dashboardSessions(prod, mainUrl, poolIds.slice(0, DASHBOARD_CLIENTS), poolTokens.slice(0, DASHBOARD_CLIENTS), periods[0]!);
     const yard = await runYardstick({
       minimal: { name: minimal.name, url: minimal.url, pid: minimal.child.pid! },
       shipped: { name: prod.name, url: prod.url, pid: prod.child.pid! },
       twin: FULL ? { name: twin.name, url: twin.url, pid: twin.child.pid! } : undefined,
       poolTokens,
+      sessionCookies,
       rawIds,
       rawBurstIds,
       databaseUrl: mainUrl,

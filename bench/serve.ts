@@ -14,7 +14,7 @@
 import 'reflect-metadata';
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { createApp, openDatabase } from '../src/app.factory.js';
-import { Public } from '../src/auth/audience.js';
+import { Public } from '../src/caller/audience.js';
 import { loadConfig } from '../src/config/config.js';
 import { PostgresRateLimitStore } from '../src/rate-limit/postgres-rate-limit.store.js';
 

@@ -19,6 +19,8 @@ export const WRK_CONNECTIONS = Number(process.env.BENCH_WRK_CONNECTIONS || 32);
 export const YARDSTICK_SECONDS = Number(process.env.BENCH_YARDSTICK_SECONDS || 6);
 /** /me: each measurement rotates over the tokens of this many distinct clients, a fresh set each time (per-client limits: 600/min). */
 export const ME_CLIENTS = 200;
+/** The dashboard's pages: each measurement rotates over the session cookies of this many clients (each with a declaration). */
+export const DASHBOARD_CLIENTS = 200;
 /** The deadline burst: this many clients each submit one declaration of BURST_LINES lines, BURST_CONCURRENCY at a time. */
 export const BURST_CLIENTS = Number(process.env.BENCH_BURST_CLIENTS || 2000);
 export const BURST_LINES = 200;
@@ -133,6 +135,8 @@ export interface YardContext {
   twin?: YardService;
   /** One token each of BURST_CLIENTS confirmed clients (the burst, /me, the 20-line POST and the mixed load spread over them). */
   poolTokens: string[];
+  /** The `Cookie` header of a dashboard session of each of DASHBOARD_CLIENTS of those clients. */
+  sessionCookies: string[];
   rawIds: string[];
   rawBurstIds: string[];
   databaseUrl: string;
@@ -186,6 +190,22 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
       path: '/api/v1/me',
       headers: () => nextMeTokens().map((t) => ({ Authorization: `Bearer ${t}` })),
       target: 0.6,
+    },
+    {
+      id: 'dashboard overview',
+      label: `GET /dashboard (${ctx.sessionCookies.length} clients' sessions)`,
+      service: ctx.shipped,
+      path: '/dashboard',
+      headers: () => ctx.sessionCookies.map((cookie) => ({ Cookie: cookie, 'Accept-Encoding': ctx.acceptEncoding })),
+      target: 0.2,
+    },
+    {
+      id: 'dashboard declarations',
+      label: `GET /dashboard/declarations (${ctx.sessionCookies.length} clients' sessions)`,
+      service: ctx.shipped,
+      path: '/dashboard/declarations',
+      headers: () => ctx.sessionCookies.map((cookie) => ({ Cookie: cookie, 'Accept-Encoding': ctx.acceptEncoding })),
+      target: 0.2,
     },
     ...(ctx.twin
       ? [{ id: 'twin', label: 'twin (bench/serve.ts, warn, raised limits): GET /bench/baseline', service: ctx.twin, path: '/bench/baseline', headers: () => [{}], note: 'for information' }]

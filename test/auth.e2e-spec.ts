@@ -4,9 +4,9 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import request from 'supertest';
-import { AUDIENCE_KEY } from '../src/auth/audience.js';
+import { AUDIENCE_KEY } from '../src/caller/audience.js';
 import { SERVED_FILES } from '../src/reference/reference-files.js';
-import { PublicFiles } from '../src/site/public-files.js';
+import { PublicFiles } from '../src/edge/public-files.js';
 import { SITE_PATHS } from '../src/site/site-pages.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
@@ -57,6 +57,8 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['post', tokensOf(clientId)],
     ['get', tokensOf(clientId)],
     ['delete', `${tokensOf(clientId)}/${tokenId}`],
+    ['get', `/api/v1/admin/clients/${clientId}/sessions`],
+    ['delete', `/api/v1/admin/clients/${clientId}/sessions`],
     ['get', '/api/v1/admin/clients'],
     ['get', '/api/v1/admin/declarations'],
     ['get', '/api/v1/admin/declarations/00000000-0000-4000-8000-000000000000'],
@@ -282,9 +284,27 @@ describe('bad credentials on a client route', () => {
     expectInvalidToken(res, /empty/);
   });
 
-  it('a token in the query string is ignored (tokens only in the header)', async () => {
-    const res = await request(t.url).get(`/api/v1/me?access_token=${token}`);
+  it('a token in the query string is refused with 400, before any credential is read, however it is spelt', async () => {
+    for (const query of [`access_token=${token}`, `ACCESS_TOKEN=${token}`, `access%5Ftoken=${token}`, `x=1&access_token=`]) {
+      const res = await request(t.url).get(`/api/v1/me?${query}`);
+      expectProblem(res, 400, 'bad_request');
+      expect(res.body.detail).toMatch(/Authorization header/);
+      expect(res.body.detail).not.toContain(token);
+    }
+    // With a good header too, and on admin routes: never a token in an address.
+    const withHeader = await request(t.url).get(`/api/v1/declarations?access_token=${token}`).set('Authorization', `Bearer ${token}`);
+    expectProblem(withHeader, 400, 'bad_request');
+    const admin = await request(t.url).get(`/api/v1/admin/clients?access_token=x`).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+    expectProblem(admin, 400, 'bad_request');
+    // A refused address is no failed authentication: the token still works.
+    expect((await me(`Bearer ${token}`)).status).toBe(200);
+  });
+
+  it('a token in a body is never read: the body is read only after authentication', async () => {
+    const res = await request(t.url).post('/api/v1/declarations').set('Content-Type', 'application/x-www-form-urlencoded').send(`access_token=${token}`);
     expectProblem(res, 401, 'missing_token');
+    const json = await request(t.url).post('/api/v1/declarations').send({ access_token: token, period: '2026-S1', lines: [] });
+    expectProblem(json, 401, 'missing_token');
   });
 
   it('the admin token → 401 invalid_token, never an account', async () => {

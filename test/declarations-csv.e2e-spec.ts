@@ -212,6 +212,33 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     expect(json.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it('a formula after a separator is neutralised too, whichever separator a spreadsheet splits on; the file still goes back unchanged (issue 27)', async () => {
+    const materials = [';=1+2;', 'x,@SUM(A1)', 'y; "-2+3"', "z;'+1"];
+    const created = await postJson('2024-S1', materials.map((material) => ({ stream: 'EMB', material, unit: 'uvc', quantity: 1 })));
+    expect(created.status).toBe(201);
+    const res = await request(t.url).get(`${PATH}/${created.body.id}`).set('authorization', `Bearer ${token}`).set('accept', 'text/csv').buffer(true);
+    expect(res.text).toBe(
+      `${BOM}stream,material,unit,quantity\r\n` +
+        `EMB,";'=1+2;",uvc,1\r\n` +
+        `EMB,"x,'@SUM(A1)",uvc,1\r\n` +
+        `EMB,"y; ""'-2+3""",uvc,1\r\n` +
+        `EMB,"z;''+1",uvc,1\r\n`,
+    );
+    // As French Excel (`;`), a comma-splitting program or a tab-splitting one reads the file, quotes ignored: no part starts a formula.
+    const formulas = (text: string, separator: string) =>
+      text
+        .split(/\r\n/)
+        .flatMap((row) => row.split(separator))
+        .map((part) => part.replace(/^[\p{Zs}"\ufeff]*/u, ''))
+        .filter((part) => /^[=+\-@]/.test(part));
+    for (const separator of [',', ';', '\t']) expect({ separator, formulas: formulas(res.text, separator) }).toEqual({ separator, formulas: [] });
+    const again = await postCsv('2024-S1', res.text);
+    expect([again.status, again.body.id]).toEqual([200, created.body.id]);
+    // The public template holds none either.
+    const template = await request(t.url).get('/api/v1/declaration-template.csv').buffer(true);
+    for (const separator of [',', ';', '\t']) expect(formulas(template.text, separator)).toEqual([]);
+  });
+
   it('another client\'s declaration is a 404 problem, whatever the Accept', async () => {
     const created = await postJson('2022-S1', [LINES[3]]);
     const { token: other } = await createClientWithToken(t);

@@ -95,7 +95,7 @@ describe('POST /api/v1/declarations: success', () => {
       supersedes: null,
       submitted_at: expect.stringMatching(TIMESTAMP),
       receipt: expect.stringMatching(/^EPR-2025S1-R1-[0-9A-HJKMNP-TV-Z]{8}$/),
-      catalogue_version: 2,
+      catalogue_version: 3,
       lines: [
         { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200.5 },
         { stream: 'EMB', material: 'Verre', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'uvc', quantity: 1200 },

@@ -317,7 +317,9 @@ describe('fuzzing the API from its OpenAPI document', () => {
       },
     );
 
-    // A green run says nothing; a failure prints how to replay it and what the run sent.
+    // A green run says nothing; a failure prints how to replay it and what the run sent. The seed goes
+    // to stderr first, for a run that cannot print anything after (a crashed worker).
+    if (process.env.FUZZ_SEED === undefined) process.stderr.write(`fuzz: FUZZ_SEED=${SEED}\n`);
     try {
       await fc.assert(property, { seed: SEED, numRuns: RUNS, path: REPLAY_PATH, verbose: 0 });
     } catch (error) {

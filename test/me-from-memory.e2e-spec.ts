@@ -2,9 +2,9 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { AuthChangeNotifications1795900000000 } from '../migrations/1795900000000-auth-change-notifications.js';
-import { MeFromMemory } from '../src/accounts/me-from-memory.js';
-import { LISTENER_APPLICATION_NAME } from '../src/auth/auth-changes.listener.js';
-import { AuthenticationCache } from '../src/auth/authentication-cache.js';
+import { MeFromMemory } from '../src/edge/me-from-memory.js';
+import { LISTENER_APPLICATION_NAME } from '../src/auth/tokens/auth-changes.listener.js';
+import { AuthenticationCache } from '../src/auth/tokens/authentication-cache.js';
 import { createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, createTestDatabase, SERVER_DATABASE_URL, startTestApp, type TestApp, type TestDatabase } from './support/test-app.js';
 

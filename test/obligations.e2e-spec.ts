@@ -28,7 +28,7 @@ describe('GET /api/v1/me/obligations', () => {
     const res = await get('/api/v1/me/obligations', token);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toMatchObject({ client_id: clientId, account_status: 'confirmed', detail: null, today: '2026-11-23', catalogue_version: 2 });
+    expect(res.body).toMatchObject({ client_id: clientId, account_status: 'confirmed', detail: null, today: '2026-11-23', catalogue_version: 3 });
     const [emb, epro] = res.body.streams;
     expect(emb.stream).toBe('EMB');
     expect(emb.first_period).toBe('2022-S1');
@@ -98,8 +98,12 @@ describe('versioned catalogue', () => {
     // A new declaration stores the current version.
     const fresh = await post(token, { period: '2025-S2', lines: [{ stream: 'EMB', material: 'PET trays', unit: 'uvc', quantity: 5 }] });
     expect(fresh.status).toBe(201);
-    expect(fresh.body.catalogue_version).toBe(2);
+    expect(fresh.body.catalogue_version).toBe(3);
     expect(fresh.body.lines[0].material_category).toEqual({ code: 'plastic_pet_tray', name: { fr: 'Barquettes en PET', en: 'PET trays' } });
+    // Catalogue version 3: glass is a professional-packaging material again (restaurant packaging joined EPRO).
+    const glass = await post(token, { period: '2026-S2', lines: [{ stream: 'EPRO', material: 'Verre', unit: 'kg', quantity: 4.5 }] });
+    expect(glass.status).toBe(201);
+    expect(glass.body.lines[0].material_category).toEqual({ code: 'glass', name: { fr: 'Verre', en: 'Glass' } });
   });
 
   // Last in the file: it takes the schema back to before catalogue versions and forward again.

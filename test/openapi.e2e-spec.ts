@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
-import { REALM } from '../src/auth/bearer-challenge.js';
+import { REALM } from '../src/common/openapi.js';
 import { PROBLEM_EXAMPLES } from '../src/common/openapi.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../src/common/problem/problem.js';
 import { MAX_LINES, MAX_MATERIAL_LENGTH, MAX_QUANTITY, MIN_LINES } from '../src/declarations/declaration-validator.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { loadConfig } from '../config/config.js';
-import { loggerOptions, RequestLog } from './logging.js';
+import { loggerOptions, RequestLog, scrubEmails, scrubTokens } from './logging.js';
 
 const ADMIN = 'Adm1n-Secret-Value-0123456789-abcdefghij';
 
@@ -30,6 +30,38 @@ describe('log lines', () => {
       expect(() => JSON.parse(line)).not.toThrow();
     }
     expect(JSON.parse(lines[0]!).msg).toBe('failed with [REDACTED] and [REDACTED]');
+  });
+});
+
+describe('e-mail addresses', () => {
+  it.each([
+    ['550 5.1.1 <compliance@kiwi.fr>: Recipient address rejected', '550 5.1.1 <[EMAIL]>: Recipient address rejected'],
+    ['to compliance@xn--kiwi-rwc.fr and Éloïse.Dupont+rep@exemple.co.uk.', 'to [EMAIL] and [EMAIL].'],
+    ['/api/v1/admin/clients?q=compliance%40kiwi.fr&limit=5', '/api/v1/admin/clients?q=[EMAIL]&limit=5'],
+    ['"email":"a@b.c","x":1', '"email":"[EMAIL]","x":1'],
+    ['kİwi@kİwi.fr', '[EMAIL]'],
+    ['a@b.c@d.e', '[EMAIL]@d.e'],
+  ])('%j → %j', (text, scrubbed) => {
+    expect(scrubEmails(text)).toBe(scrubbed);
+  });
+
+  it.each(['no address here', '@ alone', 'name@', 'name@localhost', '@example.fr', 'a@.fr', '%40', 'user agent Mozilla/5.0 (X11; Linux)', 'x@@y.z'])('leaves %j as it is', (text) => {
+    expect(scrubEmails(text)).toBe(text);
+  });
+
+  it('reads a long text once: runs of letters and separators without an address come out unchanged', () => {
+    const letters = 'a'.repeat(200_000);
+    expect(scrubEmails(`${letters}@`)).toBe(`${letters}@`);
+    expect(scrubEmails('%40'.repeat(100_000))).toBe('%40'.repeat(100_000));
+    expect(scrubEmails(`${'a@'.repeat(100_000)}b.c`)).toBe(`${'a@'.repeat(99_999)}[EMAIL]`);
+  });
+
+  it('are scrubbed from every log line, and from the URLs and user agents of the request log', () => {
+    const { log, lines } = logger();
+    log.error({ err: 'Can\'t send mail - all recipients were rejected: 550 <compliance@kiwi.fr>' }, 'could not send mail to Compliance@Kiwi.fr');
+    expect(lines[0]).not.toMatch(/kiwi/i);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'could not send mail to [EMAIL]', err: expect.stringContaining('550 <[EMAIL]>') });
+    expect(scrubTokens('/dashboard?e=someone@example.fr')).toBe('/dashboard?e=[EMAIL]');
   });
 });
 

@@ -24,8 +24,51 @@ export function registerLogSecret(secret: string | undefined): void {
   secrets.add(JSON.stringify(secret).slice(1, -1));
 }
 
+/**
+ * What an address's local part and domain are made of (letters of every script: addresses are
+ * scrubbed, not validated; `/ ? & =` are left out so that a URL's other parts stay readable).
+ */
+const LOCAL_PART = /[\p{L}\p{N}.!#$%'*+^_`{|}~-]/u;
+const DOMAIN_PART = /[\p{L}\p{N}.-]/u;
+
+/**
+ * Every e-mail address in the text (`name@example.fr`, and `name%40example.fr` as a URL writes it)
+ * replaced by `[EMAIL]`: an SMTP server's rejection quotes the recipient, a query string may hold
+ * one. One pass, in time linear in the text (each character is looked at a bounded number of times,
+ * whatever the text; a regular expression with a repeated part before the `@` is quadratic on a
+ * long run of letters without one).
+ */
+export function scrubEmails(text: string): string {
+  if (!text.includes('@') && !text.includes('%40')) return text;
+  let out = '';
+  let copied = 0;
+  let lastSeparatorEnd = 0;
+  for (let at = 0; at < text.length; ) {
+    const separator = text[at] === '@' ? 1 : text.startsWith('%40', at) ? 3 : 0;
+    if (separator === 0) {
+      at++;
+      continue;
+    }
+    let start = at;
+    while (start > Math.max(copied, lastSeparatorEnd) && LOCAL_PART.test(text[start - 1]!)) start--;
+    let end = at + separator;
+    while (end < text.length && DOMAIN_PART.test(text[end]!)) end++;
+    while (end > at + separator && text[end - 1] === '.') end--;
+    const domain = text.slice(at + separator, end);
+    lastSeparatorEnd = at + separator;
+    if (start < at && domain.includes('.') && !domain.startsWith('.')) {
+      out += `${text.slice(copied, start)}[EMAIL]`;
+      copied = end;
+      at = end;
+    } else {
+      at += separator;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 function scrub(text: string, shapes: RegExp): string {
-  let out = text.replace(shapes, (_match, bearer?: string) => `${bearer ?? ''}[REDACTED]`);
+  let out = scrubEmails(text.replace(shapes, (_match, bearer?: string) => `${bearer ?? ''}[REDACTED]`));
   for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, '[REDACTED]');
   return out;
 }
@@ -34,7 +77,7 @@ export function scrubTokens(text: string): string {
   return scrub(text, TOKEN_LIKE);
 }
 
-/** The last pass over every serialised log line, whoever wrote it. */
+/** The last pass over every serialised log line, whoever wrote it: tokens, live secrets and e-mail addresses. */
 export function scrubLogLine(line: string): string {
   return scrub(line, TOKEN_LIKE_IN_JSON);
 }

@@ -1,6 +1,11 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { CsvBody, MultipartBody } from './http/request-body.js';
+import { escapePointer } from './problem/json-pointer.js';
 import { type FieldError, Problem, ValidationProblem } from './problem/problem.js';
+
+/** Bodies the request-body pipeline has already read into their own shape (a spreadsheet, a multipart form): the route reads them, no DTO rule applies. */
+const PIPELINE_BODIES = new Set<unknown>([CsvBody, MultipartBody]);
 
 const CODES: Record<string, string> = {
   whitelistValidation: 'unknown_field',
@@ -16,8 +21,6 @@ function codeOf(constraint: string): string {
   return snake.startsWith('is_') ? `invalid_${snake.slice(3)}` : snake;
 }
 
-/** A JSON Pointer segment (RFC 6901): `~` and `/` escaped. */
-export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Flattens class-validator's tree into `{ pointer, detail, code }` entries (RFC 6901 pointers). */
 export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[] {
@@ -27,11 +30,30 @@ export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
       const detail =
         constraint === 'whitelistValidation' ? `unknown field "${String(error.property)}"` : message.replace(/^\S+ /, '');
-      out.push({ pointer, detail, code: codeOf(constraint) });
+      const code = codeOf(constraint);
+      out.push({ pointer, detail, code, params: { field: String(error.property), ...boundsOf(code, detail) } });
     }
     if (error.children?.length) out.push(...toFieldErrors(error.children, pointer));
   }
   return out;
+}
+
+/** The bounds class-validator states in its English message (`max_length` → `{ max: 100 }`), for messages in other languages. */
+function boundsOf(code: string, detail: string): { min?: number; max?: number } {
+  const [first, second] = (detail.match(/\d+/g) ?? []).map(Number);
+  if (first === undefined) return {};
+  switch (code) {
+    case 'limit_out_of_range':
+      return { min: first, max: second };
+    case 'invalid_length':
+      return /longer/.test(detail) ? { min: first } : { max: first };
+    case 'max_length':
+    case 'array_max_size':
+    case 'expiry_out_of_range':
+      return { max: first };
+    default:
+      return {};
+  }
 }
 
 /**
@@ -52,6 +74,7 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && PIPELINE_BODIES.has(metadata.metatype)) return value;
     // No body at all validates like an empty object: required fields are then named one by one.
     if (metadata.type === 'body' && value === undefined) value = {};
     const isDto = typeof metadata.metatype === 'function' && metadata.metatype !== Object && metadata.metatype !== String;
@@ -92,7 +115,7 @@ function reservedKeyProblems(body: unknown): FieldError[] {
     if (value === null || typeof value !== 'object') continue;
     for (const [key, child] of Object.entries(value)) {
       const at = `${pointer}/${escapePointer(key)}`;
-      if (RESERVED_KEYS.has(key)) errors.push({ pointer: at, detail: `unknown field "${key}"`, code: 'unknown_field' });
+      if (RESERVED_KEYS.has(key)) errors.push({ pointer: at, detail: `unknown field "${key}"`, code: 'unknown_field', params: { field: key } });
       else stack.push({ value: child, pointer: at });
     }
   }
@@ -119,13 +142,13 @@ export function textProblems(body: unknown): FieldError[] {
     const { value, pointer, depth } = stack.pop()!;
     if (typeof value === 'string') {
       if (value.includes('\u0000') || !value.isWellFormed()) {
-        errors.push({ pointer, detail: 'must not contain NUL characters or unpaired UTF-16 surrogates', code: 'invalid_characters' });
+        errors.push({ pointer, detail: 'must not contain NUL characters or unpaired UTF-16 surrogates', code: 'invalid_characters', params: {} });
       } else if (INVISIBLE_OR_SEPARATOR.test(value)) {
-        errors.push({ pointer, detail: 'must not contain invisible format characters (U+200B, U+202E…) or line separators', code: 'invalid_characters' });
+        errors.push({ pointer, detail: 'must not contain invisible format characters (U+200B, U+202E…) or line separators', code: 'invalid_characters', params: {} });
       }
     } else if (value !== null && typeof value === 'object') {
       if (depth >= MAX_JSON_DEPTH) {
-        errors.push({ pointer, detail: `is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_deep' });
+        errors.push({ pointer, detail: `is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_deep', params: { max: MAX_JSON_DEPTH } });
         continue;
       }
       for (const [key, child] of Object.entries(value)) {

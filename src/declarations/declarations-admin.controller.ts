@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/openapi.js';
-import { AdminApi } from '../auth/audience.js';
+import { AdminApi } from '../caller/audience.js';
 import { DeclarationsAdminService } from './declarations-admin.service.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
 import { ListAdminDeclarationsQueryDto } from './dto/list-admin-declarations-query.dto.js';

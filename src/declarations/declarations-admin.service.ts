@@ -6,8 +6,8 @@ import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DeclarationsAdminRepository } from './declarations-admin.repository.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import type { ListAdminDeclarationsQueryDto } from './dto/list-admin-declarations-query.dto.js';
+import { isUuid } from '../common/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The operator's view of declarations: every client's, listed and read (never written). */
 @Injectable()
@@ -43,7 +43,7 @@ export class DeclarationsAdminService {
   }
 
   async findOne(id: string): Promise<DeclarationDto> {
-    const record = UUID.test(id) ? await this.repository.findRecord(id.toLowerCase()) : undefined;
+    const record = isUuid(id) ? await this.repository.findRecord(id.toLowerCase()) : undefined;
     if (!record) throw new NotFoundProblem('Declaration');
     // A retired code still names its category (the catalogue keeps retired materials).
     return DeclarationDto.from(record, (stream, code) => this.catalogue.categoryName(stream, code));

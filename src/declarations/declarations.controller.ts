@@ -14,10 +14,12 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { type AuthenticatedClient, CurrentClient } from '../auth/current-client.decorator.js';
+import type { Account } from '../accounts/account.js';
+import { CurrentAccount } from '../accounts/current-account.js';
+import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
 import { Accepts, CsvBody } from '../common/http/request-body.js';
 import { ApiProblems } from '../common/openapi.js';
-import { ClientApi } from '../auth/audience.js';
+import { ClientApi } from '../caller/audience.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
 import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
@@ -91,7 +93,7 @@ export class DeclarationsController {
   @ApiResponse(IN_FLIGHT)
   @ApiProblems(400, 413, 415, 422)
   async submit(
-    @CurrentClient() client: AuthenticatedClient,
+    @CurrentAccount() account: Account,
     // Validated by DeclarationValidator on the raw JSON, so that every problem is reported at once.
     @Body() body: unknown,
     @Query('period') period: unknown,
@@ -100,8 +102,8 @@ export class DeclarationsController {
   ): Promise<DeclarationDto> {
     const result =
       body instanceof CsvBody
-        ? await this.declarations.submitCsv(client.account, body, typeof period === 'string' ? period : undefined, idempotencyKey)
-        : await this.declarations.submit(client.account, body, idempotencyKey);
+        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, idempotencyKey)
+        : await this.declarations.submit(account, body, idempotencyKey);
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -132,7 +134,7 @@ export class DeclarationsController {
     summary: 'One of your declarations, with its lines',
     description:
       'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.\n\n' +
-      'With `Accept: text/csv`: the lines as a CSV file to open in a spreadsheet (UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) is written with a leading `\'`, which an upload removes again: the same file sent back for the same period is the identical-content 200.',
+      'With `Accept: text/csv`: the lines as a CSV file to open in a spreadsheet (UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`), or holding such a part after a `,`, `;`, tab or line break (a spreadsheet may split the file on another separator), gets one more `\'` before that character, which an upload removes again: the same file sent back for the same period is the identical-content 200.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({

@@ -2,9 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Account } from '../accounts/account.js';
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import type { CsvBody } from '../common/http/request-body.js';
 import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
-import { pointAtCells, readDeclarationCsv } from './csv/declaration-csv.js';
+import { type DeclarationFile, pointAtCells, readDeclarationCsv } from './csv/declaration-csv.js';
 import { Clock, parisDate } from './clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
 import { DeclarationValidator, MAX_LINES, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
@@ -14,6 +13,7 @@ import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
+import { isUuid } from '../common/uuid.js';
 
 /** What POST answers: 201 for a new revision, 200 for content identical to the current one. */
 export interface SubmitResult {
@@ -23,7 +23,6 @@ export interface SubmitResult {
   replayed: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
 
 /**
@@ -91,7 +90,7 @@ export class DeclarationsService {
    * A declaration from a CSV file: the file read as the JSON body it stands for, then exactly the
    * JSON path (rules, revisions, idempotency, answers), its problems pointed at the file's cells.
    */
-  async submitCsv(account: Account, csv: CsvBody, period: string | undefined, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+  async submitCsv(account: Account, csv: DeclarationFile, period: string | undefined, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     try {
       if (sheet.errors.length > 0) {
@@ -109,7 +108,7 @@ export class DeclarationsService {
 
   async findOne(clientId: string, id: string): Promise<DeclarationDto> {
     // A malformed id is "not found" too: the answer does not tell what exists.
-    const record = UUID.test(id) ? await this.repository.findRecord(clientId, id.toLowerCase()) : undefined;
+    const record = isUuid(id) ? await this.repository.findRecord(clientId, id.toLowerCase()) : undefined;
     if (!record) throw new NotFoundProblem('Declaration');
     return DeclarationDto.from(record, this.categoryOf);
   }

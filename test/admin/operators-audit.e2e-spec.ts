@@ -55,7 +55,7 @@ describe('operator tokens', () => {
     expect(onClientRoute.body.code).toBe('invalid_token');
     expect((await request(t.url).get('/api/v1/declarations').set(bearer(operator.token))).status).toBe(401);
 
-    expect((await request(t.url).delete(`${OPERATORS}/${operator.id}`).set(bearer(operator.token))).status).toBe(204);
+    expect((await request(t.url).delete(`${OPERATORS}/${operator.id}`).set(admin())).status).toBe(204);
     const after = await request(t.url).get('/api/v1/admin/clients').set(bearer(operator.token));
     expect(after.status).toBe(401);
     expect(after.headers['www-authenticate']).toMatch(/error="invalid_token", error_description="The operator token was revoked."/);
@@ -63,6 +63,32 @@ describe('operator tokens', () => {
     expect((await request(t.url).delete(`${OPERATORS}/${operator.id}`).set(admin())).status).toBe(204);
     expect((await request(t.url).delete(`${OPERATORS}/00000000-0000-4000-8000-000000000000`).set(admin())).status).toBe(404);
     expect((await request(t.url).delete(`${OPERATORS}/nope`).set(admin())).status).toBe(404);
+  });
+
+  it('only ADMIN_TOKEN mints or revokes them: an operator token gets 403 on both, and nothing changes', async () => {
+    const operator = await createOperator('Morgan');
+    const other = await createOperator('Noa');
+    const before = await auditCount();
+    const tokens = async () => (await t.pool.query('SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM operator_tokens')).rows[0];
+    const counted = await tokens();
+    const mint = await request(t.url).post(OPERATORS).set(bearer(operator.token)).send({ name: 'a copy of me' });
+    expect([mint.status, mint.body.code]).toEqual([403, 'insufficient_scope']);
+    expect(mint.body.detail).toBe('Only ADMIN_TOKEN may create operator tokens; an operator token may list them.');
+    for (const id of [other.id, operator.id]) {
+      const revoke = await request(t.url).delete(`${OPERATORS}/${id}`).set(bearer(operator.token));
+      expect([revoke.status, revoke.body.code]).toEqual([403, 'insufficient_scope']);
+    }
+    expect(await tokens()).toEqual(counted);
+    expect(await auditCount()).toBe(before);
+    // Both still work, and the operator token may list them.
+    expect((await request(t.url).get(OPERATORS).set(bearer(operator.token))).status).toBe(200);
+    expect((await request(t.url).get('/api/v1/admin/clients').set(bearer(other.token))).status).toBe(200);
+    // The OpenAPI document says so.
+    const doc = (await request(t.url).get('/docs/openapi.json')).body;
+    for (const operation of [doc.paths[OPERATORS].post, doc.paths[`${OPERATORS}/{operator_token_id}`].delete]) {
+      expect(operation.description).toContain('Only `ADMIN_TOKEN` may');
+      expect(operation.responses['403']).toBeDefined();
+    }
   });
 
   it('an unknown operator-shaped token is 401; a name is required', async () => {
@@ -98,8 +124,9 @@ describe('the audit trail', () => {
       { action: 'client.confirmed', run: () => request(t.url).post(`/api/v1/admin/clients/${clientId}/confirm`).set(as('req-3')).send({}) },
       { action: 'token.issued', run: () => request(t.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set(as('req-4')).send({ name: 'ERP' }) },
       { action: 'token.revoked', run: () => request(t.url).delete(`/api/v1/admin/clients/${clientId}/tokens/${tokenId}`).set(as('req-5')) },
-      { action: 'operator_token.created', run: () => request(t.url).post(OPERATORS).set(as('req-6')).send({ name: 'Sacha' }) },
-      { action: 'operator_token.revoked', run: () => request(t.url).delete(`${OPERATORS}/${secondOperator}`).set(as('req-7')) },
+      // Only ADMIN_TOKEN mints and revokes operator tokens.
+      { action: 'operator_token.created', run: () => request(t.url).post(OPERATORS).set({ ...admin(), 'x-request-id': 'req-6' }).send({ name: 'Sacha' }) },
+      { action: 'operator_token.revoked', run: () => request(t.url).delete(`${OPERATORS}/${secondOperator}`).set({ ...admin(), 'x-request-id': 'req-7' }) },
     );
     const secrets: string[] = [];
     for (const [i, step] of steps.entries()) {
@@ -116,11 +143,12 @@ describe('the audit trail', () => {
       }
       expect({ action: step.action, entries: (await auditCount()) - before }).toEqual({ action: step.action, entries: 1 });
       const entry = await latestAudit();
+      const byAdmin = step.action.startsWith('operator_token.');
       expect(entry).toMatchObject({
         action: step.action,
-        actor_type: 'operator',
-        operator_id: operator.id,
-        actor_name: 'Alix',
+        actor_type: byAdmin ? 'admin' : 'operator',
+        operator_id: byAdmin ? null : operator.id,
+        actor_name: byAdmin ? 'ADMIN_TOKEN' : 'Alix',
         request_id: `req-${i + 1}`,
       });
       expect(entry.occurred_at).toBeInstanceOf(Date);

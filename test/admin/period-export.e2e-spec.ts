@@ -190,3 +190,73 @@ describe("a period's export and summary", () => {
     expect(t.logs.filter((line) => /"level":(50|60)/.test(line) && line.includes('/export'))).toEqual([]);
   });
 });
+
+/** Whether any part of the file, split as a spreadsheet splitting on `separator` would (quotes and spaces before it dropped), starts a formula. */
+const formulaParts = (text: string, separator: string) =>
+  text
+    .split(/\r\n|\n|\r/)
+    .flatMap((row) => row.split(separator))
+    .map((part) => part.replace(/^[\p{Zs}"]*/u, ''))
+    .filter((part) => /^[=+\-@]/.test(part));
+
+describe('formulas in the export, whichever separator a spreadsheet splits it on', () => {
+  it('`@` first, and a formula after a `;`, a `,` or a space and a quote: every part starts with `\'` (issue 27)', async () => {
+    const { token } = await createClientWithToken(t, { company: 'Evil; =1+2', streams: ['CHR'] });
+    const lines = [line(1, ';=1+2;'), line(2, '@SUM(A1)'), line(3, 'x,-2+3'), line(4, 'y; "+1"')];
+    const created = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period: '2024-S1', lines });
+    expect(created.status).toBe(201);
+    const res = await request(t.url).get('/api/v1/admin/periods/2024-S1/export.csv').set(admin());
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parseCsv(res.text);
+    const column = (name: string) => header!.indexOf(name);
+    expect(rows.map((r) => r[column('material')])).toEqual([";'=1+2;", "'@SUM(A1)", "x,'-2+3", 'y; "\'+1"']);
+    expect(rows[0]![column('company')]).toBe("Evil; '=1+2");
+    // A cell holding `;` is quoted, so that a spreadsheet splitting on `;` keeps it whole.
+    expect(res.text).toContain(`"Evil; '=1+2"`);
+    expect(res.text).toContain(`";'=1+2;"`);
+    for (const separator of [',', ';', '\t']) expect({ separator, parts: formulaParts(res.text, separator) }).toEqual({ separator, parts: [] });
+  });
+});
+
+describe('a slow reader', () => {
+  let slow: TestApp;
+  beforeAll(async () => {
+    // Queries time out after 300 ms (PostgreSQL) and 500 ms (pg): the export below is read for longer.
+    slow = await startTestApp({ queryTimeouts: { statementMs: 300, queryMs: 500 } });
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('gets the whole export however long it reads: the export cursor is bound by neither query timeout of the pool', async () => {
+    // 20 confirmed clients with a declaration of 1,000 lines each.
+    await slow.pool.query(
+      `INSERT INTO clients (client_id, confirmed_email, confirmed_company, confirmed_country, confirmed_plan, confirmed_streams, confirmed_idus, confirmed_at)
+       SELECT 'slow-' || c, 'slow' || c || '@example.fr', 'Slow ' || c, 'FR', 'business', '{EMB}', '{FR000000_01ABCD}', now() FROM generate_series(1, 20) AS c`,
+    );
+    await slow.pool.query(
+      `INSERT INTO declarations (id, client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+       SELECT md5('slow/' || c)::uuid, 'slow-' || c, '2024-S2', 1, 'current', NULL, now(), 'EPR-SLOW-' || c, 'x' FROM generate_series(1, 20) AS c`,
+    );
+    await slow.pool.query(
+      `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+       SELECT md5('slow/' || c)::uuid, p, 'EMB', 'Matériau ' || p, NULL, 'kg', p FROM generate_series(1, 20) AS c, generate_series(0, 999) AS p`,
+    );
+    const rows = await new Promise<number>((resolve, reject) => {
+      const req = http.get(`${slow.url}/api/v1/admin/periods/2024-S2/export.csv`, { headers: admin() }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          // A reader that takes a pause now and then: the export lasts well over 300 ms.
+          res.pause();
+          setTimeout(() => res.resume(), 20);
+        });
+        res.on('end', () => resolve(text.trimEnd().split('\n').length));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+    expect(rows).toBe(20_000 + 1);
+  });
+});

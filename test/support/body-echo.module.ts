@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { Accepts, type FormBody } from '../../src/common/http/request-body.js';
-import { Public } from '../../src/auth/audience.js';
+import { Public } from '../../src/caller/audience.js';
 
 @Controller('test-only')
 class BodyEchoController {

@@ -89,7 +89,7 @@ export const RAISED_RATE_LIMITS: Record<string, string> = {
   RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '1000000',
 };
 
-export interface TestAppOptions extends Pick<AppOptions, 'extraImports' | 'timeouts'> {
+export interface TestAppOptions extends Pick<AppOptions, 'extraImports' | 'timeouts' | 'connectionLimits' | 'queryTimeouts'> {
   /** Environment of the app; the rate limits are RAISED_RATE_LIMITS unless set here (`''`: the shipped default). */
   env?: Record<string, string>;
   /** Reuse a database (e.g. to restart on the same data); otherwise a fresh one is made. */
@@ -136,6 +136,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       logStream,
       extraImports: options.extraImports,
       timeouts: options.timeouts,
+      connectionLimits: options.connectionLimits,
+      queryTimeouts: options.queryTimeouts,
     });
     await app.listen(config.port, config.host);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { Public } from '../../src/auth/audience.js';
+import { Public } from '../../src/caller/audience.js';
 
 @Controller('test-only')
 class ThrowingController {

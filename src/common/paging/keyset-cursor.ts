@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Problem } from '../problem/problem.js';
+import { UUID_PATTERN } from '../uuid.js';
 
 /** The position after the last row of a page, in an order `(timestamp DESC, id DESC)`. */
 export interface KeysetPosition {
@@ -12,7 +13,7 @@ export type Filters = Record<string, string | boolean | undefined>;
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const BASE64URL = /^[A-Za-z0-9_-]{1,400}$/;
-export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID_ID = new RegExp(UUID_PATTERN);
 
 /**
  * Binds a cursor to the filters it was made for: reusing it with other filters is refused. The JSON

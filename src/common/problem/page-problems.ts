@@ -3,7 +3,7 @@ import type { Problem } from './problem.js';
 
 /**
  * Where problems are answered as pages rather than problem+json: the dashboard provides it (its
- * addresses, rendered with its look). The ProblemFilter asks it first; without it every answer is JSON.
+ * addresses, rendered with its look). The ProblemFilter asks it first for every problem.
  */
 export interface PageProblems {
   handles(req: Request): boolean;

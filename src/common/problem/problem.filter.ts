@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Optional } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -7,21 +7,22 @@ import { allowedMethods } from '../http/allowed-methods.js';
 import { declaresBody } from '../http/request-body.js';
 import { requestId } from '../logging.js';
 import { PAGE_PROBLEMS, type PageProblems } from './page-problems.js';
-import { PROBLEM_TYPES, Problem, type ProblemCode } from './problem.js';
+import { type FieldError, PROBLEM_TYPES, Problem, type ProblemCode, publicFieldError } from './problem.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { PROBLEM_CONTENT_TYPE } from './problem-content-type.js';
 
 /**
- * Turns every error into `application/problem+json` (RFC 9457).
- * Client mistakes keep their 4xx; anything unexpected becomes a generic 500 that
- * carries only the request id (the error itself goes to the request's log line).
+ * Turns every error into `application/problem+json` (RFC 9457), or into a page where PAGE_PROBLEMS
+ * says a person reads the answer (the pages layer provides it: AppModule). Client mistakes keep their
+ * 4xx; anything unexpected becomes a generic 500 that carries only the request id (the error itself
+ * goes to the request's log line).
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
-    @Optional() @Inject(PAGE_PROBLEMS) private readonly pages?: PageProblems,
+    @Inject(PAGE_PROBLEMS) private readonly pages: PageProblems,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -46,13 +47,15 @@ export class ProblemFilter implements ExceptionFilter {
       instance,
       code: problem.code,
       ...problem.extensions,
+      // `params` of each field error are for the dashboard's messages, not part of the API's answer.
+      ...(Array.isArray(problem.extensions.errors) ? { errors: (problem.extensions.errors as FieldError[]).map(publicFieldError) } : {}),
     };
     res.status(problem.status);
     for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
     // A body still arriving (refused before it was read: 401, 404, 413 on its Content-Length…):
     // close the connection after this answer rather than read and discard whatever is sent.
     if (!req.complete && declaresBody(req)) res.setHeader('Connection', 'close');
-    if (this.pages?.handles(req)) {
+    if (this.pages.handles(req)) {
       // A dashboard page: the problem as a page (or a redirect to sign in).
       this.pages.render(req, res, problem, instance);
       return;

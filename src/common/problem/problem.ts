@@ -12,6 +12,22 @@ export interface FieldError {
   code: string;
   /** For a CSV body: the spreadsheet row (header = 1) the problem is in. */
   row?: number;
+  /**
+   * What a message in a person's language needs (`{ line: 3, field: 'quantity', decimals: 3, unit: 'kg' }`;
+   * per code: src/i18n/field-params.ts). Kept in the process for the dashboard; never in an API answer
+   * (the ProblemFilter leaves it out: the API's contract is the English `detail` and the stable `code`).
+   */
+  params?: FieldErrorParams;
+}
+
+/** A value of `FieldError.params`: text, a number, a list, or a name in each language (`{ fr, en }`). */
+export type FieldErrorParam = string | number | boolean | null | readonly string[] | readonly number[] | Readonly<Record<string, string>> | readonly Readonly<Record<string, string>>[];
+export type FieldErrorParams = Readonly<Record<string, FieldErrorParam | undefined>>;
+
+/** A field error as the API answers it: without `params`. */
+export function publicFieldError(error: FieldError): Omit<FieldError, 'params'> {
+  const { params: _params, ...rest } = error;
+  return rest;
 }
 
 /**
@@ -90,7 +106,7 @@ export class ValidationProblem extends Problem {
     const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, detail: truncate(error.detail) }));
     const unlisted = Math.max(total, errors.length) - listed.length;
     if (unlisted > 0) {
-      listed.push({ pointer: '', code: 'more_errors', detail: `${unlisted} more problem${unlisted > 1 ? 's' : ''} not listed` });
+      listed.push({ pointer: '', code: 'more_errors', detail: `${unlisted} more problem${unlisted > 1 ? 's' : ''} not listed`, params: { count: unlisted } });
     }
     super('validation_failed', truncate(detail), { extensions: { errors: listed } });
   }

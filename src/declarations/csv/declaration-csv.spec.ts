@@ -48,3 +48,47 @@ describe('readDeclarationCsv', () => {
     );
   });
 });
+
+describe('readDeclarationCsv: bounds before parsing', () => {
+  const header = 'stream,material,unit,quantity\n';
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `EMB,material ${i},uvc,1\n`).join('');
+
+  // 100,000 rows where the issue sent a million: as refused, and a mutant that parses them all stays a second or so, not a minute.
+  it('a header then 100,000 blank rows: 422 at the first row past 2,001, without parsing them', () => {
+    const refused = (() => {
+      try {
+        read(`${header}${'\n'.repeat(100_000)}`);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refused).toBeInstanceOf(ValidationProblem);
+    expect((refused as ValidationProblem).errors).toEqual([expect.objectContaining({ pointer: '/rows/2002', code: 'too_many_rows', row: 2002 })]);
+    expect(() => read(`${header}${'\r\n'.repeat(50_000)}`)).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ code: 'too_many_rows' })] }));
+  });
+
+  it('1,000 lines and 1,000 blank rows are read; the 1,001st line is the precise too_many_lines, not too_many_rows', () => {
+    const sheet = read(`${header}${lines(1000)}${'\n'.repeat(1000)}`);
+    expect(sheet.body.lines).toHaveLength(1000);
+    expect(sheet.errors).toEqual([]);
+    expect(read(`${header}${lines(1001)}`).errors).toEqual([expect.objectContaining({ pointer: '/rows/1002', code: 'too_many_lines' })]);
+    expect(read(`${header}${lines(2000)}`).errors).toEqual([expect.objectContaining({ pointer: '/rows/1002', code: 'too_many_lines' })]);
+    expect(() => read(`${header}${lines(2001)}`)).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/2002', code: 'too_many_rows' })] }));
+  });
+
+  it('a header of 100,000 commas: 422 too_many_cells at row 1, without parsing it', () => {
+    expect(() => read(`stream,material,unit,quantity${','.repeat(100_000)}\n`)).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/1', code: 'too_many_cells', row: 1 })] }),
+    );
+    expect(() => read(`${header}EMB,Verre,kg,1\nEMB,Verre,uvc,1${';'.repeat(200)}\n`)).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/3', code: 'too_many_cells', row: 3 })] }),
+    );
+  });
+
+  it('finds the header after blank rows however many line breaks a quoted cell holds', () => {
+    const sheet = read(`\n;;\nstream;material;unit;quantity\nEMB;"Verre\n\nvert";kg;1\nEMB;Bois;kg;2\n`);
+    expect(sheet.rows).toEqual([4, 5]);
+    expect(sheet.body.lines.map((line) => line.material)).toEqual(['Verre\n\nvert', 'Bois']);
+  });
+});

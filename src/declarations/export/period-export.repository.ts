@@ -5,6 +5,7 @@ import QueryStream from 'pg-query-stream';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { utcText } from '../declarations.repository.js';
+import { STREAMING_STATEMENT_TIMEOUT_MS } from '../../database/database-options.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
 export interface ExportLineRow {
@@ -79,7 +80,13 @@ export class PeriodExportRepository {
     let failed = false;
     try {
       await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const stream = client.query(new QueryStream(EXPORT_LINES, [period], { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }));
+      // The cursor stays open while the reader reads: a slow reader's export outlives the usual statement timeout.
+      await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
+      // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise), which it takes from the query object.
+      const query = Object.assign(new QueryStream(EXPORT_LINES, [period], { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }), {
+        query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
+      });
+      const stream = client.query(query);
       await consume(stream as AsyncIterable<ExportLineRow>);
       await client.query('COMMIT');
     } catch (error) {

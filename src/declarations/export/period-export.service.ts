@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { NotFoundProblem } from '../../common/problem/problem.js';
+import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
 import { PERIOD_PATTERN } from '../period.js';
 import type { PeriodSummaryDto } from './dto/period-export.dto.js';
 import { type ExportLineRow, PeriodExportRepository } from './period-export.repository.js';
@@ -30,14 +31,6 @@ export const CSV_COLUMNS = [
 
 /** IDUs share one CSV cell. */
 export const IDU_SEPARATOR = '; ';
-
-/**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, or a tab or carriage return
- * first) is written after a `'`, so that it is shown as text (OWASP "CSV injection").
- */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 /** How an export is written: its opening, one chunk per declaration (its rows, in line order), its end. */
 interface ExportFormatter {
@@ -108,7 +101,9 @@ const jsonFormatter = (period: string): ExportFormatter => ({
 });
 
 const csvFormatter = (period: string): ExportFormatter => {
-  const options = { cast: { string: neutraliseFormula } };
+  // Every part of a cell a spreadsheet could run as a formula, after whichever separator it splits on, starts with `'`
+  // (neutraliseCell); a cell holding `;` or a tab is quoted too, so that a spreadsheet splitting on it keeps the cell whole.
+  const options = { cast: { string: neutraliseCell }, quoted_match: /[;\t]/ };
   return {
     start: () => stringify([[...CSV_COLUMNS]]),
     declaration: (rows) =>

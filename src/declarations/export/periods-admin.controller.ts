@@ -2,7 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
-import { AdminApi } from '../../auth/audience.js';
+import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import { CSV_COLUMNS, type ExportFormat, IDU_SEPARATOR, PeriodExportService } from './period-export.service.js';
 

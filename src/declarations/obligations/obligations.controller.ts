@@ -1,7 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthenticatedClient, CurrentClient } from '../../auth/current-client.decorator.js';
-import { ClientApi } from '../../auth/audience.js';
+import type { Account } from '../../accounts/account.js';
+import { CurrentAccount } from '../../accounts/current-account.js';
+import { ClientApi } from '../../caller/audience.js';
 import { ObligationsDto } from './obligations.dto.js';
 import { ObligationsService } from './obligations.service.js';
 
@@ -23,7 +24,7 @@ export class ObligationsController {
     ].join('\n'),
   })
   @ApiOkResponse({ description: 'Per stream and half-year, what is declared and what is due; or, for an account not yet confirmed, `account_status: "pending"` and no streams.', type: ObligationsDto, headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } } })
-  get(@CurrentClient() client: AuthenticatedClient): Promise<ObligationsDto> {
-    return this.obligations.forAccount(client.account);
+  get(@CurrentAccount() account: Account): Promise<ObligationsDto> {
+    return this.obligations.forAccount(account);
   }
 }
