@@ -167,7 +167,7 @@ describe('index document', () => {
         client_api: {
           base: t.config.clientBaseUrl,
           auth: expect.stringContaining('Bearer'),
-          endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
+          endpoints: ['GET /me', 'GET /me/obligations', 'GET /me/years/{year}', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
         },
         markdown: `${t.config.publicBaseUrl}/llms.txt`,
       }),

@@ -17,11 +17,14 @@ import { PeriodsAdminController } from './export/periods-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
+import { YearTotalsRepository } from './years/year-totals.repository.js';
+import { YearsController } from './years/years.controller.js';
+import { YearsService } from './years/years.service.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
   imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
-  controllers: [DeclarationsController, ObligationsController, DeclarationsAdminController, PeriodsAdminController],
+  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController],
   providers: [
     DeclarationsService,
     DeclarationsRepository,
@@ -33,8 +36,10 @@ import { ObligationsService } from './obligations/obligations.service.js';
     IdempotencyStore,
     Clock,
     ObligationsService,
+    YearsService,
+    YearTotalsRepository,
   ],
   // For the dashboard: the same submissions, listings and obligations as the API's.
-  exports: [DeclarationsService, ObligationsService, Clock],
+  exports: [DeclarationsService, ObligationsService, YearsService, Clock],
 })
 export class DeclarationsModule {}

@@ -446,6 +446,8 @@ export const CLIENT_API_ENDPOINTS = {
   'GET /me': "the calling client's account",
   'GET /me/obligations':
     'per stream of the confirmed account and per half-year: declared or missing, ended or open, and the deadlines ahead (an unconfirmed account gets `account_status: "pending"`)',
+  'GET /me/years/{year}':
+    "a calendar year as eco-organisms take it: S1 + S2 of the current revisions per stream, material and unit, the filing tier the year's count of sales units puts the caller in with each eco-organism, and the year's deadlines once",
   'GET /declarations': "the caller's declarations, newest first, cursor-paginated, filterable by period and status",
   'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
   'POST /declarations':

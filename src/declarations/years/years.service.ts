@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import type { Account } from '../../accounts/account.js';
+import { NotFoundProblem } from '../../common/problem/problem.js';
+import type { Stream } from '../../reference/reference-documents.js';
+import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import { Clock, parisDate } from '../clock.js';
+import { parsePeriod } from '../period.js';
+import { tierPlacements, yearDeadlines } from './annual-filing.js';
+import type { YearDto } from './year.dto.js';
+import { YearTotalsRepository } from './year-totals.repository.js';
+
+/** The first year the service accepts declarations for (streams.json `declarable_from`). */
+const FIRST_YEAR = 2022;
+
+/** GET /me/years/{year}: the annual view of a client's half-years. */
+@Injectable()
+export class YearsService {
+  constructor(
+    private readonly repository: YearTotalsRepository,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly clock: Clock,
+  ) {}
+
+  async forAccount(account: Account, yearText: string): Promise<YearDto> {
+    const today = parisDate(this.clock.now());
+    const year = /^[0-9]{4}$/.test(yearText) ? Number(yearText) : NaN;
+    // A year the service cannot hold declarations for is not a resource: 404, as an unknown id.
+    if (!(year >= FIRST_YEAR && year <= Number(today.slice(0, 4)))) throw new NotFoundProblem(`Year ${JSON.stringify(yearText).slice(0, 20)} (years from ${FIRST_YEAR} to the current one)`);
+    const [revisions, lines] = await Promise.all([this.repository.currentRevisions(account.clientId, year), this.repository.lines(account.clientId, year)]);
+    const periods = [`${year}-S1`, `${year}-S2`].map((code) => {
+      const period = parsePeriod(code)!;
+      const declaration = revisions.find((revision) => revision.period === code);
+      return {
+        period: code,
+        ended: period.end < today,
+        status: declaration ? ('declared' as const) : ('missing' as const),
+        declaration: declaration ? { id: declaration.id, revision: declaration.revision, receipt: declaration.receipt } : null,
+      };
+    });
+    const codes = new Set([...account.profile.streams, ...lines.map((line) => line.stream)]);
+    const streams = [...codes].map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
+    return {
+      client_id: account.clientId,
+      year,
+      today,
+      complete: periods.every((period) => period.ended && period.status === 'declared'),
+      periods,
+      lines: lines.map((line) => ({ stream: line.stream, material: line.material, material_code: line.materialCode, unit: line.unit, s1: line.s1, s2: line.s2, quantity: line.quantity })),
+      filing_tiers: tierPlacements(streams, lines, year, (stream, eco, count) => this.catalogue.filingTier(stream, eco, count)).map((placement) => ({
+        ...placement,
+        tier: placement.tier && {
+          id: placement.tier.id,
+          filing: placement.tier.filing,
+          label: placement.tier.label,
+          fee: placement.tier.fee,
+          verification: placement.tier.verification,
+          sources: placement.tier.sources,
+        },
+      })),
+      deadlines: streams.flatMap((stream) => yearDeadlines(stream, year).map((deadline) => ({ stream: stream.code, ...deadline }))),
+    };
+  }
+}
