@@ -12,7 +12,7 @@ let computed: OutgoingHttpHeaders | undefined;
 
 /**
  * The headers helmet sets with the service's policy, computed once by running it on a recording
- * response: they do not depend on the request, so createApp's first middleware sets them on every
+ * response: they do not depend on the request, so the edge (src/edge/edge-handler.ts) sets them on every
  * response (and the public files carry them in their prebuilt header lists) without running helmet
  * per request.
  */

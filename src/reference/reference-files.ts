@@ -29,7 +29,7 @@ const CORS_HEADERS = {
 /**
  * The public reference files as prebuilt files (src/common/http/prebuilt-files.ts): GET and HEAD
  * of the paths in SERVED_FILES, with validators, compression and CORS, answered by the
- * PublicFiles middleware before the router. ReferenceController declares the same routes for the
+ * edge's public-files step (src/edge/public-files.ts) before Nest. ReferenceController declares the same routes for the
  * OpenAPI document and the 405 `Allow` lists, and answers through `send` too.
  */
 @Injectable()

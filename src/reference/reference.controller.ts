@@ -17,8 +17,8 @@ function describe(what: string): string {
 const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.', headers: VALIDATORS };
 
 /**
- * The public reference data, as documented in the OpenAPI document. The ReferenceFiles middleware
- * answers these GET and HEAD requests before the router; the handlers answer the same way, with
+ * The public reference data, as documented in the OpenAPI document. The edge's public-files step
+ * (src/edge/public-files.ts) answers these GET and HEAD requests before Nest; the handlers answer the same way, with
  * the same `send`, should a request ever reach them.
  */
 @ApiTags('reference data')

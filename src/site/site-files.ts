@@ -15,13 +15,13 @@ export const BUILT_SITE_DIR = join(REPO_ROOT, 'dist', 'site');
 
 /**
  * Pages load nothing but this origin's stylesheet and icon, and run no script at all. Sent by the
- * prebuilt-files middleware in place of the API's (helmet's) policy, which Swagger UI needs.
+ * edge's public-files step (src/edge/public-files.ts) in place of the API's (helmet's) policy, which Swagger UI needs.
  */
 export const SITE_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
- * The public site's files in memory, served by the prebuilt-files middleware. They are rendered at
+ * The public site's files in memory, served by the edge's public-files step (src/edge/public-files.ts). They are rendered at
  * start-up by the same renderer as the build, from the reference files this instance serves, so
  * page and file agree even when this instance runs under other base URLs than the build; where the
  * bytes are those the build wrote to dist/site/, its prebuilt gzip and brotli variants are used,

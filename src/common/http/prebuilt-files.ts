@@ -45,7 +45,7 @@ export class PrebuiltFiles {
 
   /**
    * @param securityHeaders the headers every response carries (helmet's), sent by `answer`, which
-   *   runs before the middleware that would set them; a file's own headers take precedence.
+   *   runs before Nest, whose helmet would set them; a file's own headers take precedence.
    */
   constructor(
     private readonly routes: ReadonlyMap<string, PrebuiltFile>,
