@@ -76,7 +76,25 @@ export class DeclarationsController {
   })
   @Accepts('json', 'csv')
   @ApiConsumes('application/json', 'text/csv')
-  @ApiBody({ type: CreateDeclarationDto })
+  @ApiBody({
+    type: CreateDeclarationDto,
+    // Examples that succeed as they stand (test/openapi-examples.e2e-spec.ts runs them): household packaging
+    // (EMB) declares each material in kg AND in uvc (reference-data/streams.yaml, unit_requirements).
+    examples: {
+      household: {
+        summary: 'Household packaging: each material in kg and in uvc',
+        value: {
+          period: '2025-S1',
+          lines: [
+            { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1200.5 },
+            { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 4800 },
+            { stream: 'EMB', material: 'paper_cardboard', unit: 'kg', quantity: 310 },
+            { stream: 'EMB', material: 'paper_cardboard', unit: 'uvc', quantity: 1500 },
+          ],
+        },
+      },
+    },
+  })
   @ApiQuery({
     name: 'period',
     required: false,

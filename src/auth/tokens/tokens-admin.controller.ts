@@ -27,7 +27,14 @@ export class TokensAdminController {
       "against the client's test data only: test declarations (receipts `TEST-…`) never appear in the operator's listings, exports and summaries, " +
       'nor through a live token, and the other way round. They persist between calls; `DELETE /api/v1/test-data` with the test token wipes them.',
   })
-  @ApiBody({ type: IssueTokenDto, required: false })
+  @ApiBody({
+    type: IssueTokenDto,
+    required: false,
+    examples: {
+      test: { summary: 'A test token (eprt_…) for the sandbox', value: { mode: 'test', name: 'ERP recette' } },
+      live: { summary: 'A live token (eprc_…)', value: { name: 'ERP production' } },
+    },
+  })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiCreatedResponse({ description: 'The token, with its secret: shown this once, never again.', type: IssuedTokenDto })
   @ApiProblems(400, 404, 413, 415, 422)
