@@ -121,8 +121,7 @@ describe('the request examples of the OpenAPI document', () => {
       }
       const url = example.route.replace('{client_id}', EXAMPLE_CLIENT) + (example.contentType === 'text/csv' ? '?period=2025-S2' : '');
       const body = typeof example.value === 'string' ? example.value : JSON.stringify(example.value);
-      const res = await request(t.url)
-        [example.method as 'post'](url)
+      const res = await request(t.url)[example.method as 'post'](url)
         .set('authorization', `Bearer ${credentialFor(example.route)}`)
         .set('content-type', example.contentType)
         .send(body);

@@ -666,7 +666,7 @@ export const fr = {
       internal_error: { what: 'Une erreur inattendue de notre côté. La réponse ne porte que l’identifiant de la requête.', todo: 'Réessayez plus tard ; si cela persiste, envoyez l’instance (identifiant de requête) à l’adresse de contact.' },
       service_unavailable: { what: 'Le service ne joint pas sa base de données pour un instant.', todo: 'Réessayez après le nombre de secondes de Retry-After.' },
     },
-    /** L’environnement de test (issue 34) : jetons de test, remise à zéro, et les exemples qui marchent avec eux (/fr/developers). */
+    /** L’environnement de test (issue 34) : jetons de test, remise à zéro, et les exemples qui marchent avec eux (/fr/developers). */
     sandbox: {
       title: 'Tout essayer d’abord dans votre environnement de test',
       text:
