@@ -2,7 +2,7 @@
 //
 //   edge         main.ts, app.module.ts, app.factory.ts, openapi.ts, edge/   (what answers before Nest, and the assembly)
 //   pages        site/, then dashboard/
-//   features     declarations/
+//   features     declarations/, sandbox/
 //   credentials  auth/
 //   domain       reference/, then audit/, then accounts/
 //   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/
@@ -13,7 +13,7 @@ const LAYERS = {
   platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n'],
   domain: ['reference', 'audit', 'accounts'],
   credentials: ['auth'],
-  features: ['declarations'],
+  features: ['declarations', 'sandbox'],
   pages: ['site', 'dashboard'],
 };
 const ORDER = ['platform', 'domain', 'credentials', 'features', 'pages'];

@@ -25,6 +25,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
 import { SignInLimitGuard } from './rate-limit/sign-in-limits.js';
 import { ReferenceModule } from './reference/reference.module.js';
+import { SandboxModule } from './sandbox/sandbox.module.js';
 import { SiteModule } from './site/site.module.js';
 
 export interface AppModuleOptions {
@@ -66,6 +67,7 @@ export class AppModule {
         AccountsModule,
         AuthModule,
         DeclarationsModule,
+        SandboxModule,
         SiteModule,
         DashboardModule,
         EdgeModule,

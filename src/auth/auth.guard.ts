@@ -106,7 +106,7 @@ export class AuthGuard implements CanActivate {
         if (cookie !== undefined) this.failures.record(req);
         throw new Problem('session_required', 'Sign in to the dashboard to see this page.');
       }
-      this.admitClient(req, { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, account: session.account });
+      this.admitClient(req, { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, mode: 'live', account: session.account });
       return true;
     }
     refuseTokenOutsideHeader(req);

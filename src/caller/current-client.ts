@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { TokenMode } from '../common/token-format.js';
 
 /**
  * Who is calling a client route or a dashboard page: set by the global guard once the credential
@@ -10,6 +11,11 @@ export interface AuthenticatedClient {
   tokenId: string | null;
   /** Id of the dashboard session (never its cookie), for the dashboard's pages. */
   sessionId?: string;
+  /**
+   * Which of the client's data the caller reaches: `live` (its real declarations) or `test` (its
+   * sandbox, with an `eprt_` token). Every client query is scoped by client AND mode.
+   */
+  mode: TokenMode;
 }
 
 /** Where the guard stores the caller on the request. */

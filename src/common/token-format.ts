@@ -18,6 +18,13 @@ import { crc32 } from 'node:zlib';
  * machine output, so a fast hash is enough and allows a direct lookup on a unique index.
  */
 export const TOKEN_PREFIX = 'eprc';
+/** Test tokens (`eprt_…`, "EPR test"): a client's sandbox, same shape, recognisable at a glance (issue 34). */
+export const TEST_TOKEN_PREFIX = 'eprt';
+/** Which data a client token reaches: the client's real declarations, or its sandbox. */
+export type TokenMode = 'live' | 'test';
+export const TOKEN_MODES: readonly TokenMode[] = ['live', 'test'];
+/** The prefix of a client token of this mode. */
+export const clientTokenPrefix = (mode: TokenMode): string => (mode === 'test' ? TEST_TOKEN_PREFIX : TOKEN_PREFIX);
 /** Operator tokens (`eprop_…`, "EPR operator") have the same shape with their own prefix: never valid on the client API. */
 export const OPERATOR_TOKEN_PREFIX = 'eprop';
 /** Dashboard sign-in links (`eprl_…`) and session cookies (`eprs_…`): the same shape, so logs scrub them too. */
@@ -33,7 +40,7 @@ const MAX_TOKEN_LENGTH = 255;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const tokenShape = (prefix: string) =>
   new RegExp(`^${prefix}_([0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}})_([0-9A-Za-z]{${TOKEN_CHECKSUM_LENGTH}})$`);
-const SHAPES = new Map([TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX, SIGN_IN_LINK_PREFIX, SESSION_PREFIX].map((prefix) => [prefix, tokenShape(prefix)]));
+const SHAPES = new Map([TOKEN_PREFIX, TEST_TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX, SIGN_IN_LINK_PREFIX, SESSION_PREFIX].map((prefix) => [prefix, tokenShape(prefix)]));
 
 /** Base62 of an unsigned 32-bit integer, left-padded with `0` to `width` characters. */
 export function base62(value: number, width = TOKEN_CHECKSUM_LENGTH): string {
@@ -81,6 +88,15 @@ export function parseToken(text: string, prefix = TOKEN_PREFIX): ParsedToken {
   const body = text.slice(0, text.length - TOKEN_CHECKSUM_LENGTH - 1);
   if (checksumOf(body) !== match[2]) return { ok: false, reason: 'checksum' };
   return { ok: true, token: text, displayPrefix: displayPrefix(text) };
+}
+
+export type ParsedClientToken = (ParsedToken & { ok: true; mode: TokenMode }) | (ParsedToken & { ok: false });
+
+/** A presented client token, live (`eprc_`) or test (`eprt_`): shape and checksum, and the mode its prefix says. */
+export function parseClientToken(text: string): ParsedClientToken {
+  const mode: TokenMode = text.startsWith(`${TEST_TOKEN_PREFIX}_`) ? 'test' : 'live';
+  const parsed = parseToken(text, clientTokenPrefix(mode));
+  return parsed.ok ? { ...parsed, mode } : parsed;
 }
 
 /** The prefix, `_` and 7 random characters (`eprc_7Gx2kQp`, `eprop_7Gx2kQp`). */

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseToken } from '../common/token-format.js';
+import { parseClientToken } from '../common/token-format.js';
 
 /**
  * The service's configuration: one typed object built from the environment.
@@ -96,7 +96,7 @@ const schema = z.object({
     .min(32, 'must be at least 32 characters long')
     .refine((value) => value.trim() === value, 'must not start or end with white space')
     // The guard tells the two kinds apart by shape before hashing anything (auth.guard.ts).
-    .refine((value) => !parseToken(value).ok, 'must not be a client token (eprc_…): generate a secret of its own')
+    .refine((value) => !parseClientToken(value).ok, 'must not be a client token (eprc_… or eprt_…): generate a secret of its own')
     .refine((value) => !isLowEntropy(value), 'looks guessable (too few distinct characters, or a repeated pattern): generate one, e.g. `openssl rand -base64 36`')
     .optional(),
   PUBLIC_BASE_URL: httpUrl.optional(),

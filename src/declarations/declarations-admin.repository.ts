@@ -41,7 +41,8 @@ export interface Statement {
  * of them, with the date range as the index range), so no page sorts the table.
  */
 export function adminListStatement(query: AdminListQuery): Statement {
-  const where: string[] = [];
+  // The operator sees live declarations only: a client's sandbox (mode 'test') is the client's alone.
+  const where: string[] = [`mode = 'live'`];
   const values: unknown[] = [];
   if (query.clientId !== undefined) where.push(`client_id = $${values.push(query.clientId)}`);
   if (query.period !== undefined) where.push(`period = $${values.push(query.period)}`);
@@ -55,14 +56,14 @@ export function adminListStatement(query: AdminListQuery): Statement {
     where.push(`(submitted_at, id) < ($${values.push(query.after.at)}::timestamptz, $${values.push(query.after.id)}::uuid)`);
   }
   const text = `SELECT ${DECLARATION_COLUMNS} FROM declarations
-     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     WHERE ${where.join(' AND ')}
      ORDER BY submitted_at DESC, id DESC
      LIMIT $${values.push(query.limit)}`;
   return { text, values };
 }
 
 /** See `findRecord`. */
-const FIND_RECORD = `WITH declaration AS (SELECT * FROM declarations WHERE id = $1),
+const FIND_RECORD = `WITH declaration AS (SELECT * FROM declarations WHERE id = $1 AND mode = 'live'),
                           line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
                      SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`;
 

@@ -76,7 +76,25 @@ export class DeclarationsController {
   })
   @Accepts('json', 'csv')
   @ApiConsumes('application/json', 'text/csv')
-  @ApiBody({ type: CreateDeclarationDto })
+  @ApiBody({
+    type: CreateDeclarationDto,
+    // Examples that succeed as they stand (test/openapi-examples.e2e-spec.ts runs them): household packaging
+    // (EMB) declares each material in kg AND in uvc (reference-data/streams.yaml, unit_requirements).
+    examples: {
+      household: {
+        summary: 'Household packaging: each material in kg and in uvc',
+        value: {
+          period: '2025-S1',
+          lines: [
+            { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1200.5 },
+            { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 4800 },
+            { stream: 'EMB', material: 'paper_cardboard', unit: 'kg', quantity: 310 },
+            { stream: 'EMB', material: 'paper_cardboard', unit: 'uvc', quantity: 1500 },
+          ],
+        },
+      },
+    },
+  })
   @ApiQuery({
     name: 'period',
     required: false,
@@ -94,6 +112,7 @@ export class DeclarationsController {
   @ApiProblems(400, 413, 415, 422)
   async submit(
     @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
     // Validated by DeclarationValidator on the raw JSON, so that every problem is reported at once.
     @Body() body: unknown,
     @Query('period') period: unknown,
@@ -102,8 +121,8 @@ export class DeclarationsController {
   ): Promise<DeclarationDto> {
     const result =
       body instanceof CsvBody
-        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, idempotencyKey)
-        : await this.declarations.submit(account, body, idempotencyKey);
+        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, idempotencyKey, client.mode)
+        : await this.declarations.submit(account, body, idempotencyKey, client.mode);
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -124,7 +143,7 @@ export class DeclarationsController {
   @ApiOkResponse({ description: 'A page of your declarations, newest first, with `next_cursor` when there are more.', type: DeclarationPageDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
-    return this.declarations.list(client.clientId, query);
+    return this.declarations.list(client.clientId, query, client.mode);
   }
 
   @Get(':id')
@@ -155,7 +174,7 @@ export class DeclarationsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto | StreamableFile> {
-    const declaration = await this.declarations.findOne(client.clientId, id);
+    const declaration = await this.declarations.findOne(client.clientId, id, client.mode);
     res.setHeader('Vary', 'Accept');
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return declaration;
     return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))), {

@@ -6,10 +6,18 @@ import { PreparedStatements, type Statement } from '../database/prepared-stateme
 import type { CursorPosition } from './declaration-cursor.js';
 import type { ValidLine } from './declaration-validator.js';
 import type { DeclarationStatus } from './entities/declaration.entity.js';
+import type { TokenMode } from '../common/token-format.js';
 
-/** The advisory lock key of one (client, period): the first 64 bits of SHA-256 of "client/period", signed. */
-export function periodLockKey(clientId: string, period: string): bigint {
-  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`${clientId}/${period}`).digest('hex').slice(0, 16)}`));
+/** Whose data a client query reaches: one client, in one mode (its live data or its sandbox). */
+export interface DataScope {
+  clientId: string;
+  mode: TokenMode;
+}
+
+/** The advisory lock key of one (client, period): the first 64 bits of SHA-256 of "client/period", signed ("client/test/period" in the sandbox). */
+export function periodLockKey(clientId: string, period: string, mode: TokenMode = 'live'): bigint {
+  const name = mode === 'live' ? `${clientId}/${period}` : `${clientId}/${mode}/${period}`;
+  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 16)}`));
 }
 
 /** A timestamptz as UTC text with its full microsecond precision (a JS Date would drop three digits). */
@@ -27,6 +35,7 @@ export interface DeclarationRow {
   submittedAt: string;
   receipt: string;
   catalogueVersion: number;
+  mode: TokenMode;
 }
 
 export interface LineRow {
@@ -66,6 +75,7 @@ export interface CurrentDeclarationRow {
 
 export interface NewDeclaration {
   clientId: string;
+  mode: TokenMode;
   period: string;
   revision: number;
   supersedes: string | null;
@@ -76,6 +86,7 @@ export interface NewDeclaration {
 
 export interface ListQuery {
   clientId: string;
+  mode: TokenMode;
   period?: string;
   status?: DeclarationStatus;
   after?: CursorPosition;
@@ -84,8 +95,8 @@ export interface ListQuery {
 
 /** The statement of one page of a client's list, as the repository sends it (a test EXPLAINs it). */
 export function listPageStatement(query: ListQuery): { text: string; values: unknown[] } {
-  const where = ['client_id = $1'];
-  const values: unknown[] = [query.clientId];
+  const where = ['client_id = $1', 'mode = $2'];
+  const values: unknown[] = [query.clientId, query.mode];
   if (query.period !== undefined) where.push(`period = $${values.push(query.period)}`);
   if (query.status !== undefined) where.push(`status = $${values.push(query.status)}`);
   if (query.after) {
@@ -99,7 +110,7 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
 }
 
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
-  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion"`;
+  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode`;
 
 /**
  * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
@@ -117,7 +128,7 @@ const SUPERSEDE: Statement = {
   name: 'declarations.supersede',
   text: `WITH current AS (
            SELECT id, revision, content_hash FROM declarations
-            WHERE client_id = $1 AND period = $2 AND status = 'current'
+            WHERE client_id = $1 AND mode = $4 AND period = $2 AND status = 'current'
          ), superseded AS (
            UPDATE declarations d SET status = 'superseded'
              FROM current WHERE d.id = current.id AND current.content_hash <> $3
@@ -129,8 +140,8 @@ const SUPERSEDE: Statement = {
 const INSERT: Statement = {
   name: 'declarations.insert',
   text: `WITH declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version)
-           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode)
+           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13)
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
@@ -145,7 +156,7 @@ const INSERT: Statement = {
 /** See `findRecord`. */
 const FIND_RECORD: Statement = {
   name: 'declarations.find-record',
-  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND id = $2),
+  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND mode = $3 AND id = $2),
               line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
          SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
 };
@@ -168,11 +179,11 @@ export class DeclarationsRepository {
    * transaction starts and takes the lock in one round trip (a simple-protocol query of two
    * statements, hence the lock key as a literal: a number computed here, never request text).
    */
-  async withPeriodLock<T>(clientId: string, period: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async withPeriodLock<T>(scope: DataScope, period: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(`START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(clientId, period)})`);
+      await runner.query(`START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)})`);
       const result = await work(runner.manager);
       await runner.query('COMMIT');
       return result;
@@ -190,8 +201,8 @@ export class DeclarationsRepository {
    * the period lock held; superseding first keeps at most one current row at any moment (the
    * partial unique index).
    */
-  async supersedeCurrent(manager: EntityManager, clientId: string, period: string, contentHash: string) {
-    const [current] = await this.statements.query<{ id: string; revision: number; contentHash: string }>(SUPERSEDE, [clientId, period, contentHash], manager);
+  async supersedeCurrent(manager: EntityManager, scope: DataScope, period: string, contentHash: string) {
+    const [current] = await this.statements.query<{ id: string; revision: number; contentHash: string }>(SUPERSEDE, [scope.clientId, period, contentHash, scope.mode], manager);
     return current;
   }
 
@@ -216,26 +227,27 @@ export class DeclarationsRepository {
         lines.map((l) => l.unit),
         lines.map((l) => l.quantity),
         declaration.catalogueVersion,
+        declaration.mode,
       ],
       manager,
     );
     return record!;
   }
 
-  /** The full record, or undefined if `id` is not a declaration of this client. */
-  async findRecord(clientId: string, id: string, manager?: EntityManager): Promise<DeclarationRecordRow | undefined> {
-    const [record] = await this.statements.query<DeclarationRecordRow>(FIND_RECORD, [clientId, id], manager);
+  /** The full record, or undefined if `id` is not a declaration of this client in this mode. */
+  async findRecord(scope: DataScope, id: string, manager?: EntityManager): Promise<DeclarationRecordRow | undefined> {
+    const [record] = await this.statements.query<DeclarationRecordRow>(FIND_RECORD, [scope.clientId, id, scope.mode], manager);
     return record;
   }
 
   /** The client's current declarations with the streams each declares: what GET /me/obligations needs. */
-  async currentDeclarations(clientId: string): Promise<CurrentDeclarationRow[]> {
+  async currentDeclarations(scope: DataScope): Promise<CurrentDeclarationRow[]> {
     return this.dataSource.query(
       `SELECT d.id, d.period, d.revision, d.receipt, array_agg(DISTINCT l.stream ORDER BY l.stream) AS streams
          FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
-        WHERE d.client_id = $1 AND d.status = 'current'
+        WHERE d.client_id = $1 AND d.mode = $2 AND d.status = 'current'
         GROUP BY d.id, d.period, d.revision, d.receipt`,
-      [clientId],
+      [scope.clientId, scope.mode],
     );
   }
 
@@ -246,21 +258,21 @@ export class DeclarationsRepository {
   async listPage(query: ListQuery): Promise<DeclarationSummaryRow[]> {
     const { text, values } = listPageStatement(query);
     const rows: DeclarationRow[] = await this.dataSource.query(text, values);
-    const aggregates = await this.aggregate(query.clientId, rows.map((r) => r.id));
+    const aggregates = await this.aggregate(query, rows.map((r) => r.id));
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
   }
 
   /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
-  private async aggregate(clientId: string, ids: string[]): Promise<Map<string, LineAggregate>> {
+  private async aggregate(scope: DataScope, ids: string[]): Promise<Map<string, LineAggregate>> {
     if (ids.length === 0) return new Map();
     const rows: LineAggregateRow[] = await this.dataSource.query(
       `SELECT l.declaration_id AS "declarationId", l.stream, l.unit,
               trim_scale(sum(l.quantity))::text AS quantity, count(*)::int AS lines
          FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id
-        WHERE d.client_id = $1 AND l.declaration_id = ANY($2::uuid[])
+        WHERE d.client_id = $1 AND d.mode = $3 AND l.declaration_id = ANY($2::uuid[])
         GROUP BY l.declaration_id, l.stream, l.unit
         ORDER BY l.declaration_id, l.stream, l.unit`,
-      [clientId, ids],
+      [scope.clientId, ids, scope.mode],
     );
     return lineAggregates(rows);
   }

@@ -7,7 +7,8 @@ import { type DeclarationFile, pointAtCells, readDeclarationCsv } from './csv/de
 import { Clock, parisDate } from './clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
 import { DeclarationValidator, MAX_LINES, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
-import { type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
+import { type DataScope, type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
+import type { TokenMode } from '../common/token-format.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
@@ -41,8 +42,9 @@ export class DeclarationsService {
     private readonly clock: Clock,
   ) {}
 
-  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
-    const { clientId } = account;
+  /** `mode`: the caller's (`test` with a sandbox token); the dashboard is always live. */
+  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined, mode: TokenMode = 'live'): Promise<SubmitResult> {
+    const scope: DataScope = { clientId: account.clientId, mode };
     const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
     const key = parsedKey && 'key' in parsedKey ? parsedKey.key : undefined;
@@ -57,7 +59,7 @@ export class DeclarationsService {
 
     let claim: Claim | undefined;
     if (key !== undefined && requestHash !== undefined) {
-      const outcome = await this.idempotency.claim(clientId, key, requestHash);
+      const outcome = await this.idempotency.claim(scope, key, requestHash);
       switch (outcome.kind) {
         case 'replay':
           return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), replayed: true };
@@ -78,7 +80,7 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      return await this.store(clientId, result.declaration, claim);
+      return await this.store(scope, result.declaration, claim);
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
@@ -90,7 +92,13 @@ export class DeclarationsService {
    * A declaration from a CSV file: the file read as the JSON body it stands for, then exactly the
    * JSON path (rules, revisions, idempotency, answers), its problems pointed at the file's cells.
    */
-  async submitCsv(account: Account, csv: DeclarationFile, period: string | undefined, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+  async submitCsv(
+    account: Account,
+    csv: DeclarationFile,
+    period: string | undefined,
+    idempotencyKeyHeader: string | undefined,
+    mode: TokenMode = 'live',
+  ): Promise<SubmitResult> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     try {
       if (sheet.errors.length > 0) {
@@ -98,7 +106,7 @@ export class DeclarationsService {
         const result = this.validate(account, sheet.body);
         throw new ValidationProblem(result.ok ? [] : result.errors);
       }
-      return await this.submit(account, sheet.body, idempotencyKeyHeader);
+      return await this.submit(account, sheet.body, idempotencyKeyHeader, mode);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = pointAtCells(sheet, error.errors);
@@ -106,14 +114,14 @@ export class DeclarationsService {
     }
   }
 
-  async findOne(clientId: string, id: string): Promise<DeclarationDto> {
-    // A malformed id is "not found" too: the answer does not tell what exists.
-    const record = isUuid(id) ? await this.repository.findRecord(clientId, id.toLowerCase()) : undefined;
+  async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationDto> {
+    // A malformed id is "not found" too (and so is a declaration of the other mode): the answer does not tell what exists.
+    const record = isUuid(id) ? await this.repository.findRecord({ clientId, mode }, id.toLowerCase()) : undefined;
     if (!record) throw new NotFoundProblem('Declaration');
     return DeclarationDto.from(record, this.categoryOf);
   }
 
-  async list(clientId: string, query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
+  async list(clientId: string, query: ListDeclarationsQueryDto, mode: TokenMode = 'live'): Promise<DeclarationPageDto> {
     const filters: ListFilters = { period: query.period, status: query.status };
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     let after;
@@ -125,7 +133,7 @@ export class DeclarationsService {
       if (!decoded) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
       after = decoded;
     }
-    const rows = await this.repository.listPage({ clientId, period: query.period, status: query.status, after, limit: limit + 1 });
+    const rows = await this.repository.listPage({ clientId, mode, period: query.period, status: query.status, after, limit: limit + 1 });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const hasMore = rows.length > limit;
@@ -145,27 +153,28 @@ export class DeclarationsService {
    * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
-  private async store(clientId: string, declaration: ValidDeclaration, claim: Claim | undefined): Promise<SubmitResult> {
+  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined): Promise<SubmitResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.withPeriodLock(clientId, declaration.period, async (manager) => {
-          const current = await this.repository.supersedeCurrent(manager, clientId, declaration.period, declaration.contentHash);
+        return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
+          const current = await this.repository.supersedeCurrent(manager, scope, declaration.period, declaration.contentHash);
           let record: DeclarationRecordRow;
           let status: 200 | 201;
           if (current?.contentHash === declaration.contentHash) {
             // Identical to the revision in force: nothing is written, the answer is that revision.
-            record = (await this.repository.findRecord(clientId, current.id, manager))!;
+            record = (await this.repository.findRecord(scope, current.id, manager))!;
             status = 200;
           } else {
             const revision = (current?.revision ?? 0) + 1;
             record = await this.repository.insert(
               manager,
               {
-                clientId,
+                clientId: scope.clientId,
+                mode: scope.mode,
                 period: declaration.period,
                 revision,
                 supersedes: current?.id ?? null,
-                receipt: receiptFor(declaration.period, revision),
+                receipt: receiptFor(declaration.period, revision, scope.mode),
                 contentHash: declaration.contentHash,
                 catalogueVersion: declaration.catalogueVersion,
               },

@@ -44,23 +44,33 @@ async function completed(claim: Claim, status: number, body: unknown): Promise<b
 
 describe('IdempotencyStore (PostgreSQL in process)', () => {
   it('claims a new key for 24 hours, with the claim time in UTC microseconds', async () => {
-    const outcome = await store.claim('acme', 'k1', 'hash-1');
-    expect(outcome).toEqual({ kind: 'claimed', claim: { clientId: 'acme', key: 'k1', claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) } });
+    const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    expect(outcome).toEqual({ kind: 'claimed', claim: { clientId: 'acme', mode: 'live', key: 'k1', claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) } });
     expect(await rows()).toEqual([{ client_id: 'acme', key: 'k1', state: 'in_flight', request_hash: 'hash-1', status: null, body: null, ttl: 86_400 }]);
     const [row] = (await database.db.query<{ t: string }>(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM idempotency_keys`)).rows;
     expect(outcome.kind === 'claimed' && outcome.claim.claimedAt).toBe(row!.t);
   });
 
   it('answers in_flight to the same request while the first is running, and reused to another body', async () => {
-    await store.claim('acme', 'k1', 'hash-1');
-    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
-    expect(await store.claim('acme', 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toEqual({ kind: 'reused' });
     expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-1', state: 'in_flight' })]);
   });
 
+  it('keeps keys per client and mode: a sandbox request never meets a live key', async () => {
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    expect(await store.claim({ clientId: 'acme', mode: 'test' }, 'k1', 'hash-2')).toMatchObject({ kind: 'claimed', claim: { mode: 'test' } });
+    expect(await store.claim({ clientId: 'acme', mode: 'test' }, 'k1', 'hash-2')).toEqual({ kind: 'in_flight' });
+    expect((await rows()).map((r) => [r.client_id, r.request_hash])).toEqual([
+      ['acme', 'hash-1'],
+      ['acme', 'hash-2'],
+    ]);
+  });
+
   it('keeps keys per client', async () => {
-    await store.claim('acme', 'k1', 'hash-1');
-    expect(await store.claim('other', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    expect(await store.claim({ clientId: 'other', mode: 'live' }, 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
     expect((await rows()).map((r) => [r.client_id, r.request_hash])).toEqual([
       ['acme', 'hash-1'],
       ['other', 'hash-2'],
@@ -68,20 +78,20 @@ describe('IdempotencyStore (PostgreSQL in process)', () => {
   });
 
   it('replays a completed request: its status and body', async () => {
-    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
     const body = { id: 'd-1', lines: [{ quantity: '1.5' }] };
     expect(await completed(outcome.claim, 200, body)).toBe(true);
     expect(await rows()).toEqual([expect.objectContaining({ state: 'completed', status: 200, body })]);
-    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 200, body });
-    expect(await store.claim('acme', 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 200, body });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toEqual({ kind: 'reused' });
   });
 
   it('completes only its own claim: not after a takeover, not twice, not a released one', async () => {
-    const first = await store.claim('acme', 'k1', 'hash-1');
+    const first = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (first.kind !== 'claimed') throw new Error(first.kind);
     await age('k1', { claimedAgo: '61 seconds' });
-    const second = await store.claim('acme', 'k1', 'hash-1');
+    const second = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (second.kind !== 'claimed') throw new Error(second.kind);
     expect(second.claim.claimedAt).not.toBe(first.claim.claimedAt);
     expect(await completed(first.claim, 201, { n: 1 })).toBe(false);
@@ -94,47 +104,47 @@ describe('IdempotencyStore (PostgreSQL in process)', () => {
   });
 
   it('takes over a claim whose request died (older than 60 seconds), not a younger one', async () => {
-    await store.claim('acme', 'k1', 'hash-1');
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     await age('k1', { claimedAgo: '50 seconds' });
-    expect(await store.claim('acme', 'k1', 'hash-2')).toEqual({ kind: 'reused' });
-    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
     await age('k1', { claimedAgo: '61 seconds' });
-    expect(await store.claim('acme', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
     expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2', state: 'in_flight', ttl: 86_400 })]);
   });
 
   it('never takes over a completed key before it expires, however old', async () => {
-    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
     await completed(outcome.claim, 201, { n: 1 });
     await age('k1', { claimedAgo: '23 hours' });
-    expect(await store.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 201, body: { n: 1 } });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 201, body: { n: 1 } });
   });
 
   it('forgets a key at its expiry: a new request with it is processed', async () => {
-    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
     await completed(outcome.claim, 201, { n: 1 });
     await age('k1', { claimedAgo: '2 seconds', expiresIn: '-1 second' });
     // Swept first (it has expired), then claimed again as new.
-    expect(await store.claim('acme', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
     expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2', state: 'in_flight', status: null, body: null })]);
   });
 
   it('releases a failed claim so that a retry with the same key is processed', async () => {
-    const outcome = await store.claim('acme', 'k1', 'hash-1');
+    const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
-    await store.claim('acme', 'k2', 'hash-1');
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k2', 'hash-1');
     await store.release(outcome.claim);
     expect((await rows()).map((r) => r.key)).toEqual(['k2']);
-    expect(await store.claim('acme', 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toMatchObject({ kind: 'claimed' });
   });
 
   it('does not release a claim taken over by another request', async () => {
-    const first = await store.claim('acme', 'k1', 'hash-1');
+    const first = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (first.kind !== 'claimed') throw new Error(first.kind);
     await age('k1', { claimedAgo: '61 seconds' });
-    await store.claim('acme', 'k1', 'hash-2');
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2');
     await store.release(first.claim);
     expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2' })]);
     await store.release({ ...first.claim, clientId: 'other' });
@@ -149,10 +159,10 @@ describe('IdempotencyStore (PostgreSQL in process)', () => {
         FROM generate_series(1, 101) AS n;
       INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at)
       VALUES ('other', 'live', 'h', 'in_flight', now(), now() + interval '1 hour')`);
-    await store.claim('acme', 'k1', 'hash-1');
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     // The oldest expiry first: the one left is the one that expired last.
     expect((await rows()).map((r) => r.key)).toEqual(['k1', 'live', 'old-1']);
-    await store.claim('acme', 'k2', 'hash-1');
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k2', 'hash-1');
     expect((await rows()).map((r) => r.key)).toEqual(['k1', 'k2', 'live']);
   });
 });
@@ -184,13 +194,13 @@ describe('IdempotencyStore.claim, when the key is released between its insert an
 
   it('tries again and claims it', async () => {
     const { store: racy, inserts } = racing(2);
-    expect(await racy.claim('acme', 'k1', 'hash-1')).toMatchObject({ kind: 'claimed' });
+    expect(await racy.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toMatchObject({ kind: 'claimed' });
     expect(inserts()).toBe(3);
   });
 
   it('gives up after three attempts, answering in_flight', async () => {
     const { store: racy, inserts } = racing(Infinity);
-    expect(await racy.claim('acme', 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    expect(await racy.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
     expect(inserts()).toBe(3);
   });
 });
@@ -204,7 +214,7 @@ describe('IdempotencyStore.complete', () => {
     ['rows: none', [], false],
   ])('reads the answer %s', async (_label, answer, expected) => {
     const manager = { query: async () => answer } as unknown as EntityManager;
-    const claim = { clientId: 'acme', key: 'k', claimedAt: '2026-01-01T00:00:00.000000Z' };
+    const claim = { clientId: 'acme', mode: 'live' as const, key: 'k', claimedAt: '2026-01-01T00:00:00.000000Z' };
     expect(await new IdempotencyStore({} as DataSource).complete(manager, claim, 201, {})).toBe(expected);
   });
 });

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { FieldError } from '../common/problem/problem.js';
-import { utcText } from './declarations.repository.js';
+import { type DataScope, utcText } from './declarations.repository.js';
+import type { TokenMode } from '../common/token-format.js';
 
 /** How long a completed key is remembered (the IETF draft and Stripe: at least 24 hours). */
 export const IDEMPOTENCY_KEY_TTL = '24 hours';
@@ -38,6 +39,7 @@ export function parseIdempotencyKey(header: string | undefined): { key: string }
 /** This request's hold on a key; `claimedAt` (the row's `created_at`) tells it from a later takeover. */
 export interface Claim {
   clientId: string;
+  mode: TokenMode;
   key: string;
   claimedAt: string;
 }
@@ -57,28 +59,30 @@ export type ClaimOutcome =
 export class IdempotencyStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async claim(clientId: string, key: string, requestHash: string): Promise<ClaimOutcome> {
+  /** Keys are per client and mode (`scope`): a sandbox request never meets a live key. */
+  async claim(scope: DataScope, key: string, requestHash: string): Promise<ClaimOutcome> {
+    const { clientId, mode } = scope;
     // A key released between our insert and our read is free again: try once more.
     for (let attempt = 0; attempt < 3; attempt++) {
       const outcome = await this.dataSource.transaction(async (manager) => {
         await this.sweep(manager);
         // Insert, or take over a row that expired or whose request died; anything else is left alone.
         const claimed: { claimedAt: string }[] = await manager.query(
-          `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at)
-           VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}')
-           ON CONFLICT (client_id, key) DO UPDATE
+          `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at, mode)
+           VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}', $4)
+           ON CONFLICT (client_id, mode, key) DO UPDATE
              SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL,
                  created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
              WHERE k.expires_at <= clock_timestamp()
                 OR (k.state = 'in_flight' AND k.created_at < clock_timestamp() - interval '${STALE_CLAIM_AFTER}')
            RETURNING ${utcText('k.created_at')} AS "claimedAt"`,
-          [clientId, key, requestHash],
+          [clientId, key, requestHash, mode],
         );
-        if (claimed[0]) return { kind: 'claimed' as const, claim: { clientId, key, claimedAt: claimed[0].claimedAt } };
+        if (claimed[0]) return { kind: 'claimed' as const, claim: { clientId, mode, key, claimedAt: claimed[0].claimedAt } };
         const [row]: { requestHash: string; state: string; status: number | null; body: unknown }[] = await manager.query(
           `SELECT request_hash AS "requestHash", state, response_status AS status, response_body AS body
-             FROM idempotency_keys WHERE client_id = $1 AND key = $2`,
-          [clientId, key],
+             FROM idempotency_keys WHERE client_id = $1 AND mode = $3 AND key = $2`,
+          [clientId, key, mode],
         );
         if (!row) return undefined;
         if (row.requestHash !== requestHash) return { kind: 'reused' as const };
@@ -97,9 +101,9 @@ export class IdempotencyStore {
   async complete(manager: EntityManager, claim: Claim, status: number, body: unknown): Promise<boolean> {
     const updated: unknown[] = await manager.query(
       `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_body = $5::jsonb
-        WHERE client_id = $1 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz
+        WHERE client_id = $1 AND mode = $6 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz
         RETURNING 1`,
-      [claim.clientId, claim.key, claim.claimedAt, status, JSON.stringify(body)],
+      [claim.clientId, claim.key, claim.claimedAt, status, JSON.stringify(body), claim.mode],
     );
     return rowsOf(updated).length === 1;
   }
@@ -107,16 +111,16 @@ export class IdempotencyStore {
   /** Forgets a claim whose request failed, so that a corrected retry with the same key is processed. */
   async release(claim: Claim): Promise<void> {
     await this.dataSource.query(
-      `DELETE FROM idempotency_keys WHERE client_id = $1 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz`,
-      [claim.clientId, claim.key, claim.claimedAt],
+      `DELETE FROM idempotency_keys WHERE client_id = $1 AND mode = $4 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz`,
+      [claim.clientId, claim.key, claim.claimedAt, claim.mode],
     );
   }
 
   /** Deletes a batch of expired keys (any client); rows another transaction holds are skipped. */
   private async sweep(manager: EntityManager): Promise<void> {
     await manager.query(
-      `DELETE FROM idempotency_keys WHERE (client_id, key) IN (
-         SELECT client_id, key FROM idempotency_keys WHERE expires_at <= clock_timestamp()
+      `DELETE FROM idempotency_keys WHERE (client_id, mode, key) IN (
+         SELECT client_id, mode, key FROM idempotency_keys WHERE expires_at <= clock_timestamp()
           ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
     );
   }

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import type { TokenMode } from '../common/token-format.js';
 
 // Crockford's base32: no I, L, O or U, so a receipt read aloud or retyped is unambiguous.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
  * The human-readable acknowledgement reference of a revision: `EPR-2025S1-R2-` + 8 random
- * base32 characters (40 bits). Unique in the database; a collision is retried by the caller.
+ * base32 characters (40 bits), `TEST-` before it in a client's sandbox. Unique in the database; a collision is retried by the caller.
  */
-export function receiptFor(period: string, revision: number): string {
+export function receiptFor(period: string, revision: number, mode: TokenMode = 'live'): string {
   const bits = randomBytes(5).reduce((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
   let suffix = '';
   for (let i = 7; i >= 0; i--) suffix += ALPHABET[Number((bits >> BigInt(i * 5)) & 31n)];
-  return `EPR-${period.replace('-', '')}-R${revision}-${suffix}`;
+  // A test declaration's receipt says so at a glance: `TEST-EPR-2025S1-R1-…`.
+  return `${mode === 'test' ? 'TEST-' : ''}EPR-${period.replace('-', '')}-R${revision}-${suffix}`;
 }

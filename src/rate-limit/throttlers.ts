@@ -18,7 +18,8 @@ const appliesTo =
  */
 export function tracker(req: RequestWithClient & RequestWithOperator): string {
   const client = req[AUTHENTICATED_CLIENT];
-  if (client) return `client:${client.clientId}`;
+  // The sandbox has its own budget: an integrator's test run never eats into the live quota (nor the reverse).
+  if (client) return client.mode === 'test' ? `client:${client.clientId}:test` : `client:${client.clientId}`;
   const operator = req[AUTHENTICATED_OPERATOR];
   // The bootstrap ADMIN_TOKEN is one identity; each named operator token another.
   if (operator) return `operator:${operator.kind === 'admin' ? 'admin' : operator.id}`;

@@ -3,7 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import passport from 'passport';
 import { Strategy } from 'passport-http-bearer';
 import { REALM } from '../../common/openapi.js';
-import { OPERATOR_TOKEN_PREFIX, parseToken } from '../../common/token-format.js';
+import { OPERATOR_TOKEN_PREFIX, parseClientToken, parseToken } from '../../common/token-format.js';
 import { AdminCredential } from '../operators/admin-credential.js';
 import { ClientTokenVerifier } from '../tokens/client-token-verifier.js';
 import type { VerifiedClient } from '../verified-client.js';
@@ -34,7 +34,7 @@ export class ClientBearerStrategy extends PassportStrategy(Strategy, CLIENT_BEAR
   }
 
   async validate(token: string): Promise<VerifiedClient> {
-    const parsed = parseToken(token);
+    const parsed = parseClientToken(token);
     if (!parsed.ok) {
       if (this.admin.matches(token) || parseToken(token, OPERATOR_TOKEN_PREFIX).ok) {
         throw invalidToken(NOT_FOR_CLIENTS);

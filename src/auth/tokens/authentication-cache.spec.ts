@@ -4,6 +4,7 @@ import type { VerifiedClient } from '../verified-client.js';
 const account = (clientId: string): VerifiedClient => ({
   clientId,
   tokenId: `token-of-${clientId}`,
+  mode: 'live',
   account: { clientId, confirmedAt: null, profile: { email: null, company: null, country: null, plan: null, streams: [], idus: [] } },
 });
 const acme = account('acme');

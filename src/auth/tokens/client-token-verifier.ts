@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { accountFromRow } from '../../accounts/account.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
-import { hashToken, parseToken } from '../../common/token-format.js';
+import { hashToken, parseClientToken } from '../../common/token-format.js';
 import type { VerifiedClient } from '../verified-client.js';
 import { AuthenticationCache } from './authentication-cache.js';
 import { ClientTokensRepository } from './client-tokens.repository.js';
@@ -29,7 +29,7 @@ export class ClientTokenVerifier {
 
   /** `recordUse` (default true) notes the use in `last_used_at`, throttled, without waiting for it. */
   async verify(token: string, { recordUse = true }: { recordUse?: boolean } = {}): Promise<VerifyResult> {
-    const parsed = parseToken(token);
+    const parsed = parseClientToken(token);
     if (!parsed.ok) return { ok: false, reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed' };
     const hash = hashToken(token);
     const kept = this.cache.get(hash);
@@ -39,12 +39,13 @@ export class ClientTokenVerifier {
     }
     const mark = this.cache.mark();
     const row = await this.tokens.lookup(hash);
-    if (!row) return { ok: false, reason: 'unknown' };
+    // A stored token whose prefix was changed to the other mode's is not that token: unknown.
+    if (!row || row.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     if (row.expired) return { ok: false, reason: 'expired' };
     if (recordUse) this.uses.record(row.tokenId);
     // Shared by the requests that find it kept: frozen, so that none can change it for the others.
-    const client = deepFreeze({ clientId: row.clientId, tokenId: row.tokenId, account: accountFromRow(row) });
+    const client = deepFreeze({ clientId: row.clientId, tokenId: row.tokenId, mode: row.mode, account: accountFromRow(row) });
     this.cache.remember(hash, mark, client, row.expiresInMs);
     return { ok: true, client };
   }
@@ -54,7 +55,7 @@ export class ClientTokenVerifier {
    * I/O. Undefined says nothing about the token: `verify` tells.
    */
   verifyKept(token: string): VerifiedClient | undefined {
-    if (!this.cache.enabled || !parseToken(token).ok) return undefined;
+    if (!this.cache.enabled || !parseClientToken(token).ok) return undefined;
     const kept = this.cache.get(hashToken(token));
     if (kept !== undefined) this.uses.record(kept.tokenId!);
     return kept;

@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { ClientEntity } from '../../accounts/client.entity.js';
+import type { TokenMode } from '../../common/token-format.js';
 
 /** Who issued a token: the operator (admin API) or the client's people (dashboard). */
 export type TokenCreatedVia = 'operator' | 'dashboard';
@@ -15,6 +16,7 @@ export type TokenCreatedVia = 'operator' | 'dashboard';
 @Check('ck_client_tokens_prefix_length', `char_length(prefix) BETWEEN 1 AND 16`)
 @Check('ck_client_tokens_name_length', `char_length(name) BETWEEN 1 AND 100`)
 @Check('ck_client_tokens_created_via', `created_via IN ('operator', 'dashboard')`)
+@Check('ck_client_tokens_mode', `mode IN ('live', 'test')`)
 export class ClientTokenEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_client_tokens' })
   id!: string;
@@ -51,4 +53,8 @@ export class ClientTokenEntity {
   /** Who issued it: the operator (admin API) or the client's people (dashboard). */
   @Column({ name: 'created_via', type: 'text', default: 'operator' })
   createdVia!: TokenCreatedVia;
+
+  /** `test`: an `eprt_` token, reaching only the client's sandbox (migrations/1797000000000-sandbox.ts). */
+  @Column({ type: 'text', default: 'live' })
+  mode!: TokenMode;
 }

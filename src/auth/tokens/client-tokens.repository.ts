@@ -2,16 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { ACCOUNT_COLUMNS, type AccountRow } from '../../accounts/account.js';
+import type { TokenMode } from '../../common/token-format.js';
 import { PreparedStatements, type Statement } from '../../database/prepared-statements.js';
 import { ClientTokenEntity, type TokenCreatedVia } from './client-token.entity.js';
 
 /** A token found by the hash of its secret, with its client's account and its state by PostgreSQL's clock. */
-export type TokenLookupRow = AccountRow & { tokenId: string; revoked: boolean; expired: boolean | null; expiresInMs: number | null };
+export type TokenLookupRow = AccountRow & { tokenId: string; mode: TokenMode; revoked: boolean; expired: boolean | null; expiresInMs: number | null };
 
 /** A token by the hash of its secret, with its client's account: the one query of a client request's authentication. */
 const LOOKUP: Statement = {
   name: 'tokens.lookup',
-  text: `SELECT t.id AS "tokenId", t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired,
+  text: `SELECT t.id AS "tokenId", t.mode, t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired,
                 (extract(epoch FROM t.expires_at - now()) * 1000)::float8 AS "expiresInMs", ${ACCOUNT_COLUMNS}
            FROM client_tokens t JOIN clients c ON c.client_id = t.client_id
           WHERE t.token_hash = $1`,
@@ -24,6 +25,7 @@ export interface NewClientToken {
   name: string | null;
   expiresAt: Date | null;
   createdVia: TokenCreatedVia;
+  mode: TokenMode;
 }
 
 /** The SQL of client tokens. Every finder that reads a client's tokens is scoped by its client id. */

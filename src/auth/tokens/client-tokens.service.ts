@@ -5,7 +5,7 @@ import { AccountsService } from '../../accounts/accounts.service.js';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import type { Actor } from '../../caller/actor.js';
 import { NotFoundProblem } from '../../common/problem/problem.js';
-import { displayPrefix, generateToken, hashToken } from '../../common/token-format.js';
+import { clientTokenPrefix, displayPrefix, generateToken, hashToken, type TokenMode } from '../../common/token-format.js';
 import { isUuid } from '../../common/uuid.js';
 import { AuthenticationCache } from './authentication-cache.js';
 import type { ClientTokenEntity, TokenCreatedVia } from './client-token.entity.js';
@@ -22,6 +22,7 @@ export interface TokenMetadata {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   createdVia: TokenCreatedVia;
+  mode: TokenMode;
 }
 
 /** A newly issued token: the only time the secret exists outside the client's hands. */
@@ -40,6 +41,7 @@ const metadataOf = (t: ClientTokenEntity): TokenMetadata => ({
   lastUsedAt: t.lastUsedAt,
   revokedAt: t.revokedAt,
   createdVia: t.createdVia,
+  mode: t.mode,
 });
 
 /** A client's tokens: issue (shown once), list (metadata), revoke; each write audited in its transaction. */
@@ -53,9 +55,11 @@ export class ClientTokensService {
     private readonly cache: AuthenticationCache,
   ) {}
 
-  async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null }, actor: Actor): Promise<IssuedToken> {
+  /** `mode` `test`: an `eprt_` token for the client's sandbox (default `live`). */
+  async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null; mode?: TokenMode }, actor: Actor): Promise<IssuedToken> {
     await this.accounts.assertExists(clientId);
-    const token = generateToken();
+    const mode = options.mode ?? 'live';
+    const token = generateToken(clientTokenPrefix(mode));
     return this.dataSource.transaction(async (manager) => {
       const saved = await this.tokens.insert(manager, {
         clientId,
@@ -64,13 +68,14 @@ export class ClientTokensService {
         name: options.name ?? null,
         expiresAt: options.expiresAt ?? null,
         createdVia: actor.operator.kind === 'client' ? 'dashboard' : 'operator',
+        mode,
       });
       await this.audit.record(manager, actor, {
         action: 'token.issued',
         targetType: 'token',
         targetId: saved.id,
         clientId,
-        changes: { name: saved.name, prefix: saved.prefix, expires_at: saved.expiresAt, created_via: saved.createdVia },
+        changes: { name: saved.name, prefix: saved.prefix, expires_at: saved.expiresAt, created_via: saved.createdVia, mode: saved.mode },
       });
       return { token, metadata: metadataOf(saved) };
     });

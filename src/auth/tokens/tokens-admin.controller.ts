@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
 import { type Actor, CurrentActor } from '../../caller/actor.js';
@@ -21,14 +21,26 @@ export class TokensAdminController {
     summary: 'Issue a token to a client',
     description:
       'The token is in this response only (`Cache-Control: no-store`); only its SHA-256 is stored. ' +
-      'Optional `name` and `expires_at` (at most 2 years ahead); without `expires_at` the token does not expire.',
+      'Optional `name` and `expires_at` (at most 2 years ahead); without `expires_at` the token does not expire. ' +
+      'The body itself is optional: without one, a live token with neither name nor expiry.\n\n' +
+      '**Sandbox**: `"mode": "test"` issues a test token (`eprt_…` instead of `eprc_…`). With it every client operation works as with a live token, ' +
+      "against the client's test data only: test declarations (receipts `TEST-…`) never appear in the operator's listings, exports and summaries, " +
+      'nor through a live token, and the other way round. They persist between calls; `DELETE /api/v1/test-data` with the test token wipes them.',
+  })
+  @ApiBody({
+    type: IssueTokenDto,
+    required: false,
+    examples: {
+      test: { summary: 'A test token (eprt_…) for the sandbox', value: { mode: 'test', name: 'ERP recette' } },
+      live: { summary: 'A live token (eprc_…)', value: { name: 'ERP production' } },
+    },
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiCreatedResponse({ description: 'The token, with its secret: shown this once, never again.', type: IssuedTokenDto })
   @ApiProblems(400, 404, 413, 415, 422)
   async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto, @CurrentActor() actor: Actor): Promise<IssuedTokenDto> {
     const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : null;
-    return IssuedTokenDto.fromIssued(await this.tokens.issue(clientId, { name: body.name, expiresAt }, actor));
+    return IssuedTokenDto.fromIssued(await this.tokens.issue(clientId, { name: body.name, expiresAt, mode: body.mode }, actor));
   }
 
   @Get()

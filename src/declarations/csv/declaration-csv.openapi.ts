@@ -1,7 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-export const CSV_REQUEST_EXAMPLE = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1200,5\r\nEMB;Papier-carton;kg;310\r\n';
-export const CSV_RESPONSE_EXAMPLE = '\ufeffstream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Papier-carton,kg,310\r\n';
+// Household packaging (EMB) declares each material in kg and in uvc (reference-data/streams.yaml, unit_requirements).
+export const CSV_REQUEST_EXAMPLE = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1200,5\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;310\r\nEMB;Papier-carton;uvc;1500\r\n';
+export const CSV_RESPONSE_EXAMPLE = '\ufeffstream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,310\r\nEMB,Papier-carton,uvc,1500\r\n';
 
 /**
  * `@nestjs/swagger` gives every media type of a request body the DTO's schema: the `text/csv`

@@ -1,3 +1,4 @@
+import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/reference-documents.js';
 import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, TotalRow } from '../declarations.repository.js';
@@ -93,13 +94,17 @@ export abstract class DeclarationBaseDto {
   @ApiProperty({ format: 'date-time', example: '2025-07-15T08:30:00.123456Z' })
   submitted_at!: string;
 
-  /** Human-readable acknowledgement reference, unique: `EPR-<period>-R<revision>-<8 characters>`. */
+  /** Human-readable acknowledgement reference, unique: `EPR-<period>-R<revision>-<8 characters>`; `TEST-EPR-…` in the sandbox. */
   @ApiProperty({ example: 'EPR-2025S1-R1-7K3QH9XM' })
   receipt!: string;
 
   /** The version of the reference catalogue (`catalogue_version` of streams.json) the declaration was validated against. */
   @ApiProperty({ type: 'integer', example: 2, minimum: 1 })
   catalogue_version!: number;
+
+  /** `live`, or `test` for a declaration of the client's sandbox (made with an `eprt_` test token, never filed). */
+  @ApiProperty({ enum: TOKEN_MODES, example: 'live' })
+  mode!: TokenMode;
 
   /** Exact sums per stream and unit (decimal strings). */
   @ApiProperty({ type: [DeclarationTotalDto] })
@@ -134,6 +139,8 @@ export class DeclarationDto extends DeclarationBaseDto {
       id, client_id, period, revision, status, supersedes, submitted_at, receipt,
       // Responses stored before catalogue versions existed were all of version 1.
       catalogue_version: stored.catalogue_version ?? 1,
+      // Responses stored before the sandbox existed were all live.
+      mode: stored.mode ?? 'live',
       lines: stored.lines.map(({ stream, material, material_category: c, unit, quantity }) => ({
         stream,
         material,
@@ -183,5 +190,6 @@ function baseOf(row: DeclarationRow) {
     submitted_at: row.submittedAt,
     receipt: row.receipt,
     catalogue_version: row.catalogueVersion,
+    mode: row.mode,
   };
 }

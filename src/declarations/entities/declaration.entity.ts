@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ClientEntity } from '../../accounts/client.entity.js';
+import type { TokenMode } from '../../common/token-format.js';
 import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export type DeclarationStatus = 'current' | 'superseded';
@@ -10,19 +11,20 @@ export type DeclarationStatus = 'current' | 'superseded';
  * The schema is `migrations/1795500000000-declarations.ts`; this mirrors it.
  */
 @Entity({ name: 'declarations' })
-@Unique('uq_declarations_client_period_revision', ['clientId', 'period', 'revision'])
+@Unique('uq_declarations_client_period_revision', ['clientId', 'mode', 'period', 'revision'])
 @Unique('uq_declarations_receipt', ['receipt'])
 @Check('ck_declarations_status', `status IN ('current', 'superseded')`)
 @Check('ck_declarations_period_format', `period ~ '${PERIOD_PATTERN_TEXT}'`)
 @Check('ck_declarations_revision_positive', `revision >= 1`)
 @Check('ck_declarations_supersedes_previous', `(revision = 1) = (supersedes IS NULL)`)
 @Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)
-// The database, not only the code, guarantees one current revision per (client, period).
-@Index('uq_declarations_client_period_current', ['clientId', 'period'], { unique: true, where: `status = 'current'` })
+@Check('ck_declarations_mode', `mode IN ('live', 'test')`)
+// The database, not only the code, guarantees one current revision per (client, mode, period) (mode: migrations/1797000000000-sandbox.ts).
+@Index('uq_declarations_client_period_current', ['clientId', 'mode', 'period'], { unique: true, where: `status = 'current'` })
 // Listing, newest first (keyset pagination on submitted_at DESC, id DESC): unfiltered, by period, status=current.
-@Index('ix_declarations_client_submitted', ['clientId', 'submittedAt', 'id'])
-@Index('ix_declarations_client_period_submitted', ['clientId', 'period', 'submittedAt', 'id'])
-@Index('ix_declarations_client_current_submitted', ['clientId', 'submittedAt', 'id'], { where: `status = 'current'` })
+@Index('ix_declarations_client_submitted', ['clientId', 'mode', 'submittedAt', 'id'])
+@Index('ix_declarations_client_period_submitted', ['clientId', 'mode', 'period', 'submittedAt', 'id'])
+@Index('ix_declarations_client_current_submitted', ['clientId', 'mode', 'submittedAt', 'id'], { where: `status = 'current'` })
 // The operator's listing across clients (migrations/1795740000000-operator.ts): unfiltered or by date, by period,
 // by status, and the current revisions of a period.
 @Index('ix_declarations_submitted', ['submittedAt', 'id'])
@@ -36,6 +38,10 @@ export class DeclarationEntity {
 
   @Column({ name: 'client_id', type: 'text' })
   clientId!: string;
+
+  /** `test`: the client's sandbox (an `eprt_` token); never seen by the operator nor by a live token. */
+  @Column({ type: 'text', default: 'live' })
+  mode!: TokenMode;
 
   @ManyToOne(() => ClientEntity, { onDelete: 'RESTRICT', nullable: false })
   @JoinColumn({ name: 'client_id', referencedColumnName: 'clientId', foreignKeyConstraintName: 'fk_declarations_client' })

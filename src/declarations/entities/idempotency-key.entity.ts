@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ClientEntity } from '../../accounts/client.entity.js';
+import type { TokenMode } from '../../common/token-format.js';
 
 export type IdempotencyState = 'in_flight' | 'completed';
 
@@ -11,6 +12,7 @@ export type IdempotencyState = 'in_flight' | 'completed';
 @Check('ck_idempotency_keys_state', `state IN ('in_flight', 'completed')`)
 @Check('ck_idempotency_keys_response', `(state = 'completed') = (response_status IS NOT NULL AND response_body IS NOT NULL)`)
 @Index('ix_idempotency_keys_expires_at', ['expiresAt'])
+@Check('ck_idempotency_keys_mode', `mode IN ('live', 'test')`)
 export class IdempotencyKeyEntity {
   @PrimaryColumn({ name: 'client_id', type: 'text', primaryKeyConstraintName: 'pk_idempotency_keys' })
   clientId!: string;
@@ -18,6 +20,10 @@ export class IdempotencyKeyEntity {
   @ManyToOne(() => ClientEntity, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'client_id', referencedColumnName: 'clientId', foreignKeyConstraintName: 'fk_idempotency_keys_client' })
   client?: ClientEntity;
+
+  /** Keys are per client and mode: a test request never replays a live response. */
+  @PrimaryColumn({ type: 'text', default: 'live', primaryKeyConstraintName: 'pk_idempotency_keys' })
+  mode!: TokenMode;
 
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_idempotency_keys' })
   key!: string;

@@ -52,10 +52,11 @@ export const EXPORT_LINES = `
     FROM declarations d
     JOIN clients c ON c.client_id = d.client_id
     JOIN declaration_lines l ON l.declaration_id = d.id
-   WHERE d.period = $1 AND d.status = 'current'
+   WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
    ORDER BY d.client_id, l.position`;
 
-const CURRENT_LINES = `declarations d JOIN declaration_lines l ON l.declaration_id = d.id WHERE d.period = $1 AND d.status = 'current'`;
+// Live declarations only, here and everywhere the operator looks: test data is the client's sandbox.
+const CURRENT_LINES = `declarations d JOIN declaration_lines l ON l.declaration_id = d.id WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'`;
 
 /** Rows fetched per round trip by the export's cursor: what the process holds at most, besides socket buffers. */
 const EXPORT_BATCH_ROWS = 500;
@@ -103,14 +104,14 @@ export class PeriodExportRepository {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const [counts]: { confirmedClients: number; declaredClients: number }[] = await manager.query(
         `SELECT (SELECT count(*)::int FROM clients WHERE confirmed_at IS NOT NULL) AS "confirmedClients",
-                (SELECT count(*)::int FROM declarations WHERE period = $1 AND status = 'current') AS "declaredClients"`,
+                (SELECT count(*)::int FROM declarations WHERE period = $1 AND status = 'current' AND mode = 'live') AS "declaredClients"`,
         [period],
       );
       const missing = await manager.query(
         `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email
            FROM clients c
           WHERE c.confirmed_at IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current')
+            AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live')
           ORDER BY c.client_id`,
         [period],
       );

@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../accounts/account.js';
 import { CurrentAccount } from '../../accounts/current-account.js';
+import { type AuthenticatedClient, CurrentClient } from '../../caller/current-client.js';
 import { ClientApi } from '../../caller/audience.js';
 import { ObligationsDto } from './obligations.dto.js';
 import { ObligationsService } from './obligations.service.js';
@@ -24,7 +25,7 @@ export class ObligationsController {
     ].join('\n'),
   })
   @ApiOkResponse({ description: 'Per stream and half-year, what is declared and what is due; or, for an account not yet confirmed, `account_status: "pending"` and no streams.', type: ObligationsDto, headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } } })
-  get(@CurrentAccount() account: Account): Promise<ObligationsDto> {
-    return this.obligations.forAccount(account);
+  get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient): Promise<ObligationsDto> {
+    return this.obligations.forAccount(account, client.mode);
   }
 }

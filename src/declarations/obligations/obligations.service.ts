@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../../accounts/account.js';
+import type { TokenMode } from '../../common/token-format.js';
 import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../clock.js';
@@ -20,12 +21,13 @@ export class ObligationsService {
     private readonly clock: Clock,
   ) {}
 
-  async forAccount(account: Account): Promise<ObligationsDto> {
+  /** `mode` `test`: what the client's sandbox declarations leave due (a live token never sees them). */
+  async forAccount(account: Account, mode: TokenMode = 'live'): Promise<ObligationsDto> {
     const today = parisDate(this.clock.now());
     const base = { client_id: account.clientId, today, catalogue_version: this.catalogue.catalogueVersion };
     if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
     const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
-    const declared = await this.repository.currentDeclarations(account.clientId);
+    const declared = await this.repository.currentDeclarations({ clientId: account.clientId, mode });
     return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today) };
   }
 }

@@ -681,6 +681,18 @@ export const en = {
       internal_error: { what: 'An unexpected error on our side. The response carries only the request id.', todo: 'Retry later; if it persists, send the instance (request id) to the contact address.' },
       service_unavailable: { what: 'The service cannot reach its database for a moment.', todo: 'Retry after the number of seconds in Retry-After.' },
     } satisfies Record<ProblemCode, { what: string; todo: string }>,
+    /** The sandbox (issue 34): test tokens, wiping, and the examples that work with them (/developers). */
+    sandbox: {
+      title: 'Try everything in your sandbox first',
+      text:
+        'Ask the operator for a test token: it starts with eprt_ instead of eprc_, so you and your secret scanner can tell it at a glance. With a test token every call works exactly as with a live one, against your sandbox only. Your test declarations persist between calls, so you can test whole journeys (submit, correct, list, download); their receipts start with TEST-; they are never filed, the operator never sees them, and your live tokens never see them (nor does a test token see your live declarations). The sandbox has its own rate-limit budget: a test run never slows your live traffic.',
+      issue: 'The operator issues a test token with the body {"mode": "test"} on POST /api/v1/admin/clients/{client_id}/tokens.',
+      wipe: 'Start again from nothing: wipe your test data (with a test token only; a live token gets a 403 and nothing is deleted).',
+      examplesIntro: 'Every command below works as it stands: set EPR_TOKEN to your test token and run it.',
+      exPost:
+        'Submit a declaration for a half-year. Household packaging is declared, for each material, in kilograms (kg) and in consumer sales units (uvc). Sent again with the same Idempotency-Key, it returns the first answer:',
+      exCsv: 'The same from a spreadsheet saved as CSV, with the half-year in the address (here corrected figures: revision 2 of the half-year):',
+    },
   },
 };
 

@@ -666,5 +666,17 @@ export const fr = {
       internal_error: { what: 'Une erreur inattendue de notre côté. La réponse ne porte que l’identifiant de la requête.', todo: 'Réessayez plus tard ; si cela persiste, envoyez l’instance (identifiant de requête) à l’adresse de contact.' },
       service_unavailable: { what: 'Le service ne joint pas sa base de données pour un instant.', todo: 'Réessayez après le nombre de secondes de Retry-After.' },
     },
+    /** L’environnement de test (issue 34) : jetons de test, remise à zéro, et les exemples qui marchent avec eux (/fr/developers). */
+    sandbox: {
+      title: 'Tout essayer d’abord dans votre environnement de test',
+      text:
+        'Demandez à l’opérateur un jeton de test : il commence par eprt_ au lieu de eprc_, pour que vous et votre détecteur de secrets le reconnaissiez au premier coup d’œil. Avec un jeton de test, chaque appel fonctionne exactement comme avec un jeton de production, mais sur vos seules données de test. Vos déclarations de test sont conservées d’un appel à l’autre, pour tester des parcours complets (dépôt, correction, liste, téléchargement) ; leur accusé de réception commence par TEST- ; elles ne sont jamais transmises, l’opérateur ne les voit pas, vos jetons de production non plus (et un jeton de test ne voit pas vos déclarations réelles). L’environnement de test a son propre quota de requêtes : vos essais ne ralentissent jamais votre trafic de production.',
+      issue: 'L’opérateur délivre un jeton de test avec le corps {"mode": "test"} sur POST /api/v1/admin/clients/{client_id}/tokens.',
+      wipe: 'Repartir de zéro : effacez vos données de test (avec un jeton de test uniquement ; un jeton de production reçoit une erreur 403 et rien n’est supprimé).',
+      examplesIntro: 'Chaque commande ci-dessous fonctionne telle quelle : mettez votre jeton de test dans EPR_TOKEN et lancez-la.',
+      exPost:
+        'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code uvc). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
+      exCsv: 'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : révision 2 du semestre) :',
+    },
   },
 } satisfies Messages;

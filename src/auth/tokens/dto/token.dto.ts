@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, ValidateBy, type ValidationOptions, isISO8601 } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateBy, type ValidationOptions, isISO8601 } from 'class-validator';
 import { NotBlank } from '../../../common/validation.js';
+import { TOKEN_MODES, type TokenMode } from '../../../common/token-format.js';
 import type { IssuedToken, TokenMetadata } from '../client-tokens.service.js';
 
 /** The longest lifetime a token may be given. */
@@ -63,6 +64,15 @@ export class IssueTokenDto {
   @IsDateTime()
   @IsWithinTokenLifetime()
   expires_at?: string | null;
+
+  /**
+   * `test` for a sandbox token (`eprt_…`): it reaches only the client's test data, which the
+   * operator never sees and `DELETE /api/v1/test-data` wipes. Default `live` (`eprc_…`).
+   */
+  @ApiPropertyOptional({ enum: TOKEN_MODES, default: 'live', example: 'test' })
+  @IsOptional()
+  @IsIn(TOKEN_MODES)
+  mode?: TokenMode;
 }
 
 /** A token's metadata; the secret is never shown again after issue. */
@@ -94,6 +104,10 @@ export class TokenDto {
   @ApiProperty({ enum: ['operator', 'dashboard'] })
   created_via!: 'operator' | 'dashboard';
 
+  /** `live` (`eprc_…`: the client's real declarations) or `test` (`eprt_…`: its sandbox). */
+  @ApiProperty({ enum: TOKEN_MODES, example: 'live' })
+  mode!: TokenMode;
+
   static from(t: TokenMetadata): TokenDto {
     return Object.assign(new TokenDto(), {
       id: t.id,
@@ -104,18 +118,19 @@ export class TokenDto {
       last_used_at: t.lastUsedAt,
       revoked_at: t.revokedAt,
       created_via: t.createdVia,
+      mode: t.mode,
     });
   }
 }
 
 /** The response to issuing a token: the only time the token itself is shown. */
-export class IssuedTokenDto extends PickType(TokenDto, ['id', 'prefix', 'name', 'created_at', 'expires_at'] as const) {
+export class IssuedTokenDto extends PickType(TokenDto, ['id', 'prefix', 'name', 'created_at', 'expires_at', 'mode'] as const) {
   /** The bearer token. Store it now: it is never shown again (only its SHA-256 is kept). */
   @ApiProperty({ example: 'eprc_7Gx2kQpXXXXXXXXXXXXXXXXXXXXXXXXX_0a1B2c' })
   token!: string;
 
   static fromIssued(issued: IssuedToken): IssuedTokenDto {
-    const { id, prefix, name, created_at, expires_at } = TokenDto.from(issued.metadata);
-    return Object.assign(new IssuedTokenDto(), { token: issued.token, id, prefix, name, created_at, expires_at });
+    const { id, prefix, name, created_at, expires_at, mode } = TokenDto.from(issued.metadata);
+    return Object.assign(new IssuedTokenDto(), { token: issued.token, id, prefix, name, created_at, expires_at, mode });
   }
 }

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module.js';
+import { TestDataController } from './test-data.controller.js';
+import { TestDataRepository } from './test-data.repository.js';
+import { TestDataService } from './test-data.service.js';
+
+/** A sandbox per client (issue 34): test tokens reach only the client's test data; this wipes it. */
+@Module({
+  imports: [AuditModule],
+  controllers: [TestDataController],
+  providers: [TestDataService, TestDataRepository],
+})
+export class SandboxModule {}

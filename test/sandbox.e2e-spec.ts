@@ -1,0 +1,232 @@
+import request from 'supertest';
+import { createClient, createClientWithToken } from './support/factories.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
+
+// Issue 34.1: a sandbox per client. Test tokens (eprt_…) reach only the client's test data; the
+// operator, and the client's live tokens, never see it (and the other way round).
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const GLASS = (kg: number, uvc: number) => [
+  { stream: 'EMB', material: 'glass', unit: 'kg', quantity: kg },
+  { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: uvc },
+];
+
+async function issue(clientId: string, body?: Record<string, unknown>) {
+  const req = request(t.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set(admin);
+  return body === undefined ? req : req.send(body);
+}
+
+/** A confirmed client with a live and a test token. */
+async function clientWithBothTokens() {
+  const { clientId, token: live } = await createClientWithToken(t);
+  const issued = await issue(clientId, { mode: 'test', name: 'ERP recette' });
+  expect(issued.status).toBe(201);
+  return { clientId, live, test: issued.body.token as string };
+}
+
+const submit = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+  request(t.url).post('/api/v1/declarations').set(bearer(token)).set(headers).send(body as object);
+
+describe('test tokens', () => {
+  it('are issued with "mode": "test" and the eprt_ prefix; no body at all issues a live token', async () => {
+    const { clientId } = await createClient(t);
+    const test = await issue(clientId, { mode: 'test' });
+    expect(test.status).toBe(201);
+    expect(test.body.token).toMatch(/^eprt_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
+    expect(test.body).toMatchObject({ mode: 'test', prefix: expect.stringMatching(/^eprt_/) });
+
+    const bare = await issue(clientId);
+    expect(bare.status).toBe(201);
+    expect(bare.body.token).toMatch(/^eprc_/);
+    expect(bare.body.mode).toBe('live');
+
+    const listed = await request(t.url).get(`/api/v1/admin/clients/${clientId}/tokens`).set(admin);
+    expect(listed.body.map((tok: { mode: string }) => tok.mode).sort()).toEqual(['live', 'test']);
+
+    const wrong = await issue(clientId, { mode: 'sandbox' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual([expect.objectContaining({ pointer: '/mode', code: 'invalid_in' })]);
+  });
+
+  it('the prefix is part of the secret: a test token turned into eprc_ (checksum fixed) is no token', async () => {
+    const { test } = await clientWithBothTokens();
+    const { checksumOf } = await import('../src/common/token-format.js');
+    const body = `eprc_${test.split('_')[1]}`;
+    const forged = `${body}_${checksumOf(body)}`;
+    const res = await request(t.url).get('/api/v1/me').set(bearer(forged));
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+});
+
+describe('isolation', () => {
+  it('a test token sees only test data, a live token only live data, both ways', async () => {
+    const { live, test } = await clientWithBothTokens();
+    const liveOne = await submit(live, { period: '2025-S1', lines: GLASS(100, 400) });
+    expect(liveOne.status).toBe(201);
+    expect(liveOne.body).toMatchObject({ mode: 'live', revision: 1, receipt: expect.stringMatching(/^EPR-2025S1-R1-/) });
+
+    // Same period in the sandbox: its own revision 1, recognisable receipt.
+    const testOne = await submit(test, { period: '2025-S1', lines: GLASS(5, 20) });
+    expect(testOne.status).toBe(201);
+    expect(testOne.body).toMatchObject({ mode: 'test', revision: 1, supersedes: null, receipt: expect.stringMatching(/^TEST-EPR-2025S1-R1-[0-9A-Z]{8}$/) });
+    // Test data persists between calls: a second submission is revision 2 of the sandbox's period.
+    const testTwo = await submit(test, { period: '2025-S1', lines: GLASS(6, 24) });
+    expect(testTwo.body).toMatchObject({ mode: 'test', revision: 2, supersedes: testOne.body.id });
+
+    const liveList = await request(t.url).get('/api/v1/declarations').set(bearer(live));
+    expect(liveList.body.data.map((d: { id: string }) => d.id)).toEqual([liveOne.body.id]);
+    const testList = await request(t.url).get('/api/v1/declarations').set(bearer(test));
+    expect(testList.body.data.map((d: { id: string }) => d.id)).toEqual([testTwo.body.id, testOne.body.id]);
+    expect(testList.body.data.every((d: { mode: string }) => d.mode === 'test')).toBe(true);
+
+    expect((await request(t.url).get(`/api/v1/declarations/${testOne.body.id}`).set(bearer(live))).status).toBe(404);
+    expect((await request(t.url).get(`/api/v1/declarations/${liveOne.body.id}`).set(bearer(test))).status).toBe(404);
+    expect((await request(t.url).get(`/api/v1/declarations/${testOne.body.id}`).set(bearer(test))).status).toBe(200);
+
+    // The live revision was not superseded by the sandbox's.
+    const liveAgain = await request(t.url).get(`/api/v1/declarations/${liveOne.body.id}`).set(bearer(live));
+    expect(liveAgain.body).toMatchObject({ status: 'current', revision: 1 });
+
+    // Obligations: each mode's own declarations.
+    const periodOf = async (token: string) => {
+      const res = await request(t.url).get('/api/v1/me/obligations').set(bearer(token));
+      return res.body.streams[0].periods.find((p: { period: string }) => p.period === '2025-S1');
+    };
+    expect(await periodOf(live)).toMatchObject({ status: 'declared', declaration: { id: liveOne.body.id } });
+    expect(await periodOf(test)).toMatchObject({ status: 'declared', declaration: { id: testTwo.body.id } });
+  });
+
+  it('a sandbox with no data: obligations show nothing declared although live declarations exist', async () => {
+    const { live, test } = await clientWithBothTokens();
+    expect((await submit(live, { period: '2025-S2', lines: GLASS(1, 4) })).status).toBe(201);
+    const res = await request(t.url).get('/api/v1/me/obligations').set(bearer(test));
+    expect(res.body.streams[0].periods.find((p: { period: string }) => p.period === '2025-S2')).toMatchObject({ status: 'missing', declaration: null });
+  });
+
+  it('Idempotency-Keys are per mode: the same key in the sandbox does not replay the live answer', async () => {
+    const { live, test } = await clientWithBothTokens();
+    const key = { 'idempotency-key': 'same-key-both-modes' };
+    const first = await submit(live, { period: '2024-S2', lines: GLASS(3, 9) }, key);
+    expect(first.status).toBe(201);
+    const other = await submit(test, { period: '2024-S2', lines: GLASS(3, 9) }, key);
+    expect(other.status).toBe(201);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.body.id).not.toBe(first.body.id);
+    const replay = await submit(test, { period: '2024-S2', lines: GLASS(3, 9) }, key);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(other.body.id);
+  });
+
+  it('the operator never sees test declarations: listing, record, export, summary', async () => {
+    const { clientId, test } = await clientWithBothTokens();
+    const testOne = await submit(test, { period: '2023-S1', lines: GLASS(7, 28) });
+    expect(testOne.status).toBe(201);
+
+    const listing = await request(t.url).get(`/api/v1/admin/declarations?client_id=${clientId}`).set(admin);
+    expect(listing.status).toBe(200);
+    expect(listing.body.data).toEqual([]);
+    const all = await request(t.url).get('/api/v1/admin/declarations?limit=100').set(admin);
+    expect(all.body.data.some((d: { mode: string }) => d.mode === 'test')).toBe(false);
+    expect((await request(t.url).get(`/api/v1/admin/declarations/${testOne.body.id}`).set(admin)).status).toBe(404);
+
+    for (const path of ['/api/v1/admin/periods/2023-S1/export', '/api/v1/admin/periods/2023-S1/export.csv']) {
+      const res = await request(t.url).get(path).set(admin).buffer(true);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain(clientId);
+      expect(res.text).not.toContain('TEST-EPR');
+    }
+    const summary = await request(t.url).get('/api/v1/admin/periods/2023-S1/summary').set(admin);
+    expect(summary.status).toBe(200);
+    expect(summary.body.clients.declared).toBe(0);
+    expect(summary.body.totals).toEqual([]);
+    expect(summary.body.missing_clients.map((c: { client_id: string }) => c.client_id)).toContain(clientId);
+  });
+});
+
+describe('DELETE /api/v1/test-data', () => {
+  it('wipes the sandbox (204, audited), leaves live data alone', async () => {
+    const { clientId, live, test } = await clientWithBothTokens();
+    const liveOne = await submit(live, { period: '2025-S1', lines: GLASS(10, 40) });
+    await submit(test, { period: '2025-S1', lines: GLASS(1, 4) }, { 'idempotency-key': 'wipe-me' });
+    await submit(test, { period: '2025-S2', lines: GLASS(2, 8) });
+
+    const wiped = await request(t.url).delete('/api/v1/test-data').set(bearer(test)).set('x-request-id', 'wipe-request-1');
+    expect(wiped.status).toBe(204);
+    expect((await request(t.url).get('/api/v1/declarations').set(bearer(test))).body.data).toEqual([]);
+    expect((await request(t.url).get('/api/v1/declarations').set(bearer(live))).body.data.map((d: { id: string }) => d.id)).toEqual([liveOne.body.id]);
+    const { rows } = await t.pool.query(`SELECT mode, count(*)::int AS n FROM idempotency_keys WHERE client_id = $1 GROUP BY mode`, [clientId]);
+    expect(rows).toEqual([]);
+
+    // A journey starts again from revision 1, and the old key is free.
+    const again = await submit(test, { period: '2025-S1', lines: GLASS(9, 9) }, { 'idempotency-key': 'wipe-me' });
+    expect(again.status).toBe(201);
+    expect(again.body.revision).toBe(1);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+
+    const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=test_data.wiped`).set(admin);
+    expect(audit.status).toBe(200);
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({ action: 'test_data.wiped', changes: { declarations: 2, idempotency_keys: 1 } });
+  });
+
+  it('a live token gets a 403 problem and nothing is deleted', async () => {
+    const { live, test } = await clientWithBothTokens();
+    const liveOne = await submit(live, { period: '2025-S1', lines: GLASS(10, 40) });
+    const testOne = await submit(test, { period: '2025-S1', lines: GLASS(1, 4) });
+    const res = await request(t.url).delete('/api/v1/test-data').set(bearer(live));
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: 'insufficient_scope', detail: expect.stringContaining('test token (eprt_') });
+    expect((await request(t.url).get(`/api/v1/declarations/${liveOne.body.id}`).set(bearer(live))).status).toBe(200);
+    expect((await request(t.url).get(`/api/v1/declarations/${testOne.body.id}`).set(bearer(test))).status).toBe(200);
+  });
+
+  it('another client’s test data is untouched', async () => {
+    const a = await clientWithBothTokens();
+    const b = await clientWithBothTokens();
+    const bOne = await submit(b.test, { period: '2025-S1', lines: GLASS(1, 4) });
+    expect((await request(t.url).delete('/api/v1/test-data').set(bearer(a.test))).status).toBe(204);
+    expect((await request(t.url).get(`/api/v1/declarations/${bOne.body.id}`).set(bearer(b.test))).status).toBe(200);
+  });
+
+  it('needs a token', async () => {
+    const res = await request(t.url).delete('/api/v1/test-data');
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('rate limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ env: { RATE_LIMIT_CLIENT_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('test traffic has its own budget: a sandbox used up leaves the live quota whole', async () => {
+    const { clientId, token: live } = await createClientWithToken(limited);
+    const issued = await request(limited.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set(admin).send({ mode: 'test' });
+    const test = issued.body.token as string;
+    const me = (token: string) => request(limited.url).get('/api/v1/me/obligations').set(bearer(token));
+    for (let i = 1; i <= 3; i++) {
+      const res = await me(test);
+      expect(res.status).toBe(200);
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"client";r=${3 - i};t=\\d+$`));
+    }
+    expect((await me(test)).status).toBe(429);
+    const liveRes = await me(live);
+    expect(liveRes.status).toBe(200);
+    expect(liveRes.headers.ratelimit).toMatch(/^"client";r=2;t=\d+$/);
+  });
+});
