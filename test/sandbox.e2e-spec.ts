@@ -230,3 +230,18 @@ describe('rate limits', () => {
     expect(liveRes.headers.ratelimit).toMatch(/^"client";r=2;t=\d+$/);
   });
 });
+
+describe('the year (GET /api/v1/me/years/{year})', () => {
+  it('adds up each mode’s own declarations only', async () => {
+    const { live, test } = await clientWithBothTokens();
+    expect((await submit(live, { period: '2025-S1', lines: GLASS(100, 400) })).status).toBe(201);
+    expect((await submit(test, { period: '2025-S2', lines: GLASS(5, 20) })).status).toBe(201);
+    const year = async (token: string) => (await request(t.url).get('/api/v1/me/years/2025').set(bearer(token))).body;
+    const liveYear = await year(live);
+    expect(liveYear.periods.map((p: { status: string }) => p.status)).toEqual(['declared', 'missing']);
+    expect(liveYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([['kg', '100'], ['uvc', '400']]);
+    const testYear = await year(test);
+    expect(testYear.periods.map((p: { status: string }) => p.status)).toEqual(['missing', 'declared']);
+    expect(testYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([['kg', '5'], ['uvc', '20']]);
+  });
+});

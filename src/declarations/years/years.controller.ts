@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import type { Account } from '../../accounts/account.js';
 import { CurrentAccount } from '../../accounts/current-account.js';
 import { ClientApi } from '../../caller/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../../caller/current-client.js';
 import { ApiProblems } from '../../common/openapi.js';
 import { YearDto } from './year.dto.js';
 import { YearsService } from './years.service.js';
@@ -27,7 +28,7 @@ export class YearsController {
   @ApiParam({ name: 'year', description: 'A calendar year, `YYYY`, from 2022 to the current year.', schema: { type: 'string', pattern: '^[0-9]{4}$', example: '2026' } })
   @ApiOkResponse({ description: 'The year so far, or the whole year once both half-years are over and declared.', type: YearDto, headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } } })
   @ApiProblems(404)
-  get(@CurrentAccount() account: Account, @Param('year') year: string): Promise<YearDto> {
-    return this.years.forAccount(account, year);
+  get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Param('year') year: string): Promise<YearDto> {
+    return this.years.forAccount(account, year, client.mode);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../../accounts/account.js';
+import type { TokenMode } from '../../common/token-format.js';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
@@ -21,12 +22,14 @@ export class YearsService {
     private readonly clock: Clock,
   ) {}
 
-  async forAccount(account: Account, yearText: string): Promise<YearDto> {
+  /** `mode` `test`: the year of the client's sandbox declarations (a live token never sees them). */
+  async forAccount(account: Account, yearText: string, mode: TokenMode): Promise<YearDto> {
     const today = parisDate(this.clock.now());
     const year = /^[0-9]{4}$/.test(yearText) ? Number(yearText) : NaN;
     // A year the service cannot hold declarations for is not a resource: 404, as an unknown id.
     if (!(year >= FIRST_YEAR && year <= Number(today.slice(0, 4)))) throw new NotFoundProblem(`Year ${JSON.stringify(yearText).slice(0, 20)} (years from ${FIRST_YEAR} to the current one)`);
-    const [revisions, lines] = await Promise.all([this.repository.currentRevisions(account.clientId, year), this.repository.lines(account.clientId, year)]);
+    const scope = { clientId: account.clientId, mode };
+    const [revisions, lines] = await Promise.all([this.repository.currentRevisions(scope, year), this.repository.lines(scope, year)]);
     const periods = [`${year}-S1`, `${year}-S2`].map((code) => {
       const period = parsePeriod(code)!;
       const declaration = revisions.find((revision) => revision.period === code);
