@@ -17,6 +17,11 @@ import { DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, S
 import { type ClientWriter, ProductsService } from './products.service.js';
 
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
+const FILED_HEADERS = {
+  Location: { description: 'The declaration: `/api/v1/declarations/{id}`.', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (absent otherwise).', schema: { type: 'string', enum: ['true'] } },
+  'Cache-Control': NO_STORE,
+};
 const PERIOD_PARAM = { name: 'period', description: 'The half-year, `YYYY-S1` or `YYYY-S2` (else 422 `invalid_period_format`, pointer `/path/period`).', schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT } };
 
 const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
@@ -129,8 +134,8 @@ export class ProductsController {
   })
   @ApiParam(PERIOD_PARAM)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 visible ASCII characters (e.g. a UUID); see `POST /api/v1/declarations`.', schema: { type: 'string', minLength: 1, maxLength: 257 } })
-  @ApiCreatedResponse({ description: 'A new revision, derived.', type: DeclarationDto, headers: { Location: { description: '`/api/v1/declarations/{id}`.', schema: { type: 'string' } }, 'Cache-Control': NO_STORE } })
-  @ApiOkResponse({ description: 'Identical to the current revision: nothing new was stored.', type: DeclarationDto, headers: { Location: { description: '`/api/v1/declarations/{id}`.', schema: { type: 'string' } }, 'Cache-Control': NO_STORE } })
+  @ApiCreatedResponse({ description: 'A new revision, derived.', type: DeclarationDto, headers: FILED_HEADERS })
+  @ApiOkResponse({ description: 'Identical to the current revision: nothing new was stored.', type: DeclarationDto, headers: FILED_HEADERS })
   @ApiResponse({ status: 409, description: '`idempotency_key_in_flight`, or `conflict`: the catalogue or sales changed while filing.', content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ProblemDto) } } } })
   @ApiProblems(400, 422)
   async file(
