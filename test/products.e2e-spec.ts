@@ -377,3 +377,26 @@ describe('the derived declaration', () => {
     expect(unauthenticated.status).toBe(401);
   });
 });
+
+describe('schema', () => {
+  it('the migration goes down and up again', async () => {
+    const { DataSource } = await import('typeorm');
+    const { Products1797200000000 } = await import('../migrations/1797200000000-products.js');
+    const runner = t.app.get(DataSource).createQueryRunner();
+    try {
+      await runner.startTransaction();
+      const migration = new Products1797200000000();
+      // Filed derivations reference declarations: down drops only this migration's tables.
+      await migration.down(runner);
+      for (const table of ['products', 'product_versions', 'product_elements', 'product_sales', 'declaration_derivations', 'declaration_derivation_contributions']) {
+        expect(await runner.hasTable(table)).toBe(false);
+      }
+      expect(await runner.hasTable('declarations')).toBe(true);
+      await migration.up(runner);
+      expect(await runner.hasTable('declaration_derivation_contributions')).toBe(true);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+});

@@ -64,7 +64,7 @@ export class ProductsController {
   @Get('products')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ operationId: 'listProducts', summary: 'Your products with their packaging, by reference', description: 'Every version of each product, the latest `valid_from` first. Cursor pagination: pass `next_cursor` as `cursor` until it is null.' })
-  @ApiOkResponse({ type: ProductPageDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'A page of your products, by reference, with `next_cursor` when there are more.', type: ProductPageDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: PageQueryDto): Promise<ProductPageDto> {
     return this.products.list(client.clientId, query);
@@ -74,7 +74,7 @@ export class ProductsController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ operationId: 'getProduct', summary: 'One of your products, every version', description: "Another client's product and an unknown reference get the same 404." })
   @ApiParam({ name: 'reference', schema: { type: 'string' } })
-  @ApiOkResponse({ type: ProductDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'The product with every version of its packaging.', type: ProductDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(404)
   findOne(@CurrentClient() client: AuthenticatedClient, @Param('reference') reference: string): Promise<ProductDto> {
     return this.products.findOne(client.clientId, reference);
@@ -95,7 +95,7 @@ export class ProductsController {
   @ApiConsumes('application/json', 'text/csv')
   @ApiBody({ type: CreateSalesDto })
   @ApiQuery({ name: 'period', required: true, description: 'The half-year, `YYYY-S1` or `YYYY-S2`; else 422 pointer `/query/period`.', schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT } })
-  @ApiOkResponse({ type: SalesResultDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'Recorded; what the period holds now.', type: SalesResultDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 413, 415, 422)
   async recordSales(@CurrentClient() client: AuthenticatedClient, @Body() body: unknown, @Query('period') period: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SalesResultDto> {
     const writer = writerOf(client, req);
@@ -115,7 +115,7 @@ export class ProductsController {
     ].join('\n'),
   })
   @ApiParam(PERIOD_PARAM)
-  @ApiOkResponse({ type: DerivedDeclarationDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({ description: 'The derived declaration, computed now.', type: DerivedDeclarationDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(422)
   preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
     return this.products.preview(client.clientId, period);

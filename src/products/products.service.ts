@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import type { Account } from '../accounts/account.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
-import { maxCsvRows } from '../common/csv/csv-bounds.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { Clock, parisDate } from '../declarations/clock.js';

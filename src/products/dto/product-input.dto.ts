@@ -9,7 +9,7 @@ export class PackagingElementInputDto {
   material!: string;
 
   /** Grams of ONE element: a JSON number above 0 and at most 10,000,000 (`invalid_weight`), at most 3 decimals (`weight_too_precise`). Stored exactly, as a decimal. */
-  @ApiProperty({ type: Number, example: 410.5, exclusiveMinimum: 0, maximum: MAX_WEIGHT_G } as never)
+  @ApiProperty({ type: Number, example: 410.5, minimum: 0, exclusiveMinimum: true, maximum: MAX_WEIGHT_G })
   weight_g!: number;
 
   /** How many such elements one sales unit carries: a whole number from 1 to 10,000 (`invalid_count`). Default 1. */
