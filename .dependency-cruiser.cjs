@@ -2,7 +2,7 @@
 //
 //   edge         main.ts, app.module.ts, app.factory.ts, openapi.ts, edge/   (what answers before Nest, and the assembly)
 //   pages        site/, then dashboard/
-//   features     declarations/, sandbox/
+//   features     declarations/, then sandbox/ and products/
 //   credentials  auth/
 //   domain       reference/, then audit/, then accounts/
 //   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/
@@ -13,7 +13,7 @@ const LAYERS = {
   platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n'],
   domain: ['reference', 'audit', 'accounts'],
   credentials: ['auth'],
-  features: ['declarations', 'sandbox'],
+  features: ['declarations', 'sandbox', 'products'],
   pages: ['site', 'dashboard'],
 };
 const ORDER = ['platform', 'domain', 'credentials', 'features', 'pages'];
@@ -27,6 +27,7 @@ const WITHIN = [
   ['reference', ['audit', 'accounts']],
   ['audit', ['accounts']],
   ['site', ['dashboard']],
+  ['declarations', ['sandbox', 'products']],
   ['config', ['database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
   ['caller', ['database', 'mail', 'health', 'rate-limit', 'i18n']],
   ['i18n', ['database', 'mail', 'health', 'rate-limit', 'caller']],

@@ -20,6 +20,7 @@ import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { DeclarationsModule } from './declarations/declarations.module.js';
 import { EdgeModule } from './edge/edge.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ProductsModule } from './products/products.module.js';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import type { RateLimits } from './rate-limit/rate-limits.js';
@@ -68,6 +69,7 @@ export class AppModule {
         AuthModule,
         DeclarationsModule,
         SandboxModule,
+        ProductsModule,
         SiteModule,
         DashboardModule,
         EdgeModule,

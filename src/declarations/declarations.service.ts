@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Account } from '../accounts/account.js';
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
@@ -26,6 +27,12 @@ export interface SubmitResult {
 
 const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
 
+/** What a caller of `submit` may add to the transaction of a new revision (products/ records a derivation there). */
+export interface SubmitOptions {
+  /** Runs in the revision's transaction once it is inserted (not for an identical resubmission); a throw rolls everything back. */
+  onStored?: (manager: EntityManager, declaration: { id: string; period: string; revision: number }) => Promise<void>;
+}
+
 /**
  * Declarations: validation against the reference data and the account, revisions that never
  * overwrite, Idempotency-Key, listing. Everything of one submission commits in one transaction.
@@ -43,7 +50,13 @@ export class DeclarationsService {
   ) {}
 
   /** `mode`: the caller's (`test` with a sandbox token); the dashboard is always live. */
-  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined, mode: TokenMode = 'live'): Promise<SubmitResult> {
+  async submit(
+    account: Account,
+    body: unknown,
+    idempotencyKeyHeader: string | undefined,
+    mode: TokenMode = 'live',
+    options: SubmitOptions = {},
+  ): Promise<SubmitResult> {
     const scope: DataScope = { clientId: account.clientId, mode };
     const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
@@ -80,7 +93,7 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      return await this.store(scope, result.declaration, claim);
+      return await this.store(scope, result.declaration, claim, options);
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
@@ -153,7 +166,7 @@ export class DeclarationsService {
    * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
-  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined): Promise<SubmitResult> {
+  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined, options: SubmitOptions = {}): Promise<SubmitResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
@@ -180,6 +193,7 @@ export class DeclarationsService {
               },
               declaration.lines,
             );
+            await options.onStored?.(manager, { id: record.id, period: record.period, revision: record.revision });
             status = 201;
           }
           const body = DeclarationDto.from(record, this.categoryOf);

@@ -25,7 +25,30 @@ export interface Position {
 
 type Bounds = { min?: number; max?: number };
 
-export interface FieldParams {
+/** A product catalogue or sales upload, and the declaration derived from them (src/products/). */
+export interface ProductFieldParams {
+  no_products: Position & { min?: number };
+  too_many_products: Position & { max?: number; count?: number };
+  duplicate_reference: Position & { value?: string; other?: number };
+  invalid_text: Position & { reason?: 'empty' | 'too_long' | 'characters'; max?: number; length?: number };
+  invalid_gtin: Position & { reason?: 'format' | 'check_digit'; value?: string };
+  no_elements: Position & { min?: number };
+  too_many_elements: Position & { max?: number; count?: number };
+  unknown_material: Position & { value?: string; stream?: string; allowed?: readonly string[] };
+  invalid_weight: Position & { reason?: 'not_a_number' | 'not_positive' | 'too_large'; max?: number };
+  weight_too_precise: Position & { decimals?: number; actual?: number };
+  invalid_count: Position & { min?: number; max?: number };
+  not_applicable: Position & { stream?: string };
+  unknown_packaging_category: Position & { value?: string; allowed?: readonly string[]; stream?: string };
+  unknown_reuse_status: Position & { value?: string; allowed?: readonly string[]; stream?: string };
+  inconsistent_product: Position & { first?: number };
+  product_version_filed: Position & { value?: string; period?: string };
+  unknown_product: Position & { value?: string };
+  no_version_for_period: Position & { value?: string; period?: string };
+  nothing_to_derive: Position & { period?: string };
+}
+
+export interface FieldParams extends ProductFieldParams {
   // Any request (validation pipe, declaration rules, profile rules)
   unknown_field: Position;
   required: Position;

@@ -452,6 +452,13 @@ export const CLIENT_API_ENDPOINTS = {
   'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
   'POST /declarations':
     'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
+  // Products (issue 32)
+  'POST /products': 'add products to the catalogue (JSON or CSV): reference, name, stream, optional GTIN, the half-year the packaging applies from, and its packaging elements (material category, grams of one element, elements per unit)',
+  'GET /products': "the caller's products with every version of their packaging, by reference, cursor-paginated",
+  'GET /products/{reference}': 'one product of the caller with every version of its packaging',
+  'POST /sales': 'units sold per product in a half-year (`?period=`, JSON or CSV)',
+  'GET /periods/{period}/derived-declaration': 'the declaration computed from the catalogue and sales of a half-year (kg and uvc per stream and material, with each product’s contribution), nothing stored',
+  'POST /periods/{period}/derived-declaration': 'file the derived declaration as a revision, recorded as derived (Idempotency-Key as for POST /declarations)',
 } as const;
 
 /** The fields of the index document, in their published order. */

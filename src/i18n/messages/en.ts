@@ -18,7 +18,7 @@
  * Values are strings or small functions of typed parameters; formats come from ../format.ts.
  */
 import type { ProblemCode } from '../../common/problem/problem.js';
-import type { FieldCode, FieldParams, Names, Position } from '../field-params.js';
+import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { formatDate, formatList, formatNumber, plural } from '../format.js';
 
 type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
@@ -67,6 +67,47 @@ const FIELD_NAMES: Record<string, string> = {
 };
 const fieldName = (key: string | undefined) => (key !== undefined && Object.hasOwn(FIELD_NAMES, key) ? FIELD_NAMES[key] : undefined);
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The messages of a product catalogue or sales upload (src/products/): in `fields` with every code, and in `products`. */
+const productFields = {
+  no_products: () => 'The file or request holds no product or sale. Add at least one row, for example BTL-75, Red wine 75 cl, EMB, 2026-S1, glass, 410.5.',
+  too_many_products: (p) => `Send at most ${n(p.max ?? 1000)} at a time${p.count === undefined ? '' : `, not ${n(p.count)}`}: split the file in two.`,
+  duplicate_reference: (p) =>
+    `${p.value ?? 'This reference'} appears twice${p.other === undefined ? '' : ` (first as item ${n(p.other)})`}. Give each product, with its starting half-year, once only.`,
+  invalid_text: (p) =>
+    p.reason === 'too_long'
+      ? `This text is too long: at most ${n(p.max ?? 64)} characters. Shorten it, for example BTL-75-RED.`
+      : p.reason === 'characters'
+        ? 'This text holds invisible or control characters. Type it again rather than pasting it.'
+        : 'This cannot be left empty: fill it in, for example BTL-75-RED.',
+  invalid_gtin: (p) =>
+    p.reason === 'check_digit'
+      ? `The last digit of ${p.value ?? 'this GTIN'} does not match the others: copy the number under the barcode again.`
+      : 'A GTIN (EAN code) is 8, 12, 13 or 14 digits, without spaces, for example 3017620422003. Leave it empty if the product has none.',
+  no_elements: () => 'Give the product at least one packaging element: a material, the weight of one element in grams, and how many per unit.',
+  too_many_elements: (p) => `A product has at most ${n(p.max ?? 50)} packaging elements. Group identical elements with their number per unit.`,
+  unknown_material: (p) =>
+    `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
+  invalid_weight: (p) =>
+    p.reason === 'not_positive'
+      ? 'The weight of an element must be more than 0 grams, for example 410.5.'
+      : p.reason === 'too_large'
+        ? `The weight of one element is at most ${n(p.max ?? 10000000)} grams. Write it in grams, not in kilograms.`
+        : `Write the weight of one element in grams, in figures, for example ${n('410.5')}.`,
+  weight_too_precise: (p) => `A weight has at most ${n(p.decimals ?? 3)} decimals (to the milligram), for example ${n('2.125')} grams. Round it.`,
+  invalid_count: (p) => `Write a whole number from ${n(p.min ?? 0)} to ${n(p.max ?? 1e12)}, without decimals or spaces, for example ${n(48000)}.`,
+  not_applicable: (p) => `${p.stream ?? 'This stream'} publishes no packaging categories or reuse statuses: leave this cell empty.`,
+  unknown_packaging_category: (p) => `Choose the packaging category among the published ones${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
+  unknown_reuse_status: (p) => `Choose the reuse status among the published ones${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
+  inconsistent_product: (p) =>
+    `Every row of one product repeats the same name, stream and GTIN${p.first === undefined ? '' : `, as on row ${n(p.first)}`}. Correct this row, or give it another reference or starting half-year.`,
+  product_version_filed: (p) =>
+    `The packaging of ${p.value ?? 'this product'} from ${p.period ?? 'this half-year'} was used by a declaration already filed and cannot change. Send the new packaging with the half-year it applies from.`,
+  unknown_product: (p) => `${p.value ?? 'This reference'} is not in your product catalogue. Add the product first, then its sales.`,
+  no_version_for_period: (p) =>
+    `${p.value ?? 'This product'} has no packaging in force in ${p.period ?? 'this half-year'}: its packaging applies from a later half-year. Send its packaging from ${p.period ?? 'this half-year'} or earlier.`,
+  nothing_to_derive: (p) => `No sales are recorded for ${p.period ?? 'this half-year'}: send the units sold per product first.`,
+} satisfies { [K in keyof ProductFieldParams]: (p: ProductFieldParams[K]) => string };
 
 export const en = {
   language: {
@@ -378,6 +419,7 @@ export const en = {
     },
     number_invalid: (p) =>
       `${p.value === undefined ? 'This is not a number.' : `“${p.value}” is not a number.`} Write figures only, with a decimal point or comma, for example ${n('1200.5')}.`,
+    ...productFields,
   } satisfies FieldMessages as FieldMessages,
 
   dashboard: {

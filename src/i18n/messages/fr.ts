@@ -5,7 +5,7 @@
  * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral ; la
  * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
  */
-import type { FieldParams, Names, Position } from '../field-params.js';
+import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { formatDate, formatList, formatNumber, plural } from '../format.js';
 import { fr as t } from '../typography.js';
 import type { Messages } from './en.js';
@@ -57,6 +57,47 @@ const fieldName = (key: string | undefined) => (key !== undefined && Object.hasO
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 type F<K extends keyof FieldParams> = (p: FieldParams[K]) => string;
+
+/** Les messages d’un envoi de produits ou de ventes (src/products/) : dans `fields` avec tous les codes. */
+const productFields = {
+  no_products: () => t`Le fichier ou l'envoi ne contient aucun produit ni aucune vente. Ajoutez au moins une ligne, par exemple BTL-75, Vin rouge 75 cl, EMB, 2026-S1, verre, ${n('410.5')}.`,
+  too_many_products: (p) => t`Envoyez au plus ${n(p.max ?? 1000)} éléments à la fois${p.count === undefined ? '' : t` (et non ${n(p.count)})`} : découpez le fichier en deux.`,
+  duplicate_reference: (p) =>
+    t`${p.value ?? 'Cette référence'} figure deux fois${p.other === undefined ? '' : t` (d'abord en position ${n(p.other)})`}. Indiquez chaque produit, avec son semestre d'application, une seule fois.`,
+  invalid_text: (p) =>
+    p.reason === 'too_long'
+      ? t`Ce texte est trop long : ${n(p.max ?? 64)} caractères au plus. Raccourcissez-le, par exemple BTL-75-ROUGE.`
+      : p.reason === 'characters'
+        ? t`Ce texte contient des caractères invisibles ou de contrôle. Saisissez-le à nouveau plutôt que de le coller.`
+        : t`Cette information est obligatoire : renseignez-la, par exemple BTL-75-ROUGE.`,
+  invalid_gtin: (p) =>
+    p.reason === 'check_digit'
+      ? t`Le dernier chiffre de ${p.value ?? 'ce GTIN'} ne correspond pas aux autres : recopiez le numéro inscrit sous le code-barres.`
+      : t`Un GTIN (code EAN) compte 8, 12, 13 ou 14 chiffres, sans espace, par exemple 3017620422003. Laissez la case vide si le produit n'en a pas.`,
+  no_elements: () => t`Indiquez au moins un élément d'emballage pour ce produit : son matériau, le poids d'un élément en grammes et leur nombre par UVC.`,
+  too_many_elements: (p) => t`Un produit compte au plus ${n(p.max ?? 50)} éléments d'emballage. Regroupez les éléments identiques en indiquant leur nombre par UVC.`,
+  unknown_material: (p) =>
+    t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
+  invalid_weight: (p) =>
+    p.reason === 'not_positive'
+      ? t`Le poids d'un élément doit être supérieur à 0 gramme, par exemple ${n('410.5')}.`
+      : p.reason === 'too_large'
+        ? t`Le poids d'un élément est d'au plus ${n(p.max ?? 10000000)} grammes. Indiquez-le en grammes, et non en kilogrammes.`
+        : t`Indiquez le poids d'un élément en grammes, en chiffres, par exemple ${n('410.5')}.`,
+  weight_too_precise: (p) => t`Un poids compte au plus ${n(p.decimals ?? 3)} décimales (au milligramme près), par exemple ${n('2.125')} grammes. Arrondissez-le.`,
+  invalid_count: (p) => t`Indiquez un nombre entier de ${n(p.min ?? 0)} à ${n(p.max ?? 1e12)}, sans décimale ni espace, par exemple ${n(48000)}.`,
+  not_applicable: (p) => t`${p.stream ?? 'Cette filière'} ne publie ni catégorie d'emballage ni statut de réemploi : laissez cette case vide.`,
+  unknown_packaging_category: (p) => t`Choisissez la catégorie d'emballage parmi celles publiées${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
+  unknown_reuse_status: (p) => t`Choisissez le statut de réemploi parmi ceux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
+  inconsistent_product: (p) =>
+    t`Toutes les lignes d'un même produit reprennent la même désignation, la même filière et le même GTIN${p.first === undefined ? '' : t` que la ligne ${n(p.first)}`}. Corrigez cette ligne, ou donnez-lui une autre référence ou un autre semestre d'application.`,
+  product_version_filed: (p) =>
+    t`L'emballage de ${p.value ?? 'ce produit'} applicable à partir de ${p.period ?? 'ce semestre'} a servi à une déclaration déjà déposée et ne peut plus changer. Envoyez le nouvel emballage avec le semestre à partir duquel il s'applique.`,
+  unknown_product: (p) => t`${p.value ?? 'Cette référence'} ne figure pas dans votre catalogue de produits. Ajoutez d'abord le produit, puis ses ventes.`,
+  no_version_for_period: (p) =>
+    t`${p.value ?? 'Ce produit'} n'a pas d'emballage applicable en ${p.period ?? 'ce semestre'} : son emballage ne s'applique qu'à partir d'un semestre ultérieur. Envoyez son emballage à partir de ${p.period ?? 'ce semestre'} ou d'un semestre antérieur.`,
+  nothing_to_derive: (p) => t`Aucune vente n'est enregistrée pour ${p.period ?? 'ce semestre'} : envoyez d'abord le nombre d'UVC vendues par produit.`,
+} satisfies { [K in keyof ProductFieldParams]: (p: ProductFieldParams[K]) => string };
 
 export const fr = {
   language: {
@@ -364,6 +405,7 @@ export const fr = {
     },
     number_invalid: (p) =>
       `${p.value === undefined ? t`Ce n'est pas un nombre.` : t`« ${p.value} » n'est pas un nombre.`} Écrivez seulement des chiffres, avec une virgule ou un point pour les décimales, par exemple ${n('1200.5')}.`,
+     ...productFields,
   },
 
   dashboard: {

@@ -1,0 +1,204 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { LocalizedNameDto } from '../../declarations/dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../declarations/period.js';
+
+const DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
+
+export class PackagingElementDto {
+  /** The material category code of the stream's grid. */
+  @ApiProperty({ example: 'glass' })
+  material!: string;
+
+  @ApiProperty({ type: LocalizedNameDto, nullable: true })
+  material_name!: LocalizedNameDto | null;
+
+  /** Grams of one element, exact (at most 3 decimals). */
+  @ApiProperty({ type: Number, example: 410.5 })
+  weight_g!: number;
+
+  @ApiProperty({ example: 1 })
+  per_unit!: number;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  packaging_category!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  reuse_status!: string | null;
+}
+
+export class ProductVersionDto {
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  valid_from!: string;
+
+  @ApiProperty({ example: 'Vin rouge 75 cl' })
+  name!: string;
+
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '3017620422003' })
+  gtin!: string | null;
+
+  /** UTC, when this version was recorded. */
+  @ApiProperty({ example: '2026-03-15T10:00:00.000000Z' })
+  recorded_at!: string;
+
+  /** A filed derived declaration used this version: it can no longer be replaced (post another `valid_from` instead). */
+  @ApiProperty({ example: false })
+  filed!: boolean;
+
+  @ApiProperty({ type: [PackagingElementDto] })
+  elements!: PackagingElementDto[];
+}
+
+@ApiSchema({ description: 'A product of your catalogue with every version, the latest `valid_from` first.' })
+export class ProductDto {
+  @ApiProperty({ example: 'BTL-75-ROUGE' })
+  reference!: string;
+
+  @ApiProperty({ type: [ProductVersionDto] })
+  versions!: ProductVersionDto[];
+}
+
+export class ProductPageDto {
+  @ApiProperty({ type: [ProductDto] })
+  data!: ProductDto[];
+
+  @ApiProperty({ example: false })
+  has_more!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  next_cursor!: string | null;
+}
+
+export class ProductOutcomeDto {
+  @ApiProperty({ example: 'BTL-75-ROUGE' })
+  reference!: string;
+
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  valid_from!: string;
+
+  /** `created`: a new version; `replaced`: the version of that `valid_from` changed (nothing was filed from it); `unchanged`: identical to the stored one. */
+  @ApiProperty({ enum: ['created', 'replaced', 'unchanged'], example: 'created' })
+  outcome!: 'created' | 'replaced' | 'unchanged';
+}
+
+export class ProductsResultDto {
+  @ApiProperty({ example: 1 })
+  created!: number;
+
+  @ApiProperty({ example: 0 })
+  replaced!: number;
+
+  @ApiProperty({ example: 0 })
+  unchanged!: number;
+
+  @ApiProperty({ type: [ProductOutcomeDto] })
+  versions!: ProductOutcomeDto[];
+}
+
+export class SalesResultDto {
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  period!: string;
+
+  /** Sales recorded by this request. */
+  @ApiProperty({ example: 2 })
+  recorded!: number;
+
+  /** Products with sales in the period, after this request. */
+  @ApiProperty({ example: 2 })
+  products!: number;
+
+  /** Units of the period, after this request: exact whole number as a string. */
+  @ApiProperty({ example: '60000', pattern: '^[0-9]+$' })
+  units!: string;
+}
+
+export class ContributionDto {
+  @ApiProperty({ example: 'BTL-75-ROUGE' })
+  reference!: string;
+
+  @ApiProperty({ example: 'Vin rouge 75 cl' })
+  name!: string;
+
+  /** The version used: the latest `valid_from` not after the period. */
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  valid_from!: string;
+
+  /** Units sold, exact whole number as a string. */
+  @ApiProperty({ example: '48000', pattern: '^[0-9]+$' })
+  units!: string;
+
+  /** Elements of this material placed on the market: Σ units × per_unit. */
+  @ApiProperty({ example: '48000', pattern: '^[0-9]+$' })
+  elements!: string;
+
+  /** Σ units × per_unit × weight_g / 1000, exact (up to 6 decimals), as a string. */
+  @ApiProperty({ example: '19704', pattern: DECIMAL })
+  kg!: string;
+}
+
+export class DerivedLineDto {
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** The material category code (what the filed line's `material` holds). */
+  @ApiProperty({ example: 'glass' })
+  material!: string;
+
+  @ApiProperty({ type: LocalizedNameDto, nullable: true })
+  material_name!: LocalizedNameDto | null;
+
+  /** Σ of the contributions, exact, as a string. */
+  @ApiProperty({ example: '19704.0255', pattern: DECIMAL })
+  kg_exact!: string;
+
+  /** What the `kg` line of the declaration holds: `kg_exact` rounded to the gram (3 decimals, half away from zero), once, on the line. */
+  @ApiProperty({ type: Number, example: 19704.026 })
+  kg!: number;
+
+  /** Sales units whose packaging carries this material (each unit counted once per material); null for a stream without a `uvc` unit (EPRO). */
+  @ApiProperty({ type: Number, nullable: true, example: 48000 })
+  uvc!: number | null;
+
+  @ApiProperty({ type: [ContributionDto] })
+  contributions!: ContributionDto[];
+}
+
+export class DerivedFilingDto {
+  @ApiProperty({ format: 'uuid' })
+  declaration_id!: string;
+
+  @ApiProperty({ example: 1 })
+  revision!: number;
+
+  @ApiProperty({ example: '2026S1-R1-ABCD-EFGH' })
+  receipt!: string;
+
+  @ApiProperty({ enum: ['current', 'superseded'] })
+  status!: 'current' | 'superseded';
+
+  @ApiProperty({ example: '2026-07-02T08:00:00.000000Z' })
+  derived_at!: string;
+}
+
+@ApiSchema({ description: 'The declaration computed from your catalogue and sales for a half-year, before (or after) it is filed.' })
+export class DerivedDeclarationDto {
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  period!: string;
+
+  /** Products with sales (units > 0) in the period and a version in force. */
+  @ApiProperty({ example: 2 })
+  products!: number;
+
+  @ApiProperty({ type: [DerivedLineDto] })
+  lines!: DerivedLineDto[];
+
+  /** The declaration lines that `POST` would file, as `POST /api/v1/declarations` takes them. */
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { stream: { type: 'string' }, material: { type: 'string' }, unit: { type: 'string' }, quantity: { type: 'number' } } } })
+  declaration_lines!: { stream: string; material: string; unit: string; quantity: number }[];
+
+  /** The latest revision filed from the catalogue for this period, if any. */
+  @ApiProperty({ type: DerivedFilingDto, nullable: true })
+  last_filed!: DerivedFilingDto | null;
+}

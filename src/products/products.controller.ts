@@ -1,0 +1,155 @@
+import { Body, Controller, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Account } from '../accounts/account.js';
+import { CurrentAccount } from '../accounts/current-account.js';
+import { ClientApi } from '../caller/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
+import { Accepts, CsvBody } from '../common/http/request-body.js';
+import { ApiProblems } from '../common/openapi.js';
+import { PageQueryDto } from '../common/paging/page-query.dto.js';
+import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
+import { ProblemDto } from '../common/problem/problem.dto.js';
+import { DeclarationDto } from '../declarations/dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../declarations/period.js';
+import { CreateProductsDto, CreateSalesDto } from './dto/product-input.dto.js';
+import { DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
+import { type ClientWriter, ProductsService } from './products.service.js';
+
+const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
+const FILED_HEADERS = {
+  Location: { description: 'The declaration: `/api/v1/declarations/{id}`.', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (absent otherwise).', schema: { type: 'string', enum: ['true'] } },
+  'Cache-Control': NO_STORE,
+};
+const PERIOD_PARAM = { name: 'period', description: 'The half-year, `YYYY-S1` or `YYYY-S2` (else 422 `invalid_period_format`, pointer `/path/period`).', schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT } };
+
+const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
+  clientId: client.clientId,
+  tokenId: client.tokenId,
+  sessionId: null,
+  requestId: typeof req.id === 'string' ? req.id : null,
+});
+
+@ApiTags('products')
+@ApiExtraModels(ProblemDto, DeclarationDto)
+@ClientApi()
+@Controller('api/v1')
+export class ProductsController {
+  constructor(private readonly products: ProductsService) {}
+
+  @Post('products')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'importProducts',
+    summary: 'Add products, with their packaging, to your catalogue',
+    description: [
+      'Each product is your reference, a name, its stream, an optional GTIN, the half-year its packaging applies from (`valid_from`) and its packaging elements (material category of the stream, grams of one element, elements per sales unit; for EPRO, packaging category and reuse status). All or nothing: every problem is reported at once (422, one `{pointer, detail, code}` each), nothing is stored then.',
+      '',
+      '**Versions**: a product posted again with another `valid_from` gets one more version; a derived declaration uses, for each product, the version with the latest `valid_from` not after its period. The same reference and `valid_from` again replaces that version (`replaced`), or changes nothing if identical (`unchanged`) — unless a filed derived declaration used it: then the request is refused (`product_version_filed`), since what was filed never changes; post the new packaging with the half-year it applies from.',
+      '',
+      `**From a spreadsheet** (\`text/csv\`): one row per packaging element, the product's cells repeated on each of its rows: \`reference\`, \`name\`, \`stream\`, \`gtin\` (optional), \`valid_from\`, \`material\`, \`weight_g\`, \`per_unit\` (optional, 1), \`packaging_category\`, \`reuse_status\` (optional, EPRO) — or in French \`référence\`, \`désignation\`, \`flux\`, \`gtin\`, \`à partir de\`, \`matériau\`, \`poids (g)\`, \`nombre par UVC\`, \`catégorie d’emballage\`, \`statut de réemploi\`, in any order. Comma or semicolon separated (in a semicolon file, weights may use a decimal comma), UTF-8 or Windows-1252; at most ${(5000).toLocaleString('en')} element rows and 1 MiB. Problems point at cells: \`/rows/7/weight_g\`, with \`row\` (header = 1).`,
+    ].join('\n'),
+  })
+  @Accepts('json', 'csv')
+  @ApiConsumes('application/json', 'text/csv')
+  @ApiBody({ type: CreateProductsDto })
+  @ApiCreatedResponse({ description: 'What each (reference, valid_from) became.', type: ProductsResultDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiProblems(400, 413, 415, 422)
+  async importProducts(@CurrentClient() client: AuthenticatedClient, @Body() body: unknown, @Req() req: Request): Promise<ProductsResultDto> {
+    const writer = writerOf(client, req);
+    return body instanceof CsvBody ? this.products.importProductsCsv(writer, body) : this.products.importProducts(writer, body);
+  }
+
+  @Get('products')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ operationId: 'listProducts', summary: 'Your products with their packaging, by reference', description: 'Every version of each product, the latest `valid_from` first. Cursor pagination: pass `next_cursor` as `cursor` until it is null.' })
+  @ApiOkResponse({ description: 'A page of your products, by reference, with `next_cursor` when there are more.', type: ProductPageDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiProblems(400, 422)
+  list(@CurrentClient() client: AuthenticatedClient, @Query() query: PageQueryDto): Promise<ProductPageDto> {
+    return this.products.list(client.clientId, query);
+  }
+
+  @Get('products/:reference')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ operationId: 'getProduct', summary: 'One of your products, every version', description: "Another client's product and an unknown reference get the same 404." })
+  @ApiParam({ name: 'reference', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The product with every version of its packaging.', type: ProductDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiProblems(404)
+  findOne(@CurrentClient() client: AuthenticatedClient, @Param('reference') reference: string): Promise<ProductDto> {
+    return this.products.findOne(client.clientId, reference);
+  }
+
+  @Post('sales')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'recordSales',
+    summary: 'Record the units sold per product in a half-year',
+    description: [
+      'Sets, for each product listed, its units placed on the French market in the half-year of `?period=` (the period must have started: `period_not_started`); products not listed keep what they had. All or nothing. Refused: a reference that is not one of your products (`unknown_product`), a product without a version in force in the period (`no_version_for_period`), a product twice (`duplicate_reference`).',
+      '',
+      '**From a spreadsheet** (`text/csv`): columns `reference`, `units` (or `référence`, `unités vendues`), one row per product; same rules, problems at cells (`/rows/3/units`).',
+    ].join('\n'),
+  })
+  @Accepts('json', 'csv')
+  @ApiConsumes('application/json', 'text/csv')
+  @ApiBody({ type: CreateSalesDto })
+  @ApiQuery({ name: 'period', required: true, description: 'The half-year, `YYYY-S1` or `YYYY-S2`; else 422 pointer `/query/period`.', schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT } })
+  @ApiOkResponse({ description: 'Recorded; what the period holds now.', type: SalesResultDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiProblems(400, 413, 415, 422)
+  async recordSales(@CurrentClient() client: AuthenticatedClient, @Body() body: unknown, @Query('period') period: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SalesResultDto> {
+    const writer = writerOf(client, req);
+    const at = typeof period === 'string' ? period : undefined;
+    const result = body instanceof CsvBody ? await this.products.recordSalesCsv(writer, at, body) : await this.products.recordSales(writer, at, body);
+    res.status(200);
+    return result;
+  }
+
+  @Get('periods/:period/derived-declaration')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'previewDerivedDeclaration',
+    summary: 'The declaration your catalogue and sales give for a half-year',
+    description: [
+      'Computed by the database, nothing stored: for each stream and material category, kg = Σ units × elements per unit × grams / 1000, exact (`kg_exact`), and the declaration line rounded to the gram once (`kg`); for household packaging (EMB) the count of sales units whose packaging carries that material (`uvc`). Each product uses the version in force in the period (latest `valid_from` not after it). `contributions` says which product gave what; `declaration_lines` are the lines `POST` files.',
+    ].join('\n'),
+  })
+  @ApiParam(PERIOD_PARAM)
+  @ApiOkResponse({ description: 'The derived declaration, computed now.', type: DerivedDeclarationDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiProblems(422)
+  preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
+    return this.products.preview(client.clientId, period);
+  }
+
+  @Post('periods/:period/derived-declaration')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'fileDerivedDeclaration',
+    summary: 'File the derived declaration as a revision',
+    description: [
+      'Files the lines of the preview as an ordinary declaration revision: the same rules (your registered streams, the period started), revisions and answers as `POST /api/v1/declarations` (201 new revision, 200 identical to the current one: nothing new is stored then). The revision is recorded as derived, with what each product version gave each line, in the same transaction; the versions it used can no longer be replaced. No body.',
+      '',
+      '`Idempotency-Key` works as for `POST /api/v1/declarations` (the lines computed are the request compared). No sales in the period: 422 `nothing_to_derive`. If the catalogue or sales change while filing: 409 `conflict`, nothing filed.',
+    ].join('\n'),
+  })
+  @ApiParam(PERIOD_PARAM)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 visible ASCII characters (e.g. a UUID); see `POST /api/v1/declarations`.', schema: { type: 'string', minLength: 1, maxLength: 257 } })
+  @ApiCreatedResponse({ description: 'A new revision, derived.', type: DeclarationDto, headers: FILED_HEADERS })
+  @ApiOkResponse({ description: 'Identical to the current revision: nothing new was stored.', type: DeclarationDto, headers: FILED_HEADERS })
+  @ApiResponse({ status: 409, description: '`idempotency_key_in_flight`, or `conflict`: the catalogue or sales changed while filing.', content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ProblemDto) } } } })
+  @ApiProblems(400, 422)
+  async file(
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('period') period: string,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DeclarationDto> {
+    const result = await this.products.file(account, writerOf(client, req), period, idempotencyKey, client.mode);
+    res.status(result.status);
+    res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
+    if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return result.body;
+  }
+}
