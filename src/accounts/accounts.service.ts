@@ -9,6 +9,7 @@ import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { ClientEntity } from './client.entity.js';
+import { clientEtag, ifMatchAllows } from './client-etag.js';
 import { ASCII_LOWER, ASCII_UPPER, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
@@ -165,10 +166,14 @@ export class AccountsService {
   }
 
   /** JSON merge patch of the pending profile; the confirmed profile is untouched. A patch that changes nothing writes (and records) nothing. */
-  async update(clientId: string, patch: ProfilePatch, actor: Actor): Promise<ClientView> {
+  async update(clientId: string, patch: ProfilePatch, actor: Actor, ifMatch?: string): Promise<ClientView> {
     this.checkValues(patch);
     return this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
+      // Checked under the row lock: two operators who read the same version cannot both change it.
+      if (!ifMatchAllows(ifMatch, clientEtag(viewOf(client)))) {
+        throw new Problem('precondition_failed', `Client "${clientId}" changed since it was read (If-Match does not match its ETag); read it again and redo the change.`);
+      }
       const before = pendingOf(client);
       const after = applyPatch(before, patch);
       const changes = profileChanges(before, after);

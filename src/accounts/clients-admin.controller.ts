@@ -1,15 +1,25 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Actor, CurrentActor } from '../caller/actor.js';
 import { ApiProblems } from '../common/openapi.js';
 import { AdminApi } from '../caller/audience.js';
-import { AccountsService } from './accounts.service.js';
+import { AccountsService, type ClientView } from './accounts.service.js';
+import { clientEtag } from './client-etag.js';
 import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
+const ETAG = {
+  ETag: { description: 'Strong entity tag of the client as returned: send it as `If-Match` to `PATCH` only if nobody changed the client since.', schema: { type: 'string', example: '"q3J0cXb1mXh0bQ2aT0d5i1rO2mE8yQc"' } },
+};
+
+/** The client as answered, with its ETag. */
+function withEtag(res: Response, view: ClientView): AdminClientDto {
+  res.setHeader('ETag', clientEtag(view));
+  return AdminClientDto.from(view);
+}
 
 /** Operator: onboarding of clients. */
 @ApiTags('admin')
@@ -56,10 +66,10 @@ export class ClientsAdminController {
     description: 'The confirmed profile is what the client sees at `GET /api/v1/me`; `unconfirmed_changes` tells whether the pending one differs from it.',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ description: 'The client, with its pending and confirmed profile.', type: AdminClientDto })
+  @ApiOkResponse({ description: 'The client, with its pending and confirmed profile.', type: AdminClientDto, headers: ETAG })
   @ApiProblems(404)
-  async get(@Param('client_id') clientId: string): Promise<AdminClientDto> {
-    return AdminClientDto.from(await this.accounts.get(clientId));
+  async get(@Param('client_id') clientId: string, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.get(clientId));
   }
 
   @Patch(':client_id')
@@ -68,14 +78,23 @@ export class ClientsAdminController {
     summary: 'Change the pending profile (JSON merge patch)',
     description:
       'A field present replaces the pending value, `null` clears it (arrays become empty), an absent field is unchanged. ' +
-      'Clients keep seeing the confirmed profile until the next `confirm`.',
+      'Clients keep seeing the confirmed profile until the next `confirm`.\n\n' +
+      '**Conditional update**: send the `ETag` of `GET /clients/{client_id}` as `If-Match`; if the client changed since (another operator, a confirmation, a suspension), ' +
+      'the answer is 412 `precondition_failed` and nothing changes. Without `If-Match` the change applies unconditionally (last writer wins).',
   })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto })
-  @ApiProblems(400, 404, 413, 415, 422)
-  async update(@Param('client_id') clientId: string, @Body() body: UpdateClientDto, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
-    return AdminClientDto.from(await this.accounts.update(clientId, body, actor));
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The `ETag` read with the client (or `*`): the change applies only if it still matches.', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 412, 413, 415, 422)
+  async update(
+    @Param('client_id') clientId: string,
+    @Body() body: UpdateClientDto,
+    @CurrentActor() actor: Actor,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.update(clientId, body, actor, ifMatch));
   }
 
   @Post(':client_id/confirm')

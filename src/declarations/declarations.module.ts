@@ -17,10 +17,11 @@ import { PeriodsAdminController } from './export/periods-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
+import { AuditModule } from '../audit/audit.module.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
+  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule],
   controllers: [DeclarationsController, ObligationsController, DeclarationsAdminController, PeriodsAdminController],
   providers: [
     DeclarationsService,

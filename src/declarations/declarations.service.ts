@@ -14,6 +14,9 @@ import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
 import { isUuid } from '../common/uuid.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import type { Actor } from '../caller/actor.js';
+import type { SubmissionOrigin } from './submission-origin.js';
 
 /** What POST answers: 201 for a new revision, 200 for content identical to the current one. */
 export interface SubmitResult {
@@ -39,9 +42,10 @@ export class DeclarationsService {
     private readonly validator: DeclarationValidator,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
     const { clientId } = account;
     const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
@@ -78,7 +82,7 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      return await this.store(clientId, result.declaration, claim);
+      return await this.store(clientId, result.declaration, claim, origin);
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
@@ -90,7 +94,7 @@ export class DeclarationsService {
    * A declaration from a CSV file: the file read as the JSON body it stands for, then exactly the
    * JSON path (rules, revisions, idempotency, answers), its problems pointed at the file's cells.
    */
-  async submitCsv(account: Account, csv: DeclarationFile, period: string | undefined, idempotencyKeyHeader: string | undefined): Promise<SubmitResult> {
+  async submitCsv(account: Account, csv: DeclarationFile, period: string | undefined, idempotencyKeyHeader: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     try {
       if (sheet.errors.length > 0) {
@@ -98,7 +102,7 @@ export class DeclarationsService {
         const result = this.validate(account, sheet.body);
         throw new ValidationProblem(result.ok ? [] : result.errors);
       }
-      return await this.submit(account, sheet.body, idempotencyKeyHeader);
+      return await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = pointAtCells(sheet, error.errors);
@@ -145,7 +149,7 @@ export class DeclarationsService {
    * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
-  private async store(clientId: string, declaration: ValidDeclaration, claim: Claim | undefined): Promise<SubmitResult> {
+  private async store(clientId: string, declaration: ValidDeclaration, claim: Claim | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(clientId, declaration.period, async (manager) => {
@@ -168,9 +172,17 @@ export class DeclarationsService {
                 receipt: receiptFor(declaration.period, revision),
                 contentHash: declaration.contentHash,
                 catalogueVersion: declaration.catalogueVersion,
+                submitter: origin.submitter,
               },
               declaration.lines,
             );
+            await this.audit.record(manager, actorOf(clientId, record, origin), {
+              action: 'declaration.submitted',
+              targetType: 'declaration',
+              targetId: record.id,
+              clientId,
+              changes: { period: record.period, revision: record.revision, receipt: record.receipt, submitted_by: record.submittedBy },
+            });
             status = 201;
           }
           const body = DeclarationDto.from(record, this.categoryOf);
@@ -188,6 +200,19 @@ export class DeclarationsService {
   }
 
   private readonly categoryOf = (stream: string, code: string) => this.catalogue.categoryName(stream, code);
+}
+
+/** Who filed, as the audit trail records it: the client (its token or its dashboard session), or the operator. */
+function actorOf(clientId: string, record: DeclarationRecordRow, origin: SubmissionOrigin): Actor {
+  const by = record.submittedBy;
+  if (by?.type === 'operator') return { operator: { kind: 'admin' }, requestId: origin.requestId };
+  return {
+    operator:
+      by?.type === 'token'
+        ? { kind: 'client', clientId, sessionId: null, token: { id: by.token_id, prefix: by.token_prefix } }
+        : { kind: 'client', clientId, sessionId: by?.type === 'dashboard' ? by.session_id : null },
+    requestId: origin.requestId,
+  };
 }
 
 const inFlight = (detail: string) => new Problem('idempotency_key_in_flight', detail, { headers: { 'Retry-After': '1' } });
