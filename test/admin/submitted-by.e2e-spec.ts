@@ -17,8 +17,13 @@ const submit = (token: string, body: object, key?: string) => {
   if (key) req.set('idempotency-key', key);
   return req.send(body);
 };
+interface AuditEvent {
+  actor: Record<string, unknown>;
+  target: { type: string; id: string };
+  [key: string]: unknown;
+}
 const auditOf = async (clientId: string) =>
-  (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=declaration.submitted`).set(admin)).body.data as Array<Record<string, any>>;
+  (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=declaration.submitted`).set(admin)).body.data as AuditEvent[];
 
 describe('who filed a declaration', () => {
   it('records the token (id and prefix) on the declaration and in the audit trail, per revision', async () => {
@@ -39,7 +44,7 @@ describe('who filed a declaration', () => {
     const one = await request(t.url).get(`/api/v1/declarations/${r1.body.id}`).set('authorization', `Bearer ${token}`);
     expect(one.body.submitted_by).toEqual(r1.body.submitted_by);
     const list = await request(t.url).get('/api/v1/declarations').set('authorization', `Bearer ${token}`);
-    expect(list.body.data.map((d: any) => d.submitted_by.token_id)).toEqual([second.id, tokenId]);
+    expect(list.body.data.map((d: { submitted_by: { token_id: string } }) => d.submitted_by.token_id)).toEqual([second.id, tokenId]);
     // So does the operator.
     const adminOne = await request(t.url).get(`/api/v1/admin/declarations/${r2.body.id}`).set(admin);
     expect(adminOne.body.submitted_by).toEqual(r2.body.submitted_by);
