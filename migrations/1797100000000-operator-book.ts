@@ -7,6 +7,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `clients.status`: active, suspended (access refused, records kept, reversible) or offboarded
  *   (access ended for good, records kept). A change of it fires `clients_auth_changed`, so every
  *   replica forgets what it kept of the client at once.
+ * - `clients.first_confirmed_at`: the first confirmation, from which a client declares by default.
  * - `client_streams`: per client and stream, the eco-organism its declarations go to and the
  *   half-year from which it declares (null: the half-year of its confirmation).
  * - `sign_in_links.revoked_at`: an invitation the operator withdrew.
@@ -24,6 +25,13 @@ export class OperatorBook1797100000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE clients ADD COLUMN status text NOT NULL DEFAULT 'active'`);
     await queryRunner.query(`ALTER TABLE clients ADD COLUMN status_changed_at timestamptz NULL`);
     await queryRunner.query(`ALTER TABLE clients ADD CONSTRAINT ck_clients_status CHECK (status IN ('active', 'suspended', 'offboarded'))`);
+    // The first confirmation (later ones move confirmed_at): the default liability start. Read back from the audit trail where it holds it.
+    await queryRunner.query(`ALTER TABLE clients ADD COLUMN first_confirmed_at timestamptz NULL`);
+    await queryRunner.query(`
+      UPDATE clients c SET first_confirmed_at = coalesce(
+        (SELECT min(a.occurred_at) FROM audit_events a WHERE a.client_id = c.client_id AND a.action = 'client.confirmed'), c.confirmed_at)
+       WHERE c.confirmed_at IS NOT NULL
+    `);
 
     await queryRunner.query(`
       CREATE TABLE client_streams (
@@ -47,6 +55,7 @@ export class OperatorBook1797100000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE sign_in_links DROP COLUMN revoked_at`);
     await queryRunner.query(`DROP TABLE client_streams`);
     await queryRunner.query(`ALTER TABLE clients DROP CONSTRAINT ck_clients_status`);
+    await queryRunner.query(`ALTER TABLE clients DROP COLUMN first_confirmed_at`);
     await queryRunner.query(`ALTER TABLE clients DROP COLUMN status_changed_at`);
     await queryRunner.query(`ALTER TABLE clients DROP COLUMN status`);
     await queryRunner.query(`ALTER TABLE declarations DROP CONSTRAINT ck_declarations_submitted_by`);

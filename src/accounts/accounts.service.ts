@@ -8,7 +8,7 @@ import { type Page, pageOf, positionOf } from '../common/paging/keyset-cursor.js
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { ClientEntity } from './client.entity.js';
+import { ClientEntity, type ClientStatus } from './client.entity.js';
 import { clientEtag, ifMatchAllows } from './client-etag.js';
 import { ASCII_LOWER, ASCII_UPPER, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
@@ -30,6 +30,8 @@ export interface ClientView {
   confirmed: Profile;
   confirmedAt: Date | null;
   unconfirmedChanges: boolean;
+  status: ClientStatus;
+  statusChangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +42,8 @@ export interface ListClientsInput {
   confirmed?: boolean;
   plan?: string;
   stream?: string;
+  ecoOrganism?: string;
+  status?: ClientStatus;
   cursor?: string;
   limit?: number;
 }
@@ -104,6 +108,8 @@ function viewOf(c: ClientEntity): ClientView {
     confirmed,
     confirmedAt: c.confirmedAt,
     unconfirmedChanges: c.confirmedAt === null || !sameProfile(pending, confirmed),
+    status: c.status,
+    statusChangedAt: c.statusChangedAt,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
@@ -219,6 +225,7 @@ export class AccountsService {
       client.confirmedStreams = [...pending.streams];
       client.confirmedIdus = [...pending.idus];
       client.confirmedAt = new Date();
+      client.firstConfirmedAt ??= client.confirmedAt;
       const saved = await manager.save(client);
       await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
       for (const listener of this.confirmingListeners) await listener(manager, clientId, changes, actor);
@@ -233,7 +240,7 @@ export class AccountsService {
    * filters on either profile (a client being onboarded is found by what was entered so far).
    */
   async list(input: ListClientsInput): Promise<Page<ClientView>> {
-    const filters = { q: input.q, confirmed: input.confirmed, plan: input.plan, stream: input.stream };
+    const filters = { q: input.q, confirmed: input.confirmed, plan: input.plan, stream: input.stream, eco_organism: input.ecoOrganism, status: input.status };
     const after = positionOf(input.cursor, filters, CLIENT_ID_PATTERN);
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const query = this.clients
@@ -252,6 +259,10 @@ export class AccountsService {
     if (input.confirmed !== undefined) query.andWhere(input.confirmed ? 'c.confirmed_at IS NOT NULL' : 'c.confirmed_at IS NULL');
     if (input.plan !== undefined) query.andWhere('(c.pending_plan = :plan OR c.confirmed_plan = :plan)', { plan: input.plan });
     if (input.stream !== undefined) query.andWhere('(:stream = ANY(c.pending_streams) OR :stream = ANY(c.confirmed_streams))', { stream: input.stream });
+    if (input.ecoOrganism !== undefined) {
+      query.andWhere('EXISTS (SELECT 1 FROM client_streams cs WHERE cs.client_id = c.client_id AND cs.eco_organism = :eco)', { eco: input.ecoOrganism });
+    }
+    if (input.status !== undefined) query.andWhere('c.status = :status', { status: input.status });
     if (after) query.andWhere('(c.created_at, c.client_id) < (:at::timestamptz, :id)', { at: after.at, id: after.id });
     const { entities, raw } = await query.getRawAndEntities<{ created_text: string }>();
     const rows = entities.map((entity, i) => ({ view: viewOf(entity), createdText: raw[i]!.created_text }));

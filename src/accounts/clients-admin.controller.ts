@@ -48,14 +48,15 @@ export class ClientsAdminController {
     operationId: 'listClients',
     summary: 'Find clients, newest first',
     description:
-      '`q` searches the company and e-mail (pending or confirmed, ignoring case); `confirmed`, `plan` and `stream` filter (plan and stream in either profile). ' +
+      '`q` searches the company and e-mail (pending or confirmed, ignoring case); `confirmed`, `plan` and `stream` filter (plan and stream in either profile), ' +
+      '`eco_organism` keeps the clients with a stream set to that eco-organism, `status` those active, suspended or offboarded. ' +
       'Cursor pagination: pass `next_cursor` as `cursor` with the same filters until it is null.',
   })
   @ApiOkResponse({ description: 'A page of clients, newest first, with `next_cursor` when there are more.', type: AdminClientPageDto })
   @ApiProblems(422)
   async list(@Query() query: ListClientsQueryDto): Promise<AdminClientPageDto> {
-    const { confirmed, ...rest } = query;
-    const page = await this.accounts.list({ ...rest, confirmed: confirmed === undefined ? undefined : confirmed === 'true' });
+    const { confirmed, eco_organism, ...rest } = query;
+    const page = await this.accounts.list({ ...rest, ecoOrganism: eco_organism, confirmed: confirmed === undefined ? undefined : confirmed === 'true' });
     return { data: page.items.map(AdminClientDto.from), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 

@@ -17,6 +17,7 @@ export type DeclarationStatus = 'current' | 'superseded';
 @Check('ck_declarations_revision_positive', `revision >= 1`)
 @Check('ck_declarations_supersedes_previous', `(revision = 1) = (supersedes IS NULL)`)
 @Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)
+@Check('ck_declarations_submitted_by', `submitted_by IS NULL OR submitted_by->>'type' IN ('token', 'dashboard', 'operator')`)
 // The database, not only the code, guarantees one current revision per (client, period).
 @Index('uq_declarations_client_period_current', ['clientId', 'period'], { unique: true, where: `status = 'current'` })
 // Listing, newest first (keyset pagination on submitted_at DESC, id DESC): unfiltered, by period, status=current.
@@ -70,4 +71,8 @@ export class DeclarationEntity {
   /** SHA-256 of the canonical lines: an identical resubmission is recognised without reading the lines. */
   @Column({ name: 'content_hash', type: 'text' })
   contentHash!: string;
+
+  /** Who filed it (migrations/1797100000000-operator-book.ts); null for revisions filed before it was recorded. */
+  @Column({ name: 'submitted_by', type: 'jsonb', nullable: true })
+  submittedBy!: Record<string, unknown> | null;
 }

@@ -279,6 +279,10 @@ export const en = {
     idempotency_key_reused: () =>
       'This submission identifier (Idempotency-Key) was used for different figures in the last 24 hours. Send the new figures with a new identifier.',
 
+    invalid_client_status: () => 'Choose active, suspended or offboarded.',
+    unknown_eco_organism: (p) =>
+      `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} an eco-organism the published data lists for ${p.stream ?? 'this stream'}${p.period ? ` in ${p.period}` : ''}. ${p.listed?.length ? `Choose ${or(p.listed)}.` : 'None is listed for it: leave the eco-organism empty.'}`,
+
     account_not_confirmed: () =>
       'Your account is not confirmed yet: the operator must confirm your company’s details before you can file. Nothing was recorded; send your declaration again once you are told your account is confirmed.',
     invalid_period_format: (p) =>

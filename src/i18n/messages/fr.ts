@@ -263,6 +263,10 @@ export const fr = {
     idempotency_key_reused: () =>
       t`Cet identifiant d'envoi (Idempotency-Key) a déjà servi pour d'autres chiffres dans les dernières 24 heures. Envoyez les nouveaux chiffres avec un nouvel identifiant.`,
 
+    invalid_client_status: () => 'Choisissez active (actif), suspended (suspendu) ou offboarded (sorti du service).',
+    unknown_eco_organism: (p) =>
+      `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} ${t`un éco-organisme que les données publiées mentionnent pour ${p.stream ? `la filière ${p.stream}` : 'cette filière'}${p.period ? ` au semestre ${p.period}` : ''}.`} ${p.listed?.length ? t`Choisissez ${or(p.listed)}.` : t`Aucun n'y figure : laissez l'éco-organisme vide.`}`,
+
     account_not_confirmed: () =>
       t`Votre compte n'est pas encore confirmé : l'opérateur doit valider les informations de votre entreprise avant tout dépôt. Rien n'a été enregistré ; déposez de nouveau votre déclaration une fois la confirmation reçue.`,
     invalid_period_format: (p) =>
