@@ -51,6 +51,17 @@ export interface ListClientsInput {
 /** Runs in a confirmation's transaction, with what it changed in the confirmed profile; an error undoes the confirmation. */
 export type ConfirmingListener = (manager: EntityManager, clientId: string, changes: Record<string, { from: unknown; to: unknown }>, actor: Actor) => Promise<void>;
 
+/** Runs in the transaction of a change of a client's status (credentials end what an offboarding ends); an error undoes it. */
+export type StatusChangingListener = (manager: EntityManager, clientId: string, change: { from: ClientStatus; to: ClientStatus }, actor: Actor) => Promise<void>;
+
+/** What the operator does to a client's access, and the status it leads to from each status (undefined: not possible). */
+export const STATUS_ACTIONS = {
+  suspend: { action: 'client.suspended', to: 'suspended', from: ['active', 'suspended'] },
+  reactivate: { action: 'client.reactivated', to: 'active', from: ['suspended', 'active'] },
+  offboard: { action: 'client.offboarded', to: 'offboarded', from: ['active', 'suspended', 'offboarded'] },
+} as const satisfies Record<string, { action: string; to: ClientStatus; from: readonly ClientStatus[] }>;
+export type StatusAction = keyof typeof STATUS_ACTIONS;
+
 export interface CreateClientInput extends ProfilePatch {
   clientId?: string | null;
 }
@@ -132,6 +143,7 @@ export function profileChanges(before: Profile, after: Profile): Record<string, 
 export class AccountsService {
   private readonly accountListeners: ((clientId: string) => void)[] = [];
   private readonly confirmingListeners: ConfirmingListener[] = [];
+  private readonly statusListeners: StatusChangingListener[] = [];
 
   constructor(
     @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
@@ -235,6 +247,43 @@ export class AccountsService {
     return view;
   }
 
+  /** Called in the transaction of every change of a client's status. */
+  onStatusChanging(listener: StatusChangingListener): void {
+    this.statusListeners.push(listener);
+  }
+
+  /**
+   * Suspends, reactivates or offboards a client. Suspension refuses its tokens and sessions until
+   * reactivation (nothing is revoked); offboarding is for good. Records are kept in every case.
+   * Repeating the status a client already has changes and records nothing; offboarded is final
+   * (409). Every replica forgets what it kept of the client at once (the clients trigger).
+   */
+  async changeStatus(clientId: string, what: StatusAction, actor: Actor, reason?: string): Promise<ClientView> {
+    const { action, to, from } = STATUS_ACTIONS[what];
+    const view = await this.dataSource.transaction(async (manager) => {
+      const client = await this.load(manager, clientId, true);
+      const before = client.status;
+      if (!(from as readonly ClientStatus[]).includes(before)) {
+        throw new Problem('conflict', `Client "${clientId}" is ${before}: it cannot be ${what === 'suspend' ? 'suspended' : 'reactivated'} (offboarding is final).`);
+      }
+      if (before === to) return viewOf(client);
+      client.status = to;
+      client.statusChangedAt = new Date();
+      const saved = await manager.save(client);
+      await this.audit.record(manager, actor, {
+        action,
+        targetType: 'client',
+        targetId: clientId,
+        clientId,
+        changes: { status: { from: before, to }, ...(reason ? { reason } : {}) },
+      });
+      for (const listener of this.statusListeners) await listener(manager, clientId, { from: before, to }, actor);
+      return viewOf(saved);
+    });
+    for (const listener of this.accountListeners) listener(clientId);
+    return view;
+  }
+
   /**
    * The operator's listing: newest first, keyset on `(created_at, client_id)` (its index), with
    * filters on either profile (a client being onboarded is found by what was entered so far).
@@ -283,7 +332,7 @@ export class AccountsService {
   async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string }[]> {
     const rows: { client_id: string; email: string }[] = await this.clients.query(
       `SELECT client_id, confirmed_email AS email FROM clients
-        WHERE confirmed_at IS NOT NULL AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
+        WHERE confirmed_at IS NOT NULL AND status <> 'offboarded' AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
       [foldEmail(email), ASCII_UPPER, ASCII_LOWER],
     );
     return rows.map((r) => ({ clientId: r.client_id, email: r.email }));

@@ -22,7 +22,7 @@ export class ClientStreamsAdminController {
     description: 'Every stream of the pending or confirmed profile. `liable_from` is the half-year from which the client declares the stream: the one set, else the half-year (Paris time) of its first confirmation.',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ type: StreamSettingListDto })
+  @ApiOkResponse({ description: 'The client\'s streams, by code.', type: StreamSettingListDto })
   @ApiProblems(404)
   async list(@Param('client_id') clientId: string): Promise<StreamSettingListDto> {
     return { data: (await this.streams.list(clientId)).map(StreamSettingDto.from) };
@@ -41,7 +41,7 @@ export class ClientStreamsAdminController {
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiParam({ name: 'stream', description: 'A stream code of `/api/v1/streams.json` (else 404)', example: 'EMB' })
-  @ApiOkResponse({ type: StreamSettingDto })
+  @ApiOkResponse({ description: 'The stream with its settings as stored.', type: StreamSettingDto })
   @ApiProblems(400, 404, 413, 415, 422)
   async set(
     @Param('client_id') clientId: string,

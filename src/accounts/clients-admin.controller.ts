@@ -6,7 +6,7 @@ import { ApiProblems } from '../common/openapi.js';
 import { AdminApi } from '../caller/audience.js';
 import { AccountsService, type ClientView } from './accounts.service.js';
 import { clientEtag } from './client-etag.js';
-import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
+import { CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 
@@ -113,5 +113,52 @@ export class ClientsAdminController {
   @ApiProblems(400, 404, 413, 415, 422)
   async confirm(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.confirm(clientId, actor));
+  }
+
+  @Post(':client_id/suspend')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'suspendClient',
+    summary: "Suspend a client's access",
+    description:
+      'Its tokens are refused with 403 `account_suspended` (not 401: the credential is fine, the account is not) and its people see a page saying the account is suspended, ' +
+      'at once on every replica. Nothing is revoked or deleted: declarations, tokens and sessions are kept, the operator reads them as before and they stay in exports. ' +
+      'Suspending a suspended client changes nothing; an offboarded one is 409. Recorded as `client.suspended` (with `reason` when given).',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ description: 'The client, suspended.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 409, 413, 415, 422)
+  async suspend(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'suspend', actor, body?.reason));
+  }
+
+  @Post(':client_id/reactivate')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'reactivateClient',
+    summary: "Restore a suspended client's access",
+    description: 'The same tokens and live sessions work again at once, on every replica: no new token is needed. An active client is left as it is; an offboarded one is 409. Recorded as `client.reactivated`.',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ description: 'The client, active.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 409, 413, 415, 422)
+  async reactivate(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'reactivate', actor, body?.reason));
+  }
+
+  @Post(':client_id/offboard')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'offboardClient',
+    summary: "End a client's access for good, keeping its records",
+    description:
+      'Final: its tokens are refused (401 `invalid_token`, "the account has been closed"), its dashboard sessions end, unused sign-in links no longer work, and it is never counted as missing again. ' +
+      'Its declarations, profile, tokens\' metadata and audit trail are kept and stay readable by the operator and in exports (see the README on how long). Recorded as `client.offboarded`.',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ description: 'The client, offboarded.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 413, 415, 422)
+  async offboard(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'offboard', actor, body?.reason));
   }
 }

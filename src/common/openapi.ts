@@ -10,7 +10,7 @@ export const REALM = 'epr-declarations';
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor, several Authorization headers).',
   401: 'Missing, invalid, expired or revoked token (see `WWW-Authenticate`).',
-  403: 'The token is not allowed here (e.g. a client token on an admin route), or the admin API is disabled.',
+  403: 'The token is not allowed here (e.g. a client token on an admin route), the admin API is disabled, or the client\'s account is suspended (`account_suspended`: the same token works again once the operator reactivates it).',
   404: 'Not found (another client\'s resource is not found either).',
   409: 'Conflict with the current state or with a request in flight.',
   412: 'The `If-Match` given does not match the current `ETag`: the resource changed since it was read; nothing was changed.',

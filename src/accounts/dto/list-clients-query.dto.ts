@@ -32,7 +32,7 @@ export class ListClientsQueryDto extends PageQueryDto {
   stream?: string;
 
   /** An eco-organism set for one of the client's streams (`PUT /admin/clients/{id}/streams/{stream}`), by its published name. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Citeo' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @IsOptional()
   @IsString()
   @NotBlank()
