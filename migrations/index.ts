@@ -7,6 +7,7 @@ import { Dashboard1795800000000 } from './1795800000000-dashboard.js';
 import { AuthChangeNotifications1795900000000 } from './1795900000000-auth-change-notifications.js';
 import { Hardening1796000000000 } from './1796000000000-hardening.js';
 import { Sandbox1797000000000 } from './1797000000000-sandbox.js';
+import { OperatorBook1797100000000 } from './1797100000000-operator-book.js';
 import { Products1797200000000 } from './1797200000000-products.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
@@ -20,5 +21,6 @@ export const MIGRATIONS: Function[] = [
   AuthChangeNotifications1795900000000,
   Hardening1796000000000,
   Sandbox1797000000000,
+  OperatorBook1797100000000,
   Products1797200000000,
 ];

@@ -19,9 +19,12 @@ export interface Account {
  */
 export const ACCOUNT_COLUMNS = `c.client_id AS "clientId", c.confirmed_at AS "confirmedAt", c.confirmed_email AS "email",
   c.confirmed_company AS "company", c.confirmed_country AS "country", c.confirmed_plan AS "plan",
-  c.confirmed_streams AS "streams", c.confirmed_idus AS "idus"`;
+  c.confirmed_streams AS "streams", c.confirmed_idus AS "idus", c.status AS "status"`;
 
-export type AccountRow = Profile & { clientId: string; confirmedAt: Date | null };
+/** `active`; `suspended` (its credentials are refused until reactivated); `offboarded` (access ended for good). */
+export type AccountStatus = 'active' | 'suspended' | 'offboarded';
+
+export type AccountRow = Profile & { clientId: string; confirmedAt: Date | null; status?: AccountStatus };
 
 export function accountFromRow(row: AccountRow): Account {
   const { clientId, confirmedAt, email, company, country, plan, streams, idus } = row;

@@ -5,12 +5,14 @@ import { AccountsService } from './accounts.service.js';
 import { ClientEntity } from './client.entity.js';
 import { ClientsAdminController } from './clients-admin.controller.js';
 import { MeController } from './me.controller.js';
+import { ClientStreamsAdminController } from './client-streams-admin.controller.js';
+import { ClientStreamsService } from './client-streams.service.js';
 
 /** Clients and their profile (pending vs confirmed), `GET /me`, the admin client routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientEntity]), AuditModule],
-  controllers: [ClientsAdminController, MeController],
-  providers: [AccountsService],
-  exports: [AccountsService],
+  controllers: [ClientsAdminController, MeController, ClientStreamsAdminController],
+  providers: [AccountsService, ClientStreamsService],
+  exports: [AccountsService, ClientStreamsService],
 })
 export class AccountsModule {}

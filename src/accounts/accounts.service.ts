@@ -8,7 +8,8 @@ import { type Page, pageOf, positionOf } from '../common/paging/keyset-cursor.js
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { ClientEntity } from './client.entity.js';
+import { ClientEntity, type ClientStatus } from './client.entity.js';
+import { clientEtag, ifMatchAllows } from './client-etag.js';
 import { ASCII_LOWER, ASCII_UPPER, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
@@ -29,6 +30,8 @@ export interface ClientView {
   confirmed: Profile;
   confirmedAt: Date | null;
   unconfirmedChanges: boolean;
+  status: ClientStatus;
+  statusChangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -39,12 +42,25 @@ export interface ListClientsInput {
   confirmed?: boolean;
   plan?: string;
   stream?: string;
+  ecoOrganism?: string;
+  status?: ClientStatus;
   cursor?: string;
   limit?: number;
 }
 
 /** Runs in a confirmation's transaction, with what it changed in the confirmed profile; an error undoes the confirmation. */
 export type ConfirmingListener = (manager: EntityManager, clientId: string, changes: Record<string, { from: unknown; to: unknown }>, actor: Actor) => Promise<void>;
+
+/** Runs in the transaction of a change of a client's status (credentials end what an offboarding ends); an error undoes it. */
+export type StatusChangingListener = (manager: EntityManager, clientId: string, change: { from: ClientStatus; to: ClientStatus }, actor: Actor) => Promise<void>;
+
+/** What the operator does to a client's access, and the status it leads to from each status (undefined: not possible). */
+export const STATUS_ACTIONS = {
+  suspend: { action: 'client.suspended', to: 'suspended', from: ['active', 'suspended'] },
+  reactivate: { action: 'client.reactivated', to: 'active', from: ['suspended', 'active'] },
+  offboard: { action: 'client.offboarded', to: 'offboarded', from: ['active', 'suspended', 'offboarded'] },
+} as const satisfies Record<string, { action: string; to: ClientStatus; from: readonly ClientStatus[] }>;
+export type StatusAction = keyof typeof STATUS_ACTIONS;
 
 export interface CreateClientInput extends ProfilePatch {
   clientId?: string | null;
@@ -103,6 +119,8 @@ function viewOf(c: ClientEntity): ClientView {
     confirmed,
     confirmedAt: c.confirmedAt,
     unconfirmedChanges: c.confirmedAt === null || !sameProfile(pending, confirmed),
+    status: c.status,
+    statusChangedAt: c.statusChangedAt,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
@@ -125,6 +143,7 @@ export function profileChanges(before: Profile, after: Profile): Record<string, 
 export class AccountsService {
   private readonly accountListeners: ((clientId: string) => void)[] = [];
   private readonly confirmingListeners: ConfirmingListener[] = [];
+  private readonly statusListeners: StatusChangingListener[] = [];
 
   constructor(
     @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
@@ -165,10 +184,14 @@ export class AccountsService {
   }
 
   /** JSON merge patch of the pending profile; the confirmed profile is untouched. A patch that changes nothing writes (and records) nothing. */
-  async update(clientId: string, patch: ProfilePatch, actor: Actor): Promise<ClientView> {
+  async update(clientId: string, patch: ProfilePatch, actor: Actor, ifMatch?: string): Promise<ClientView> {
     this.checkValues(patch);
     return this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
+      // Checked under the row lock: two operators who read the same version cannot both change it.
+      if (!ifMatchAllows(ifMatch, clientEtag(viewOf(client)))) {
+        throw new Problem('precondition_failed', `Client "${clientId}" changed since it was read (If-Match does not match its ETag); read it again and redo the change.`);
+      }
       const before = pendingOf(client);
       const after = applyPatch(before, patch);
       const changes = profileChanges(before, after);
@@ -214,9 +237,47 @@ export class AccountsService {
       client.confirmedStreams = [...pending.streams];
       client.confirmedIdus = [...pending.idus];
       client.confirmedAt = new Date();
+      client.firstConfirmedAt ??= client.confirmedAt;
       const saved = await manager.save(client);
       await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
       for (const listener of this.confirmingListeners) await listener(manager, clientId, changes, actor);
+      return viewOf(saved);
+    });
+    for (const listener of this.accountListeners) listener(clientId);
+    return view;
+  }
+
+  /** Called in the transaction of every change of a client's status. */
+  onStatusChanging(listener: StatusChangingListener): void {
+    this.statusListeners.push(listener);
+  }
+
+  /**
+   * Suspends, reactivates or offboards a client. Suspension refuses its tokens and sessions until
+   * reactivation (nothing is revoked); offboarding is for good. Records are kept in every case.
+   * Repeating the status a client already has changes and records nothing; offboarded is final
+   * (409). Every replica forgets what it kept of the client at once (the clients trigger).
+   */
+  async changeStatus(clientId: string, what: StatusAction, actor: Actor, reason?: string): Promise<ClientView> {
+    const { action, to, from } = STATUS_ACTIONS[what];
+    const view = await this.dataSource.transaction(async (manager) => {
+      const client = await this.load(manager, clientId, true);
+      const before = client.status;
+      if (!(from as readonly ClientStatus[]).includes(before)) {
+        throw new Problem('conflict', `Client "${clientId}" is ${before}: it cannot be ${what === 'suspend' ? 'suspended' : 'reactivated'} (offboarding is final).`);
+      }
+      if (before === to) return viewOf(client);
+      client.status = to;
+      client.statusChangedAt = new Date();
+      const saved = await manager.save(client);
+      await this.audit.record(manager, actor, {
+        action,
+        targetType: 'client',
+        targetId: clientId,
+        clientId,
+        changes: { status: { from: before, to }, ...(reason ? { reason } : {}) },
+      });
+      for (const listener of this.statusListeners) await listener(manager, clientId, { from: before, to }, actor);
       return viewOf(saved);
     });
     for (const listener of this.accountListeners) listener(clientId);
@@ -228,7 +289,7 @@ export class AccountsService {
    * filters on either profile (a client being onboarded is found by what was entered so far).
    */
   async list(input: ListClientsInput): Promise<Page<ClientView>> {
-    const filters = { q: input.q, confirmed: input.confirmed, plan: input.plan, stream: input.stream };
+    const filters = { q: input.q, confirmed: input.confirmed, plan: input.plan, stream: input.stream, eco_organism: input.ecoOrganism, status: input.status };
     const after = positionOf(input.cursor, filters, CLIENT_ID_PATTERN);
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const query = this.clients
@@ -247,6 +308,10 @@ export class AccountsService {
     if (input.confirmed !== undefined) query.andWhere(input.confirmed ? 'c.confirmed_at IS NOT NULL' : 'c.confirmed_at IS NULL');
     if (input.plan !== undefined) query.andWhere('(c.pending_plan = :plan OR c.confirmed_plan = :plan)', { plan: input.plan });
     if (input.stream !== undefined) query.andWhere('(:stream = ANY(c.pending_streams) OR :stream = ANY(c.confirmed_streams))', { stream: input.stream });
+    if (input.ecoOrganism !== undefined) {
+      query.andWhere('EXISTS (SELECT 1 FROM client_streams cs WHERE cs.client_id = c.client_id AND cs.eco_organism = :eco)', { eco: input.ecoOrganism });
+    }
+    if (input.status !== undefined) query.andWhere('c.status = :status', { status: input.status });
     if (after) query.andWhere('(c.created_at, c.client_id) < (:at::timestamptz, :id)', { at: after.at, id: after.id });
     const { entities, raw } = await query.getRawAndEntities<{ created_text: string }>();
     const rows = entities.map((entity, i) => ({ view: viewOf(entity), createdText: raw[i]!.created_text }));
@@ -267,7 +332,7 @@ export class AccountsService {
   async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string }[]> {
     const rows: { client_id: string; email: string }[] = await this.clients.query(
       `SELECT client_id, confirmed_email AS email FROM clients
-        WHERE confirmed_at IS NOT NULL AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
+        WHERE confirmed_at IS NOT NULL AND status <> 'offboarded' AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
       [foldEmail(email), ASCII_UPPER, ASCII_LOWER],
     );
     return rows.map((r) => ({ clientId: r.client_id, email: r.email }));

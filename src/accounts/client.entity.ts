@@ -1,5 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
+export type ClientStatus = 'active' | 'suspended' | 'offboarded';
+
 /**
  * A client of the service, with two copies of its profile: the pending one the operator edits,
  * and the confirmed one (`GET /me`, declarations) that `confirm` copies from it.
@@ -11,6 +13,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
 // The constraints of the migration, named as there (so that a generated migration changes nothing).
 @Check('ck_clients_client_id_format', `client_id ~ '^[a-z0-9][a-z0-9_-]{2,62}$'`)
 @Check('ck_clients_pending_country', `pending_country ~ '^[A-Z]{2}$'`)
+@Check('ck_clients_status', `status IN ('active', 'suspended', 'offboarded')`)
 @Check('ck_clients_confirmed_country', `confirmed_country ~ '^[A-Z]{2}$'`)
 @Check('ck_clients_pending_company_length', `char_length(pending_company) <= 200`)
 @Check('ck_clients_confirmed_company_length', `char_length(confirmed_company) <= 200`)
@@ -63,6 +66,17 @@ export class ClientEntity {
   /** When the pending profile was last confirmed; null = never (the confirmed profile is then empty). */
   @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true })
   confirmedAt!: Date | null;
+
+  /** The first confirmation (later ones move `confirmedAt`): by default, a client declares from its half-year. */
+  @Column({ name: 'first_confirmed_at', type: 'timestamptz', nullable: true })
+  firstConfirmedAt!: Date | null;
+
+  /** `active`; `suspended` (access refused, reversible); `offboarded` (access ended for good). Records are kept in every case. */
+  @Column({ type: 'text', default: 'active' })
+  status!: ClientStatus;
+
+  @Column({ name: 'status_changed_at', type: 'timestamptz', nullable: true })
+  statusChangedAt!: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

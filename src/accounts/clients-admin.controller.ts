@@ -1,15 +1,25 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Actor, CurrentActor } from '../caller/actor.js';
 import { ApiProblems } from '../common/openapi.js';
 import { AdminApi } from '../caller/audience.js';
-import { AccountsService } from './accounts.service.js';
-import { CreateClientDto, UpdateClientDto } from './dto/client-input.dto.js';
+import { AccountsService, type ClientView } from './accounts.service.js';
+import { clientEtag } from './client-etag.js';
+import { CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
+const ETAG = {
+  ETag: { description: 'Strong entity tag of the client as returned: send it as `If-Match` to `PATCH` only if nobody changed the client since.', schema: { type: 'string', example: '"q3J0cXb1mXh0bQ2aT0d5i1rO2mE8yQc"' } },
+};
+
+/** The client as answered, with its ETag. */
+function withEtag(res: Response, view: ClientView): AdminClientDto {
+  res.setHeader('ETag', clientEtag(view));
+  return AdminClientDto.from(view);
+}
 
 /** Operator: onboarding of clients. */
 @ApiTags('admin')
@@ -38,14 +48,15 @@ export class ClientsAdminController {
     operationId: 'listClients',
     summary: 'Find clients, newest first',
     description:
-      '`q` searches the company and e-mail (pending or confirmed, ignoring case); `confirmed`, `plan` and `stream` filter (plan and stream in either profile). ' +
+      '`q` searches the company and e-mail (pending or confirmed, ignoring case); `confirmed`, `plan` and `stream` filter (plan and stream in either profile), ' +
+      '`eco_organism` keeps the clients with a stream set to that eco-organism, `status` those active, suspended or offboarded. ' +
       'Cursor pagination: pass `next_cursor` as `cursor` with the same filters until it is null.',
   })
   @ApiOkResponse({ description: 'A page of clients, newest first, with `next_cursor` when there are more.', type: AdminClientPageDto })
   @ApiProblems(422)
   async list(@Query() query: ListClientsQueryDto): Promise<AdminClientPageDto> {
-    const { confirmed, ...rest } = query;
-    const page = await this.accounts.list({ ...rest, confirmed: confirmed === undefined ? undefined : confirmed === 'true' });
+    const { confirmed, eco_organism, ...rest } = query;
+    const page = await this.accounts.list({ ...rest, ecoOrganism: eco_organism, confirmed: confirmed === undefined ? undefined : confirmed === 'true' });
     return { data: page.items.map(AdminClientDto.from), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 
@@ -56,10 +67,10 @@ export class ClientsAdminController {
     description: 'The confirmed profile is what the client sees at `GET /api/v1/me`; `unconfirmed_changes` tells whether the pending one differs from it.',
   })
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ description: 'The client, with its pending and confirmed profile.', type: AdminClientDto })
+  @ApiOkResponse({ description: 'The client, with its pending and confirmed profile.', type: AdminClientDto, headers: ETAG })
   @ApiProblems(404)
-  async get(@Param('client_id') clientId: string): Promise<AdminClientDto> {
-    return AdminClientDto.from(await this.accounts.get(clientId));
+  async get(@Param('client_id') clientId: string, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.get(clientId));
   }
 
   @Patch(':client_id')
@@ -68,14 +79,23 @@ export class ClientsAdminController {
     summary: 'Change the pending profile (JSON merge patch)',
     description:
       'A field present replaces the pending value, `null` clears it (arrays become empty), an absent field is unchanged. ' +
-      'Clients keep seeing the confirmed profile until the next `confirm`.',
+      'Clients keep seeing the confirmed profile until the next `confirm`.\n\n' +
+      '**Conditional update**: send the `ETag` of `GET /clients/{client_id}` as `If-Match`; if the client changed since (another operator, a confirmation, a suspension), ' +
+      'the answer is 412 `precondition_failed` and nothing changes. Without `If-Match` the change applies unconditionally (last writer wins).',
   })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto })
-  @ApiProblems(400, 404, 413, 415, 422)
-  async update(@Param('client_id') clientId: string, @Body() body: UpdateClientDto, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
-    return AdminClientDto.from(await this.accounts.update(clientId, body, actor));
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The `ETag` read with the client (or `*`): the change applies only if it still matches.', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 412, 413, 415, 422)
+  async update(
+    @Param('client_id') clientId: string,
+    @Body() body: UpdateClientDto,
+    @CurrentActor() actor: Actor,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.update(clientId, body, actor, ifMatch));
   }
 
   @Post(':client_id/confirm')
@@ -93,5 +113,52 @@ export class ClientsAdminController {
   @ApiProblems(400, 404, 413, 415, 422)
   async confirm(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.confirm(clientId, actor));
+  }
+
+  @Post(':client_id/suspend')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'suspendClient',
+    summary: "Suspend a client's access",
+    description:
+      'Its tokens are refused with 403 `account_suspended` (not 401: the credential is fine, the account is not) and its people see a page saying the account is suspended, ' +
+      'at once on every replica. Nothing is revoked or deleted: declarations, tokens and sessions are kept, the operator reads them as before and they stay in exports. ' +
+      'Suspending a suspended client changes nothing; an offboarded one is 409. Recorded as `client.suspended` (with `reason` when given).',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ description: 'The client, suspended.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 409, 413, 415, 422)
+  async suspend(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'suspend', actor, body?.reason));
+  }
+
+  @Post(':client_id/reactivate')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'reactivateClient',
+    summary: "Restore a suspended client's access",
+    description: 'The same tokens and live sessions work again at once, on every replica: no new token is needed. An active client is left as it is; an offboarded one is 409. Recorded as `client.reactivated`.',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ description: 'The client, active.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 409, 413, 415, 422)
+  async reactivate(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'reactivate', actor, body?.reason));
+  }
+
+  @Post(':client_id/offboard')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'offboardClient',
+    summary: "End a client's access for good, keeping its records",
+    description:
+      'Final: its tokens are refused (401 `invalid_token`, "the account has been closed"), its dashboard sessions end, unused sign-in links no longer work, and it is never counted as missing again. ' +
+      'Its declarations, profile, tokens\' metadata and audit trail are kept and stay readable by the operator and in exports (see the README on how long). Recorded as `client.offboarded`.',
+  })
+  @ApiParam(CLIENT_ID_PARAM)
+  @ApiOkResponse({ description: 'The client, offboarded.', type: AdminClientDto, headers: ETAG })
+  @ApiProblems(400, 404, 413, 415, 422)
+  async offboard(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'offboard', actor, body?.reason));
   }
 }

@@ -17,7 +17,7 @@ export class AuditAdminController {
     operationId: 'listAuditEvents',
     summary: 'The audit trail, newest first',
     description: [
-      'Every admin write (client created, profile changed, onboarding confirmed, token issued or revoked, operator token created or revoked), recorded in the same transaction as the write: who (the bootstrap `ADMIN_TOKEN` or a named operator token), when, what (action, target, changed fields; never a secret) and the request id. A write that changed nothing (e.g. revoking a revoked token) records nothing.',
+      'Every admin write (client created, profile changed, onboarding confirmed, token issued or revoked, operator token created or revoked) and every declaration filed (`declaration.submitted`, with `submitted_by`: the client token’s id and prefix, or the dashboard session), recorded in the same transaction as the write: who (the bootstrap `ADMIN_TOKEN` or a named operator token), when, what (action, target, changed fields; never a secret) and the request id. A write that changed nothing (e.g. revoking a revoked token) records nothing.',
       '',
       'Append-only: no route changes or deletes an entry, and the database refuses UPDATE, DELETE and TRUNCATE on the table. Cursor pagination: pass `next_cursor` as `cursor` with the same filters.',
     ].join('\n'),

@@ -8,6 +8,7 @@ import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../caller/current-
 import { Problem } from '../common/problem/problem.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import {
+  accountSuspended,
   bearerToken,
   invalidToken,
   isB64Token,
@@ -106,6 +107,7 @@ export class AuthGuard implements CanActivate {
         if (cookie !== undefined) this.failures.record(req);
         throw new Problem('session_required', 'Sign in to the dashboard to see this page.');
       }
+      if (session.suspended) throw accountSuspended(session.clientId);
       this.admitClient(req, { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, mode: 'live', account: session.account });
       return true;
     }

@@ -3,8 +3,8 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 /** Who is calling an admin route: the bootstrap ADMIN_TOKEN, or a named operator token. */
 export type OperatorIdentity = { kind: 'admin' } | { kind: 'operator'; id: string; name: string };
 
-/** A client's own people: signed in to the dashboard (a session), or asking for a sign-in link by e-mail (no session yet). */
-export type ClientIdentity = { kind: 'client'; clientId: string; sessionId: string | null };
+/** A client's own people: signed in to the dashboard (a session), or asking for a sign-in link by e-mail (no session yet); or its system, with a token. */
+export type ClientIdentity = { kind: 'client'; clientId: string; sessionId: string | null; token?: { id: string; prefix: string | null } };
 
 /** Someone not signed in at all: a request for a sign-in link by e-mail (the only write anyone may cause). */
 export type AnonymousIdentity = { kind: 'anonymous' };

@@ -21,7 +21,7 @@ export const Public = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'public' s
 
 /** Needs a client token; documents the bearer scheme and the auth problems. */
 export const ClientApi = () =>
-  applyDecorators(SetMetadata(AUDIENCE_KEY, 'client' satisfies Audience), ApiBearerAuth('client'), ApiProblems(400, 401, 429, 503));
+  applyDecorators(SetMetadata(AUDIENCE_KEY, 'client' satisfies Audience), ApiBearerAuth('client'), ApiProblems(400, 401, 403, 429, 503));
 
 /** Needs the operator's ADMIN_TOKEN or a named operator token. */
 export const AdminApi = () =>

@@ -8,6 +8,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, STYLESHEET_PATH } from '../site/site-pages.js';
 import { VIEWS_DIR } from '../site/render-site.js';
+import { messagesFor } from '../i18n/messages/index.js';
+import { LANGUAGE_COOKIE, resolveLanguage } from '../i18n/resolve-language.js';
 
 /**
  * The dashboard's pages load this origin's stylesheet, icon and one script (the copy button), post
@@ -77,6 +79,13 @@ export class DashboardViews {
     if (problem.code === 'session_required') {
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, '/dashboard/sign-in?session=ended');
+      return;
+    }
+    if (problem.code === 'account_suspended') {
+      // Its people are told why, in their language, and what to do (issue 33): a page of its own.
+      const { language } = resolveLanguage({ path: req.originalUrl, remembered: req.cookies?.[LANGUAGE_COOKIE], acceptLanguage: req.headers['accept-language'] });
+      const words = messagesFor(language).problems.account_suspended;
+      this.render(req, res, 'suspended', { title: words.title, nav: 'overview' }, { words, language, instance }, problem.status);
       return;
     }
     // The problem's headers (Retry-After, Allow…) and status were set by the ProblemFilter before it called here.

@@ -16,6 +16,7 @@ import { periodOf } from '../declarations/obligations/obligations.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field, fields } from './form-fields.js';
+import { submissionOrigin } from '../declarations/submission-origin.js';
 
 /** Lines a new form starts with, and the most it shows. */
 const FORM_LINES = 4;
@@ -84,7 +85,7 @@ export class DeclarationsPageController {
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
     const submitted = { period, lines: filled.map(({ line }) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantityOf(line.quantity) })) };
     try {
-      return this.submitted(res, await this.declarations.submit(account, submitted, undefined));
+      return this.submitted(res, await this.declarations.submit(account, submitted, undefined, submissionOrigin(req)));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = error.errors.map((e) => {
@@ -107,7 +108,7 @@ export class DeclarationsPageController {
       return this.form(req, res, account, { period, lines: blankLines(FORM_LINES), uploadErrors: errors, uploadPeriod: period }, 422);
     }
     try {
-      return this.submitted(res, await this.declarations.submitCsv(account, new CsvBody(file.bytes, undefined), period, undefined));
+      return this.submitted(res, await this.declarations.submitCsv(account, new CsvBody(file.bytes, undefined), period, undefined, submissionOrigin(req)));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: error.errors, uploadSummary: error.detail, uploadPeriod: period, fileName: file.filename }, 422);

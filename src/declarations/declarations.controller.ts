@@ -29,6 +29,7 @@ import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
 import { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { PERIOD_PATTERN_TEXT } from './period.js';
+import { submissionOrigin } from './submission-origin.js';
 
 const LOCATION = {
   description: 'The declaration: `/api/v1/declarations/{id}`.',
@@ -60,6 +61,8 @@ export class DeclarationsController {
     summary: 'Submit a declaration for a half-year',
     description: [
       'Validates the whole declaration against the published reference data and your confirmed account, and reports every problem at once (422, one `{pointer, detail, code}` per problem; nothing is stored). A client whose profile was never confirmed gets 422 `account_not_confirmed` (pointer `""`).',
+      '',
+      'Every new revision records who filed it (`submitted_by`: the token\'s id and prefix, or the dashboard session) and is written to the operator\'s audit trail (`declaration.submitted`); a replay or an identical resubmission records nothing.',
       '',
       'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order) creates nothing: 200 with the current revision.',
       '',
@@ -117,12 +120,14 @@ export class DeclarationsController {
     @Body() body: unknown,
     @Query('period') period: unknown,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto> {
+    const origin = submissionOrigin(req);
     const result =
       body instanceof CsvBody
-        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, idempotencyKey, client.mode)
-        : await this.declarations.submit(account, body, idempotencyKey, client.mode);
+        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, idempotencyKey, origin)
+        : await this.declarations.submit(account, body, idempotencyKey, origin);
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');

@@ -17,13 +17,14 @@ import { PeriodsAdminController } from './export/periods-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
+import { AuditModule } from '../audit/audit.module.js';
 import { YearTotalsRepository } from './years/year-totals.repository.js';
 import { YearsController } from './years/years.controller.js';
 import { YearsService } from './years/years.service.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity])],
+  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule],
   controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController],
   providers: [
     DeclarationsService,

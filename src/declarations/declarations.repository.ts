@@ -36,7 +36,18 @@ export interface DeclarationRow {
   receipt: string;
   catalogueVersion: number;
   mode: TokenMode;
+  /** Who filed it; null for revisions filed before this was recorded. */
+  submittedBy: SubmittedBy | null;
 }
+
+/** Who filed a revision, as stored and shown: a client token (id and prefix, never the secret), a dashboard session, or the operator. */
+export type SubmittedBy =
+  | { type: 'token'; token_id: string; token_prefix: string | null }
+  | { type: 'dashboard'; session_id: string | null }
+  | { type: 'operator'; name: string };
+
+/** Who files, as the caller layer knows it (the token prefix is read from the token's row in the insert). */
+export type Submitter = { type: 'token'; tokenId: string } | { type: 'dashboard'; sessionId: string | null } | { type: 'operator'; name: string };
 
 export interface LineRow {
   stream: string;
@@ -82,6 +93,19 @@ export interface NewDeclaration {
   receipt: string;
   contentHash: string;
   catalogueVersion: number;
+  submitter: Submitter;
+}
+
+/** The `submitted_by` JSON the insert stores; a token's prefix is added there from its row. */
+function submittedByJson(submitter: Submitter): string {
+  switch (submitter.type) {
+    case 'token':
+      return JSON.stringify({ type: 'token', token_id: submitter.tokenId });
+    case 'dashboard':
+      return JSON.stringify({ type: 'dashboard', session_id: submitter.sessionId });
+    case 'operator':
+      return JSON.stringify({ type: 'operator', name: submitter.name });
+  }
 }
 
 export interface ListQuery {
@@ -110,7 +134,7 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
 }
 
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
-  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode`;
+  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode, submitted_by AS "submittedBy"`;
 
 /**
  * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
@@ -140,8 +164,12 @@ const SUPERSEDE: Statement = {
 const INSERT: Statement = {
   name: 'declarations.insert',
   text: `WITH declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode)
-           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by)
+           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13,
+                   CASE WHEN $14::jsonb->>'type' = 'token'
+                        THEN $14::jsonb || jsonb_build_object('token_prefix',
+                               (SELECT t.prefix FROM client_tokens t WHERE t.id = ($14::jsonb->>'token_id')::uuid AND t.client_id = $1))
+                        ELSE $14::jsonb END)
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
@@ -228,6 +256,7 @@ export class DeclarationsRepository {
         lines.map((l) => l.quantity),
         declaration.catalogueVersion,
         declaration.mode,
+        submittedByJson(declaration.submitter),
       ],
       manager,
     );

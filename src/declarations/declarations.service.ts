@@ -16,6 +16,9 @@ import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
 import { isUuid } from '../common/uuid.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import type { Actor } from '../caller/actor.js';
+import type { SubmissionOrigin } from './submission-origin.js';
 
 /** What POST answers: 201 for a new revision, 200 for content identical to the current one. */
 export interface SubmitResult {
@@ -47,17 +50,12 @@ export class DeclarationsService {
     private readonly validator: DeclarationValidator,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
-  /** `mode`: the caller's (`test` with a sandbox token); the dashboard is always live. */
-  async submit(
-    account: Account,
-    body: unknown,
-    idempotencyKeyHeader: string | undefined,
-    mode: TokenMode = 'live',
-    options: SubmitOptions = {},
-  ): Promise<SubmitResult> {
-    const scope: DataScope = { clientId: account.clientId, mode };
+  /** `origin`: who files, in which request, and the caller's data (`test` with a sandbox token; the dashboard is live). */
+  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined, origin: SubmissionOrigin, options: SubmitOptions = {}): Promise<SubmitResult> {
+    const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
     const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
     const key = parsedKey && 'key' in parsedKey ? parsedKey.key : undefined;
@@ -93,7 +91,7 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      return await this.store(scope, result.declaration, claim, options);
+      return await this.store(scope, result.declaration, claim, origin, options);
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
@@ -105,13 +103,7 @@ export class DeclarationsService {
    * A declaration from a CSV file: the file read as the JSON body it stands for, then exactly the
    * JSON path (rules, revisions, idempotency, answers), its problems pointed at the file's cells.
    */
-  async submitCsv(
-    account: Account,
-    csv: DeclarationFile,
-    period: string | undefined,
-    idempotencyKeyHeader: string | undefined,
-    mode: TokenMode = 'live',
-  ): Promise<SubmitResult> {
+  async submitCsv(account: Account, csv: DeclarationFile, period: string | undefined, idempotencyKeyHeader: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     try {
       if (sheet.errors.length > 0) {
@@ -119,7 +111,7 @@ export class DeclarationsService {
         const result = this.validate(account, sheet.body);
         throw new ValidationProblem(result.ok ? [] : result.errors);
       }
-      return await this.submit(account, sheet.body, idempotencyKeyHeader, mode);
+      return await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = pointAtCells(sheet, error.errors);
@@ -166,7 +158,7 @@ export class DeclarationsService {
    * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
-  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined, options: SubmitOptions = {}): Promise<SubmitResult> {
+  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined, origin: SubmissionOrigin, options: SubmitOptions): Promise<SubmitResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
@@ -190,9 +182,17 @@ export class DeclarationsService {
                 receipt: receiptFor(declaration.period, revision, scope.mode),
                 contentHash: declaration.contentHash,
                 catalogueVersion: declaration.catalogueVersion,
+                submitter: origin.submitter,
               },
               declaration.lines,
             );
+            await this.audit.record(manager, actorOf(scope.clientId, record, origin), {
+              action: 'declaration.submitted',
+              targetType: 'declaration',
+              targetId: record.id,
+              clientId: scope.clientId,
+              changes: { period: record.period, revision: record.revision, receipt: record.receipt, submitted_by: record.submittedBy, mode: record.mode },
+            });
             await options.onStored?.(manager, { id: record.id, period: record.period, revision: record.revision });
             status = 201;
           }
@@ -211,6 +211,19 @@ export class DeclarationsService {
   }
 
   private readonly categoryOf = (stream: string, code: string) => this.catalogue.categoryName(stream, code);
+}
+
+/** Who filed, as the audit trail records it: the client (its token or its dashboard session), or the operator. */
+function actorOf(clientId: string, record: DeclarationRecordRow, origin: SubmissionOrigin): Actor {
+  const by = record.submittedBy;
+  if (by?.type === 'operator') return { operator: { kind: 'admin' }, requestId: origin.requestId };
+  return {
+    operator:
+      by?.type === 'token'
+        ? { kind: 'client', clientId, sessionId: null, token: { id: by.token_id, prefix: by.token_prefix } }
+        : { kind: 'client', clientId, sessionId: by?.type === 'dashboard' ? by.session_id : null },
+    requestId: origin.requestId,
+  };
 }
 
 const inFlight = (detail: string) => new Problem('idempotency_key_in_flight', detail, { headers: { 'Retry-After': '1' } });

@@ -81,6 +81,9 @@ export interface FieldParams extends ProductFieldParams {
   not_in_plan: Position & { plan?: string; stream?: string; covered?: readonly string[] };
   invalid_idempotency_key: Position;
   idempotency_key_reused: Position;
+  // The operator's per-stream settings (eco-organism)
+  invalid_client_status: Position;
+  unknown_eco_organism: Position & { value?: string; stream?: string; period?: string; listed?: readonly string[] };
 
   // A declaration (DeclarationValidator)
   account_not_confirmed: Position;

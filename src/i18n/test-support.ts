@@ -57,6 +57,8 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   duplicate: [{ value: 'EMB' }, {}],
   unknown_plan: [{ value: 'gold', plans: ['starter', 'business', 'marketplace'] }, {}],
   not_in_plan: [{ plan: 'starter', stream: 'EPRO', covered: ['EMB'] }, {}],
+  invalid_client_status: [{ field: 'status' }],
+  unknown_eco_organism: [{ value: 'Ecomaison', stream: 'EMB', period: '2026-S1', listed: ['Citeo', 'Adelphe', 'Léko'] }, { listed: [] }, {}],
   invalid_idempotency_key: [{}],
   idempotency_key_reused: [{}],
   account_not_confirmed: [{}],

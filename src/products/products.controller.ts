@@ -14,6 +14,7 @@ import { DeclarationDto } from '../declarations/dto/declaration.dto.js';
 import { PERIOD_PATTERN_TEXT } from '../declarations/period.js';
 import { CreateProductsDto, CreateSalesDto } from './dto/product-input.dto.js';
 import { DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
+import { submissionOrigin } from '../declarations/submission-origin.js';
 import { type ClientWriter, ProductsService } from './products.service.js';
 
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
@@ -146,7 +147,7 @@ export class ProductsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto> {
-    const result = await this.products.file(account, writerOf(client, req), period, idempotencyKey, client.mode);
+    const result = await this.products.file(account, writerOf(client, req), period, idempotencyKey, submissionOrigin(req));
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');

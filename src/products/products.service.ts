@@ -1,4 +1,4 @@
-import type { TokenMode } from '../common/token-format.js';
+import type { SubmissionOrigin } from '../declarations/submission-origin.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Account } from '../accounts/account.js';
@@ -167,16 +167,16 @@ export class ProductsService {
    * the lines were computed, nothing is filed (409, retry); else what each product version gave is
    * recorded with it, and the filing is audited.
    */
-  async file(account: Account, writer: ClientWriter, periodText: string, idempotencyKey: string | undefined, mode: TokenMode): Promise<SubmitResult> {
+  async file(account: Account, writer: ClientWriter, periodText: string, idempotencyKey: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
     // The catalogue and sales are live data only: a sandbox token may not file them (they have no test copy yet).
-    if (mode === 'test') throw new Problem('insufficient_scope', 'The product catalogue has no sandbox yet: a test token (eprt_…) cannot file a derived declaration. Use POST /api/v1/declarations with the test token instead.');
+    if (origin.mode === 'test') throw new Problem('insufficient_scope', 'The product catalogue has no sandbox yet: a test token (eprt_…) cannot file a derived declaration. Use POST /api/v1/declarations with the test token instead.');
     const period = this.checkPeriod(periodText);
     const lines = await this.repository.derivedLines(account.clientId, period);
     if (lines.length === 0) {
       throw validationProblem([{ pointer: '/path/period', code: 'nothing_to_derive', detail: `no sales with packaging in ${period}: record sales with POST /api/v1/sales?period=${period} first`, params: { period } }]);
     }
     const body = { period, lines: this.declarationLines(lines) };
-    return this.declarations.submit(account, body, idempotencyKey, mode, {
+    return this.declarations.submit(account, body, idempotencyKey, origin, {
       onStored: async (manager, declaration) => {
         await this.repository.lockCatalogue(manager, account.clientId);
         const again = await this.repository.derivedLines(account.clientId, period, manager);

@@ -77,6 +77,11 @@ describe("a period's export and summary", () => {
     b = await createClientWithToken(t, { client_id: 'export-b', company: 'Bravo SAS', country: 'BE', streams: ['CHR'] });
     quiet = await createClient(t, { client_id: 'export-quiet', company: 'Quiet SAS', streams: ['CHR'] });
     pending = await createClient(t, { client_id: 'export-pending' }, { confirm: false });
+    // Onboarded today, but declaring food-service packaging since 2025: liable for the half-years of the test.
+    for (const { clientId } of [a, b, quiet]) {
+      const set = await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/CHR`).set(admin()).send({ liable_from: '2025-S1', eco_organism: clientId === b.clientId ? 'Citeo Pro' : null });
+      expect(set.status).toBe(200);
+    }
     // a amends: only its second revision counts.
     await submit(a.token, [line(1000, 'Verre'), line(7, 'Bois')]);
     const aLines = [line(0.1, 'Verre'), line(0.2, 'glass'), line(999_999_999_999.999, 'paper_cardboard')];
@@ -92,7 +97,8 @@ describe("a period's export and summary", () => {
     const res = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/summary`).set(admin());
     expect(res.status).toBe(200);
     expect(res.body.period).toBe(PERIOD);
-    expect(res.body.clients).toEqual({ confirmed: 3, declared: 2, missing: 1 });
+    expect(res.body.clients).toEqual({ confirmed: 3, liable: 3, declared: 2, missing: 1 });
+    expect(res.body.ended).toBe(true);
     expect(res.body.missing_clients).toEqual([{ client_id: quiet.clientId, company: 'Quiet SAS', email: expect.any(String) }]);
     expect(JSON.stringify(res.body)).not.toContain(pending.clientId);
 
@@ -118,10 +124,12 @@ describe("a period's export and summary", () => {
     expect(res.body.declarations.map((d: { client_id: string }) => d.client_id)).toEqual([a.clientId, b.clientId]);
     expect(res.body.declarations[0]).toMatchObject({ company: '=HYPERLINK("http://evil")', country: 'FR', idus: ['FR1_A', 'FR2_A'], revision: 2 });
     expect(res.body.declarations[0].lines).toEqual([
-      { stream: 'CHR', material: 'Verre', material_category: 'glass', unit: 'kg', quantity: '0.1' },
-      { stream: 'CHR', material: 'glass', material_category: 'glass', unit: 'kg', quantity: '0.2' },
-      { stream: 'CHR', material: 'paper_cardboard', material_category: 'paper_cardboard', unit: 'kg', quantity: '999999999999.999' },
+      { stream: 'CHR', material: 'Verre', material_category: 'glass', unit: 'kg', quantity: '0.1', eco_organism: null },
+      { stream: 'CHR', material: 'glass', material_category: 'glass', unit: 'kg', quantity: '0.2', eco_organism: null },
+      { stream: 'CHR', material: 'paper_cardboard', material_category: 'paper_cardboard', unit: 'kg', quantity: '999999999999.999', eco_organism: null },
     ]);
+    // The eco-organism set for b's stream goes with each of its lines.
+    expect(res.body.declarations[1].lines.map((l: { eco_organism: string | null }) => l.eco_organism)).toEqual(['Citeo Pro', 'Citeo Pro', 'Citeo Pro']);
     const lines = res.body.declarations.flatMap((d: { lines: Array<{ quantity: string }> }) => d.lines);
     expect(decimal(lines.reduce((s: bigint, l: { quantity: string }) => s + milli(l.quantity), 0n))).toBe('1000000000013.5');
   });
@@ -137,7 +145,7 @@ describe("a period's export and summary", () => {
     expect(byAccept.text).toBe(byPath.text);
     const [header, ...rows] = parseCsv(byPath.text);
     expect(header).toEqual([
-      'period', 'client_id', 'company', 'country', 'idus', 'declaration_id', 'revision', 'receipt', 'submitted_at', 'stream', 'material', 'material_category', 'unit', 'quantity',
+      'period', 'client_id', 'company', 'country', 'idus', 'declaration_id', 'revision', 'receipt', 'submitted_at', 'stream', 'material', 'material_category', 'unit', 'quantity', 'eco_organism',
     ]);
     expect(rows).toHaveLength(6);
     const column = (name: string) => header!.indexOf(name);
@@ -145,17 +153,18 @@ describe("a period's export and summary", () => {
     expect(rows[0]![column('idus')]).toBe('FR1_A; FR2_A');
     expect(rows.map((r) => r[column('client_id')])).toEqual([a.clientId, a.clientId, a.clientId, b.clientId, b.clientId, b.clientId]);
     expect(rows[4]![column('material')]).toBe(`'+Palettes consignées`);
-    expect(rows[3]).toEqual(expect.arrayContaining(['BE', 'Bravo SAS', 'verre', 'glass', '0.001']));
+    expect(rows[3]).toEqual(expect.arrayContaining(['BE', 'Bravo SAS', 'verre', 'glass', '0.001', 'Citeo Pro']));
+    expect(rows[0]![column('eco_organism')]).toBe('');
     expect(decimal(rows.reduce((s, r) => s + milli(r[column('quantity')]!), 0n))).toBe('1000000000013.5');
   });
 
-  it('a period nobody declared: empty export, every confirmed client missing; a malformed period is a 404', async () => {
+  it('a period nobody declared: empty export, and nobody missing before the clients are liable; a malformed period is a 404', async () => {
     const json = await request(t.url).get('/api/v1/admin/periods/2023-S1/export').set(admin());
     expect(json.body).toEqual({ period: '2023-S1', declarations: [] });
     const csv = await request(t.url).get('/api/v1/admin/periods/2023-S1/export.csv').set(admin());
     expect(parseCsv(csv.text)).toHaveLength(1);
     const summary = await request(t.url).get('/api/v1/admin/periods/2023-S1/summary').set(admin());
-    expect(summary.body).toMatchObject({ clients: { confirmed: 3, declared: 0, missing: 3 }, totals: [], stream_totals: [] });
+    expect(summary.body).toMatchObject({ ended: true, clients: { confirmed: 3, liable: 0, declared: 0, missing: 0 }, missing_clients: [], totals: [], stream_totals: [] });
     for (const path of ['2025-S3/export', '2025/export.csv', 'now/summary']) {
       expect((await request(t.url).get(`/api/v1/admin/periods/${path}`).set(admin())).status).toBe(404);
     }

@@ -77,3 +77,14 @@ export class CreateClientDto extends ProfileInputDto {
 
 /** JSON merge patch of the pending profile (`application/merge-patch+json` or `application/json`). */
 export class UpdateClientDto extends ProfileInputDto {}
+
+/** Why the operator changes a client's access (optional; recorded in the audit trail). */
+export class StatusChangeDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 500, example: 'Unpaid invoice 2026-114' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @NotBlank()
+  @MaxLength(500)
+  reason?: string;
+}

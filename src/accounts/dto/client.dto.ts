@@ -59,6 +59,14 @@ export class AdminClientDto {
   @ApiProperty()
   unconfirmed_changes!: boolean;
 
+  /** `active`; `suspended` (its tokens and sessions refused until reactivated); `offboarded` (access ended for good). Records are kept in every case. */
+  @ApiProperty({ enum: ['active', 'suspended', 'offboarded'] })
+  status!: 'active' | 'suspended' | 'offboarded';
+
+  /** When the status last changed; null if never. */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  status_changed_at!: Date | null;
+
   @ApiProperty({ type: String, format: 'date-time' })
   created_at!: Date;
 
@@ -72,6 +80,8 @@ export class AdminClientDto {
       confirmed: ProfileDto.from(view.confirmed),
       confirmed_at: view.confirmedAt,
       unconfirmed_changes: view.unconfirmedChanges,
+      status: view.status,
+      status_changed_at: view.statusChangedAt,
       created_at: view.createdAt,
       updated_at: view.updatedAt,
     });

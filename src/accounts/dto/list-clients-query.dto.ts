@@ -30,4 +30,18 @@ export class ListClientsQueryDto extends PageQueryDto {
   @IsOptional()
   @MatchesPattern('invalidStream', /^[A-Za-z0-9_-]{1,64}$/, 'must be a stream code')
   stream?: string;
+
+  /** An eco-organism set for one of the client's streams (`PUT /admin/clients/{id}/streams/{stream}`), by its published name. */
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @NotBlank()
+  @Length(1, 100)
+  eco_organism?: string;
+
+  /** `active`, `suspended` or `offboarded`. */
+  @ApiPropertyOptional({ enum: ['active', 'suspended', 'offboarded'] })
+  @IsOptional()
+  @MatchesPattern('invalidClientStatus', /^(active|suspended|offboarded)$/, 'must be active, suspended or offboarded')
+  status?: 'active' | 'suspended' | 'offboarded';
 }

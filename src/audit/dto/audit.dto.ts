@@ -48,13 +48,13 @@ export class AuditActorDto {
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   operator_token_id!: string | null;
 
-  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people, `sign-in e-mail request` for an anonymous one). */
+  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people, `token <prefix>` for a client's system filing with a token, `sign-in e-mail request` for an anonymous one). */
   @ApiProperty({ example: 'Camille (onboarding)' })
   name!: string;
 }
 
 export class AuditTargetDto {
-  @ApiProperty({ enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session'], example: 'client' })
+  @ApiProperty({ enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session', 'declaration'], example: 'client' })
   type!: string;
 
   @ApiProperty({ example: 'exemple-sas' })

@@ -14,7 +14,13 @@ export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
   unknown: 'The token is not recognised.',
   expired: 'The token has expired; ask the operator for a new one.',
   revoked: 'The token has been revoked; ask the operator for a new one.',
+  suspended: 'The account is suspended; its tokens work again once the operator reactivates it.',
+  offboarded: 'The account has been closed (offboarded); its tokens no longer work.',
 };
+
+/** The problem for a valid token of a suspended account: not a bad credential (401), a refusal that says why. */
+export const accountSuspended = (clientId: string) =>
+  new Problem('account_suspended', `The account "${clientId}" is suspended: its tokens and dashboard sessions are refused until the operator reactivates it.`);
 
 let strategies = 0;
 

@@ -7,7 +7,7 @@ import { OPERATOR_TOKEN_PREFIX, parseClientToken, parseToken } from '../../commo
 import { AdminCredential } from '../operators/admin-credential.js';
 import { ClientTokenVerifier } from '../tokens/client-token-verifier.js';
 import type { VerifiedClient } from '../verified-client.js';
-import { invalidToken, NOT_FOR_CLIENTS, REJECTION_DESCRIPTIONS, uniqueName } from './bearer-header.js';
+import { accountSuspended, invalidToken, NOT_FOR_CLIENTS, REJECTION_DESCRIPTIONS, uniqueName } from './bearer-header.js';
 
 export const CLIENT_BEARER = 'client-bearer';
 
@@ -42,7 +42,7 @@ export class ClientBearerStrategy extends PassportStrategy(Strategy, CLIENT_BEAR
       throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
     }
     const result = await this.verifier.verify(token);
-    if (!result.ok) throw invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
+    if (!result.ok) throw result.reason === 'suspended' ? accountSuspended(result.clientId!) : invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
     return result.client;
   }
 }

@@ -16,6 +16,8 @@ export interface DashboardSession {
   sessionId: string;
   clientId: string;
   account: Account;
+  /** The account is suspended: the session lives on, but its pages are refused until reactivation. */
+  suspended: boolean;
 }
 
 /** A live session as the operator sees it (never its secret, which is not kept). */
@@ -30,7 +32,7 @@ export interface SessionInfo {
 }
 
 /** Why every session of a client was ended (recorded in the audit trail). */
-export type EndReason = 'operator' | 'sign_out_everywhere' | 'email_changed' | 'suspended';
+export type EndReason = 'operator' | 'sign_out_everywhere' | 'email_changed' | 'suspended' | 'offboarded';
 
 /** The condition of a live session of `dashboard_sessions` (as `s`), its idle time in ms as `$idle`. */
 const LIVE = (idle: string) => `s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => ${idle}::int / 1000.0)`;
@@ -74,6 +76,10 @@ export class SessionsService {
     accounts.onConfirming(async (manager, clientId, changes, actor) => {
       const email = changes.email;
       if (email !== undefined && email.from !== null) await this.endAll(manager, clientId, actor, 'email_changed');
+    });
+    // Offboarding ends every session for good (a suspension keeps them, refused, so that its people see why).
+    accounts.onStatusChanging(async (manager, clientId, change, actor) => {
+      if (change.to === 'offboarded') await this.endAll(manager, clientId, actor, 'offboarded');
     });
   }
 
@@ -144,9 +150,10 @@ export class SessionsService {
   async resolve(secret: unknown): Promise<DashboardSession | undefined> {
     if (typeof secret !== 'string' || !parseToken(secret, SESSION_PREFIX).ok) return undefined;
     const [row] = await this.statements.query<AccountRow & { sessionId: string; seenLongAgo: boolean }>(RESOLVE, [hashToken(secret), SESSION_IDLE_MS, SESSION_SEEN_RESOLUTION_MS]);
-    if (!row) return undefined;
+    // An offboarded account's sessions were ended with it; none is honoured even if one was left.
+    if (!row || row.status === 'offboarded') return undefined;
     if (row.seenLongAgo) await this.statements.query(MARK_SEEN, [row.sessionId, SESSION_SEEN_RESOLUTION_MS]);
-    return { sessionId: row.sessionId, clientId: row.clientId, account: accountFromRow(row) };
+    return { sessionId: row.sessionId, clientId: row.clientId, account: accountFromRow(row), suspended: row.status === 'suspended' };
   }
 
   /** Ends the session in the database (sign-out): its cookie is worthless from now on, on every replica. */

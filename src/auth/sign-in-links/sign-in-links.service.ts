@@ -93,7 +93,8 @@ export class SignInLinksService {
       const spent = (await manager.query(
         `WITH spent AS (
            UPDATE sign_in_links SET used_at = now()
-            WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+            WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+              AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded')
            RETURNING client_id)
          SELECT client_id AS "clientId" FROM spent`,
         [hashToken(secret)],

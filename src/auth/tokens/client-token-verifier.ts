@@ -7,8 +7,8 @@ import { AuthenticationCache } from './authentication-cache.js';
 import { ClientTokensRepository } from './client-tokens.repository.js';
 import { TokenUseRecorder } from './token-use-recorder.js';
 
-export type TokenRejection = 'malformed' | 'checksum' | 'unknown' | 'expired' | 'revoked';
-export type VerifyResult = { ok: true; client: VerifiedClient } | { ok: false; reason: TokenRejection };
+export type TokenRejection = 'malformed' | 'checksum' | 'unknown' | 'expired' | 'revoked' | 'suspended' | 'offboarded';
+export type VerifyResult = { ok: true; client: VerifiedClient } | { ok: false; reason: TokenRejection; clientId?: string };
 
 /**
  * Checks presented client tokens: shape and checksum first, with no I/O; then the authentication
@@ -43,6 +43,8 @@ export class ClientTokenVerifier {
     if (!row || row.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     if (row.expired) return { ok: false, reason: 'expired' };
+    // Never kept: a reactivation (a change of the account) is then seen at the next request.
+    if (row.status === 'suspended' || row.status === 'offboarded') return { ok: false, reason: row.status, clientId: row.clientId };
     if (recordUse) this.uses.record(row.tokenId);
     // Shared by the requests that find it kept: frozen, so that none can change it for the others.
     const client = deepFreeze({ clientId: row.clientId, tokenId: row.tokenId, mode: row.mode, account: accountFromRow(row) });

@@ -1,7 +1,7 @@
 import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/reference-documents.js';
-import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, TotalRow } from '../declarations.repository.js';
+import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, SubmittedBy, TotalRow } from '../declarations.repository.js';
 import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export class LocalizedNameDto {
@@ -66,6 +66,25 @@ export class DeclarationTotalDto {
   }
 }
 
+@ApiSchema({ description: 'Who filed a revision: a client token (`token_id`, `token_prefix`; never the secret), the dashboard (`session_id` of the signed-in session), or the operator (`name`).' })
+export class SubmittedByDto {
+  @ApiProperty({ enum: ['token', 'dashboard', 'operator'] })
+  type!: 'token' | 'dashboard' | 'operator';
+
+  @ApiProperty({ type: String, format: 'uuid', required: false })
+  token_id?: string;
+
+  /** The token's visible prefix, as listed with the client's tokens. */
+  @ApiProperty({ type: String, nullable: true, required: false, example: 'epr_7Kq2' })
+  token_prefix?: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, required: false })
+  session_id?: string | null;
+
+  @ApiProperty({ type: String, required: false, example: 'ADMIN_TOKEN' })
+  name?: string;
+}
+
 /** The fields every declaration view has (record and list summary). */
 export abstract class DeclarationBaseDto {
   /** Random (UUID), not sequential. */
@@ -105,6 +124,9 @@ export abstract class DeclarationBaseDto {
   /** `live`, or `test` for a declaration of the client's sandbox (made with an `eprt_` test token, never filed). */
   @ApiProperty({ enum: TOKEN_MODES, example: 'live' })
   mode!: TokenMode;
+  /** Who filed this revision; null for revisions filed before the service recorded it. */
+  @ApiProperty({ type: SubmittedByDto, nullable: true })
+  submitted_by!: SubmittedBy | null;
 
   /** Exact sums per stream and unit (decimal strings). */
   @ApiProperty({ type: [DeclarationTotalDto] })
@@ -141,6 +163,8 @@ export class DeclarationDto extends DeclarationBaseDto {
       catalogue_version: stored.catalogue_version ?? 1,
       // Responses stored before the sandbox existed were all live.
       mode: stored.mode ?? 'live',
+      // Responses stored before `submitted_by` existed did not say.
+      submitted_by: stored.submitted_by ?? null,
       lines: stored.lines.map(({ stream, material, material_category: c, unit, quantity }) => ({
         stream,
         material,
@@ -191,5 +215,6 @@ function baseOf(row: DeclarationRow) {
     receipt: row.receipt,
     catalogue_version: row.catalogueVersion,
     mode: row.mode,
+    submitted_by: row.submittedBy ?? null,
   };
 }

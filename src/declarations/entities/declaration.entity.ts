@@ -18,6 +18,7 @@ export type DeclarationStatus = 'current' | 'superseded';
 @Check('ck_declarations_revision_positive', `revision >= 1`)
 @Check('ck_declarations_supersedes_previous', `(revision = 1) = (supersedes IS NULL)`)
 @Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)
+@Check('ck_declarations_submitted_by', `submitted_by IS NULL OR submitted_by->>'type' IN ('token', 'dashboard', 'operator')`)
 @Check('ck_declarations_mode', `mode IN ('live', 'test')`)
 // The database, not only the code, guarantees one current revision per (client, mode, period) (mode: migrations/1797000000000-sandbox.ts).
 @Index('uq_declarations_client_period_current', ['clientId', 'mode', 'period'], { unique: true, where: `status = 'current'` })
@@ -76,4 +77,8 @@ export class DeclarationEntity {
   /** SHA-256 of the canonical lines: an identical resubmission is recognised without reading the lines. */
   @Column({ name: 'content_hash', type: 'text' })
   contentHash!: string;
+
+  /** Who filed it (migrations/1797100000000-operator-book.ts); null for revisions filed before it was recorded. */
+  @Column({ name: 'submitted_by', type: 'jsonb', nullable: true })
+  submittedBy!: Record<string, unknown> | null;
 }

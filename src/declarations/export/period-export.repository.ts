@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { utcText } from '../declarations.repository.js';
 import { STREAMING_STATEMENT_TIMEOUT_MS } from '../../database/database-options.js';
+import { LIABLE, periodEndInstant } from './liability.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
 export interface ExportLineRow {
@@ -23,6 +24,8 @@ export interface ExportLineRow {
   unit: string;
   /** Exact decimal text without trailing zeros. */
   quantity: string;
+  /** The eco-organism set for the client and the line's stream, if any. */
+  ecoOrganism: string | null;
 }
 
 export interface SummaryTotalRow {
@@ -38,6 +41,7 @@ export interface SummaryTotalRow {
 
 export interface PeriodSummaryRows {
   confirmedClients: number;
+  liableClients: number;
   declaredClients: number;
   missing: { clientId: string; company: string | null; email: string | null }[];
   totals: SummaryTotalRow[];
@@ -48,10 +52,12 @@ export interface PeriodSummaryRows {
 export const EXPORT_LINES = `
   SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
          d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
-         l.stream, l.material, l.material_code AS "materialCode", l.unit, trim_scale(l.quantity)::text AS quantity
+         l.stream, l.material, l.material_code AS "materialCode", l.unit, trim_scale(l.quantity)::text AS quantity,
+         cs.eco_organism AS "ecoOrganism"
     FROM declarations d
     JOIN clients c ON c.client_id = d.client_id
     JOIN declaration_lines l ON l.declaration_id = d.id
+    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
    WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
    ORDER BY d.client_id, l.position`;
 
@@ -99,22 +105,30 @@ export class PeriodExportRepository {
     }
   }
 
-  /** Totals across clients (exact, by PostgreSQL's numeric), who declared and who has not: one snapshot. */
-  async summary(period: string): Promise<PeriodSummaryRows> {
+  /**
+   * Totals across clients (exact, by PostgreSQL's numeric), who declared and who has not: one
+   * snapshot. Missing: the clients liable for the period (see liability.ts) without a current
+   * declaration, and only once the period has ended (`ended`).
+   */
+  async summary(period: string, ended: boolean): Promise<PeriodSummaryRows> {
+    const end = periodEndInstant(period);
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      const [counts]: { confirmedClients: number; declaredClients: number }[] = await manager.query(
+      const [counts]: { confirmedClients: number; liableClients: number; declaredClients: number }[] = await manager.query(
         `SELECT (SELECT count(*)::int FROM clients WHERE confirmed_at IS NOT NULL) AS "confirmedClients",
+                (SELECT count(*)::int FROM clients c WHERE ${LIABLE('$1', '$2')}) AS "liableClients",
                 (SELECT count(*)::int FROM declarations WHERE period = $1 AND status = 'current' AND mode = 'live') AS "declaredClients"`,
-        [period],
+        [period, end],
       );
-      const missing = await manager.query(
-        `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email
-           FROM clients c
-          WHERE c.confirmed_at IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live')
-          ORDER BY c.client_id`,
-        [period],
-      );
+      const missing = ended
+        ? await manager.query(
+            `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email
+               FROM clients c
+              WHERE ${LIABLE('$1', '$2')}
+                AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live')
+              ORDER BY c.client_id`,
+            [period, end],
+          )
+        : [];
       const totals = await manager.query(
         `SELECT l.stream, l.material_code AS "materialCode", CASE WHEN l.material_code IS NULL THEN l.material END AS material, l.unit,
                 trim_scale(sum(l.quantity))::text AS quantity, count(DISTINCT d.client_id)::int AS "clientCount", count(*)::int AS "lineCount"

@@ -6,6 +6,8 @@ import type { Response } from 'express';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { Clock } from '../clock.js';
+import { periodEnded } from './liability.js';
 import type { PeriodSummaryDto } from './dto/period-export.dto.js';
 import { type ExportLineRow, PeriodExportRepository } from './period-export.repository.js';
 
@@ -27,6 +29,7 @@ export const CSV_COLUMNS = [
   'material_category',
   'unit',
   'quantity',
+  'eco_organism',
 ] as const;
 
 /** IDUs share one CSV cell. */
@@ -93,7 +96,14 @@ const jsonFormatter = (period: string): ExportFormatter => ({
       revision: first.revision,
       receipt: first.receipt,
       submitted_at: first.submittedAt,
-      lines: rows.map((row) => ({ stream: row.stream, material: row.material, material_category: row.materialCode, unit: row.unit, quantity: row.quantity })),
+      lines: rows.map((row) => ({
+        stream: row.stream,
+        material: row.material,
+        material_category: row.materialCode,
+        unit: row.unit,
+        quantity: row.quantity,
+        eco_organism: row.ecoOrganism,
+      })),
     };
     return `${index === 0 ? '' : ','}\n${JSON.stringify(declaration)}`;
   },
@@ -123,6 +133,7 @@ const csvFormatter = (period: string): ExportFormatter => {
           row.materialCode ?? '',
           row.unit,
           row.quantity,
+          row.ecoOrganism ?? '',
         ]),
         options,
       ),
@@ -133,7 +144,10 @@ const csvFormatter = (period: string): ExportFormatter => {
 /** A period's filing export (streamed) and its summary. */
 @Injectable()
 export class PeriodExportService {
-  constructor(private readonly repository: PeriodExportRepository) {}
+  constructor(
+    private readonly repository: PeriodExportRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Writes the export to `res` as it is read: headers once the snapshot is taken, then the body
@@ -156,10 +170,12 @@ export class PeriodExportService {
 
   async summary(period: string): Promise<PeriodSummaryDto> {
     checkPeriod(period);
-    const s = await this.repository.summary(period);
+    const ended = periodEnded(period, this.clock.now());
+    const s = await this.repository.summary(period, ended);
     return {
       period,
-      clients: { confirmed: s.confirmedClients, declared: s.declaredClients, missing: s.missing.length },
+      ended,
+      clients: { confirmed: s.confirmedClients, liable: s.liableClients, declared: s.declaredClients, missing: s.missing.length },
       missing_clients: s.missing.map((m) => ({ client_id: m.clientId, company: m.company, email: m.email })),
       totals: s.totals.map((t) => ({
         stream: t.stream,

@@ -61,7 +61,9 @@ export class PeriodsAdminController {
     operationId: 'summarisePeriod',
     summary: "A period's totals across clients, and who has not declared",
     description:
-      'Over the current revision of every client: exact totals (PostgreSQL numeric, as decimal strings) per stream, material and unit, and per stream and unit; how many confirmed clients there are, how many declared, and which confirmed clients have not.',
+      'Over the current revision of every client: exact totals (PostgreSQL numeric, as decimal strings) per stream, material and unit, and per stream and unit; how many confirmed clients there are, how many are liable for the period, how many declared, and which liable clients have not. ' +
+      'A client is liable for a half-year when one of its confirmed streams is declared from it or earlier (`liable_from` of `PUT /admin/clients/{id}/streams/{stream}`, else the half-year of its first confirmation) and it is not offboarded; ' +
+      'it is missing only once the half-year has ended (`ended`).',
   })
   @ApiParam(PERIOD_PARAM)
   @ApiOkResponse({ description: "The period's exact totals and who has declared.", type: PeriodSummaryDto })

@@ -163,6 +163,10 @@ export const en = {
       title: 'Operator area switched off',
       explanation: 'The operator area is switched off on this installation. If you run the service, set ADMIN_TOKEN to switch it on.',
     },
+    account_suspended: {
+      title: 'Your account is suspended',
+      explanation: 'The operator has suspended your account: your API tokens and dashboard sessions do not work for now, and your declarations are kept. Contact the operator to have it reactivated.',
+    },
     session_required: {
       title: 'Please sign in',
       explanation: 'Your session has ended: you signed out, or it was idle for 30 minutes, or it is 12 hours old. Sign in again with a new link.',
@@ -182,6 +186,10 @@ export const en = {
     conflict: {
       title: 'The record has changed',
       explanation: 'This record was changed in the meantime. Reload the page to see it as it is now, then try again.',
+    },
+    precondition_failed: {
+      title: 'The record changed since you read it',
+      explanation: 'Someone changed this record after you opened it, and nothing was changed. Reload it, check what is there now, then make your change again.',
     },
     idempotency_key_in_flight: {
       title: 'Your declaration is still being recorded',
@@ -311,6 +319,10 @@ export const en = {
       'The submission identifier (Idempotency-Key) must be 1 to 255 visible characters: use a new unique identifier, for example 0f8fad5b-d9cb-469f-a165-70867728950e.',
     idempotency_key_reused: () =>
       'This submission identifier (Idempotency-Key) was used for different figures in the last 24 hours. Send the new figures with a new identifier.',
+
+    invalid_client_status: () => 'Choose active, suspended or offboarded.',
+    unknown_eco_organism: (p) =>
+      `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} an eco-organism the published data lists for ${p.stream ?? 'this stream'}${p.period ? ` in ${p.period}` : ''}. ${p.listed?.length ? `Choose ${or(p.listed)}.` : 'None is listed for it: leave the eco-organism empty.'}`,
 
     account_not_confirmed: () =>
       'Your account is not confirmed yet: the operator must confirm your company’s details before you can file. Nothing was recorded; send your declaration again once you are told your account is confirmed.',
@@ -714,6 +726,8 @@ export const en = {
       not_found: { what: 'Nothing is at this address, or the record is not yours (another client’s record is reported the same way).', todo: 'Check the path and the id.' },
       method_not_allowed: { what: 'The path exists but not with this method.', todo: 'Use one of the methods in the Allow header.' },
       conflict: { what: 'The request conflicts with the current state of a record.', todo: 'Read the record again and decide whether to retry.' },
+      precondition_failed: { what: 'The If-Match header does not match the current ETag of the record: it changed since it was read. Nothing was changed.', todo: 'GET the record again, reapply the change to what it is now, and send it with the new ETag.' },
+      account_suspended: { what: 'The token or session is valid, but the operator has suspended the client’s account.', todo: 'Contact the operator; the same tokens work again once the account is reactivated.' },
       idempotency_key_in_flight: { what: 'A request with the same Idempotency-Key is still running.', todo: 'Wait the number of seconds in Retry-After and send the same request again: you will get the first response.' },
       payload_too_large: { what: 'The body is over 1 MiB, or holds too many JSON objects and arrays.', todo: 'Split the data into smaller requests (a declaration holds at most 1,000 lines).' },
       unsupported_media_type: { what: 'The body is not JSON.', todo: 'Send Content-Type: application/json.' },

@@ -147,6 +147,10 @@ export const fr = {
       title: t`Espace de l'opérateur désactivé`,
       explanation: t`L'espace de l'opérateur est désactivé sur cette installation. Si vous exploitez le service, renseignez ADMIN_TOKEN pour l'activer.`,
     },
+    account_suspended: {
+      title: 'Votre compte est suspendu',
+      explanation: t`L'opérateur a suspendu votre compte : vos jetons d'API et vos sessions du tableau de bord ne fonctionnent plus pour le moment, et vos déclarations sont conservées. Contactez l'opérateur pour le faire réactiver.`,
+    },
     session_required: {
       title: 'Veuillez vous connecter',
       explanation: t`Votre session a pris fin : déconnexion, 30 minutes sans activité ou 12 heures écoulées depuis la connexion. Reconnectez-vous avec un nouveau lien.`,
@@ -166,6 +170,10 @@ export const fr = {
     conflict: {
       title: t`L'enregistrement a changé`,
       explanation: t`Cet enregistrement a été modifié entre-temps. Rechargez la page pour le voir tel qu'il est, puis réessayez.`,
+    },
+    precondition_failed: {
+      title: t`L'enregistrement a changé depuis votre lecture`,
+      explanation: t`Quelqu'un a modifié cet enregistrement après que vous l'avez ouvert ; rien n'a été modifié. Rechargez-le, vérifiez son contenu actuel, puis refaites votre modification.`,
     },
     idempotency_key_in_flight: {
       title: t`Votre déclaration est en cours d'enregistrement`,
@@ -295,6 +303,10 @@ export const fr = {
       t`L'identifiant d'envoi (Idempotency-Key) doit compter de 1 à 255 caractères visibles : prenez un nouvel identifiant unique, par exemple 0f8fad5b-d9cb-469f-a165-70867728950e.`,
     idempotency_key_reused: () =>
       t`Cet identifiant d'envoi (Idempotency-Key) a déjà servi pour d'autres chiffres dans les dernières 24 heures. Envoyez les nouveaux chiffres avec un nouvel identifiant.`,
+
+    invalid_client_status: () => 'Choisissez active (actif), suspended (suspendu) ou offboarded (sorti du service).',
+    unknown_eco_organism: (p) =>
+      `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} ${t`un éco-organisme que les données publiées mentionnent pour ${p.stream ? `la filière ${p.stream}` : 'cette filière'}${p.period ? ` au semestre ${p.period}` : ''}.`} ${p.listed?.length ? t`Choisissez ${or(p.listed)}.` : t`Aucun n'y figure : laissez l'éco-organisme vide.`}`,
 
     account_not_confirmed: () =>
       t`Votre compte n'est pas encore confirmé : l'opérateur doit valider les informations de votre entreprise avant tout dépôt. Rien n'a été enregistré ; déposez de nouveau votre déclaration une fois la confirmation reçue.`,
@@ -699,6 +711,8 @@ export const fr = {
       not_found: { what: 'Rien à cette adresse, ou l’enregistrement n’est pas le vôtre (celui d’un autre client est traité de la même façon).', todo: 'Vérifiez le chemin et l’identifiant.' },
       method_not_allowed: { what: 'Le chemin existe, mais pas avec cette méthode.', todo: 'Utilisez une des méthodes de l’en-tête Allow.' },
       conflict: { what: 'La requête est en conflit avec l’état actuel d’un enregistrement.', todo: 'Relisez l’enregistrement et décidez s’il faut réessayer.' },
+      precondition_failed: { what: t`L'en-tête If-Match ne correspond pas à l'ETag actuel de l'enregistrement : il a changé depuis sa lecture. Rien n'a été modifié.`, todo: t`Relisez l'enregistrement (GET), refaites la modification sur son contenu actuel et renvoyez-la avec le nouvel ETag.` },
+      account_suspended: { what: t`Le jeton ou la session est valide, mais l'opérateur a suspendu le compte de l'adhérent.`, todo: t`Contactez l'opérateur : les mêmes jetons fonctionneront de nouveau dès la réactivation du compte.` },
       idempotency_key_in_flight: { what: 'Une requête avec la même Idempotency-Key est encore en cours.', todo: 'Attendez le nombre de secondes de Retry-After et renvoyez la même requête : vous recevrez la première réponse.' },
       payload_too_large: { what: 'Le corps dépasse 1 Mio, ou contient trop d’objets et de tableaux JSON.', todo: 'Découpez les données en requêtes plus petites (une déclaration compte au plus 1 000 lignes).' },
       unsupported_media_type: { what: 'Le corps n’est pas du JSON.', todo: 'Envoyez Content-Type: application/json.' },

@@ -19,6 +19,10 @@ export class ExportLineDto {
   /** Exact decimal string, without trailing zeros. */
   @ApiProperty({ example: '1200.5', pattern: '^[0-9]+(\\.[0-9]{1,3})?$' })
   quantity!: string;
+
+  /** The eco-organism set for the client and this stream (`PUT /admin/clients/{id}/streams/{stream}`); null when none is set. */
+  @ApiProperty({ type: String, nullable: true, example: 'Citeo' })
+  eco_organism!: string | null;
 }
 
 @ApiSchema({ description: "A client's current revision for the period, with the client's confirmed company, country and IDUs." })
@@ -65,11 +69,15 @@ export class SummaryClientsDto {
   @ApiProperty({ type: 'integer', minimum: 0 })
   confirmed!: number;
 
+  /** Confirmed clients, not offboarded, liable for the period: one of their confirmed streams is declared from it or earlier (`liable_from`, else the half-year of the first confirmation). */
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  liable!: number;
+
   /** Clients with a current declaration for the period. */
   @ApiProperty({ type: 'integer', minimum: 0 })
   declared!: number;
 
-  /** Confirmed clients without one (listed in `missing_clients`). */
+  /** Liable clients without one, once the period has ended (listed in `missing_clients`); 0 while it is open. */
   @ApiProperty({ type: 'integer', minimum: 0 })
   missing!: number;
 }
@@ -127,10 +135,14 @@ export class PeriodSummaryDto {
   @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 
+  /** Whether the half-year has ended (Paris time): only then can a client be missing. */
+  @ApiProperty()
+  ended!: boolean;
+
   @ApiProperty({ type: SummaryClientsDto })
   clients!: SummaryClientsDto;
 
-  /** Confirmed clients without a current declaration for the period, by client id. */
+  /** Liable clients without a current declaration for the ended period, by client id (empty while it is open). */
   @ApiProperty({ type: [MissingClientDto] })
   missing_clients!: MissingClientDto[];
 

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail.js';
+import type { Actor } from '../caller/actor.js';
+import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
+import { halfYearBounds, halfYearOf, liableFrom } from './liability.js';
+
+/** What the operator sets for one stream of a client. */
+export interface StreamSettingInput {
+  ecoOrganism: string | null;
+  liableFrom: string | null;
+}
+
+/** One stream of a client, with its settings. */
+export interface StreamSettingView {
+  stream: string;
+  /** Whether the stream is in the confirmed profile (else only in the pending one). */
+  confirmed: boolean;
+  ecoOrganism: string | null;
+  /** As set by the operator; null = the half-year of the first confirmation. */
+  liableFromSet: string | null;
+  /** The half-year from which the client declares the stream; null while never confirmed. */
+  liableFrom: string | null;
+}
+
+interface ClientRow {
+  pendingStreams: string[];
+  confirmedStreams: string[];
+  firstConfirmedAt: Date | null;
+}
+
+/**
+ * Per client and stream: the eco-organism its declarations of the stream go to, and the half-year
+ * from which it is liable (its own table, `client_streams`). The eco-organism must be one the
+ * published streams data lists for the stream, approved (where an approval is published) in the
+ * half-year from which the client declares.
+ */
+@Injectable()
+export class ClientStreamsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** Every stream of the client (pending or confirmed), with its settings. */
+  async list(clientId: string, manager: EntityManager = this.dataSource.manager): Promise<StreamSettingView[]> {
+    const client = await this.client(manager, clientId);
+    const rows: { stream: string; ecoOrganism: string | null; liableFrom: string | null }[] = await manager.query(
+      `SELECT stream, eco_organism AS "ecoOrganism", liable_from AS "liableFrom" FROM client_streams WHERE client_id = $1`,
+      [clientId],
+    );
+    const settings = new Map(rows.map((r) => [r.stream, r]));
+    const streams = [...new Set([...client.confirmedStreams, ...client.pendingStreams, ...rows.map((r) => r.stream)])].sort();
+    return streams.map((stream) => {
+      const s = settings.get(stream);
+      return {
+        stream,
+        confirmed: client.confirmedStreams.includes(stream),
+        ecoOrganism: s?.ecoOrganism ?? null,
+        liableFromSet: s?.liableFrom ?? null,
+        liableFrom: liableFrom(s?.liableFrom, client.firstConfirmedAt),
+      };
+    });
+  }
+
+  /** Sets the eco-organism and liability start of one stream of the client (both replaced; null clears). */
+  async set(clientId: string, stream: string, input: StreamSettingInput, actor: Actor, now = new Date()): Promise<StreamSettingView> {
+    return this.dataSource.transaction(async (manager) => {
+      const client = await this.client(manager, clientId, true);
+      if (!this.catalogue.stream(stream)) throw new NotFoundProblem(`Stream "${stream}"`);
+      const errors: FieldError[] = [];
+      const registered = [...new Set([...client.confirmedStreams, ...client.pendingStreams])];
+      if (!registered.includes(stream)) {
+        errors.push({
+          pointer: '',
+          code: 'stream_not_registered',
+          detail: `the client's profile has no stream ${stream} (it has ${registered.join(', ') || 'none'}): add it to the profile first`,
+          params: { stream, registered },
+        });
+      }
+      if (input.ecoOrganism !== null) {
+        const period = input.liableFrom ?? liableFrom(null, client.firstConfirmedAt) ?? halfYearOf(now);
+        const listed = this.ecoOrganismsFor(stream, period);
+        if (!listed.includes(input.ecoOrganism)) {
+          errors.push({
+            pointer: '/eco_organism',
+            code: 'unknown_eco_organism',
+            detail: `"${input.ecoOrganism}" is not an eco-organism the published data lists for ${stream} in ${period}; choose one of: ${listed.join(', ') || 'none'}`,
+            params: { value: input.ecoOrganism, stream, period, listed },
+          });
+        }
+      }
+      if (errors.length > 0) throw new ValidationProblem(errors);
+
+      const [before]: { ecoOrganism: string | null; liableFrom: string | null }[] = await manager.query(
+        `SELECT eco_organism AS "ecoOrganism", liable_from AS "liableFrom" FROM client_streams WHERE client_id = $1 AND stream = $2`,
+        [clientId, stream],
+      );
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      if ((before?.ecoOrganism ?? null) !== input.ecoOrganism) changes.eco_organism = { from: before?.ecoOrganism ?? null, to: input.ecoOrganism };
+      if ((before?.liableFrom ?? null) !== input.liableFrom) changes.liable_from = { from: before?.liableFrom ?? null, to: input.liableFrom };
+      if (Object.keys(changes).length > 0) {
+        await manager.query(
+          `INSERT INTO client_streams (client_id, stream, eco_organism, liable_from) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (client_id, stream) DO UPDATE SET eco_organism = EXCLUDED.eco_organism, liable_from = EXCLUDED.liable_from, updated_at = now()`,
+          [clientId, stream, input.ecoOrganism, input.liableFrom],
+        );
+        await this.audit.record(manager, actor, { action: 'client.stream_updated', targetType: 'client', targetId: clientId, clientId, changes: { stream, ...changes } });
+      }
+      return (await this.list(clientId, manager)).find((s) => s.stream === stream)!;
+    });
+  }
+
+  /**
+   * The eco-organisms the published data lists for a stream in a half-year: every one listed
+   * (approved, candidate, or approval not verified: the data says which), except a coordinating
+   * body (producers do not join it) and those whose published approval does not cover any of the half-year.
+   */
+  ecoOrganismsFor(stream: string, period: string): string[] {
+    const { start, end } = halfYearBounds(period);
+    return (this.catalogue.stream(stream)?.eco_organisms ?? [])
+      .filter((organism) => organism.role !== 'coordinating_body')
+      .filter((organism) => !organism.approval || (organism.approval.from <= end && organism.approval.to >= start))
+      .map((organism) => organism.name);
+  }
+
+  private async client(manager: EntityManager, clientId: string, lock = false): Promise<ClientRow> {
+    if (!CLIENT_ID_PATTERN.test(clientId)) throw new NotFoundProblem(`Client "${clientId}"`);
+    const [row]: ClientRow[] = await manager.query(
+      `SELECT pending_streams AS "pendingStreams", confirmed_streams AS "confirmedStreams", first_confirmed_at AS "firstConfirmedAt"
+         FROM clients WHERE client_id = $1 ${lock ? 'FOR UPDATE' : ''}`,
+      [clientId],
+    );
+    if (!row) throw new NotFoundProblem(`Client "${clientId}"`);
+    return row;
+  }
+}
