@@ -96,6 +96,7 @@ describe('POST /api/v1/declarations: success', () => {
       submitted_at: expect.stringMatching(TIMESTAMP),
       receipt: expect.stringMatching(/^EPR-2025S1-R1-[0-9A-HJKMNP-TV-Z]{8}$/),
       catalogue_version: 3,
+      mode: 'live',
       submitted_by: { type: 'token', token_id: expect.stringMatching(UUID), token_prefix: expect.stringMatching(/^eprc_/) },
       lines: [
         { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200.5 },

@@ -129,6 +129,9 @@ describe('isolation', () => {
 
   it('the operator never sees test declarations: listing, record, export, summary', async () => {
     const { clientId, test } = await clientWithBothTokens();
+    // Liable from 2023-S1, so that the summary of that half-year counts the client as missing.
+    const liable = await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: '2023-S1' });
+    expect(liable.status).toBe(200);
     const testOne = await submit(test, { period: '2023-S1', lines: GLASS(7, 28) });
     expect(testOne.status).toBe(201);
 
