@@ -448,8 +448,10 @@ export const CLIENT_API_ENDPOINTS = {
     'per stream of the confirmed account and per half-year: declared or missing, ended or open, and the deadlines ahead (an unconfirmed account gets `account_status: "pending"`)',
   'GET /declarations': "the caller's declarations, newest first, cursor-paginated, filterable by period and status",
   'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
+  'GET /declarations/{id}.csv': "one of the caller's declarations as a CSV file of its lines (stream, material, unit, quantity)",
   'POST /declarations':
     'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
+  'DELETE /test-data': 'with a test token (`eprt_…`): wipe the caller\'s sandbox (its test declarations and Idempotency-Keys); a live token gets 403',
 } as const;
 
 /** The fields of the index document, in their published order. */
