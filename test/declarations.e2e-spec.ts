@@ -96,6 +96,7 @@ describe('POST /api/v1/declarations: success', () => {
       submitted_at: expect.stringMatching(TIMESTAMP),
       receipt: expect.stringMatching(/^EPR-2025S1-R1-[0-9A-HJKMNP-TV-Z]{8}$/),
       catalogue_version: 3,
+      mode: 'live',
       lines: [
         { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200.5 },
         { stream: 'EMB', material: 'Verre', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'uvc', quantity: 1200 },
@@ -710,7 +711,7 @@ describe('schema and documentation', () => {
 
     const list = doc.paths['/api/v1/declarations'].get;
     expect(list.operationId).toBe('listDeclarations');
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'period', 'status']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['X-Request-Id', 'cursor', 'limit', 'period', 'status']);
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '422']));
     expect(list.description).toContain('GET /api/v1/declarations/{id}');
 
