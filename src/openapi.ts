@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import metadata from './metadata.js';
+import { completeDocument } from './common/openapi-document.js';
 import { documentCsvRequestBody } from './declarations/csv/declaration-csv.openapi.js';
 import { addReferenceSchemas } from './reference/reference-openapi.js';
 
@@ -41,7 +42,7 @@ export async function createOpenApiDocument(app: INestApplication): Promise<Open
   const document = SwaggerModule.createDocument(app, builder, {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,
   });
-  return nullableReferences(documentCsvRequestBody(addReferenceSchemas(document)));
+  return completeDocument(nullableReferences(documentCsvRequestBody(addReferenceSchemas(document))));
 }
 
 /**

@@ -87,7 +87,7 @@ describe('issuing tokens', () => {
       .send({ name: ' ERP production ', expires_at: new Date(Date.now() + 86_400_000).toISOString() });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'name', 'prefix', 'token']);
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'mode', 'name', 'prefix', 'token']);
     expect(res.body.token).toMatch(TOKEN_SHAPE);
     expect(res.body.prefix).toBe(res.body.token.slice(0, 12));
     expect(res.body.name).toBe('ERP production');
@@ -148,7 +148,7 @@ describe('listing and revoking tokens', () => {
     expect(list.headers['cache-control']).toBe('no-store');
     expect(list.body.map((x: { name: string }) => x.name)).toEqual(['second', 'first']);
     for (const item of list.body) {
-      expect(Object.keys(item).sort()).toEqual(['created_at', 'created_via', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at']);
+      expect(Object.keys(item).sort()).toEqual(['created_at', 'created_via', 'expires_at', 'id', 'last_used_at', 'mode', 'name', 'prefix', 'revoked_at']);
     }
     expect(list.body[0]).toEqual(expect.objectContaining({ id: second.id, prefix: second.token.slice(0, 12), last_used_at: null, revoked_at: null, created_via: 'operator' }));
     expect(list.body[1].last_used_at).toEqual(expect.any(String));

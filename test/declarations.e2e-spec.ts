@@ -712,7 +712,7 @@ describe('schema and documentation', () => {
 
     const list = doc.paths['/api/v1/declarations'].get;
     expect(list.operationId).toBe('listDeclarations');
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'period', 'status']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['X-Request-Id', 'cursor', 'limit', 'period', 'status']);
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '422']));
     expect(list.description).toContain('GET /api/v1/declarations/{id}');
 

@@ -66,6 +66,14 @@ describe('test tokens', () => {
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
   });
+
+  it('a malformed or mistyped test token is a 401 like a live one, checked before any database access', async () => {
+    const { test } = await clientWithBothTokens();
+    for (const bad of ['eprt_short', `${test.slice(0, -1)}x`]) {
+      const res = await request(t.url).get('/api/v1/me').set(bearer(bad));
+      expect({ bad, status: res.status, code: res.body.code }).toEqual({ bad, status: 401, code: 'invalid_token' });
+    }
+  });
 });
 
 describe('isolation', () => {

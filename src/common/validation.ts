@@ -27,6 +27,11 @@ export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[
   const out: FieldError[] = [];
   for (const error of errors) {
     const pointer = `${root}/${escapePointer(String(error.property))}`;
+    // A required field that is absent: one `required` problem, not every rule its absence breaks.
+    if (Object.hasOwn(error, 'value') && error.value === undefined && error.constraints && !error.constraints.whitelistValidation) {
+      out.push({ pointer, detail: 'is required', code: 'required', params: { field: String(error.property) } });
+      continue;
+    }
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
       const detail =
         constraint === 'whitelistValidation' ? `unknown field "${String(error.property)}"` : message.replace(/^\S+ /, '');
@@ -67,7 +72,8 @@ export class ApiValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       transform: true,
       transformOptions: { enableImplicitConversion: false },
-      validationError: { target: false, value: false },
+      // The value only to tell an absent field (`required`) from a wrong one; never written anywhere.
+      validationError: { target: false, value: true },
       stopAtFirstError: false,
       exceptionFactory: (errors) => new ValidationProblem(toFieldErrors(errors)),
     });

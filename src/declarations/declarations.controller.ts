@@ -151,6 +151,30 @@ export class DeclarationsController {
     return this.declarations.list(client.clientId, query, client.mode);
   }
 
+  // Before ':id', which would otherwise take `<uuid>.csv` as an id.
+  @Get(':id.csv')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'getDeclarationCsv',
+    summary: 'One of your declarations, as a CSV file',
+    description:
+      'The lines of `GET /api/v1/declarations/{id}` as a CSV file (the same as that route with `Accept: text/csv`), in an operation of its own so that a generated client types the answer as text without a cast. ' +
+      'UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`; cells a spreadsheet would run as a formula get one more `\'` before the dangerous character, which an upload removes again. Another client\'s, another mode\'s, an unknown or a malformed id: 404.',
+  })
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({
+    description: 'The declaration\'s lines as a CSV file.',
+    headers: {
+      'Cache-Control': NO_STORE,
+      'Content-Disposition': { description: '`attachment; filename="declaration-2025-S1-r1.csv"`.', schema: { type: 'string' } },
+    },
+    content: { 'text/csv': { schema: { type: 'string', example: CSV_RESPONSE_EXAMPLE } } },
+  })
+  @ApiProblems(404)
+  async findOneCsv(@CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<StreamableFile> {
+    return declarationCsv(await this.declarations.findOne(client.clientId, id, client.mode));
+  }
+
   @Get(':id')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
@@ -158,7 +182,8 @@ export class DeclarationsController {
     summary: 'One of your declarations, with its lines',
     description:
       'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.\n\n' +
-      'With `Accept: text/csv`: the lines as a CSV file to open in a spreadsheet (UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`), or holding such a part after a `,`, `;`, tab or line break (a spreadsheet may split the file on another separator), gets one more `\'` before that character, which an upload removes again: the same file sent back for the same period is the identical-content 200.',
+      'The CSV file has an operation of its own, `GET /api/v1/declarations/{id}.csv` (a generated client types it as text). ' +
+      'With `Accept: text/csv` here too: the lines as a CSV file to open in a spreadsheet (UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`), or holding such a part after a `,`, `;`, tab or line break (a spreadsheet may split the file on another separator), gets one more `\'` before that character, which an upload removes again: the same file sent back for the same period is the identical-content 200.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({
@@ -182,9 +207,14 @@ export class DeclarationsController {
     const declaration = await this.declarations.findOne(client.clientId, id, client.mode);
     res.setHeader('Vary', 'Accept');
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return declaration;
-    return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))), {
-      type: 'text/csv; charset=utf-8',
-      disposition: `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`,
-    });
+    return declarationCsv(declaration);
   }
+}
+
+/** A declaration's lines as the CSV file both routes send. */
+function declarationCsv(declaration: DeclarationDto): StreamableFile {
+  return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))), {
+    type: 'text/csv; charset=utf-8',
+    disposition: `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`,
+  });
 }

@@ -450,6 +450,7 @@ export const CLIENT_API_ENDPOINTS = {
     "a calendar year as eco-organisms take it: S1 + S2 of the current revisions per stream, material and unit, the filing tier the year's count of sales units puts the caller in with each eco-organism, and the year's deadlines once",
   'GET /declarations': "the caller's declarations, newest first, cursor-paginated, filterable by period and status",
   'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
+  'GET /declarations/{id}.csv': "one of the caller's declarations as a CSV file of its lines (stream, material, unit, quantity)",
   'POST /declarations':
     'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
   // Products (issue 32)
@@ -459,6 +460,7 @@ export const CLIENT_API_ENDPOINTS = {
   'POST /sales': 'units sold per product in a half-year (`?period=`, JSON or CSV)',
   'GET /periods/{period}/derived-declaration': 'the declaration computed from the catalogue and sales of a half-year (kg and uvc per stream and material, with each product’s contribution), nothing stored',
   'POST /periods/{period}/derived-declaration': 'file the derived declaration as a revision, recorded as derived (Idempotency-Key as for POST /declarations)',
+  'DELETE /test-data': 'with a test token (`eprt_…`): wipe the caller\'s sandbox (its test declarations and Idempotency-Keys); a live token gets 403',
 } as const;
 
 /** The fields of the index document, in their published order. */

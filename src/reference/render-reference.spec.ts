@@ -85,7 +85,7 @@ describe('renderReference', () => {
         endpoints: [
           'GET /me',
           'GET /me/obligations',
-           'GET /me/years/{year}',
+          'GET /me/years/{year}',
           'GET /declarations',
           'GET /declarations/{id}',
           'POST /declarations',
@@ -95,6 +95,7 @@ describe('renderReference', () => {
           'POST /sales',
           'GET /periods/{period}/derived-declaration',
           'POST /periods/{period}/derived-declaration',
+          'DELETE /test-data',
         ],
       },
       markdown: 'https://www.example.org/llms.txt',

@@ -37,7 +37,7 @@ const OUTSIDE_CONTRACT = [/^\/test-only\//];
  * Response headers a client acts on: when the API sends one, the document must say so. (Not ETag:
  * Express adds a weak one to every body it sends; the reference files document theirs.)
  */
-const RELIED_UPON_HEADERS = ['location', 'retry-after', 'www-authenticate', 'idempotent-replayed'];
+const RELIED_UPON_HEADERS = ['location', 'retry-after', 'www-authenticate', 'idempotent-replayed', 'ratelimit', 'ratelimit-policy', 'x-request-id', 'accept-post'];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 interface MediaType {

@@ -9,7 +9,7 @@ export const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
 
 /** `error_description` of each rejection (RFC 6750 §3: no `"` or `\`). */
 export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
-  malformed: 'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits> (test tokens: eprt_…).',
+  malformed: 'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits> (test tokens: eprt_ and the same).',
   checksum: 'The token checksum does not match; the token was probably mistyped or truncated.',
   unknown: 'The token is not recognised.',
   expired: 'The token has expired; ask the operator for a new one.',

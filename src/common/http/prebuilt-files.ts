@@ -101,15 +101,15 @@ export class PrebuiltFiles {
     let prepared = byEncoding[slot];
     if (!prepared) {
       const variant = file.variant(encoding);
+      // What a 304 repeats: the validators and caching, never Content-Type (it has no content: RFC 9110 §15.4.5).
       const common = {
-        'Content-Type': file.contentType,
         'Cache-Control': file.cacheControl,
         Vary: 'Accept-Encoding',
         ETag: variant.etag,
         'Last-Modified': file.lastModified,
         ...file.headers,
       };
-      const headers = { ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length };
+      const headers = { 'Content-Type': file.contentType, ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length };
       prepared = byEncoding[slot] = {
         body: variant.body,
         lastModified: file.lastModified,
