@@ -29,7 +29,7 @@ describe('products in the dashboard', () => {
     const browser = await signedIn(t, clientId);
     const empty = await browser.get('/dashboard/products');
     expect(empty.status).toBe(200);
-    expect(empty.html).toContain('Aucun produit pour le moment');
+    expect(empty.html).toContain('Aucun produit pour le moment\u00a0: importez votre catalogue.');
     expect(empty.html).toContain('href="/dashboard/products"');
 
     const bad = await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: CATALOGUE.replace('Verre', 'Verre teinté') });
@@ -44,8 +44,8 @@ describe('products in the dashboard', () => {
     const listed = await browser.get(ok.location!);
     expect(listed.html).toContain('Catalogue mis à jour\u00a0: 1 nouvelle version');
     expect(listed.html).toContain('BTL-75');
-    expect(listed.html).toContain('1 × Verre, 410,5 g');
-    expect(listed.html).toContain('2 × Papier-carton, 2,25 g');
+    expect(listed.html).toContain('1 × Verre de 410,5 g');
+    expect(listed.html).toContain('2 × Papier-carton de 2,25 g');
 
     const sales = await browser.upload('/dashboard/products/sales', { period: '2026-S1' }, { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1000\r\n' });
     expect(sales.status).toBe(303);
