@@ -14,7 +14,8 @@ beforeAll(async () => {
   t = await startTestApp();
   jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => NOW);
   ({ clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] }));
-});
+  // The embedded database takes a while to start and migrate on a loaded machine.
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
