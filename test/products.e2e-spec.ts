@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import request from 'supertest';
 import { Clock } from '../src/declarations/clock.js';
 import { createClientWithToken } from './support/factories.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let token: string;
@@ -14,7 +14,8 @@ beforeAll(async () => {
   t = await startTestApp();
   jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => NOW);
   ({ clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] }));
-});
+  // The embedded database takes a while to start and migrate on a loaded machine.
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -323,6 +324,28 @@ describe('the derived declaration', () => {
     const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [clientId]);
     expect(audit).toHaveLength(1);
     expect(audit[0].changes).toMatchObject({ period: '2026-S1', revision: 1, declaration_id: res.body.id, via: 'api' });
+
+    // The operator sees the products behind it: what a filing per consumer sales unit needs.
+    const detail = await request(t.url).get(`/api/v1/admin/declarations/${res.body.id}/derivation`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ declaration_id: res.body.id, client_id: clientId, period: '2026-S1', revision: 1, receipt: res.body.receipt });
+    expect(detail.body.products.map((p: { reference: string; units: string; valid_from: string }) => [p.reference, p.units, p.valid_from])).toEqual([
+      ['BTL-75-ROUGE', '3', '2026-S1'],
+      ['CSV-EN', '100', '2026-S1'],
+      ['CSV-FR', '300', '2026-S1'],
+    ]);
+    expect(detail.body.products[0].elements.map((e: { material: string; weight_g: number; per_unit: number }) => [e.material, e.weight_g, e.per_unit])).toEqual([
+      ['glass', 410.123, 1],
+      ['paper_cardboard', 2.5, 2],
+      ['aluminium', 0.001, 1],
+    ]);
+    // A client token is not the operator; a declaration entered directly has no derivation.
+    expect((await auth(request(t.url).get(`/api/v1/admin/declarations/${res.body.id}/derivation`))).status).toBe(403);
+    const direct = await auth(request(t.url).post('/api/v1/declarations'))
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ period: '2025-S2', lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1 }] }));
+    expect(direct.status).toBe(201);
+    expect((await request(t.url).get(`/api/v1/admin/declarations/${direct.body.id}/derivation`).set('authorization', `Bearer ${ADMIN_TOKEN}`)).status).toBe(404);
 
     const replay = await file('2026-S1', 'derive-2026-S1');
     expect(replay.status).toBe(201);

@@ -23,6 +23,7 @@ const NAV = [
   { key: 'overview', path: '/dashboard', label: 'Overview' },
   { key: 'tokens', path: '/dashboard/tokens', label: 'API tokens' },
   { key: 'declarations', path: '/dashboard/declarations', label: 'Declarations' },
+  { key: 'products', path: '/dashboard/products', label: 'Products' },
 ] as const;
 export type NavKey = (typeof NAV)[number]['key'] | 'sign-in';
 

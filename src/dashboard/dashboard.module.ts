@@ -9,6 +9,8 @@ import { ReferenceModule } from '../reference/reference.module.js';
 import { DashboardViews } from './dashboard-views.js';
 import { DeclarationsPageController } from './declarations.page.controller.js';
 import { OverviewPageController } from './overview.page.controller.js';
+import { ProductsPageController } from './products.page.controller.js';
+import { ProductsModule } from '../products/products.module.js';
 import { SignInPageController } from './sign-in.page.controller.js';
 import { TokensPageController } from './tokens.page.controller.js';
 
@@ -17,8 +19,8 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
 
 /** The client dashboard: sign-in, overview, tokens, declarations; server-rendered pages. */
 @Module({
-  imports: [AuthModule, AccountsModule, DeclarationsModule, ReferenceModule, MailModule],
-  controllers: [SignInPageController, OverviewPageController, TokensPageController, DeclarationsPageController],
+  imports: [AuthModule, AccountsModule, DeclarationsModule, ProductsModule, ReferenceModule, MailModule],
+  controllers: [SignInPageController, OverviewPageController, TokensPageController, DeclarationsPageController, ProductsPageController],
   providers: [
     DashboardViews,
     {

@@ -8,6 +8,7 @@ import { ProductSaleEntity } from './entities/product-sale.entity.js';
 import { ProductVersionEntity } from './entities/product-version.entity.js';
 import { ProductEntity } from './entities/product.entity.js';
 import { ProductRules } from './product-rules.js';
+import { ProductsAdminController } from './products-admin.controller.js';
 import { ProductsController } from './products.controller.js';
 import { ProductsRepository } from './products.repository.js';
 import { ProductsService } from './products.service.js';
@@ -19,7 +20,7 @@ import { ProductsService } from './products.service.js';
     DeclarationsModule,
     AuditModule,
   ],
-  controllers: [ProductsController],
+  controllers: [ProductsController, ProductsAdminController],
   providers: [ProductsService, ProductsRepository, ProductRules],
   // For the dashboard's pages.
   exports: [ProductsService],

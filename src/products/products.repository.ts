@@ -55,6 +55,25 @@ export interface DerivedLineRow {
   products: number;
 }
 
+/** One derived declaration with the products it used, as the operator reads it. */
+export interface DerivationDetailRow {
+  declarationId: string;
+  clientId: string;
+  period: string;
+  revision: number;
+  receipt: string;
+  derivedAt: string;
+  products: {
+    reference: string;
+    name: string;
+    gtin: string | null;
+    validFrom: string;
+    stream: string;
+    units: string;
+    elements: { material: string; weightG: string; perUnit: number; packagingCategory: string | null; reuseStatus: string | null }[];
+  }[];
+}
+
 /** The product versions in force for a period (the latest `valid_from` ≤ period) of the client's products sold in it, and their sales. */
 const SOLD_IN_FORCE = `
   sold AS (
@@ -241,6 +260,28 @@ export class ProductsRepository {
         contributions.map((c) => c.kg),
       ],
     );
+  }
+
+  /**
+   * What a filing per consumer sales unit needs, for one derived declaration (any client: the
+   * operator's): each product version it used, its units, and each packaging element (the versions
+   * a filing used never change, so their elements are what was filed). Undefined if not derived.
+   */
+  async derivationDetail(declarationId: string): Promise<DerivationDetailRow | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT x.declaration_id AS "declarationId", x.client_id AS "clientId", x.period, d.revision, d.receipt, ${utcText('x.derived_at')} AS "derivedAt",
+              (SELECT coalesce(json_agg(json_build_object(
+                        'reference', p.reference, 'name', v.name, 'gtin', v.gtin, 'validFrom', v.valid_from, 'stream', v.stream, 'units', u.units::text,
+                        'elements', (SELECT json_agg(json_build_object('material', e.material_code, 'weightG', trim_scale(e.weight_g)::text, 'perUnit', e.per_unit,
+                                                                       'packagingCategory', e.packaging_category, 'reuseStatus', e.reuse_status) ORDER BY e.position)
+                                       FROM product_elements e WHERE e.version_id = v.id)) ORDER BY p.reference), '[]')
+                 FROM (SELECT version_id, max(units) AS units FROM declaration_derivation_contributions WHERE declaration_id = x.declaration_id GROUP BY version_id) u
+                 JOIN product_versions v ON v.id = u.version_id JOIN products p ON p.id = v.product_id) AS products
+         FROM declaration_derivations x JOIN declarations d ON d.id = x.declaration_id
+        WHERE x.declaration_id = $1`,
+      [declarationId],
+    );
+    return row;
   }
 
   /** The latest derived filing of the period, if any. */

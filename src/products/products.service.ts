@@ -6,12 +6,13 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
+import { isUuid } from '../common/uuid.js';
 import { Clock, parisDate } from '../declarations/clock.js';
 import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
 import { parsePeriod } from '../declarations/period.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type CsvFile, pointAtRows, readProductCsv, readSaleCsv, type Sheet } from './csv/product-csv.js';
-import type { DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
+import type { DerivationDto, DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
 import { MAX_PRODUCTS, MAX_SALES, ProductRules } from './product-rules.js';
 import { type ContributionRow, type DerivedLineRow, ProductsRepository, type VersionRow } from './products.repository.js';
 
@@ -188,6 +189,36 @@ export class ProductsService {
         await this.record(manager, writer, 'declaration.derived', { period, revision: declaration.revision, declaration_id: declaration.id, products: new Set(contributions.map((c) => c.versionId)).size });
       },
     });
+  }
+
+  /** The operator's view of a derived declaration (any client): 404 for an unknown id or a declaration not derived. */
+  async derivation(declarationId: string): Promise<DerivationDto> {
+    const row = isUuid(declarationId) ? await this.repository.derivationDetail(declarationId.toLowerCase()) : undefined;
+    if (!row) throw new NotFoundProblem('Derived declaration');
+    return {
+      declaration_id: row.declarationId,
+      client_id: row.clientId,
+      period: row.period,
+      revision: row.revision,
+      receipt: row.receipt,
+      derived_at: row.derivedAt,
+      products: row.products.map((p) => ({
+        reference: p.reference,
+        name: p.name,
+        gtin: p.gtin,
+        valid_from: p.validFrom,
+        stream: p.stream,
+        units: p.units,
+        elements: p.elements.map((e) => ({
+          material: e.material,
+          material_name: this.nameOf(p.stream, e.material),
+          weight_g: Number(e.weightG),
+          per_unit: e.perUnit,
+          packaging_category: e.packagingCategory,
+          reuse_status: e.reuseStatus,
+        })),
+      })),
+    };
   }
 
   private checkPeriod(text: string): string {

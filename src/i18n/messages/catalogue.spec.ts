@@ -16,6 +16,14 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboard.signIn.sent': [['nom@exemple.fr', 15]],
   'dashboard.signIn.mailOff': [[15]],
   'dashboard.link.failed': [[15]],
+  'products.problems': [[1], [3]],
+  'products.imported': [[2, 1, 0]],
+  'products.salesRecorded': [[1, '2026-S1'], [3, '2026-S1']],
+  'products.element': [['Verre', '410,5', 1]],
+  'products.derivedTitle': [['2026-S1']],
+  'products.contribution': [['BTL-75', '1 000', '410,5']],
+  'products.lastFiled': [[2, '2026S1-R2-ABCD-EFGH']],
+  'products.located': [['Ligne 2 du fichier', 'Ce texte est trop long.'], [null, 'Ce texte est trop long.']],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -78,6 +86,9 @@ describe('the catalogues', () => {
 
   // Words that are the same in both languages: codes, units, names, and French words English shares.
   const SAME_IN_BOTH = new Set([
+    // The unit's symbol, and a message said as it is when it has no position.
+    'products.kg',
+    'products.located',
     'site.facts.code',
     'site.facts.description',
     'site.facts.date',

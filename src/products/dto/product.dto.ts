@@ -202,3 +202,52 @@ export class DerivedDeclarationDto {
   @ApiProperty({ type: DerivedFilingDto, nullable: true })
   last_filed!: DerivedFilingDto | null;
 }
+
+export class FiledProductDto {
+  @ApiProperty({ example: 'BTL-75-ROUGE' })
+  reference!: string;
+
+  @ApiProperty({ example: 'Vin rouge 75 cl' })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '3017620422003' })
+  gtin!: string | null;
+
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  valid_from!: string;
+
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** Sales units of the period, exact whole number as a string. */
+  @ApiProperty({ example: '48000', pattern: '^[0-9]+$' })
+  units!: string;
+
+  /** The packaging of one unit as filed (a version a filing used never changes). */
+  @ApiProperty({ type: [PackagingElementDto] })
+  elements!: PackagingElementDto[];
+}
+
+@ApiSchema({ description: 'A declaration revision derived from a client\'s catalogue and sales, with the per-product detail a filing per consumer sales unit needs.' })
+export class DerivationDto {
+  @ApiProperty({ format: 'uuid' })
+  declaration_id!: string;
+
+  @ApiProperty({ example: 'exemple-sas' })
+  client_id!: string;
+
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  period!: string;
+
+  @ApiProperty({ example: 1 })
+  revision!: number;
+
+  @ApiProperty({ example: '2026S1-R1-ABCD-EFGH' })
+  receipt!: string;
+
+  @ApiProperty({ example: '2026-07-02T08:00:00.000000Z' })
+  derived_at!: string;
+
+  @ApiProperty({ type: [FiledProductDto] })
+  products!: FiledProductDto[];
+}

@@ -1,0 +1,166 @@
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Account } from '../accounts/account.js';
+import { CurrentAccount } from '../accounts/current-account.js';
+import { DashboardPage } from '../caller/audience.js';
+import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
+import { Accepts, CsvBody, type FormBody, MultipartBody } from '../common/http/request-body.js';
+import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
+import { Clock, parisDate } from '../declarations/clock.js';
+import { periodOf } from '../declarations/obligations/obligations.js';
+import { parsePeriod } from '../declarations/period.js';
+import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
+import { formatNumber } from '../i18n/format.js';
+import type { Language } from '../i18n/language.js';
+import { messagesFor } from '../i18n/messages/index.js';
+import { resolveLanguage } from '../i18n/resolve-language.js';
+import { type ClientWriter, ProductsService } from '../products/products.service.js';
+import { DashboardViews } from './dashboard-views.js';
+import { field } from './form-fields.js';
+
+/** The person's language: their remembered choice, else their browser's, else French. */
+function languageOf(req: Request): Language {
+  const remembered = /(?:^|;\s*)(?:__Host-)?lang=([a-z]{2})/.exec(req.headers.cookie ?? '')?.[1];
+  return resolveLanguage({ remembered, acceptLanguage: req.headers['accept-language'] }).language;
+}
+
+/** A problem for the person: where it is and what to do, in their language (never the API's English detail). */
+const shown = (language: Language, errors: FieldError[]) =>
+  errors.map((error) => ({ position: fieldPosition(language, error) ?? null, message: fieldMessage(language, error) }));
+
+const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
+  clientId: client.clientId,
+  tokenId: null,
+  sessionId: client.sessionId ?? null,
+  requestId: typeof req.id === 'string' ? req.id : null,
+});
+
+/**
+ * The client's products in a browser: the catalogue with its packaging, uploads of the catalogue
+ * and of a half-year's sales (the same problem report as a declaration's spreadsheet), and the
+ * declaration derived for a half-year, previewed then filed. Everything goes through
+ * ProductsService exactly as the API's routes.
+ */
+@ApiExcludeController()
+@DashboardPage()
+@Controller('dashboard/products')
+export class ProductsPageController {
+  constructor(
+    private readonly views: DashboardViews,
+    private readonly products: ProductsService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('result') result?: string, @Query('n') counts?: string): Promise<void> {
+    await this.page(req, res, client, { notice: this.notice(languageOf(req), result, counts) });
+  }
+
+  @Post('upload')
+  @Accepts('multipart')
+  async upload(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
+    const file = body instanceof MultipartBody ? body.files.file : undefined;
+    if (!file || file.bytes.length === 0) return this.page(req, res, client, { productErrors: [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }] }, 422);
+    try {
+      const result = await this.products.importProductsCsv(writerOf(client, req), new CsvBody(file.bytes, undefined));
+      res.redirect(303, `/dashboard/products?result=imported&n=${result.created}-${result.replaced}-${result.unchanged}`);
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      await this.page(req, res, client, { productErrors: error.errors }, 422);
+    }
+  }
+
+  @Post('sales')
+  @Accepts('multipart')
+  async sales(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
+    const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
+    const period = form.fields.period?.trim() ?? '';
+    const file = form.files.file;
+    if (!file || file.bytes.length === 0) return this.page(req, res, client, { salesErrors: [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }], salesPeriod: period }, 422);
+    try {
+      const result = await this.products.recordSalesCsv(writerOf(client, req), period, new CsvBody(file.bytes, undefined));
+      res.redirect(303, `/dashboard/products/derived?period=${encodeURIComponent(result.period)}&result=sales&n=${result.recorded}`);
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      await this.page(req, res, client, { salesErrors: error.errors, salesPeriod: period }, 422);
+    }
+  }
+
+  @Get('derived')
+  async derived(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('period') period?: string, @Query('result') result?: string, @Query('n') n?: string): Promise<void> {
+    const language = languageOf(req);
+    const m = messagesFor(language).products;
+    const chosen = typeof period === 'string' && parsePeriod(period) ? period : this.lastEndedPeriod();
+    const preview = await this.products.preview(client.clientId, chosen);
+    const number = (value: string | number) => formatNumber(language, value);
+    this.views.render(req, res, 'products-derived', { title: m.derivedTitle(chosen), nav: 'products' }, {
+      lang: language,
+      m,
+      period: chosen,
+      notice: result === 'sales' ? m.salesRecorded(Number(n) || 0, chosen) : null,
+      lastFiled: preview.last_filed ? m.lastFiled(preview.last_filed.revision, preview.last_filed.receipt) : null,
+      lines: preview.lines.map((line) => ({
+        stream: line.stream,
+        material: line.material_name?.[language] ?? line.material,
+        kg: number(line.kg),
+        kgExact: number(line.kg_exact),
+        uvc: line.uvc === null ? null : number(line.uvc),
+        contributions: line.contributions.map((c) => m.contribution(c.reference, number(c.units), number(c.kg))),
+      })),
+      errors: [],
+    });
+  }
+
+  @Post('derived')
+  @Accepts('form')
+  async file(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
+    const period = field(body, 'period').trim();
+    try {
+      const result = await this.products.file(account, writerOf(client, req), period, undefined);
+      res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      const language = languageOf(req);
+      const m = messagesFor(language).products;
+      this.views.render(req, res, 'products-derived', { title: m.derivedTitle(period), nav: 'products' }, { lang: language, m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) }, 422);
+    }
+  }
+
+  private lastEndedPeriod(): string {
+    const current = periodOf(parisDate(this.clock.now()));
+    return current.half === 1 ? `${current.year - 1}-S2` : `${current.year}-S1`;
+  }
+
+  private notice(language: Language, result: string | undefined, counts: string | undefined): string | null {
+    if (result !== 'imported') return null;
+    const [created = 0, replaced = 0, unchanged = 0] = (counts ?? '').split('-').map((c) => Number(c) || 0);
+    return messagesFor(language).products.imported(created, replaced, unchanged);
+  }
+
+  private async page(req: Request, res: Response, client: AuthenticatedClient, data: { notice?: string | null; productErrors?: FieldError[]; salesErrors?: FieldError[]; salesPeriod?: string }, status = 200): Promise<void> {
+    const language = languageOf(req);
+    const m = messagesFor(language).products;
+    const catalogue = await this.products.list(client.clientId, { limit: 100 });
+    const number = (value: string | number) => formatNumber(language, value);
+    this.views.render(req, res, 'products', { title: m.title, nav: 'products' }, {
+      lang: language,
+      m,
+      notice: data.notice ?? null,
+      productErrors: shown(language, data.productErrors ?? []),
+      salesErrors: shown(language, data.salesErrors ?? []),
+      salesPeriod: data.salesPeriod ?? '',
+      suggestedPeriod: this.lastEndedPeriod(),
+      products: catalogue.data.map((product) => ({
+        reference: product.reference,
+        versions: product.versions.map((version) => ({
+          validFrom: version.valid_from,
+          name: version.name,
+          stream: version.stream,
+          filed: version.filed,
+          elements: version.elements.map((e) => m.element(e.material_name?.[language] ?? e.material, number(e.weight_g), e.per_unit)),
+        })),
+      })),
+    }, status);
+  }
+}

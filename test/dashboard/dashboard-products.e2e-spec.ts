@@ -1,0 +1,91 @@
+/**
+ * Products in the dashboard: the catalogue upload with its problem report, the list of products with
+ * their packaging, a half-year's sales, the derived declaration previewed then filed; in French
+ * (the default) and in English (the person's choice). Everything goes through the API's own rules.
+ */
+import { jest } from '@jest/globals';
+import { Clock } from '../../src/declarations/clock.js';
+import { signedIn } from '../support/dashboard-browser.js';
+import { createClient } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+  jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => new Date('2026-09-15T10:00:00Z'));
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const CATALOGUE =
+  '\ufeffRéférence;Désignation;Flux;À partir de;Matériau;Poids (g);Nombre par UVC\r\n' +
+  'BTL-75;Vin rouge 75 cl;EMB;2026-S1;Verre;410,5;1\r\n' +
+  'BTL-75;Vin rouge 75 cl;EMB;2026-S1;Papier-carton;2,25;2\r\n';
+
+describe('products in the dashboard', () => {
+  it('uploads a catalogue and sales, lists the packaging, previews and files the derived declaration, in French', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const empty = await browser.get('/dashboard/products');
+    expect(empty.status).toBe(200);
+    expect(empty.html).toContain('Aucun produit pour le moment\u00a0: importez votre catalogue.');
+    expect(empty.html).toContain('href="/dashboard/products"');
+
+    const bad = await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: CATALOGUE.replace('Verre', 'Verre teinté') });
+    expect(bad.status).toBe(422);
+    expect(bad.html).toContain('Rien n’a été enregistré.');
+    expect(bad.html).toContain('Ligne 2 du fichier');
+    expect(bad.html).toContain('«\u00a0Verre teinté\u00a0» ne fait pas partie des matériaux du barème de EMB');
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM products')).rows[0].n).toBe(0);
+
+    const ok = await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: CATALOGUE });
+    expect(ok.status).toBe(303);
+    const listed = await browser.get(ok.location!);
+    expect(listed.html).toContain('Catalogue mis à jour\u00a0: 1 nouvelle version');
+    expect(listed.html).toContain('BTL-75');
+    expect(listed.html).toContain('1 × Verre de 410,5 g');
+    expect(listed.html).toContain('2 × Papier-carton de 2,25 g');
+
+    const sales = await browser.upload('/dashboard/products/sales', { period: '2026-S1' }, { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1000\r\n' });
+    expect(sales.status).toBe(303);
+    const preview = await browser.get(sales.location!);
+    expect(preview.status).toBe(200);
+    expect(preview.html).toContain('Ventes enregistrées pour 2026-S1\u00a0: 1 produit.');
+    // 1,000 × 410.5 g = 410.5 kg; 1,000 × 2 × 2.25 g = 4.5 kg.
+    expect(preview.html).toContain('410,5');
+    expect(preview.html).toContain('4,5');
+    expect(preview.html).toContain('BTL-75\u00a0: 1\u202f000 UVC, 410,5 kg');
+
+    const filed = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
+    expect(filed.status).toBe(303);
+    expect(filed.location).toMatch(/^\/dashboard\/declarations\/[0-9a-f-]{36}\?result=created$/);
+    const { rows } = await t.pool.query(
+      `SELECT l.material, l.unit, l.quantity::text FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id WHERE d.client_id = $1 ORDER BY l.position`,
+      [clientId],
+    );
+    expect(rows).toEqual([
+      { material: 'glass', unit: 'kg', quantity: '410.500' },
+      { material: 'glass', unit: 'uvc', quantity: '1000.000' },
+      { material: 'paper_cardboard', unit: 'kg', quantity: '4.500' },
+      { material: 'paper_cardboard', unit: 'uvc', quantity: '1000.000' },
+    ]);
+    const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [clientId]);
+    expect(audit[0].changes).toMatchObject({ via: 'dashboard' });
+  });
+
+  it('speaks English when the person chose it, and reports a wrong sales file', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    browser.cookies.set('lang', 'en');
+    const page = await browser.get('/dashboard/products');
+    expect(page.html).toContain('No product yet: upload your catalogue.');
+    const bad = await browser.upload('/dashboard/products/sales', { period: '2026-S1' }, { name: 'sales.csv', content: 'reference,units\r\nNOPE,3\r\n' });
+    expect(bad.status).toBe(422);
+    expect(bad.html).toContain('Nothing was stored.');
+    expect(bad.html).toContain('NOPE is not in your product catalogue.');
+    const nothing = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
+    expect(nothing.status).toBe(422);
+    expect(nothing.html).toContain('No sales are recorded for 2026-S1');
+  });
+});
