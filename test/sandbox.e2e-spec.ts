@@ -256,3 +256,53 @@ describe('the year (GET /api/v1/me/years/{year})', () => {
     expect(testYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([['kg', '5'], ['uvc', '20']]);
   });
 });
+
+describe('the product catalogue in the sandbox', () => {
+  const PRODUCT = (reference: string) => ({
+    reference,
+    name: 'Confiture 370 g',
+    stream: 'EMB',
+    valid_from: '2025-S1',
+    elements: [
+      { material: 'glass', weight_g: 180, per_unit: 1 },
+      { material: 'steel', weight_g: 6.5, per_unit: 1 },
+    ],
+  });
+  const post = (token: string, path: string, body: unknown) =>
+    request(t.url).post(path).set(bearer(token)).set('content-type', 'application/json').send(JSON.stringify(body));
+
+  it('test products, sales and derived filings live in the sandbox only, and the wipe takes them', async () => {
+    const { clientId, live, test } = await clientWithBothTokens();
+    expect((await post(live, '/api/v1/products', { products: [PRODUCT('LIVE-1')] })).status).toBe(201);
+    // The same reference in the sandbox is another product.
+    expect((await post(test, '/api/v1/products', { products: [PRODUCT('LIVE-1'), PRODUCT('TEST-2')] })).status).toBe(201);
+    const references = async (token: string) => (await request(t.url).get('/api/v1/products').set(bearer(token))).body.data.map((p: { reference: string }) => p.reference);
+    expect(await references(live)).toEqual(['LIVE-1']);
+    expect(await references(test)).toEqual(['LIVE-1', 'TEST-2']);
+    expect((await request(t.url).get('/api/v1/products/TEST-2').set(bearer(live))).status).toBe(404);
+
+    // A sale of a test-only product is refused with the live token: it is not one of its products.
+    expect((await post(live, '/api/v1/sales?period=2025-S2', { sales: [{ reference: 'TEST-2', units: 5 }] })).status).toBe(422);
+    expect((await post(test, '/api/v1/sales?period=2025-S2', { sales: [{ reference: 'LIVE-1', units: 100 }, { reference: 'TEST-2', units: 50 }] })).status).toBe(200);
+    // Nothing sold in the live catalogue: nothing derived there, nothing to file.
+    const livePreview = await request(t.url).get('/api/v1/periods/2025-S2/derived-declaration').set(bearer(live));
+    expect(livePreview.status).toBe(200);
+    expect(livePreview.body.declaration_lines).toEqual([]);
+    expect((await request(t.url).post('/api/v1/periods/2025-S2/derived-declaration').set(bearer(live))).status).toBe(422);
+
+    const filed = await request(t.url).post('/api/v1/periods/2025-S2/derived-declaration').set(bearer(test));
+    expect(filed.status).toBe(201);
+    expect(filed.body).toMatchObject({ mode: 'test', receipt: expect.stringMatching(/^TEST-EPR-2025S2-R1-/) });
+    const glass = filed.body.lines.find((l: { material: string; unit: string }) => l.material === 'glass' && l.unit === 'kg');
+    expect(glass.quantity).toBe(27); // 150 units × 180 g
+    // The operator never sees the derivation of a test revision.
+    expect((await request(t.url).get(`/api/v1/admin/declarations/${filed.body.id}/derivation`).set(admin)).status).toBe(404);
+    expect((await request(t.url).get('/api/v1/declarations').set(bearer(live))).body.data).toEqual([]);
+
+    expect((await request(t.url).delete('/api/v1/test-data').set(bearer(test))).status).toBe(204);
+    expect(await references(test)).toEqual([]);
+    expect(await references(live)).toEqual(['LIVE-1']);
+    const { rows } = await t.pool.query(`SELECT changes FROM audit_events WHERE action = 'test_data.wiped' AND client_id = $1`, [clientId]);
+    expect(rows[0].changes).toMatchObject({ declarations: 1, products: 2 });
+  });
+});

@@ -16,6 +16,7 @@ import type { Language } from '../i18n/language.js';
 import { messagesFor } from '../i18n/messages/index.js';
 import { resolveLanguage } from '../i18n/resolve-language.js';
 import { type ClientWriter, ProductsService } from '../products/products.service.js';
+import { submissionOrigin } from '../declarations/submission-origin.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
 
@@ -31,6 +32,7 @@ const shown = (language: Language, errors: FieldError[]) =>
 
 const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
   clientId: client.clientId,
+  mode: client.mode,
   tokenId: null,
   sessionId: client.sessionId ?? null,
   requestId: typeof req.id === 'string' ? req.id : null,
@@ -92,7 +94,7 @@ export class ProductsPageController {
     const language = languageOf(req);
     const m = messagesFor(language).products;
     const chosen = typeof period === 'string' && parsePeriod(period) ? period : this.lastEndedPeriod();
-    const preview = await this.products.preview(client.clientId, chosen);
+    const preview = await this.products.preview(client, chosen);
     const number = (value: string | number) => formatNumber(language, value);
     this.views.render(req, res, 'products-derived', { title: m.derivedTitle(chosen), nav: 'products' }, {
       lang: language,
@@ -117,7 +119,7 @@ export class ProductsPageController {
   async file(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
     const period = field(body, 'period').trim();
     try {
-      const result = await this.products.file(account, writerOf(client, req), period, undefined);
+      const result = await this.products.file(account, writerOf(client, req), period, undefined, submissionOrigin(req));
       res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
@@ -141,7 +143,7 @@ export class ProductsPageController {
   private async page(req: Request, res: Response, client: AuthenticatedClient, data: { notice?: string | null; productErrors?: FieldError[]; salesErrors?: FieldError[]; salesPeriod?: string }, status = 200): Promise<void> {
     const language = languageOf(req);
     const m = messagesFor(language).products;
-    const catalogue = await this.products.list(client.clientId, { limit: 100 });
+    const catalogue = await this.products.list(client, { limit: 100 });
     const number = (value: string | number) => formatNumber(language, value);
     this.views.render(req, res, 'products', { title: m.title, nav: 'products' }, {
       lang: language,

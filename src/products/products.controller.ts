@@ -27,6 +27,7 @@ const PERIOD_PARAM = { name: 'period', description: 'The half-year, `YYYY-S1` or
 
 const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
   clientId: client.clientId,
+  mode: client.mode,
   tokenId: client.tokenId,
   sessionId: null,
   requestId: typeof req.id === 'string' ? req.id : null,
@@ -68,7 +69,7 @@ export class ProductsController {
   @ApiOkResponse({ description: 'A page of your products, by reference, with `next_cursor` when there are more.', type: ProductPageDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: PageQueryDto): Promise<ProductPageDto> {
-    return this.products.list(client.clientId, query);
+    return this.products.list(client, query);
   }
 
   @Get('products/:reference')
@@ -78,7 +79,7 @@ export class ProductsController {
   @ApiOkResponse({ description: 'The product with every version of its packaging.', type: ProductDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(404)
   findOne(@CurrentClient() client: AuthenticatedClient, @Param('reference') reference: string): Promise<ProductDto> {
-    return this.products.findOne(client.clientId, reference);
+    return this.products.findOne(client, reference);
   }
 
   @Post('sales')
@@ -119,7 +120,7 @@ export class ProductsController {
   @ApiOkResponse({ description: 'The derived declaration, computed now.', type: DerivedDeclarationDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(422)
   preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
-    return this.products.preview(client.clientId, period);
+    return this.products.preview(client, period);
   }
 
   @Post('periods/:period/derived-declaration')

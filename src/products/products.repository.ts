@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { periodLockKey, utcText } from '../declarations/declarations.repository.js';
+import { type DataScope, periodLockKey, utcText } from '../declarations/declarations.repository.js';
 import type { ValidProduct, ValidSale } from './product-rules.js';
 
 /** A stored version of a product, as the API shows it. */
@@ -81,7 +81,7 @@ const SOLD_IN_FORCE = `
       FROM product_sales s
       JOIN products p ON p.id = s.product_id
       JOIN product_versions v ON v.product_id = p.id AND v.valid_from <= $2
-     WHERE p.client_id = $1 AND s.period = $2 AND s.units > 0
+     WHERE p.client_id = $1 AND p.mode = $3 AND s.period = $2 AND s.units > 0
      ORDER BY p.id, v.valid_from DESC
   ),
   contributions AS (
@@ -93,7 +93,7 @@ const SOLD_IN_FORCE = `
   )`;
 
 /**
- * The SQL of products, sales and derivations. Every read is scoped by client id. Writes take the
+ * The SQL of products, sales and derivations. Every read is scoped by client id and mode (live or the sandbox's test data); the operator's reads are live only. Writes take the
  * transaction's EntityManager.
  */
 @Injectable()
@@ -101,26 +101,26 @@ export class ProductsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Runs `work` in one transaction holding the client's catalogue lock (catalogue and sales writes, and filing from them, one at a time per client). */
-  async withCatalogueLock<T>(clientId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async withCatalogueLock<T>(scope: DataScope, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction('READ COMMITTED', async (manager) => {
-      await this.lockCatalogue(manager, clientId);
+      await this.lockCatalogue(manager, scope);
       return work(manager);
     });
   }
 
-  async lockCatalogue(manager: EntityManager, clientId: string): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(${periodLockKey(clientId, 'catalogue')})`);
+  async lockCatalogue(manager: EntityManager, { clientId, mode }: DataScope): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(${periodLockKey(clientId, 'catalogue', mode)})`);
   }
 
   /** The stored versions of these (reference, valid_from) pairs, with whether a filing used them. */
-  async existingVersions(manager: EntityManager, clientId: string, products: ValidProduct[]): Promise<ExistingVersion[]> {
+  async existingVersions(manager: EntityManager, { clientId, mode }: DataScope, products: ValidProduct[]): Promise<ExistingVersion[]> {
     return manager.query(
       `SELECT p.reference, v.valid_from AS "validFrom", v.id AS "versionId", v.content_hash AS "contentHash",
               EXISTS (SELECT 1 FROM declaration_derivation_contributions c WHERE c.version_id = v.id) AS filed
          FROM unnest($2::text[], $3::text[]) AS wanted (reference, valid_from)
-         JOIN products p ON p.client_id = $1 AND p.reference = wanted.reference
+         JOIN products p ON p.client_id = $1 AND p.mode = $4 AND p.reference = wanted.reference
          JOIN product_versions v ON v.product_id = p.id AND v.valid_from = wanted.valid_from`,
-      [clientId, products.map((p) => p.reference), products.map((p) => p.validFrom)],
+      [clientId, products.map((p) => p.reference), products.map((p) => p.validFrom), mode],
     );
   }
 
@@ -130,17 +130,17 @@ export class ProductsRepository {
   }
 
   /** Inserts the products not yet known, then the versions and their elements: three statements whatever their number. */
-  async insertVersions(manager: EntityManager, clientId: string, products: ValidProduct[]): Promise<void> {
+  async insertVersions(manager: EntityManager, { clientId, mode }: DataScope, products: ValidProduct[]): Promise<void> {
     if (products.length === 0) return;
     await manager.query(
-      `INSERT INTO products (client_id, reference) SELECT $1, r FROM unnest($2::text[]) AS r ON CONFLICT (client_id, reference) DO NOTHING`,
-      [clientId, [...new Set(products.map((p) => p.reference))]],
+      `INSERT INTO products (client_id, mode, reference) SELECT $1, $3, r FROM unnest($2::text[]) AS r ON CONFLICT (client_id, mode, reference) DO NOTHING`,
+      [clientId, [...new Set(products.map((p) => p.reference))], mode],
     );
     const versions: { id: string; reference: string; validFrom: string }[] = await manager.query(
       `INSERT INTO product_versions (product_id, valid_from, name, stream, gtin, content_hash)
        SELECT p.id, v.valid_from, v.name, v.stream, v.gtin, v.content_hash
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS v (reference, valid_from, name, stream, gtin, content_hash)
-         JOIN products p ON p.client_id = $1 AND p.reference = v.reference
+         JOIN products p ON p.client_id = $1 AND p.mode = $8 AND p.reference = v.reference
        RETURNING id, (SELECT reference FROM products WHERE id = product_id) AS reference, valid_from AS "validFrom"`,
       [
         clientId,
@@ -150,6 +150,7 @@ export class ProductsRepository {
         products.map((p) => p.stream),
         products.map((p) => p.gtin),
         products.map((p) => p.contentHash),
+        mode,
       ],
     );
     const idOf = new Map(versions.map((v) => [`${v.reference}\u0000${v.validFrom}`, v.id]));
@@ -170,9 +171,9 @@ export class ProductsRepository {
   }
 
   /** A page of the client's products by reference (after `after`), each with every version, newest `valid_from` first. */
-  async listVersions(clientId: string, options: { reference?: string; after?: string; limit: number }): Promise<VersionRow[]> {
-    const where = ['client_id = $1'];
-    const values: unknown[] = [clientId];
+  async listVersions({ clientId, mode }: DataScope, options: { reference?: string; after?: string; limit: number }): Promise<VersionRow[]> {
+    const where = ['client_id = $1', 'mode = $2'];
+    const values: unknown[] = [clientId, mode];
     if (options.reference !== undefined) where.push(`reference = $${values.push(options.reference)}`);
     if (options.after !== undefined) where.push(`reference > $${values.push(options.after)}`);
     return this.dataSource.query(
@@ -189,11 +190,11 @@ export class ProductsRepository {
   }
 
   /** For each reference: whether it is a product of the client, and whether a version of it is in force in `period`. */
-  async productsForSales(manager: EntityManager, clientId: string, period: string, references: string[]): Promise<{ reference: string; productId: string; inForce: boolean }[]> {
+  async productsForSales(manager: EntityManager, { clientId, mode }: DataScope, period: string, references: string[]): Promise<{ reference: string; productId: string; inForce: boolean }[]> {
     return manager.query(
       `SELECT p.reference, p.id AS "productId", EXISTS (SELECT 1 FROM product_versions v WHERE v.product_id = p.id AND v.valid_from <= $2) AS "inForce"
-         FROM products p WHERE p.client_id = $1 AND p.reference = ANY($3::text[])`,
-      [clientId, period, references],
+         FROM products p WHERE p.client_id = $1 AND p.mode = $4 AND p.reference = ANY($3::text[])`,
+      [clientId, period, references, mode],
     );
   }
 
@@ -208,34 +209,34 @@ export class ProductsRepository {
   }
 
   /** The period's sales: how many products, how many units. */
-  async salesSummary(manager: EntityManager, clientId: string, period: string): Promise<{ products: number; units: string }> {
+  async salesSummary(manager: EntityManager, { clientId, mode }: DataScope, period: string): Promise<{ products: number; units: string }> {
     const [row] = await manager.query(
       `SELECT count(*)::int AS products, coalesce(sum(s.units), 0)::text AS units
-         FROM product_sales s JOIN products p ON p.id = s.product_id WHERE p.client_id = $1 AND s.period = $2`,
-      [clientId, period],
+         FROM product_sales s JOIN products p ON p.id = s.product_id WHERE p.client_id = $1 AND p.mode = $3 AND s.period = $2`,
+      [clientId, period, mode],
     );
     return row;
   }
 
   /** Each product version's contribution to each (stream, material) of the period, by one GROUP BY in PostgreSQL. */
-  async contributions(clientId: string, period: string, manager?: EntityManager): Promise<ContributionRow[]> {
+  async contributions({ clientId, mode }: DataScope, period: string, manager?: EntityManager): Promise<ContributionRow[]> {
     return (manager ?? this.dataSource).query(
       `WITH ${SOLD_IN_FORCE}
        SELECT version_id AS "versionId", reference, name, valid_from AS "validFrom", stream, material_code AS "materialCode",
               units::text AS units, elements::text AS elements, trim_scale(kg)::text AS kg
          FROM contributions ORDER BY stream, material_code, reference`,
-      [clientId, period],
+      [clientId, period, mode],
     );
   }
 
   /** The lines of the declaration derived for the period: Σ per (stream, material), by GROUP BY in PostgreSQL. */
-  async derivedLines(clientId: string, period: string, manager?: EntityManager): Promise<DerivedLineRow[]> {
+  async derivedLines({ clientId, mode }: DataScope, period: string, manager?: EntityManager): Promise<DerivedLineRow[]> {
     return (manager ?? this.dataSource).query(
       `WITH ${SOLD_IN_FORCE}
        SELECT stream, material_code AS "materialCode", trim_scale(sum(kg))::text AS kg, trim_scale(round(sum(kg), 3))::text AS "kgRounded",
               sum(units)::text AS uvc, count(*)::int AS products
          FROM contributions GROUP BY stream, material_code ORDER BY stream, material_code`,
-      [clientId, period],
+      [clientId, period, mode],
     );
   }
 
@@ -278,19 +279,19 @@ export class ProductsRepository {
                  FROM (SELECT version_id, max(units) AS units FROM declaration_derivation_contributions WHERE declaration_id = x.declaration_id GROUP BY version_id) u
                  JOIN product_versions v ON v.id = u.version_id JOIN products p ON p.id = v.product_id) AS products
          FROM declaration_derivations x JOIN declarations d ON d.id = x.declaration_id
-        WHERE x.declaration_id = $1`,
+        WHERE x.declaration_id = $1 AND d.mode = 'live'`,
       [declarationId],
     );
     return row;
   }
 
   /** The latest derived filing of the period, if any. */
-  async lastDerivation(clientId: string, period: string): Promise<{ declarationId: string; revision: number; receipt: string; status: string; derivedAt: string } | undefined> {
+  async lastDerivation({ clientId, mode }: DataScope, period: string): Promise<{ declarationId: string; revision: number; receipt: string; status: string; derivedAt: string } | undefined> {
     const [row] = await this.dataSource.query(
       `SELECT d.id AS "declarationId", d.revision, d.receipt, d.status, ${utcText('x.derived_at')} AS "derivedAt"
          FROM declaration_derivations x JOIN declarations d ON d.id = x.declaration_id
-        WHERE x.client_id = $1 AND x.period = $2 ORDER BY x.derived_at DESC LIMIT 1`,
-      [clientId, period],
+        WHERE x.client_id = $1 AND d.mode = $3 AND x.period = $2 ORDER BY x.derived_at DESC LIMIT 1`,
+      [clientId, period, mode],
     );
     return row;
   }

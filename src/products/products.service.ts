@@ -1,4 +1,6 @@
 import type { SubmissionOrigin } from '../declarations/submission-origin.js';
+import type { TokenMode } from '../common/token-format.js';
+import type { DataScope } from '../declarations/declarations.repository.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Account } from '../accounts/account.js';
@@ -19,6 +21,8 @@ import { type ContributionRow, type DerivedLineRow, ProductsRepository, type Ver
 /** Who wrote: a client token (API) or a dashboard session; recorded in the audit trail. */
 export interface ClientWriter {
   clientId: string;
+  /** The caller's data: `test` with a sandbox token. */
+  mode: TokenMode;
   tokenId: string | null;
   sessionId: string | null;
   requestId: string | null;
@@ -53,8 +57,8 @@ export class ProductsService {
     const checked = this.rules.products(body);
     if (!checked.ok) throw validationProblem(checked.errors);
     const products = checked.value;
-    return this.repository.withCatalogueLock(writer.clientId, async (manager) => {
-      const existing = new Map((await this.repository.existingVersions(manager, writer.clientId, products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]));
+    return this.repository.withCatalogueLock(scopeOf(writer), async (manager) => {
+      const existing = new Map((await this.repository.existingVersions(manager, scopeOf(writer), products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]));
       const errors: FieldError[] = [];
       const outcomes = products.map((product, index) => {
         const stored = existing.get(`${product.reference}\u0000${product.validFrom}`);
@@ -73,7 +77,7 @@ export class ProductsService {
       if (errors.length > 0) throw validationProblem(errors);
       const replaced = products.filter((_, i) => outcomes[i] === 'replaced');
       await this.repository.deleteVersions(manager, replaced.map((p) => existing.get(`${p.reference}\u0000${p.validFrom}`)!.versionId));
-      await this.repository.insertVersions(manager, writer.clientId, products.filter((_, i) => outcomes[i] !== 'unchanged'));
+      await this.repository.insertVersions(manager, scopeOf(writer), products.filter((_, i) => outcomes[i] !== 'unchanged'));
       const count = (outcome: string) => outcomes.filter((o) => o === outcome).length;
       const result: ProductsResultDto = {
         created: count('created'),
@@ -96,8 +100,8 @@ export class ProductsService {
     if (!checked.ok) throw validationProblem(checked.errors);
     const { sales } = checked.value;
     const at = checked.value.period;
-    return this.repository.withCatalogueLock(writer.clientId, async (manager) => {
-      const known = new Map((await this.repository.productsForSales(manager, writer.clientId, at, sales.map((s) => s.reference))).map((p) => [p.reference, p]));
+    return this.repository.withCatalogueLock(scopeOf(writer), async (manager) => {
+      const known = new Map((await this.repository.productsForSales(manager, scopeOf(writer), at, sales.map((s) => s.reference))).map((p) => [p.reference, p]));
       const errors: FieldError[] = [];
       sales.forEach((sale, index) => {
         const product = known.get(sale.reference);
@@ -114,7 +118,7 @@ export class ProductsService {
       });
       if (errors.length > 0) throw validationProblem(errors);
       await this.repository.upsertSales(manager, at, sales.map((s) => ({ ...s, productId: known.get(s.reference)!.productId })));
-      const summary = await this.repository.salesSummary(manager, writer.clientId, at);
+      const summary = await this.repository.salesSummary(manager, scopeOf(writer), at);
       await this.record(manager, writer, 'sales.recorded', { period: at, recorded: sales.length });
       return { period: at, recorded: sales.length, products: summary.products, units: summary.units };
     });
@@ -126,7 +130,7 @@ export class ProductsService {
     return this.fromSheet(sheet, (body) => (sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.sales(body, period, today)) : this.recordSales(writer, period, body)));
   }
 
-  async list(clientId: string, query: { limit?: number; cursor?: string }): Promise<ProductPageDto> {
+  async list(scope: DataScope, query: { limit?: number; cursor?: string }): Promise<ProductPageDto> {
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     let after: string | undefined;
     if (query.cursor !== undefined) {
@@ -134,26 +138,26 @@ export class ProductsService {
       if (!/^p:/.test(after)) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
       after = after.slice(2);
     }
-    const rows = await this.repository.listVersions(clientId, { after, limit: limit + 1 });
+    const rows = await this.repository.listVersions(scope, { after, limit: limit + 1 });
     const products = this.group(rows);
     const page = products.slice(0, limit);
     const hasMore = products.length > limit;
     return { data: page, has_more: hasMore, next_cursor: hasMore ? Buffer.from(`p:${page.at(-1)!.reference}`, 'utf8').toString('base64url') : null };
   }
 
-  async findOne(clientId: string, reference: string): Promise<ProductDto> {
-    const [product] = this.group(await this.repository.listVersions(clientId, { reference, limit: 1 }));
+  async findOne(scope: DataScope, reference: string): Promise<ProductDto> {
+    const [product] = this.group(await this.repository.listVersions(scope, { reference, limit: 1 }));
     if (!product) throw new NotFoundProblem('Product');
     return product;
   }
 
   /** The declaration the catalogue and sales give for the period, with each product's contribution; nothing is stored. */
-  async preview(clientId: string, periodText: string): Promise<DerivedDeclarationDto> {
+  async preview(scope: DataScope, periodText: string): Promise<DerivedDeclarationDto> {
     const period = this.checkPeriod(periodText);
     const [lines, contributions, last] = await Promise.all([
-      this.repository.derivedLines(clientId, period),
-      this.repository.contributions(clientId, period),
-      this.repository.lastDerivation(clientId, period),
+      this.repository.derivedLines(scope, period),
+      this.repository.contributions(scope, period),
+      this.repository.lastDerivation(scope, period),
     ]);
     return {
       ...this.derived(period, lines, contributions),
@@ -169,22 +173,21 @@ export class ProductsService {
    * recorded with it, and the filing is audited.
    */
   async file(account: Account, writer: ClientWriter, periodText: string, idempotencyKey: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
-    // The catalogue and sales are live data only: a sandbox token may not file them (they have no test copy yet).
-    if (origin.mode === 'test') throw new Problem('insufficient_scope', 'The product catalogue has no sandbox yet: a test token (eprt_…) cannot file a derived declaration. Use POST /api/v1/declarations with the test token instead.');
     const period = this.checkPeriod(periodText);
-    const lines = await this.repository.derivedLines(account.clientId, period);
+    const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
+    const lines = await this.repository.derivedLines(scope, period);
     if (lines.length === 0) {
       throw validationProblem([{ pointer: '/path/period', code: 'nothing_to_derive', detail: `no sales with packaging in ${period}: record sales with POST /api/v1/sales?period=${period} first`, params: { period } }]);
     }
     const body = { period, lines: this.declarationLines(lines) };
     return this.declarations.submit(account, body, idempotencyKey, origin, {
       onStored: async (manager, declaration) => {
-        await this.repository.lockCatalogue(manager, account.clientId);
-        const again = await this.repository.derivedLines(account.clientId, period, manager);
+        await this.repository.lockCatalogue(manager, scope);
+        const again = await this.repository.derivedLines(scope, period, manager);
         if (JSON.stringify(again) !== JSON.stringify(lines)) {
           throw new Problem('conflict', 'Your catalogue or sales for this period changed while the declaration was being filed; nothing was filed. Look at the preview again and file it.');
         }
-        const contributions = await this.repository.contributions(account.clientId, period, manager);
+        const contributions = await this.repository.contributions(scope, period, manager);
         await this.repository.recordDerivation(manager, declaration.id, account.clientId, period, contributions);
         await this.record(manager, writer, 'declaration.derived', { period, revision: declaration.revision, declaration_id: declaration.id, products: new Set(contributions.map((c) => c.versionId)).size });
       },
@@ -305,3 +308,6 @@ export class ProductsService {
     await this.audit.record(manager, actor, { action, targetType: 'client', targetId: writer.clientId, clientId: writer.clientId, changes: { ...changes, via: writer.sessionId ? 'dashboard' : 'api', token_id: writer.tokenId } });
   }
 }
+
+/** The data a writer reaches: its client's, live or the sandbox's. */
+const scopeOf = (writer: ClientWriter): DataScope => ({ clientId: writer.clientId, mode: writer.mode });

@@ -4,10 +4,11 @@ import { ClientEntity } from '../../accounts/client.entity.js';
 /**
  * A product of a client, named by the client's own reference (unique per client). What it is made
  * of lives in its versions. Persistence only: never returned. The schema is
- * `migrations/1797200000000-products.ts`; this mirrors it.
+ * `migrations/1797200000000-products.ts` and `1797400000000-products-sandbox.ts`; this mirrors them.
  */
 @Entity({ name: 'products' })
-@Unique('uq_products_client_reference', ['clientId', 'reference'])
+@Unique('uq_products_client_reference', ['clientId', 'mode', 'reference'])
+@Check('ck_products_mode', `mode IN ('live', 'test')`)
 @Check('ck_products_reference_length', `char_length(reference) BETWEEN 1 AND 64`)
 export class ProductEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_products' })
@@ -19,6 +20,10 @@ export class ProductEntity {
   @ManyToOne(() => ClientEntity, { onDelete: 'RESTRICT', nullable: false })
   @JoinColumn({ name: 'client_id', referencedColumnName: 'clientId', foreignKeyConstraintName: 'fk_products_client' })
   client?: ClientEntity;
+
+  /** `live`, or `test` for a product of the client's sandbox (migrations/1797400000000-products-sandbox.ts). */
+  @Column({ type: 'text', default: 'live' })
+  mode!: string;
 
   @Column({ type: 'text' })
   reference!: string;
