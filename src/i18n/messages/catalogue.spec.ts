@@ -16,6 +16,8 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboard.signIn.sent': [['nom@exemple.fr', 15]],
   'dashboard.signIn.mailOff': [[15]],
   'dashboard.link.failed': [[15]],
+  'operator.invitation.subject': [[{ company: 'Exemple SAS' }]],
+  'operator.invitation.text': [[{ company: 'Exemple SAS', clientId: 'exemple-sas', url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
