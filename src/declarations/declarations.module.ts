@@ -14,6 +14,8 @@ import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
 import { PeriodExportRepository } from './export/period-export.repository.js';
 import { PeriodExportService } from './export/period-export.service.js';
 import { PeriodsAdminController } from './export/periods-admin.controller.js';
+import { AnnualExportService } from './export/annual-export.service.js';
+import { YearsAdminController } from './export/years-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
@@ -22,7 +24,7 @@ import { AuditModule } from '../audit/audit.module.js';
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
   imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule],
-  controllers: [DeclarationsController, ObligationsController, DeclarationsAdminController, PeriodsAdminController],
+  controllers: [DeclarationsController, ObligationsController, DeclarationsAdminController, PeriodsAdminController, YearsAdminController],
   providers: [
     DeclarationsService,
     DeclarationsRepository,
@@ -30,6 +32,7 @@ import { AuditModule } from '../audit/audit.module.js';
     DeclarationsAdminRepository,
     PeriodExportService,
     PeriodExportRepository,
+    AnnualExportService,
     DeclarationValidator,
     IdempotencyStore,
     Clock,

@@ -61,6 +61,7 @@ export interface FieldParams {
   // The operator's per-stream settings (eco-organism)
   invalid_client_status: Position;
   link_lifetime_out_of_range: Position & Bounds;
+  invalid_csv_dialect: Position;
   unknown_eco_organism: Position & { value?: string; stream?: string; period?: string; listed?: readonly string[] };
 
   // A declaration (DeclarationValidator)

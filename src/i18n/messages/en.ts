@@ -280,6 +280,7 @@ export const en = {
       'This submission identifier (Idempotency-Key) was used for different figures in the last 24 hours. Send the new figures with a new identifier.',
 
     invalid_client_status: () => 'Choose active, suspended or offboarded.',
+    invalid_csv_dialect: () => 'Choose en (comma between cells, decimal point) or fr (semicolon between cells, decimal comma).',
     link_lifetime_out_of_range: (p) => `Choose how many minutes the link works: a whole number from ${n(p.min ?? 1)} to ${n(p.max ?? 10080)} (7 days), for example ${n(2880)} for 2 days.`,
     unknown_eco_organism: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} an eco-organism the published data lists for ${p.stream ?? 'this stream'}${p.period ? ` in ${p.period}` : ''}. ${p.listed?.length ? `Choose ${or(p.listed)}.` : 'None is listed for it: leave the eco-organism empty.'}`,

@@ -264,6 +264,7 @@ export const fr = {
       t`Cet identifiant d'envoi (Idempotency-Key) a déjà servi pour d'autres chiffres dans les dernières 24 heures. Envoyez les nouveaux chiffres avec un nouvel identifiant.`,
 
     invalid_client_status: () => 'Choisissez active (actif), suspended (suspendu) ou offboarded (sorti du service).',
+    invalid_csv_dialect: () => t`Choisissez fr (point-virgule entre les cellules, virgule décimale) ou en (virgule entre les cellules, point décimal).`,
     link_lifetime_out_of_range: (p) => t`Indiquez combien de minutes le lien reste valable : un nombre entier de ${n(p.min ?? 1)} à ${n(p.max ?? 10080)} (7 jours), par exemple ${n(2880)} pour 2 jours.`,
     unknown_eco_organism: (p) =>
       `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} ${t`un éco-organisme que les données publiées mentionnent pour ${p.stream ? `la filière ${p.stream}` : 'cette filière'}${p.period ? ` au semestre ${p.period}` : ''}.`} ${p.listed?.length ? t`Choisissez ${or(p.listed)}.` : t`Aucun n'y figure : laissez l'éco-organisme vide.`}`,
