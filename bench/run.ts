@@ -10,7 +10,7 @@
  * service and main.js as shipped write a V8 CPU profile to bench/results/ when they stop), BENCH_SERVICE_NODE_ARGS (extra
  * node flags for the measured service, for experiments), BENCH_ONLY=yardstick (only the yardstick
  * section of issue 18 and the memory case: no embedded start-up, listing or twin rounds),
- * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
+ * BENCH_ONLY=annual (only the annual export against psql COPY, bench/annual.ts), BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
  * project's root), BENCH_YARDSTICK_SECONDS (6), BENCH_WRK_CONNECTIONS (32), BENCH_BURST_CLIENTS (2000).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -26,6 +26,7 @@ import pg from 'pg';
 import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-format.js';
 import { POOL_SIZE } from '../src/database/database-options.js';
 import type { Job, Measurement, Plan } from './load.js';
+import { runAnnual } from './annual.js';
 import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, DASHBOARD_CLIENTS, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
 
 // ---- settings --------------------------------------------------------------------------------
@@ -541,6 +542,11 @@ interface Row {
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'annual') {
+    // The annual export case alone (bench/annual.ts): service vs psql COPY in the same run.
+    await runAnnual();
+    return;
+  }
   const began = performance.now();
   for (const file of [MAIN, SERVE, LOAD, MINIMAL_APP, WRK_SCRIPT]) {
     if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run "npm run build" first (npm run bench does).`);
