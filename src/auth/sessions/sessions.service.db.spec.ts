@@ -25,7 +25,7 @@ beforeAll(async () => {
      VALUES ('acme', now(), 'a@acme.fr', 'Acme', 'FR', 'business', '{EMB}', '{X}'), ('other', NULL, NULL, NULL, NULL, NULL, '{}', '{}')`,
   );
   const statements = { query: (statement: Statement, values: unknown[]) => database.dataSource.query(statement.text, values) } as unknown as PreparedStatements;
-  const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener) } as unknown as AccountsService;
+  const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener), onStatusChanging: () => {} } as unknown as AccountsService;
   sessions = new SessionsService(statements, new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
 });
 afterAll(() => database.close());
