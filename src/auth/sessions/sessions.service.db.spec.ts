@@ -72,7 +72,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     const { sessionId, secret } = await started();
     await age(sessionId, '29 minutes', '40 minutes');
     const session = await sessions.resolve(secret);
-    expect(session).toEqual({ sessionId, clientId: 'acme', account: expect.objectContaining({ clientId: 'acme', profile: expect.objectContaining({ email: 'a@acme.fr', company: 'Acme' }) }) });
+    expect(session).toEqual({ sessionId, clientId: 'acme', suspended: false, account: expect.objectContaining({ clientId: 'acme', profile: expect.objectContaining({ email: 'a@acme.fr', company: 'Acme' }) }) });
     const [row] = (await database.db.query<{ idle: number }>(`SELECT EXTRACT(EPOCH FROM now() - last_seen_at)::int AS idle FROM dashboard_sessions WHERE id = $1`, [sessionId])).rows;
     expect(row!.idle).toBeLessThan(2);
   });
