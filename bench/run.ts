@@ -11,6 +11,7 @@
  * node flags for the measured service, for experiments), BENCH_ONLY=yardstick (only the yardstick
  * section of issue 18 and the memory case: no embedded start-up, listing or twin rounds),
  * BENCH_ONLY=products (only the derived declaration of 10,000 products against psql: bench/products.ts),
+ * BENCH_ONLY=annual (only the annual export against psql COPY, bench/annual.ts),
  * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
  * project's root), BENCH_YARDSTICK_SECONDS (6), BENCH_WRK_CONNECTIONS (32), BENCH_BURST_CLIENTS (2000).
  */
@@ -27,6 +28,7 @@ import pg from 'pg';
 import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-format.js';
 import { POOL_SIZE } from '../src/database/database-options.js';
 import type { Job, Measurement, Plan } from './load.js';
+import { runAnnual } from './annual.js';
 import { runProductsBench } from './products.js';
 import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, DASHBOARD_CLIENTS, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
 
@@ -545,6 +547,11 @@ interface Row {
 async function main(): Promise<void> {
   // Issue 32: the derived declaration against one GROUP BY by psql, alone (bench/products.ts).
   if (process.env.BENCH_ONLY === 'products') return runProductsBench();
+  if (process.env.BENCH_ONLY === 'annual') {
+    // The annual export case alone (bench/annual.ts): service vs psql COPY in the same run.
+    await runAnnual();
+    return;
+  }
   const began = performance.now();
   for (const file of [MAIN, SERVE, LOAD, MINIMAL_APP, WRK_SCRIPT]) {
     if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run "npm run build" first (npm run bench does).`);

@@ -50,6 +50,8 @@ describe('onboarding flow', () => {
       confirmed: EMPTY,
       confirmed_at: null,
       unconfirmed_changes: true,
+      status: 'active',
+      status_changed_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -69,13 +69,21 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['get', '/api/v1/admin/operator-tokens'],
     ['delete', `/api/v1/admin/operator-tokens/${tokenId}`],
     ['get', '/api/v1/admin/audit'],
+    ['get', `/api/v1/admin/clients/${clientId}/sign-in-links`],
+    ['delete', `/api/v1/admin/clients/${clientId}/sign-in-links/${tokenId}`],
+    ['get', `/api/v1/admin/clients/${clientId}/streams`],
+    ['put', `/api/v1/admin/clients/${clientId}/streams/EMB`],
+    ['post', `/api/v1/admin/clients/${clientId}/suspend`],
+    ['post', `/api/v1/admin/clients/${clientId}/reactivate`],
+    ['post', `/api/v1/admin/clients/${clientId}/offboard`],
+    ['get', '/api/v1/admin/years/2025/export'],
   ];
 }
 
 const send = (method: string, path: string, authorization?: string) => {
   let req = (request(t.url) as unknown as Record<string, (p: string) => request.Test>)[method](path);
   if (authorization !== undefined) req = req.set('authorization', authorization);
-  return ['post', 'patch'].includes(method) ? req.send({}) : req;
+  return ['post', 'patch', 'put'].includes(method) ? req.send({}) : req;
 };
 
 describe('issuing tokens', () => {
@@ -450,7 +458,7 @@ describe('every route is closed unless listed as public', () => {
     const routes = controllerRoutes();
     // adminRoutes() (used above and below) lists every admin route of the app.
     const listed = adminRoutes(':client_id', ':token_id').map(([method, path]) =>
-      `${method.toUpperCase()} ${path.replace(/\/(2025-S1)(?=\/)/, '/:period').replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id').replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id')}`,
+      `${method.toUpperCase()} ${path.replace(/\/(2025-S1)(?=\/)/, '/:period').replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id').replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id').replace(/sign-in-links\/:token_id$/, 'sign-in-links/:link_id').replace(/\/streams\/EMB$/, '/streams/:stream').replace(/\/years\/2025\//, '/years/:year/')}`,
     );
     expect(new Set(listed)).toEqual(new Set(routes.filter((r) => r.audience === 'admin').map((r) => r.route)));
 
@@ -552,7 +560,7 @@ describe('admin API without ADMIN_TOKEN', () => {
       for (const authorization of [undefined, `Bearer ${ADMIN_TOKEN}`]) {
         let req = (request(disabled.url) as unknown as Record<string, (p: string) => request.Test>)[method](path);
         if (authorization) req = req.set('authorization', authorization);
-        const res = ['post', 'patch'].includes(method) ? await req.send({}) : await req;
+        const res = ['post', 'patch', 'put'].includes(method) ? await req.send({}) : await req;
         expect(res.status).toBe(403);
         expect(res.headers['content-type']).toMatch(PROBLEM);
         expect(res.body.code).toBe('admin_api_disabled');

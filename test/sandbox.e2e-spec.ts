@@ -156,6 +156,12 @@ describe('isolation', () => {
       expect(res.text).not.toContain(clientId);
       expect(res.text).not.toContain('TEST-EPR');
     }
+    // The annual filing names the receipts it adds up: never a test one.
+    for (const accept of ['application/json', 'text/csv']) {
+      const res = await request(t.url).get('/api/v1/admin/years/2023/export').set(admin).set('accept', accept).buffer(true);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain('TEST-EPR');
+    }
     const summary = await request(t.url).get('/api/v1/admin/periods/2023-S1/summary').set(admin);
     expect(summary.status).toBe(200);
     expect(summary.body.clients.declared).toBe(0);

@@ -49,6 +49,7 @@ function boundsOf(code: string, detail: string): { min?: number; max?: number } 
   if (first === undefined) return {};
   switch (code) {
     case 'limit_out_of_range':
+    case 'link_lifetime_out_of_range':
       return { min: first, max: second };
     case 'invalid_length':
       return /longer/.test(detail) ? { min: first } : { max: first };

@@ -14,6 +14,8 @@ import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
 import { PeriodExportRepository } from './export/period-export.repository.js';
 import { PeriodExportService } from './export/period-export.service.js';
 import { PeriodsAdminController } from './export/periods-admin.controller.js';
+import { AnnualExportService } from './export/annual-export.service.js';
+import { YearsAdminController } from './export/years-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
@@ -25,7 +27,7 @@ import { YearsService } from './years/years.service.js';
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
   imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule],
-  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController],
+  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController, YearsAdminController],
   providers: [
     DeclarationsService,
     DeclarationsRepository,
@@ -33,6 +35,7 @@ import { YearsService } from './years/years.service.js';
     DeclarationsAdminRepository,
     PeriodExportService,
     PeriodExportRepository,
+    AnnualExportService,
     DeclarationValidator,
     IdempotencyStore,
     Clock,

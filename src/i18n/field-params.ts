@@ -83,6 +83,8 @@ export interface FieldParams extends ProductFieldParams {
   idempotency_key_reused: Position;
   // The operator's per-stream settings (eco-organism)
   invalid_client_status: Position;
+  link_lifetime_out_of_range: Position & Bounds;
+  invalid_csv_dialect: Position;
   unknown_eco_organism: Position & { value?: string; stream?: string; period?: string; listed?: readonly string[] };
 
   // A declaration (DeclarationValidator)

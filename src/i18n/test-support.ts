@@ -58,6 +58,8 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   unknown_plan: [{ value: 'gold', plans: ['starter', 'business', 'marketplace'] }, {}],
   not_in_plan: [{ plan: 'starter', stream: 'EPRO', covered: ['EMB'] }, {}],
   invalid_client_status: [{ field: 'status' }],
+  invalid_csv_dialect: [{ field: 'dialect' }],
+  link_lifetime_out_of_range: [{ field: 'expires_in_minutes', min: 1, max: 10080 }, {}],
   unknown_eco_organism: [{ value: 'Ecomaison', stream: 'EMB', period: '2026-S1', listed: ['Citeo', 'Adelphe', 'Léko'] }, { listed: [] }, {}],
   invalid_idempotency_key: [{}],
   idempotency_key_reused: [{}],

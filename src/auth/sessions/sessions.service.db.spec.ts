@@ -25,7 +25,7 @@ beforeAll(async () => {
      VALUES ('acme', now(), 'a@acme.fr', 'Acme', 'FR', 'business', '{EMB}', '{X}'), ('other', NULL, NULL, NULL, NULL, NULL, '{}', '{}')`,
   );
   const statements = { query: (statement: Statement, values: unknown[]) => database.dataSource.query(statement.text, values) } as unknown as PreparedStatements;
-  const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener) } as unknown as AccountsService;
+  const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener), onStatusChanging: () => {} } as unknown as AccountsService;
   sessions = new SessionsService(statements, new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
 });
 afterAll(() => database.close());
@@ -72,7 +72,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     const { sessionId, secret } = await started();
     await age(sessionId, '29 minutes', '40 minutes');
     const session = await sessions.resolve(secret);
-    expect(session).toEqual({ sessionId, clientId: 'acme', account: expect.objectContaining({ clientId: 'acme', profile: expect.objectContaining({ email: 'a@acme.fr', company: 'Acme' }) }) });
+    expect(session).toEqual({ sessionId, clientId: 'acme', suspended: false, account: expect.objectContaining({ clientId: 'acme', profile: expect.objectContaining({ email: 'a@acme.fr', company: 'Acme' }) }) });
     const [row] = (await database.db.query<{ idle: number }>(`SELECT EXTRACT(EPOCH FROM now() - last_seen_at)::int AS idle FROM dashboard_sessions WHERE id = $1`, [sessionId])).rows;
     expect(row!.idle).toBeLessThan(2);
   });

@@ -1,9 +1,10 @@
-import { Controller, Header, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsOptional, ValidateBy } from 'class-validator';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
 import { type Actor, CurrentActor } from '../../caller/actor.js';
-import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from './sign-in-links.service.js';
+import { MAX_SIGN_IN_LINK_TTL_MS, SIGN_IN_LINK_TTL_MS, SignInLinksService } from './sign-in-links.service.js';
 
 export class SignInLinkDto {
   @ApiProperty({ format: 'uuid' })
@@ -12,6 +13,48 @@ export class SignInLinkDto {
   /** The link to give the client's person: it works once, for 15 minutes. Shown this once. */
   @ApiProperty({ example: 'https://epr.example.org/dashboard/sign-in/link?token=eprl_7Gx2kQpXXXXXXXXXXXXXXXXXXXXXXXXX_0a1B2c' })
   url!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  expires_at!: Date;
+
+  /** The confirmed address the link was e-mailed to (with `send: true`); absent otherwise. */
+  @ApiPropertyOptional({ type: String, example: 'compliance@example.fr' })
+  sent_to?: string;
+}
+
+const MAX_MINUTES = MAX_SIGN_IN_LINK_TTL_MS / 60_000;
+
+/** What the operator may ask of a new link (no body: a 15-minute link, not sent). */
+export class CreateSignInLinkDto {
+  /** How long the link works, in minutes: 1 to 10,080 (7 days); 15 when absent. Still single use. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MINUTES, example: 4320 })
+  @IsOptional()
+  @ValidateBy({
+    name: 'linkLifetimeOutOfRange',
+    validator: {
+      validate: (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_MINUTES,
+      defaultMessage: () => `expires_in_minutes must be a whole number from 1 to ${MAX_MINUTES}`,
+    },
+  })
+  expires_in_minutes?: number;
+
+  /** `true`: the service e-mails the link to the client's confirmed address, in the client's language (needs SMTP_URL). */
+  @ApiPropertyOptional({ type: Boolean, example: true })
+  @IsOptional()
+  @ValidateBy({ name: 'invalidBoolean', validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => 'send must be true or false' } })
+  send?: boolean;
+}
+
+export class OutstandingSignInLinkDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  /** `operator` (this API) or `email` (asked for on the sign-in page). */
+  @ApiProperty({ enum: ['operator', 'email'] })
+  issued_via!: 'operator' | 'email';
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  created_at!: Date;
 
   @ApiProperty({ type: String, format: 'date-time' })
   expires_at!: Date;
@@ -30,16 +73,46 @@ export class SignInLinksAdminController {
     operationId: 'createSignInLink',
     summary: "Create a sign-in link to a client's dashboard",
     description:
-      `A single-use URL that signs a person in to the client's dashboard, valid ${SIGN_IN_LINK_TTL_MS / 60_000} minutes, shown in this response only ` +
+      `A single-use URL that signs a person in to the client's dashboard, valid ${SIGN_IN_LINK_TTL_MS / 60_000} minutes (or \`expires_in_minutes\`, up to 7 days: an invitation), shown in this response only ` +
       '(only its SHA-256 is stored). Opening it shows a page that asks to continue; continuing spends the link and starts a session. ' +
-      'Works for a client whose onboarding is not confirmed yet too (the dashboard then shows what is pending). Recorded in the audit trail (`sign_in_link.issued`).',
+      'Works for a client whose onboarding is not confirmed yet too (the dashboard then shows what is pending). ' +
+      'With `send: true` the service e-mails it to the client\'s confirmed address, in the client\'s language (French until a language is recorded): 409 when SMTP_URL is not configured or the client has no confirmed address; ' +
+      'if the mail server refuses it, nothing is kept (503). An offboarded client gets none (409). Recorded in the audit trail (`sign_in_link.issued`, with `sent_to` when sent).',
   })
   @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
   @ApiCreatedResponse({ description: 'The link, shown this once.', type: SignInLinkDto })
-  // No body is read; one sent anyway must be JSON (413 past 1 MiB), like every POST of the API.
-  @ApiProblems(404, 413, 415)
-  async create(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<SignInLinkDto> {
-    const link = await this.links.issue(clientId, actor);
-    return { id: link.id, url: link.url, expires_at: link.expiresAt };
+  @ApiProblems(404, 409, 413, 415, 422)
+  async create(@Param('client_id') clientId: string, @Body() body: CreateSignInLinkDto, @CurrentActor() actor: Actor): Promise<SignInLinkDto> {
+    const minutes = body?.expires_in_minutes;
+    const link = await this.links.issue(clientId, actor, { ttlMs: minutes === undefined ? undefined : minutes * 60_000, send: body?.send === true });
+    return { id: link.id, url: link.url, expires_at: link.expiresAt, ...(link.sentTo ? { sent_to: link.sentTo } : {}) };
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listSignInLinks',
+    summary: "A client's outstanding sign-in links",
+    description: 'The links not yet used, revoked or expired, newest first: never their URL, which is not kept.',
+  })
+  @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
+  @ApiOkResponse({ description: 'The outstanding links.', type: [OutstandingSignInLinkDto] })
+  @ApiProblems(404)
+  async list(@Param('client_id') clientId: string): Promise<OutstandingSignInLinkDto[]> {
+    return (await this.links.outstanding(clientId)).map((l) => ({ id: l.id, issued_via: l.issuedVia, created_at: l.createdAt, expires_at: l.expiresAt }));
+  }
+
+  @Delete(':link_id')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeSignInLink',
+    summary: 'Revoke an outstanding sign-in link',
+    description: 'It stops working at once. 404 when the client has no such outstanding link (already used, revoked or expired). Recorded as `sign_in_link.revoked`.',
+  })
+  @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
+  @ApiParam({ name: 'link_id', description: 'The link id', schema: { type: 'string', format: 'uuid' } })
+  @ApiNoContentResponse({ description: 'Revoked.' })
+  @ApiProblems(404)
+  async revoke(@Param('client_id') clientId: string, @Param('link_id') linkId: string, @CurrentActor() actor: Actor): Promise<void> {
+    await this.links.revoke(clientId, linkId, actor);
   }
 }

@@ -8,9 +8,32 @@ import type { AppConfig } from '../../config/config.js';
 import type { Actor } from '../../caller/actor.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
+import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
+import { isUuid } from '../../common/uuid.js';
+import type { Language } from '../../i18n/language.js';
+import { messagesFor } from '../../i18n/messages/index.js';
+import { Mailer } from '../../mail/mailer.js';
 
-/** How long a sign-in link works. */
+/** How long a sign-in link works, unless the operator asks for longer (an invitation). */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+/** The longest an invitation may last: 7 days. */
+export const MAX_SIGN_IN_LINK_TTL_MS = 7 * 24 * 3_600_000;
+
+/** What the operator asks of a new link. */
+export interface LinkRequest {
+  /** How long it works, in ms (default SIGN_IN_LINK_TTL_MS; at most MAX_SIGN_IN_LINK_TTL_MS). */
+  ttlMs?: number;
+  /** Send it by e-mail to the client's confirmed address, in the client's language. */
+  send?: boolean;
+}
+
+/** A link not yet used, revoked or expired. */
+export interface OutstandingLink {
+  id: string;
+  issuedVia: 'operator' | 'email';
+  createdAt: Date;
+  expiresAt: Date;
+}
 /**
  * The most links mailed to one client in 24 hours, whoever asks: what anonymous requests can add to
  * the audit trail (one `sign_in_link.issued` each) and to the client's mailbox, besides the
@@ -24,6 +47,8 @@ export interface IssuedLink {
   id: string;
   url: string;
   expiresAt: Date;
+  /** Where it was e-mailed, if it was. */
+  sentTo?: string;
 }
 
 export type LinkUse = { ok: true; sessionId: string; secret: string; clientId: string } | { ok: false };
@@ -43,15 +68,71 @@ export class SignInLinksService {
     private readonly accounts: AccountsService,
     private readonly sessions: SessionsService,
     private readonly audit: AuditTrail,
+    private readonly mailer: Mailer,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
   }
 
-  /** A link for `clientId` from the operator (404 if there is no such client), recorded in the audit trail. */
-  async issue(clientId: string, actor: Actor): Promise<IssuedLink> {
+  /**
+   * A link for `clientId` from the operator (404 if there is no such client), recorded in the audit
+   * trail; sent by e-mail when asked, in the same transaction (a link that could not be sent is not kept).
+   */
+  async issue(clientId: string, actor: Actor, request: LinkRequest = {}): Promise<IssuedLink> {
     await this.accounts.assertExists(clientId);
-    return this.dataSource.transaction((manager) => this.insert(manager, clientId, actor, 'operator'));
+    const ttlMs = request.ttlMs ?? SIGN_IN_LINK_TTL_MS;
+    return this.dataSource.transaction(async (manager) => {
+      const [client] = (await manager.query(
+        `SELECT status, confirmed_email AS email, confirmed_company AS company FROM clients WHERE client_id = $1 FOR SHARE`,
+        [clientId],
+      )) as [{ status: string; email: string | null; company: string | null }];
+      if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
+      if (request.send) {
+        if (!this.mailer.enabled) throw new Problem('conflict', 'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.');
+        if (!client.email) throw new Problem('conflict', `Client "${clientId}" has no confirmed e-mail address to send the link to: confirm its profile first.`);
+      }
+      // The client's language: French until the clients say otherwise (no language is stored yet).
+      const language: Language = 'fr';
+      const sentTo = request.send ? client.email! : undefined;
+      const link = await this.insert(manager, clientId, actor, 'operator', ttlMs, sentTo ? { sent_to: sentTo, language } : {});
+      if (sentTo) {
+        const words = messagesFor(language).operator.invitation;
+        const company = client.company ?? clientId;
+        try {
+          await this.mailer.send({ to: sentTo, subject: words.subject({ company }), text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }) });
+        } catch (error) {
+          // The transaction rolls back: no link is kept that its recipient never got.
+          throw new Problem('service_unavailable', 'The mail server did not accept the invitation; nothing was kept. Retry later.', { headers: { 'Retry-After': '60' }, cause: error });
+        }
+      }
+      return { ...link, ...(sentTo ? { sentTo } : {}) };
+    });
+  }
+
+  /** The client's links not yet used, revoked or expired, newest first (never their secret, which is not kept). */
+  async outstanding(clientId: string): Promise<OutstandingLink[]> {
+    await this.accounts.assertExists(clientId);
+    return this.dataSource.query(
+      `SELECT id, issued_via AS "issuedVia", created_at AS "createdAt", expires_at AS "expiresAt" FROM sign_in_links
+        WHERE client_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC, id DESC`,
+      [clientId],
+    );
+  }
+
+  /** Revokes an outstanding link of the client (404 otherwise); recorded in the audit trail. */
+  async revoke(clientId: string, linkId: string, actor: Actor): Promise<void> {
+    await this.accounts.assertExists(clientId);
+    if (!isUuid(linkId)) throw new NotFoundProblem('Sign-in link');
+    await this.dataSource.transaction(async (manager) => {
+      const revoked = (await manager.query(
+        `WITH revoked AS (UPDATE sign_in_links SET revoked_at = now()
+                            WHERE id = $1 AND client_id = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() RETURNING id)
+         SELECT id FROM revoked`,
+        [linkId.toLowerCase(), clientId],
+      )) as { id: string }[];
+      if (revoked.length === 0) throw new NotFoundProblem('Sign-in link');
+      await this.audit.record(manager, actor, { action: 'sign_in_link.revoked', targetType: 'sign_in_link', targetId: revoked[0]!.id, clientId });
+    });
   }
 
   /**
@@ -69,19 +150,19 @@ export class SignInLinksService {
     });
   }
 
-  private async insert(manager: EntityManager, clientId: string, actor: Actor, via: 'operator' | 'email'): Promise<IssuedLink> {
+  private async insert(manager: EntityManager, clientId: string, actor: Actor, via: 'operator' | 'email', ttlMs = SIGN_IN_LINK_TTL_MS, extra: Record<string, unknown> = {}): Promise<IssuedLink> {
     const secret = generateToken(SIGN_IN_LINK_PREFIX);
     const [row] = (await manager.query(
       `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at)
        VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0)) RETURNING id, expires_at AS "expiresAt"`,
-      [clientId, hashToken(secret), via, SIGN_IN_LINK_TTL_MS],
+      [clientId, hashToken(secret), via, ttlMs],
     )) as [{ id: string; expiresAt: Date }];
     await this.audit.record(manager, actor, {
       action: 'sign_in_link.issued',
       targetType: 'sign_in_link',
       targetId: row.id,
       clientId,
-      changes: { issued_via: via, expires_at: row.expiresAt },
+      changes: { issued_via: via, expires_at: row.expiresAt, ...extra },
     });
     return { id: row.id, url: `${this.baseUrl}${SIGN_IN_LINK_PATH}?token=${secret}`, expiresAt: row.expiresAt };
   }

@@ -24,6 +24,8 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'products.contribution': [['BTL-75', '1 000', '410,5']],
   'products.lastFiled': [[2, '2026S1-R2-ABCD-EFGH']],
   'products.located': [['Ligne 2 du fichier', 'Ce texte est trop long.'], [null, 'Ce texte est trop long.']],
+  'operator.invitation.subject': [[{ company: 'Exemple SAS' }]],
+  'operator.invitation.text': [[{ company: 'Exemple SAS', clientId: 'exemple-sas', url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 

@@ -19,7 +19,7 @@
  */
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
-import { formatDate, formatList, formatNumber, plural } from '../format.js';
+import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 
 type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
 
@@ -321,6 +321,8 @@ export const en = {
       'This submission identifier (Idempotency-Key) was used for different figures in the last 24 hours. Send the new figures with a new identifier.',
 
     invalid_client_status: () => 'Choose active, suspended or offboarded.',
+    invalid_csv_dialect: () => 'Choose en (comma between cells, decimal point) or fr (semicolon between cells, decimal comma).',
+    link_lifetime_out_of_range: (p) => `Choose how many minutes the link works: a whole number from ${n(p.min ?? 1)} to ${n(p.max ?? 10080)} (7 days), for example ${n(2880)} for 2 days.`,
     unknown_eco_organism: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} an eco-organism the published data lists for ${p.stream ?? 'this stream'}${p.period ? ` in ${p.period}` : ''}. ${p.listed?.length ? `Choose ${or(p.listed)}.` : 'None is listed for it: leave the eco-organism empty.'}`,
 
@@ -508,6 +510,26 @@ export const en = {
           p.url,
           '',
           'If you did not ask for it, ignore this message: nothing happens without the link.',
+          '',
+        ].join('\n'),
+    },
+  },
+
+  /** The operator's e-mails to clients (issue 33): invitations. */
+  operator: {
+    invitation: {
+      subject: (p: { company: string }) => `Your access to the EPR declarations dashboard of ${p.company}`,
+      text: (p: { company: string; clientId: string; url: string; until: string }) =>
+        [
+          'Hello,',
+          '',
+          `Your EPR declarations service invites you to the dashboard of ${p.company} (account “${p.clientId}”): there you file your half-yearly declarations of packaging placed on the market, and manage your API tokens.`,
+          '',
+          `Open this link to sign in. It works once, until ${formatDateTime('en', p.until)}:`,
+          '',
+          p.url,
+          '',
+          'The page it opens asks you to confirm before signing you in. If you were not expecting this message, ignore it: nothing happens without the link.',
           '',
         ].join('\n'),
     },

@@ -6,7 +6,7 @@
  * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
-import { formatDate, formatList, formatNumber, plural } from '../format.js';
+import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 import { fr as t } from '../typography.js';
 import type { Messages } from './en.js';
 
@@ -305,6 +305,8 @@ export const fr = {
       t`Cet identifiant d'envoi (Idempotency-Key) a déjà servi pour d'autres chiffres dans les dernières 24 heures. Envoyez les nouveaux chiffres avec un nouvel identifiant.`,
 
     invalid_client_status: () => 'Choisissez active (actif), suspended (suspendu) ou offboarded (sorti du service).',
+    invalid_csv_dialect: () => t`Choisissez fr (point-virgule entre les cellules, virgule décimale) ou en (virgule entre les cellules, point décimal).`,
+    link_lifetime_out_of_range: (p) => t`Indiquez combien de minutes le lien reste valable : un nombre entier de ${n(p.min ?? 1)} à ${n(p.max ?? 10080)} (7 jours), par exemple ${n(2880)} pour 2 jours.`,
     unknown_eco_organism: (p) =>
       `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} ${t`un éco-organisme que les données publiées mentionnent pour ${p.stream ? `la filière ${p.stream}` : 'cette filière'}${p.period ? ` au semestre ${p.period}` : ''}.`} ${p.listed?.length ? t`Choisissez ${or(p.listed)}.` : t`Aucun n'y figure : laissez l'éco-organisme vide.`}`,
 
@@ -493,6 +495,25 @@ export const fr = {
           p.url,
           '',
           t`Si vous n'avez rien demandé, ignorez ce message : rien ne se passe sans le lien.`,
+          '',
+        ].join('\n'),
+    },
+  },
+
+  operator: {
+    invitation: {
+      subject: (p: { company: string }) => `Votre accès au tableau de bord des déclarations REP de ${p.company}`,
+      text: (p: { company: string; clientId: string; url: string; until: string }) =>
+        [
+          'Bonjour,',
+          '',
+          t`Votre service de déclarations REP vous invite sur le tableau de bord de ${p.company} (compte « ${p.clientId} ») : vous y déposez vos déclarations semestrielles des emballages mis sur le marché et y gérez vos jetons d'API.`,
+          '',
+          t`Ouvrez ce lien pour vous connecter. Il ne sert qu'une fois, jusqu'au ${formatDateTime('fr', p.until)} :`,
+          '',
+          p.url,
+          '',
+          t`La page qui s'ouvre vous demande de confirmer avant de vous connecter. Si vous n'attendiez pas ce message, ignorez-le : rien ne se passe sans le lien.`,
           '',
         ].join('\n'),
     },

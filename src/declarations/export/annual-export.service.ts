@@ -1,0 +1,252 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { CSV_DIALECTS, type CsvDialectName } from '../../common/csv/csv-dialect.js';
+import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/write-csv.js';
+import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
+import { STREAMING_STATEMENT_TIMEOUT_MS } from '../../database/database-options.js';
+import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import { Clock } from '../clock.js';
+import { LIABLE, periodEnded, periodEndInstant } from './liability.js';
+
+/** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
+export interface AnnualRow {
+  clientId: string;
+  company: string | null;
+  country: string | null;
+  idus: string[];
+  ecoOrganism: string | null;
+  stream: string;
+  /** The published category code, or the submitted text when it names none. */
+  material: string;
+  categorised: boolean;
+  unit: string;
+  quantity: string;
+  s1Receipt: string | null;
+  s2Receipt: string | null;
+}
+
+export interface MissingRow {
+  clientId: string;
+  company: string | null;
+  email: string | null;
+  missing: string[];
+}
+
+/** The columns of the CSV, in each dialect's words (French headers for the French dialect). */
+export const ANNUAL_CSV_COLUMNS = {
+  en: ['kind', 'year', 'eco_organism', 'client_id', 'company', 'country', 'idus', 'stream', 'material', 'material_category', 'unit', 'quantity', 's1_receipt', 's2_receipt', 'missing_periods'],
+  fr: ['type', 'année', 'éco-organisme', 'identifiant client', 'société', 'pays', 'IDU', 'filière', 'matériau', 'catégorie de matériau', 'unité', 'quantité', 'reçu S1', 'reçu S2', 'semestres manquants'],
+} as const;
+
+/** Rows fetched per round trip by the cursor. */
+const BATCH_ROWS = 500;
+
+/**
+ * The sums of current revisions of S1 and S2 per client, stream, material and unit, in client
+ * order; `$3` (nullable) keeps the streams set to one eco-organism.
+ */
+export const ANNUAL_ROWS = `
+  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+         cs.eco_organism AS "ecoOrganism", l.stream, coalesce(l.material_code, l.material) AS material, l.material_code IS NOT NULL AS categorised,
+         l.unit, trim_scale(sum(l.quantity))::text AS quantity,
+         max(d.receipt) FILTER (WHERE d.period = $1) AS "s1Receipt", max(d.receipt) FILTER (WHERE d.period = $2) AS "s2Receipt"
+    FROM declarations d
+    JOIN clients c ON c.client_id = d.client_id
+    JOIN declaration_lines l ON l.declaration_id = d.id
+    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
+   WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live' AND ($3::text IS NULL OR cs.eco_organism = $3)
+   GROUP BY d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, l.stream,
+            coalesce(l.material_code, l.material), l.material_code IS NOT NULL, l.unit
+   ORDER BY d.client_id, l.stream, material, l.unit`;
+
+/**
+ * The annual filing per eco-organism (issue 33): what each client files for a year, S1 + S2 from
+ * the current revisions, and who has an ended, liable half-year of it undeclared. Streamed from
+ * one REPEATABLE READ snapshot through a cursor, like the period export.
+ */
+@Injectable()
+export class AnnualExportService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly clock: Clock,
+  ) {}
+
+  async write(yearText: string, ecoOrganism: string | undefined, format: 'json' | 'csv', dialectName: CsvDialectName, res: Response): Promise<void> {
+    if (!/^[0-9]{4}$/.test(yearText)) throw new NotFoundProblem('The year (four digits, e.g. 2025)');
+    const year = Number(yearText);
+    if (ecoOrganism !== undefined) this.checkEcoOrganism(ecoOrganism);
+    const [s1, s2] = [`${year}-S1`, `${year}-S2`];
+    const eco = ecoOrganism ?? null;
+    const dialect = CSV_DIALECTS[dialectName];
+    const pool = (this.dataSource.driver as PostgresDriver).master as pg.Pool;
+    const client = await pool.connect();
+    let failed = false;
+    try {
+      await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
+      const query = Object.assign(new QueryStream(ANNUAL_ROWS, [s1, s2, eco], { batchSize: BATCH_ROWS, highWaterMark: BATCH_ROWS }), { query_timeout: STREAMING_STATEMENT_TIMEOUT_MS });
+      const rows = client.query(query) as unknown as AsyncIterable<AnnualRow>;
+      res.status(200);
+      if (format === 'csv') {
+        res.setHeader('Content-Type', CSV_MEDIA_TYPE);
+        res.setHeader('Content-Disposition', `attachment; filename="epr-annual-${year}${eco ? `-${eco.normalize('NFD').replace(/[^A-Za-z0-9]+/g, '-')}` : ''}.csv"`);
+      } else {
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      }
+      // The missing half-years are read after the rows, in the same snapshot, and written last.
+      const missing = () => this.missing(client, year, eco);
+      const writer = format === 'csv' ? new CsvWriter(year, eco, dialect, missing) : new JsonWriter(year, eco, missing);
+      await pipeline(rows, writer, res);
+      await client.query('COMMIT');
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      client.release(failed);
+    }
+  }
+
+  /** Clients liable for an ended half-year of the year (for a stream of the eco-organism, if one is named) without a current declaration of it. */
+  private async missing(client: pg.PoolClient, year: number, eco: string | null): Promise<MissingRow[]> {
+    const now = this.clock.now();
+    const periods = [`${year}-S1`, `${year}-S2`].filter((p) => periodEnded(p, now));
+    const out = new Map<string, MissingRow>();
+    for (const period of periods) {
+      const { rows } = await client.query<{ clientId: string; company: string | null; email: string | null }>(
+        `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email FROM clients c
+          WHERE ${LIABLE('$1', '$2')}
+            AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM client_streams e WHERE e.client_id = c.client_id AND e.eco_organism = $3))
+            AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live')
+          ORDER BY c.client_id`,
+        [period, periodEndInstant(period), eco],
+      );
+      for (const row of rows) {
+        const entry = out.get(row.clientId) ?? { ...row, missing: [] };
+        entry.missing.push(period);
+        out.set(row.clientId, entry);
+      }
+    }
+    return [...out.values()].sort((a, b) => (a.clientId < b.clientId ? -1 : 1));
+  }
+
+  private checkEcoOrganism(name: string): void {
+    const listed = [...new Set(this.catalogue.streamCodes().flatMap((code) => (this.catalogue.stream(code)?.eco_organisms ?? []).filter((o) => o.role !== 'coordinating_body').map((o) => o.name)))];
+    if (!listed.includes(name)) {
+      throw new ValidationProblem([
+        {
+          pointer: '/query/eco_organism',
+          code: 'unknown_eco_organism',
+          detail: `"${name}" is not an eco-organism the published data lists; choose one of: ${listed.join(', ')}`,
+          params: { value: name, listed },
+        },
+      ]);
+    }
+  }
+}
+
+abstract class ExportWriter extends Transform {
+  private started = false;
+  constructor() {
+    super({ writableObjectMode: true });
+  }
+  protected abstract head(): string | Buffer;
+  protected abstract row(row: AnnualRow, index: number): string;
+  protected abstract tail(): Promise<string>;
+  private index = 0;
+
+  override _transform(row: AnnualRow, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.started) {
+      this.started = true;
+      this.push(this.head());
+    }
+    this.push(this.row(row, this.index++));
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.started) this.push(this.head());
+    this.tail().then((text) => callback(null, text), callback);
+  }
+}
+
+class JsonWriter extends ExportWriter {
+  constructor(
+    private readonly year: number,
+    private readonly eco: string | null,
+    private readonly missing: () => Promise<MissingRow[]>,
+  ) {
+    super();
+  }
+  protected head(): string {
+    return `{"year":${this.year},"eco_organism":${JSON.stringify(this.eco)},"rows":[`;
+  }
+  protected row(r: AnnualRow, index: number): string {
+    const row = {
+      client_id: r.clientId,
+      company: r.company,
+      country: r.country,
+      idus: r.idus,
+      eco_organism: r.ecoOrganism,
+      stream: r.stream,
+      material: r.categorised ? null : r.material,
+      material_category: r.categorised ? r.material : null,
+      unit: r.unit,
+      quantity: r.quantity,
+      revisions: { s1: r.s1Receipt, s2: r.s2Receipt },
+    };
+    return `${index === 0 ? '' : ','}\n${JSON.stringify(row)}`;
+  }
+  protected async tail(): Promise<string> {
+    const missing = (await this.missing()).map((m) => ({ client_id: m.clientId, company: m.company, email: m.email, missing_periods: m.missing }));
+    return `\n],"missing_clients":${JSON.stringify(missing)}}\n`;
+  }
+}
+
+class CsvWriter extends ExportWriter {
+  constructor(
+    private readonly year: number,
+    private readonly eco: string | null,
+    private readonly dialect: (typeof CSV_DIALECTS)[CsvDialectName],
+    private readonly missing: () => Promise<MissingRow[]>,
+  ) {
+    super();
+  }
+  protected head(): Buffer {
+    return Buffer.concat([UTF8_BOM, Buffer.from(csvRow(ANNUAL_CSV_COLUMNS[this.dialect.name], this.dialect), 'utf8')]);
+  }
+  protected row(r: AnnualRow): string {
+    return csvRow(
+      [
+        'total',
+        String(this.year),
+        r.ecoOrganism,
+        r.clientId,
+        r.company,
+        r.country,
+        r.idus.join('; '),
+        r.stream,
+        r.categorised ? null : r.material,
+        r.categorised ? r.material : null,
+        r.unit,
+        csvDecimal(r.quantity, this.dialect),
+        r.s1Receipt,
+        r.s2Receipt,
+        null,
+      ],
+      this.dialect,
+    );
+  }
+  protected async tail(): Promise<string> {
+    return (await this.missing())
+      .map((m) => csvRow(['missing', String(this.year), this.eco, m.clientId, m.company, null, null, null, null, null, null, null, null, null, m.missing.join(' ')], this.dialect))
+      .join('');
+  }
+}
