@@ -16,6 +16,23 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboard.signIn.sent': [['nom@exemple.fr', 15]],
   'dashboard.signIn.mailOff': [[15]],
   'dashboard.link.failed': [[15]],
+  'dashboardPages.common.revisionN': [[2]],
+  'dashboardPages.overview.waitingText': [[true], [false]],
+  'dashboardPages.overview.periodsOf': [['Emballages ménagers']],
+  'dashboardPages.overview.computedOn': [['25 novembre 2026', 3]],
+  'dashboardPages.overview.sessionsText': [[1], [2]],
+  'dashboardPages.tokens.revoked': [['eprc_OZQ40kG']],
+  'dashboardPages.tokens.tokenLabel': [['ERP production']],
+  'dashboardPages.tokens.expiresOn': [['30 juin 2027']],
+  'dashboardPages.tokens.revokeQuestion': [['ERP production', 'eprc_OZQ40kG']],
+  'dashboardPages.declaration.title': [['2026-S1', 2]],
+  'dashboardPages.declaration.created': [[1, 'EPR-2026S1-R1-V3QPTVJT']],
+  'dashboardPages.declaration.linesCaption': [[1], [4]],
+  'dashboardPages.declaration.revisionsOf': [['2026-S1']],
+  'dashboardPages.form.periodHint': [['2026-S1']],
+  'dashboardPages.form.nothingStoredFrom': [['ventes.csv']],
+  'dashboardPages.form.tooManyLines': [[200]],
+  'dashboardPages.error.heading': [[404]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -94,6 +111,7 @@ describe('the catalogues', () => {
     'site.problems.code',
     'site.problems.type',
     'site.values.active',
+    'dashboardPages.common.none',
   ]);
 
   it('say nothing in French exactly as in English, but codes, units and names', () => {

@@ -19,6 +19,7 @@
  */
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position } from '../field-params.js';
+import { dashboardPagesEn } from './dashboard-pages.en.js';
 import { formatDate, formatList, formatNumber, plural } from '../format.js';
 
 type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
@@ -682,6 +683,9 @@ export const en = {
       service_unavailable: { what: 'The service cannot reach its database for a moment.', todo: 'Retry after the number of seconds in Retry-After.' },
     } satisfies Record<ProblemCode, { what: string; todo: string }>,
   },
+
+  /** The dashboard's pages (issue 31): dashboard-pages.en.ts. */
+  dashboardPages: dashboardPagesEn,
 };
 
 export type Messages = typeof en;

@@ -6,6 +6,7 @@
  * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
  */
 import type { FieldParams, Names, Position } from '../field-params.js';
+import { dashboardPagesFr } from './dashboard-pages.fr.js';
 import { formatDate, formatList, formatNumber, plural } from '../format.js';
 import { fr as t } from '../typography.js';
 import type { Messages } from './en.js';
@@ -667,4 +668,7 @@ export const fr = {
       service_unavailable: { what: 'Le service ne joint pas sa base de données pour un instant.', todo: 'Réessayez après le nombre de secondes de Retry-After.' },
     },
   },
+
+  /** The dashboard's pages (issue 31): dashboard-pages.fr.ts. */
+  dashboardPages: dashboardPagesFr,
 } satisfies Messages;
