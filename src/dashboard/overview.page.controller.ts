@@ -7,6 +7,7 @@ import type { Account } from '../accounts/account.js';
 import { CurrentAccount } from '../accounts/current-account.js';
 import { SessionsService } from '../auth/sessions/sessions.service.js';
 import { ObligationsService } from '../declarations/obligations/obligations.service.js';
+import type { PeriodObligation } from '../declarations/obligations/obligations.js';
 import { DashboardViews } from './dashboard-views.js';
 
 /** The account as GET /me shows it, and what is due: the same rules as GET /me/obligations. */
@@ -30,6 +31,18 @@ export class OverviewPageController {
     ]);
     // What the operator has recorded and not confirmed yet (the whole profile before onboarding ends).
     const pending = view.confirmedAt === null || view.unconfirmedChanges ? view.pending : null;
-    this.views.render(req, res, 'overview', { title: 'Overview', nav: 'overview' }, { account, obligations, pending, sessions: sessions.length });
+    const m = this.views.messages(req, res);
+    const streams = obligations.streams.map((stream) => ({ ...stream, periods: stream.periods.map((period) => ({ ...period, state: stateOf(period) })) }));
+    this.views.render(req, res, 'overview', { title: m.dashboardPages.overview.title, nav: 'overview' }, { account, obligations, streams, pending, sessions: sessions.length });
   }
+}
+
+/**
+ * What a half-year asks of the person: declared; in progress (not ended); to declare (ended, a
+ * deadline still ahead); overdue (ended, undeclared, every published deadline passed).
+ */
+function stateOf(period: PeriodObligation): 'declared' | 'open' | 'to_declare' | 'overdue' {
+  if (period.status === 'declared') return 'declared';
+  if (!period.ended) return 'open';
+  return period.next_deadlines.length > 0 ? 'to_declare' : 'overdue';
 }

@@ -17,6 +17,8 @@ import { field } from './form-fields.js';
 
 const mailViews = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: false, autoTrim: false });
 
+const LINK_MINUTES = SIGN_IN_LINK_TTL_MS / 60_000;
+
 const requestIdOf = (req: Request) => (typeof req.id === 'string' ? req.id : null);
 
 /**
@@ -42,9 +44,16 @@ export class SignInPageController {
   @Get('sign-in')
   @PublicForm()
   signIn(@Req() req: Request, @Res() res: Response, @Query('session') session?: string, @Query('signed-out') signedOut?: string): void {
+    const m = this.views.messages(req, res);
     const notice =
-      signedOut === 'everywhere' ? 'You are signed out on every browser and device.' : signedOut !== undefined ? 'You are signed out.' : session !== undefined ? 'Please sign in to continue.' : null;
-    this.views.render(req, res, 'sign-in', { title: 'Sign in', nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false });
+      signedOut === 'everywhere'
+        ? m.dashboardPages.signIn.signedOutEverywhere
+        : signedOut !== undefined
+          ? m.dashboard.signIn.signedOut
+          : session !== undefined
+            ? m.dashboard.signIn.sessionEnded
+            : null;
+    this.views.render(req, res, 'sign-in', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false, minutes: LINK_MINUTES });
   }
 
   @Post('sign-in')
@@ -53,26 +62,26 @@ export class SignInPageController {
   async requestLink(@Req() req: Request, @Res() res: Response, @Body() body: FormBody): Promise<void> {
     // Counted against the address's sign-in limit before its body was read (SignInLimitGuard).
     const email = field(body, 'email').trim();
-    const frame = { title: 'Sign in', nav: 'sign-in' as const };
+    const m = this.views.messages(req, res);
+    const frame = { title: m.dashboard.signIn.title, nav: 'sign-in' as const };
     if (!this.mailer.enabled) {
-      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false }, 409);
+      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false, minutes: LINK_MINUTES }, 409);
     }
     if (!isSignInEmail(email)) {
       // A letter of another script that looks like a Latin one (`İ`, Cyrillic `а`…) would name another mailbox: refused, not folded.
-      const error = hasNonAscii(email)
-        ? 'Type the address of your account in plain letters, digits and . _ - + @: it holds another character (perhaps a letter of another alphabet that looks like a Latin one).'
-        : 'Enter the e-mail address of your account, like name@example.com.';
-      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false }, 422);
+      const error = hasNonAscii(email) ? m.dashboardPages.signIn.emailNonAscii : m.dashboard.signIn.emailInvalid;
+      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false, minutes: LINK_MINUTES }, 422);
     }
     // The answer does not wait for the lookup or the mail: its content and timing are the same for every address.
     void this.mailLinks(email, requestIdOf(req));
-    this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error: null, sent: true });
+    this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error: null, sent: true, minutes: LINK_MINUTES });
   }
 
   @Get('sign-in/link')
   @PublicForm()
   linkPage(@Req() req: Request, @Res() res: Response, @Query('token') token?: string): void {
-    this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: typeof token === 'string' ? token : '', failed: false });
+    const m = this.views.messages(req, res);
+    this.views.render(req, res, 'link', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { token: typeof token === 'string' ? token : '', failed: false, minutes: LINK_MINUTES });
   }
 
   @Post('sign-in/link')
@@ -82,7 +91,8 @@ export class SignInPageController {
     // Counted against the address's sign-in limit before its body was read (SignInLimitGuard).
     const used = await this.links.use(field(body, 'token'), requestIdOf(req));
     if (!used.ok) {
-      return this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: '', failed: true }, 400);
+      const m = this.views.messages(req, res);
+      return this.views.render(req, res, 'link', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { token: '', failed: true, minutes: LINK_MINUTES }, 400);
     }
     // A session the browser had before is over: the new one has a new id (no fixation).
     const previous = await this.sessions.resolve(req.cookies?.[this.sessions.cookies.session]);
