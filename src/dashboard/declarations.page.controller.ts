@@ -16,12 +16,12 @@ import { periodOf } from '../declarations/obligations/obligations.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
 import { MESSAGES } from '../i18n/messages/index.js';
+import { numberContext, readNumber } from '../i18n/read-number.js';
 import { field, fields } from './form-fields.js';
 
 /** Lines a new form starts with, and the most it shows. */
 const FORM_LINES = 4;
 const MAX_FORM_LINES = 200;
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
 
 interface FormLine {
@@ -85,16 +85,30 @@ export class DeclarationsPageController {
     if (sent > MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full] }, 422);
     // Blank lines are left out; the problems of the others point back at their place in the form.
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
-    const submitted = { period, lines: filled.map(({ line }) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantityOf(line.quantity) })) };
+    // Quantities as people write them ("1 200,5", "4 800"): read with the evidence of the whole form; what cannot be read for sure is said why.
+    const context = numberContext(filled.map(({ line }) => line.quantity));
+    const unread = new Map<number, FieldError>();
+    const quantities = filled.map(({ line, index }, at) => {
+      const read = readNumber(line.quantity, context);
+      if (read.ok) return new ExactNumber(read.value);
+      unread.set(at, { pointer: `/lines/${at}/quantity`, code: read.code, detail: read.code, params: { ...read.params, line: index + 1, field: 'quantity' } });
+      return line.quantity;
+    });
+    const submitted = { period, lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })) };
     try {
       return this.submitted(res, await this.declarations.submit(account, submitted, undefined));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      const errors = error.errors.map((e) => {
-        const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
-        const [person] = localizeErrors(language, [e]);
-        return at ? { ...person!, line: filled[Number(at[1])]!.index, field: at[2] ?? null } : { ...person!, line: null, field: e.pointer === '/period' ? 'period' : null };
-      });
+      const errors = error.errors
+        .map((e) => {
+          const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
+          if (!at) return { ...localizeErrors(language, [e])[0]!, line: null, field: e.pointer === '/period' ? 'period' : null };
+          const position = Number(at[1]);
+          // A quantity that could not be read is said as such, not as "not a number".
+          const found = at[2] === 'quantity' && unread.has(position) ? unread.get(position)! : { ...e, params: { ...e.params, line: filled[position]!.index + 1 } };
+          return { ...localizeErrors(language, [found])[0]!, line: filled[position]!.index, field: at[2] ?? null };
+        })
+        .filter((e, i, all) => all.findIndex((o) => o.line === e.line && o.field === e.field && o.message === e.message) === i);
       this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors }, 422);
     }
   }
@@ -167,12 +181,6 @@ export class DeclarationsPageController {
 
 function blankLines(n: number): FormLine[] {
   return Array.from({ length: n }, () => ({ stream: '', material: '', unit: '', quantity: '' }));
-}
-
-/** A quantity as typed: a decimal comma is a point here (no separator to confuse it with); not a number stays text for the rules to refuse. */
-function quantityOf(text: string): ExactNumber | string {
-  const written = text.trim().replace(/^(-?\d+),(\d+)$/, '$1.$2');
-  return JSON_NUMBER.test(written) ? new ExactNumber(written) : text;
 }
 
 function clean(filters: Record<string, string>): Record<string, string> {
