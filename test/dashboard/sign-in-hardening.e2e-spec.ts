@@ -81,7 +81,7 @@ describe('where the link goes', () => {
     const res = await askFor(lookAlike);
     expect(res.status).toBe(422);
     expect(res.html).toContain('id="email-error"');
-    expect(res.html).toContain('in plain letters');
+    expect(res.html).toContain('with Latin letters');
     for (const other of [`${email}\u200b`, email.replace('c', 'с'), email.replace('@', '\uff20'), email.replace('.fr', '.fr\u00a0x')]) expect((await askFor(other)).status).toBe(422);
     await settle();
     expect(mailsOf(clientId)).toEqual([]);

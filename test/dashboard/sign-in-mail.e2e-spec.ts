@@ -107,7 +107,7 @@ describe('without SMTP_URL', () => {
   it('the sign-in page says e-mail sign-in is off, and its form is refused', async () => {
     const browser = new DashboardClient(plain.url);
     const page = await browser.get('/dashboard/sign-in');
-    expect(page.html).toContain('E-mail sign-in is off on this instance');
+    expect(page.html).toContain('E-mail sign-in is off on this installation');
     expect(page.html).not.toContain('name="email"');
     expect((await browser.post('/dashboard/sign-in', { email: 'someone@example.fr' })).status).toBe(409);
   });
