@@ -6,6 +6,7 @@ import { Operator1795740000000 } from './1795740000000-operator.js';
 import { Dashboard1795800000000 } from './1795800000000-dashboard.js';
 import { AuthChangeNotifications1795900000000 } from './1795900000000-auth-change-notifications.js';
 import { Hardening1796000000000 } from './1796000000000-hardening.js';
+import { ClientLanguage1797300000000 } from './1797300000000-client-language.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -17,4 +18,5 @@ export const MIGRATIONS: Function[] = [
   Dashboard1795800000000,
   AuthChangeNotifications1795900000000,
   Hardening1796000000000,
+  ClientLanguage1797300000000,
 ];

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Eta } from 'eta';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { foldEmail, hasNonAscii, isSignInEmail } from '../common/email-address.js';
 import { DashboardPage, PublicForm } from '../caller/audience.js';
@@ -11,11 +10,9 @@ import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../auth/sign-in-links/s
 import { Accepts, type FormBody } from '../common/http/request-body.js';
 import { Mailer } from '../mail/mailer.js';
 import { SignInLimits } from '../rate-limit/sign-in-limits.js';
-import { VIEWS_DIR } from '../site/render-site.js';
+import { MESSAGES } from '../i18n/messages/index.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
-
-const mailViews = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: false, autoTrim: false });
 
 const LINK_MINUTES = SIGN_IN_LINK_TTL_MS / 60_000;
 
@@ -131,12 +128,15 @@ export class SignInPageController {
    */
   private async mailLinks(typed: string, requestId: string | null): Promise<void> {
     try {
-      for (const { clientId, email } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
+      for (const { clientId, email, language } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
         if (!(await this.limits.allowEmail(email))) continue;
         const link = await this.links.issueByEmail(clientId, requestId);
         if (!link) continue;
-        const text = mailViews.render('/mail/sign-in', { url: link.url, minutes: SIGN_IN_LINK_TTL_MS / 60_000, clientId });
-        await this.mailer.send({ to: email, subject: 'Votre lien de connexion · Your sign-in link (déclarations REP · EPR declarations)', text });
+        // In the client's language (set by the operator, French by default), whatever the page's.
+        const mail = MESSAGES[language].mail.signIn;
+        // The link opens the dashboard in that language too.
+        const url = `${link.url}&lang=${language}`;
+        await this.mailer.send({ to: email, subject: mail.subject, text: mail.text({ clientId, minutes: LINK_MINUTES, url }) });
       }
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'sign-in e-mail not sent');

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
 import { IsCountryCode } from './validators.js';
@@ -62,6 +62,15 @@ export class ProfileInputDto {
   @ArrayMaxSize(MAX_IDUS)
   @IsString({ each: true })
   idus?: string[] | null;
+
+  /**
+   * The language the service writes to the client in (its e-mails): `fr` (the default) or `en`.
+   * Not part of the profile to confirm: it applies at once. `null` sets it back to `fr`.
+   */
+  @ApiPropertyOptional({ type: String, enum: ['fr', 'en'], nullable: true, example: 'fr' })
+  @IsOptional()
+  @IsIn(['fr', 'en'], { message: '$property must be fr or en' })
+  language?: 'fr' | 'en' | null;
 }
 
 export class CreateClientDto extends ProfileInputDto {
