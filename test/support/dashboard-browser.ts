@@ -17,10 +17,10 @@ export interface PageResponse {
 export class DashboardClient {
   readonly cookies = new Map<string, string>();
 
-  /** `language`: the browser's Accept-Language (English unless said; undefined sends none). */
+  /** `language`: the browser's Accept-Language (English unless said; null sends none). */
   constructor(
     readonly origin: string,
-    readonly language: string | undefined = 'en',
+    readonly language: string | null = 'en',
   ) {}
 
   async get(path: string): Promise<PageResponse> {
@@ -89,7 +89,7 @@ export async function signInLink(t: TestApp, clientId: string): Promise<{ url: s
 }
 
 /** A client's browser signed in to its dashboard. */
-export async function signedIn(t: TestApp, clientId: string, language: string | undefined = 'en'): Promise<DashboardClient> {
+export async function signedIn(t: TestApp, clientId: string, language: string | null = 'en'): Promise<DashboardClient> {
   const browser = new DashboardClient(t.url, language);
   const res = await browser.signIn((await signInLink(t, clientId)).url);
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.html.slice(0, 300)}`);
