@@ -32,17 +32,19 @@ export class OverviewPageController {
     // What the operator has recorded and not confirmed yet (the whole profile before onboarding ends).
     const pending = view.confirmedAt === null || view.unconfirmedChanges ? view.pending : null;
     const m = this.views.messages(req, res);
-    const streams = obligations.streams.map((stream) => ({ ...stream, periods: stream.periods.map((period) => ({ ...period, state: stateOf(period) })) }));
+    const streams = obligations.streams.map((stream) => ({ ...stream, years: byYear(stream.periods) }));
     this.views.render(req, res, 'overview', { title: m.dashboardPages.overview.title, nav: 'overview' }, { account, obligations, streams, pending, sessions: sessions.length });
   }
 }
 
 /**
- * What a half-year asks of the person: declared; in progress (not ended); to declare (ended, a
- * deadline still ahead); overdue (ended, undeclared, every published deadline passed).
+ * A stream's half-years by year, newest first: S1 and S2 of a year are added together for the
+ * eco-organism's annual declaration, so the year's deadline is said once.
  */
-function stateOf(period: PeriodObligation): 'declared' | 'open' | 'to_declare' | 'overdue' {
-  if (period.status === 'declared') return 'declared';
-  if (!period.ended) return 'open';
-  return period.next_deadlines.length > 0 ? 'to_declare' : 'overdue';
+function byYear(periods: readonly PeriodObligation[]): { year: string; due: string | null; periods: PeriodObligation[]; settled: boolean }[] {
+  const years = new Map<string, PeriodObligation[]>();
+  for (const period of periods) years.set(period.period.slice(0, 4), [...(years.get(period.period.slice(0, 4)) ?? []), period]);
+  return [...years.entries()]
+    .sort(([a], [b]) => (a < b ? 1 : -1))
+    .map(([year, list]) => ({ year, due: list.find((p) => p.due_date)?.due_date ?? null, periods: list, settled: list.every((p) => p.status === 'declared') }));
 }

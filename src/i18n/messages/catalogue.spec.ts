@@ -19,6 +19,8 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.common.revisionN': [[2]],
   'dashboardPages.overview.waitingText': [[true], [false]],
   'dashboardPages.overview.periodsOf': [['Emballages ménagers']],
+  'dashboardPages.overview.year': [['2026', '28 février 2027']],
+  'dashboardPages.overview.yearNoDue': [['2026']],
   'dashboardPages.overview.computedOn': [['25 novembre 2026', 3]],
   'dashboardPages.overview.sessionsText': [[1], [2]],
   'dashboardPages.tokens.revoked': [['eprc_OZQ40kG']],

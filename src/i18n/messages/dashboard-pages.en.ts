@@ -57,6 +57,8 @@ export const dashboardPagesEn = {
       overdue: 'overdue',
       declared: 'declared',
     },
+    year: (year: string, due: string) => `${year}: S1 + S2 make the annual declaration, due by ${due}.`,
+    yearNoDue: (year: string) => `${year}: S1 + S2 make the annual declaration.`,
     annual: 'The two half-years of a year (S1 and S2) are added together for the eco-organism’s annual declaration.',
     computedOn: (date: string, version: number) => `Worked out on ${date} (date in France) from the published streams data, version ${version}.`,
     sessions: 'Where you are signed in',

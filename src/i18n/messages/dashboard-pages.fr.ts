@@ -59,6 +59,8 @@ export const dashboardPagesFr = {
       overdue: 'en retard',
       declared: 'déclaré',
     },
+    year: (year: string, due: string) => t`${year} : S1 + S2 forment la déclaration annuelle, à déposer au plus tard le ${due}.`,
+    yearNoDue: (year: string) => t`${year} : S1 + S2 forment la déclaration annuelle.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
     computedOn: (date: string, version: number) => t`Calculé le ${date} (date en France) à partir des données publiées sur les filières, version ${version}.`,
     sessions: 'Où vous êtes connecté',
