@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
-import { IsCountryCode } from './validators.js';
+import { IsCountryCode, IsLanguageCode } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
@@ -69,7 +69,7 @@ export class ProfileInputDto {
    */
   @ApiPropertyOptional({ type: String, enum: ['fr', 'en'], nullable: true, example: 'fr' })
   @IsOptional()
-  @IsIn(['fr', 'en'], { message: '$property must be fr or en' })
+  @IsLanguageCode()
   language?: 'fr' | 'en' | null;
 }
 

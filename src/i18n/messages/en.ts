@@ -262,6 +262,7 @@ export const en = {
     invalid_plan: () => 'Write the identifier of a plan, for example business.',
     invalid_boolean: () => 'Write true (yes) or false (no).',
     invalid_country_code: () => 'Write the country as its two-letter ISO code in capitals, for example FR for France.',
+    invalid_language_code: () => 'Write fr for French or en for English.',
     duplicate: (p) => (p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`),
     unknown_plan: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} one of the service’s plans. ${p.plans?.length ? `Choose ${or(p.plans)}.` : 'Choose one of the plans on the pricing page, for example business.'}`,

@@ -245,6 +245,7 @@ export const fr = {
     invalid_plan: () => t`Écrivez l'identifiant d'une offre, par exemple business.`,
     invalid_boolean: () => 'Écrivez true (oui) ou false (non).',
     invalid_country_code: () => 'Écrivez le pays avec son code ISO à deux lettres majuscules, par exemple FR pour la France.',
+    invalid_language_code: () => 'Écrivez fr pour le français ou en pour l’anglais.',
     duplicate: (p) =>
       p.value === undefined ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.` : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
     unknown_plan: (p) =>
