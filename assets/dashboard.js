@@ -9,10 +9,10 @@ document.addEventListener('DOMContentLoaded', () => {
     button.addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(field.value);
-        if (status) status.textContent = 'Copied to the clipboard.';
+        if (status) status.textContent = button.getAttribute('data-copied') || '';
       } catch {
         field.select();
-        if (status) status.textContent = 'Select the token and copy it (Ctrl+C or Cmd+C).';
+        if (status) status.textContent = button.getAttribute('data-select') || '';
       }
     });
   }

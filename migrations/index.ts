@@ -9,6 +9,7 @@ import { Hardening1796000000000 } from './1796000000000-hardening.js';
 import { Sandbox1797000000000 } from './1797000000000-sandbox.js';
 import { OperatorBook1797100000000 } from './1797100000000-operator-book.js';
 import { Products1797200000000 } from './1797200000000-products.js';
+import { ClientLanguage1797300000000 } from './1797300000000-client-language.js';
 import { ProductsSandbox1797400000000 } from './1797400000000-products-sandbox.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
@@ -24,5 +25,6 @@ export const MIGRATIONS: Function[] = [
   Sandbox1797000000000,
   OperatorBook1797100000000,
   Products1797200000000,
+  ClientLanguage1797300000000,
   ProductsSandbox1797400000000,
 ];

@@ -49,6 +49,8 @@ describe('onboarding flow', () => {
       pending: EMPTY,
       confirmed: EMPTY,
       confirmed_at: null,
+      // The language the service writes to the client in: French unless the operator sets English (issue 31).
+      language: 'fr',
       unconfirmed_changes: true,
       status: 'active',
       status_changed_at: null,

@@ -114,6 +114,20 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
   });
+
+  it('numbers as French Excel writes them (no-break space thousands, decimal comma) are stored exactly as meant (issue 31)', async () => {
+    const file = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0200,5\r\nEMB;Verre;uvc;4\u202f800\r\nEMB;Acier;kg;1.250,125\r\nEMB;Acier;uvc;12 000\r\n';
+    const own = await createClientWithToken(t, { streams: ['EMB'] });
+    const res = await request(t.url).post(`${PATH}?period=2022-S2`).set('authorization', `Bearer ${own.token}`).set('content-type', 'text/csv').send(Buffer.from(file, 'utf8'));
+    expect(res.status).toBe(201);
+    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [res.body.id]);
+    expect(stored.rows).toEqual([
+      { unit: 'kg', quantity: '1200.500' },
+      { unit: 'uvc', quantity: '4800.000' },
+      { unit: 'kg', quantity: '1250.125' },
+      { unit: 'uvc', quantity: '12000.000' },
+    ]);
+  });
 });
 
 describe('broken files: refused whole, the row or cell named, nothing stored', () => {
@@ -123,12 +137,14 @@ describe('broken files: refused whole, the row or cell named, nothing stored', (
     ['a quote never closed', 'stream,material,unit,quantity\nEMB,Verre,kg,12\nEMB,"Bois,kg,3\nEMB,Acier,kg,4\n', [{ pointer: '/rows/3', code: 'invalid_csv', row: 3 }]],
     ['a row with too many cells', 'stream,material,unit,quantity\nEMB,Verre,uvc,12\nEMB,Acier, brut,uvc,3\n', [
       { pointer: '/rows/3', code: 'too_many_cells', row: 3 },
-      { pointer: '/rows/3/quantity', code: 'quantity_not_a_number', row: 3 },
+      { pointer: '/rows/3/quantity', code: 'number_has_unit', row: 3 },
       { pointer: '/rows/3/unit', code: 'unit_not_allowed', row: 3 },
     ]],
     ['tab-separated (a wrong delimiter)', 'stream\tmaterial\tunit\tquantity\nEMB\tVerre\tkg\t12\n', [{ pointer: '/rows/1', code: 'invalid_csv_header', row: 1 }]],
     ['no header', 'EMB,Verre,kg,12\n', [{ pointer: '/rows/1', code: 'invalid_csv_header', row: 1 }]],
-    ['a decimal comma in a comma-separated file', 'stream,material,unit,quantity\nEMB,Verre,uvc,"12,5"\n', [{ pointer: '/rows/2/quantity', code: 'quantity_not_a_number', row: 2 }]],
+    // A decimal comma in a quoted cell is read as the person wrote it (12.5), and a count of sales units has no decimals.
+    ['a decimal comma in a comma-separated file', 'stream,material,unit,quantity\nEMB,Verre,uvc,"12,5"\n', [{ pointer: '/rows/2/quantity', code: 'quantity_too_precise', row: 2 }]],
+    ['an ambiguous number (thousands or decimals)', 'stream,material,unit,quantity\nEMB,Verre,kg,"1,200"\nEMB,Verre,uvc,10\n', [{ pointer: '/rows/2/quantity', code: 'number_ambiguous', row: 2 }]],
   ])('%s: 422', async (_name, file, expected) => {
     const before = await counts();
     const res = await postCsv('2023-S2', file);
@@ -146,10 +162,10 @@ describe('broken files: refused whole, the row or cell named, nothing stored', (
   });
 
   it('every problem of the cells at once, pointing at /rows/<row>/<column>, and the period at /query/period', async () => {
-    const res = await postCsv(undefined, 'flux;matériau;unité;quantité\n\nEMB;Verre;uvc;1 200\nXYZ;Verre;kg;3\nEMB;Acier;kg;1,0005\nEMB;Acier;uvc;4\n');
+    const res = await postCsv(undefined, 'flux;matériau;unité;quantité\n\nEMB;Verre;uvc;1 200 uvc\nXYZ;Verre;kg;3\nEMB;Acier;kg;1,0005\nEMB;Acier;uvc;4\n');
     expectErrors(res, [
       { pointer: '/query/period', code: 'required' },
-      { pointer: '/rows/3/quantity', code: 'quantity_not_a_number', row: 3 },
+      { pointer: '/rows/3/quantity', code: 'number_has_unit', row: 3 },
       { pointer: '/rows/4/stream', code: 'unknown_stream', row: 4 },
       { pointer: '/rows/5/quantity', code: 'quantity_too_precise', row: 5 },
     ]);

@@ -46,7 +46,7 @@ describe('422 answers carry no params', () => {
       .set('authorization', `Bearer ${token}`)
       .set('content-type', 'text/csv')
       .send(Buffer.from('flux;matériau;unité;quantité\nEMB;Verre;kg;12 kg\nEMB;Verre;uvc;1,5\n'));
-    expectDocumentedErrors(res, ['quantity_not_a_number', 'quantity_too_precise']);
+    expectDocumentedErrors(res, ['number_has_unit', 'quantity_too_precise']);
     expect(res.body.errors.map((e: { row: number }) => e.row)).toEqual([2, 3]);
   });
 

@@ -23,8 +23,9 @@ const post = (token: string, body: unknown) =>
   request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(JSON.stringify(body));
 
 describe('GET /api/v1/me/obligations', () => {
-  it('a new account: every half-year of each stream from its first declarable period, all missing, with the deadlines ahead', async () => {
+  it('an account confirmed in 2022: every half-year of each stream from its first declarable period, with the deadlines ahead', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
+    await t.pool.query(`UPDATE clients SET confirmed_at = '2022-02-01T10:00:00Z' WHERE client_id = $1`, [clientId]);
     const res = await get('/api/v1/me/obligations', token);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -33,8 +34,11 @@ describe('GET /api/v1/me/obligations', () => {
     expect(emb.stream).toBe('EMB');
     expect(emb.first_period).toBe('2022-S1');
     expect(emb.periods).toHaveLength(10); // 2022-S1 … 2026-S2
-    expect(emb.periods.every((p: { status: string }) => p.status === 'missing')).toBe(true);
-    expect(emb.periods.at(-1)).toMatchObject({ period: '2026-S2', ended: false });
+    expect(emb.liable_from).toBe('2022-S1');
+    // Ended and past the deadline: overdue; ended, deadline ahead: to declare; in progress: open.
+    expect(emb.periods.slice(0, 8).every((p: { status: string }) => p.status === 'overdue')).toBe(true);
+    expect(emb.periods.at(-2)).toMatchObject({ period: '2026-S1', status: 'to_declare', due_date: '2027-02-28' });
+    expect(emb.periods.at(-1)).toMatchObject({ period: '2026-S2', ended: false, status: 'open', due_date: '2027-02-28' });
     expect(emb.periods.at(-1).next_deadlines.map((d: { id: string; due: string }) => [d.id, d.due])).toEqual([
       ['eco-organism-declaration', '2027-02-28'],
       ['eco-organism-payment', '2027-04-30'],
@@ -45,8 +49,20 @@ describe('GET /api/v1/me/obligations', () => {
     expect(epro.periods.map((p: { period: string }) => p.period)).toEqual(['2026-S2']);
   });
 
+  it('a new account: nothing before the half-year it was confirmed in (issue 31)', async () => {
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+    await t.pool.query(`UPDATE clients SET confirmed_at = '2026-11-20T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    const res = await get('/api/v1/me/obligations', token);
+    expect(res.status).toBe(200);
+    const [emb] = res.body.streams;
+    expect(emb.first_period).toBe('2022-S1');
+    expect(emb.liable_from).toBe('2026-S2');
+    expect(emb.periods.map((p: { period: string; status: string }) => [p.period, p.status])).toEqual([['2026-S2', 'open']]);
+  });
+
   it('a partly declared account: the declared half-year shows its current declaration', async () => {
-    const { token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
+    await t.pool.query(`UPDATE clients SET confirmed_at = '2025-01-15T10:00:00Z' WHERE client_id = $1`, [clientId]);
     const first = await post(token, { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 }] });
     expect(first.status).toBe(201);
     const second = await post(token, { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 41 }] });
@@ -55,9 +71,10 @@ describe('GET /api/v1/me/obligations', () => {
     const emb = res.body.streams[0];
     const periods = Object.fromEntries(emb.periods.map((p: { period: string }) => [p.period, p]));
     expect(periods['2025-S1']).toMatchObject({ status: 'declared', ended: true, declaration: { id: second.body.id, revision: 2, receipt: second.body.receipt } });
-    expect(periods['2025-S2']).toMatchObject({ status: 'missing', declaration: null });
+    expect(periods['2025-S2']).toMatchObject({ status: 'overdue', due_date: '2026-02-28', declaration: null });
+    expect(emb.periods.map((p: { period: string }) => p.period)).toEqual(['2025-S1', '2025-S2', '2026-S1', '2026-S2']);
     // EMB lines do not declare EPRO.
-    expect(res.body.streams[1].periods.every((p: { status: string }) => p.status === 'missing')).toBe(true);
+    expect(res.body.streams[1].periods.every((p: { status: string }) => p.status !== 'declared')).toBe(true);
   });
 
   it('an unconfirmed account: 200, account_status pending, a detail and no streams', async () => {

@@ -29,6 +29,8 @@ export interface ClientView {
   pending: Profile;
   confirmed: Profile;
   confirmedAt: Date | null;
+  /** The language the service writes to the client in. */
+  language: 'fr' | 'en';
   unconfirmedChanges: boolean;
   status: ClientStatus;
   statusChangedAt: Date | null;
@@ -62,7 +64,12 @@ export const STATUS_ACTIONS = {
 } as const satisfies Record<string, { action: string; to: ClientStatus; from: readonly ClientStatus[] }>;
 export type StatusAction = keyof typeof STATUS_ACTIONS;
 
-export interface CreateClientInput extends ProfilePatch {
+/** The language the service writes to the client in: not part of the profile to confirm (it applies at once); null = French. */
+export interface LanguagePatch {
+  language?: 'fr' | 'en' | null;
+}
+
+export interface CreateClientInput extends ProfilePatch, LanguagePatch {
   clientId?: string | null;
 }
 
@@ -118,6 +125,7 @@ function viewOf(c: ClientEntity): ClientView {
     pending,
     confirmed,
     confirmedAt: c.confirmedAt,
+    language: c.language,
     unconfirmedChanges: c.confirmedAt === null || !sameProfile(pending, confirmed),
     status: c.status,
     statusChangedAt: c.statusChangedAt,
@@ -153,10 +161,10 @@ export class AccountsService {
   ) {}
 
   async create(input: CreateClientInput, actor: Actor): Promise<ClientView> {
-    const { clientId: chosen, ...patch } = input;
+    const { clientId: chosen, language, ...patch } = input;
     this.checkValues(patch);
     const clientId = chosen ?? generateClientId();
-    const entity = this.clients.create({ clientId, confirmedAt: null });
+    const entity = this.clients.create({ clientId, confirmedAt: null, language: language ?? 'fr' });
     const pending = applyPatch(emptyProfile(), patch);
     setPending(entity, pending);
     try {
@@ -167,7 +175,7 @@ export class AccountsService {
           targetType: 'client',
           targetId: clientId,
           clientId,
-          changes: profileChanges(emptyProfile(), pending),
+          changes: { ...profileChanges(emptyProfile(), pending), ...(language ? { language: { from: null, to: language } } : {}) },
         });
         return viewOf(await this.load(manager, clientId));
       });
@@ -184,7 +192,8 @@ export class AccountsService {
   }
 
   /** JSON merge patch of the pending profile; the confirmed profile is untouched. A patch that changes nothing writes (and records) nothing. */
-  async update(clientId: string, patch: ProfilePatch, actor: Actor, ifMatch?: string): Promise<ClientView> {
+  async update(clientId: string, input: ProfilePatch & LanguagePatch, actor: Actor, ifMatch?: string): Promise<ClientView> {
+    const { language, ...patch } = input;
     this.checkValues(patch);
     return this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
@@ -194,9 +203,12 @@ export class AccountsService {
       }
       const before = pendingOf(client);
       const after = applyPatch(before, patch);
-      const changes = profileChanges(before, after);
+      const changes: Record<string, { from: unknown; to: unknown }> = profileChanges(before, after);
+      const nextLanguage = language === undefined ? client.language : (language ?? 'fr');
+      if (nextLanguage !== client.language) changes.language = { from: client.language, to: nextLanguage };
       if (Object.keys(changes).length === 0) return viewOf(client);
       setPending(client, after);
+      client.language = nextLanguage;
       const saved = await manager.save(client);
       await this.audit.record(manager, actor, { action: 'client.updated', targetType: 'client', targetId: clientId, clientId, changes });
       return viewOf(saved);
@@ -329,13 +341,13 @@ export class AccountsService {
    * (see email-address.ts: no Unicode case mapping, PostgreSQL's `lower()` included, takes part),
    * with that address as stored: who may get a sign-in link by e-mail, and where it goes.
    */
-  async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string }[]> {
-    const rows: { client_id: string; email: string }[] = await this.clients.query(
-      `SELECT client_id, confirmed_email AS email FROM clients
+  async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string; language: 'fr' | 'en' }[]> {
+    const rows: { client_id: string; email: string; language: 'fr' | 'en' }[] = await this.clients.query(
+      `SELECT client_id, confirmed_email AS email, language FROM clients
         WHERE confirmed_at IS NOT NULL AND status <> 'offboarded' AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
       [foldEmail(email), ASCII_UPPER, ASCII_LOWER],
     );
-    return rows.map((r) => ({ clientId: r.client_id, email: r.email }));
+    return rows.map((r) => ({ clientId: r.client_id, email: r.email, language: r.language }));
   }
 
   private checkValues(patch: ProfilePatch): void {

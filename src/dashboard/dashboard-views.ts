@@ -3,13 +3,16 @@ import { Eta } from 'eta';
 import type { Request, Response } from 'express';
 import { REQUEST_ACCOUNT, type RequestWithAccount } from '../accounts/current-account.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
-import type { Problem } from '../common/problem/problem.js';
+import type { FieldError, Problem } from '../common/problem/problem.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, STYLESHEET_PATH } from '../site/site-pages.js';
 import { VIEWS_DIR } from '../site/render-site.js';
-import { messagesFor } from '../i18n/messages/index.js';
-import { LANGUAGE_COOKIE, resolveLanguage } from '../i18n/resolve-language.js';
+import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
+import { formatDate, formatDateTime, formatNumber, formatQuantity, unitSymbol } from '../i18n/format.js';
+import { LANGUAGES, type Language } from '../i18n/language.js';
+import { MESSAGES, type Messages } from '../i18n/messages/index.js';
+import { pageLanguage, switchHref } from './page-language.js';
 
 /**
  * The dashboard's pages load this origin's stylesheet, icon and one script (the copy button), post
@@ -20,10 +23,10 @@ export const DASHBOARD_CONTENT_SECURITY_POLICY =
 
 
 const NAV = [
-  { key: 'overview', path: '/dashboard', label: 'Overview' },
-  { key: 'tokens', path: '/dashboard/tokens', label: 'API tokens' },
-  { key: 'declarations', path: '/dashboard/declarations', label: 'Declarations' },
-  { key: 'products', path: '/dashboard/products', label: 'Products' },
+  { key: 'overview', path: '/dashboard' },
+  { key: 'tokens', path: '/dashboard/tokens' },
+  { key: 'declarations', path: '/dashboard/declarations' },
+  { key: 'products', path: '/dashboard/products' },
 ] as const;
 export type NavKey = (typeof NAV)[number]['key'] | 'sign-in';
 
@@ -42,22 +45,46 @@ export interface PageFrame {
 export class DashboardViews {
   private readonly eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
   private readonly baseUrl: string;
+  private readonly secureCookies: boolean;
 
   constructor(
     private readonly csrf: CsrfProtection,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
+    this.secureCookies = new URL(config.publicBaseUrl).protocol === 'https:';
+  }
+
+  /** The language of this request's page (see page-language.ts). */
+  language(req: Request, res: Response): Language {
+    return pageLanguage(req, res, this.secureCookies);
+  }
+
+  /** The catalogue of this request's page. */
+  messages(req: Request, res: Response): Messages {
+    return MESSAGES[this.language(req, res)];
   }
 
   render(req: Request, res: Response, template: string, frame: PageFrame, data: Record<string, unknown> = {}, status = 200): void {
     const account = (req as Request & RequestWithAccount)[REQUEST_ACCOUNT];
+    const lang = this.language(req, res);
+    const m = MESSAGES[lang];
+    const otherLang = LANGUAGES.find((l) => l !== lang)!;
     const html = this.eta.render(`/dashboard/${template}`, {
       ...data,
+      lang,
+      m,
+      d: m.dashboard,
+      p: m.dashboardPages,
+      f: formatters(lang),
+      otherLang,
+      colon: lang === 'fr' ? '\u00a0:' : ':',
+      otherLangName: MESSAGES[otherLang].language.name,
+      switchHref: switchHref(req, otherLang),
       title: frame.title,
-      documentTitle: `${frame.title} · Dashboard`,
+      documentTitle: m.dashboard.documentTitle(frame.title, status >= 400),
       navKey: frame.nav,
-      nav: account ? NAV : [],
+      nav: account ? NAV.map((item) => ({ ...item, label: m.dashboard.nav[item.key] })) : [],
       client: account ? { id: account.clientId, company: account.profile.company } : null,
       csrf: this.csrf.token(req, res),
       stylesheet: STYLESHEET_PATH,
@@ -84,12 +111,44 @@ export class DashboardViews {
     }
     if (problem.code === 'account_suspended') {
       // Its people are told why, in their language, and what to do (issue 33): a page of its own.
-      const { language } = resolveLanguage({ path: req.originalUrl, remembered: req.cookies?.[LANGUAGE_COOKIE], acceptLanguage: req.headers['accept-language'] });
-      const words = messagesFor(language).problems.account_suspended;
+      const language = pageLanguage(req, res);
+      const words = MESSAGES[language].problems.account_suspended;
       this.render(req, res, 'suspended', { title: words.title, nav: 'overview' }, { words, language, instance }, problem.status);
       return;
     }
     // The problem's headers (Retry-After, Allow…) and status were set by the ProblemFilter before it called here.
-    this.render(req, res, 'error', { title: problem.title, nav: 'overview' }, { problem, instance, slug: problem.code.replace(/_/g, '-') }, problem.status);
+    const m = this.messages(req, res);
+    const known = Object.hasOwn(m.problems, problem.code) ? m.problems[problem.code as keyof Messages['problems']] : undefined;
+    const errors = Array.isArray(problem.extensions.errors) ? (problem.extensions.errors as FieldError[]) : [];
+    this.render(
+      req,
+      res,
+      'error',
+      { title: known?.title ?? m.dashboardPages.error.heading(problem.status), nav: 'overview' },
+      { problem, explanation: known?.explanation ?? m.common.unknownProblem, errors: localizeErrors(this.language(req, res), errors), instance, slug: problem.code.replace(/_/g, '-') },
+      problem.status,
+    );
   }
+}
+
+/** A problem of a form or a file as a person reads it: where (in words) and what to do; never the API's detail or pointer. */
+export interface PersonError {
+  where: string | undefined;
+  message: string;
+}
+
+export function localizeErrors(language: Language, errors: readonly FieldError[]): PersonError[] {
+  return errors.map((error) => ({ where: fieldPosition(language, error), message: fieldMessage(language, error) }));
+}
+
+/** The formats a page writes numbers, quantities and times with, in its language (Intl, Europe/Paris). */
+function formatters(language: Language) {
+  return {
+    number: (value: number | string) => formatNumber(language, value),
+    quantity: (value: number | string, unit: string) => formatQuantity(language, value, unit),
+    unit: (unit: string) => unitSymbol(language, unit),
+    date: (value: string | Date) => formatDate(language, value),
+    dateTime: (value: string | Date) => formatDateTime(language, value),
+    name: (names: Record<string, string> | null | undefined, fallback = '') => names?.[language] ?? fallback,
+  };
 }

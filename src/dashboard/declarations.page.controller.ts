@@ -14,14 +14,15 @@ import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-
 import { Clock, parisDate } from '../declarations/clock.js';
 import { periodOf } from '../declarations/obligations/obligations.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { DashboardViews } from './dashboard-views.js';
+import { DashboardViews, localizeErrors } from './dashboard-views.js';
+import { MESSAGES } from '../i18n/messages/index.js';
+import { numberContext, readNumber } from '../i18n/read-number.js';
 import { field, fields } from './form-fields.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 
 /** Lines a new form starts with, and the most it shows. */
 const FORM_LINES = 4;
 const MAX_FORM_LINES = 200;
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
 
 interface FormLine {
@@ -53,7 +54,8 @@ export class DeclarationsPageController {
     const page = await this.declarations.list(client.clientId, query);
     const filters = { period: query.period ?? '', status: query.status ?? '' };
     const next = page.next_cursor ? `?${new URLSearchParams({ ...clean(filters), cursor: page.next_cursor }).toString()}` : null;
-    this.views.render(req, res, 'declarations', { title: 'Declarations', nav: 'declarations' }, { page, filters, next, paged: query.cursor !== undefined });
+    const m = this.views.messages(req, res);
+    this.views.render(req, res, 'declarations', { title: m.dashboardPages.declarations.title, nav: 'declarations' }, { page, filters, next, paged: query.cursor !== undefined });
   }
 
   @Get('new')
@@ -75,24 +77,40 @@ export class DeclarationsPageController {
       quantity: columns.quantity![i] ?? '',
     }));
     // The form holds MAX_FORM_LINES lines at most ("Add a line" included): past it, the lines are refused, never cut short.
-    const full = { pointer: '/lines', code: 'too_many_lines', line: null, field: null, detail: `The form holds at most ${MAX_FORM_LINES} lines: upload a spreadsheet (CSV) for more, up to 1,000.` };
+    const language = this.views.language(req, res);
+    const full = { where: undefined, message: MESSAGES[language].dashboardPages.form.tooManyLines(MAX_FORM_LINES), line: null, field: null };
     if (field(body, 'action') === 'add') {
-      if (sent >= MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full], summary: full.detail }, sent > MAX_FORM_LINES ? 422 : 200);
+      if (sent >= MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full] }, sent > MAX_FORM_LINES ? 422 : 200);
       return this.form(req, res, account, { period, lines: [...lines, ...blankLines(1)] });
     }
-    if (sent > MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full], summary: full.detail }, 422);
+    if (sent > MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full] }, 422);
     // Blank lines are left out; the problems of the others point back at their place in the form.
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
-    const submitted = { period, lines: filled.map(({ line }) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantityOf(line.quantity) })) };
+    // Quantities as people write them ("1 200,5", "4 800"): read with the evidence of the whole form; what cannot be read for sure is said why.
+    const context = numberContext(filled.map(({ line }) => line.quantity));
+    const unread = new Map<number, FieldError>();
+    const quantities = filled.map(({ line, index }, at) => {
+      const read = readNumber(line.quantity, context);
+      if (read.ok) return new ExactNumber(read.value);
+      unread.set(at, { pointer: `/lines/${at}/quantity`, code: read.code, detail: read.code, params: { ...read.params, line: index + 1, field: 'quantity' } });
+      return line.quantity;
+    });
+    const submitted = { period, lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })) };
     try {
       return this.submitted(res, await this.declarations.submit(account, submitted, undefined, submissionOrigin(req)));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      const errors = error.errors.map((e) => {
-        const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
-        return at ? { ...e, line: filled[Number(at[1])]!.index, field: at[2] ?? null } : { ...e, line: null, field: e.pointer === '/period' ? 'period' : null };
-      });
-      this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors, summary: error.detail }, 422);
+      const errors = error.errors
+        .map((e) => {
+          const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
+          if (!at) return { ...localizeErrors(language, [e])[0]!, line: null, field: e.pointer === '/period' ? 'period' : null };
+          const position = Number(at[1]);
+          // A quantity that could not be read is said as such, not as "not a number".
+          const found = at[2] === 'quantity' && unread.has(position) ? unread.get(position)! : { ...e, params: { ...e.params, line: filled[position]!.index + 1 } };
+          return { ...localizeErrors(language, [found])[0]!, line: filled[position]!.index, field: at[2] ?? null };
+        })
+        .filter((e, i, all) => all.findIndex((o) => o.line === e.line && o.field === e.field && o.message === e.message) === i);
+      this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors }, 422);
     }
   }
 
@@ -103,15 +121,16 @@ export class DeclarationsPageController {
     const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
     const period = form.fields.period?.trim() ?? '';
     const file = form.files.file;
+    const language = this.views.language(req, res);
     if (!file || file.bytes.length === 0) {
       const errors: FieldError[] = [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }];
-      return this.form(req, res, account, { period, lines: blankLines(FORM_LINES), uploadErrors: errors, uploadPeriod: period }, 422);
+      return this.form(req, res, account, { period, lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, errors), uploadPeriod: period }, 422);
     }
     try {
       return this.submitted(res, await this.declarations.submitCsv(account, new CsvBody(file.bytes, undefined), period, undefined, submissionOrigin(req)));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: error.errors, uploadSummary: error.detail, uploadPeriod: period, fileName: file.filename }, 422);
+      this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, error.errors), uploadPeriod: period, fileName: file.filename }, 422);
     }
   }
 
@@ -119,8 +138,9 @@ export class DeclarationsPageController {
   async detail(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string, @Query('result') result?: string): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
     const revisions = await this.declarations.list(client.clientId, Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }));
-    const notice = result === 'created' ? `Declaration stored: revision ${declaration.revision}, receipt ${declaration.receipt}.` : result === 'unchanged' ? 'Nothing changed: these lines are the ones already in force for this period.' : null;
-    this.views.render(req, res, 'declaration', { title: `Declaration ${declaration.period}, revision ${declaration.revision}`, nav: 'declarations' }, { declaration, revisions: revisions.data, notice });
+    const m = this.views.messages(req, res).dashboardPages.declaration;
+    const notice = result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
+    this.views.render(req, res, 'declaration', { title: m.title(declaration.period, declaration.revision), nav: 'declarations' }, { declaration, revisions: revisions.data, notice });
   }
 
   @Get(':id/csv')
@@ -137,13 +157,14 @@ export class DeclarationsPageController {
   }
 
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {
+    const language = this.views.language(req, res);
     const streams = account.profile.streams
       .map((code) => this.catalogue.stream(code))
       .filter((stream) => stream !== undefined)
-      .map((stream) => ({ code: stream.code, name: stream.name.en, units: stream.units, materials: stream.materials.map((m) => m.name.en) }));
-    const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name.en ?? code }));
+      .map((stream) => ({ code: stream.code, name: stream.name[language], units: stream.units, materials: stream.materials.map((m) => m.name[language]) }));
+    const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name[language] ?? code }));
     const current = periodOf(parisDate(this.clock.now()));
-    this.views.render(req, res, 'declaration-new', { title: 'New declaration', nav: 'declarations' }, {
+    this.views.render(req, res, 'declaration-new', { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations' }, {
       confirmed: account.confirmedAt !== null,
       streams,
       units,
@@ -153,8 +174,6 @@ export class DeclarationsPageController {
       errors: [],
       uploadErrors: [],
       uploadPeriod: '',
-      summary: null,
-      uploadSummary: null,
       fileName: null,
       ...data,
     }, status);
@@ -163,12 +182,6 @@ export class DeclarationsPageController {
 
 function blankLines(n: number): FormLine[] {
   return Array.from({ length: n }, () => ({ stream: '', material: '', unit: '', quantity: '' }));
-}
-
-/** A quantity as typed: a decimal comma is a point here (no separator to confuse it with); not a number stays text for the rules to refuse. */
-function quantityOf(text: string): ExactNumber | string {
-  const written = text.trim().replace(/^(-?\d+),(\d+)$/, '$1.$2');
-  return JSON_NUMBER.test(written) ? new ExactNumber(written) : text;
 }
 
 function clean(filters: Record<string, string>): Record<string, string> {

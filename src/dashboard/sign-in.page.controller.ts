@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Eta } from 'eta';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { foldEmail, hasNonAscii, isSignInEmail } from '../common/email-address.js';
 import { DashboardPage, PublicForm } from '../caller/audience.js';
@@ -11,11 +10,11 @@ import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../auth/sign-in-links/s
 import { Accepts, type FormBody } from '../common/http/request-body.js';
 import { Mailer } from '../mail/mailer.js';
 import { SignInLimits } from '../rate-limit/sign-in-limits.js';
-import { VIEWS_DIR } from '../site/render-site.js';
+import { MESSAGES } from '../i18n/messages/index.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
 
-const mailViews = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: false, autoTrim: false });
+const LINK_MINUTES = SIGN_IN_LINK_TTL_MS / 60_000;
 
 const requestIdOf = (req: Request) => (typeof req.id === 'string' ? req.id : null);
 
@@ -42,9 +41,16 @@ export class SignInPageController {
   @Get('sign-in')
   @PublicForm()
   signIn(@Req() req: Request, @Res() res: Response, @Query('session') session?: string, @Query('signed-out') signedOut?: string): void {
+    const m = this.views.messages(req, res);
     const notice =
-      signedOut === 'everywhere' ? 'You are signed out on every browser and device.' : signedOut !== undefined ? 'You are signed out.' : session !== undefined ? 'Please sign in to continue.' : null;
-    this.views.render(req, res, 'sign-in', { title: 'Sign in', nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false });
+      signedOut === 'everywhere'
+        ? m.dashboardPages.signIn.signedOutEverywhere
+        : signedOut !== undefined
+          ? m.dashboard.signIn.signedOut
+          : session !== undefined
+            ? m.dashboard.signIn.sessionEnded
+            : null;
+    this.views.render(req, res, 'sign-in', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false, minutes: LINK_MINUTES });
   }
 
   @Post('sign-in')
@@ -53,26 +59,26 @@ export class SignInPageController {
   async requestLink(@Req() req: Request, @Res() res: Response, @Body() body: FormBody): Promise<void> {
     // Counted against the address's sign-in limit before its body was read (SignInLimitGuard).
     const email = field(body, 'email').trim();
-    const frame = { title: 'Sign in', nav: 'sign-in' as const };
+    const m = this.views.messages(req, res);
+    const frame = { title: m.dashboard.signIn.title, nav: 'sign-in' as const };
     if (!this.mailer.enabled) {
-      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false }, 409);
+      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false, minutes: LINK_MINUTES }, 409);
     }
     if (!isSignInEmail(email)) {
       // A letter of another script that looks like a Latin one (`İ`, Cyrillic `а`…) would name another mailbox: refused, not folded.
-      const error = hasNonAscii(email)
-        ? 'Type the address of your account in plain letters, digits and . _ - + @: it holds another character (perhaps a letter of another alphabet that looks like a Latin one).'
-        : 'Enter the e-mail address of your account, like name@example.com.';
-      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false }, 422);
+      const error = hasNonAscii(email) ? m.dashboardPages.signIn.emailNonAscii : m.dashboard.signIn.emailInvalid;
+      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false, minutes: LINK_MINUTES }, 422);
     }
     // The answer does not wait for the lookup or the mail: its content and timing are the same for every address.
     void this.mailLinks(email, requestIdOf(req));
-    this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error: null, sent: true });
+    this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error: null, sent: true, minutes: LINK_MINUTES });
   }
 
   @Get('sign-in/link')
   @PublicForm()
   linkPage(@Req() req: Request, @Res() res: Response, @Query('token') token?: string): void {
-    this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: typeof token === 'string' ? token : '', failed: false });
+    const m = this.views.messages(req, res);
+    this.views.render(req, res, 'link', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { token: typeof token === 'string' ? token : '', failed: false, minutes: LINK_MINUTES });
   }
 
   @Post('sign-in/link')
@@ -82,7 +88,8 @@ export class SignInPageController {
     // Counted against the address's sign-in limit before its body was read (SignInLimitGuard).
     const used = await this.links.use(field(body, 'token'), requestIdOf(req));
     if (!used.ok) {
-      return this.views.render(req, res, 'link', { title: 'Sign in', nav: 'sign-in' }, { token: '', failed: true }, 400);
+      const m = this.views.messages(req, res);
+      return this.views.render(req, res, 'link', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { token: '', failed: true, minutes: LINK_MINUTES }, 400);
     }
     // A session the browser had before is over: the new one has a new id (no fixation).
     const previous = await this.sessions.resolve(req.cookies?.[this.sessions.cookies.session]);
@@ -121,12 +128,15 @@ export class SignInPageController {
    */
   private async mailLinks(typed: string, requestId: string | null): Promise<void> {
     try {
-      for (const { clientId, email } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
+      for (const { clientId, email, language } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
         if (!(await this.limits.allowEmail(email))) continue;
         const link = await this.links.issueByEmail(clientId, requestId);
         if (!link) continue;
-        const text = mailViews.render('/mail/sign-in', { url: link.url, minutes: SIGN_IN_LINK_TTL_MS / 60_000, clientId });
-        await this.mailer.send({ to: email, subject: 'Votre lien de connexion · Your sign-in link (déclarations REP · EPR declarations)', text });
+        // In the client's language (set by the operator, French by default), whatever the page's.
+        const mail = MESSAGES[language].mail.signIn;
+        // The link opens the dashboard in that language too.
+        const url = `${link.url}&lang=${language}`;
+        await this.mailer.send({ to: email, subject: mail.subject, text: mail.text({ clientId, minutes: LINK_MINUTES, url }) });
       }
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'sign-in e-mail not sent');

@@ -31,7 +31,8 @@ export class TokensPageController {
 
   @Get()
   async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('revoked') revoked?: string): Promise<void> {
-    await this.page(req, res, client, { notice: typeof revoked === 'string' ? `Token ${revoked} is revoked: it no longer works.` : null });
+    const m = this.views.messages(req, res).dashboardPages.tokens;
+    await this.page(req, res, client, { notice: typeof revoked === 'string' ? m.revoked(revoked) : null });
   }
 
   @Post()
@@ -39,26 +40,27 @@ export class TokensPageController {
   async create(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
     const name = field(body, 'name').trim();
     const expires = field(body, 'expires').trim();
+    const m = this.views.messages(req, res).dashboardPages.tokens;
     const errors: Record<string, string> = {};
-    if (name.length < 1 || name.length > 100) errors.name = 'Give the token a name of 1 to 100 characters, e.g. the system that will use it.';
+    if (name.length < 1 || name.length > 100) errors.name = m.nameError;
     let expiresAt: Date | null = null;
     if (expires !== '') {
       const date = /^\d{4}-\d{2}-\d{2}$/.test(expires) ? new Date(`${expires}T23:59:59.999Z`) : undefined;
-      if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== expires) errors.expires = 'Enter a date as YYYY-MM-DD, or leave it empty for a token that does not expire.';
-      else if (date.getTime() <= Date.now()) errors.expires = 'The expiry date must be in the future.';
-      else if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) errors.expires = 'A token lives at most 2 years: choose an earlier date.';
+      if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== expires) errors.expires = m.expiresInvalid;
+      else if (date.getTime() <= Date.now()) errors.expires = m.expiresPast;
+      else if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) errors.expires = m.expiresTooFar;
       else expiresAt = date;
     }
     if (Object.keys(errors).length > 0) return this.page(req, res, client, { errors, values: { name, expires } }, 422);
     const issued = await this.tokens.issue(client.clientId, { name, expiresAt }, actorOf(req, client));
-    this.views.render(req, res, 'token-created', { title: 'Token created', nav: 'tokens' }, { issued }, 201);
+    this.views.render(req, res, 'token-created', { title: m.createdTitle, nav: 'tokens' }, { issued }, 201);
   }
 
   @Get(':id/revoke')
   async confirmRevoke(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
     const token = (await this.tokens.list(client.clientId)).find((t) => t.id === id);
     if (!token) throw new NotFoundProblem('Token');
-    this.views.render(req, res, 'token-revoke', { title: 'Revoke a token', nav: 'tokens' }, { token });
+    this.views.render(req, res, 'token-revoke', { title: this.views.messages(req, res).dashboardPages.tokens.revokeTitle, nav: 'tokens' }, { token });
   }
 
   @Post(':id/revoke')
@@ -73,7 +75,7 @@ export class TokensPageController {
   private async page(req: Request, res: Response, client: AuthenticatedClient, extra: Record<string, unknown>, status = 200): Promise<void> {
     const tokens = await this.tokens.list(client.clientId);
     const now = Date.now();
-    this.views.render(req, res, 'tokens', { title: 'API tokens', nav: 'tokens' }, {
+    this.views.render(req, res, 'tokens', { title: this.views.messages(req, res).dashboardPages.tokens.title, nav: 'tokens' }, {
       tokens: tokens.map((t) => ({ ...t, state: t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt.getTime() <= now ? 'expired' : 'active' })),
       errors: {},
       values: { name: '', expires: '' },

@@ -217,9 +217,9 @@ describe('the params of a CSV file’s problems', () => {
   });
 
   it('of the cells, and of the rules pointed at the cells', () => {
-    const sheet = read('flux;matériau;unité;quantité\nEMB;Verre;uvc;1 200\nEMB;Verre;uvc;2;x\nEMB;Verre;uvc;3\nEMB;Bois;uvc;4\nEMB;Fer;uvc;5\n');
+    const sheet = read('flux;matériau;unité;quantité\nEMB;Verre;uvc;1 200 uvc\nEMB;Verre;uvc;2;x\nEMB;Verre;uvc;3\nEMB;Bois;uvc;4\nEMB;Fer;uvc;5\n');
     expect(sheet.errors.map(({ code, row, params }) => ({ code, row, params }))).toEqual([
-      { code: 'quantity_not_a_number', row: 2, params: { field: 'quantity', value: '1 200', delimiter: ';' } },
+      { code: 'number_has_unit', row: 2, params: { field: 'quantity', value: '1 200 uvc' } },
       { code: 'too_many_cells', row: 3, params: { cells: 5, columns: 4, delimiter: ';' } },
       { code: 'too_many_lines', row: 5, params: { max: 3 } },
     ]);
@@ -233,10 +233,10 @@ describe('the params of a CSV file’s problems', () => {
     ]);
     const period = pointAtCells(sheet, problems({ ...sheet.body, period: '2025' })).find((error) => error.pointer === '/query/period')!;
     expect(period.params).toEqual({ field: 'period', value: '2025' });
-    expect(fieldPosition('en', errors.find((error) => error.code === 'quantity_not_a_number')!)).toBe('Row 2 of the file, quantity column');
+    expect(fieldPosition('en', errors.find((error) => error.code === 'number_has_unit')!)).toBe('Row 2 of the file, quantity column');
   });
 
   it('cut a long cell to 40 characters', () => {
-    expect(read(`stream,material,unit,quantity\nEMB,Verre,uvc,${'9'.repeat(45)}x\n`).errors[0]!.params).toEqual({ field: 'quantity', value: `${'9'.repeat(39)}…`, delimiter: ',' });
+    expect(read(`stream,material,unit,quantity\nEMB,Verre,uvc,${'9'.repeat(45)}x\n`).errors[0]!.params).toEqual({ field: 'quantity', value: `${'9'.repeat(39)}…` });
   });
 });

@@ -76,6 +76,7 @@ export interface FieldParams extends ProductFieldParams {
   invalid_plan: Position;
   invalid_boolean: Position;
   invalid_country_code: Position;
+  invalid_language_code: Position;
   duplicate: Position & { value?: string };
   unknown_plan: Position & { value?: string; plans?: readonly string[] };
   not_in_plan: Position & { plan?: string; stream?: string; covered?: readonly string[] };

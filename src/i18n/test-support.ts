@@ -54,6 +54,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   invalid_plan: [{ field: 'plan' }],
   invalid_boolean: [{ field: 'confirmed' }],
   invalid_country_code: [{ field: 'country' }],
+  invalid_language_code: [{ field: 'language' }],
   duplicate: [{ value: 'EMB' }, {}],
   unknown_plan: [{ value: 'gold', plans: ['starter', 'business', 'marketplace'] }, {}],
   not_in_plan: [{ plan: 'starter', stream: 'EPRO', covered: ['EMB'] }, {}],

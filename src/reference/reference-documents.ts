@@ -445,7 +445,7 @@ export interface ReferenceUrls {
 export const CLIENT_API_ENDPOINTS = {
   'GET /me': "the calling client's account",
   'GET /me/obligations':
-    'per stream of the confirmed account and per half-year: declared or missing, ended or open, and the deadlines ahead (an unconfirmed account gets `account_status: "pending"`)',
+    'per stream of the confirmed account and per half-year from when it is liable: open, to declare, overdue or declared, with its due date and the deadlines ahead (an unconfirmed account gets `account_status: "pending"`)',
   'GET /me/years/{year}':
     "a calendar year as eco-organisms take it: S1 + S2 of the current revisions per stream, material and unit, the filing tier the year's count of sales units puts the caller in with each eco-organism, and the year's deadlines once",
   'GET /declarations': "the caller's declarations, newest first, cursor-paginated, filterable by period and status",

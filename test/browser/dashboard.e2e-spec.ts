@@ -11,6 +11,7 @@ import request from 'supertest';
 import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
 import { signInLink } from '../support/dashboard-browser.js';
+import { MESSAGES } from '../../src/i18n/messages/index.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -55,9 +56,101 @@ async function check(page: Page, name: string, width: number): Promise<string[]>
 }
 
 describe('the dashboard in Chromium', () => {
-  it('the journey: sign in with the operator’s link, create a token the API accepts, upload a spreadsheet, revoke, sign out', async () => {
+  it('the journey in French: sign in, what is due, a form with “1 200,5” and a mistake, a CSV from French Excel, download and upload again, a token created and revoked (issue 31)', async () => {
+    const fr = MESSAGES.fr;
+    const p = fr.dashboardPages;
     const { clientId, url } = await onboard();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, locale: 'fr-FR' });
+    const page = await context.newPage();
+    const problems = watch(page, new URL(t.url).origin);
+    try {
+      await page.goto(url);
+      await page.getByRole('button', { name: fr.dashboard.link.continue }).click();
+      await page.waitForURL(`${t.url}/dashboard`);
+      await expectHeading(page, p.overview.title);
+      expect(await page.locator('html').getAttribute('lang')).toBe('fr');
+      const overview = await page.locator('main').innerText();
+      expect(overview).toContain('Exemple Vins SAS');
+      expect(overview).toContain(p.overview.annual);
+
+      // By form: French numbers, one mistake shown next to its field, then fixed.
+      await frNav(page, fr.dashboard.nav.declarations).click();
+      await page.getByRole('link', { name: p.common.newDeclaration }).click();
+      await page.getByLabel(p.common.halfYear).first().fill('2025-S1');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.stream}`).selectOption('EMB');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.material}`).fill('Verre');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.unit}`).selectOption('kg');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.quantity}`).fill('1 200,5');
+      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.stream}`).selectOption('EMB');
+      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.material}`).fill('Verre');
+      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.unit}`).selectOption('uvc');
+      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.quantity}`).fill('4 800,5');
+      await page.getByRole('button', { name: p.form.submit }).click();
+      expect(await page.locator('#quantity-1-error').innerText()).toContain('nombre entier');
+      expect(await page.locator('#form-errors').innerText()).toContain('Ligne 2, quantité');
+      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.quantity}`).fill('4 800');
+      await page.getByRole('button', { name: p.form.submit }).click();
+      await page.getByText(/Déclaration enregistrée/).waitFor();
+      const main = await page.locator('main').innerText();
+      expect(main).toContain('1\u202f200,5\u202fkg');
+      const { rows: lines } = await t.pool.query(
+        `SELECT l.quantity::text AS q FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id WHERE d.client_id = $1 AND d.period = '2025-S1' ORDER BY l.position`,
+        [clientId],
+      );
+      expect(lines.map((r) => r.q)).toEqual(['1200.500', '4800.000']);
+
+      // A file saved by French Excel: semicolons, decimal comma, no-break space thousands, Windows-1252.
+      await frNav(page, fr.dashboard.nav.declarations).click();
+      await page.getByRole('link', { name: p.common.newDeclaration }).click();
+      await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
+      const excel = Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0250,5\r\nEMB;Verre;uvc;4\u00a0200\r\n', 'latin1');
+      await page.getByLabel(p.form.file).setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: excel });
+      await page.getByRole('button', { name: p.form.upload }).click();
+      await page.getByText(/Déclaration enregistrée/).waitFor();
+      const receipt = await page.locator('dd code').first().innerText();
+      expect(await page.locator('main').innerText()).toContain('1\u202f250,5\u202fkg');
+
+      // Downloaded, then uploaded again unchanged: nothing new.
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: p.declaration.download }).click();
+      const file = await download;
+      const saved = join(SCREENSHOTS, `declaration-fr-${Date.now()}.csv`);
+      await file.saveAs(saved);
+      await frNav(page, fr.dashboard.nav.declarations).click();
+      expect(await page.locator('main').innerText()).toContain(receipt);
+      await page.getByRole('link', { name: p.common.newDeclaration }).click();
+      await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
+      await page.getByLabel(p.form.file).setInputFiles(saved);
+      await page.getByRole('button', { name: p.form.upload }).click();
+      await page.getByText(p.declaration.unchanged).waitFor();
+
+      // A token created and revoked: the API takes it, then refuses it.
+      await frNav(page, fr.dashboard.nav.tokens).click();
+      await page.getByLabel(p.tokens.name).fill('ERP production');
+      await page.getByRole('button', { name: p.tokens.submit }).click();
+      await expectHeading(page, p.tokens.createdTitle);
+      const token = await page.locator('#secret').inputValue();
+      expect((await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`)).status).toBe(200);
+      await frNav(page, fr.dashboard.nav.tokens).click();
+      await page.getByRole('link', { name: new RegExp(p.tokens.revoke) }).click();
+      await page.getByRole('button', { name: p.tokens.revokeSubmit }).click();
+      await page.getByText(/est révoqué/).waitFor();
+      expect((await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`)).status).toBe(401);
+
+      // The switch: the same page in English, remembered.
+      await page.getByRole('link', { name: 'English' }).click();
+      await expectHeading(page, MESSAGES.en.dashboardPages.tokens.title);
+      await page.goto(`${t.url}/dashboard`);
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    } finally {
+      await context.close();
+    }
+    expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
+  }, 180_000);
+
+  it('the journey in English: sign in with the operator’s link, create a token the API accepts, upload a spreadsheet, revoke, sign out', async () => {
+    const { clientId, url } = await onboard();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, locale: 'en-GB' });
     const page = await context.newPage();
     const problems = watch(page, new URL(t.url).origin);
     try {
@@ -89,7 +182,7 @@ describe('the dashboard in Chromium', () => {
       await page.getByLabel('Half-year').last().fill('2025-S2');
       await page.getByLabel('CSV file').setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1250,5\r\nEMB;Verre;uvc;4200\r\n', 'latin1') });
       await page.getByRole('button', { name: 'Upload and submit' }).click();
-      await page.getByText('Declaration stored: revision 1').waitFor();
+      await page.getByText('Declaration recorded: revision 1').waitFor();
       const receipt = await page.locator('dd code').first().innerText();
       await page.getByRole('link', { name: 'All declarations' }).click();
       expect(await page.locator('main').innerText()).toContain(receipt);
@@ -121,58 +214,63 @@ describe('the dashboard in Chromium', () => {
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
   }, 120_000);
 
-  for (const width of [375, 1280] as const) {
-    it(`every page at ${width} px: no WCAG 2.1 AA violation, nothing wider than the screen, no error`, async () => {
+  for (const [language, width] of [['fr', 375], ['fr', 1280], ['en', 375], ['en', 1280]] as const) {
+    it(`every page in ${language} at ${width} px: no WCAG 2.1 AA violation, nothing wider than the screen, no error`, async () => {
+      const m = MESSAGES[language];
+      const p = m.dashboardPages;
+      const line = (n: number, field: string) => `${p.form.lineNumber} ${n}, ${field}`;
       const { url } = await onboard();
-      const context: BrowserContext = await browser.newContext({ viewport: { width, height: 800 } });
+      const context: BrowserContext = await browser.newContext({ viewport: { width, height: 800 }, locale: language === 'fr' ? 'fr-FR' : 'en-GB' });
       const page = await context.newPage();
       const problems = watch(page, new URL(t.url).origin);
+      const shot = (name: string) => check(page, `${language}-${name}`, width);
       try {
         await page.goto(`${t.url}/dashboard/sign-in`);
-        problems.push(...(await check(page, 'sign-in', width)));
+        expect(await page.locator('html').getAttribute('lang')).toBe(language);
+        problems.push(...(await shot('sign-in')));
         await page.goto(url);
-        problems.push(...(await check(page, 'sign-in-link', width)));
-        await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
+        problems.push(...(await shot('sign-in-link')));
+        await page.getByRole('button', { name: m.dashboard.link.continue }).click();
         await page.waitForURL(`${t.url}/dashboard`);
-        problems.push(...(await check(page, 'overview', width)));
+        problems.push(...(await shot('overview')));
 
         await page.goto(`${t.url}/dashboard/tokens`);
-        await page.getByRole('button', { name: 'Create token' }).click(); // no name: the 422 with its error
-        problems.push(...(await check(page, 'tokens-error', width)));
-        await page.getByLabel('Name').fill('Marketplace');
-        await page.getByLabel('Expires on (optional)').fill(`${new Date().getUTCFullYear() + 1}-06-30`);
-        await page.getByRole('button', { name: 'Create token' }).click();
-        problems.push(...(await check(page, 'token-created', width)));
+        await page.getByRole('button', { name: p.tokens.submit }).click(); // no name: the 422 with its error
+        problems.push(...(await shot('tokens-error')));
+        await page.getByLabel(p.tokens.name, { exact: true }).fill('Marketplace');
+        await page.getByLabel(p.tokens.expires).fill(`${new Date().getUTCFullYear() + 1}-06-30`);
+        await page.getByRole('button', { name: p.tokens.submit }).click();
+        problems.push(...(await shot('token-created')));
         await page.goto(`${t.url}/dashboard/tokens`);
-        problems.push(...(await check(page, 'tokens', width)));
-        await page.getByRole('link', { name: /Revoke/ }).click();
-        problems.push(...(await check(page, 'token-revoke', width)));
+        problems.push(...(await shot('tokens')));
+        await page.getByRole('link', { name: new RegExp(p.tokens.revoke) }).click();
+        problems.push(...(await shot('token-revoke')));
 
         await page.goto(`${t.url}/dashboard/declarations/new`);
-        problems.push(...(await check(page, 'declaration-new', width)));
+        problems.push(...(await shot('declaration-new')));
         // A form with mistakes: every problem next to its field.
-        await page.getByLabel('Half-year').first().fill('2025-S1');
-        await page.getByLabel('Line 1, stream').selectOption('EMB');
-        await page.getByLabel('Line 1, material').fill('Verre');
-        await page.getByLabel('Line 1, unit').selectOption('kg');
-        await page.getByLabel('Line 1, quantity').fill('-5');
-        await page.getByRole('button', { name: 'Submit declaration' }).click();
-        expect(await page.locator('#quantity-0-error').innerText()).toContain('negative');
-        problems.push(...(await check(page, 'declaration-errors', width)));
-        await page.getByLabel('Line 1, quantity').fill('12,5');
-        await page.getByRole('button', { name: 'Add a line' }).click();
-        await page.getByLabel('Line 2, stream').selectOption('EMB');
-        await page.getByLabel('Line 2, material').fill('Verre');
-        await page.getByLabel('Line 2, unit').selectOption('uvc');
-        await page.getByLabel('Line 2, quantity').fill('300');
-        await page.getByRole('button', { name: 'Submit declaration' }).click();
-        await page.getByText('Declaration stored: revision 1').waitFor();
-        problems.push(...(await check(page, 'declaration', width)));
+        await page.getByLabel(p.common.halfYear).first().fill('2025-S1');
+        await page.getByLabel(line(1, p.common.stream)).selectOption('EMB');
+        await page.getByLabel(line(1, p.common.material)).fill('Verre');
+        await page.getByLabel(line(1, p.common.unit)).selectOption('kg');
+        await page.getByLabel(line(1, p.common.quantity)).fill('-5');
+        await page.getByRole('button', { name: p.form.submit }).click();
+        expect(await page.locator('#quantity-0-error').innerText()).toContain(language === 'fr' ? 'négative' : 'negative');
+        problems.push(...(await shot('declaration-errors')));
+        await page.getByLabel(line(1, p.common.quantity)).fill(language === 'fr' ? '1 212,5' : '1,212.5');
+        await page.getByRole('button', { name: p.form.add }).click();
+        await page.getByLabel(line(2, p.common.stream)).selectOption('EMB');
+        await page.getByLabel(line(2, p.common.material)).fill('Verre');
+        await page.getByLabel(line(2, p.common.unit)).selectOption('uvc');
+        await page.getByLabel(line(2, p.common.quantity)).fill('300');
+        await page.getByRole('button', { name: p.form.submit }).click();
+        await page.getByText(language === 'fr' ? /Déclaration enregistrée/ : /Declaration recorded/).waitFor();
+        problems.push(...(await shot('declaration')));
         await page.goto(`${t.url}/dashboard/declarations`);
-        problems.push(...(await check(page, 'declarations', width)));
+        problems.push(...(await shot('declarations')));
         await page.goto(`${t.url}/dashboard/declarations/00000000-0000-4000-8000-000000000000`);
-        expect(await page.locator('main').innerText()).toContain('Declaration was not found.');
-        problems.push(...(await check(page, 'not-found', width)));
+        expect(await page.locator('main').innerText()).toContain(m.problems.not_found.explanation);
+        problems.push(...(await shot('not-found')));
       } finally {
         await context.close();
       }
@@ -183,7 +281,7 @@ describe('the dashboard in Chromium', () => {
 
   it('works without JavaScript: signing in and creating a token (the copy button stays hidden)', async () => {
     const { url } = await onboard();
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
     const page = await context.newPage();
     try {
       await page.goto(url);
@@ -202,6 +300,7 @@ describe('the dashboard in Chromium', () => {
 
 /** A link of the dashboard's navigation. */
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+const frNav = (page: Page, name: string) => page.getByRole('navigation', { name: MESSAGES.fr.dashboard.nav.label }).getByRole('link', { name });
 
 async function expectHeading(page: Page, text: string): Promise<void> {
   await page.locator('main h1', { hasText: text }).waitFor();

@@ -47,7 +47,7 @@ describe('a declaration by form', () => {
     expect(result).toBe('created');
     const page = await browser.get(res.location!);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('Declaration stored: revision 1');
+    expect(page.html).toContain('Declaration recorded: revision 1');
     const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [id]);
     expect(stored.rows).toEqual([{ unit: 'kg', quantity: '1200.500' }, { unit: 'uvc', quantity: '3000.000' }]);
 
@@ -72,7 +72,7 @@ describe('a declaration by form', () => {
       ['EMB', 'Carton', 'litre', '12'],
     ]);
     expect(res.status).toBe(422);
-    expect(res.html).toContain('Nothing was stored.');
+    expect(res.html).toContain('Nothing was recorded.');
     expect(res.html).toContain('id="period-error"');
     expect(res.html).toMatch(/id="quantity-0-error">[^<]*negative/);
     expect(res.html).toContain('id="unit-1-error"');
@@ -105,7 +105,7 @@ describe('a declaration by form', () => {
     expect(overview).toContain('En Attente SARL');
     const res = await submitForm(browser, '2025-S1', [['EMB', 'Verre', 'kg', '1']]);
     expect(res.status).toBe(422);
-    expect(res.html).toContain('not been confirmed');
+    expect(res.html).toContain('Your account is not confirmed yet');
   });
 });
 
@@ -123,9 +123,11 @@ describe('a declaration from a spreadsheet', () => {
 
     const bad = await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'bad.csv', content: 'stream,material,unit,quantity\nEMB,Verre,kg,abc\nEMB,Verre,uvc,1.5\n' });
     expect(bad.status).toBe(422);
-    expect(bad.html).toContain('Nothing was stored from bad.csv.');
-    expect(bad.html).toContain('Row 2, column quantity');
-    expect(bad.html).toContain('Row 3, column quantity');
+    expect(bad.html).toContain('Nothing was recorded from bad.csv.');
+    expect(bad.html).toContain('Row 2 of the file, quantity column:');
+    expect(bad.html).toContain('Row 3 of the file, quantity column:');
+    // The row is named once, not again inside the message.
+    expect(bad.html).not.toMatch(/Row 2 of the file[^<]*row 2/i);
     const none = await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'empty.csv', content: '' });
     expect(none.status).toBe(422);
     // A broken multipart body: a 400 page, nothing stored.

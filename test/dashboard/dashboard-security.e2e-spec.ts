@@ -186,7 +186,7 @@ describe('CSRF', () => {
     const without = await browser.post('/dashboard/tokens', { name: 'no token' }, { csrf: false });
     expect(without.status).toBe(403);
     expect(without.headers.get('content-type')).toContain('text/html');
-    expect(without.html).toContain('This form has expired or did not come from this site');
+    expect(without.html).toContain('The form was open for too long, or was sent from another site.');
     expect((await browser.post('/dashboard/tokens', { name: 'made up' }, { csrf: 'abc.def' })).status).toBe(403);
     const other = await signedIn(t, (await createClient(t)).clientId);
     expect((await browser.post('/dashboard/tokens', { name: 'stolen' }, { csrf: await other.csrfFor('/dashboard/tokens') })).status).toBe(403);
@@ -237,7 +237,7 @@ describe('tokens from the dashboard', () => {
     const res = await browser.post('/dashboard/tokens', { name: '', expires: '2020-01-01' });
     expect(res.status).toBe(422);
     expect(res.html).toContain('id="name-error"');
-    expect(res.html).toContain('The expiry date must be in the future.');
+    expect(res.html).toContain('The expiry date must be in the future: choose a later date.');
     const far = await browser.post('/dashboard/tokens', { name: 'x', expires: `${new Date().getUTCFullYear() + 3}-01-01` });
     expect(far.html).toContain('A token lives at most 2 years');
     expect((await t.pool.query(`SELECT count(*)::int AS n FROM client_tokens WHERE client_id = $1`, [clientId])).rows[0].n).toBe(0);

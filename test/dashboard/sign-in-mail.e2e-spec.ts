@@ -5,9 +5,10 @@
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
-import { freePort, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
 let smtp: SMTPServer;
@@ -41,6 +42,41 @@ const waitFor = async (predicate: () => boolean, ms = 20_000) => {
 const mainOf = (html: string, email: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>')).replaceAll(email, '<email>');
 
 describe('sign-in by e-mail', () => {
+
+  it('writes to each client in its language: French by default, English once the operator sets it; the link opens the dashboard in it (issue 31)', async () => {
+    const french = await createClient(t, { email: `achats.${Date.now()}@exemple.fr` });
+    const english = await createClient(t, { email: `buyer.en.${Date.now()}@example.co.uk` });
+    const patched = await request(t.url).patch(`/api/v1/admin/clients/${english.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ language: 'en' });
+    expect([patched.status, patched.body.language]).toEqual([200, 'en']);
+    const wrong = await request(t.url).patch(`/api/v1/admin/clients/${english.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ language: 'de' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/language']);
+    expect((await request(t.url).get(`/api/v1/admin/clients/${french.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`)).body.language).toBe('fr');
+
+    for (const client of [french, english]) {
+      const { rows } = await t.pool.query(`SELECT confirmed_email FROM clients WHERE client_id = $1`, [client.clientId]);
+      expect((await new DashboardClient(t.url).post('/dashboard/sign-in', { email: rows[0].confirmed_email })).status).toBe(200);
+    }
+    await waitFor(() => inbox.some((m) => m.text?.includes(french.clientId)) && inbox.some((m) => m.text?.includes(english.clientId)));
+    const fr = inbox.find((m) => m.text?.includes(french.clientId))!;
+    const en = inbox.find((m) => m.text?.includes(english.clientId))!;
+    expect(fr.subject).toBe('Votre lien de connexion au tableau de bord des déclarations REP');
+    expect(fr.text).toContain('Bonjour,');
+    expect(fr.text).toContain('pendant 15 minutes\u00a0:');
+    expect(fr.text).not.toMatch(/Hello|within/);
+    expect(en.subject).toBe('Your sign-in link to the EPR declarations dashboard');
+    expect(en.text).toContain('within 15 minutes:');
+    expect(en.text).not.toMatch(/Bonjour|pendant/);
+
+    // The link opens its page in the mail's language, whatever the browser prefers, and remembers it.
+    const url = /(https?:\/\/\S+\/dashboard\/sign-in\/link\?token=eprl_\S+)/.exec(en.text ?? '')![1]!;
+    expect(new URL(url).searchParams.get('lang')).toBe('en');
+    const browser = new DashboardClient(t.url, 'fr-FR,fr;q=0.9');
+    expect((await browser.signIn(url)).status).toBe(303);
+    const overview = await browser.get('/dashboard');
+    expect(overview.html).toContain('<html lang="en">');
+    expect(browser.cookies.get('lang')).toBe('en');
+  });
   it('mails a single-use link to a confirmed client’s address, says the same for an unknown one, and the link signs in', async () => {
     const email = `buyer.${Date.now()}@example.fr`;
     const { clientId } = await createClient(t, { email });
@@ -107,7 +143,7 @@ describe('without SMTP_URL', () => {
   it('the sign-in page says e-mail sign-in is off, and its form is refused', async () => {
     const browser = new DashboardClient(plain.url);
     const page = await browser.get('/dashboard/sign-in');
-    expect(page.html).toContain('E-mail sign-in is off on this instance');
+    expect(page.html).toContain('E-mail sign-in is off on this installation');
     expect(page.html).not.toContain('name="email"');
     expect((await browser.post('/dashboard/sign-in', { email: 'someone@example.fr' })).status).toBe(409);
   });

@@ -41,7 +41,8 @@ describe('CSRF', () => {
     form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), 'ok.csv');
     const res = await fetch(`${t.url}/dashboard/declarations/upload`, { method: 'POST', body: form, headers: { cookie: cookieHeader(browser) }, redirect: 'manual' });
     expect(res.status).toBe(403);
-    expect(await res.text()).toContain('This form has expired or did not come from this site');
+    // No Accept-Language: the page is in French, the default.
+    expect(await res.text()).toContain('Le formulaire a expiré');
     expect(await declarationsOf(clientId)).toBe(0);
     // The same upload with its token is stored.
     const ok = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'ok.csv', content: 'stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n' });
@@ -218,7 +219,7 @@ describe('the declaration form', () => {
     for (const name of ['a.csv', 'b.csv']) form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), name);
     const res = await fetch(`${t.url}/dashboard/declarations/upload`, { method: 'POST', body: form, headers: { cookie: cookieHeader(browser) }, redirect: 'manual' });
     expect([res.status, res.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
-    expect(await res.text()).toContain('Send one file at a time.');
+    expect(await res.text()).toContain('La demande n’a pas pu être lue');
     expect(await declarationsOf(clientId)).toBe(0);
   });
 });

@@ -17,7 +17,11 @@ export interface PageResponse {
 export class DashboardClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly origin: string) {}
+  /** `language`: the browser's Accept-Language (English unless said; null sends none). */
+  constructor(
+    readonly origin: string,
+    readonly language: string | null = 'en',
+  ) {}
 
   async get(path: string): Promise<PageResponse> {
     return this.send(path, { method: 'GET' });
@@ -54,7 +58,7 @@ export class DashboardClient {
 
   private async send(path: string, init: RequestInit): Promise<PageResponse> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const res = await fetch(`${this.origin}${path}`, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const res = await fetch(`${this.origin}${path}`, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}), ...(this.language ? { 'accept-language': this.language } : {}) } });
     for (const set of res.headers.getSetCookie()) {
       const [pair] = set.split(';');
       const at = pair!.indexOf('=');
@@ -85,8 +89,8 @@ export async function signInLink(t: TestApp, clientId: string): Promise<{ url: s
 }
 
 /** A client's browser signed in to its dashboard. */
-export async function signedIn(t: TestApp, clientId: string): Promise<DashboardClient> {
-  const browser = new DashboardClient(t.url);
+export async function signedIn(t: TestApp, clientId: string, language: string | null = 'en'): Promise<DashboardClient> {
+  const browser = new DashboardClient(t.url, language);
   const res = await browser.signIn((await signInLink(t, clientId)).url);
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.html.slice(0, 300)}`);
   return browser;

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
-import { IsCountryCode } from './validators.js';
+import { IsCountryCode, IsLanguageCode } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
@@ -62,6 +62,15 @@ export class ProfileInputDto {
   @ArrayMaxSize(MAX_IDUS)
   @IsString({ each: true })
   idus?: string[] | null;
+
+  /**
+   * The language the service writes to the client in (its e-mails): `fr` (the default) or `en`.
+   * Not part of the profile to confirm: it applies at once. `null` sets it back to `fr`.
+   */
+  @ApiPropertyOptional({ type: String, enum: ['fr', 'en'], nullable: true, example: 'fr' })
+  @IsOptional()
+  @IsLanguageCode()
+  language?: 'fr' | 'en' | null;
 }
 
 export class CreateClientDto extends ProfileInputDto {

@@ -55,6 +55,10 @@ export class AdminClientDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   confirmed_at!: Date | null;
 
+  /** The language the service writes to the client in (its e-mails); `fr` unless the operator set `en`. */
+  @ApiProperty({ enum: ['fr', 'en'], example: 'fr' })
+  language!: 'fr' | 'en';
+
   /** True when the pending profile differs from the confirmed one. */
   @ApiProperty()
   unconfirmed_changes!: boolean;
@@ -79,6 +83,7 @@ export class AdminClientDto {
       pending: ProfileDto.from(view.pending),
       confirmed: ProfileDto.from(view.confirmed),
       confirmed_at: view.confirmedAt,
+      language: view.language,
       unconfirmed_changes: view.unconfirmedChanges,
       status: view.status,
       status_changed_at: view.statusChangedAt,

@@ -12,3 +12,16 @@ export const IsCountryCode = (options?: ValidationOptions) =>
     },
     options,
   );
+
+/** A language the service writes in: `fr` or `en` (issue 31). */
+export const IsLanguageCode = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isLanguageCode',
+      validator: {
+        validate: (value: unknown) => value === 'fr' || value === 'en',
+        defaultMessage: () => '$property must be fr or en',
+      },
+    },
+    options,
+  );

@@ -2,6 +2,7 @@ import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
 import { CSV_COLUMNS } from './declaration-csv-writer.js';
+import { type NumberContext, type NumberProblemCode, numberContext, readNumber } from '../../i18n/read-number.js';
 
 type Column = (typeof CSV_COLUMNS)[number];
 
@@ -27,7 +28,6 @@ export interface DeclarationSheet {
   errors: FieldError[];
 }
 
-const JSON_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * A declaration file as the JSON body it stands for (common/csv/read-csv.ts reads it as a table:
@@ -39,13 +39,15 @@ export function readDeclarationCsv(file: DeclarationFile, period: string | undef
   const text = decodeCsv(file.bytes, file.charset, 'application/json, text/csv');
   const table = readCsvTable(text, DECLARATION_COLUMNS, maxLines);
   const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors] };
+  // The evidence of every quantity of the file at once: "1.200" is 1200 in a file that writes "12,5" elsewhere.
+  const context = numberContext(table.records.slice(0, maxLines).map(({ cells }) => (typeof cells.quantity === 'string' ? cells.quantity : '')));
   for (const { row, cells } of table.records) {
     if (sheet.rows.length === maxLines) {
       sheet.errors.push({ pointer: `/rows/${row}`, code: 'too_many_lines', detail: `row ${row}: a declaration has at most ${maxLines} lines; this row is line ${maxLines + 1}`, row, params: { max: maxLines } });
       break;
     }
     const line: Record<string, unknown> = { ...cells };
-    if (typeof line.quantity === 'string') line.quantity = quantityOf(line.quantity, table.delimiter, row, sheet.errors);
+    if (typeof line.quantity === 'string') line.quantity = quantityOf(line.quantity, context, row, sheet.errors);
     sheet.body.lines.push(line);
     sheet.rows.push(row);
   }
@@ -54,23 +56,33 @@ export function readDeclarationCsv(file: DeclarationFile, period: string | undef
   return sheet;
 }
 
-/** The number a quantity cell writes (decimal comma allowed in a semicolon-separated file), kept exactly as written. */
-function quantityOf(cell: string, delimiter: string, row: number, errors: FieldError[]): ExactNumber | string {
-  const written = delimiter === ';' && !cell.includes('.') ? cell.replace(/^(-?\d+),(\d+)$/, '$1.$2') : cell;
-  if (JSON_NUMBER.test(written)) return new ExactNumber(written);
-  const hint =
-    delimiter === ',' && /^\d+,\d+$/.test(cell)
-      ? 'in a comma-separated file write decimals with a point (1200.5), or separate cells with semicolons'
-      : 'write digits with a decimal point or comma and no thousands separator or unit, e.g. 1200.5 (or 1200,5 in a semicolon-separated file)';
+/**
+ * The number a quantity cell writes, as people write it (`readNumber`: "1 200,5", "1.200,5",
+ * "4 800" with the no-break spaces Excel writes), kept exactly; a cell that cannot be read for sure
+ * is reported with why and what to write.
+ */
+function quantityOf(cell: string, context: NumberContext, row: number, errors: FieldError[]): ExactNumber | string {
+  const read = readNumber(cell, context);
+  if (read.ok) return new ExactNumber(read.value);
   errors.push({
     pointer: `/rows/${row}/quantity`,
-    code: 'quantity_not_a_number',
-    detail: `row ${row}: quantity "${cell}" is not a number: ${hint}`,
+    code: read.code,
+    detail: `row ${row}: quantity "${read.params.value}" ${NUMBER_DETAILS[read.code]}`,
     row,
-    params: { field: 'quantity', value: cell.length > 40 ? `${cell.slice(0, 39)}…` : cell, delimiter: delimiter as ',' | ';' },
+    params: { ...read.params, field: 'quantity' },
   });
   return cell;
 }
+
+/** The API's English detail of each number problem (people read the catalogue's messages). */
+const NUMBER_DETAILS: Record<NumberProblemCode, string> = {
+  number_empty: 'is empty: write the quantity in digits, e.g. 1200.5',
+  number_has_unit: 'holds a unit or symbol: write the number alone, e.g. 1200.5',
+  number_scientific: 'is in scientific notation (rounded by a spreadsheet): write the whole number, e.g. 1200000',
+  number_grouping: 'groups its thousands wrongly: groups of three digits, e.g. 1 200 000.5',
+  number_ambiguous: 'can be read two ways (thousands or decimals): write it without a thousands separator, e.g. 1200 or 1.2',
+  number_invalid: 'is not a number: write digits with a decimal point or comma, e.g. 1200.5',
+};
 
 /** A line error's params at the file's cells: its row instead of its line, other lines as their rows. */
 function paramsAtRows(sheet: DeclarationSheet, params: FieldError['params']): FieldError['params'] {

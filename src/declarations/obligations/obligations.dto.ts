@@ -48,9 +48,18 @@ export class PeriodObligationDto {
   @ApiProperty()
   ended!: boolean;
 
-  /** Whether a current declaration of the period has lines of this stream. */
-  @ApiProperty({ enum: ['declared', 'missing'] })
-  status!: 'declared' | 'missing';
+  /**
+   * `declared`: a current declaration of the period has lines of this stream; `open`: the half-year
+   * is in progress; `to_declare`: it has ended, is not declared, and its filing deadline (`due_date`)
+   * has not passed; `overdue`: it has ended, is not declared, and `due_date` has passed. S1 and S2 of
+   * a year are added together for the eco-organism's annual declaration, so both share its deadline.
+   */
+  @ApiProperty({ enum: ['open', 'to_declare', 'overdue', 'declared'] })
+  status!: 'open' | 'to_declare' | 'overdue' | 'declared';
+
+  /** The period's filing deadline: its first published deadline for the producer; null when none is published. */
+  @ApiProperty({ type: String, format: 'date', nullable: true, example: '2026-02-28' })
+  due_date!: string | null;
 
   /** The current declaration of the period; null when missing. */
   @ApiProperty({ type: DeclarationReferenceDto, nullable: true })
@@ -72,6 +81,14 @@ export class StreamObligationsDto {
   @ApiProperty({ example: '2022-S1' })
   first_period!: string;
 
+  /**
+   * The first half-year the client is liable for: by default the half-year the operator confirmed
+   * the client in (never before `first_period`). Periods start there; a half-year declared before
+   * it is still listed, as declared.
+   */
+  @ApiProperty({ example: '2026-S2' })
+  liable_from!: string;
+
   /** The half-year that contains the stream's `declarable_until`; null while the stream is open. */
   @ApiProperty({ type: String, nullable: true, example: null })
   last_period!: string | null;
@@ -80,7 +97,7 @@ export class StreamObligationsDto {
   @ApiProperty({ type: String, nullable: true, example: null })
   replaced_by!: string | null;
 
-  /** Oldest first, up to the current half-year (or `last_period`). */
+  /** Oldest first, from `liable_from` up to the current half-year (or `last_period`). */
   @ApiProperty({ type: [PeriodObligationDto] })
   periods!: PeriodObligationDto[];
 }

@@ -28,6 +28,6 @@ export class ObligationsService {
     if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
     const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
     const declared = await this.repository.currentDeclarations({ clientId: account.clientId, mode });
-    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today) };
+    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, account) };
   }
 }

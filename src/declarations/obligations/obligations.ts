@@ -1,4 +1,5 @@
 import type { Deadline, LocalizedName, Stream } from '../../reference/reference-documents.js';
+import { parisDate } from '../clock.js';
 import { parsePeriod, type Period } from '../period.js';
 
 /** The current declaration of a period, as far as obligations need it. */
@@ -26,16 +27,44 @@ export interface PeriodObligation {
   end: string;
   /** The half-year is over (its last day is before today). */
   ended: boolean;
-  status: 'declared' | 'missing';
+  /**
+   * `declared`; `open` (the half-year is in progress); `to_declare` (ended, not declared, its filing
+   * deadline not passed); `overdue` (ended, not declared, past its filing deadline).
+   */
+  status: PeriodStatus;
+  /** The filing deadline of the period: its first published deadline for the producer (else the first one); null when none is published. */
+  due_date: string | null;
   declaration: { id: string; revision: number; receipt: string } | null;
   /** The stream's published deadlines for this period that are today or later, soonest first. */
   next_deadlines: DueDeadline[];
+}
+
+export type PeriodStatus = 'open' | 'to_declare' | 'overdue' | 'declared';
+
+/** What makes a client liable: when the operator confirmed it (issue 33 adds an operator-set start per stream). */
+export interface LiableClient {
+  confirmedAt: Date | null;
+}
+
+/**
+ * The first half-year a client is liable for a stream (`YYYY-Sn`), never before the stream's first
+ * declarable one: by default the half-year the client was confirmed in (date in France); null for
+ * a client not confirmed yet. The one place the rule lives: an operator-set start per stream
+ * (issue 33) is plugged in here.
+ */
+export function liableFrom(client: LiableClient, stream: Pick<Stream, 'declarable_from'>): string | null {
+  if (client.confirmedAt === null) return null;
+  const first = periodOf(stream.declarable_from);
+  const confirmed = periodOf(parisDate(client.confirmedAt));
+  return (confirmed.start > first.start ? confirmed : first).code;
 }
 
 export interface StreamObligations {
   stream: string;
   name: LocalizedName;
   first_period: string;
+  /** The first half-year the client is liable for (see `liableFrom`): periods start there. */
+  liable_from: string;
   /** Last period the stream can be declared for; null while it is open. */
   last_period: string | null;
   replaced_by: string | null;
@@ -65,21 +94,30 @@ export function dueDate(deadline: Deadline, period: Period): string {
  * its last declarable period): declared or missing, ended or open, and the deadlines still ahead.
  * Pure: the published streams, the account's streams, its current declarations and today's date.
  */
-export function obligationsOf(streams: readonly Stream[], declared: readonly DeclaredPeriod[], today: string): StreamObligations[] {
+export function obligationsOf(streams: readonly Stream[], declared: readonly DeclaredPeriod[], today: string, client: LiableClient = { confirmedAt: new Date(0) }): StreamObligations[] {
   const current = periodOf(today);
   return streams.map((stream) => {
     const first = periodOf(stream.declarable_from);
+    const liable = parsePeriod(liableFrom(client, stream) ?? current.code)!;
+    // Nothing before liability; a half-year the client declared anyway is still shown (as declared).
+    const declaredBefore = declared.filter((d) => d.streams.includes(stream.code) && d.period < liable.code && d.period >= first.code).map((d) => d.period).sort();
+    const from = declaredBefore.length > 0 ? parsePeriod(declaredBefore[0]!)! : liable;
     const last = stream.declarable_until === null ? null : periodOf(stream.declarable_until);
     const until = last && last.start < current.start ? last : current;
     const periods: PeriodObligation[] = [];
-    for (let period = first; period.start <= until.start; period = nextPeriod(period)) {
+    for (let period = from; period.start <= until.start; period = nextPeriod(period)) {
       const declaration = declared.find((d) => d.period === period.code && d.streams.includes(stream.code));
+      if (!declaration && period.start < liable.start) continue;
+      const ended = period.end < today;
+      const dueDates = stream.deadlines.map((deadline) => ({ by: deadline.by, due: dueDate(deadline, period) })).sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0));
+      const due = (dueDates.find((d) => d.by === 'producer') ?? dueDates[0])?.due ?? null;
       periods.push({
         period: period.code,
         start: period.start,
         end: period.end,
-        ended: period.end < today,
-        status: declaration ? 'declared' : 'missing',
+        ended,
+        status: declaration ? 'declared' : !ended ? 'open' : due !== null && due < today ? 'overdue' : 'to_declare',
+        due_date: due,
         declaration: declaration ? { id: declaration.id, revision: declaration.revision, receipt: declaration.receipt } : null,
         next_deadlines: stream.deadlines
           .map((deadline) => ({
@@ -98,6 +136,7 @@ export function obligationsOf(streams: readonly Stream[], declared: readonly Dec
       stream: stream.code,
       name: stream.name,
       first_period: first.code,
+      liable_from: liable.code,
       last_period: last?.code ?? null,
       replaced_by: stream.replaced_by,
       periods,

@@ -26,6 +26,25 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'products.located': [['Ligne 2 du fichier', 'Ce texte est trop long.'], [null, 'Ce texte est trop long.']],
   'operator.invitation.subject': [[{ company: 'Exemple SAS' }]],
   'operator.invitation.text': [[{ company: 'Exemple SAS', clientId: 'exemple-sas', url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }]],
+  'dashboardPages.common.revisionN': [[2]],
+  'dashboardPages.overview.waitingText': [[true], [false]],
+  'dashboardPages.overview.periodsOf': [['Emballages ménagers']],
+  'dashboardPages.overview.year': [['2026', '28 février 2027']],
+  'dashboardPages.overview.yearNoDue': [['2026']],
+  'dashboardPages.overview.computedOn': [['25 novembre 2026', 3]],
+  'dashboardPages.overview.sessionsText': [[1], [2]],
+  'dashboardPages.tokens.revoked': [['eprc_OZQ40kG']],
+  'dashboardPages.tokens.tokenLabel': [['ERP production']],
+  'dashboardPages.tokens.expiresOn': [['30 juin 2027']],
+  'dashboardPages.tokens.revokeQuestion': [['ERP production', 'eprc_OZQ40kG']],
+  'dashboardPages.declaration.title': [['2026-S1', 2]],
+  'dashboardPages.declaration.created': [[1, 'EPR-2026S1-R1-V3QPTVJT']],
+  'dashboardPages.declaration.linesCaption': [[1], [4]],
+  'dashboardPages.declaration.revisionsOf': [['2026-S1']],
+  'dashboardPages.form.periodHint': [['2026-S1']],
+  'dashboardPages.form.nothingStoredFrom': [['ventes.csv']],
+  'dashboardPages.form.tooManyLines': [[200]],
+  'dashboardPages.error.heading': [[404]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -107,6 +126,7 @@ describe('the catalogues', () => {
     'site.problems.code',
     'site.problems.type',
     'site.values.active',
+    'dashboardPages.common.none',
   ]);
 
   it('say nothing in French exactly as in English, but codes, units and names', () => {

@@ -19,6 +19,7 @@
  */
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
+import { dashboardPagesEn } from './dashboard-pages.en.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 
 type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
@@ -310,6 +311,7 @@ export const en = {
     invalid_plan: () => 'Write the identifier of a plan, for example business.',
     invalid_boolean: () => 'Write true (yes) or false (no).',
     invalid_country_code: () => 'Write the country as its two-letter ISO code in capitals, for example FR for France.',
+    invalid_language_code: () => 'Write fr for French or en for English.',
     duplicate: (p) => (p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`),
     unknown_plan: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} one of the service’s plans. ${p.plans?.length ? `Choose ${or(p.plans)}.` : 'Choose one of the plans on the pricing page, for example business.'}`,
@@ -446,6 +448,7 @@ export const en = {
       overview: 'Overview',
       tokens: 'API tokens',
       declarations: 'Declarations',
+      products: 'Products',
     },
     signOut: 'Sign out',
     languageSwitch: 'Language',
@@ -814,6 +817,9 @@ export const en = {
     show: 'Show',
     located: (position: string | null, message: string) => (position ? `${position}: ${message}` : message),
   },
+
+  /** The dashboard's pages (issue 31): dashboard-pages.en.ts. */
+  dashboardPages: dashboardPagesEn,
 };
 
 export type Messages = typeof en;

@@ -6,6 +6,7 @@
  * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
+import { dashboardPagesFr } from './dashboard-pages.fr.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 import { fr as t } from '../typography.js';
 import type { Messages } from './en.js';
@@ -293,6 +294,7 @@ export const fr = {
     invalid_plan: () => t`Écrivez l'identifiant d'une offre, par exemple business.`,
     invalid_boolean: () => 'Écrivez true (oui) ou false (non).',
     invalid_country_code: () => 'Écrivez le pays avec son code ISO à deux lettres majuscules, par exemple FR pour la France.',
+    invalid_language_code: () => 'Écrivez fr pour le français ou en pour l’anglais.',
     duplicate: (p) =>
       p.value === undefined ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.` : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
     unknown_plan: (p) =>
@@ -431,6 +433,7 @@ export const fr = {
       overview: t`Vue d'ensemble`,
       tokens: t`Jetons d'API`,
       declarations: 'Déclarations',
+      products: 'Produits',
     },
     signOut: 'Se déconnecter',
     languageSwitch: 'Langue',
@@ -797,4 +800,7 @@ export const fr = {
     show: 'Afficher',
     located: (position: string | null, message: string) => (position ? t`${position} : ${message}` : message),
   },
+
+  /** The dashboard's pages (issue 31): dashboard-pages.fr.ts. */
+  dashboardPages: dashboardPagesFr,
 } satisfies Messages;
