@@ -19,6 +19,7 @@ import { YearsAdminController } from './export/years-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { YearTotalsRepository } from './years/year-totals.repository.js';
 import { YearsController } from './years/years.controller.js';
@@ -26,7 +27,7 @@ import { YearsService } from './years/years.service.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule],
+  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule, AccountsModule],
   controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController, YearsAdminController],
   providers: [
     DeclarationsService,

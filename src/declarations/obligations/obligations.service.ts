@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from '../../accounts/account.js';
+import { ClientStreamsService } from '../../accounts/client-streams.service.js';
 import type { TokenMode } from '../../common/token-format.js';
 import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
@@ -19,6 +20,7 @@ export class ObligationsService {
     private readonly repository: DeclarationsRepository,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
+    private readonly clientStreams: ClientStreamsService,
   ) {}
 
   /** `mode` `test`: what the client's sandbox declarations leave due (a live token never sees them). */
@@ -27,7 +29,12 @@ export class ObligationsService {
     const base = { client_id: account.clientId, today, catalogue_version: this.catalogue.catalogueVersion };
     if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
     const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
-    const declared = await this.repository.currentDeclarations({ clientId: account.clientId, mode });
-    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, account) };
+    const [declared, settings] = await Promise.all([
+      this.repository.currentDeclarations({ clientId: account.clientId, mode }),
+      this.clientStreams.list(account.clientId),
+    ]);
+    // When the client became liable for each stream: the operator's start, else its first confirmation's half-year.
+    const starts = new Map(settings.map((setting) => [setting.stream, setting.liableFrom]));
+    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, { startOf: (stream) => starts.get(stream) ?? null }) };
   }
 }

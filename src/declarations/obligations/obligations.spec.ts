@@ -1,5 +1,9 @@
 import type { Stream } from '../../reference/reference-documents.js';
-import { dueDate, liableFrom, obligationsOf, periodOf } from './obligations.js';
+import { halfYearOf } from '../../accounts/liability.js';
+import { dueDate, type LiableClient, liableFrom, obligationsOf, periodOf } from './obligations.js';
+
+/** A client liable from the half-year of its confirmation (no start set by the operator). */
+const confirmedAt = (instant: Date): LiableClient => ({ startOf: () => halfYearOf(instant) });
 
 const deadline = { id: 'declare', label: { fr: 'Déclarer', en: 'Declare' }, by: 'producer' as const, due: { years_after_period: 1, month: 2, day: 29 }, verification: 'secondary_source' as const, checked: '2026-11-23', sources: ['https://example.org'] };
 const stream = (code: string, from: string, until: string | null = null) =>
@@ -38,17 +42,17 @@ describe('obligations', () => {
 
   it('counts from when the client is liable: the half-year it was confirmed in, never before the stream; a half-year declared earlier still shows (issue 31)', () => {
     const emb = stream('EMB', '2022-01-01');
-    expect(liableFrom({ confirmedAt: null }, emb)).toBeNull();
+    expect(liableFrom({ startOf: () => null }, emb)).toBeNull();
     // 30 June 2026 at 23:30 UTC is 1 July in Paris: the second half-year.
-    expect(liableFrom({ confirmedAt: new Date('2026-06-30T23:30:00Z') }, emb)).toBe('2026-S2');
-    expect(liableFrom({ confirmedAt: new Date('2026-06-30T21:30:00Z') }, emb)).toBe('2026-S1');
-    expect(liableFrom({ confirmedAt: new Date('2020-03-01T12:00:00Z') }, emb)).toBe('2022-S1');
+    expect(liableFrom(confirmedAt(new Date('2026-06-30T23:30:00Z')), emb)).toBe('2026-S2');
+    expect(liableFrom(confirmedAt(new Date('2026-06-30T21:30:00Z')), emb)).toBe('2026-S1');
+    expect(liableFrom(confirmedAt(new Date('2020-03-01T12:00:00Z')), emb)).toBe('2022-S1');
 
-    const [fresh] = obligationsOf([emb], [], '2026-11-23', { confirmedAt: new Date('2026-11-20T10:00:00Z') });
+    const [fresh] = obligationsOf([emb], [], '2026-11-23', confirmedAt(new Date('2026-11-20T10:00:00Z')));
     expect(fresh!.liable_from).toBe('2026-S2');
     expect(fresh!.periods.map((p) => [p.period, p.status])).toEqual([['2026-S2', 'open']]);
 
-    const [early] = obligationsOf([emb], [{ id: 'd', period: '2025-S1', revision: 1, receipt: 'R', streams: ['EMB'] }], '2026-11-23', { confirmedAt: new Date('2026-03-01T10:00:00Z') });
+    const [early] = obligationsOf([emb], [{ id: 'd', period: '2025-S1', revision: 1, receipt: 'R', streams: ['EMB'] }], '2026-11-23', confirmedAt(new Date('2026-03-01T10:00:00Z')));
     expect(early!.periods.map((p) => [p.period, p.status])).toEqual([
       ['2025-S1', 'declared'],
       ['2026-S1', 'to_declare'],

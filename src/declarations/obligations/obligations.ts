@@ -1,5 +1,4 @@
 import type { Deadline, LocalizedName, Stream } from '../../reference/reference-documents.js';
-import { parisDate } from '../clock.js';
 import { parsePeriod, type Period } from '../period.js';
 
 /** The current declaration of a period, as far as obligations need it. */
@@ -42,21 +41,25 @@ export interface PeriodObligation {
 export type PeriodStatus = 'open' | 'to_declare' | 'overdue' | 'declared';
 
 /** What makes a client liable: when the operator confirmed it (issue 33 adds an operator-set start per stream). */
+/**
+ * When a client became liable for each stream: the half-year the operator set
+ * (accounts/client-streams.service.ts), else the half-year of its first confirmation (date in
+ * France); null while it was never confirmed.
+ */
 export interface LiableClient {
-  confirmedAt: Date | null;
+  startOf(stream: string): string | null;
 }
 
 /**
  * The first half-year a client is liable for a stream (`YYYY-Sn`), never before the stream's first
- * declarable one: by default the half-year the client was confirmed in (date in France); null for
- * a client not confirmed yet. The one place the rule lives: an operator-set start per stream
- * (issue 33) is plugged in here.
+ * declarable one; null for a client never confirmed. The one place the rule lives.
  */
-export function liableFrom(client: LiableClient, stream: Pick<Stream, 'declarable_from'>): string | null {
-  if (client.confirmedAt === null) return null;
-  const first = periodOf(stream.declarable_from);
-  const confirmed = periodOf(parisDate(client.confirmedAt));
-  return (confirmed.start > first.start ? confirmed : first).code;
+export function liableFrom(client: LiableClient, stream: Pick<Stream, 'code' | 'declarable_from'>): string | null {
+  const start = client.startOf(stream.code);
+  if (start === null) return null;
+  const first = periodOf(stream.declarable_from).code;
+  // `YYYY-Sn` codes sort as the half-years they name.
+  return start > first ? start : first;
 }
 
 export interface StreamObligations {
@@ -94,7 +97,7 @@ export function dueDate(deadline: Deadline, period: Period): string {
  * its last declarable period): declared or missing, ended or open, and the deadlines still ahead.
  * Pure: the published streams, the account's streams, its current declarations and today's date.
  */
-export function obligationsOf(streams: readonly Stream[], declared: readonly DeclaredPeriod[], today: string, client: LiableClient = { confirmedAt: new Date(0) }): StreamObligations[] {
+export function obligationsOf(streams: readonly Stream[], declared: readonly DeclaredPeriod[], today: string, client: LiableClient = { startOf: () => '0000-S1' }): StreamObligations[] {
   const current = periodOf(today);
   return streams.map((stream) => {
     const first = periodOf(stream.declarable_from);
