@@ -94,6 +94,7 @@ const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: LocalizedText; des
 /** Titles of the site's pages in llms.txt (each problem type has its own page, linked from `problems`). */
 const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], LocalizedText> = {
   home: { en: 'Home', fr: 'Accueil' },
+  start: { en: 'Getting started: for producers, how to become a client and what to have ready', fr: 'Pour commencer\u00a0: pour les metteurs sur le marché, devenir client et ce qu’il faut préparer' },
   pricing: { en: 'Pricing', fr: 'Tarifs' },
   streams: { en: 'Streams: units, material categories, eco-organisms, legal basis', fr: 'Filières\u00a0: unités, catégories de matériaux, éco-organismes, base légale' },
   law: { en: 'Law: each legal text with its date and sources', fr: 'Textes\u00a0: chaque texte avec sa date et ses sources' },

@@ -11,7 +11,7 @@ import { PROBLEM_TYPES, type ProblemCode } from '../common/problem/problem.js';
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export type PageKind = 'home' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
+export type PageKind = 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
 
 export interface SitePage {
   kind: PageKind;
@@ -48,6 +48,7 @@ interface PageSpec {
 
 const SPECS: PageSpec[] = [
   { kind: 'home', slug: '', template: 'site/home', json: '/api/v1/index.json' },
+  { kind: 'start', slug: 'getting-started', template: 'site/start', json: '/api/v1/index.json' },
   { kind: 'pricing', slug: 'pricing', template: 'site/pricing', json: '/api/v1/pricing.json' },
   { kind: 'streams', slug: 'streams', template: 'site/streams', json: '/api/v1/streams.json' },
   { kind: 'law', slug: 'law', template: 'site/law', json: '/api/v1/law.json' },
@@ -87,7 +88,7 @@ export const SITE_PAGES: readonly SitePage[] = LANGUAGES.flatMap((lang) =>
 );
 
 /** The pages listed in the navigation, in order. */
-export const NAV_KINDS: readonly PageKind[] = ['pricing', 'streams', 'law', 'obligations', 'developers'];
+export const NAV_KINDS: readonly PageKind[] = ['start', 'pricing', 'streams', 'law', 'obligations', 'developers'];
 
 /** Paths that serve a page without being its canonical path (`/fr` is `/fr/`). */
 export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/']]);

@@ -16,6 +16,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboard.signIn.sent': [['nom@exemple.fr', 15]],
   'dashboard.signIn.mailOff': [[15]],
   'dashboard.link.failed': [[15]],
+  'site.streamPage.eventRetired': [[2]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -84,7 +85,6 @@ describe('the catalogues', () => {
     'site.facts.notes',
     'site.facts.sources',
     'site.about.version',
-    'site.about.licence',
     'site.footer.contact',
     'site.dev.links',
     'site.dev.name',
