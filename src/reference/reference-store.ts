@@ -96,6 +96,7 @@ function builtFor(index: IndexDocument, urls: ReferenceUrls): boolean {
   return (
     index.endpoints.pricing === `${urls.referenceBaseUrl}/pricing.json` &&
     index.client_api.base === urls.clientBaseUrl &&
-    index.markdown === `${urls.siteUrl}/llms.txt`
+    index.markdown === `${urls.siteUrl}/llms.txt` &&
+    index.contact === (urls.contact ?? null)
   );
 }

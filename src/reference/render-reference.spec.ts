@@ -86,12 +86,22 @@ describe('renderReference', () => {
       },
       markdown: 'https://www.example.org/llms.txt',
       licence: 'CC BY 4.0',
-      contact: sources.service.contact,
+      contact: null,
     });
     expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations', 'declaration_template']);
     expect(Object.keys(index.client_api)).toEqual(['base', 'auth', 'endpoints']);
     expect(index.client_api.auth).toMatch(/shown once/);
     expect(index.client_api.auth).toMatch(/hash/);
+  });
+
+  it('publishes the configured contact address in the index document and llms.txt, and none when none is configured', async () => {
+    const sources = await realSources();
+    const withContact = renderReference(sources, { ...urls, contact: 'contact@exemple.fr' });
+    expect((JSON.parse(file(withContact, 'index.json').body.toString('utf8')) as IndexDocument).contact).toBe('contact@exemple.fr');
+    expect(file(withContact, 'llms.txt').body.toString('utf8')).toContain('- Contact: contact@exemple.fr');
+    const without = renderReference(sources, urls);
+    expect((JSON.parse(file(without, 'index.json').body.toString('utf8')) as IndexDocument).contact).toBeNull();
+    for (const f of without) expect(f.body.toString('utf8')).not.toMatch(/\.example\b(?!\.)/);
   });
 
   it('builds the declaration template from the streams data: the header and one example row per published unit', async () => {

@@ -93,6 +93,7 @@ const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: LocalizedText; des
 
 /** Titles of the site's pages in llms.txt (each problem type has its own page, linked from `problems`). */
 const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], LocalizedText> = {
+  notFound: { en: 'Page not found', fr: 'Page introuvable' },
   home: { en: 'Home', fr: 'Accueil' },
   start: { en: 'Getting started: for producers, how to become a client and what to have ready', fr: 'Pour commencer\u00a0: pour les metteurs sur le marché, devenir client et ce qu’il faut préparer' },
   pricing: { en: 'Pricing', fr: 'Tarifs' },
@@ -162,7 +163,7 @@ export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrl
     },
     markdown: `${base.siteUrl}/${LLMS_FILE}`,
     licence: 'CC BY 4.0',
-    contact: sources.service.contact,
+    contact: urls.contact ?? null,
   };
 }
 
@@ -234,7 +235,7 @@ function renderLlmsTxt(sources: ReferenceSources, index: IndexDocument, urls: Re
   lines.push('', '## Licence', '');
   lines.push(
     `- [CC BY 4.0](${LICENCE_URL}): the reference content may be shared and adapted with attribution to ${index.name}`,
-    `- Contact: ${index.contact}`,
+    ...(index.contact ? [`- Contact: ${index.contact}`] : []),
   );
   lines.push('', `## ${fr.heading}`, '');
   lines.push(`> ${oneLine(index.description.fr)} ${fr.summary(frenchDate(index.updated))}`, '');
@@ -269,7 +270,7 @@ function oneLine(text: string): string {
 }
 
 function normaliseUrls(urls: ReferenceUrls): ReferenceUrls {
-  const clean = (name: keyof ReferenceUrls): string => {
+  const clean = (name: 'referenceBaseUrl' | 'clientBaseUrl' | 'siteUrl'): string => {
     const value = urls[name];
     let parsed: URL;
     try {
@@ -282,7 +283,7 @@ function normaliseUrls(urls: ReferenceUrls): ReferenceUrls {
     }
     return value.replace(/\/+$/, '');
   };
-  return { referenceBaseUrl: clean('referenceBaseUrl'), clientBaseUrl: clean('clientBaseUrl'), siteUrl: clean('siteUrl') };
+  return { referenceBaseUrl: clean('referenceBaseUrl'), clientBaseUrl: clean('clientBaseUrl'), siteUrl: clean('siteUrl'), contact: urls.contact ?? null };
 }
 
 function toJson(value: unknown): string {

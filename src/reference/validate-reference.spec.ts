@@ -169,7 +169,7 @@ describe('validateReference', () => {
       s.streams.streams[1]!.law[0] = 'L999';
       s.pricing.plans[0]!.streams = ['NOPE'];
       s.obligations.obligations[0]!.periodicity = 'weekly' as never;
-      s.service.contact = 'not an email';
+      s.service.updated = 'yesterday';
     });
     expect(error.problems.map((p) => p.file)).toEqual(
       expect.arrayContaining(['streams.yaml', 'pricing.yaml', 'obligations.yaml', 'service.yaml']),
@@ -178,7 +178,7 @@ describe('validateReference', () => {
     expect(lines(error)).toEqual(
       expect.arrayContaining([
         'obligations.yaml /obligations/0/periodicity: must be one of "once", "annual", "ongoing", "per_sale", null',
-        'service.yaml /contact: must match format "email"',
+        'service.yaml /updated: must match format "date"',
       ]),
     );
   });

@@ -40,7 +40,7 @@ export const SERVICE_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Self-description of the service, used for the index document and llms.txt.',
   additionalProperties: false,
-  required: ['name', 'description', 'contact', 'updated'],
+  required: ['name', 'description', 'updated'],
   properties: {
     name: { type: 'string', minLength: 1, description: 'Name of the service.' },
     description: {
@@ -53,7 +53,6 @@ export const SERVICE_SCHEMA: JsonSchema = {
         en: { type: 'string', minLength: 1, description: 'English.' },
       },
     },
-    contact: { type: 'string', format: 'email', description: 'Contact address of the operator.' },
     updated: { type: 'string', format: 'date', description: 'Date this file was last edited.' },
   },
 };

@@ -21,7 +21,7 @@ import {
   type ReferenceUrls,
   type RenderedFile,
 } from '../reference/reference-documents.js';
-import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
+import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, NOT_FOUND_PAGES, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
@@ -65,6 +65,10 @@ export function renderSite(files: readonly RenderedFile[], urls: ReferenceUrls):
     body: Buffer.from(tidy(eta.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'),
     contentType: HTML_CONTENT_TYPE,
   }));
+  // The pages for an unknown address: served with status 404 only, at no path of their own.
+  for (const page of NOT_FOUND_PAGES) {
+    out.push({ paths: [], file: page.file, body: Buffer.from(tidy(eta.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'), contentType: HTML_CONTENT_TYPE });
+  }
   for (const [path, asset] of SITE_ASSETS) {
     out.push({ paths: [path], file: path.slice(1), body: readFileSync(join(ASSETS_DIR, asset.source)), contentType: asset.contentType });
   }

@@ -9,6 +9,7 @@ import { PUBLISHED_FILES, type RenderedFile } from '../reference/reference-docum
 import { REPO_ROOT } from '../common/repo-root.js';
 import { ReferenceStore } from '../reference/reference-store.js';
 import { HTML_CONTENT_TYPE, renderSite } from './render-site.js';
+import { NOT_FOUND_PAGES, type Language } from './site-pages.js';
 
 /** Where `npm run build` writes the site (with its `.gz`/`.br` variants). */
 export const BUILT_SITE_DIR = join(REPO_ROOT, 'dist', 'site');
@@ -30,6 +31,8 @@ export const SITE_CONTENT_SECURITY_POLICY =
 @Injectable()
 export class SiteFiles {
   readonly routes: ReadonlyMap<string, PrebuiltFile>;
+  /** The page for an unknown address, per language (served with status 404 only). */
+  readonly notFound: Readonly<Record<Language, Buffer>>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(ReferenceStore) store: ReferenceStore) {
     const files: RenderedFile[] = PUBLISHED_FILES.map((name) => {
@@ -38,8 +41,10 @@ export class SiteFiles {
     });
     const lastModified = store.get('index.json').lastModified;
     const routes = new Map<string, PrebuiltFile>();
-    const urls = { referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl };
-    for (const file of renderSite(files, urls)) {
+    const urls = { referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl, contact: config.contactEmail ?? null };
+    const rendered = renderSite(files, urls);
+    this.notFound = Object.fromEntries(NOT_FOUND_PAGES.map((page) => [page.lang, rendered.find((f) => f.file === page.file)!.body])) as Record<Language, Buffer>;
+    for (const file of rendered) {
       const prebuilt = prebuiltVariants(file.file, file.body);
       const variants: Partial<Record<Encoding, Representation>> = { identity: representation(file.body, 'identity'), ...prebuilt };
       const served: PrebuiltFile = {

@@ -11,7 +11,7 @@ import { PROBLEM_TYPES, type ProblemCode } from '../common/problem/problem.js';
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export type PageKind = 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
+export type PageKind = 'notFound' | 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
 
 export interface SitePage {
   kind: PageKind;
@@ -86,6 +86,25 @@ export const SITE_PAGES: readonly SitePage[] = LANGUAGES.flatMap((lang) =>
     ...(spec.problem ? { problem: spec.problem } : {}),
   })),
 );
+
+/**
+ * The page a person gets for an address that does not exist (status 404, never served at a path of
+ * its own): written as `404.html` and `fr/404.html`, the names static hosts look for.
+ */
+export const NOT_FOUND_PAGES: readonly SitePage[] = LANGUAGES.map((lang) => ({
+  kind: 'notFound',
+  lang,
+  path: pathOf(lang, ''),
+  otherPath: pathOf(lang === 'en' ? 'fr' : 'en', ''),
+  file: fileOf(lang, '404'),
+  template: 'site/not-found',
+  json: '/api/v1/index.json',
+}));
+
+/** The language of a site path: French under `/fr`, English elsewhere. */
+export function languageOfPath(path: string): Language {
+  return path === '/fr' || path.startsWith('/fr/') ? 'fr' : 'en';
+}
 
 /** The pages listed in the navigation, in order. */
 export const NAV_KINDS: readonly PageKind[] = ['start', 'pricing', 'streams', 'law', 'obligations', 'developers'];

@@ -475,9 +475,10 @@ export const en = {
     },
     contact: {
       write: 'Write to us',
-      none: 'The operator of this installation has not set a contact address yet.',
+      none: 'The operator of this installation has given no contact address yet.',
     },
     nav: {
+      notFound: 'Page not found',
       home: 'Home',
       start: 'Getting started',
       pricing: 'Pricing',
@@ -489,6 +490,7 @@ export const en = {
       problem: 'Error',
     },
     titles: {
+      notFound: 'Page not found',
       home: 'EPR packaging declarations for France',
       start: 'Getting started',
       pricing: 'Pricing',

@@ -471,6 +471,7 @@ export const fr = {
       none: 'L’opérateur de cette installation n’a pas encore indiqué d’adresse de contact.',
     },
     nav: {
+      notFound: 'Page introuvable',
       home: 'Accueil',
       start: 'Pour commencer',
       pricing: 'Tarifs',
@@ -482,6 +483,7 @@ export const fr = {
       problem: 'Erreur',
     },
     titles: {
+      notFound: 'Page introuvable',
       home: 'Déclarations REP emballages pour la France',
       start: 'Pour commencer',
       pricing: 'Tarifs',
