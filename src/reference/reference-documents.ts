@@ -398,6 +398,7 @@ export const SCHEMA_FILES: Record<ReferenceDocumentName, string> = {
 // ---------------------------------------------------------------- published files
 
 export const INDEX_FILE = 'index.json';
+/** The Markdown summary the index document points to (rendered and served by the site: src/site/llms-txt.ts). */
 export const LLMS_FILE = 'llms.txt';
 /** A blank declaration file: the header and one example row per published unit. */
 export const TEMPLATE_FILE = 'declaration-template.csv';
@@ -409,7 +410,6 @@ export const PUBLISHED_FILES = [
   'law.json',
   'obligations.json',
   INDEX_FILE,
-  LLMS_FILE,
   TEMPLATE_FILE,
 ] as const;
 export type PublishedFileName = (typeof PUBLISHED_FILES)[number];

@@ -40,6 +40,7 @@ export class ReferenceModule implements NestModule {
           maxAge: 86_400,
         }),
       )
-      .forRoutes(...[...SERVED_FILES.keys()].map((path) => ({ path, method: RequestMethod.OPTIONS })));
+      // llms.txt is served by the site (src/site/llms-txt.ts), with the same CORS headers.
+      .forRoutes(...[...SERVED_FILES.keys(), '/llms.txt'].map((path) => ({ path, method: RequestMethod.OPTIONS })));
   }
 }

@@ -14,6 +14,8 @@ import { Eta } from 'eta';
 import { PROBLEM_TYPES } from '../common/problem/problem.js';
 import { REPO_ROOT } from '../common/repo-root.js';
 import {
+  LLMS_FILE,
+  MARKDOWN_CONTENT_TYPE,
   REFERENCE_DOCUMENTS,
   type IndexDocument,
   type ReferenceDocuments,
@@ -23,6 +25,7 @@ import {
 } from '../reference/reference-documents.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, NOT_FOUND_PAGES, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
+import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
 export const VIEWS_DIR = join(REPO_ROOT, 'views');
@@ -72,6 +75,7 @@ export function renderSite(files: readonly RenderedFile[], urls: ReferenceUrls):
   for (const [path, asset] of SITE_ASSETS) {
     out.push({ paths: [path], file: path.slice(1), body: readFileSync(join(ASSETS_DIR, asset.source)), contentType: asset.contentType });
   }
+  out.push({ paths: [LLMS_PATH], file: LLMS_FILE, body: Buffer.from(renderLlmsTxt(documents, index, { ...urls, referenceBaseUrl: urls.referenceBaseUrl.replace(/\/+$/, ''), siteUrl }), 'utf8'), contentType: MARKDOWN_CONTENT_TYPE });
   out.push({ paths: ['/sitemap.xml'], file: 'sitemap.xml', body: Buffer.from(sitemap(siteUrl, index.updated), 'utf8'), contentType: 'application/xml; charset=utf-8' });
   out.push({
     paths: ['/robots.txt'],

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
-import { type Encoding, PUBLIC_CACHE_CONTROL, type PrebuiltFile, type Representation, representation } from '../common/http/prebuilt-files.js';
+import { type Encoding, PUBLIC_CACHE_CONTROL, type PrebuiltFile, PrebuiltFiles, type Representation, representation } from '../common/http/prebuilt-files.js';
+import type { Request, Response } from 'express';
+import { CORS_HEADERS } from '../reference/reference-files.js';
+import { LLMS_PATH } from './llms-txt.js';
 import { brotli, gzip } from '../common/http/compression.js';
 import { PUBLISHED_FILES, type RenderedFile } from '../reference/reference-documents.js';
 import { REPO_ROOT } from '../common/repo-root.js';
@@ -51,12 +54,21 @@ export class SiteFiles {
         contentType: file.contentType,
         lastModified,
         cacheControl: PUBLIC_CACHE_CONTROL,
-        headers: file.contentType === HTML_CONTENT_TYPE ? { 'Content-Security-Policy': SITE_CONTENT_SECURITY_POLICY } : {},
+        // Pages: the strict CSP; llms.txt: open to any origin, as the reference files.
+        headers: file.contentType === HTML_CONTENT_TYPE ? { 'Content-Security-Policy': SITE_CONTENT_SECURITY_POLICY } : file.paths.includes(LLMS_PATH) ? CORS_HEADERS : {},
         variant: (encoding) => (variants[encoding] ??= representation(encoding === 'br' ? brotli(file.body) : gzip(file.body), encoding)),
       };
       for (const path of file.paths) routes.set(path, served);
     }
     this.routes = routes;
+    this.files = new PrebuiltFiles(routes);
+  }
+
+  private readonly files: PrebuiltFiles;
+
+  /** Answers with the file served at `path` (for a controller that documents it). */
+  send(path: string, req: Request, res: Response): void {
+    this.files.send(this.routes.get(path)!, req, res);
   }
 }
 

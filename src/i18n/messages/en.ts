@@ -760,6 +760,7 @@ export const en = {
       streams: 'Streams',
       when: 'By when',
       noDeadline: 'No fixed deadline.',
+      periodicity: 'How often',
       law: 'Under which text',
       noLaw: 'No legal text is published for this obligation.',
       otherwise: 'What happens otherwise',

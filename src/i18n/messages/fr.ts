@@ -754,6 +754,7 @@ export const fr = {
       streams: 'Filières',
       when: 'Dans quel délai',
       noDeadline: 'Pas d’échéance fixe.',
+      periodicity: 'Fréquence',
       law: 'En vertu de quel texte',
       noLaw: 'Aucun texte n’est publié pour cette obligation.',
       otherwise: 'Ce qui se passe sinon',
