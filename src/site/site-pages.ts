@@ -117,7 +117,7 @@ export const ICON_PATH = '/assets/icon.svg';
 /** The dashboard's one script (its copy button); the site's pages run none. */
 export const DASHBOARD_SCRIPT_PATH = '/assets/dashboard.js';
 
-/** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt): nothing else. */
+/** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt, llms.txt): nothing else. */
 export const SITE_PATHS: readonly string[] = [
   ...SITE_PAGES.map((page) => page.path),
   ...PAGE_ALIASES.keys(),
@@ -126,4 +126,6 @@ export const SITE_PATHS: readonly string[] = [
   DASHBOARD_SCRIPT_PATH,
   '/sitemap.xml',
   '/robots.txt',
+  // The Markdown summary lists the pages, so the site renders it (llms-txt.ts: LLMS_PATH).
+  '/llms.txt',
 ];
