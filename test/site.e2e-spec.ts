@@ -121,4 +121,67 @@ describe('the public site', () => {
       expect(llms).toContain(`](${t.config.publicBaseUrl}${p})`);
     }
   });
+
+  it('answers a browser that mistypes an address with a page in the language of the path, with links back; API clients keep problem+json', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'identity' };
+    for (const [path, lang, home] of [['/fr/nimportequoi', 'fr', '/fr/'], ['/no-such-page', 'en', '/'], ['/fr/streams/extra', 'fr', '/fr/']] as const) {
+      const res = await raw(path, browser);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toBe(SITE_CONTENT_SECURITY_POLICY);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const html = res.body.toString('utf8');
+      expect(html).toContain(`<html lang="${lang}">`);
+      expect(html).toContain(lang === 'fr' ? 'Page introuvable' : 'Page not found');
+      expect(html).toContain(`href="${home}"`);
+      expect(html).toContain(`href="/dashboard/sign-in?lang=${lang}"`);
+      expect(html).toContain('<meta name="robots" content="noindex">');
+    }
+    const head = await raw('/fr/nimportequoi', browser, 'HEAD');
+    expect(head.status).toBe(404);
+    expect(head.body.length).toBe(0);
+    // An API client, or any client on an API path, gets the problem as before.
+    for (const [path, headers] of [['/fr/nimportequoi', {}], ['/fr/nimportequoi', { accept: 'application/json' }], ['/no-such-page', { accept: 'text/html;q=0, application/json' }], ['/api/v1/nothing', browser]] as const) {
+      const res = await raw(path, headers);
+      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({ path, status: 404, type: 'application/problem+json; charset=utf-8' });
+    }
+    // Other methods are not pages either.
+    expect((await request(t.url).post('/fr/nimportequoi').set('accept', 'text/html').send({})).headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('sends /fr/dashboard to the dashboard in French', async () => {
+    for (const path of ['/fr/dashboard', '/fr/dashboard/', '/fr/dashboard/declarations']) {
+      const res = await raw(path, { accept: 'text/html' });
+      expect({ path, status: res.status, location: res.headers.location }).toEqual({ path, status: 303, location: '/dashboard/sign-in?lang=fr' });
+    }
+  });
+
+  it('shows the configured contact address on the pages and in index.json, and no placeholder when none is configured', async () => {
+    // This instance has no CONTACT_EMAIL: nothing to write to is invented.
+    const index = (await request(t.url).get('/api/v1/index.json')).body as { contact: string | null };
+    expect(index.contact).toBeNull();
+    const none = (await raw('/fr/getting-started', { 'accept-encoding': 'identity' })).body.toString('utf8');
+    expect(none).toContain('pas encore indiqué d’adresse de contact');
+    expect(none).not.toMatch(/mailto:|\.example\b(?!\.)/);
+
+    const configured = await startTestApp({ env: { CONTACT_EMAIL: 'bonjour@exemple.fr' } });
+    try {
+      expect(((await request(configured.url).get('/api/v1/index.json')).body as { contact: string }).contact).toBe('bonjour@exemple.fr');
+      expect((await request(configured.url).get('/llms.txt')).text).toContain('- Contact: bonjour@exemple.fr');
+      for (const path of ['/getting-started', '/fr/getting-started', '/fr/', '/pricing']) {
+        const html = (await raw(path, { 'accept-encoding': 'identity' }, 'GET', configured.url)).body.toString('utf8');
+        expect({ path, mail: html.includes('<a href="mailto:bonjour@exemple.fr" data-fact="index.json#/contact">bonjour@exemple.fr</a>') }).toEqual({ path, mail: true });
+      }
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it('links every page to the dashboard sign-in and to the same page in the other language', async () => {
+    for (const page of SITE_PAGES) {
+      const html = (await raw(page.path, { 'accept-encoding': 'identity' })).body.toString('utf8');
+      expect(html).toContain(`href="/dashboard/sign-in?lang=${page.lang}"`);
+      expect(html).toContain(`<a class="lang-switch" href="${page.otherPath}" hreflang="${page.lang === 'en' ? 'fr' : 'en'}"`);
+    }
+  });
 });

@@ -97,6 +97,14 @@ describe('loadConfig', () => {
     expect(message(env)).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
   });
 
+  it('reads CONTACT_EMAIL, refuses one that is not an address, and stops a production start without it', () => {
+    expect(loadConfig({}).contactEmail).toBeUndefined();
+    expect(loadConfig({ CONTACT_EMAIL: 'contact@exemple.fr' }).contactEmail).toBe('contact@exemple.fr');
+    expect(loadConfig({ NODE_ENV: 'production', CONTACT_EMAIL: 'contact@exemple.fr' }).contactEmail).toBe('contact@exemple.fr');
+    expect(message({ CONTACT_EMAIL: 'nobody' })).toMatch(/^\s*CONTACT_EMAIL: must be an e-mail address/m);
+    expect(message({ NODE_ENV: 'production' })).toMatch(/^\s*CONTACT_EMAIL: must be set in production/m);
+  });
+
   it('names every bad variable at once', () => {
     const text = message({ PORT: 'abc', ADMIN_TOKEN: 'short' });
     expect(text).toContain('PORT');

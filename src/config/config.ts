@@ -38,6 +38,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   /** The dashboard's e-mail sign-in: the SMTP server (undefined → e-mail sign-in off) and the sender. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** The operator's contact address, shown on the site and in index.json; required in production (NODE_ENV=production). */
+  contactEmail: string | undefined;
 }
 
 /** Express's names for address ranges in `trust proxy`. */
@@ -115,6 +117,8 @@ const schema = z.object({
   RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: perMinute(3),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.email('must be an e-mail address, e.g. no-reply@example.org').optional(),
+  CONTACT_EMAIL: z.email('must be an e-mail address, e.g. contact@example.org').optional(),
+  NODE_ENV: z.string().optional(),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -146,6 +150,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && e.CONTACT_EMAIL === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CONTACT_EMAIL: must be set in production (NODE_ENV=production): the address people write to, shown on the site and in index.json',
+    );
+  }
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
@@ -168,5 +177,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: e.TRUST_PROXY,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(publicBaseUrl).hostname}` },
+    contactEmail: e.CONTACT_EMAIL,
   };
 }

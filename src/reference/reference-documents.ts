@@ -348,7 +348,6 @@ export interface ObligationsDocument extends Envelope {
 export interface ServiceDescription {
   name: string;
   description: LocalizedText;
-  contact: string;
   updated: IsoDate;
 }
 
@@ -399,6 +398,7 @@ export const SCHEMA_FILES: Record<ReferenceDocumentName, string> = {
 // ---------------------------------------------------------------- published files
 
 export const INDEX_FILE = 'index.json';
+/** The Markdown summary the index document points to (rendered and served by the site: src/site/llms-txt.ts). */
 export const LLMS_FILE = 'llms.txt';
 /** A blank declaration file: the header and one example row per published unit. */
 export const TEMPLATE_FILE = 'declaration-template.csv';
@@ -410,7 +410,6 @@ export const PUBLISHED_FILES = [
   'law.json',
   'obligations.json',
   INDEX_FILE,
-  LLMS_FILE,
   TEMPLATE_FILE,
 ] as const;
 export type PublishedFileName = (typeof PUBLISHED_FILES)[number];
@@ -429,7 +428,7 @@ export interface RenderedFile {
   contentType: string;
 }
 
-/** Base addresses the index document and llms.txt are built from (no trailing slash). */
+/** What the index document and llms.txt are built from besides the sources: base addresses (no trailing slash) and the contact. */
 export interface ReferenceUrls {
   /** Where the published files live, e.g. `https://example.org/api/v1`. */
   referenceBaseUrl: string;
@@ -437,6 +436,8 @@ export interface ReferenceUrls {
   clientBaseUrl: string;
   /** The site address (hosts `/llms.txt` and `/docs`). */
   siteUrl: string;
+  /** The operator's contact address (configuration `CONTACT_EMAIL`); absent or null → none published. */
+  contact?: string | null;
 }
 
 // ---------------------------------------------------------------- index document
@@ -489,7 +490,8 @@ export interface IndexDocument {
   };
   markdown: string;
   licence: 'CC BY 4.0';
-  contact: string;
+  /** The operator's contact address from the configuration; null where none is configured (never outside development). */
+  contact: string | null;
 }
 
 /** JSON Schema of the index document (OpenAPI 3.0 subset), for API documentation. */
@@ -544,6 +546,6 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
     },
     markdown: { type: 'string', format: 'uri', description: 'Address of the llms.txt Markdown summary.' },
     licence: { type: 'string', enum: ['CC BY 4.0'], description: 'Licence of the reference content.' },
-    contact: { type: 'string', format: 'email', description: 'Contact address of the operator.' },
+    contact: { type: 'string', format: 'email', nullable: true, description: 'Contact address of the operator (configuration `CONTACT_EMAIL`); null where the installation has none configured.' },
   },
 };

@@ -15,12 +15,11 @@ export const SERVED_FILES: ReadonlyMap<string, PublishedFileName> = new Map<stri
   ['/api/v1/obligations.json', 'obligations.json'],
   ['/api/v1/index.json', 'index.json'],
   ['/api/v1', 'index.json'],
-  ['/llms.txt', 'llms.txt'],
   ['/api/v1/declaration-template.csv', 'declaration-template.csv'],
 ]);
 
-/** Any origin may read the public files (and their validators). */
-const CORS_HEADERS = {
+/** Any origin may read the public files (and their validators); llms.txt, the site's, too. */
+export const CORS_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'ETag, Last-Modified, Content-Length',

@@ -5,7 +5,6 @@ import { loadSources } from './load-sources.js';
 import {
   contentTypeOf,
   INDEX_FILE,
-  LLMS_FILE,
   PUBLISHED_FILES,
   REFERENCE_DOCUMENTS,
   type IndexDocument,
@@ -68,7 +67,7 @@ export class ReferenceStore {
     if (reRendered) {
       const { service, schemas } = await loadSources(REFERENCE_SOURCE_DIR);
       for (const file of renderReference({ ...documents, service, schemas }, urls)) {
-        if (file.name === INDEX_FILE || file.name === LLMS_FILE) {
+        if (file.name === INDEX_FILE) {
           raw.set(file.name, { identity: file.body, gzip: gzip(file.body), br: brotli(file.body) });
         }
       }
@@ -96,6 +95,7 @@ function builtFor(index: IndexDocument, urls: ReferenceUrls): boolean {
   return (
     index.endpoints.pricing === `${urls.referenceBaseUrl}/pricing.json` &&
     index.client_api.base === urls.clientBaseUrl &&
-    index.markdown === `${urls.siteUrl}/llms.txt`
+    index.markdown === `${urls.siteUrl}/llms.txt` &&
+    index.contact === (urls.contact ?? null)
   );
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../caller/audience.js';
 import { REFERENCE_CACHE_CONTROL, ReferenceFiles } from './reference-files.js';
@@ -9,12 +9,12 @@ const ETAG = { required: true, description: 'Strong validator of this representa
 const LAST_MODIFIED = { required: true, description: 'When the file was built (HTTP date); `If-Modified-Since` is honoured too.', schema: { type: 'string' } };
 const CACHE_CONTROL = { required: true, description: 'Shared caches may keep it 5 minutes, then revalidate.', schema: { type: 'string', example: REFERENCE_CACHE_CONTROL } };
 /** Headers of the 200 (a 304 repeats the validators, and no body). */
-const VALIDATORS = { ETag: ETAG, 'Last-Modified': LAST_MODIFIED, 'Cache-Control': CACHE_CONTROL };
+export const VALIDATORS = { ETag: ETAG, 'Last-Modified': LAST_MODIFIED, 'Cache-Control': CACHE_CONTROL };
 /** What every file's operation says about fetching it, after what the file holds. */
-function describe(what: string): string {
+export function describe(what: string): string {
   return `${what}\n\nPublic: no token, CORS open to any origin, content under CC BY 4.0. Built from the sources in \`reference-data/\` when the service is released and served from memory, compressed with brotli or gzip when \`Accept-Encoding\` allows. Cache it: send the \`ETag\` back in \`If-None-Match\` (or \`Last-Modified\` in \`If-Modified-Since\`) and get an empty 304 while it is unchanged; shared caches may keep it 5 minutes.`;
 }
-const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.', headers: VALIDATORS };
+export const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.', headers: VALIDATORS };
 
 /**
  * The public reference data, as documented in the OpenAPI document. The edge's public-files step
@@ -113,18 +113,5 @@ export class ReferenceController {
   @ApiResponse(NOT_MODIFIED)
   declarationTemplate(@Req() req: Request, @Res() res: Response): void {
     this.files.send('declaration-template.csv', req, res);
-  }
-
-  @Get('llms.txt')
-  @ApiOperation({
-    operationId: 'getLlmsTxt',
-    summary: 'Markdown summary of the service (llms.txt)',
-    description: describe('The service, its reference files and its client API in a few paragraphs of Markdown with links, following the llms.txt convention, for people and language models.'),
-  })
-  @ApiProduces('text/markdown')
-  @ApiOkResponse({ description: 'The summary, in Markdown.', content: { 'text/markdown': { schema: { type: 'string' } } }, headers: VALIDATORS })
-  @ApiResponse(NOT_MODIFIED)
-  llms(@Req() req: Request, @Res() res: Response): void {
-    this.files.send('llms.txt', req, res);
   }
 }

@@ -15,7 +15,7 @@ import { ReferenceStore } from './reference-store.js';
       provide: ReferenceStore,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
-        ReferenceStore.load({ referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl }),
+        ReferenceStore.load({ referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl, contact: config.contactEmail ?? null }),
     },
     { provide: ReferenceCatalogue, inject: [ReferenceStore], useFactory: (store: ReferenceStore) => new ReferenceCatalogue(store.documents) },
     ReferenceFiles,
@@ -40,6 +40,7 @@ export class ReferenceModule implements NestModule {
           maxAge: 86_400,
         }),
       )
-      .forRoutes(...[...SERVED_FILES.keys()].map((path) => ({ path, method: RequestMethod.OPTIONS })));
+      // llms.txt is served by the site (src/site/llms-txt.ts), with the same CORS headers.
+      .forRoutes(...[...SERVED_FILES.keys(), '/llms.txt'].map((path) => ({ path, method: RequestMethod.OPTIONS })));
   }
 }

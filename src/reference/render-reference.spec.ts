@@ -34,7 +34,7 @@ describe('renderReference', () => {
     const files = renderReference(await realSources(), urls);
     expect(files.map((f) => f.name)).toEqual([...PUBLISHED_FILES]);
     expect(file(files, 'streams.json').contentType).toBe('application/json; charset=utf-8');
-    expect(file(files, 'llms.txt').contentType).toBe('text/markdown; charset=utf-8');
+    expect(file(files, 'declaration-template.csv').contentType).toBe('text/csv; charset=utf-8');
   });
 
   it('is deterministic: rendering twice gives identical bytes, whatever the key order of the sources', async () => {
@@ -100,12 +100,21 @@ describe('renderReference', () => {
       },
       markdown: 'https://www.example.org/llms.txt',
       licence: 'CC BY 4.0',
-      contact: sources.service.contact,
+      contact: null,
     });
     expect(Object.keys(index.endpoints)).toEqual(['pricing', 'streams', 'law', 'obligations', 'declaration_template']);
     expect(Object.keys(index.client_api)).toEqual(['base', 'auth', 'endpoints']);
     expect(index.client_api.auth).toMatch(/shown once/);
     expect(index.client_api.auth).toMatch(/hash/);
+  });
+
+  it('publishes the configured contact address in the index document, and none when none is configured', async () => {
+    const sources = await realSources();
+    const withContact = renderReference(sources, { ...urls, contact: 'contact@exemple.fr' });
+    expect((JSON.parse(file(withContact, 'index.json').body.toString('utf8')) as IndexDocument).contact).toBe('contact@exemple.fr');
+    const without = renderReference(sources, urls);
+    expect((JSON.parse(file(without, 'index.json').body.toString('utf8')) as IndexDocument).contact).toBeNull();
+    for (const f of without) expect(f.body.toString('utf8')).not.toMatch(/\.example\b(?!\.)/);
   });
 
   it('builds the declaration template from the streams data: the header and one example row per published unit', async () => {
@@ -131,43 +140,6 @@ describe('renderReference', () => {
     sources.law.updated = '2021-06-30';
     const index = JSON.parse(file(renderReference(sources, urls), 'index.json').body.toString('utf8')) as IndexDocument;
     expect(index.updated).toBe('2021-06-30');
-  });
-
-  it('writes llms.txt with a title, a summary, and links to every file, the API docs and the licence', async () => {
-    const sources = await realSources();
-    const text = file(renderReference(sources, urls), 'llms.txt').body.toString('utf8');
-    const lines = text.split('\n');
-
-    expect(lines[0]).toBe(`# ${sources.service.name}`);
-    expect(lines[1]).toBe('');
-    expect(lines[2]).toMatch(/^> \S/);
-    expect(text.match(/^## /gm)).toHaveLength(5);
-    for (const path of ['/', '/pricing', '/streams', '/law', '/obligations', '/developers', '/problems', '/fr/', '/fr/pricing']) {
-      expect(text).toContain(`](https://www.example.org${path})`);
-    }
-    for (const name of ['index.json', 'pricing.json', 'streams.json', 'law.json', 'obligations.json']) {
-      expect(text).toContain(`](https://data.example.org/reference/v1/${name})`);
-    }
-    expect(text).toContain('Base URL: https://api.example.org/client/v1');
-    expect(text).toContain('Authorization: Bearer <token>');
-    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`GET /declarations/{id}`', '`POST /declarations`']) expect(text).toContain(endpoint);
-    expect(text).toContain('/docs/openapi.json)');
-    // The parts that speak to people, in French too.
-    const french = text.slice(text.indexOf('\n## En français\n'));
-    expect(french).toContain(`> ${sources.service.description.fr.replace(/\s+/g, ' ').trim()}`);
-    expect(french).toContain('Ceci n’est pas un conseil juridique');
-    for (const stream of sources.streams.streams) expect(french).toContain(`- \`${stream.code}\`\u00a0: ${stream.name.fr}`);
-    expect(french).toContain('](https://data.example.org/reference/v1/streams.json)\u00a0: les filières REP');
-    expect(french).toContain('](https://www.example.org/fr/obligations)');
-    expect(french).toContain('- `EPRO`\u00a0: Emballages professionnels, L541-10-1 2°, déclarable à partir du 1er juillet 2026');
-    expect(french).not.toContain('](https://www.example.org/obligations)');
-    // Filing tiers, for a reader that computes a producer's tier.
-    expect(text).toContain('  - Citeo, filing tiers by yearly count of `uvc`: under 10000 `uvc`: €80 flat fee (`flat_fee`, secondary_source);');
-    expect(text).toContain('](https://www.example.org/docs)');
-    expect(text).toContain('[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/)');
-    for (const stream of sources.streams.streams) expect(text).toContain(`\`${stream.code}\``);
-    expect(text.endsWith('\n')).toBe(true);
-    expect(text).not.toMatch(/\n\n\n/);
   });
 
   it('refuses invalid sources and invalid base URLs', async () => {

@@ -169,7 +169,7 @@ describe('validateReference', () => {
       s.streams.streams[1]!.law[0] = 'L999';
       s.pricing.plans[0]!.streams = ['NOPE'];
       s.obligations.obligations[0]!.periodicity = 'weekly' as never;
-      s.service.contact = 'not an email';
+      s.service.updated = 'yesterday';
     });
     expect(error.problems.map((p) => p.file)).toEqual(
       expect.arrayContaining(['streams.yaml', 'pricing.yaml', 'obligations.yaml', 'service.yaml']),
@@ -178,7 +178,7 @@ describe('validateReference', () => {
     expect(lines(error)).toEqual(
       expect.arrayContaining([
         'obligations.yaml /obligations/0/periodicity: must be one of "once", "annual", "ongoing", "per_sale", null',
-        'service.yaml /contact: must match format "email"',
+        'service.yaml /updated: must match format "date"',
       ]),
     );
   });
@@ -209,13 +209,20 @@ describe('validateReference', () => {
       (s.law.law[0] as unknown as Record<string, unknown>).summary = 'A summary in English only.';
       s.streams.streams[0]!.deadlines[0]!.label.en = '  ';
       s.pricing.plans[0]!.description = { fr: 'Pour vous.', en: 'For you.', de: 'Für Sie.' } as never;
+      // A field no list names yet, added in one language.
+      (s.streams.streams[1] as unknown as Record<string, unknown>).warning = 'Check this stream before declaring.';
+      (s.obligations.obligations[1] as unknown as Record<string, unknown>).hints = ['Ask your eco-organism for the form.'];
     });
     expect(lines(error)).toEqual([
       'pricing.yaml /plans/0/description/de: is not an allowed property',
+      'streams.yaml /streams/1/warning: is not an allowed property',
+      'obligations.yaml /obligations/1/hints: is not an allowed property',
       'pricing.yaml /plans/0/description/de: a text for people has only "fr" and "en"',
       'streams.yaml /streams/0/deadlines/0/label/en: the English text is missing: every text for people is written in French and in English',
+      'streams.yaml /streams/1/warning: a text for people is written in French and in English ({fr, en}), not as one string',
       'law.yaml /law/0/summary: must be a text in French and English ({fr, en}), not string',
       'obligations.yaml /obligations/0/title/fr: the French text is missing: every text for people is written in French and in English',
+      'obligations.yaml /obligations/1/hints/0: a text for people is written in French and in English ({fr, en}), not as one string',
     ]);
   });
 

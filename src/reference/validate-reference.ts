@@ -40,7 +40,7 @@ export const SERVICE_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Self-description of the service, used for the index document and llms.txt.',
   additionalProperties: false,
-  required: ['name', 'description', 'contact', 'updated'],
+  required: ['name', 'description', 'updated'],
   properties: {
     name: { type: 'string', minLength: 1, description: 'Name of the service.' },
     description: {
@@ -53,7 +53,6 @@ export const SERVICE_SCHEMA: JsonSchema = {
         en: { type: 'string', minLength: 1, description: 'English.' },
       },
     },
-    contact: { type: 'string', format: 'email', description: 'Contact address of the operator.' },
     updated: { type: 'string', format: 'date', description: 'Date this file was last edited.' },
   },
 };
@@ -171,8 +170,31 @@ function humanTextProblems(sources: ReferenceSources): ReferenceProblem[] {
       if (!LANGUAGES.some((lang) => lang in value)) return;
       problems.push(...localizedProblems(file, pointer, value));
     });
+    const named = new Set(problems.filter((problem) => problem.file === file).map((problem) => problem.path));
+    problems.push(...strayTextProblems(file, document, '').filter((problem) => !named.has(problem.path)));
   }
   return problems;
+}
+
+/**
+ * Where a sentence may stand in one language: proper names (the service's, an eco-organism's)
+ * and codes. Any other string of `SENTENCE_WORDS` words or more is a text for people, so it must be
+ * `{fr, en}` even in a field `HUMAN_TEXTS` does not name yet (a field added to the data).
+ */
+const ONE_LANGUAGE_KEYS = new Set(['name', 'licence', 'legal_item', 'pattern', 'example', 'contact']);
+
+function strayTextProblems(file: string, value: unknown, pointer: string): ReferenceProblem[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => strayTextProblems(file, item, `${pointer}/${i}`));
+  if (isObject(value)) {
+    if (LANGUAGES.some((lang) => lang in value)) return [];
+    return Object.entries(value).flatMap(([key, child]) =>
+      typeof child === 'string' && ONE_LANGUAGE_KEYS.has(key) ? [] : strayTextProblems(file, child, `${pointer}/${escapePointer(key)}`),
+    );
+  }
+  if (typeof value === 'string' && !/^[a-z]+:\/\//i.test(value) && value.trim().split(/\s+/).length >= SENTENCE_WORDS) {
+    return [{ file, path: pointer, message: 'a text for people is written in French and in English ({fr, en}), not as one string' }];
+  }
+  return [];
 }
 
 function localizedProblems(file: string, pointer: string, value: Json): ReferenceProblem[] {

@@ -156,12 +156,14 @@ describe('renderSite', () => {
     expect(count).toBeGreaterThan(500);
   });
 
-  it('shows every value of every file (plans, prices, streams, materials, units, law, dates, deadlines, sources…) in each language', () => {
+  it('shows every text for people of every file (titles, descriptions, deadlines, notes, bases…) on the pages of each language, in that language', () => {
     for (const lang of LANGUAGES) {
       const marked = new Set(pages.filter((p) => p.lang === lang).flatMap((p) => marksOf(p.html).map((m) => `${m.file}#${m.pointer}`)));
       const missing: string[] = [];
       for (const [file, document] of documents) {
-        for (const pointer of leavesFor(document, lang)) if (!marked.has(`${file}#${pointer}`)) missing.push(`${file}#${pointer}`);
+        for (const pointer of leavesFor(document, lang)) {
+          if (pointer.endsWith(`/${lang}`) && isLocalized(resolve(document, pointer.slice(0, -3))) && !marked.has(`${file}#${pointer}`)) missing.push(`${file}#${pointer}`);
+        }
       }
       expect({ lang, missing }).toEqual({ lang, missing: [] });
     }
@@ -185,15 +187,50 @@ describe('renderSite', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('shows a field added to the data without a template change', async () => {
-    const files = reference.map((file) => {
-      if (file.name !== 'streams.json') return file;
-      const streams = JSON.parse(file.body.toString('utf8')) as { streams: Record<string, unknown>[] };
-      streams.streams[0]!.checked = '2026-11-20';
-      return { ...file, body: Buffer.from(JSON.stringify(streams)) };
-    });
-    const html = renderSite(files, urls).find((f) => f.paths.includes('/streams'))!.body.toString('utf8');
-    expect(marksOf(html)).toContainEqual({ file: 'streams.json', pointer: '/streams/0/checked', text: '2026-11-20' });
+  it('shows no data key, no index and no null-like filler on the pages for people', () => {
+    // Every key of every file, e.g. `declarable_until`, `unit_requirements`, `due`, `month`.
+    const keys = new Set<string>();
+    const collect = (value: Json) => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) {
+          keys.add(key);
+          collect(child);
+        }
+      }
+    };
+    for (const document of documents.values()) collect(document);
+    const snake = [...keys].filter((key) => key.includes('_'));
+    const found: string[] = [];
+    for (const page of pages.filter((p) => !/\/(developers|problems)/.test(p.path))) {
+      const text = squash(decode(page.html.replace(/<(code|pre)\b[^>]*>[^<]*<\/\1>/g, ' ').replace(/<[^>]*>/g, ' ')));
+      for (const key of snake) if (new RegExp(`(^|[^\\w])${key}($|[^\\w])`).test(text)) found.push(`${page.path}: key ${key}`);
+      // A key followed by an index, as "deadlines 1 due month 2" (keys that are ordinary words aside).
+      for (const key of [...keys].filter((k) => k.length > 4 && k !== 'version')) if (new RegExp(`(^|\\s)${key} \\d+\\b`).test(text)) found.push(`${page.path}: "${key} <index>"`);
+      for (const filler of [/\bnull\b/, /\bundefined\b/, /\bNaN\b/, /\[object/, /non renseigné/, /\bnot set\b/, /\{|\}/]) if (filler.test(text)) found.push(`${page.path}: ${filler}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('writes French formats on French pages and English ones on English pages: money, dates, numbers, apostrophes and spacing', () => {
+    // Only ASCII white space is squashed: the no-break spaces are what is checked.
+    const text = (path: string) => decode(pages.find((p) => p.path === path)!.html.replace(/<(code|pre)\b[^>]*>[^<]*<\/\1>/g, ' ').replace(/<[^>]*>/g, ' ')).replace(/[ \t\r\n]+/g, ' ');
+    const plan = (documents.get('pricing.json') as { plans: { price: { amount: string } }[] }).plans[0]!.price.amount;
+    expect(text('/fr/pricing')).toContain(`${plan.replace('.', ',')}\u00a0€`);
+    expect(text('/pricing')).toContain(`€${plan}`);
+    for (const path of ['/fr/pricing', '/pricing']) expect(text(path)).not.toMatch(/\bEUR\b/);
+    // A deadline as a sentence, with its date for the quantities of the data's year.
+    const year = Number((documents.get('index.json') as { updated: string }).updated.slice(0, 4));
+    expect(text('/fr/streams')).toContain(`Pour les quantités de ${year}\u00a0: au plus tard le 28 février ${year + 1}`);
+    expect(text('/streams')).toContain(`For the quantities of ${year}: by 28 February ${year + 1}`);
+    expect(text('/fr/streams')).toMatch(/10\u202f000/);
+    expect(text('/streams')).toMatch(/10,000/);
+    for (const page of pages.filter((p) => p.lang === 'fr')) {
+      const t = text(page.path);
+      expect({ path: page.path, straight: /\p{L}'\p{L}/u.test(t), space: / [:;?!](\s|$)/.test(t) }).toEqual({ path: page.path, straight: false, space: false });
+      // The title is French all through: no English name of the service after it.
+      expect(/<title>([^<]*)<\/title>/.exec(page.html)![1]).not.toMatch(/API|Declarations/);
+    }
   });
 
   it('states no date, price or code outside a marked fact', () => {

@@ -14,14 +14,19 @@ import { Eta } from 'eta';
 import { PROBLEM_TYPES } from '../common/problem/problem.js';
 import { REPO_ROOT } from '../common/repo-root.js';
 import {
+  LLMS_FILE,
+  MARKDOWN_CONTENT_TYPE,
   REFERENCE_DOCUMENTS,
   type IndexDocument,
   type ReferenceDocuments,
+  type Stream,
   type ReferenceUrls,
   type RenderedFile,
 } from '../reference/reference-documents.js';
-import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
+import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, NOT_FOUND_PAGES, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
+import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
+import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
 export const VIEWS_DIR = join(REPO_ROOT, 'views');
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
@@ -63,9 +68,14 @@ export function renderSite(files: readonly RenderedFile[], urls: ReferenceUrls):
     body: Buffer.from(tidy(eta.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'),
     contentType: HTML_CONTENT_TYPE,
   }));
+  // The pages for an unknown address: served with status 404 only, at no path of their own.
+  for (const page of NOT_FOUND_PAGES) {
+    out.push({ paths: [], file: page.file, body: Buffer.from(tidy(eta.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'), contentType: HTML_CONTENT_TYPE });
+  }
   for (const [path, asset] of SITE_ASSETS) {
     out.push({ paths: [path], file: path.slice(1), body: readFileSync(join(ASSETS_DIR, asset.source)), contentType: asset.contentType });
   }
+  out.push({ paths: [LLMS_PATH], file: LLMS_FILE, body: Buffer.from(renderLlmsTxt(documents, index, { ...urls, referenceBaseUrl: urls.referenceBaseUrl.replace(/\/+$/, ''), siteUrl }), 'utf8'), contentType: MARKDOWN_CONTENT_TYPE });
   out.push({ paths: ['/sitemap.xml'], file: 'sitemap.xml', body: Buffer.from(sitemap(siteUrl, index.updated), 'utf8'), contentType: 'application/xml; charset=utf-8' });
   out.push({
     paths: ['/robots.txt'],
@@ -120,9 +130,11 @@ type SiteText = Messages['site'];
 
 function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDocument, siteUrl: string) {
   const t = MESSAGES[page.lang].site;
-  const h = helpers(page.lang, t);
+  const h = helpers(page.lang, t, documents.law);
   const pathFor = (kind: SitePage['kind'], lang: Language = page.lang) => SITE_PAGES.find((p) => p.kind === kind && p.lang === lang)!.path;
   const problem = page.problem;
+  const title = problem ?? t.titles[page.kind];
+  const documentTitle = `${title} · ${t.serviceName}`;
   return {
     page,
     t,
@@ -135,11 +147,15 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     nav: NAV_KINDS.map((kind) => ({ kind, path: pathFor(kind), label: t.nav[kind], current: kind === page.kind })),
     pathFor,
     homePath: pathFor('home'),
+    /** The dashboard's sign-in, in this page's language (the dashboard remembers `?lang=`). */
+    signInPath: `/dashboard/sign-in?lang=${page.lang}`,
     stylesheet: STYLESHEET_PATH,
     icon: ICON_PATH,
-    title: problem ?? t.titles[page.kind],
-    /** The title and the service's name, when both fit in a search result (70 characters). */
-    documentTitle: [problem ?? t.titles[page.kind], index.name].join(' · ').length <= 70 ? [problem ?? t.titles[page.kind], index.name].join(' · ') : (problem ?? t.titles[page.kind]),
+    title,
+    /** The title and the service's name in the page's language, when both fit in a search result (70 characters). */
+    documentTitle: documentTitle.length <= 70 ? documentTitle : title,
+    /** The year whose quantities the deadlines on the pages are told for: the year of the data. */
+    dataYear: Number(index.updated.slice(0, 4)),
     problems: Object.entries(PROBLEM_TYPES).map(([code, type]) => ({
       code,
       ...type,
@@ -151,99 +167,141 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     streamHref: (code: string) => `${pathFor('streams')}#stream-${code}`,
     lawHref: (id: string) => `${pathFor('law')}#law-${id}`,
     languages: LANGUAGES,
+    timeline: (stream: Stream, i: number) => timeline(stream, i, documents, page.lang, h),
+    /** Material codes of a stream as their names, joined as the language lists them, each marked. */
+    materialNames: (stream: Stream, i: number, codes: readonly string[], pointer: string) =>
+      h.list(
+        codes.map((code, j) => {
+          const material = stream.materials.find((m) => m.code === code);
+          return material ? h.shown(`${pointer}/${j}`, code, material.name[page.lang]) : h.fact(`${pointer}/${j}`, code);
+        }),
+      ),
   };
+}
+
+/**
+ * What changed in a stream, and when, oldest first: its start, its first and last declarable
+ * periods and the stream that takes over, its eco-organisms' approvals, and the materials a later
+ * catalogue replaced. Each line is HTML with its facts marked.
+ */
+function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang: Language, h: Helpers): string[] {
+  const s = MESSAGES[lang].site.streamPage;
+  const colon = MESSAGES[lang].site.colon;
+  const p = h.ptr('streams.json', 'streams', i);
+  const events: { date: string; html: string }[] = [];
+  const at = (date: string, pointer: string, text: string) => events.push({ date, html: `${h.date(pointer, date)}${colon} ${escapeHtml(text)}` });
+  if (stream.start_date !== null) at(stream.start_date, `${p}/start_date`, s.eventStart);
+  at(stream.declarable_from, `${p}/declarable_from`, s.eventFirst);
+  if (stream.declarable_until !== null) {
+    const next = documents.streams.streams.find((x) => x.code === stream.replaced_by);
+    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast} ${s.eventThen} ${next.name[lang]}.` : `${s.eventLast}.`);
+  }
+  stream.eco_organisms.forEach((eo, j) => {
+    if (eo.approval === null) return;
+    const e = `${p}/eco_organisms/${j}`;
+    events.push({ date: eo.approval.from, html: `${h.date(`${e}/approval/from`, eo.approval.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(s.eventApproval)} ${h.date(`${e}/approval/to`, eo.approval.to)}` });
+  });
+  events.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const lines = events.map((event) => event.html);
+  const retired = new Map<number, string[]>();
+  stream.retired_materials.forEach((old, j) => {
+    const names = retired.get(old.retired_in_catalogue_version) ?? [];
+    names.push(h.text(`${p}/retired_materials/${j}/name`, old.name));
+    retired.set(old.retired_in_catalogue_version, names);
+  });
+  for (const [version, names] of retired) lines.push(`${escapeHtml(s.eventRetired(version))}${colon} ${h.list(names)}`);
+  return lines;
 }
 
 export type Helpers = ReturnType<typeof helpers>;
 
 /**
  * Small functions the templates call to show one fact with its mark. Each returns HTML with every
- * piece of text escaped (templates output them raw, with `<%~`).
+ * piece of text escaped (templates output them raw, with `<%~`). A fact shown otherwise than the
+ * file writes it (a date in words, a price as money, a code as a word) carries the file's value in
+ * `data-value`.
  */
-function helpers(lang: Language, t: SiteText) {
+function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
   const word = (value: unknown): string => t.values[String(value)] ?? String(value);
   const mark = (pointer: string, value: unknown, shown: string, attrs = '', tag = 'span') => {
-    const valueAttr = typeof value === 'string' || typeof value === 'number' ? '' : ` data-value="${escapeHtml(JSON.stringify(value))}"`;
+    const plain = (typeof value === 'string' || typeof value === 'number') && squash(String(value)) === squash(shown);
+    const valueAttr = plain ? '' : ` data-value="${escapeHtml(JSON.stringify(value))}"`;
     return `<${tag}${attrs} data-fact="${escapeHtml(pointer)}"${valueAttr}>${escapeHtml(shown)}</${tag}>`;
   };
-  const coded = (pointer: string, value: unknown, shown: string, attrs = '') =>
-    `<span${attrs} data-fact="${escapeHtml(pointer)}" data-value="${escapeHtml(JSON.stringify(value))}">${escapeHtml(shown)}</span>`;
+  /** Law entries by official address: a source that is a legal text is named by its title. */
+  const lawByUrl = new Map(law.law.map((entry) => [entry.url, entry.title[lang]]));
   const h = {
-    /** A value as the file holds it (text, number); true/false/null as a word. */
-    fact: (pointer: string, value: unknown, nullWord?: string) =>
-      mark(
-        pointer,
-        value,
-        value === null && nullWord ? nullWord : typeof value === 'string' || typeof value === 'number' ? String(value) : Array.isArray(value) ? '—' : word(value),
-      ),
+    /** A value as the file holds it (text, number); true/false as a word. */
+    fact: (pointer: string, value: unknown) => mark(pointer, value, typeof value === 'string' || typeof value === 'number' ? String(value) : word(value)),
+    /** A value shown in words the page chooses (`null` as "unlimited", `true` as "API access included"). */
+    shown: (pointer: string, value: unknown, words: string) => mark(pointer, value, words),
     /** A code of a closed list (status, role…) as a word of the page's language. */
-    word: (pointer: string, value: string) => coded(pointer, value, word(value)),
-    /** An ISO date, or null. */
-    date: (pointer: string, value: string | null, nullWord = t.values.noDate) =>
-      value === null ? mark(pointer, null, nullWord) : mark(pointer, value, value, ` datetime="${escapeHtml(value)}"`, 'time'),
+    word: (pointer: string, value: string) => mark(pointer, value, word(value)),
+    /** An ISO date as the page's language writes it: "28 février 2027", "28 February 2027". */
+    date: (pointer: string, value: string) => mark(pointer, value, formatDate(lang, value), ` datetime="${escapeHtml(value)}"`, 'time'),
+    /** A count: "10 000" (narrow no-break space), "10,000". */
+    count: (pointer: string, value: number) => mark(pointer, value, formatNumber(lang, value)),
+    /** A price `{amount, currency}`: "290,00 €", "€290.00". */
+    money: (pointer: string, price: { amount: string; currency: string }) => mark(`${pointer}/amount`, price.amount, formatMoney(lang, price.amount, price.currency)),
     /** The verification label of a fact. */
-    badge: (pointer: string, value: string) => coded(pointer, value, word(value), ` class="badge badge-${escapeHtml(value)}"`),
+    badge: (pointer: string, value: string) => mark(pointer, value, word(value), ` class="badge badge-${escapeHtml(value)}"`),
     /** A link whose text is the address the file holds. */
     link: (pointer: string, url: string) => `<a href="${escapeHtml(url)}" data-fact="${escapeHtml(pointer)}">${escapeHtml(url)}</a>`,
-    /** A list of source addresses. */
+    /** A link to a source, named by the legal text it is or by its site and page. */
+    source: (pointer: string, url: string) => mark(pointer, url, sourceTitle(url, lawByUrl), ` href="${escapeHtml(url)}"`, 'a'),
+    /** A list of sources as titled links. */
     sources: (pointer: string, urls: readonly string[]) =>
-      urls.length === 0
-        ? mark(pointer, [], '—')
-        : `<ul class="sources">${urls.map((url, i) => `<li>${h.link(`${pointer}/${i}`, url)}</li>`).join('')}</ul>`,
-    /** A name in the page's language, and the other language's after it. */
-    names: (pointer: string, name: { fr: string; en: string }) => {
-      const other: Language = lang === 'en' ? 'fr' : 'en';
-      return `${mark(`${pointer}/${lang}`, name[lang], name[lang])} <span class="other-lang" lang="${other}">(${mark(`${pointer}/${other}`, name[other], name[other])})</span>`;
-    },
-    /** English text of the data on a French page says so (screen readers switch voice). */
-    enText: (pointer: string, value: string | null, nullWord = '—') =>
-      value === null ? mark(pointer, null, nullWord) : mark(pointer, value, value, lang === 'en' ? '' : ' lang="en"'),
-    /** A text for people ({fr, en}) in the page's language only; null (or absent) as `nullWord`. */
-    text: (pointer: string, value: { fr: string; en: string } | null | undefined, nullWord = '—') =>
-      value === null || value === undefined ? mark(pointer, null, nullWord) : mark(`${pointer}/${lang}`, value[lang], value[lang]),
-    /**
-     * Every field of `object` that the template does not show by name, as a definition list: a
-     * field added to the data shows up on the page without a template change.
-     */
-    extras: (object: object, pointer: string, shown: readonly string[]) => {
-      const leaves = Object.entries(object)
-        .filter(([key]) => !shown.includes(key))
-        .flatMap(([key, value]) => flatten(value, `${pointer}/${escapePointer(key)}`, key));
-      if (leaves.length === 0) return '';
-      return `<dl class="extras">${leaves
-        .map(({ label, pointer: p, value }) => `<dt>${escapeHtml(label)}</dt><dd>${isIsoDate(value) ? h.date(p, value as string) : isLocalized(value) ? h.text(p, value) : h.anyValue(p, value)}</dd>`)
-        .join('')}</dl>`;
-    },
-    /** A field of any kind: an address as a link, a text as text, anything else as `fact` shows it. */
-    anyValue: (pointer: string, value: unknown) =>
-      typeof value === 'string' && /^https?:\/\//.test(value) ? h.link(pointer, value) : typeof value === 'string' ? h.enText(pointer, value) : h.fact(pointer, value),
+      urls.length === 0 ? '' : `<ul class="sources">${urls.map((url, i) => `<li>${h.source(`${pointer}/${i}`, url)}</li>`).join('')}</ul>`,
+    /** A text for people ({fr, en}) in the page's language only. */
+    text: (pointer: string, value: { fr: string; en: string } | null | undefined) => (value ? mark(`${pointer}/${lang}`, value[lang], value[lang]) : ''),
     /** A JSON pointer into a file: `streams.json#/streams/0`. */
     ptr: (file: string, ...path: (string | number)[]) => `${file}#${path.map((p) => `/${escapePointer(String(p))}`).join('')}`,
+    /** The date a deadline falls on for the quantities of `year`: `day` past the month's end is its last day. */
+    dueDate: (due: { years_after_period: number; month: number; day: number }, year: number) => {
+      const y = year + due.years_after_period;
+      const day = Math.min(due.day, new Date(Date.UTC(y, due.month, 0)).getUTCDate());
+      return formatDate(lang, `${y}-${String(due.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+    },
+    /** A number written for people (not a year, an article or an id). */
+    number: (value: number | string) => formatNumber(lang, value),
+    /** How a unit code is written after a number: "UVC", "CSU", "kg". */
+    unit: (code: string) => unitSymbol(lang, code),
+    /** A list: "a, b et c" / "a, b and c". */
+    list: (items: readonly string[]) => formatList(lang, items),
   };
   return h;
 }
 
-function flatten(value: unknown, pointer: string, label: string): { label: string; pointer: string; value: unknown }[] {
-  // A text for people is one value, shown in the page's language.
-  if (isLocalized(value)) return [{ label, pointer, value }];
-  if (Array.isArray(value)) {
-    return value.length === 0 ? [{ label, pointer, value: [] }] : value.flatMap((item, i) => flatten(item, `${pointer}/${i}`, `${label} ${i + 1}`));
+/**
+ * The words of a source link: a legal text's title, else the site and the page ("citeo.com ·
+ * faq mon adhesion"), so a reader sees where it leads without reading an address.
+ */
+function sourceTitle(url: string, lawByUrl: ReadonlyMap<string, string>): string {
+  const title = lawByUrl.get(url);
+  if (title) return title;
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname.replace(/^www\./, '');
+    const segments = parsed.pathname.split('/').filter((s) => s !== '');
+    const last = segments.at(-1);
+    const page = last === undefined ? '' : safeDecode(last).replace(/\.(php\d?|html?|aspx?)$/, '').replace(/[-_+]+/g, ' ').trim();
+    const words = page.length > 70 ? `${page.slice(0, 69).replace(/\s+\S*$/, '')}…` : page;
+    return words === '' || /^\d+$/.test(words) || /^[A-Z0-9]{12,}$/.test(words) ? host : `${host} · ${words}`;
+  } catch {
+    return url;
   }
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([key, v]) => flatten(v, `${pointer}/${escapePointer(key)}`, `${label} ${key}`));
-  }
-  return [{ label, pointer, value }];
 }
 
-/** A text for people: exactly `{fr, en}`, both strings. */
-function isLocalized(value: unknown): value is { fr: string; en: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 2 && typeof (value as Record<string, unknown>).fr === 'string' && typeof (value as Record<string, unknown>).en === 'string';
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
-function isIsoDate(value: unknown): boolean {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function escapePointer(segment: string): string {

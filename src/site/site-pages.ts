@@ -11,7 +11,7 @@ import { PROBLEM_TYPES, type ProblemCode } from '../common/problem/problem.js';
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export type PageKind = 'home' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
+export type PageKind = 'notFound' | 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
 
 export interface SitePage {
   kind: PageKind;
@@ -48,6 +48,7 @@ interface PageSpec {
 
 const SPECS: PageSpec[] = [
   { kind: 'home', slug: '', template: 'site/home', json: '/api/v1/index.json' },
+  { kind: 'start', slug: 'getting-started', template: 'site/start', json: '/api/v1/index.json' },
   { kind: 'pricing', slug: 'pricing', template: 'site/pricing', json: '/api/v1/pricing.json' },
   { kind: 'streams', slug: 'streams', template: 'site/streams', json: '/api/v1/streams.json' },
   { kind: 'law', slug: 'law', template: 'site/law', json: '/api/v1/law.json' },
@@ -86,8 +87,27 @@ export const SITE_PAGES: readonly SitePage[] = LANGUAGES.flatMap((lang) =>
   })),
 );
 
+/**
+ * The page a person gets for an address that does not exist (status 404, never served at a path of
+ * its own): written as `404.html` and `fr/404.html`, the names static hosts look for.
+ */
+export const NOT_FOUND_PAGES: readonly SitePage[] = LANGUAGES.map((lang) => ({
+  kind: 'notFound',
+  lang,
+  path: pathOf(lang, ''),
+  otherPath: pathOf(lang === 'en' ? 'fr' : 'en', ''),
+  file: fileOf(lang, '404'),
+  template: 'site/not-found',
+  json: '/api/v1/index.json',
+}));
+
+/** The language of a site path: French under `/fr`, English elsewhere. */
+export function languageOfPath(path: string): Language {
+  return path === '/fr' || path.startsWith('/fr/') ? 'fr' : 'en';
+}
+
 /** The pages listed in the navigation, in order. */
-export const NAV_KINDS: readonly PageKind[] = ['pricing', 'streams', 'law', 'obligations', 'developers'];
+export const NAV_KINDS: readonly PageKind[] = ['start', 'pricing', 'streams', 'law', 'obligations', 'developers'];
 
 /** Paths that serve a page without being its canonical path (`/fr` is `/fr/`). */
 export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/']]);
@@ -97,7 +117,7 @@ export const ICON_PATH = '/assets/icon.svg';
 /** The dashboard's one script (its copy button); the site's pages run none. */
 export const DASHBOARD_SCRIPT_PATH = '/assets/dashboard.js';
 
-/** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt): nothing else. */
+/** Every path the site answers (pages, aliases, assets, sitemap.xml, robots.txt, llms.txt): nothing else. */
 export const SITE_PATHS: readonly string[] = [
   ...SITE_PAGES.map((page) => page.path),
   ...PAGE_ALIASES.keys(),
@@ -106,4 +126,6 @@ export const SITE_PATHS: readonly string[] = [
   DASHBOARD_SCRIPT_PATH,
   '/sitemap.xml',
   '/robots.txt',
+  // The Markdown summary lists the pages, so the site renders it (llms-txt.ts: LLMS_PATH).
+  '/llms.txt',
 ];

@@ -2,7 +2,8 @@
  * The public site in a real browser: Debian's Chromium (/usr/bin/chromium, installed by .ci/run
  * when missing) driven by playwright-core, with axe-core for accessibility.
  *
- * Every page, in both languages, at 375 px and 1280 px: no console error, no failed request, no
+ * Every page, in both languages, at 375 px and 1280 px (and the page for a mistyped address, in
+ * each language): no console error, no failed request, no
  * request to another host, no WCAG 2.1 AA violation; a full-page screenshot of each is kept in
  * test-results/screenshots/ (gitignored, kept by CI as artefacts); every internal link and anchor
  * on the pages resolves.
@@ -68,6 +69,20 @@ describe('the public site in Chromium', () => {
           if (AXE_PAGES.includes(sitePage)) problems.push(...(await axeViolations(page)));
           await page.screenshot({ path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`), fullPage: true });
           if (problems.length > 0) failures[sitePage.path] = [...problems];
+        }
+        // A mistyped address: the page for it in each language, status 404, as clean as the others.
+        for (const [path, lang] of [['/nimportequoi', 'en'], ['/fr/nimportequoi', 'fr']] as const) {
+          problems.length = 0;
+          const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+          // The page's own 404 is what is asked for, not a problem (Chromium logs it as a console error).
+          const own = problems.filter((p) => !p.includes(path) && !/status of 404/.test(p));
+          if (response?.status() !== 404) own.push(`HTTP ${response?.status()} instead of 404`);
+          if ((await page.getAttribute('html', 'lang')) !== lang) own.push('not in the language of the path');
+          const wider = await overflow(page);
+          if (wider > 0) own.push(`the page is ${wider} px wider than the viewport`);
+          own.push(...(await axeViolations(page)));
+          await page.screenshot({ path: join(SCREENSHOTS, `${lang}-404-${width}.png`), fullPage: true });
+          if (own.length > 0) failures[path] = own;
         }
       } finally {
         await context.close();

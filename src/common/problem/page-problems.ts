@@ -11,3 +11,10 @@ export interface PageProblems {
 }
 
 export const PAGE_PROBLEMS = Symbol('PAGE_PROBLEMS');
+
+/**
+ * The public site's answer to a path that does not exist, for a person (a browser asking for
+ * HTML): a page in the language of the path instead of problem+json. The site provides it; the
+ * ProblemFilter asks it for `not_found` problems the dashboard does not handle.
+ */
+export const SITE_NOT_FOUND = Symbol('SITE_NOT_FOUND');

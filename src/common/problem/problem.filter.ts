@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -6,7 +6,7 @@ import type { AppConfig } from '../../config/config.js';
 import { allowedMethods } from '../http/allowed-methods.js';
 import { declaresBody } from '../http/request-body.js';
 import { requestId } from '../logging.js';
-import { PAGE_PROBLEMS, type PageProblems } from './page-problems.js';
+import { PAGE_PROBLEMS, type PageProblems, SITE_NOT_FOUND } from './page-problems.js';
 import { type FieldError, PROBLEM_TYPES, Problem, type ProblemCode, publicFieldError } from './problem.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { PROBLEM_CONTENT_TYPE } from './problem-content-type.js';
@@ -23,6 +23,7 @@ export class ProblemFilter implements ExceptionFilter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(PAGE_PROBLEMS) private readonly pages: PageProblems,
+    @Optional() @Inject(SITE_NOT_FOUND) private readonly siteNotFound?: PageProblems,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -58,6 +59,11 @@ export class ProblemFilter implements ExceptionFilter {
     if (this.pages.handles(req)) {
       // A dashboard page: the problem as a page (or a redirect to sign in).
       this.pages.render(req, res, problem, instance);
+      return;
+    }
+    if (problem.code === 'not_found' && this.siteNotFound?.handles(req)) {
+      // A person who mistyped a site address: a page in the path's language, with links back.
+      this.siteNotFound.render(req, res, problem, instance);
       return;
     }
     res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);

@@ -45,6 +45,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.form.nothingStoredFrom': [['ventes.csv']],
   'dashboardPages.form.tooManyLines': [[200]],
   'dashboardPages.error.heading': [[404]],
+  'site.streamPage.eventRetired': [[2]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -116,7 +117,6 @@ describe('the catalogues', () => {
     'site.facts.notes',
     'site.facts.sources',
     'site.about.version',
-    'site.about.licence',
     'site.footer.contact',
     'site.dev.links',
     'site.dev.name',

@@ -8,8 +8,18 @@
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesFr } from './dashboard-pages.fr.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
-import { fr as t } from '../typography.js';
+import { fr as t, frenchTypography } from '../typography.js';
 import type { Messages } from './en.js';
+
+
+/** Every string of `words` (functions' results too) set by `frenchTypography`. */
+function frenchWords<T>(words: T): T {
+  if (typeof words === 'string') return frenchTypography(words) as T;
+  if (typeof words === 'function') return ((...args: unknown[]) => frenchWords((words as (...a: unknown[]) => unknown)(...args))) as T;
+  if (Array.isArray(words)) return words.map((w: unknown) => frenchWords(w)) as T;
+  if (words !== null && typeof words === 'object') return Object.fromEntries(Object.entries(words).map(([key, value]) => [key, frenchWords(value)])) as T;
+  return words;
+}
 
 const n = (value: number | string) => formatNumber('fr', value);
 const date = (iso: string) => formatDate('fr', iso);
@@ -522,13 +532,26 @@ export const fr = {
     },
   },
 
-  site: {
+  // The site's words are set in French typography as a whole (’, no-break spaces before : ; ? !).
+  site: frenchWords({
     colon: '\u00a0:',
     langName: 'Français',
     otherLangName: 'English',
+    otherLangHint: 'English version of this page',
+    serviceName: 'Déclarations REP emballages',
     skip: 'Aller au contenu',
+    header: {
+      signIn: 'Accéder à votre tableau de bord',
+      nav: 'Principale',
+    },
+    contact: {
+      write: 'Écrivez-nous',
+      none: 'L’opérateur de cette installation n’a pas encore indiqué d’adresse de contact.',
+    },
     nav: {
+      notFound: 'Page introuvable',
       home: 'Accueil',
+      start: 'Pour commencer',
       pricing: 'Tarifs',
       streams: 'Filières',
       law: 'Textes',
@@ -538,16 +561,19 @@ export const fr = {
       problem: 'Erreur',
     },
     titles: {
+      notFound: 'Page introuvable',
       home: 'Déclarations REP emballages pour la France',
+      start: 'Pour commencer',
       pricing: 'Tarifs',
       streams: 'Filières REP',
       law: 'Textes juridiques',
-      obligations: "Ce qu'un producteur d'emballages doit faire",
+      obligations: 'Ce qu’un metteur sur le marché d’emballages doit faire',
       developers: 'Développeurs',
-      problems: "Types d'erreur",
+      problems: 'Types d’erreur',
       problem: 'Erreur',
     },
     intros: {
+      start: 'Vous mettez des produits emballés sur le marché français\u00a0: voici ce que le service fait pour vous, comment devenir client et ce qu’il faut préparer.',
       pricing: 'Les offres du service. Prix annuels, hors TVA. Ce ne sont pas des barèmes d’éco-organismes.',
       streams:
         'Les filières de responsabilité élargie du producteur (REP) qu’un client peut déclarer, avec leurs unités, catégories de matériaux, éco-organismes et base légale.',
@@ -562,9 +588,12 @@ export const fr = {
       forWhomText:
         'Les producteurs qui mettent des produits emballés sur le marché français, les vendeurs étrangers qui livrent en France et les places de marché, depuis leur ERP ou leurs outils vendeurs.',
       howToStart: 'Pour commencer',
+      startButton: 'Pour commencer',
+      startObligations: 'Voir ce que doit faire un metteur sur le marché d’emballages',
       startPlans: 'Choisir une offre',
-      startData: 'Lire les données de référence : sans clé',
-      startApi: 'Connecter votre système à l’API',
+      startClient: 'Devenir client',
+      startApi: 'Connecter votre logiciel à l’API (développeurs)',
+      json: 'les données (JSON)',
       plans: 'Offres',
       streams: 'Filières acceptées',
       data: 'Données de référence',
@@ -636,6 +665,8 @@ export const fr = {
     values: {
       true: 'oui',
       false: 'non',
+      producer: 'À la charge du producteur',
+      eco_organism: 'À la charge de l’éco-organisme',
       null: 'non renseigné',
       unlimited: 'illimité',
       noDate: 'sans date',
@@ -645,19 +676,19 @@ export const fr = {
       unverified: 'non vérifié',
       active: 'active',
       upcoming: 'à venir',
-      approved: 'agréé',
-      candidate: 'candidat',
+      approved: 'Éco-organisme agréé',
+      candidate: 'Candidat à l’agrément',
       in_force: 'en vigueur',
       annulled: 'annulé',
       once: 'une fois',
-      annual: 'annuelle',
-      ongoing: 'continue',
+      annual: 'chaque année',
+      ongoing: 'en permanence',
       per_sale: 'à chaque vente',
-      excluded: 'exclue',
-      year: 'an',
+      excluded: 'HT',
+      year: 'par an',
       notPublished: 'non publié',
-      coordinating_body: 'organisme coordonnateur',
-      approval_not_verified: 'agrément non vérifié',
+      coordinating_body: 'Organisme coordonnateur',
+      approval_not_verified: 'Candidat à l’agrément (agrément non vérifié)',
       flat_fee: 'forfait',
       simplified_declaration: 'déclaration simplifiée',
       detailed_declaration: 'déclaration détaillée',
@@ -668,10 +699,13 @@ export const fr = {
     },
     about: {
       heading: 'À propos de ces données',
+      dataBehind: 'Tout ce qui figure sur cette page provient d’un fichier ouvert\u00a0:',
+      dataLink: 'les données de cette page',
+      licenceLink: 'texte de la licence',
       file: 'Fichier',
       version: 'Version',
-      updated: 'Mise à jour',
-      licence: 'Licence',
+      updated: 'mise à jour le',
+      licence: 'Licence\u00a0:',
       sources: 'Sources principales',
       disclaimer: 'Avertissement',
       verificationHelp:
@@ -685,8 +719,10 @@ export const fr = {
     },
     dev: {
       token: 'Obtenir un jeton',
+      signIn: 'Une fois client, vous créez vos jetons depuis le tableau de bord\u00a0:',
+      authText: 'Chaque système client envoie son propre jeton dans l’en-tête « Authorization: Bearer <jeton> » (RFC 6750). Un jeton n’est affiché qu’une fois\u00a0; le service n’en conserve que l’empreinte SHA-256.',
       tokenText:
-        'L’opérateur enregistre votre entreprise et vous envoie un lien de connexion à votre tableau de bord (/dashboard), où vous créez un jeton par système client (l’opérateur peut aussi les délivrer). Un jeton n’est affiché qu’une fois : gardez-le dans votre coffre à secrets. Le service n’en conserve que l’empreinte SHA-256. Écrivez à l’adresse de contact pour commencer.',
+        'L’opérateur enregistre votre entreprise et vous envoie un lien de connexion à votre tableau de bord, où vous créez un jeton par système client (l’opérateur peut aussi les délivrer). Un jeton n’est affiché qu’une fois\u00a0: gardez-le dans votre coffre à secrets. Le service n’en conserve que l’empreinte SHA-256.',
       tokenShape: 'Un jeton commence par eprc_, suivi de 32 lettres et chiffres, d’un tiret bas et d’une somme de contrôle de 6 caractères, pour que les scanners de secrets le repèrent.',
       inShort: 'L’API en bref',
       clientApi: 'API client',
@@ -710,6 +746,116 @@ export const fr = {
       description: 'Description',
       markdown: 'Résumé Markdown',
       contact: 'Contact',
+    },
+    start: {
+      whatHeading: 'Ce que le service fait pour vous',
+      what: [
+        'Il conserve vos chiffres par filière et par semestre\u00a0: pour chaque matériau, le poids en kilogrammes et, pour les emballages ménagers, le nombre d’unités de vente consommateur (UVC).',
+        'Il les contrôle au regard des règles publiées (filières, matériaux, unités) avant de les enregistrer, et garde chaque version avec son accusé de réception.',
+        'Il vous indique ce qui reste à déclarer, semestre par semestre, avec les échéances qui suivent.',
+        'Vous retrouvez chaque déclaration en fichier tableur (CSV) ou par l’API, prête à reporter dans votre déclaration à l’éco-organisme.',
+        'Le service n’est pas un éco-organisme\u00a0: votre adhésion et votre contribution restent chez votre éco-organisme.',
+      ],
+      becomeHeading: 'Devenir client',
+      become: [
+        'Choisissez l’offre qui couvre vos filières.',
+        'Écrivez-nous en indiquant la raison sociale et le pays de votre entreprise, l’offre choisie, vos filières, vos identifiants uniques (IDU) et l’adresse électronique de la personne qui se connectera.',
+        'Nous ouvrons puis confirmons votre compte\u00a0; vous recevez ensuite un lien de connexion à votre tableau de bord (valable une seule fois, pendant 15\u00a0minutes).',
+        'Depuis le tableau de bord, vous voyez ce qui est à déclarer, déposez vos déclarations par formulaire ou par fichier tableur, et créez des jetons d’API si vos logiciels les transmettent eux-mêmes.',
+      ],
+      seePricing: 'Voir les offres et leurs tarifs',
+      needHeading: 'Ce qu’il vous faut',
+      need: [
+        'Votre identifiant unique (IDU) pour chaque filière.',
+        'Les filières dont relèvent vos emballages (ménagers, professionnels).',
+        'Pour chaque semestre et chaque filière, vos chiffres par matériau\u00a0: le poids en kilogrammes et, pour les emballages ménagers, le nombre d’UVC.',
+        'L’adresse électronique professionnelle de la personne qui se connectera.',
+      ],
+      seeIdu: 'Comment obtenir un IDU',
+      seeStreams: 'Les filières, leurs matériaux et leurs échéances',
+      alreadyHeading: 'Déjà client\u202f?',
+      developers: 'Vous raccordez votre ERP ou vos outils de vente\u00a0? Tout est sur la page',
+    },
+    streamPage: {
+      toc: 'Filières sur cette page',
+      inForce: 'En vigueur.',
+      inForceSince: 'En vigueur depuis le',
+      upcoming: 'Entrée en vigueur le',
+      ended: 'Cette filière a pris fin\u00a0: elle couvre les quantités jusqu’au',
+      thenDeclareIn: '\u202f; les quantités suivantes se déclarent dans la filière',
+      code: 'Code dans vos fichiers',
+      legalItem: 'Base légale',
+      ofCode: 'du Code de l’environnement',
+      ademeCode: 'Code à l’ADEME',
+      whoFor: 'Qui est concerné',
+      when: 'Quand déclarer',
+      declarableFrom: 'Le service prend les quantités de cette filière à partir du',
+      upTo: 'et jusqu’au',
+      forQuantitiesOf: 'Pour les quantités de',
+      byDate: 'au plus tard le',
+      noDeadlines: 'Aucune échéance n’est encore publiée pour cette filière.',
+      changes: 'Ce qui a changé, et quand',
+      eventStart: 'entrée en vigueur de la filière',
+      eventFirst: 'premières quantités prises par le service pour cette filière',
+      eventLast: 'dernières quantités déclarées dans cette filière',
+      eventThen: '\u202f; dès le lendemain, dans la filière',
+      eventApproval: 'agréé jusqu’au',
+      eventRetired: (version: number) => `Version ${version} du catalogue, matériaux remplacés par des lignes plus fines`,
+      runBy: 'Qui la gère',
+      approvedFrom: 'du',
+      approvedTo: 'au',
+      filingAt: 'Déclarer chez',
+      tiersBy: 'Ce que vous déclarez dépend de votre volume annuel, exprimé en',
+      tierFrom: 'à partir de',
+      tierUnder: 'moins de',
+      tierBetween: 'de',
+      tierToUnder: 'à moins de',
+      perYear: 'par an',
+      fee: 'Montant',
+      tradeOptions: 'Options pour certains métiers\u00a0:',
+      calendar: 'Calendrier',
+      invoicing: 'Facturation',
+      units: 'Ce que vous déclarez',
+      materials: 'Matériaux',
+      retired: 'Ne sont plus acceptés\u00a0:',
+      replacedBy: 'remplacé par',
+      packagingCategories: 'Catégories d’emballages',
+      reuseStatuses: 'Statuts de réemploi',
+      law: 'Textes',
+      iduExample: 'Par exemple',
+      iduWarning: 'Le service signale un identifiant d’une autre forme, mais ne le refuse jamais.',
+    },
+    obligationPage: {
+      toc: 'Obligations sur cette page',
+      what: 'Ce qu’il faut faire',
+      who: 'Qui est concerné',
+      streams: 'Filières',
+      when: 'Dans quel délai',
+      noDeadline: 'Pas d’échéance fixe.',
+      periodicity: 'Fréquence',
+      law: 'En vertu de quel texte',
+      noLaw: 'Aucun texte n’est publié pour cette obligation.',
+      otherwise: 'Ce qui se passe sinon',
+    },
+    pricingPage: {
+      streams: 'Filières',
+      declarationsPerYear: 'déclarations par an',
+      unlimitedDeclarations: 'Déclarations illimitées',
+      apiAccess: 'Accès à l’API inclus',
+      noApiAccess: 'Sans accès à l’API',
+      howToBuy: 'Pour souscrire, voir',
+    },
+    lawPage: {
+      toc: 'Textes sur cette page',
+      dated: 'texte du',
+      streams: 'Filières',
+      official: 'Lire le texte officiel',
+      status: { in_force: 'En vigueur', annulled: 'Annulé' } as Record<string, string>,
+    },
+    notFound: {
+      title: 'Page introuvable',
+      lead: 'Il n’y a pas de page à cette adresse. Elle a peut-être été mal saisie, ou la page a changé de place.',
+      links: 'Vous pouvez aller\u00a0:',
     },
     problems: {
       status: 'Statut HTTP',
@@ -758,7 +904,7 @@ export const fr = {
         'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code uvc). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
       exCsv: 'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : révision 2 du semestre) :',
     },
-  },
+  }),
 
   products: {
     nav: 'Produits',
