@@ -8,7 +8,7 @@ import { type AuthenticatedClient, CurrentClient } from '../caller/current-clien
 import { ExactNumber } from '../common/http/json-body.js';
 import { Accepts, CsvBody, type FormBody, MultipartBody } from '../common/http/request-body.js';
 import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
-import { writeDeclarationCsv } from '../declarations/csv/declaration-csv-writer.js';
+import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
 import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
 import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-query.dto.js';
 import { Clock, parisDate } from '../declarations/clock.js';

@@ -23,7 +23,7 @@ import { ClientApi } from '../caller/audience.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
 import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
-import { writeDeclarationCsv } from './csv/declaration-csv-writer.js';
+import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
 import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';

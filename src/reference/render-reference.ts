@@ -13,7 +13,7 @@ import {
   type RenderedFile,
   TEMPLATE_FILE,
 } from './reference-documents.js';
-import { writeDeclarationCsv } from '../declarations/csv/declaration-csv-writer.js';
+import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
 import { validateReference } from './validate-reference.js';
 
 /** The sentence the index document and llms.txt use to describe client authentication. */

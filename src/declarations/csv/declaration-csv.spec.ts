@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ExactNumber } from '../../common/http/json-body.js';
 import { CsvBody } from '../../common/http/request-body.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
-import { writeDeclarationCsv } from './declaration-csv-writer.js';
+import { writeDeclarationCsv } from '../../common/csv/declaration-file.js';
 import { readDeclarationCsv } from './declaration-csv.js';
 
 const read = (text: string | Buffer, charset?: 'utf-8' | 'windows-1252') =>

@@ -1,7 +1,7 @@
 import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
-import { CSV_COLUMNS } from './declaration-csv-writer.js';
+import { CSV_COLUMNS } from '../../common/csv/declaration-file.js';
 import { type NumberContext, type NumberProblemCode, numberContext, readNumber } from '../../i18n/read-number.js';
 
 type Column = (typeof CSV_COLUMNS)[number];

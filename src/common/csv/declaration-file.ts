@@ -1,5 +1,7 @@
-import { CSV_DIALECTS, type CsvDialect } from '../../common/csv/csv-dialect.js';
-import { csvDecimal, writeCsv } from '../../common/csv/write-csv.js';
+// The shape of a declaration file (its columns, how its lines are written): published by reference/ as the
+// blank template and written by declarations/ for a download, so it sits below both.
+import { CSV_DIALECTS, type CsvDialect } from './csv-dialect.js';
+import { csvDecimal, writeCsv } from './write-csv.js';
 
 /** The columns of a declaration file, in the order the service writes them. */
 export const CSV_COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
