@@ -25,7 +25,7 @@ const post = (token: string, body: unknown) =>
 describe('GET /api/v1/me/obligations', () => {
   it('an account confirmed in 2022: every half-year of each stream from its first declarable period, with the deadlines ahead', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
-    await t.pool.query(`UPDATE clients SET confirmed_at = '2022-02-01T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(`UPDATE clients SET confirmed_at = '2022-02-01T10:00:00Z', first_confirmed_at = '2022-02-01T10:00:00Z' WHERE client_id = $1`, [clientId]);
     const res = await get('/api/v1/me/obligations', token);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -51,7 +51,7 @@ describe('GET /api/v1/me/obligations', () => {
 
   it('a new account: nothing before the half-year it was confirmed in (issue 31)', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
-    await t.pool.query(`UPDATE clients SET confirmed_at = '2026-11-20T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(`UPDATE clients SET confirmed_at = '2026-11-20T10:00:00Z', first_confirmed_at = '2026-11-20T10:00:00Z' WHERE client_id = $1`, [clientId]);
     const res = await get('/api/v1/me/obligations', token);
     expect(res.status).toBe(200);
     const [emb] = res.body.streams;
@@ -62,7 +62,7 @@ describe('GET /api/v1/me/obligations', () => {
 
   it('a partly declared account: the declared half-year shows its current declaration', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
-    await t.pool.query(`UPDATE clients SET confirmed_at = '2025-01-15T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(`UPDATE clients SET confirmed_at = '2025-01-15T10:00:00Z', first_confirmed_at = '2025-01-15T10:00:00Z' WHERE client_id = $1`, [clientId]);
     const first = await post(token, { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 }] });
     expect(first.status).toBe(201);
     const second = await post(token, { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 41 }] });
