@@ -167,7 +167,7 @@ describe('index document', () => {
         client_api: {
           base: t.config.clientBaseUrl,
           auth: expect.stringContaining('Bearer'),
-          endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
+          endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'GET /declarations/{id}.csv', 'POST /declarations', 'DELETE /test-data'],
         },
         markdown: `${t.config.publicBaseUrl}/llms.txt`,
       }),
