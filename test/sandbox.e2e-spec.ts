@@ -54,7 +54,7 @@ describe('test tokens', () => {
 
     const wrong = await issue(clientId, { mode: 'sandbox' });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.errors).toEqual([expect.objectContaining({ pointer: '/mode', code: 'invalid_in' })]);
+    expect(wrong.body.errors).toEqual([expect.objectContaining({ pointer: '/mode', code: 'invalid_mode' })]);
   });
 
   it('the prefix is part of the secret: a test token turned into eprc_ (checksum fixed) is no token', async () => {

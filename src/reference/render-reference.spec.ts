@@ -82,7 +82,7 @@ describe('renderReference', () => {
       client_api: {
         base: 'https://api.example.org/client/v1',
         auth: expect.stringContaining('Authorization: Bearer <token>'),
-        endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'POST /declarations'],
+        endpoints: ['GET /me', 'GET /me/obligations', 'GET /declarations', 'GET /declarations/{id}', 'GET /declarations/{id}.csv', 'POST /declarations', 'DELETE /test-data'],
       },
       markdown: 'https://www.example.org/llms.txt',
       licence: 'CC BY 4.0',
