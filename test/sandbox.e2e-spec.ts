@@ -238,3 +238,24 @@ describe('rate limits', () => {
     expect(liveRes.headers.ratelimit).toMatch(/^"client";r=2;t=\d+$/);
   });
 });
+
+describe('migration 1797000000000-sandbox', () => {
+  it('goes down (test data with it) and up again', async () => {
+    const { DataSource } = await import('typeorm');
+    const { Sandbox1797000000000 } = await import('../migrations/1797000000000-sandbox.js');
+    const runner = t.app.get(DataSource).createQueryRunner();
+    const hasMode = async () => (await runner.getTable('declarations'))!.findColumnByName('mode') !== undefined;
+    try {
+      await runner.startTransaction();
+      const migration = new Sandbox1797000000000();
+      await migration.down(runner);
+      expect(await hasMode()).toBe(false);
+      expect(await runner.query(`SELECT count(*)::int AS n FROM client_tokens WHERE prefix LIKE 'eprt%'`)).toEqual([{ n: 0 }]);
+      await migration.up(runner);
+      expect(await hasMode()).toBe(true);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+});
