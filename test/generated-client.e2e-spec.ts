@@ -26,7 +26,8 @@ export async function journey(baseUrl: string, adminToken: string, clientId: str
   // The body of issueToken is optional: none gives a live token; "mode": "test" a sandbox one.
   const live = await admin.POST('/api/v1/admin/clients/{client_id}/tokens', { params: { path: { client_id: clientId } } });
   const test = await admin.POST('/api/v1/admin/clients/{client_id}/tokens', { params: { path: { client_id: clientId } }, body: { mode: 'test', name: 'ERP recette' } });
-  if (!live.data || !test.data) throw new Error('no token');
+  const named = await admin.POST('/api/v1/admin/clients/{client_id}/tokens', { params: { path: { client_id: clientId } }, body: { name: 'ERP production' } });
+  if (!live.data || !test.data || !named.data) throw new Error('no token');
   const mode: 'live' | 'test' = test.data.mode;
 
   const client = createClient<paths>({ baseUrl, headers: { authorization: \`Bearer \${test.data.token}\` } });

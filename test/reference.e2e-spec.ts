@@ -173,6 +173,7 @@ describe('index document', () => {
             'GET /me/years/{year}',
             'GET /declarations',
             'GET /declarations/{id}',
+            'GET /declarations/{id}.csv',
             'POST /declarations',
             'POST /products',
             'GET /products',

@@ -54,7 +54,7 @@ describe('test tokens', () => {
 
     const wrong = await issue(clientId, { mode: 'sandbox' });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.errors).toEqual([expect.objectContaining({ pointer: '/mode', code: 'invalid_in' })]);
+    expect(wrong.body.errors).toEqual([expect.objectContaining({ pointer: '/mode', code: 'invalid_mode' })]);
   });
 
   it('the prefix is part of the secret: a test token turned into eprc_ (checksum fixed) is no token', async () => {
@@ -310,5 +310,23 @@ describe('the product catalogue in the sandbox', () => {
     expect(await references(live)).toEqual(['LIVE-1']);
     const { rows } = await t.pool.query(`SELECT changes FROM audit_events WHERE action = 'test_data.wiped' AND client_id = $1`, [clientId]);
     expect(rows[0].changes).toMatchObject({ declarations: 1, products: 2 });
+describe('migration 1797000000000-sandbox', () => {
+  it('goes down (test data with it) and up again', async () => {
+    const { DataSource } = await import('typeorm');
+    const { Sandbox1797000000000 } = await import('../migrations/1797000000000-sandbox.js');
+    const runner = t.app.get(DataSource).createQueryRunner();
+    const hasMode = async () => (await runner.getTable('declarations'))!.findColumnByName('mode') !== undefined;
+    try {
+      await runner.startTransaction();
+      const migration = new Sandbox1797000000000();
+      await migration.down(runner);
+      expect(await hasMode()).toBe(false);
+      expect(await runner.query(`SELECT count(*)::int AS n FROM client_tokens WHERE prefix LIKE 'eprt%'`)).toEqual([{ n: 0 }]);
+      await migration.up(runner);
+      expect(await hasMode()).toBe(true);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 });

@@ -69,6 +69,7 @@ export interface FieldParams extends ProductFieldParams {
   expiry_out_of_range: Position & Bounds;
   limit_out_of_range: Position & Bounds;
   invalid_status: Position;
+  invalid_mode: Position;
   invalid_client_id: Position;
   invalid_actor: Position;
   invalid_action: Position;

@@ -47,6 +47,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   expiry_out_of_range: [{ field: 'expires_at', max: 2 }, { max: 1 }, {}],
   limit_out_of_range: [{ field: 'limit', min: 1, max: 100 }, {}],
   invalid_status: [{ field: 'status' }],
+  invalid_mode: [{ field: 'mode' }],
   invalid_client_id: [{ field: 'client_id' }],
   invalid_actor: [{ field: 'actor' }],
   invalid_action: [{ field: 'action' }],

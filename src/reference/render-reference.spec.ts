@@ -88,6 +88,7 @@ describe('renderReference', () => {
           'GET /me/years/{year}',
           'GET /declarations',
           'GET /declarations/{id}',
+          'GET /declarations/{id}.csv',
           'POST /declarations',
           'POST /products',
           'GET /products',

@@ -304,6 +304,7 @@ export const en = {
     expiry_out_of_range: (p) => `Choose an expiry date in the future, at most ${times(p.max ?? 2, 'year', 'years')} from today.`,
     limit_out_of_range: (p) => `Ask for ${n(p.min ?? 1)} to ${n(p.max ?? 100)} results per page, for example 20.`,
     invalid_status: () => 'Choose current (the revisions in force) or superseded (the replaced ones).',
+    invalid_mode: () => 'Choose live (a token for your real declarations) or test (a token for your sandbox, whose declarations are never filed).',
     invalid_client_id: () => 'Write a client identifier as the operator gave it, for example exemple-sas.',
     invalid_actor: () => 'Write admin, or the identifier of an operator token, for example 0f8fad5b-d9cb-469f-a165-70867728950e.',
     invalid_action: () => 'Write an action as the audit trail names it, for example client.updated.',

@@ -297,6 +297,7 @@ export const fr = {
     expiry_out_of_range: (p) => t`Choisissez une date d'expiration à venir, au plus ${times(p.max ?? 2, 'an', 'ans')} après aujourd'hui.`,
     limit_out_of_range: (p) => `Demandez de ${n(p.min ?? 1)} à ${n(p.max ?? 100)} résultats par page, par exemple 20.`,
     invalid_status: () => 'Choisissez current (révisions en vigueur) ou superseded (révisions remplacées).',
+    invalid_mode: () => 'Choisissez live (un jeton pour vos déclarations réelles) ou test (un jeton pour votre environnement de test, dont les déclarations ne sont jamais transmises).',
     invalid_client_id: () => t`Écrivez un identifiant client tel que l'opérateur l'a donné, par exemple exemple-sas.`,
     invalid_actor: () => t`Écrivez admin, ou l'identifiant d'un jeton d'opérateur, par exemple 0f8fad5b-d9cb-469f-a165-70867728950e.`,
     invalid_action: () => t`Écrivez une action telle que le journal d'audit la nomme, par exemple client.updated.`,

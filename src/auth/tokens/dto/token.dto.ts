@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateBy, type ValidationOptions, isISO8601 } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateBy, type ValidationOptions, isISO8601 } from 'class-validator';
+import { MatchesPattern } from '../../../common/paging/query-validators.js';
 import { NotBlank } from '../../../common/validation.js';
 import { TOKEN_MODES, type TokenMode } from '../../../common/token-format.js';
 import type { IssuedToken, TokenMetadata } from '../client-tokens.service.js';
@@ -69,9 +70,9 @@ export class IssueTokenDto {
    * `test` for a sandbox token (`eprt_…`): it reaches only the client's test data, which the
    * operator never sees and `DELETE /api/v1/test-data` wipes. Default `live` (`eprc_…`).
    */
-  @ApiPropertyOptional({ enum: TOKEN_MODES, default: 'live', example: 'test' })
+  @ApiPropertyOptional({ enum: TOKEN_MODES, example: 'test' })
   @IsOptional()
-  @IsIn(TOKEN_MODES)
+  @MatchesPattern('invalidMode', /^(live|test)$/, 'must be "live" or "test"')
   mode?: TokenMode;
 }
 
