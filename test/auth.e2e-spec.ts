@@ -62,6 +62,7 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['get', '/api/v1/admin/clients'],
     ['get', '/api/v1/admin/declarations'],
     ['get', '/api/v1/admin/declarations/00000000-0000-4000-8000-000000000000'],
+    ['get', '/api/v1/admin/declarations/00000000-0000-4000-8000-000000000000/derivation'],
     ['get', '/api/v1/admin/periods/2025-S1/export'],
     ['get', '/api/v1/admin/periods/2025-S1/export.csv'],
     ['get', '/api/v1/admin/periods/2025-S1/summary'],
@@ -458,7 +459,7 @@ describe('every route is closed unless listed as public', () => {
     const routes = controllerRoutes();
     // adminRoutes() (used above and below) lists every admin route of the app.
     const listed = adminRoutes(':client_id', ':token_id').map(([method, path]) =>
-      `${method.toUpperCase()} ${path.replace(/\/(2025-S1)(?=\/)/, '/:period').replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id').replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id').replace(/sign-in-links\/:token_id$/, 'sign-in-links/:link_id').replace(/\/streams\/EMB$/, '/streams/:stream').replace(/\/years\/2025\//, '/years/:year/')}`,
+      `${method.toUpperCase()} ${path.replace(/\/(2025-S1)(?=\/)/, '/:period').replace(/\/declarations\/0{8}-[0-9-]+\/derivation$/, '/declarations/:id/derivation').replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id').replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id').replace(/sign-in-links\/:token_id$/, 'sign-in-links/:link_id').replace(/\/streams\/EMB$/, '/streams/:stream').replace(/\/years\/2025\//, '/years/:year/')}`,
     );
     expect(new Set(listed)).toEqual(new Set(routes.filter((r) => r.audience === 'admin').map((r) => r.route)));
 

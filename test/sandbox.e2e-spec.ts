@@ -115,10 +115,15 @@ describe('isolation', () => {
   });
 
   it('a sandbox with no data: obligations show nothing declared although live declarations exist', async () => {
-    const { live, test } = await clientWithBothTokens();
+    const { clientId, live, test } = await clientWithBothTokens();
+    // Liable from 2025-S1, so that 2025-S2 is a half-year it owes.
+    expect((await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: '2025-S1' })).status).toBe(200);
     expect((await submit(live, { period: '2025-S2', lines: GLASS(1, 4) })).status).toBe(201);
-    const res = await request(t.url).get('/api/v1/me/obligations').set(bearer(test));
-    expect(res.body.streams[0].periods.find((p: { period: string }) => p.period === '2025-S2')).toMatchObject({ status: 'missing', declaration: null });
+    const periodOf = async (token: string) =>
+      (await request(t.url).get('/api/v1/me/obligations').set(bearer(token))).body.streams[0].periods.find((p: { period: string }) => p.period === '2025-S2');
+    expect(await periodOf(live)).toMatchObject({ status: 'declared' });
+    // Ended, its deadline (28 February 2026) passed, and not declared in the sandbox.
+    expect(await periodOf(test)).toMatchObject({ status: 'overdue', declaration: null });
   });
 
   it('Idempotency-Keys are per mode: the same key in the sandbox does not replay the live answer', async () => {
@@ -310,6 +315,9 @@ describe('the product catalogue in the sandbox', () => {
     expect(await references(live)).toEqual(['LIVE-1']);
     const { rows } = await t.pool.query(`SELECT changes FROM audit_events WHERE action = 'test_data.wiped' AND client_id = $1`, [clientId]);
     expect(rows[0].changes).toMatchObject({ declarations: 1, products: 2 });
+  });
+});
+
 describe('migration 1797000000000-sandbox', () => {
   it('goes down (test data with it) and up again', async () => {
     const { DataSource } = await import('typeorm');

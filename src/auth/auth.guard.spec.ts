@@ -50,6 +50,8 @@ function fakeDatabase(rows: Row[]) {
           expired: r.expiresAt === null ? null : r.expiresAt.getTime() <= Date.now(),
           ...ACCOUNT,
           clientId: r.clientId,
+          mode: 'live',
+          status: 'active',
         }));
     },
   };
@@ -243,7 +245,7 @@ describe('AuthGuard decisions', () => {
       const { guard, calls, tokens } = setup();
       const { context, req, headers } = call({ method: 'client' }, `Bearer ${good}`);
       await expect(guard.canActivate(context)).resolves.toBe(true);
-      expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good', account: { clientId: 'acme', confirmedAt, profile: PROFILE } });
+      expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good', mode: 'live', account: { clientId: 'acme', confirmedAt, profile: PROFILE } });
       expect(req.clientId).toBe('acme');
       expect(headers['cache-control']).toBe('no-store');
       expect(calls).toEqual(['lookup']); // the use is written later, batched

@@ -111,7 +111,13 @@ export class RequestBodyInterceptor implements NestInterceptor {
         const { type, charset } = negotiate(req, accepted);
         const length = Number(req.headers['content-length']);
         if (length > BODY_LIMIT_BYTES) throw tooLarge();
-        const bytes = await readRequestBody(req, { maxBytes: BODY_LIMIT_BYTES, tooLarge });
+        const bytes = await readRequestBody(req, { maxBytes: BODY_LIMIT_BYTES, tooLarge }).catch((error: unknown) => {
+          // A Content-Encoding the service cannot read is a 415 like any other: it says what the route takes.
+          if (error instanceof Problem && error.code === 'unsupported_media_type') {
+            throw new Problem(error.code, error.detail, { extensions: error.extensions, headers: { ...error.headers, 'Accept-Post': acceptPostOf(accepted) } });
+          }
+          throw error;
+        });
         req.body =
           type === 'json' ? parseJsonBody(bytes) : type === 'csv' ? new CsvBody(bytes, charset) : type === 'form' ? parseForm(bytes) : await parseMultipart(req, bytes);
       }
@@ -120,9 +126,12 @@ export class RequestBodyInterceptor implements NestInterceptor {
   }
 }
 
+/** The `Accept-Post` of a route: the media types it takes. */
+const acceptPostOf = (accepted: BodyType[]) => accepted.map((type) => MEDIA_TYPES[type][0]).join(', ');
+
 /** The kind of the body among those the route accepts, and its charset; else 415. */
 function negotiate(req: express.Request, accepted: BodyType[]): { type: BodyType; charset?: CsvCharset } {
-  const acceptPost = accepted.map((type) => MEDIA_TYPES[type][0]).join(', ');
+  const acceptPost = acceptPostOf(accepted);
   const refuse = (detail: string) => new Problem('unsupported_media_type', detail, { headers: { 'Accept-Post': acceptPost } });
   const contentType = req.headers['content-type'];
   const type = accepted.find((kind) => typeis(req, MEDIA_TYPES[kind]));
