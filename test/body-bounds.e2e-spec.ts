@@ -62,7 +62,8 @@ describe('forms', () => {
       redirect: 'manual',
     });
     expect(res.status).toBe(413);
-    expect(await res.text()).toContain('more than 1,000 fields');
+    // The page explains the problem type in the person's language (the API's English detail is not shown to people).
+    expect(await res.text()).toContain('/problems/payload-too-large');
     // The service answers everyone else meanwhile.
     expect((await request(t.url).get('/health/live')).status).toBe(200);
   });
@@ -148,10 +149,10 @@ describe('CSV: rows and cells bounded before parsing', () => {
     const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'blank.csv', content: `stream,material,unit,quantity\n${'\n'.repeat(1_000_000)}` });
     expect(res.status).toBe(422);
     expect(res.html).toContain('Row 2002');
-    expect(res.html).toContain('at most 2,001 rows');
+    expect(res.html).toContain('more than 2,001 rows');
     const header = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'wide.csv', content: `stream,material,unit,quantity${','.repeat(500_000)}\n` });
     expect(header.status).toBe(422);
-    expect(header.html).toContain('more than 101 cells');
+    expect(header.html).toContain('more cells than');
     expect(await counts()).toEqual(before);
   });
 });

@@ -80,7 +80,7 @@ describe('suspend, reactivate, offboard', () => {
 
   it('its people see a page that says the account is suspended, in their language; back in once reactivated', async () => {
     const { clientId } = await createClientWithToken(t);
-    const browser = await signedIn(t, clientId);
+    const browser = await signedIn(t, clientId, 'fr');
     expect((await browser.get('/dashboard')).status).toBe(200);
     expect((await act(clientId, 'suspend')).status).toBe(200);
     const page = await browser.get('/dashboard');

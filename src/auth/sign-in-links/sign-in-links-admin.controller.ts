@@ -39,7 +39,7 @@ export class CreateSignInLinkDto {
   expires_in_minutes?: number;
 
   /** `true`: the service e-mails the link to the client's confirmed address, in the client's language (needs SMTP_URL). */
-  @ApiPropertyOptional({ type: Boolean, example: true })
+  @ApiPropertyOptional({ type: Boolean, example: false })
   @IsOptional()
   @ValidateBy({ name: 'invalidBoolean', validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => 'send must be true or false' } })
   send?: boolean;

@@ -9,17 +9,30 @@ export const CSV_RESPONSE_EXAMPLE = '\ufeffstream,material,unit,quantity\r\nEMB,
  * body of `POST /api/v1/declarations` is text, described here.
  */
 export function documentCsvRequestBody(document: OpenAPIObject): OpenAPIObject {
-  const body = document.paths['/api/v1/declarations']?.post?.requestBody;
-  if (body && 'content' in body && body.content['text/csv']) {
-    body.content['text/csv'] = {
-      schema: {
-        type: 'string',
-        maxLength: 1024 * 1024,
-        description:
-          'A header row (`stream`, `material`, `unit`, `quantity`, or `flux`, `matériau`, `unité`, `quantité`, in any order) and 1 to 1,000 rows; comma or semicolon separated; UTF-8 or Windows-1252. The period goes in the address: `?period=2025-S1`.',
-      },
-      example: CSV_REQUEST_EXAMPLE,
-    };
+  for (const [path, description, example] of CSV_BODIES) {
+    const body = document.paths[path]?.post?.requestBody;
+    if (body && 'content' in body && body.content['text/csv']) {
+      body.content['text/csv'] = { schema: { type: 'string', maxLength: 1024 * 1024, description }, example };
+    }
   }
   return document;
 }
+
+/** The CSV request bodies, each with an example that succeeds as it stands (test/openapi-examples.e2e-spec.ts runs them). */
+const CSV_BODIES: [path: string, description: string, example: string][] = [
+  [
+    '/api/v1/declarations',
+    'A header row (`stream`, `material`, `unit`, `quantity`, or `flux`, `matériau`, `unité`, `quantité`, in any order) and 1 to 1,000 rows; comma or semicolon separated; UTF-8 or Windows-1252. The period goes in the address: `?period=2025-S1`.',
+    CSV_REQUEST_EXAMPLE,
+  ],
+  [
+    '/api/v1/products',
+    'A header row (`reference`, `name`, `stream`, `gtin`, `valid_from`, `material`, `weight_g`, `per_unit`, `packaging_category`, `reuse_status`, or their French names) and one row per packaging element, the product\'s cells repeated; comma or semicolon separated; UTF-8 or Windows-1252.',
+    'référence;désignation;flux;gtin;à partir de;matériau;poids (g);nombre par UVC\r\nBTL-75-BLANC;Vin blanc 75 cl;EMB;;2026-S1;Verre;410,5;1\r\nBTL-75-BLANC;Vin blanc 75 cl;EMB;;2026-S1;Papier-carton;2,5;2\r\n',
+  ],
+  [
+    '/api/v1/sales',
+    'A header row (`reference`, `units`, or `référence`, `unités vendues`) and one row per product; comma or semicolon separated. The period goes in the address: `?period=2026-S1`.',
+    'référence;unités vendues\r\nBTL-75-BLANC;1200\r\n',
+  ],
+];
