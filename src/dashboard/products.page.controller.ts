@@ -14,17 +14,14 @@ import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
 import { formatNumber } from '../i18n/format.js';
 import type { Language } from '../i18n/language.js';
 import { messagesFor } from '../i18n/messages/index.js';
-import { resolveLanguage } from '../i18n/resolve-language.js';
 import { type ClientWriter, ProductsService } from '../products/products.service.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 import { DashboardViews } from './dashboard-views.js';
+import { pageLanguage } from './page-language.js';
 import { field } from './form-fields.js';
 
-/** The person's language: their remembered choice, else their browser's, else French. */
-function languageOf(req: Request): Language {
-  const remembered = /(?:^|;\s*)(?:__Host-)?lang=([a-z]{2})/.exec(req.headers.cookie ?? '')?.[1];
-  return resolveLanguage({ remembered, acceptLanguage: req.headers['accept-language'] }).language;
-}
+/** The person's language, as every dashboard page chooses it (page-language.ts: ?lang, the remembered choice, the browser's, French). */
+const languageOf = (req: Request, res: Response): Language => pageLanguage(req, res);
 
 /** A problem for the person: where it is and what to do, in their language (never the API's English detail). */
 const shown = (language: Language, errors: FieldError[]) =>
@@ -56,7 +53,7 @@ export class ProductsPageController {
 
   @Get()
   async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('result') result?: string, @Query('n') counts?: string): Promise<void> {
-    await this.page(req, res, client, { notice: this.notice(languageOf(req), result, counts) });
+    await this.page(req, res, client, { notice: this.notice(languageOf(req, res), result, counts) });
   }
 
   @Post('upload')
@@ -91,14 +88,14 @@ export class ProductsPageController {
 
   @Get('derived')
   async derived(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('period') period?: string, @Query('result') result?: string, @Query('n') n?: string): Promise<void> {
-    const language = languageOf(req);
+    const language = languageOf(req, res);
     const m = messagesFor(language).products;
     const chosen = typeof period === 'string' && parsePeriod(period) ? period : this.lastEndedPeriod();
     const preview = await this.products.preview(client, chosen);
     const number = (value: string | number) => formatNumber(language, value);
     this.views.render(req, res, 'products-derived', { title: m.derivedTitle(chosen), nav: 'products' }, {
       lang: language,
-      m,
+      words: m,
       period: chosen,
       notice: result === 'sales' ? m.salesRecorded(Number(n) || 0, chosen) : null,
       lastFiled: preview.last_filed ? m.lastFiled(preview.last_filed.revision, preview.last_filed.receipt) : null,
@@ -123,9 +120,9 @@ export class ProductsPageController {
       res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      const language = languageOf(req);
+      const language = languageOf(req, res);
       const m = messagesFor(language).products;
-      this.views.render(req, res, 'products-derived', { title: m.derivedTitle(period), nav: 'products' }, { lang: language, m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) }, 422);
+      this.views.render(req, res, 'products-derived', { title: m.derivedTitle(period), nav: 'products' }, { lang: language, words: m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) }, 422);
     }
   }
 
@@ -141,13 +138,13 @@ export class ProductsPageController {
   }
 
   private async page(req: Request, res: Response, client: AuthenticatedClient, data: { notice?: string | null; productErrors?: FieldError[]; salesErrors?: FieldError[]; salesPeriod?: string }, status = 200): Promise<void> {
-    const language = languageOf(req);
+    const language = languageOf(req, res);
     const m = messagesFor(language).products;
     const catalogue = await this.products.list(client, { limit: 100 });
     const number = (value: string | number) => formatNumber(language, value);
     this.views.render(req, res, 'products', { title: m.title, nav: 'products' }, {
       lang: language,
-      m,
+      words: m,
       notice: data.notice ?? null,
       productErrors: shown(language, data.productErrors ?? []),
       salesErrors: shown(language, data.salesErrors ?? []),

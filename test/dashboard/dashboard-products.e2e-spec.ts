@@ -26,7 +26,7 @@ const CATALOGUE =
 describe('products in the dashboard', () => {
   it('uploads a catalogue and sales, lists the packaging, previews and files the derived declaration, in French', async () => {
     const { clientId } = await createClient(t);
-    const browser = await signedIn(t, clientId);
+    const browser = await signedIn(t, clientId, 'fr');
     const empty = await browser.get('/dashboard/products');
     expect(empty.status).toBe(200);
     expect(empty.html).toContain('Aucun produit pour le moment\u00a0: importez votre catalogue.');
