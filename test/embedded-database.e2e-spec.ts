@@ -82,7 +82,7 @@ describe('the embedded lock', () => {
     }
     expect((await fetch(`${restarted.url}/health/ready`)).status).toBe(200);
     expect(await restarted.stop('SIGTERM')).toBe(0);
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('invalid configuration', () => {
