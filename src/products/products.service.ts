@@ -135,7 +135,7 @@ export class ProductsService {
     let after: string | undefined;
     if (query.cursor !== undefined) {
       after = Buffer.from(query.cursor, 'base64url').toString('utf8');
-      if (!/^p:/.test(after)) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
+      if (!/^p:/.test(after) || !couldBeReference(after.slice(2))) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
       after = after.slice(2);
     }
     const rows = await this.repository.listVersions(scope, { after, limit: limit + 1 });
@@ -146,7 +146,8 @@ export class ProductsService {
   }
 
   async findOne(scope: DataScope, reference: string): Promise<ProductDto> {
-    const [product] = this.group(await this.repository.listVersions(scope, { reference, limit: 1 }));
+    // A text no product can have (a control character, which PostgreSQL's text refuses, or too long) is no product: 404.
+    const [product] = couldBeReference(reference) ? this.group(await this.repository.listVersions(scope, { reference, limit: 1 })) : [];
     if (!product) throw new NotFoundProblem('Product');
     return product;
   }
@@ -311,3 +312,7 @@ export class ProductsService {
 
 /** The data a writer reaches: its client's, live or the sandbox's. */
 const scopeOf = (writer: ClientWriter): DataScope => ({ clientId: writer.clientId, mode: writer.mode });
+
+/** Whether a product could have this reference (1–64 characters without control characters): others are looked up nowhere. */
+const couldBeReference = (text: string): boolean =>
+  text.length >= 1 && text.length <= 64 && ![...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
