@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/config.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, STYLESHEET_PATH } from '../site/site-pages.js';
 import { VIEWS_DIR } from '../site/render-site.js';
 import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
-import { formatDate, formatDateTime, formatNumber, formatQuantity, unitSymbol } from '../i18n/format.js';
+import { formatDate, formatDateTime, formatList, formatNumber, formatQuantity, unitSymbol } from '../i18n/format.js';
 import { LANGUAGES, type Language } from '../i18n/language.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { pageLanguage, switchHref } from './page-language.js';
@@ -150,5 +150,7 @@ function formatters(language: Language) {
     date: (value: string | Date) => formatDate(language, value),
     dateTime: (value: string | Date) => formatDateTime(language, value),
     name: (names: Record<string, string> | null | undefined, fallback = '') => names?.[language] ?? fallback,
+    /** `a, b or c`, in the page's language. */
+    list: (items: readonly string[]) => formatList(language, items, 'or'),
   };
 }

@@ -8,6 +8,10 @@ import { CurrentAccount } from '../accounts/current-account.js';
 import { SessionsService } from '../auth/sessions/sessions.service.js';
 import { ObligationsService } from '../declarations/obligations/obligations.service.js';
 import type { PeriodObligation } from '../declarations/obligations/obligations.js';
+import type { YearDto } from '../declarations/years/year.dto.js';
+import { YearsService } from '../declarations/years/years.service.js';
+import type { Language } from '../i18n/language.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews } from './dashboard-views.js';
 
 /** The account as GET /me shows it, and what is due: the same rules as GET /me/obligations. */
@@ -20,6 +24,8 @@ export class OverviewPageController {
     private readonly obligations: ObligationsService,
     private readonly accounts: AccountsService,
     private readonly sessions: SessionsService,
+    private readonly years: YearsService,
+    private readonly catalogue: ReferenceCatalogue,
   ) {}
 
   @Get()
@@ -32,8 +38,25 @@ export class OverviewPageController {
     // What the operator has recorded and not confirmed yet (the whole profile before onboarding ends).
     const pending = view.confirmedAt === null || view.unconfirmedChanges ? view.pending : null;
     const m = this.views.messages(req, res);
-    const streams = obligations.streams.map((stream) => ({ ...stream, years: byYear(stream.periods) }));
+    const language = this.views.language(req, res);
+    // Where each year with a declaration puts the client in the eco-organisms' filing tiers (GET /api/v1/me/years/{year}).
+    const declaredYears = [...new Set(obligations.streams.flatMap((s) => s.periods.filter((p) => p.declaration).map((p) => p.period.slice(0, 4))))];
+    const yearViews = new Map(await Promise.all(declaredYears.map(async (year) => [year, await this.years.forAccount(account, year, 'live')] as const)));
+    const tiersOf = (stream: string, year: string) => this.tierLines(yearViews.get(year), stream, language);
+    const streams = obligations.streams.map((stream) => ({ ...stream, years: byYear(stream.periods).map((y) => ({ ...y, tiers: tiersOf(stream.stream, y.year) })) }));
     this.views.render(req, res, 'overview', { title: m.dashboardPages.overview.title, nav: 'overview' }, { account, obligations, streams, pending, sessions: sessions.length });
+  }
+
+  /** A stream's tier placements of a year, as the page says them: the count's bounds, the tier or the tiers it may be in, in the page's language. */
+  private tierLines(year: YearDto | undefined, stream: string, language: Language) {
+    if (!year) return [];
+    return year.filing_tiers
+      // An eco-organism that publishes no tiers places no one: nothing to say.
+      .filter((placement) => placement.stream === stream && placement.count !== null && placement.possible_tiers.length > 0)
+      .map((placement) => {
+        const label = (id: string) => this.catalogue.filingScheme(stream, placement.eco_organism)?.tiers.find((tier) => tier.id === id)?.label[language] ?? id;
+        return { eco: placement.eco_organism, low: placement.count!.at_least, high: placement.count!.at_most, soFar: !year.complete, tier: placement.tier ? placement.tier.label[language] : null, tiers: placement.possible_tiers.map(label) };
+      });
   }
 }
 

@@ -31,6 +31,8 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.overview.periodsOf': [['Emballages ménagers']],
   'dashboardPages.overview.year': [['2026', '28 février 2027']],
   'dashboardPages.overview.yearNoDue': [['2026']],
+  'dashboardPages.overview.tier': [[{ eco: 'Citeo', low: '8 400', high: '9 400', soFar: true, tier: 'Forfait de 80 € HT' }], [{ eco: 'Citeo', low: '8 400', high: '8 400', soFar: false, tier: 'Forfait de 80 € HT' }]],
+  'dashboardPages.overview.tierOpen': [[{ eco: 'Citeo', low: '8 400', high: '10 400', soFar: true, tiers: 'Forfait de 80 € HT ou Déclaration simplifiée' }]],
   'dashboardPages.overview.computedOn': [['25 novembre 2026', 3]],
   'dashboardPages.overview.sessionsText': [[1], [2]],
   'dashboardPages.tokens.revoked': [['eprc_OZQ40kG']],

@@ -59,6 +59,11 @@ export const dashboardPagesEn = {
     },
     year: (year: string, due: string) => `${year}: S1 + S2 make the annual declaration, due by ${due}.`,
     yearNoDue: (year: string) => `${year}: S1 + S2 make the annual declaration.`,
+    /** Where the year's count of sales units puts the client with an eco-organism (GET /api/v1/me/years/{year}). */
+    tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string }) =>
+      `With ${p.eco}: ${p.low === p.high ? p.low : `${p.low} to ${p.high}`} consumer sales units${p.soFar ? ' so far' : ''} → ${p.tier}.`,
+    tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string }) =>
+      `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''}; a unit made of several materials counts on several lines, so the filing depends on your exact number of units: ${p.tiers}.`,
     annual: 'The two half-years of a year (S1 and S2) are added together for the eco-organism’s annual declaration.',
     computedOn: (date: string, version: number) => `Worked out on ${date} (date in France) from the published streams data, version ${version}.`,
     sessions: 'Where you are signed in',

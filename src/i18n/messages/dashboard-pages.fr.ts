@@ -61,6 +61,10 @@ export const dashboardPagesFr = {
     },
     year: (year: string, due: string) => t`${year} : S1 + S2 forment la déclaration annuelle, à déposer au plus tard le ${due}.`,
     yearNoDue: (year: string) => t`${year} : S1 + S2 forment la déclaration annuelle.`,
+    tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string }) =>
+      t`Chez ${p.eco} : ${p.low === p.high ? p.low : `de ${p.low} à ${p.high}`} UVC${p.soFar ? ' à ce jour' : ''} → ${p.tier}.`,
+    tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string }) =>
+      t`Chez ${p.eco} : entre ${p.low} et ${p.high} UVC${p.soFar ? ' à ce jour' : ''} ; une UVC faite de plusieurs matériaux compte sur plusieurs lignes, le mode de déclaration dépend donc du nombre exact d'UVC : ${p.tiers}.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
     computedOn: (date: string, version: number) => t`Calculé le ${date} (date en France) à partir des données publiées sur les filières, version ${version}.`,
     sessions: 'Où vous êtes connecté',

@@ -1,0 +1,44 @@
+import request from 'supertest';
+import { formatNumber } from '../../src/i18n/format.js';
+import { signedIn } from '../support/dashboard-browser.js';
+import { createClientWithToken } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * The overview says, for each year with a declaration, where its count of sales units puts the
+ * client in each eco-organism's published tiers: the figures of GET /api/v1/me/years/{year}.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const line = (material: string, unit: string, quantity: number) => ({ stream: 'EMB', material, unit, quantity });
+const file = (token: string, period: string, lines: object[]) =>
+  request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period, lines });
+
+describe('the year on the overview', () => {
+  it('gives the year’s count of units and its tier with each eco-organism, in the page’s language and formats', async () => {
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+    expect((await file(token, '2025-S1', [line('glass', 'kg', 10), line('glass', 'uvc', 4000)])).status).toBe(201);
+    expect((await file(token, '2025-S2', [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 1000)])).status).toBe(201);
+    const fr = await signedIn(t, clientId, 'fr');
+    const french = (await fr.get('/dashboard')).html;
+    // 8,400 units carry glass, 1,000 steel: 8,400 to 9,400 units in the whole year 2025, under Citeo's 10,000.
+    expect(french).toContain(`Chez Citeo\u00a0: de ${formatNumber('fr', 8400)} à ${formatNumber('fr', 9400)} UVC → Forfait de 80\u00a0€ HT.`);
+    const en = await signedIn(t, clientId, 'en');
+    const english = (await en.get('/dashboard')).html;
+    expect(english).toContain('With Citeo: 8,400 to 9,400 consumer sales units → €80 flat fee.');
+    // Adelphe and Léko publish no tiers by count: the page says nothing about them rather than an empty list.
+    expect(english).not.toContain('With Adelphe');
+
+    // 2,000 steel units instead: 8,400 to 10,400 straddles the threshold, and the page says so rather than guess.
+    expect((await file(token, '2025-S2', [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 2000)])).status).toBe(201);
+    const straddling = (await en.get('/dashboard')).html;
+    expect(straddling).toContain('With Citeo: between 8,400 and 10,400 consumer sales units');
+    expect(straddling).toContain('€80 flat fee or Simplified declaration');
+  });
+});
