@@ -46,10 +46,14 @@ const RETRY_AFTER = { description: 'Seconds to wait before retrying.', schema: {
 
 export function completeDocument<T extends OpenAPIObject>(document: T): T {
   const requestBodySchemas = new Set<string>();
+  const bodyProblems = bodyProblemResponses(document);
   for (const item of Object.values(document.paths as Json)) {
     for (const method of METHODS) {
       const operation = (item as Json)[method] as Json | undefined;
       if (!operation) continue;
+      // Every POST, PUT and PATCH reads what is sent, even to a route that takes no body: a body too
+      // large is 413, one of a media type the route does not take 415 (common/http/request-body.ts).
+      if (BODY_METHODS.has(method)) for (const [status, response] of bodyProblems) operation.responses[status] ??= structuredClone(response);
       const limited = Array.isArray(operation.security) && operation.security.length > 0;
       operation.parameters = [...(operation.parameters ?? []).filter((p: Json) => p.name?.toLowerCase() !== 'x-request-id'), REQUEST_ID_PARAMETER];
       for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, Json][]) {
@@ -70,6 +74,22 @@ export function completeDocument<T extends OpenAPIObject>(document: T): T {
   }
   closeSchemas(document, requestBodySchemas);
   return document;
+}
+
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+
+/** The 413 and 415 responses as the routes that declare them document them (ApiProblems in common/openapi.ts). */
+function bodyProblemResponses(document: OpenAPIObject): [string, Json][] {
+  const found = new Map<string, Json>();
+  for (const item of Object.values(document.paths as Json)) {
+    for (const method of BODY_METHODS) {
+      for (const status of ['413', '415']) {
+        const response = (item as Json)[method]?.responses?.[status];
+        if (response && !found.has(status)) found.set(status, response);
+      }
+    }
+  }
+  return [...found.entries()];
 }
 
 /**
