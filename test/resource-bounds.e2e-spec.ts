@@ -85,8 +85,11 @@ describe('clients that never read their answers', () => {
     reportFigure(`RSS with 40 unread 422s: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak; one 422 is ${answer.length} bytes`);
     for (const socket of sockets) socket.destroy();
     // The bound is on growth: the idle process's own size depends on the machine (205 MB here, 250 on
-    // CI's machine). Before the fix each unread 422 held 12 MB, 480 MB for these 40 connections.
-    expect(peak - before).toBeLessThan(64);
+    // CI's machine). Before the fix each unread 422 held 12 MB, 480 MB for these 40 connections. What
+    // parsing and validating 40 bodies of 1,000 lines leaves in the heap until the GC runs varies with
+    // the machine's load (39–66 MB seen, a CI run failed a 64 MB bound at 66.5): the bound sits at a
+    // third of the bug's figure, far above that noise and far below what it catches.
+    expect(peak - before).toBeLessThan(160);
   }, 30_000);
 
   it('pipelined requests never read: the connections are closed once their output stops moving', async () => {
