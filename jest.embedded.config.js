@@ -3,12 +3,12 @@
 // service's process with one connection, so what differs from a server is start-up and the data
 // directory, locks and transactions on one connection, notifications, cursors and the SQL of the
 // aggregates; every other file tests HTTP behaviour that is the same on both and runs once, on the server.
-import base from './jest.config.js';
+import base, { e2e } from './jest.config.js';
 
 /** @type {import('jest').Config} */
 export default {
   ...base,
-  testMatch: [
+  projects: [{ ...e2e, testMatch: [
     // The embedded database itself: data directory, its lock, restart on the same data, `npm start`.
     '<rootDir>/test/embedded-database.e2e-spec.ts',
     '<rootDir>/test/startup.e2e-spec.ts',
@@ -22,5 +22,5 @@ export default {
     '<rootDir>/test/admin/period-export.e2e-spec.ts',
     '<rootDir>/test/admin/annual-export.e2e-spec.ts',
     '<rootDir>/test/products.e2e-spec.ts',
-  ],
+  ] }],
 };
