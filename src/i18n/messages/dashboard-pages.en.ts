@@ -32,7 +32,7 @@ export const dashboardPagesEn = {
     /** On every page that shows declarations or products: which of the client's data it shows (issue 34). */
     liveData: 'Live data.',
     liveDataText:
-      'The dashboard shows your real data: the declarations the operator takes into your filings with the eco-organisms, and the products they come from. What your software files with a test token stays in your test environment and is not shown here.',
+      'These pages show your real declarations, which the operator takes into your filings with the eco-organisms, and the products they come from. What your software files with a test token stays in your test environment and is not shown here.',
     createTestToken: 'Create a test token',
     aboutSandbox: 'How the test environment works',
   },

@@ -31,7 +31,7 @@ export const dashboardPagesFr = {
     timesNote: 'Heures de Paris (Europe/Paris).',
     newDeclaration: 'Nouvelle déclaration',
     liveData: 'Données réelles.',
-    liveDataText: t`Le tableau de bord montre vos données réelles : les déclarations que l'opérateur reprend pour vos déclarations aux éco-organismes, et les produits dont elles découlent. Ce que votre logiciel dépose avec un jeton de test reste dans votre environnement de test et n'apparaît pas ici.`,
+    liveDataText: t`Vous voyez ici vos déclarations réelles, celles que l'opérateur reprend auprès des éco-organismes, et les produits dont elles découlent. Ce que votre logiciel dépose avec un jeton de test reste dans votre environnement de test et n'apparaît pas ici.`,
     createTestToken: 'Créer un jeton de test',
     aboutSandbox: t`Comment fonctionne l'environnement de test`,
   },
@@ -91,7 +91,7 @@ export const dashboardPagesFr = {
     mode: 'Type de jeton',
     modeNames: { live: 'Jeton réel (production)', test: 'Jeton de test' },
     modeHints: {
-      live: t`Les déclarations déposées avec ce jeton sont vos déclarations réelles, que l'opérateur reprend pour vos déclarations aux éco-organismes.`,
+      live: t`Ce que vous déposez avec ce jeton constitue vos déclarations réelles, que l'opérateur reprend auprès des éco-organismes.`,
       test: t`Pour mettre au point votre logiciel : il commence par eprt_, et ce qu'il dépose reste dans votre environnement de test, sans jamais être transmis ni affiché dans le tableau de bord. Vous pouvez tout effacer à tout moment.`,
     },
     modeBadges: { live: 'Réel', test: 'Test' },
