@@ -33,6 +33,11 @@ export type NavKey = (typeof NAV)[number]['key'] | 'sign-in';
 export interface PageFrame {
   title: string;
   nav: NavKey;
+  /**
+   * The page shows the client's data (declarations, products): it says they are the live ones, as
+   * a dashboard session always reaches (test data are reached only with a test token; issue 34).
+   */
+  liveData?: boolean;
 }
 
 /**
@@ -82,6 +87,7 @@ export class DashboardViews {
       title: frame.title,
       documentTitle: m.dashboard.documentTitle(frame.title, status >= 400),
       navKey: frame.nav,
+      liveData: frame.liveData === true && account !== undefined,
       nav: account ? NAV.map((item) => ({ ...item, label: m.dashboard.nav[item.key] })) : [],
       client: account ? { id: account.clientId, company: account.profile.company } : null,
       csrf: this.csrf.token(req, res),

@@ -55,7 +55,7 @@ export class DeclarationsPageController {
     const filters = { period: query.period ?? '', status: query.status ?? '' };
     const next = page.next_cursor ? `?${new URLSearchParams({ ...clean(filters), cursor: page.next_cursor }).toString()}` : null;
     const m = this.views.messages(req, res);
-    this.views.render(req, res, 'declarations', { title: m.dashboardPages.declarations.title, nav: 'declarations' }, { page, filters, next, paged: query.cursor !== undefined });
+    this.views.render(req, res, 'declarations', { title: m.dashboardPages.declarations.title, nav: 'declarations', liveData: true }, { page, filters, next, paged: query.cursor !== undefined });
   }
 
   @Get('new')
@@ -140,7 +140,7 @@ export class DeclarationsPageController {
     const revisions = await this.declarations.list(client.clientId, Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }));
     const m = this.views.messages(req, res).dashboardPages.declaration;
     const notice = result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
-    this.views.render(req, res, 'declaration', { title: m.title(declaration.period, declaration.revision), nav: 'declarations' }, { declaration, revisions: revisions.data, notice });
+    this.views.render(req, res, 'declaration', { title: m.title(declaration.period, declaration.revision), nav: 'declarations', liveData: true }, { declaration, revisions: revisions.data, notice });
   }
 
   @Get(':id/csv')
@@ -164,7 +164,7 @@ export class DeclarationsPageController {
       .map((stream) => ({ code: stream.code, name: stream.name[language], units: stream.units, materials: stream.materials.map((m) => m.name[language]) }));
     const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name[language] ?? code }));
     const current = periodOf(parisDate(this.clock.now()));
-    this.views.render(req, res, 'declaration-new', { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations' }, {
+    this.views.render(req, res, 'declaration-new', { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations', liveData: true }, {
       confirmed: account.confirmedAt !== null,
       streams,
       units,
