@@ -1,7 +1,7 @@
 import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
-import { CSV_COLUMNS } from '../../common/csv/declaration-file.js';
+import { COMMENT_MARK, CSV_COLUMNS } from '../../common/csv/declaration-file.js';
 import { type NumberContext, type NumberProblemCode, numberContext, readNumber } from '../../i18n/read-number.js';
 
 type Column = (typeof CSV_COLUMNS)[number];
@@ -12,10 +12,14 @@ export interface DeclarationFile {
   charset: CsvCharset | undefined;
 }
 
-/** The columns of a declaration file and their header names, English then French (compared ignoring case and accents). */
+/**
+ * The columns of a declaration file and their header names, English then French (compared ignoring
+ * case and accents); rows starting with `#` are comments (the template's examples).
+ */
 export const DECLARATION_COLUMNS: CsvColumns<Column> = {
   columns: CSV_COLUMNS,
   names: { stream: ['stream', 'flux'], material: ['material', 'matériau'], unit: ['unit', 'unité'], quantity: ['quantity', 'quantité'] },
+  comment: COMMENT_MARK,
 };
 
 /** A declaration file read as the JSON body it stands for, and where each of its lines came from. */
