@@ -295,6 +295,7 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     const before = await counts();
     const res = await postCsv('2025-S2', template.text);
     expectErrors(res, [{ pointer: '/rows', code: 'too_few_lines' }]);
+    expect(res.body.errors[0].detail).toMatch(/row\(s\) starting with # are comments, which are not read: remove the # of the examples you keep$/);
     expect(await counts()).toEqual(before);
     // A comment before the header, a commented row amid the lines: skipped, rows still numbered as a spreadsheet shows them.
     const commented = await postCsv('2025-S2', '# exported by our ERP\r\nflux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5\r\n"# EMB";Verre;kg;1250\r\nEMB;Verre;uvc;abc\r\n');

@@ -222,6 +222,8 @@ describe('files in the page\'s dialect (issue 31.3)', () => {
     const unchanged = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html, 'utf8') });
     expect(unchanged.status).toBe(422);
     expect(unchanged.html).toContain(language === 'fr' ? 'La déclaration ne comporte aucune ligne.' : 'The declaration has no line.');
+    // Why: the rows starting with # are not read, and what to do.
+    expect(unchanged.html).toContain(language === 'fr' ? 'Les 3 lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues' : 'The file’s 3 rows that start with # (the template’s notes and examples) are never read');
     expect(await count(clientId)).toBe(0);
     // The examples kept on purpose (their # taken away): filed.
     const kept = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html.replace(/^# /gm, ''), 'utf8') });

@@ -57,6 +57,8 @@ export interface CsvTable<C extends string> {
   delimiter: ',' | ';';
   records: CsvRecord<C>[];
   errors: FieldError[];
+  /** Comment rows after the header (`spec.comment`), skipped. */
+  comments: number;
 }
 
 /** `Matériau ` → `materiau`. */
@@ -175,11 +177,15 @@ export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>
   const columns = readHeader(rows[headerIndex] ?? [], headerIndex + 1 || 1, spec, names);
   const width = columns.findLastIndex((column) => column !== undefined) + 1;
 
-  const table: CsvTable<C> = { delimiter, records: [], errors: [] };
+  const table: CsvTable<C> = { delimiter, records: [], errors: [], comments: 0 };
   rows.forEach((raw, index) => {
     const row = index + 1;
     const cells = raw.map((cell) => restoreCell(cell.trim()));
-    if (index <= headerIndex || cells.every((cell) => cell === '') || isComment(raw)) return;
+    if (index <= headerIndex || cells.every((cell) => cell === '')) return;
+    if (isComment(raw)) {
+      table.comments++;
+      return;
+    }
     const used = cells.findLastIndex((cell) => cell !== '') + 1;
     if (used > width) {
       table.errors.push({

@@ -30,6 +30,8 @@ export interface DeclarationSheet {
   rows: number[];
   /** Cells that cannot stand for a value at all (pointers `/rows/<row>/<column>`). */
   errors: FieldError[];
+  /** Rows skipped as comments (`#`, the template's examples). */
+  comments: number;
 }
 
 
@@ -42,7 +44,7 @@ export interface DeclarationSheet {
 export function readDeclarationCsv(file: DeclarationFile, period: string | undefined, maxLines: number): DeclarationSheet {
   const text = decodeCsv(file.bytes, file.charset, 'application/json, text/csv');
   const table = readCsvTable(text, DECLARATION_COLUMNS, maxLines);
-  const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors] };
+  const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors], comments: table.comments };
   // The evidence of every quantity of the file at once: "1.200" is 1200 in a file that writes "12,5" elsewhere.
   const context = numberContext(table.records.slice(0, maxLines).map(({ cells }) => (typeof cells.quantity === 'string' ? cells.quantity : '')));
   for (const { row, cells } of table.records) {
@@ -107,6 +109,10 @@ export function pointAtCells(sheet: DeclarationSheet, errors: FieldError[]): Fie
     if (line) {
       const row = sheet.rows[Number(line[1])]!;
       return { pointer: `/rows/${row}${line[2] ?? ''}`, code: error.code, detail: `row ${row}: ${error.detail}`, row, params: paramsAtRows(sheet, error.params) };
+    }
+    // No line, but comment rows: most likely the template's examples, left commented.
+    if (error.pointer === '/lines' && error.code === 'too_few_lines' && sheet.comments > 0) {
+      return { ...error, pointer: '/rows', detail: `${error.detail}; the file's ${sheet.comments} row(s) starting with # are comments, which are not read: remove the # of the examples you keep`, params: { ...error.params, comments: sheet.comments } };
     }
     if (error.pointer === '/lines') return { ...error, pointer: '/rows' };
     if (error.pointer === '/period') return { ...error, pointer: '/query/period', detail: `${error.detail} (in the address: ?period=2025-S1)` };

@@ -339,7 +339,8 @@ export const en = {
         : 'The service does not take declarations for a half-year this early. Choose a later one.',
     period_not_started: (p) =>
       `The half-year ${p.period ?? ''} has not started yet${p.start ? `: it opens on ${date(p.start)}` : ''}. Declare it once it has started, or choose a half-year that has${p.current ? `, for example ${p.current}` : ''}.`,
-    too_few_lines: () => `The declaration has no line. Add at least one: a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`,
+    too_few_lines: (p) =>
+      `The declaration has no line.${p.comments ? ` The file’s ${p.comments === 1 ? 'row that starts' : `${n(p.comments)} rows that start`} with # (the template’s notes and examples) ${p.comments === 1 ? 'is' : 'are'} never read: take the # away from an example you keep, or write your lines under the header.` : ''} Add at least one: a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`,
     too_many_lines: (p) =>
       `${p.count !== undefined ? `The declaration has ${n(p.count)} lines, and ${n(p.max ?? 1000)} at most are allowed.` : `A declaration has at most ${n(p.max ?? 1000)} lines: the lines of the file from this row on are not read.`} Group close materials under their category of the eco-organism’s grid, for example all glass bottles and jars under Glass.`,
     unknown_stream: (p) =>

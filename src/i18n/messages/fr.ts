@@ -333,7 +333,8 @@ export const fr = {
         : 'Le service n’accepte pas les déclarations pour un semestre aussi ancien. Choisissez un semestre plus récent.',
     period_not_started: (p) =>
       t`Le semestre ${p.period ?? ''} n'a pas encore commencé${p.start ? t` : il s'ouvre le ${date(p.start)}` : ''}. Déclarez-le une fois commencé, ou choisissez un semestre déjà ouvert${p.current ? `, par exemple ${p.current}` : ''}.`,
-    too_few_lines: () => t`La déclaration ne comporte aucune ligne. Ajoutez-en au moins une : filière, matériau, unité et quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`,
+    too_few_lines: (p) =>
+      `${t`La déclaration ne comporte aucune ligne.`}${p.comments ? ` ${p.comments === 1 ? t`La ligne du fichier qui commence par # (remarque ou exemple du modèle) n'est jamais lue` : t`Les ${n(p.comments)} lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues`}${t` : retirez le # des exemples que vous gardez, ou écrivez vos lignes sous l'en-tête.`}` : ''} ${t`Ajoutez-en au moins une : filière, matériau, unité et quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`}`,
     too_many_lines: (p) =>
       `${p.count !== undefined ? t`La déclaration compte ${n(p.count)} lignes, pour ${n(p.max ?? 1000)} au plus.` : t`Une déclaration compte au plus ${n(p.max ?? 1000)} lignes : les lignes du fichier ne sont plus lues à partir de celle-ci.`} ${t`Regroupez les matériaux proches sous leur catégorie du barème de l'éco-organisme, par exemple toutes les bouteilles et tous les pots en verre sous Verre.`}`,
     unknown_stream: (p) =>
