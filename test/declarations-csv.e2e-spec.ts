@@ -255,6 +255,53 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     for (const separator of [',', ';', '\t']) expect(formulas(template.text, separator)).toEqual([]);
   });
 
+  it('dialect=fr: French Excel\'s file (`;`, decimal comma, French headers, BOM) on both routes; each dialect uploads again unchanged (issue 31.3)', async () => {
+    // 1.234 kg could be read as 1234 in a file of whole numbers: written 1.2340 (1,2340) it reads back as meant.
+    const lines = [
+      { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
+      { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 4800 },
+      { stream: 'EMB', material: 'Papier-carton', unit: 'kg', quantity: 1.234 },
+      { stream: 'EMB', material: 'Papier-carton', unit: 'uvc', quantity: 3 },
+    ];
+    const created = await postJson('2025-S2', lines);
+    expect(created.status).toBe(201);
+    const get = (path: string) => request(t.url).get(path).set('authorization', `Bearer ${token}`).set('accept', 'text/csv').buffer(true);
+    const french = await get(`${PATH}/${created.body.id}?dialect=fr`);
+    const frenchFile = await get(`${PATH}/${created.body.id}.csv?dialect=fr`);
+    for (const res of [french, frenchFile]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      // A cell with a comma is quoted whatever the separator (a spreadsheet splitting on commas keeps it whole); Excel reads it as the number.
+      expect(res.text).toBe(`${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`);
+    }
+    // The default is unchanged (but for the fourth place that keeps 1.234 from reading as thousands).
+    const english = await get(`${PATH}/${created.body.id}`);
+    expect(english.text).toBe(`${BOM}stream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,1.2340\r\nEMB,Papier-carton,uvc,3\r\n`);
+    expect((await get(`${PATH}/${created.body.id}.csv?dialect=en`)).text).toBe(english.text);
+    for (const file of [french.text, english.text]) {
+      const again = await postCsv('2025-S2', file);
+      expect([again.status, again.body.id]).toEqual([200, created.body.id]);
+    }
+    // A dialect the service does not write: 422 at the parameter, on both routes (JSON asked or not).
+    for (const path of [`${PATH}/${created.body.id}?dialect=de`, `${PATH}/${created.body.id}.csv?dialect=FR`]) {
+      const bad = await request(t.url).get(path).set('authorization', `Bearer ${token}`);
+      expect([bad.status, bad.body.errors]).toEqual([422, [expect.objectContaining({ pointer: '/query/dialect', code: 'invalid_csv_dialect' })]]);
+    }
+  });
+
+  it('the public template\'s example rows are comments: sent unchanged it files nothing (no lines: 422), and no other file is read differently', async () => {
+    const template = await request(t.url).get('/api/v1/declaration-template.csv').buffer(true);
+    expect(template.text).toMatch(/\r\n# EMB,[^\r\n]+,kg,1250\r\n/);
+    const before = await counts();
+    const res = await postCsv('2025-S2', template.text);
+    expectErrors(res, [{ pointer: '/rows', code: 'too_few_lines' }]);
+    expect(res.body.errors[0].detail).toMatch(/row\(s\) starting with # are comments, which are not read: remove the # of the examples you keep$/);
+    expect(await counts()).toEqual(before);
+    // A comment before the header, a commented row amid the lines: skipped, rows still numbered as a spreadsheet shows them.
+    const commented = await postCsv('2025-S2', '# exported by our ERP\r\nflux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5\r\n"# EMB";Verre;kg;1250\r\nEMB;Verre;uvc;abc\r\n');
+    expectErrors(commented, [{ pointer: '/rows/5/quantity', code: 'number_has_unit', row: 5 }]);
+  });
+
   it('another client\'s declaration is a 404 problem, whatever the Accept', async () => {
     const created = await postJson('2022-S1', [LINES[3]]);
     const { token: other } = await createClientWithToken(t);

@@ -144,7 +144,8 @@ describe('the declaration template', () => {
     const res = await raw('/api/v1/declaration-template.csv', { 'accept-encoding': 'identity' });
     expect(res.status).toBe(200);
     expect(Buffer.compare(res.body, built)).toBe(0);
-    expect(res.body.toString('utf8')).toMatch(/^\ufeffstream,material,unit,quantity\r\nEMB,[^,]+,kg,1250\r\n/);
+    // The examples are comments (`# EMB,…`), which an upload skips.
+    expect(res.body.toString('utf8')).toMatch(/^\ufeffstream,material,unit,quantity\r\n"# [^\r\n]+"\r\n# EMB,[^,]+,kg,1250\r\n/);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect((await raw('/api/v1/declaration-template.csv', { 'if-none-match': res.headers.etag as string })).status).toBe(304);

@@ -8,7 +8,12 @@ import { type AuthenticatedClient, CurrentClient } from '../caller/current-clien
 import { ExactNumber } from '../common/http/json-body.js';
 import { Accepts, CsvBody, type FormBody, MultipartBody } from '../common/http/request-body.js';
 import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
+import { CSV_DIALECTS } from '../common/csv/csv-dialect.js';
 import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
+import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
+import { MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
+import { renderDeclarationTemplate } from '../reference/render-reference.js';
+import { uploadReport } from './upload-report.js';
 import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
 import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-query.dto.js';
 import { Clock, parisDate } from '../declarations/clock.js';
@@ -130,8 +135,22 @@ export class DeclarationsPageController {
       return this.submitted(res, await this.declarations.submitCsv(account, new CsvBody(file.bytes, undefined), period, undefined, submissionOrigin(req)));
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, error.errors), uploadPeriod: period, fileName: file.filename }, 422);
+      // The file back with its problems, for the person to open beside it (31.7).
+      const report = uploadReport(language, { bytes: file.bytes, name: file.filename }, error.errors, error.total, MAX_REPORTED_ERRORS);
+      this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, error.errors), uploadPeriod: period, fileName: file.filename, report }, 422);
     }
+  }
+
+  /** The blank declaration file in the page's dialect: French = `;`, decimal comma, French headers; English = `,` and `.` (UTF-8 with BOM both). */
+  @Get('template.csv')
+  template(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account): void {
+    const language = this.views.language(req, res);
+    const own = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((stream) => stream !== undefined);
+    const streams = own.length > 0 ? own : this.catalogue.streamCodes().map((code) => this.catalogue.stream(code)!);
+    res.setHeader('Content-Type', CSV_MEDIA_TYPE);
+    res.setHeader('Content-Disposition', `attachment; filename="${MESSAGES[language].dashboardPages.form.templateFile}"`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.send(renderDeclarationTemplate(streams, language));
   }
 
   @Get(':id')
@@ -143,13 +162,15 @@ export class DeclarationsPageController {
     this.views.render(req, res, 'declaration', { title: m.title(declaration.period, declaration.revision), nav: 'declarations', liveData: true }, { declaration, revisions: revisions.data, notice });
   }
 
+  /** The declaration as a file in the page's dialect, which uploads again unchanged. */
   @Get(':id/csv')
-  async csv(@Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
+  async csv(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    const dialect = CSV_DIALECTS[this.views.language(req, res)];
+    res.setHeader('Content-Type', CSV_MEDIA_TYPE);
     res.setHeader('Content-Disposition', `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`);
     res.setHeader('Cache-Control', 'no-store');
-    res.send(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))));
+    res.send(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })), dialect));
   }
 
   private submitted(res: Response, result: SubmitResult): void {
@@ -175,6 +196,7 @@ export class DeclarationsPageController {
       uploadErrors: [],
       uploadPeriod: '',
       fileName: null,
+      report: null,
       ...data,
     }, status);
   }

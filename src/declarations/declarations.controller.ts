@@ -24,7 +24,9 @@ import { ClientApi } from '../caller/audience.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
 import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
+import { CSV_DIALECT_QUERY, type CsvDialect, csvDialectQuery } from '../common/csv/csv-dialect.js';
 import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
+import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
@@ -160,10 +162,10 @@ export class DeclarationsController {
     summary: 'One of your declarations, as a CSV file',
     description:
       'The lines of `GET /api/v1/declarations/{id}` as a CSV file (the same as that route with `Accept: text/csv`), in an operation of its own so that a generated client types the answer as text without a cast. ' +
-      'UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`. A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`), or holding such a part after a `,`, `;`, tab or line break (a spreadsheet may split the file on another separator), gets one more `\'` before that character, which an upload removes again: the same file sent back for the same period is the identical-content 200. ' +
-      'Another client\'s, another mode\'s, an unknown or a malformed id: 404.',
+      'UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`; with `dialect=fr`, French Excel\'s: `;`, decimal comma, header `flux;matériau;unité;quantité`. Either uploads again unchanged (a quantity such as 1.234, which could be read as thousands, is written 1.2340). Cells a spreadsheet would run as a formula get one more `\'` before the dangerous character, which an upload removes again. Another client\'s, another mode\'s, an unknown or a malformed id: 404.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiQuery(CSV_DIALECT_QUERY)
   @ApiOkResponse({
     description: 'The declaration\'s lines as a CSV file.',
     headers: {
@@ -172,9 +174,10 @@ export class DeclarationsController {
     },
     content: { 'text/csv': { schema: { type: 'string', example: CSV_RESPONSE_EXAMPLE } } },
   })
-  @ApiProblems(404)
-  async findOneCsv(@CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<StreamableFile> {
-    return declarationCsv(await this.declarations.findOne(client.clientId, id, client.mode));
+  @ApiProblems(404, 422)
+  async findOneCsv(@CurrentClient() client: AuthenticatedClient, @Param('id') id: string, @Query('dialect') dialect: unknown): Promise<StreamableFile> {
+    const csvDialect = csvDialectQuery(dialect);
+    return declarationCsv(await this.declarations.findOne(client.clientId, id, client.mode), csvDialect);
   }
 
   @Get(':id')
@@ -184,29 +187,32 @@ export class DeclarationsController {
     summary: 'One of your declarations, with its lines',
     description:
       'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.\n\n' +
-      'Its lines as a CSV file are the operation `getDeclarationCsv` (`GET /api/v1/declarations/{id}.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file.',
+      'Its lines as a CSV file are the operation `getDeclarationCsv` (`GET /api/v1/declarations/{id}.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file (with `dialect=fr`, French Excel\'s).',
   })
   @ApiExtension('x-csv-operation', 'getDeclarationCsv')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ description: 'The declaration.', headers: { 'Cache-Control': NO_STORE }, content: { 'application/json': { schema: { $ref: getSchemaPath(DeclarationDto) } } } })
-  @ApiProblems(404)
+  @ApiQuery(CSV_DIALECT_QUERY)
+  @ApiProblems(404, 422)
   async findOne(
     @CurrentClient() client: AuthenticatedClient,
     @Param('id') id: string,
+    @Query('dialect') dialect: unknown,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto | StreamableFile> {
+    const csvDialect = csvDialectQuery(dialect);
     const declaration = await this.declarations.findOne(client.clientId, id, client.mode);
     res.setHeader('Vary', 'Accept');
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return declaration;
-    return declarationCsv(declaration);
+    return declarationCsv(declaration, csvDialect);
   }
 }
 
-/** A declaration's lines as the CSV file both routes send. */
-function declarationCsv(declaration: DeclarationDto): StreamableFile {
-  return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) }))), {
-    type: 'text/csv; charset=utf-8',
+/** A declaration's lines as the CSV file both routes send, in the dialect asked for. */
+function declarationCsv(declaration: DeclarationDto, dialect: CsvDialect): StreamableFile {
+  return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })), dialect), {
+    type: CSV_MEDIA_TYPE,
     disposition: `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`,
   });
 }

@@ -94,7 +94,8 @@ export interface FieldParams extends ProductFieldParams {
   invalid_period_format: Position & { value?: string };
   period_too_early: Position & { earliest?: string };
   period_not_started: Position & { period?: string; start?: string; current?: string };
-  too_few_lines: Position & { min?: number };
+  /** `comments`: in a file, rows skipped as comments (`#`, the template's examples). */
+  too_few_lines: Position & { min?: number; comments?: number };
   too_many_lines: Position & { max?: number; count?: number };
   unknown_stream: Position & { value?: string; streams?: readonly string[] };
   stream_not_registered: Position & { stream?: string; streamName?: Names; registered?: readonly string[] };

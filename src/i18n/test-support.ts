@@ -69,7 +69,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   invalid_period_format: [{ field: 'period', value: '2026-1' }, { field: 'period' }],
   period_too_early: [{ field: 'period', earliest: '2022-S1' }, {}],
   period_not_started: [{ field: 'period', period: '2027-S1', start: '2027-01-01', current: '2026-S2' }, { period: '2027-S1' }],
-  too_few_lines: [{ field: 'lines', min: 1 }],
+  too_few_lines: [{ field: 'lines', min: 1 }, { min: 1, comments: 2 }],
   too_many_lines: [{ field: 'lines', max: 1000, count: 1204 }, { row: 1003, max: 1000 }, {}],
   unknown_stream: [{ line: 1, field: 'stream', value: 'EMBX', streams: ['EMB', 'CHR', 'EPRO'] }, {}],
   stream_not_registered: [{ line: 1, field: 'stream', ...CHR, registered: ['EMB', 'EPRO'] }, { ...CHR, registered: [] }, { stream: 'CHR' }],

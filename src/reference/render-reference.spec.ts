@@ -118,18 +118,20 @@ describe('renderReference', () => {
     for (const f of without) expect(f.body.toString('utf8')).not.toMatch(/\.example\b(?!\.)/);
   });
 
-  it('builds the declaration template from the streams data: the header and one example row per published unit', async () => {
+  it('builds the declaration template from the streams data: the header, a note and one commented example row per published unit', async () => {
     const sources = await realSources();
     const csv = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
     const units = [...new Set(sources.streams.streams.flatMap((stream) => stream.units))];
-    const [header, ...rows] = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean);
+    const [header, note, ...rows] = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean);
     expect(csv.startsWith('\ufeff')).toBe(true);
     expect(header).toBe('stream,material,unit,quantity');
+    expect(note).toMatch(/^"# Rows starting with # are notes and examples: they are never filed\./);
+    expect(rows.every((row) => row.startsWith('# '))).toBe(true);
     expect(rows.map((row) => row.split(',')[2])).toEqual(units);
     sources.streams.units = [...sources.streams.units, { ...sources.streams.units[0]!, code: 'unit' }];
     sources.streams.streams[0]!.units = [...sources.streams.streams[0]!.units, 'unit'];
     const more = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
-    expect(more).toContain(`\r\n${sources.streams.streams[0]!.code},${sources.streams.streams[0]!.materials[0]!.name.fr},unit,1250\r\n`);
+    expect(more).toContain(`\r\n# ${sources.streams.streams[0]!.code},${sources.streams.streams[0]!.materials[0]!.name.en},unit,1250\r\n`);
   });
 
   it('takes the index `updated` from the latest source, not from the clock', async () => {

@@ -11,9 +11,12 @@ import {
   type ReferenceSources,
   type ReferenceUrls,
   type RenderedFile,
+  type Stream,
   TEMPLATE_FILE,
 } from './reference-documents.js';
-import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
+import { CSV_DIALECTS, type CsvDialectName } from '../common/csv/csv-dialect.js';
+import { type CsvLine, writeDeclarationTemplate } from '../common/csv/declaration-file.js';
+import { MESSAGES } from '../i18n/messages/index.js';
 import { validateReference } from './validate-reference.js';
 
 /** The sentence the index document and llms.txt use to describe client authentication. */
@@ -41,22 +44,23 @@ export function renderReference(sources: ReferenceSources, urls: ReferenceUrls):
   files.push([INDEX_FILE, toJson(index)]);
 
   const rendered = files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
-  return [...rendered, { name: TEMPLATE_FILE, body: renderDeclarationTemplate(sources), contentType: contentTypeOf(TEMPLATE_FILE) }];
+  return [...rendered, { name: TEMPLATE_FILE, body: renderDeclarationTemplate(sources.streams.streams), contentType: contentTypeOf(TEMPLATE_FILE) }];
 }
 
 /**
- * The blank declaration file: the header and, for each unit the streams publish, one example row
- * (the first stream that allows it, its first material category). The quantity is a whole number,
- * valid in any unit.
+ * The blank declaration file in a dialect, its words in that dialect's language: the header, a note,
+ * and for each unit the streams publish one example row (the first stream that allows it, its first
+ * material category), commented so that a file sent with its examples left in files none of them
+ * (common/csv/declaration-file.ts). The quantity is a whole number, valid in any unit.
  */
-export function renderDeclarationTemplate(sources: Pick<ReferenceSources, 'streams'>): Buffer {
-  const examples = new Map<string, { stream: string; material: string; unit: string; quantity: string }>();
-  for (const stream of sources.streams.streams) {
+export function renderDeclarationTemplate(streams: readonly Pick<Stream, 'code' | 'units' | 'materials'>[], dialectName: CsvDialectName = 'en'): Buffer {
+  const examples = new Map<string, CsvLine>();
+  for (const stream of streams) {
     for (const unit of stream.units) {
-      if (!examples.has(unit)) examples.set(unit, { stream: stream.code, material: stream.materials[0]?.name.fr ?? '', unit, quantity: '1250' });
+      if (!examples.has(unit)) examples.set(unit, { stream: stream.code, material: stream.materials[0]?.name[dialectName] ?? '', unit, quantity: '1250' });
     }
   }
-  return writeDeclarationCsv([...examples.values()]);
+  return writeDeclarationTemplate([...examples.values()], MESSAGES[dialectName].files.templateNote, CSV_DIALECTS[dialectName]);
 }
 
 /** The index document, with its fields in the order of the seed specification. */

@@ -32,7 +32,7 @@ const decimal = (m: bigint) => {
 };
 
 /** A minimal RFC 4180 reader (quoted cells, doubled quotes, CRLF or LF). */
-function parseCsv(text: string): string[][] {
+function parseCsv(text: string, delimiter = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
@@ -50,7 +50,7 @@ function parseCsv(text: string): string[][] {
       } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') endCell();
+    else if (c === delimiter) endCell();
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       endCell();
@@ -156,6 +156,33 @@ describe("a period's export and summary", () => {
     expect(rows[3]).toEqual(expect.arrayContaining(['BE', 'Bravo SAS', 'verre', 'glass', '0.001', 'Citeo Pro']));
     expect(rows[0]![column('eco_organism')]).toBe('');
     expect(decimal(rows.reduce((s, r) => s + milli(r[column('quantity')]!), 0n))).toBe('1000000000013.5');
+  });
+
+  it('CSV export with dialect=fr: what French Excel opens as columns (BOM, `;`, decimal comma, French headers), the same rows; the default has no BOM', async () => {
+    const byAccept = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export?dialect=fr`).set(admin()).set('accept', 'text/csv').buffer(true);
+    const byPath = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv?dialect=fr`).set(admin()).buffer(true);
+    for (const res of [byAccept, byPath]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="epr-declarations-${PERIOD}.csv"`);
+    }
+    expect(byAccept.text).toBe(byPath.text);
+    expect(byPath.text.startsWith('\ufeffpériode;identifiant client;société;pays;IDU;identifiant de déclaration;révision;reçu;date de dépôt;filière;matériau;catégorie de matériau;unité;quantité;éco-organisme\r\n')).toBe(true);
+    const [header, ...rows] = parseCsv(byPath.text.slice(1), ';');
+    const english = parseCsv((await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv`).set(admin())).text);
+    expect(rows).toHaveLength(english.length - 1);
+    const quantity = header!.indexOf('quantité');
+    // The same cells, quantities with a decimal comma; IDUs (which hold `;`) quoted, formulas neutralised.
+    expect(rows.map((r) => r[quantity])).toEqual(english.slice(1).map((r) => r[13]!.replace('.', ',')));
+    expect(rows.map((r) => r[quantity])).toContain('999999999999,999');
+    expect(rows.map((r) => [...r.slice(0, quantity), ...r.slice(quantity + 1)])).toEqual(english.slice(1).map((r) => [...r.slice(0, 13), ...r.slice(14)]));
+    expect(rows[0]![header!.indexOf('IDU')]).toBe('FR1_A; FR2_A');
+    expect(rows[0]![header!.indexOf('société')]).toBe(`'=HYPERLINK("http://evil")`);
+    // The default is unchanged: comma, point, no byte order mark.
+    const plain = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv?dialect=en`).set(admin()).buffer(true);
+    expect(plain.text.startsWith('period,client_id,')).toBe(true);
+    const bad = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv?dialect=de`).set(admin());
+    expect([bad.status, bad.body.errors]).toEqual([422, [expect.objectContaining({ pointer: '/query/dialect', code: 'invalid_csv_dialect' })]]);
   });
 
   it('a period nobody declared: empty export, and nobody missing before the clients are liable; a malformed period is a 404', async () => {

@@ -4,7 +4,7 @@
  * 1280 px (no console error, no failed or foreign request, nothing wider than the screen, no
  * WCAG 2.1 AA violation), with full-page screenshots kept in test-results/screenshots/.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
@@ -123,6 +123,22 @@ describe('the dashboard in Chromium', () => {
       await page.getByLabel(p.form.file).setInputFiles(saved);
       await page.getByRole('button', { name: p.form.upload }).click();
       await page.getByText(p.declaration.unchanged).waitFor();
+      // In the French dialect, which French Excel opens as columns.
+      expect((await readFile(saved, 'utf8')).startsWith('\ufeffflux;matériau;unité;quantité\r\nEMB;Verre;kg;"1250,5"\r\n')).toBe(true);
+
+      // A file with a mistake: the page gives it back as an error report, a download in the file's dialect.
+      await frNav(page, fr.dashboard.nav.declarations).click();
+      await page.getByRole('link', { name: p.common.newDeclaration }).click();
+      await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
+      await page.getByLabel(p.form.file).setInputFiles({ name: 'erreurs.csv', mimeType: 'text/csv', buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;12 kg\r\nEMB;Verre;uvc;4\u00a0200\r\n') });
+      await page.getByRole('button', { name: p.form.upload }).click();
+      const reportDownload = page.waitForEvent('download');
+      await page.getByRole('link', { name: p.form.report }).click();
+      const report = await reportDownload;
+      expect(report.suggestedFilename()).toBe('rapport-erreurs-erreurs.csv');
+      const reportPath = join(SCREENSHOTS, `rapport-erreurs-${Date.now()}.csv`);
+      await report.saveAs(reportPath);
+      expect(await readFile(reportPath, 'utf8')).toMatch(/^\ufeffligne;colonne;type;code;message;flux;matériau;unité;quantité\r\n2;quantité;erreur;number_has_unit;[^\r\n]+;EMB;Verre;kg;12 kg\r\n$/);
 
       // A token created and revoked: the API takes it, then refuses it.
       await frNav(page, fr.dashboard.nav.tokens).click();

@@ -178,3 +178,118 @@ describe('a declaration from a spreadsheet', () => {
     expect(bad.headers.get('content-type')).toContain('text/html');
   });
 });
+
+describe('files in the page\'s dialect (issue 31.3)', () => {
+  const BOM = '\ufeff';
+  const LINES = [
+    { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
+    { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 4800 },
+    // Could be read as 1234 in a file of whole numbers: written with a fourth place, it reads back as meant.
+    { stream: 'EMB', material: 'Papier-carton', unit: 'kg', quantity: 1.234 },
+    { stream: 'EMB', material: 'Papier-carton', unit: 'uvc', quantity: 3 },
+  ];
+
+  it.each([
+    ['fr', `${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`],
+    ['en', `${BOM}stream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,1.2340\r\nEMB,Papier-carton,uvc,3\r\n`],
+  ])('in %s: the download is in that dialect and uploads again unchanged (the same lines: no new revision)', async (language, expected) => {
+    const { clientId, token } = await createClientWithToken(t);
+    const api = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period: '2024-S1', lines: LINES });
+    expect(api.status).toBe(201);
+    const browser = await signedIn(t, clientId, language);
+    const file = await browser.get(`/dashboard/declarations/${api.body.id}/csv`);
+    expect([file.status, file.headers.get('content-type')]).toEqual([200, 'text/csv; charset=utf-8']);
+    expect(file.html).toBe(expected);
+    const again = await browser.upload('/dashboard/declarations/upload', { period: '2024-S1' }, { name: 'declaration-2024-S1-r1.csv', content: Buffer.from(file.html, 'utf8') });
+    expect(idOf(again.location)?.slice(1)).toEqual([api.body.id, 'unchanged']);
+    const stored = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [api.body.id]);
+    expect(stored.rows.map((r) => r.quantity)).toEqual(['1200.500', '4800.000', '1.234', '3.000']);
+    expect(await count(clientId)).toBe(1);
+  });
+
+  it.each([
+    ['fr', 'modele-declaration.csv', /^\ufeffflux;matériau;unité;quantité\r\n"# Les lignes qui commencent par # sont des remarques[^\r\n]*\r\n(# EMB;[^;\r\n]+;(kg|uvc);1250\r\n){2}$/],
+    ['en', 'declaration-template.csv', /^\ufeffstream,material,unit,quantity\r\n"# Rows starting with # are notes and examples[^\r\n]*\r\n(# EMB,[^,\r\n]+,(kg|uvc),1250\r\n){2}$/],
+  ])('in %s: the template is in that dialect; its examples are comments that file nothing until their # is taken away', async (language, name, shape) => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, language);
+    const form = await browser.get('/dashboard/declarations/new');
+    expect(form.html).toContain('href="/dashboard/declarations/template.csv"');
+    const template = await browser.get('/dashboard/declarations/template.csv');
+    expect([template.status, template.headers.get('content-type'), template.headers.get('content-disposition')]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="${name}"`]);
+    expect(template.html).toMatch(shape);
+    // Sent as downloaded: nothing filed, and the page says there is no line.
+    const unchanged = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html, 'utf8') });
+    expect(unchanged.status).toBe(422);
+    expect(unchanged.html).toContain(language === 'fr' ? 'La déclaration ne comporte aucune ligne.' : 'The declaration has no line.');
+    // Why: the rows starting with # are not read, and what to do.
+    expect(unchanged.html).toContain(language === 'fr' ? 'Les 3 lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues' : 'The file’s 3 rows that start with # (the template’s notes and examples) are never read');
+    expect(await count(clientId)).toBe(0);
+    // The examples kept on purpose (their # taken away): filed.
+    const kept = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html.replace(/^# /gm, ''), 'utf8') });
+    expect([kept.status, idOf(kept.location)?.[2]]).toEqual([303, 'created']);
+  });
+});
+
+describe('an upload with problems gives the file back as an error report (issue 31.7)', () => {
+  /** The report the page links to: its file name and its text (a data: link, nothing kept on the server). */
+  const reportOf = (html: string) => {
+    const link = /<a href="data:text\/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)" download="([^"]+)" id="upload-report">/.exec(html);
+    return link ? { name: link[2]!, text: Buffer.from(link[1]!, 'base64').toString('utf8') } : undefined;
+  };
+
+  it('in French, for a French file: each problem\'s row, column, type, code and what to do, then the row\'s cells, in the file\'s dialect', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'fr');
+    const file = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5 kg\r\nEMB;Verre;litre;40\r\nEMB;Carton;kg;1\u00a0200,5\r\n';
+    const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'ventes S1.csv', content: file });
+    expect(res.status).toBe(422);
+    const report = reportOf(res.html)!;
+    expect(report.name).toBe('rapport-erreurs-ventes-S1.csv');
+    const [header, ...rows] = report.text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    expect(report.text.startsWith('\ufeff')).toBe(true);
+    expect(header).toBe('ligne;colonne;type;code;message;flux;matériau;unité;quantité');
+    const cells = rows.map((row) => row.split(';'));
+    // In the order of the file; each with what to do, in French.
+    expect(cells.map((c) => [c[0], c[1], c[2], c[3]])).toEqual([
+      ['2', 'quantité', 'erreur', 'number_has_unit'],
+      ['2', 'unité', 'erreur', 'companion_line_missing'],
+      ['3', 'unité', 'erreur', 'unit_not_allowed'],
+      ['4', 'unité', 'erreur', 'companion_line_missing'],
+    ]);
+    expect(rows[0]).toContain('Écrivez le nombre seul, sans unité ni symbole');
+    expect(rows[0]!.endsWith(';EMB;Verre;kg;"12,5 kg"')).toBe(true);
+    expect(rows[3]!.endsWith(';EMB;Carton;kg;"1\u00a0200,5"')).toBe(true);
+    // The page says what the report holds and its cap.
+    expect(res.html).toContain('Télécharger le rapport d’erreurs (CSV)');
+    expect(res.html).toContain('Il liste au plus 1\u202f000 problèmes.');
+    expect(await count(clientId)).toBe(0);
+  });
+
+  it('in English, for a comma file; past the cap, the first 1,000 problems of all those found, said so', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'en');
+    // 600 rows, each with two problems (a fifth cell, a quantity with a unit): 1,200 found.
+    const file = `stream,material,unit,quantity\n${Array.from({ length: 600 }, (_, i) => `EMB,Verre ${i},kg,${i} kg,x\n`).join('')}`;
+    const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'big.csv', content: file });
+    expect(res.status).toBe(422);
+    const report = reportOf(res.html)!;
+    expect(report.name).toBe('error-report-big.csv');
+    const [header, ...rows] = report.text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    expect(header).toBe('row,column,type,code,message,stream,material,unit,quantity');
+    expect(rows).toHaveLength(1000);
+    expect(rows[0]).toMatch(/^2,,error,too_many_cells,/);
+    expect(res.html).toMatch(/It lists at most 1,000 problems: here the first 1,000 of 1,\d{3}; fix them, then upload the file again to see the others\./);
+  });
+
+  it('a file refused whole (no header it can read) gets a report of that problem, in the page\'s dialect', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'fr');
+    const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'notes.csv', content: 'bonjour\r\n' });
+    expect(res.status).toBe(422);
+    const report = reportOf(res.html)!;
+    const [header, row] = report.text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    expect(header).toBe('ligne;colonne;type;code;message;flux;matériau;unité;quantité');
+    expect(row).toMatch(/^1;;erreur;invalid_csv_header;"?La première ligne du fichier doit nommer les colonnes/);
+  });
+});

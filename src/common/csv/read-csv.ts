@@ -42,6 +42,8 @@ export interface CsvColumns<C extends string> {
   optional?: readonly C[];
   /** The header names of each column: its English name first, then its French one, then any other accepted. */
   names: Readonly<Record<C, readonly string[]>>;
+  /** A row whose first cell starts with this is a comment: skipped, before the header or after it (its number still counts). */
+  comment?: string;
 }
 
 /** One row of the file with something in it: its number as a spreadsheet shows it (header = 1), and its cells by column (trimmed, non-empty). */
@@ -55,6 +57,8 @@ export interface CsvTable<C extends string> {
   delimiter: ',' | ';';
   records: CsvRecord<C>[];
   errors: FieldError[];
+  /** Comment rows after the header (`spec.comment`), skipped. */
+  comments: number;
 }
 
 /** `Matériau ` → `materiau`. */
@@ -66,10 +70,22 @@ export const columnsHelp = <C extends string>(spec: CsvColumns<C>) =>
 
 const invalidFile = (errors: FieldError[]) => new ValidationProblem(errors);
 
-/** The first row with a cell that is not empty (`;;;` is an empty row), and its number as a spreadsheet counts lines; else the first row. */
-function firstFilledLine(text: string): { line: string; row: number } {
-  const at = text.search(/[^\s,;"]/);
-  const start = at === -1 ? 0 : Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('\r', at)) + 1;
+/** The first row with a cell that is not empty (`;;;` is an empty row) and is no comment, and its number as a spreadsheet counts lines; else the first row. */
+function firstFilledLine(text: string, comment: string | undefined): { line: string; row: number } {
+  const lineStart = (at: number) => Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('\r', at)) + 1;
+  // A comment row (its first cell starts with the mark, quoted or not): the next one.
+  const commentAt = (at: number) => comment !== undefined && text.startsWith(comment, at) && /^\s*"?$/.test(text.slice(lineStart(at), at));
+  let at = text.search(/[^\s,;"]/);
+  while (at !== -1 && commentAt(at)) {
+    const next = text.slice(at).search(/[\r\n]/);
+    if (next === -1) {
+      at = -1;
+      break;
+    }
+    const rest = text.slice(at + next).search(/[^\s,;"]/);
+    at = rest === -1 ? -1 : at + next + rest;
+  }
+  const start = at === -1 ? 0 : lineStart(at);
   const end = text.slice(start).search(/[\r\n]/);
   let row = 1;
   for (let i = 0; i < start; i++) {
@@ -81,7 +97,7 @@ function firstFilledLine(text: string): { line: string; row: number } {
 
 /** The separator of the file: the one that splits its header into known column names. */
 function detectDelimiter<C extends string>(text: string, spec: CsvColumns<C>, names: ReadonlyMap<string, C>): ',' | ';' {
-  const { line: firstLine, row } = firstFilledLine(text);
+  const { line: firstLine, row } = firstFilledLine(text, spec.comment);
   const known = (delimiter: string) => {
     try {
       const [header = []] = parse(firstLine, { delimiter, relax_column_count: true, to: 1 }) as string[][];
@@ -156,15 +172,20 @@ export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>
         : `row ${row}: ${error.message.replace(/ at line \d+.*$/, '')}; a cell that contains quotes must be quoted, its quotes doubled ("")`;
     throw invalidFile([{ pointer: `/rows/${row}`, code: 'invalid_csv', detail, row, params: { reason: error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'quote_not_closed' : 'quotes' } }]);
   }
-  const headerIndex = rows.findIndex((cells) => cells.some((cell) => cell.trim() !== ''));
+  const isComment = (cells: string[]) => spec.comment !== undefined && (cells[0] ?? '').trim().startsWith(spec.comment);
+  const headerIndex = rows.findIndex((cells) => cells.some((cell) => cell.trim() !== '') && !isComment(cells));
   const columns = readHeader(rows[headerIndex] ?? [], headerIndex + 1 || 1, spec, names);
   const width = columns.findLastIndex((column) => column !== undefined) + 1;
 
-  const table: CsvTable<C> = { delimiter, records: [], errors: [] };
+  const table: CsvTable<C> = { delimiter, records: [], errors: [], comments: 0 };
   rows.forEach((raw, index) => {
     const row = index + 1;
     const cells = raw.map((cell) => restoreCell(cell.trim()));
     if (index <= headerIndex || cells.every((cell) => cell === '')) return;
+    if (isComment(raw)) {
+      table.comments++;
+      return;
+    }
     const used = cells.findLastIndex((cell) => cell !== '') + 1;
     if (used > width) {
       table.errors.push({

@@ -103,7 +103,8 @@ export class ValidationProblem extends Problem {
   constructor(
     readonly errors: FieldError[],
     detail = describeErrors(errors),
-    total = errors.length,
+    /** How many problems were found, listed in `errors` or not. */
+    readonly total: number = errors.length,
   ) {
     const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, detail: truncate(error.detail) }));
     const unlisted = Math.max(total, errors.length) - listed.length;

@@ -1,7 +1,7 @@
 import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
-import { CSV_COLUMNS } from '../../common/csv/declaration-file.js';
+import { COMMENT_MARK, CSV_COLUMNS } from '../../common/csv/declaration-file.js';
 import { type NumberContext, type NumberProblemCode, numberContext, readNumber } from '../../i18n/read-number.js';
 
 type Column = (typeof CSV_COLUMNS)[number];
@@ -12,10 +12,14 @@ export interface DeclarationFile {
   charset: CsvCharset | undefined;
 }
 
-/** The columns of a declaration file and their header names, English then French (compared ignoring case and accents). */
+/**
+ * The columns of a declaration file and their header names, English then French (compared ignoring
+ * case and accents); rows starting with `#` are comments (the template's examples).
+ */
 export const DECLARATION_COLUMNS: CsvColumns<Column> = {
   columns: CSV_COLUMNS,
   names: { stream: ['stream', 'flux'], material: ['material', 'matériau'], unit: ['unit', 'unité'], quantity: ['quantity', 'quantité'] },
+  comment: COMMENT_MARK,
 };
 
 /** A declaration file read as the JSON body it stands for, and where each of its lines came from. */
@@ -26,6 +30,8 @@ export interface DeclarationSheet {
   rows: number[];
   /** Cells that cannot stand for a value at all (pointers `/rows/<row>/<column>`). */
   errors: FieldError[];
+  /** Rows skipped as comments (`#`, the template's examples). */
+  comments: number;
 }
 
 
@@ -38,7 +44,7 @@ export interface DeclarationSheet {
 export function readDeclarationCsv(file: DeclarationFile, period: string | undefined, maxLines: number): DeclarationSheet {
   const text = decodeCsv(file.bytes, file.charset, 'application/json, text/csv');
   const table = readCsvTable(text, DECLARATION_COLUMNS, maxLines);
-  const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors] };
+  const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors], comments: table.comments };
   // The evidence of every quantity of the file at once: "1.200" is 1200 in a file that writes "12,5" elsewhere.
   const context = numberContext(table.records.slice(0, maxLines).map(({ cells }) => (typeof cells.quantity === 'string' ? cells.quantity : '')));
   for (const { row, cells } of table.records) {
@@ -103,6 +109,10 @@ export function pointAtCells(sheet: DeclarationSheet, errors: FieldError[]): Fie
     if (line) {
       const row = sheet.rows[Number(line[1])]!;
       return { pointer: `/rows/${row}${line[2] ?? ''}`, code: error.code, detail: `row ${row}: ${error.detail}`, row, params: paramsAtRows(sheet, error.params) };
+    }
+    // No line, but comment rows: most likely the template's examples, left commented.
+    if (error.pointer === '/lines' && error.code === 'too_few_lines' && sheet.comments > 0) {
+      return { ...error, pointer: '/rows', detail: `${error.detail}; the file's ${sheet.comments} row(s) starting with # are comments, which are not read: remove the # of the examples you keep`, params: { ...error.params, comments: sheet.comments } };
     }
     if (error.pointer === '/lines') return { ...error, pointer: '/rows' };
     if (error.pointer === '/period') return { ...error, pointer: '/query/period', detail: `${error.detail} (in the address: ?period=2025-S1)` };

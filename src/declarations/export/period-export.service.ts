@@ -5,6 +5,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
+import { CSV_DIALECTS, type CsvDialect } from '../../common/csv/csv-dialect.js';
+import { csvDecimal, csvRow } from '../../common/csv/write-csv.js';
 import { PERIOD_PATTERN } from '../period.js';
 import { Clock } from '../clock.js';
 import { periodEnded } from './liability.js';
@@ -31,6 +33,25 @@ export const CSV_COLUMNS = [
   'quantity',
   'eco_organism',
 ] as const;
+
+/** The columns in French, for the French dialect (the annual export's words where they are the same columns). */
+export const CSV_COLUMNS_FR: Readonly<Record<(typeof CSV_COLUMNS)[number], string>> = {
+  period: 'période',
+  client_id: 'identifiant client',
+  company: 'société',
+  country: 'pays',
+  idus: 'IDU',
+  declaration_id: 'identifiant de déclaration',
+  revision: 'révision',
+  receipt: 'reçu',
+  submitted_at: 'date de dépôt',
+  stream: 'filière',
+  material: 'matériau',
+  material_category: 'catégorie de matériau',
+  unit: 'unité',
+  quantity: 'quantité',
+  eco_organism: 'éco-organisme',
+};
 
 /** IDUs share one CSV cell. */
 export const IDU_SEPARATOR = '; ';
@@ -110,33 +131,43 @@ const jsonFormatter = (period: string): ExportFormatter => ({
   end: () => '\n]}\n',
 });
 
+/** A declaration's rows as CSV cells, in the order of CSV_COLUMNS; `quantity` writes the exact decimal text. */
+const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) =>
+  rows.map((row) => [
+    period,
+    row.clientId,
+    row.company ?? '',
+    row.country ?? '',
+    row.idus.join(IDU_SEPARATOR),
+    row.declarationId,
+    String(row.revision),
+    row.receipt,
+    row.submittedAt,
+    row.stream,
+    row.material,
+    row.materialCode ?? '',
+    row.unit,
+    quantity(row.quantity),
+    row.ecoOrganism ?? '',
+  ]);
+
+/** The French dialect (`;`, decimal comma, French headers, BOM), written by the annual export's writer (common/csv/write-csv.ts). */
+const frenchCsvFormatter = (period: string): ExportFormatter => {
+  const dialect = CSV_DIALECTS.fr;
+  return {
+    start: () => `\ufeff${csvRow(CSV_COLUMNS.map((c) => CSV_COLUMNS_FR[c]), dialect)}`,
+    declaration: (rows) => csvCells(period, rows, (value) => csvDecimal(value, dialect)).map((cells) => csvRow(cells, dialect)).join(''),
+    end: () => '',
+  };
+};
+
 const csvFormatter = (period: string): ExportFormatter => {
   // Every part of a cell a spreadsheet could run as a formula, after whichever separator it splits on, starts with `'`
   // (neutraliseCell); a cell holding `;` or a tab is quoted too, so that a spreadsheet splitting on it keeps the cell whole.
   const options = { cast: { string: neutraliseCell }, quoted_match: /[;\t]/ };
   return {
     start: () => stringify([[...CSV_COLUMNS]]),
-    declaration: (rows) =>
-      stringify(
-        rows.map((row) => [
-          period,
-          row.clientId,
-          row.company ?? '',
-          row.country ?? '',
-          row.idus.join(IDU_SEPARATOR),
-          row.declarationId,
-          String(row.revision),
-          row.receipt,
-          row.submittedAt,
-          row.stream,
-          row.material,
-          row.materialCode ?? '',
-          row.unit,
-          row.quantity,
-          row.ecoOrganism ?? '',
-        ]),
-        options,
-      ),
+    declaration: (rows) => stringify(csvCells(period, rows, (value) => value), options),
     end: () => '',
   };
 };
@@ -154,7 +185,7 @@ export class PeriodExportService {
    * with backpressure. A failure before the first byte is a problem response; after it, the
    * connection is cut (a truncated body must never look complete).
    */
-  async writeExport(period: string, format: ExportFormat, res: Response): Promise<void> {
+  async writeExport(period: string, format: ExportFormat, res: Response, dialect: CsvDialect = CSV_DIALECTS.en): Promise<void> {
     checkPeriod(period);
     await this.repository.streamLines(period, async (rows) => {
       res.status(200);
@@ -164,7 +195,8 @@ export class PeriodExportService {
       } else {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
-      await pipeline(rows, new ByDeclaration(format === 'csv' ? csvFormatter(period) : jsonFormatter(period)), res);
+      const formatter = format === 'json' ? jsonFormatter(period) : dialect.name === 'fr' ? frenchCsvFormatter(period) : csvFormatter(period);
+      await pipeline(rows, new ByDeclaration(formatter), res);
     });
   }
 

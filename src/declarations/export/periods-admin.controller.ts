@@ -1,15 +1,16 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiExtension, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExtension, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CSV_DIALECT_QUERY, csvDialectQuery } from '../../common/csv/csv-dialect.js';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
-import { CSV_COLUMNS, type ExportFormat, IDU_SEPARATOR, PeriodExportService } from './period-export.service.js';
+import { CSV_COLUMNS, CSV_COLUMNS_FR, type ExportFormat, IDU_SEPARATOR, PeriodExportService } from './period-export.service.js';
 
 const PERIOD_PARAM = { name: 'period', description: 'A half-year, `YYYY-S1` or `YYYY-S2` (anything else: 404).', schema: { type: 'string', example: '2025-S1' } };
 const CSV_DESCRIPTION =
   `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
-  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text.`;
+  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_COLUMNS.map((c) => `\`${CSV_COLUMNS_FR[c]}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text.`;
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
 const DISPOSITION = { 'Content-Disposition': { description: '`attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } } };
 
@@ -35,12 +36,14 @@ export class PeriodsAdminController {
   })
   @ApiExtension('x-csv-operation', 'exportPeriodCsv')
   @ApiParam(PERIOD_PARAM)
+  @ApiQuery(CSV_DIALECT_QUERY)
   @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for the file of `exportPeriodCsv`; JSON otherwise.', schema: { type: 'string' } })
   @ApiResponse({ status: 200, description: 'The export.', content: { 'application/json': { schema: { $ref: getSchemaPath(PeriodExportDto) } } } })
-  @ApiProblems(404)
-  async export(@Param('period') period: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @ApiProblems(404, 422)
+  async export(@Param('period') period: string, @Query('dialect') dialect: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const csvDialect = csvDialectQuery(dialect);
     const format: ExportFormat = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
-    await this.exports.writeExport(period, format, res);
+    await this.exports.writeExport(period, format, res, csvDialect);
   }
 
   @Get('export.csv')
@@ -50,10 +53,11 @@ export class PeriodsAdminController {
     description: `The rows of \`exportPeriod\` as a CSV file, in an operation of its own so that a generated client types the answer as text without a cast. ${CSV_DESCRIPTION}`,
   })
   @ApiParam(PERIOD_PARAM)
+  @ApiQuery(CSV_DIALECT_QUERY)
   @ApiResponse({ status: 200, description: 'The export as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
-  @ApiProblems(404)
-  async exportCsv(@Param('period') period: string, @Res() res: Response): Promise<void> {
-    await this.exports.writeExport(period, 'csv', res);
+  @ApiProblems(404, 422)
+  async exportCsv(@Param('period') period: string, @Query('dialect') dialect: unknown, @Res() res: Response): Promise<void> {
+    await this.exports.writeExport(period, 'csv', res, csvDialectQuery(dialect));
   }
 
   @Get('summary')

@@ -46,6 +46,8 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.form.periodHint': [['2026-S1']],
   'dashboardPages.form.nothingStoredFrom': [['ventes.csv']],
   'dashboardPages.form.tooManyLines': [[200]],
+  'files.report.fileName': [['ventes']],
+  'dashboardPages.form.reportHelp': [[3, 1000], [1234, 1000]],
   'dashboardPages.error.heading': [[404]],
   'site.streamPage.eventRetired': [[2]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
@@ -131,6 +133,10 @@ describe('the catalogues', () => {
     'dashboardPages.common.none',
     // The badge of a test token: « test » is the French word too (« jeton de test »).
     'dashboardPages.tokens.modeBadges.test',
+    // The error report's column names that French shares.
+    'files.report.type',
+    'files.report.code',
+    'files.report.message',
   ]);
 
   it('say nothing in French exactly as in English, but codes, units and names', () => {

@@ -172,10 +172,14 @@ export const dashboardPagesEn = {
     fileHelp:
       'A CSV file with the columns stream, material, unit and quantity (or flux, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
     template: 'Blank template',
+    templateFile: 'declaration-template.csv',
     file: 'CSV file',
     upload: 'Upload and submit',
     nothingStoredFrom: (file: string) => `Nothing was recorded from ${file}.`,
     tooManyLines: (max: number) => `The form holds at most ${n(max)} lines: upload a spreadsheet (CSV) for more, up to ${n(1000)}.`,
+    report: 'Download the error report (CSV)',
+    reportHelp: (total: number, max: number) =>
+      `Your file back with one row per problem: its row number in your file, its type (error or warning), its code and what to do, in your file’s format, to open beside it. It lists at most ${n(max)} problems${total > max ? `: here the first ${n(max)} of ${n(total)}; fix them, then upload the file again to see the others` : ''}.`,
   },
   signIn: {
     signedOutEverywhere: 'You are signed out on every browser and device.',

@@ -169,10 +169,14 @@ export const dashboardPagesFr = {
     byFile: 'Ou déposer un tableur',
     fileHelp: t`Un fichier CSV avec les colonnes flux, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
     template: 'Modèle vierge',
+    templateFile: 'modele-declaration.csv',
     file: 'Fichier CSV',
     upload: 'Envoyer et déposer',
     nothingStoredFrom: (file: string) => t`Rien n'a été enregistré à partir de ${file}.`,
     tooManyLines: (max: number) => t`Le formulaire compte au plus ${n(max)} lignes : au-delà, déposez un tableur (CSV), jusqu'à ${n(1000)} lignes.`,
+    report: t`Télécharger le rapport d'erreurs (CSV)`,
+    reportHelp: (total: number, max: number) =>
+      t`Votre fichier en retour, avec une ligne par problème : son numéro de ligne dans votre fichier, son type (erreur ou avertissement), son code et la correction à apporter, au format de votre fichier, à ouvrir à côté de celui-ci. Il liste au plus ${n(max)} problèmes${total > max ? t` : ici les ${n(max)} premiers sur ${n(total)} ; corrigez-les, puis renvoyez le fichier pour voir les suivants` : ''}.`,
   },
   signIn: {
     signedOutEverywhere: 'Vous êtes déconnecté sur tous vos navigateurs et appareils.',

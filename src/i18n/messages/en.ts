@@ -339,7 +339,8 @@ export const en = {
         : 'The service does not take declarations for a half-year this early. Choose a later one.',
     period_not_started: (p) =>
       `The half-year ${p.period ?? ''} has not started yet${p.start ? `: it opens on ${date(p.start)}` : ''}. Declare it once it has started, or choose a half-year that has${p.current ? `, for example ${p.current}` : ''}.`,
-    too_few_lines: () => `The declaration has no line. Add at least one: a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`,
+    too_few_lines: (p) =>
+      `The declaration has no line.${p.comments ? ` The file’s ${p.comments === 1 ? 'row that starts' : `${n(p.comments)} rows that start`} with # (the template’s notes and examples) ${p.comments === 1 ? 'is' : 'are'} never read: take the # away from an example you keep, or write your lines under the header.` : ''} Add at least one: a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`,
     too_many_lines: (p) =>
       `${p.count !== undefined ? `The declaration has ${n(p.count)} lines, and ${n(p.max ?? 1000)} at most are allowed.` : `A declaration has at most ${n(p.max ?? 1000)} lines: the lines of the file from this row on are not read.`} Group close materials under their category of the eco-organism’s grid, for example all glass bottles and jars under Glass.`,
     unknown_stream: (p) =>
@@ -395,20 +396,20 @@ export const en = {
         ? 'The first row splits into column names both with commas and with semicolons. Use one separator only, for example stream,material,unit,quantity.'
         : `The first row of the file must name the columns stream, material, unit and quantity (or in French flux, matériau, unité, quantité), separated by commas or semicolons. Start from the template, or add this row above your figures.${p.tabs ? ' The file looks tab-separated: save it as CSV instead.' : ''}`,
     unknown_column: (p) =>
-      `${p.name === undefined ? 'This column is not' : `The column “${p.name}”${p.column !== undefined ? ` (column ${p.column})` : ''} is not`} one the service reads. Rename it stream, material, unit or quantity, or delete it.`,
+      `${p.name === undefined ? 'This column is not' : `The column “${p.name}”${p.column !== undefined ? ` (column ${p.column})` : ''} is not`} one the service reads. Rename it stream, material, unit or quantity (for example “Qty” becomes quantity), or delete it.`,
     missing_column: (p) =>
       p.column
         ? `The file has no ${column(p.column)} column. Add it to the first row, for example stream,material,unit,quantity.`
         : 'A column is missing from the file. Name them all in the first row, for example stream,material,unit,quantity.',
-    duplicate_column: (p) => `${p.column ? `The ${column(p.column)} column` : 'A column'} is named ${p.count === undefined ? 'more than once' : times(p.count, 'time', 'times')}. Keep one, and delete or rename the others.`,
+    duplicate_column: (p) => `${p.column ? `The ${column(p.column)} column` : 'A column'} is named ${p.count === undefined ? 'more than once' : times(p.count, 'time', 'times')}. Keep one, and delete or rename the others, so that the first row reads, for example, stream,material,unit,quantity.`,
     invalid_csv: (p) =>
       p.reason === 'quote_not_closed'
-        ? 'A cell opens a quotation mark that is never closed. Close it or remove it; a spreadsheet places quotation marks for you when it saves the file.'
-        : 'A cell holds quotation marks in a way spreadsheets do not write. Save the file again from Excel or LibreOffice, which places them for you.',
+        ? 'A cell opens a quotation mark that is never closed. Close it or remove it, for example "Glass, bottles" (not "Glass, bottles). A spreadsheet places quotation marks for you when it saves the file.'
+        : 'A cell holds quotation marks in a way spreadsheets do not write. Put the whole cell in quotation marks and double those inside it, for example "Tray ""PET""", or save the file again from Excel or LibreOffice, which does it for you.',
     too_many_rows: (p) =>
-      `The file has more than ${n(p.max ?? 2001)} rows, counting blank ones. Delete the blank rows at its end (a spreadsheet sometimes saves thousands of them), or split the declaration.`,
+      `The file has more than ${n(p.max ?? 2001)} rows, counting blank ones. Delete the blank rows at its end (a spreadsheet sometimes saves thousands of them: select them from the first blank row down and delete them), or group materials under their category, for example every glass bottle and jar under Glass.`,
     too_many_cells: (p) =>
-      `${p.cells !== undefined && p.columns !== undefined ? `This row has ${times(p.cells, 'cell', 'cells')}, but the first row names ${times(p.columns, 'column', 'columns')}.` : 'This row has more cells than the first row names columns.'} A cell that holds the separator (${p.delimiter === ';' ? 'a semicolon' : 'a comma'}) must be in quotation marks: save the file from a spreadsheet, which does it for you.`,
+      `${p.cells !== undefined && p.columns !== undefined ? `This row has ${times(p.cells, 'cell', 'cells')}, but the first row names ${times(p.columns, 'column', 'columns')}.` : 'This row has more cells than the first row names columns.'} A cell that holds the separator (${p.delimiter === ';' ? 'a semicolon' : 'a comma'}) must be in quotation marks, for example ${p.delimiter === ';' ? '"Trays; PET"' : '"Trays, PET"'}: save the file from a spreadsheet, which does it for you.`,
 
     file_missing: () => 'Choose a CSV file to upload, for example the template filled in and saved as CSV.',
 
@@ -497,6 +498,22 @@ export const en = {
         `This sign-in link does not work: it was already used, it is more than ${times(minutes, 'minute', 'minutes')} old, or it was not copied whole.`,
       askNew: 'Ask for a new link',
       orOperator: 'or ask the operator for one.',
+    },
+  },
+
+  /** Words written into CSV files for people: the template's note, the upload's error report. */
+  files: {
+    templateNote:
+      'Rows starting with # are notes and examples: they are never filed. Write one row per stream, material and unit under the header (copy an example without its #), then upload the file.',
+    report: {
+      row: 'row',
+      type: 'type',
+      code: 'code',
+      message: 'message',
+      error: 'error',
+      warning: 'warning',
+      column: 'column',
+      fileName: (name: string) => `error-report-${name}.csv`,
     },
   },
 

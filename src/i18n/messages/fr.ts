@@ -333,7 +333,8 @@ export const fr = {
         : 'Le service n’accepte pas les déclarations pour un semestre aussi ancien. Choisissez un semestre plus récent.',
     period_not_started: (p) =>
       t`Le semestre ${p.period ?? ''} n'a pas encore commencé${p.start ? t` : il s'ouvre le ${date(p.start)}` : ''}. Déclarez-le une fois commencé, ou choisissez un semestre déjà ouvert${p.current ? `, par exemple ${p.current}` : ''}.`,
-    too_few_lines: () => t`La déclaration ne comporte aucune ligne. Ajoutez-en au moins une : filière, matériau, unité et quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`,
+    too_few_lines: (p) =>
+      `${t`La déclaration ne comporte aucune ligne.`}${p.comments ? ` ${p.comments === 1 ? t`La ligne du fichier qui commence par # (remarque ou exemple du modèle) n'est jamais lue` : t`Les ${n(p.comments)} lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues`}${t` : retirez le # des exemples que vous gardez, ou écrivez vos lignes sous l'en-tête.`}` : ''} ${t`Ajoutez-en au moins une : filière, matériau, unité et quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`}`,
     too_many_lines: (p) =>
       `${p.count !== undefined ? t`La déclaration compte ${n(p.count)} lignes, pour ${n(p.max ?? 1000)} au plus.` : t`Une déclaration compte au plus ${n(p.max ?? 1000)} lignes : les lignes du fichier ne sont plus lues à partir de celle-ci.`} ${t`Regroupez les matériaux proches sous leur catégorie du barème de l'éco-organisme, par exemple toutes les bouteilles et tous les pots en verre sous Verre.`}`,
     unknown_stream: (p) =>
@@ -390,21 +391,21 @@ export const fr = {
         ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple flux;matériau;unité;quantité.`
         : `${t`La première ligne du fichier doit nommer les colonnes flux, matériau, unité et quantité (ou en anglais stream, material, unit, quantity), séparées par des points-virgules ou des virgules. Partez du modèle, ou ajoutez cette ligne au-dessus de vos chiffres.`}${p.tabs ? t` Le fichier semble séparé par des tabulations : enregistrez-le plutôt au format CSV.` : ''}`,
     unknown_column: (p) =>
-      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. Renommez-la flux, matériau, unité ou quantité, ou supprimez-la.`,
+      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. ${t`Renommez-la flux, matériau, unité ou quantité (par exemple « Qté » devient quantité), ou supprimez-la.`}`,
     missing_column: (p) =>
       p.column
         ? t`Le fichier n'a pas de colonne ${column(p.column)}. Ajoutez-la à la première ligne, par exemple flux;matériau;unité;quantité.`
         : t`Il manque une colonne au fichier. Nommez-les toutes à la première ligne, par exemple flux;matériau;unité;quantité.`,
     duplicate_column: (p) =>
-      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. Gardez-en une, et supprimez ou renommez les autres.`,
+      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. ${t`Gardez-en une, et supprimez ou renommez les autres, pour que la première ligne se lise par exemple flux;matériau;unité;quantité.`}`,
     invalid_csv: (p) =>
       p.reason === 'quote_not_closed'
-        ? t`Une cellule ouvre des guillemets qui ne sont jamais refermés. Refermez-les ou retirez-les ; un tableur place les guillemets pour vous quand il enregistre le fichier.`
-        : t`Une cellule contient des guillemets placés comme aucun tableur ne les écrit. Enregistrez de nouveau le fichier depuis Excel ou LibreOffice, qui les place pour vous.`,
+        ? t`Une cellule ouvre des guillemets qui ne sont jamais refermés. Refermez-les à la fin de la cellule ou retirez-les, par exemple Verre, bouteilles entre deux guillemets droits plutôt qu'après un seul. Un tableur place les guillemets pour vous quand il enregistre le fichier.`
+        : t`Une cellule contient des guillemets placés comme aucun tableur ne les écrit. Ouvrez le fichier dans Excel ou LibreOffice et enregistrez-le de nouveau au format CSV : le tableur place les guillemets pour vous, par exemple autour d'une cellule Barquette « PET », dont il double les guillemets.`,
     too_many_rows: (p) =>
-      t`Le fichier compte plus de ${n(p.max ?? 2001)} lignes, lignes vides comprises. Supprimez les lignes vides à sa fin (un tableur en enregistre parfois des milliers), ou scindez la déclaration.`,
+      t`Le fichier compte plus de ${n(p.max ?? 2001)} lignes, lignes vides comprises. Supprimez les lignes vides à sa fin (un tableur en enregistre parfois des milliers : sélectionnez-les à partir de la première ligne vide et supprimez-les), ou regroupez les matériaux sous leur catégorie, par exemple toutes les bouteilles et tous les pots en verre sous Verre.`,
     too_many_cells: (p) =>
-      `${p.cells !== undefined && p.columns !== undefined ? `Cette ligne compte ${times(p.cells, 'cellule', 'cellules')}, mais la première ligne ne nomme que ${times(p.columns, 'colonne', 'colonnes')}.` : 'Cette ligne compte plus de cellules que la première ligne ne nomme de colonnes.'} ${t`Une cellule qui contient le séparateur (${p.delimiter === ';' ? 'point-virgule' : 'virgule'}) doit être entre guillemets : enregistrez le fichier depuis un tableur, qui s'en charge pour vous.`}`,
+      `${p.cells !== undefined && p.columns !== undefined ? `Cette ligne compte ${times(p.cells, 'cellule', 'cellules')}, mais la première ligne ne nomme que ${times(p.columns, 'colonne', 'colonnes')}.` : 'Cette ligne compte plus de cellules que la première ligne ne nomme de colonnes.'} ${t`Une cellule qui contient le séparateur (${p.delimiter === ';' ? 'point-virgule' : 'virgule'}) doit être entre guillemets droits, par exemple la cellule ${p.delimiter === ';' ? 'Barquettes;PET' : 'Barquettes, PET'} : enregistrez le fichier depuis un tableur, qui s'en charge pour vous.`}`,
 
     file_missing: () => 'Choisissez le fichier CSV à envoyer, par exemple le modèle rempli puis enregistré au format CSV.',
 
@@ -492,6 +493,20 @@ export const fr = {
         t`Ce lien de connexion ne fonctionne pas : il a déjà servi, il a plus de ${times(minutes, 'minute', 'minutes')}, ou il n'a pas été copié en entier.`,
       askNew: 'Demander un nouveau lien',
       orOperator: t`ou en demander un à l'opérateur.`,
+    },
+  },
+
+  files: {
+    templateNote: t`Les lignes qui commencent par # sont des remarques et des exemples : elles ne sont jamais déclarées. Écrivez une ligne par flux, matériau et unité sous l'en-tête (recopiez un exemple sans son #), puis envoyez le fichier.`,
+    report: {
+      row: 'ligne',
+      type: 'type',
+      code: 'code',
+      message: 'message',
+      error: 'erreur',
+      warning: 'avertissement',
+      column: 'colonne',
+      fileName: (name: string) => `rapport-erreurs-${name}.csv`,
     },
   },
 
