@@ -314,6 +314,12 @@ export const en = {
     invalid_country_code: () => 'Write the country as its two-letter ISO code in capitals, for example FR for France.',
     invalid_language_code: () => 'Write fr for French or en for English.',
     duplicate: (p) => (p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`),
+    no_clients: () => 'The file has a header but no client. Add one row per client below the header.',
+    too_many_clients: (p) => `A file onboards at most ${n(p.max ?? 1000)} clients: the rows from this one on are not read. Split the file in two and send each part.`,
+    duplicate_client: (p) =>
+      `This client is already on row ${p.other === undefined ? 'above' : n(p.other)} of the file (the same client id, or the same company and e-mail address). Keep one of the two rows.`,
+    client_exists: (p) =>
+      `${p.value ? `The client “${p.value}”` : 'A client'} already exists with this id, or with this company and e-mail address. Remove the row, or change the existing client instead.`,
     unknown_plan: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} one of the service’s plans. ${p.plans?.length ? `Choose ${or(p.plans)}.` : 'Choose one of the plans on the pricing page, for example business.'}`,
     not_in_plan: (p) =>

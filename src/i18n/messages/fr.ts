@@ -308,6 +308,12 @@ export const fr = {
     invalid_language_code: () => 'Écrivez fr pour le français ou en pour l’anglais.',
     duplicate: (p) =>
       p.value === undefined ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.` : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
+    no_clients: () => t`Le fichier a une ligne d'en-tête mais aucun client. Ajoutez une ligne par client sous l'en-tête.`,
+    too_many_clients: (p) => t`Un fichier inscrit au plus ${n(p.max ?? 1000)} clients : les lignes à partir de celle-ci ne sont pas lues. Scindez le fichier en deux et envoyez chaque partie.`,
+    duplicate_client: (p) =>
+      t`Ce client figure déjà à la ligne ${p.other === undefined ? 'précédente' : n(p.other)} du fichier (même identifiant, ou même raison sociale et même adresse e-mail). Ne gardez qu'une des deux lignes.`,
+    client_exists: (p) =>
+      t`${p.value ? t`Le client « ${p.value} »` : 'Un client'} existe déjà avec cet identifiant, ou avec cette raison sociale et cette adresse e-mail. Retirez la ligne, ou modifiez plutôt le client existant.`,
     unknown_plan: (p) =>
       `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} une offre du service. ${p.plans?.length ? `Choisissez ${or(p.plans)}.` : t`Choisissez l'une des offres de la page Tarifs, par exemple business.`}`,
     not_in_plan: (p) =>
