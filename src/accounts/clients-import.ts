@@ -5,9 +5,8 @@ import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../co
 import type { FieldError } from '../common/problem/problem.js';
 import { textProblems, toFieldErrors } from '../common/validation.js';
 import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import type { CreateClientInput } from './accounts.service.js';
 import { CreateClientDto } from './dto/client-input.dto.js';
-import { profileValueErrors } from './profile.js';
+import { type ProfilePatch, profileValueErrors } from './profile.js';
 
 /** The most clients one file onboards (a book of a few hundred producers fits; more is several files). */
 export const MAX_IMPORT_CLIENTS = 1_000;
@@ -38,7 +37,7 @@ const LIST_SEPARATOR = '|';
 /** One row of the file as the body of `POST /admin/clients` it stands for. */
 export interface ImportRow {
   row: number;
-  input: CreateClientInput;
+  input: ProfilePatch & { clientId: string | null; language: 'fr' | 'en' | null };
 }
 
 /** A clients file read and checked row by row (without the database: duplicates against existing clients are the service's). */

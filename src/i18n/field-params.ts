@@ -88,6 +88,8 @@ export interface FieldParams extends ProductFieldParams {
   too_many_clients: Position & { max?: number };
   duplicate_client: Position & { value?: string; other?: number };
   client_exists: Position & { value?: string };
+  // The operator's reminders
+  period_not_ended: Position & { period?: string; end?: string };
   // The operator's per-stream settings (eco-organism)
   invalid_client_status: Position;
   link_lifetime_out_of_range: Position & Bounds;

@@ -61,6 +61,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   too_many_clients: [{ row: 1002, max: 1000 }, {}],
   duplicate_client: [{ row: 5, value: 'vins-du-sud', other: 2 }, {}],
   client_exists: [{ row: 3, value: 'vins-du-sud' }, {}],
+  period_not_ended: [{ field: 'period', period: '2026-S2', end: '2026-12-31' }, {}],
   unknown_plan: [{ value: 'gold', plans: ['starter', 'business', 'marketplace'] }, {}],
   not_in_plan: [{ plan: 'starter', stream: 'EPRO', covered: ['EMB'] }, {}],
   invalid_client_status: [{ field: 'status' }],
