@@ -131,7 +131,8 @@ describe('the request examples of the OpenAPI document', () => {
         .set('authorization', `Bearer ${credentialFor(example.route)}`)
         .set('content-type', example.contentType)
         .send(body);
-      const expected = documentedStatus(example.method, example.route);
+      // The import of clients is a dry run unless asked otherwise: 200 (201 is for `dry_run=false`).
+      const expected = example.operationId === 'importClients' ? 200 : documentedStatus(example.method, example.route);
       outcomes.push(`${example.operationId} ${example.contentType} ${example.name}: ${res.status}${res.status === expected ? '' : ` (documented ${expected}): ${res.text}`}`);
     }
     expect(outcomes.filter((o) => !/: (\d+)$/.test(o))).toEqual([]);

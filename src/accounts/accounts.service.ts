@@ -6,9 +6,11 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
 import { type Page, pageOf, positionOf } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
-import { NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
+import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { ClientEntity, type ClientStatus } from './client.entity.js';
+import { contactKey, type ImportRow, readClientsCsv } from './clients-import.js';
+import type { CsvCharset } from '../common/csv/read-csv.js';
 import { clientEtag, ifMatchAllows } from './client-etag.js';
 import { ASCII_LOWER, ASCII_UPPER, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
@@ -71,6 +73,14 @@ export interface LanguagePatch {
 
 export interface CreateClientInput extends ProfilePatch, LanguagePatch {
   clientId?: string | null;
+}
+
+/** A client of an import file: on a dry run what would be created (`clientId` null when generated on applying), else what was. */
+export interface ImportedClient {
+  row: number;
+  clientId: string | null;
+  pending: Profile;
+  language: 'fr' | 'en';
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -185,6 +195,88 @@ export class AccountsService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Onboards the clients of an import file (clients-import.ts read and checked each row) all or
+   * nothing: refused whole (422, every problem by row and column) when a row has a problem or names
+   * a client that exists (the same client_id, or the same company at the same address, pending or
+   * confirmed). A dry run checks and answers what would be created, writing nothing. Applying
+   * creates them in one transaction, each recorded as `client.created` (`source: "import"`, its row).
+   */
+  /** A clients file read, checked and (unless a dry run) applied: see clients-import.ts and `importClients`. */
+  async importCsv(file: { bytes: Buffer; charset: CsvCharset | undefined } | undefined, apply: boolean, actor: Actor): Promise<ImportedClient[]> {
+    const sheet = readClientsCsv(file ?? { bytes: Buffer.alloc(0), charset: undefined }, this.catalogue);
+    return this.importClients(sheet.rows, sheet.errors, apply, actor);
+  }
+
+  async importClients(rows: readonly ImportRow[], fileErrors: readonly FieldError[], apply: boolean, actor: Actor): Promise<ImportedClient[]> {
+    const planned = (manager: EntityManager) => this.checkImport(manager, rows, fileErrors);
+    if (!apply) return planned(this.clients.manager);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        // Two imports at once cannot both find a client absent and both create it.
+        await manager.query(`SELECT pg_advisory_xact_lock(hashtext('clients.import'))`);
+        const clients = await planned(manager);
+        const entities = clients.map((client) => {
+          const entity = this.clients.create({ clientId: client.clientId ?? generateClientId(), confirmedAt: null, language: client.language });
+          setPending(entity, client.pending);
+          return entity;
+        });
+        await manager.insert(ClientEntity, entities);
+        for (const [i, entity] of entities.entries()) {
+          const { row, pending, language } = clients[i]!;
+          clients[i] = { ...clients[i]!, clientId: entity.clientId };
+          await this.audit.record(manager, actor, {
+            action: 'client.created',
+            targetType: 'client',
+            targetId: entity.clientId,
+            clientId: entity.clientId,
+            changes: { ...profileChanges(emptyProfile(), pending), language: { from: null, to: language }, source: 'import', row },
+          });
+        }
+        return clients;
+      });
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new Problem('conflict', 'A client of the file was created by someone else meanwhile; nothing was imported. Send the file again to see which.');
+      }
+      throw error;
+    }
+  }
+
+  /** The clients an import would create; 422 with every problem of the file and every client it names that exists. */
+  private async checkImport(manager: EntityManager, rows: readonly ImportRow[], fileErrors: readonly FieldError[]): Promise<ImportedClient[]> {
+    const errors = [...fileErrors];
+    const ids = rows.flatMap((r) => (r.input.clientId ? [r.input.clientId] : []));
+    const emails = rows.map((r) => foldEmail(r.input.email!));
+    const existing: { client_id: string; pe: string | null; pc: string | null; ce: string | null; cc: string | null }[] = await manager.query(
+      `SELECT client_id, pending_email AS pe, pending_company AS pc, confirmed_email AS ce, confirmed_company AS cc FROM clients
+        WHERE client_id = ANY($1::text[]) OR translate(pending_email, $3, $4) = ANY($2::text[]) OR translate(confirmed_email, $3, $4) = ANY($2::text[])`,
+      [ids, emails, ASCII_UPPER, ASCII_LOWER],
+    );
+    const existingIds = new Set(existing.map((c) => c.client_id));
+    const contacts = new Map<string, string>();
+    for (const c of existing) {
+      if (c.pe && c.pc) contacts.set(contactKey(c.pe, c.pc), c.client_id);
+      if (c.ce && c.cc) contacts.set(contactKey(c.ce, c.cc), c.client_id);
+    }
+    for (const { row, input } of rows) {
+      if (input.clientId && existingIds.has(input.clientId)) {
+        errors.push({ pointer: `/rows/${row}/client_id`, code: 'client_exists', detail: `row ${row}: a client with client_id "${input.clientId}" already exists`, row, params: { row, value: input.clientId } });
+      }
+      const same = contacts.get(contactKey(input.email!, input.company!));
+      if (same !== undefined) {
+        errors.push({ pointer: `/rows/${row}/email`, code: 'client_exists', detail: `row ${row}: client "${same}" already has this company and e-mail address`, row, params: { row, value: same } });
+      }
+    }
+    if (errors.length > 0) {
+      throw new ValidationProblem(errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0)), `The file cannot be imported: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was created.`);
+    }
+    return rows.map(({ row, input }) => {
+      const { clientId, language, ...patch } = input;
+      return { row, clientId: clientId ?? null, pending: applyPatch(emptyProfile(), patch), language: language ?? 'fr' };
+    });
   }
 
   async get(clientId: string): Promise<ClientView> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type Actor, CurrentActor } from '../caller/actor.js';
 import { ApiProblems } from '../common/openapi.js';
@@ -9,6 +9,12 @@ import { clientEtag } from './client-etag.js';
 import { CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
+import { ClientImportDto, DryRunQueryDto, ImportedClientDto } from './dto/client-import.dto.js';
+import { MAX_IMPORT_CLIENTS } from './clients-import.js';
+import { Accepts, CsvBody } from '../common/http/request-body.js';
+
+// Two clients as a French spreadsheet saves them (a dry run: the documented example creates nothing).
+const IMPORT_EXAMPLE = 'identifiant client;raison sociale;e-mail;pays;offre;flux;IDU;langue\r\nvins-du-sud;Vins du Sud SARL;conformite@vins-du-sud.fr;FR;business;EMB;FR000000_01ABCD;fr\r\n;Sample Ltd;compliance@sample.co.uk;GB;business;EMB;;en\r\n';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
 const ETAG = {
@@ -41,6 +47,35 @@ export class ClientsAdminController {
     const client = AdminClientDto.from(await this.accounts.create({ clientId: client_id, ...profile }, actor));
     res.location(`/api/v1/admin/clients/${encodeURIComponent(client.client_id)}`);
     return client;
+  }
+
+  @Post('import')
+  @HttpCode(200)
+  @Accepts('csv')
+  @ApiOperation({
+    operationId: 'importClients',
+    summary: 'Onboard many clients from a CSV file, all or nothing (a dry run unless `dry_run=false`)',
+    description: [
+      `One row per client with the fields of \`POST /admin/clients\`: \`client_id\` (optional, generated when empty), \`company\`, \`email\` (both required here), \`country\`, \`plan\`, \`streams\`, \`idus\` (lists: items separated by \`|\`, e.g. \`EMB|EMB_PRO\`), \`language\` (\`fr\` or \`en\`) `,
+      '— or in French `identifiant client`, `raison sociale`, `e-mail`, `pays`, `offre`, `flux`, `IDU`, `langue` — in any order, optional columns may be left out. ',
+      `Comma or semicolon separated (detected), UTF-8 with or without BOM or Windows-1252; at most ${MAX_IMPORT_CLIENTS.toLocaleString('en')} clients (beyond: 422 \`too_many_clients\`) and 1 MiB (413).\n\n`,
+      'The file is checked whole: every row by the rules of `POST /admin/clients` and the published plans and streams; a row repeating the `client_id`, or the company and e-mail address, of another row is `duplicate_client`; ',
+      'a row naming a client that exists (its `client_id`, or the same company at the same address, pending or confirmed) is `client_exists`. ',
+      'Any problem: 422 listing every one at its cell (`/rows/3/email`, with `row`, header = row 1) and nothing is created.\n\n',
+      '**Dry run by default**: the answer (200) lists what would be created and nothing is written. With `?dry_run=false` the clients are created in one transaction, all or none (201), ',
+      'each pending like after `POST /admin/clients` (confirm each afterwards), each recorded in the audit trail as `client.created` with `source: "import"` and its row.',
+    ].join(''),
+  })
+  @ApiConsumes('text/csv')
+  @ApiBody({ required: true, schema: { type: 'string', maxLength: 1024 * 1024, description: 'The clients file: a header row, then one row per client.' }, examples: { french: { summary: 'Two clients, as a French spreadsheet saves them', value: IMPORT_EXAMPLE } } })
+  @ApiOkResponse({ description: 'Dry run: the clients the file would create; nothing was written.', type: ClientImportDto })
+  @ApiCreatedResponse({ description: 'Applied (`dry_run=false`): the clients created, every row of the file.', type: ClientImportDto })
+  @ApiProblems(400, 409, 413, 415, 422)
+  async import(@Body() body: unknown, @Query() query: DryRunQueryDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<ClientImportDto> {
+    const apply = query.dry_run === 'false';
+    const clients = await this.accounts.importCsv(body instanceof CsvBody ? body : undefined, apply, actor);
+    if (apply) res.status(201);
+    return { dry_run: !apply, count: clients.length, clients: clients.map(ImportedClientDto.from) };
   }
 
   @Get()

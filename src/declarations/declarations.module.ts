@@ -21,14 +21,18 @@ import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { MailModule } from '../mail/mailer.js';
+import { RemindersAdminController } from './reminders/reminders-admin.controller.js';
+import { RemindersService } from './reminders/reminders.service.js';
 import { YearTotalsRepository } from './years/year-totals.repository.js';
 import { YearsController } from './years/years.controller.js';
 import { YearsService } from './years/years.service.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule, AccountsModule],
-  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController, YearsAdminController],
+  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule, AccountsModule, AuthModule, MailModule],
+  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController, YearsAdminController, RemindersAdminController],
   providers: [
     DeclarationsService,
     DeclarationsRepository,
@@ -43,6 +47,7 @@ import { YearsService } from './years/years.service.js';
     ObligationsService,
     YearsService,
     YearTotalsRepository,
+    RemindersService,
   ],
   // For the dashboard: the same submissions, listings and obligations as the API's.
   exports: [DeclarationsService, ObligationsService, YearsService, Clock],

@@ -83,6 +83,13 @@ export interface FieldParams extends ProductFieldParams {
   not_in_plan: Position & { plan?: string; stream?: string; covered?: readonly string[] };
   invalid_idempotency_key: Position;
   idempotency_key_reused: Position;
+  // The operator's import of clients (accounts/clients-import.ts)
+  no_clients: Position;
+  too_many_clients: Position & { max?: number };
+  duplicate_client: Position & { value?: string; other?: number };
+  client_exists: Position & { value?: string };
+  // The operator's reminders
+  period_not_ended: Position & { period?: string; end?: string };
   // The operator's per-stream settings (eco-organism)
   invalid_client_status: Position;
   link_lifetime_out_of_range: Position & Bounds;

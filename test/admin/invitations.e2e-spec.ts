@@ -96,6 +96,18 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     expect((await new DashboardClient(t.url).signIn(res.body.url)).status).toBe(303);
   });
 
+  it('writes to a client whose language is English in English', async () => {
+    const { clientId } = await createClient(t, { company: 'Sample Foods Ltd' });
+    await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set(admin).send({ language: 'en' }).expect(200);
+    const res = await create(clientId, { send: true });
+    expect(res.status).toBe(201);
+    const mail = inbox.find((m) => m.text?.includes(clientId))!;
+    expect(mail.subject).toBe('Your access to the EPR declarations dashboard of Sample Foods Ltd');
+    expect(mail.text).toContain('Hello');
+    const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=sign_in_link.issued`).set(admin);
+    expect(audit.body.data[0].changes).toMatchObject({ sent_to: res.body.sent_to, language: 'en' });
+  });
+
   it('will not send to a client without a confirmed address; a refused mail keeps nothing', async () => {
     const { clientId } = await createClient(t, {}, { confirm: false });
     const unconfirmed = await create(clientId, { send: true });

@@ -54,7 +54,7 @@ export class AuditActorDto {
 }
 
 export class AuditTargetDto {
-  @ApiProperty({ enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session', 'declaration'], example: 'client' })
+  @ApiProperty({ enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session', 'declaration', 'reminder'], example: 'client' })
   type!: string;
 
   @ApiProperty({ example: 'exemple-sas' })

@@ -76,7 +76,7 @@ export class SignInLinksAdminController {
       `A single-use URL that signs a person in to the client's dashboard, valid ${SIGN_IN_LINK_TTL_MS / 60_000} minutes (or \`expires_in_minutes\`, up to 7 days: an invitation), shown in this response only ` +
       '(only its SHA-256 is stored). Opening it shows a page that asks to continue; continuing spends the link and starts a session. ' +
       'Works for a client whose onboarding is not confirmed yet too (the dashboard then shows what is pending). ' +
-      'With `send: true` the service e-mails it to the client\'s confirmed address, in the client\'s language (French until a language is recorded): 409 when SMTP_URL is not configured or the client has no confirmed address; ' +
+      'With `send: true` the service e-mails it to the client\'s confirmed address, in the client\'s language (`language` of the client, French unless set): 409 when SMTP_URL is not configured or the client has no confirmed address; ' +
       'if the mail server refuses it, nothing is kept (503). An offboarded client gets none (409). Recorded in the audit trail (`sign_in_link.issued`, with `sent_to` when sent).',
   })
   @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })

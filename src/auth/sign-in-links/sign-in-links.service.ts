@@ -83,16 +83,15 @@ export class SignInLinksService {
     const ttlMs = request.ttlMs ?? SIGN_IN_LINK_TTL_MS;
     return this.dataSource.transaction(async (manager) => {
       const [client] = (await manager.query(
-        `SELECT status, confirmed_email AS email, confirmed_company AS company FROM clients WHERE client_id = $1 FOR SHARE`,
+        `SELECT status, confirmed_email AS email, confirmed_company AS company, language FROM clients WHERE client_id = $1 FOR SHARE`,
         [clientId],
-      )) as [{ status: string; email: string | null; company: string | null }];
+      )) as [{ status: string; email: string | null; company: string | null; language: Language }];
       if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
       if (request.send) {
         if (!this.mailer.enabled) throw new Problem('conflict', 'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.');
         if (!client.email) throw new Problem('conflict', `Client "${clientId}" has no confirmed e-mail address to send the link to: confirm its profile first.`);
       }
-      // The client's language: French until the clients say otherwise (no language is stored yet).
-      const language: Language = 'fr';
+      const { language } = client;
       const sentTo = request.send ? client.email! : undefined;
       const link = await this.insert(manager, clientId, actor, 'operator', ttlMs, sentTo ? { sent_to: sentTo, language } : {});
       if (sentTo) {
@@ -107,6 +106,14 @@ export class SignInLinksService {
       }
       return { ...link, ...(sentTo ? { sentTo } : {}) };
     });
+  }
+
+  /**
+   * An invitation issued within the caller's transaction (a reminder's: the link is kept only if
+   * its e-mail is sent), recorded in the audit trail with `extra`.
+   */
+  async issueWithin(manager: EntityManager, clientId: string, actor: Actor, ttlMs: number, extra: Record<string, unknown> = {}): Promise<IssuedLink> {
+    return this.insert(manager, clientId, actor, 'operator', ttlMs, extra);
   }
 
   /** The client's links not yet used, revoked or expired, newest first (never their secret, which is not kept). */

@@ -92,6 +92,12 @@ export function dueDate(deadline: Deadline, period: Period): string {
   return `${year}-${String(deadline.due.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
+/** The filing deadline of a stream's half-year: its first published deadline for the producer (else its first one); null when none is published. */
+export function filingDue(stream: Pick<Stream, 'deadlines'>, period: Period): string | null {
+  const dueDates = stream.deadlines.map((deadline) => ({ by: deadline.by, due: dueDate(deadline, period) })).sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0));
+  return (dueDates.find((d) => d.by === 'producer') ?? dueDates[0])?.due ?? null;
+}
+
 /**
  * Per stream, every half-year from the stream's first declarable period to the current one (or
  * its last declarable period): declared or missing, ended or open, and the deadlines still ahead.
@@ -112,8 +118,7 @@ export function obligationsOf(streams: readonly Stream[], declared: readonly Dec
       const declaration = declared.find((d) => d.period === period.code && d.streams.includes(stream.code));
       if (!declaration && period.start < liable.start) continue;
       const ended = period.end < today;
-      const dueDates = stream.deadlines.map((deadline) => ({ by: deadline.by, due: dueDate(deadline, period) })).sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0));
-      const due = (dueDates.find((d) => d.by === 'producer') ?? dueDates[0])?.due ?? null;
+      const due = filingDue(stream, period);
       periods.push({
         period: period.code,
         start: period.start,

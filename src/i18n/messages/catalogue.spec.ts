@@ -26,6 +26,10 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'products.located': [['Ligne 2 du fichier', 'Ce texte est trop long.'], [null, 'Ce texte est trop long.']],
   'operator.invitation.subject': [[{ company: 'Exemple SAS' }]],
   'operator.invitation.text': [[{ company: 'Exemple SAS', clientId: 'exemple-sas', url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }]],
+  'operator.reminder.subject': [[{ company: 'Exemple SAS', period: '2025-S2', due: '2026-02-28' }], [{ company: 'Exemple SAS', period: '2026-S1', due: null }]],
+  'operator.reminder.text': [
+    [{ company: 'Exemple SAS', clientId: 'exemple-sas', period: '2025-S2', missing: [{ stream: 'EMB', name: 'Emballages ménagers', due: '2026-02-28' }, { stream: 'EPRO', name: 'Emballages professionnels', due: null }], url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }],
+  ],
   'dashboardPages.common.revisionN': [[2]],
   'dashboardPages.overview.waitingText': [[true], [false]],
   'dashboardPages.overview.periodsOf': [['Emballages ménagers']],

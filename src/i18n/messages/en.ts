@@ -26,6 +26,8 @@ type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
 
 const n = (value: number | string) => formatNumber('en', value);
 const date = (iso: string) => formatDate('en', iso);
+/** `2026-S1` → "first half of 2026". */
+const halfYear = (period: string) => `${period.endsWith('S1') ? 'first' : 'second'} half of ${period.slice(0, 4)}`;
 const or = (items: readonly string[]) => formatList('en', items, 'or');
 const and = (items: readonly string[]) => formatList('en', items, 'and');
 const named = (names: Names | undefined, code?: string) => names?.en ?? code ?? '';
@@ -314,6 +316,14 @@ export const en = {
     invalid_country_code: () => 'Write the country as its two-letter ISO code in capitals, for example FR for France.',
     invalid_language_code: () => 'Write fr for French or en for English.',
     duplicate: (p) => (p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`),
+    no_clients: () => 'The file has a header but no client. Add one row per client below the header.',
+    too_many_clients: (p) => `A file onboards at most ${n(p.max ?? 1000)} clients: the rows from this one on are not read. Split the file in two and send each part.`,
+    duplicate_client: (p) =>
+      `This client is already on row ${p.other === undefined ? 'above' : n(p.other)} of the file (the same client id, or the same company and e-mail address). Keep one of the two rows.`,
+    period_not_ended: (p) =>
+      `${p.period ? `The half-year ${p.period}` : 'This half-year'} has not ended yet${p.end ? ` (it ends on ${date(p.end)})` : ''}: nothing of it is due. Choose a half-year that has ended.`,
+    client_exists: (p) =>
+      `${p.value ? `The client “${p.value}”` : 'A client'} already exists with this id, or with this company and e-mail address. Remove the row, or change the existing client instead.`,
     unknown_plan: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} one of the service’s plans. ${p.plans?.length ? `Choose ${or(p.plans)}.` : 'Choose one of the plans on the pricing page, for example business.'}`,
     not_in_plan: (p) =>
@@ -551,6 +561,26 @@ export const en = {
           p.url,
           '',
           'The page it opens asks you to confirm before signing you in. If you were not expecting this message, ignore it: nothing happens without the link.',
+          '',
+        ].join('\n'),
+    },
+    /** A reminder before a filing deadline (POST /admin/reminders): what is missing, and a sign-in link. */
+    reminder: {
+      subject: (p: { company: string; period: string; due: string | null }) =>
+        `Reminder: the EPR declaration of ${p.company} for the ${halfYear(p.period)}${p.due ? `, due by ${date(p.due)}` : ''}`,
+      text: (p: { company: string; clientId: string; period: string; missing: { name: string; stream: string; due: string | null }[]; url: string; until: string }) =>
+        [
+          'Hello,',
+          '',
+          `Unless we are mistaken, ${p.company} (account “${p.clientId}”) has not yet filed its declaration of packaging placed on the market in the ${halfYear(p.period)} (${p.period}) for:`,
+          '',
+          ...p.missing.map((m) => `- ${m.name} (${m.stream})${m.due ? `: to file by ${date(m.due)}` : ''}`),
+          '',
+          `To file it, sign in to your dashboard with this link. It works once, until ${formatDateTime('en', p.until)}:`,
+          '',
+          p.url,
+          '',
+          'If you have filed it since, please disregard this message.',
           '',
         ].join('\n'),
     },

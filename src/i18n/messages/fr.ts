@@ -23,6 +23,8 @@ function frenchWords<T>(words: T): T {
 
 const n = (value: number | string) => formatNumber('fr', value);
 const date = (iso: string) => formatDate('fr', iso);
+/** `2026-S1` → « premier semestre 2026 ». */
+const halfYear = (period: string) => `${period.endsWith('S1') ? 'premier' : 'second'} semestre ${period.slice(0, 4)}`;
 const or = (items: readonly string[]) => formatList('fr', items, 'or');
 const and = (items: readonly string[]) => formatList('fr', items, 'and');
 const named = (names: Names | undefined, code?: string) => names?.fr ?? code ?? '';
@@ -308,6 +310,14 @@ export const fr = {
     invalid_language_code: () => 'Écrivez fr pour le français ou en pour l’anglais.',
     duplicate: (p) =>
       p.value === undefined ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.` : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
+    no_clients: () => t`Le fichier a une ligne d'en-tête mais aucun client. Ajoutez une ligne par client sous l'en-tête.`,
+    too_many_clients: (p) => t`Un fichier inscrit au plus ${n(p.max ?? 1000)} clients : les lignes à partir de celle-ci ne sont pas lues. Scindez le fichier en deux et envoyez chaque partie.`,
+    duplicate_client: (p) =>
+      t`Ce client figure déjà à la ligne ${p.other === undefined ? 'précédente' : n(p.other)} du fichier (même identifiant, ou même raison sociale et même adresse e-mail). Ne gardez qu'une des deux lignes.`,
+    period_not_ended: (p) =>
+      t`${p.period ? `Le semestre ${p.period}` : 'Ce semestre'} n'est pas encore terminé${p.end ? ` (il se termine le ${date(p.end)})` : ''} : rien n'en est encore dû. Choisissez un semestre terminé.`,
+    client_exists: (p) =>
+      t`${p.value ? t`Le client « ${p.value} »` : 'Un client'} existe déjà avec cet identifiant, ou avec cette raison sociale et cette adresse e-mail. Retirez la ligne, ou modifiez plutôt le client existant.`,
     unknown_plan: (p) =>
       `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} une offre du service. ${p.plans?.length ? `Choisissez ${or(p.plans)}.` : t`Choisissez l'une des offres de la page Tarifs, par exemple business.`}`,
     not_in_plan: (p) =>
@@ -543,6 +553,25 @@ export const fr = {
           p.url,
           '',
           t`La page qui s'ouvre vous demande de confirmer avant de vous connecter. Si vous n'attendiez pas ce message, ignorez-le : rien ne se passe sans le lien.`,
+          '',
+        ].join('\n'),
+    },
+    reminder: {
+      subject: (p: { company: string; period: string; due: string | null }) =>
+        t`Rappel : déclaration REP de ${p.company} pour le ${halfYear(p.period)}${p.due ? t`, à déposer au plus tard le ${date(p.due)}` : ''}`,
+      text: (p: { company: string; clientId: string; period: string; missing: { name: string; stream: string; due: string | null }[]; url: string; until: string }) =>
+        [
+          'Bonjour,',
+          '',
+          t`Sauf erreur de notre part, ${p.company} (compte « ${p.clientId} ») n'a pas encore déposé sa déclaration des emballages mis sur le marché au ${halfYear(p.period)} (${p.period}) pour :`,
+          '',
+          ...p.missing.map((m) => t`- ${m.name} (${m.stream})${m.due ? t` : à déclarer au plus tard le ${date(m.due)}` : ''}`),
+          '',
+          t`Pour la déposer, connectez-vous à votre tableau de bord avec ce lien. Il ne sert qu'une fois, jusqu'au ${formatDateTime('fr', p.until)} :`,
+          '',
+          p.url,
+          '',
+          t`Si vous l'avez déposée entre-temps, ne tenez pas compte de ce message.`,
           '',
         ].join('\n'),
     },

@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditTrail } from '../../audit/audit-trail.js';
+import { MAX_SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../../auth/sign-in-links/sign-in-links.service.js';
+import type { Actor } from '../../caller/actor.js';
+import { Problem, ValidationProblem } from '../../common/problem/problem.js';
+import type { Language } from '../../i18n/language.js';
+import { messagesFor } from '../../i18n/messages/index.js';
+import { Mailer } from '../../mail/mailer.js';
+import type { LocalizedName } from '../../reference/reference-documents.js';
+import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import { Clock } from '../clock.js';
+import { periodEndInstant, periodEnded } from '../export/liability.js';
+import { filingDue, periodOf } from '../obligations/obligations.js';
+import { parsePeriod } from '../period.js';
+
+/** How long the sign-in link of a reminder works: the longest invitation (7 days). */
+export const REMINDER_LINK_TTL_MS = MAX_SIGN_IN_LINK_TTL_MS;
+
+/** `would_send` / `already_reminded` on a dry run; `sent`, `already_reminded` or `failed` (the mail server refused it; nothing kept) when applied. */
+export type ReminderOutcome = 'would_send' | 'already_reminded' | 'sent' | 'failed';
+
+export interface MissingStream {
+  stream: string;
+  name: LocalizedName;
+  /** The filing deadline of the half-year for this stream (`YYYY-MM-DD`), null when none is published. */
+  due: string | null;
+}
+
+export interface Reminder {
+  clientId: string;
+  company: string;
+  email: string;
+  language: Language;
+  missing: MissingStream[];
+  /** When the client was last reminded of this half-year; null if never. */
+  lastRemindedAt: Date | null;
+  outcome: ReminderOutcome;
+}
+
+/** The mail server did not take a reminder (the mailer logged why). */
+class MailRefused extends Error {
+  constructor(cause: unknown) {
+    super('the mail server refused the reminder', { cause });
+  }
+}
+
+interface Candidate {
+  clientId: string;
+  company: string;
+  email: string;
+  language: Language;
+  streams: string[];
+  lastRemindedAt: Date | null;
+}
+
+/**
+ * Reminders before a filing deadline (issue 33, item 7): for an ended half-year, every active,
+ * confirmed client liable for one of its streams then (the same rule as the period summary) that
+ * has not declared that stream in its current revision. Applying e-mails each, in its language, what
+ * is missing and a fresh sign-in link; one reminder per client and half-year unless `force`.
+ */
+@Injectable()
+export class RemindersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly signInLinks: SignInLinksService,
+    private readonly mailer: Mailer,
+    private readonly audit: AuditTrail,
+    private readonly clock: Clock,
+  ) {}
+
+  async remind(period: string, options: { apply: boolean; force: boolean }, actor: Actor): Promise<Reminder[]> {
+    const parsed = parsePeriod(period)!;
+    if (!periodEnded(period, this.clock.now())) {
+      throw new ValidationProblem([
+        { pointer: '/period', code: 'period_not_ended', detail: `the half-year ${period} has not ended (it ends on ${parsed.end}): nothing of it is due yet`, params: { field: 'period', period, end: parsed.end } },
+      ]);
+    }
+    if (options.apply && !this.mailer.enabled) {
+      throw new Problem('conflict', 'The service cannot send e-mail: SMTP_URL is not configured. The dry run (without dry_run=false) still lists who would get what.');
+    }
+    const reminders = (await this.candidates(period)).flatMap((candidate): Reminder[] => {
+      const missing = candidate.streams.flatMap((code): MissingStream[] => {
+        const stream = this.catalogue.stream(code);
+        if (!stream) return [];
+        const declarable = periodOf(stream.declarable_from).code <= period && (stream.declarable_until === null || period <= periodOf(stream.declarable_until).code);
+        return declarable ? [{ stream: code, name: stream.name, due: filingDue(stream, parsed) }] : [];
+      });
+      if (missing.length === 0) return [];
+      const { streams: _streams, ...client } = candidate;
+      const reminded = client.lastRemindedAt !== null && !options.force;
+      return [{ ...client, missing, outcome: reminded ? 'already_reminded' : 'would_send' }];
+    });
+    if (!options.apply) return reminders;
+    for (const reminder of reminders) {
+      if (reminder.outcome === 'would_send') reminder.outcome = await this.send(period, reminder, options.force, actor);
+    }
+    return reminders;
+  }
+
+  /** The clients liable for a stream in the half-year and without it in their current revision, with the streams concerned. */
+  private async candidates(period: string): Promise<Candidate[]> {
+    return this.dataSource.query(
+      `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email, c.language,
+              array_agg(s.stream ORDER BY s.stream) AS streams,
+              (SELECT max(r.sent_at) FROM reminders r WHERE r.client_id = c.client_id AND r.period = $1) AS "lastRemindedAt"
+         FROM clients c
+        CROSS JOIN LATERAL unnest(c.confirmed_streams) AS s(stream)
+         LEFT JOIN client_streams cs ON cs.client_id = c.client_id AND cs.stream = s.stream
+        WHERE c.confirmed_at IS NOT NULL AND c.status = 'active' AND c.confirmed_email IS NOT NULL
+          AND CASE WHEN cs.liable_from IS NOT NULL THEN cs.liable_from <= $1 ELSE c.first_confirmed_at < $2 END
+          AND NOT EXISTS (SELECT 1 FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
+                           WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live' AND l.stream = s.stream)
+        GROUP BY c.client_id
+        ORDER BY c.client_id`,
+      [period, periodEndInstant(period)],
+    );
+  }
+
+  /**
+   * One reminder, in one transaction: the sign-in link, the record of the sending and its audit
+   * event are kept only if the mail server accepted the e-mail. Serialised per client and half-year,
+   * so that two operators applying at once send it once.
+   */
+  private async send(period: string, reminder: Reminder, force: boolean, actor: Actor): Promise<ReminderOutcome> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reminder:' || $1 || ':' || $2))`, [reminder.clientId, period]);
+        if (!force) {
+          const [sent] = (await manager.query(`SELECT max(sent_at) AS at FROM reminders WHERE client_id = $1 AND period = $2`, [reminder.clientId, period])) as [{ at: Date | null }];
+          if (sent.at !== null) {
+            reminder.lastRemindedAt = sent.at;
+            return 'already_reminded';
+          }
+        }
+        const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, REMINDER_LINK_TTL_MS, { sent_to: reminder.email, language: reminder.language, reminder_period: period });
+        const streams = reminder.missing.map((m) => m.stream);
+        const [row] = (await manager.query(
+          `INSERT INTO reminders (client_id, period, sent_to, language, missing, sign_in_link_id, forced) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, sent_at AS "sentAt"`,
+          [reminder.clientId, period, reminder.email, reminder.language, streams, link.id, force],
+        )) as [{ id: string; sentAt: Date }];
+        await this.audit.record(manager, actor, {
+          action: 'reminder.sent',
+          targetType: 'reminder',
+          targetId: row.id,
+          clientId: reminder.clientId,
+          changes: { period, missing: streams, sent_to: reminder.email, language: reminder.language, forced: force, sign_in_link_id: link.id },
+        });
+        const words = messagesFor(reminder.language).operator.reminder;
+        const due = reminder.missing.map((m) => m.due).filter((d) => d !== null).sort()[0] ?? null;
+        const mail = {
+          to: reminder.email,
+          subject: words.subject({ company: reminder.company, period, due }),
+          text: words.text({
+            company: reminder.company,
+            clientId: reminder.clientId,
+            period,
+            missing: reminder.missing.map((m) => ({ stream: m.stream, name: m.name[reminder.language] ?? m.stream, due: m.due })),
+            url: link.url,
+            until: link.expiresAt.toISOString(),
+          }),
+        };
+        // A refusal undoes the transaction: no link, record or audit event of a reminder nobody got.
+        await this.mailer.send(mail).catch((error: unknown) => {
+          throw new MailRefused(error);
+        });
+        return 'sent';
+      });
+    } catch (error) {
+      if (error instanceof MailRefused) return 'failed';
+      throw error;
+    }
+  }
+}

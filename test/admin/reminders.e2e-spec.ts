@@ -1,0 +1,197 @@
+/**
+ * Reminders (issue 33, item 7): `POST /api/v1/admin/reminders` for an ended half-year lists the
+ * clients liable and not declared (a dry run by default); applying e-mails each, in its language,
+ * what is missing and a fresh sign-in link, through a real SMTP server started here; one reminder
+ * per client and half-year unless `force`; every sending audited; without SMTP, applying is refused.
+ */
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import request from 'supertest';
+import { DashboardClient } from '../support/dashboard-browser.js';
+import { createClient, createClientWithToken } from '../support/factories.js';
+import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+let smtp: SMTPServer;
+let refuse = false;
+const inbox: ParsedMail[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      if (refuse) {
+        stream.resume();
+        stream.on('end', () => callback(new Error('mailbox unavailable')));
+        return;
+      }
+      simpleParser(stream)
+        .then((mail) => inbox.push(mail))
+        .then(() => callback(), callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'operator@epr.example.org' } });
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+});
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const PERIOD = '2025-S2';
+const remind = (body: object, query = '') => request(t.url).post(`/api/v1/admin/reminders${query}`).set(admin).send(body);
+const liableFrom = (clientId: string, period: string) => request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: period });
+const recipient = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '').toLowerCase();
+const count = async (sql: string, params: unknown[] = []) => Number((await t.pool.query(sql, params)).rows[0].n);
+
+let fr: string;
+let en: string;
+
+beforeAll(async () => {
+  // Liable for 2025-S2 and not declared: one writes in French, one in English.
+  fr = (await createClient(t, { client_id: 'rappel-fr', company: 'Conserverie Exemple SAS', email: 'conformite@conserverie.fr' })).clientId;
+  en = (await createClient(t, { client_id: 'reminder-en', company: 'Sample Foods Ltd', email: 'compliance@sample.co.uk' })).clientId;
+  await request(t.url).patch(`/api/v1/admin/clients/${en}`).set(admin).send({ language: 'en' }).expect(200);
+  for (const id of [fr, en]) await liableFrom(id, '2025-S1').expect(200);
+  // Liable and declared: left out.
+  const declared = await createClientWithToken(t, { client_id: 'deja-declare' });
+  await liableFrom(declared.clientId, '2025-S1').expect(200);
+  await request(t.url)
+    .post('/api/v1/declarations')
+    .set('authorization', `Bearer ${declared.token}`)
+    .send({ period: PERIOD, lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 }] })
+    .expect(201);
+  // Liable from a later half-year (confirmed today, no liable_from): left out.
+  await createClient(t, { client_id: 'nouveau-client' });
+  // Liable but suspended: left out (its people cannot sign in).
+  const suspended = (await createClient(t, { client_id: 'suspendu' })).clientId;
+  await liableFrom(suspended, '2025-S1').expect(200);
+  await request(t.url).post(`/api/v1/admin/clients/${suspended}/suspend`).set(admin).send({}).expect(200);
+}, 60_000);
+
+describe('POST /api/v1/admin/reminders', () => {
+  it('is a dry run by default: who would get what, and nothing is sent or recorded', async () => {
+    const links = await count('SELECT count(*) AS n FROM sign_in_links');
+    const res = await remind({ period: PERIOD });
+    expect(res.status).toBe(200);
+    const missing = [{ stream: 'EMB', name: { fr: 'Emballages ménagers', en: 'Household packaging' }, due_date: '2026-02-28' }];
+    expect(res.body).toEqual({
+      period: PERIOD,
+      dry_run: true,
+      sent: 0,
+      reminders: [
+        { client_id: 'rappel-fr', company: 'Conserverie Exemple SAS', email: 'conformite@conserverie.fr', language: 'fr', missing, last_reminded_at: null, outcome: 'would_send' },
+        { client_id: 'reminder-en', company: 'Sample Foods Ltd', email: 'compliance@sample.co.uk', language: 'en', missing, last_reminded_at: null, outcome: 'would_send' },
+      ],
+    });
+    expect(inbox).toHaveLength(0);
+    expect(await count('SELECT count(*) AS n FROM reminders')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM sign_in_links')).toBe(links);
+    expect(await count(`SELECT count(*) AS n FROM audit_events WHERE action = 'reminder.sent'`)).toBe(0);
+  });
+
+  it('applied, e-mails each client in its language what is missing and a sign-in link; each sending audited', async () => {
+    const res = await remind({ period: PERIOD }, '?dry_run=false');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ dry_run: false, sent: 2 });
+    expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['sent', 'sent']);
+    expect(inbox.map(recipient).sort()).toEqual(['compliance@sample.co.uk', 'conformite@conserverie.fr']);
+
+    const french = inbox.find((m) => recipient(m) === 'conformite@conserverie.fr')!;
+    expect(french.subject).toBe('Rappel\u00a0: déclaration REP de Conserverie Exemple SAS pour le second semestre 2025, à déposer au plus tard le 28 février 2026');
+    expect(french.text).toContain('Bonjour');
+    expect(french.text).toContain('n’a pas encore déposé sa déclaration des emballages mis sur le marché au second semestre 2025 (2025-S2)');
+    expect(french.text).toMatch(/- Emballages ménagers \(EMB\)\u00a0: à déclarer au plus tard le 28 février 2026/);
+    const english = inbox.find((m) => recipient(m) === 'compliance@sample.co.uk')!;
+    expect(english.subject).toBe('Reminder: the EPR declaration of Sample Foods Ltd for the second half of 2025, due by 28 February 2026');
+    expect(english.text).toContain('has not yet filed its declaration of packaging placed on the market in the second half of 2025 (2025-S2)');
+    expect(english.text).toMatch(/- Household packaging \(EMB\): to file by 28 February 2026/);
+
+    // A fresh single-use link, lasting 7 days, that signs the client in.
+    const url = /https?:\/\/\S+\/dashboard\/sign-in\/link\?token=eprl_\S+/.exec(french.text!)![0];
+    const { rows: links } = await t.pool.query(`SELECT expires_at FROM sign_in_links WHERE client_id = $1`, [fr]);
+    expect(links).toHaveLength(1);
+    expect(Date.parse(links[0].expires_at) - Date.now()).toBeGreaterThan(7 * 24 * 3_600_000 - 120_000);
+    expect((await new DashboardClient(t.url).signIn(url)).status).toBe(303);
+
+    const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${fr}&action=reminder.sent`).set(admin);
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0].changes).toMatchObject({ period: PERIOD, missing: ['EMB'], sent_to: 'conformite@conserverie.fr', language: 'fr', forced: false });
+    expect(JSON.stringify(audit.body)).not.toContain('eprl_');
+  });
+
+  it('sends one reminder per client and half-year, unless the operator insists', async () => {
+    const before = inbox.length;
+    const again = await remind({ period: PERIOD }, '?dry_run=false');
+    expect(again.status).toBe(200);
+    expect(again.body.sent).toBe(0);
+    expect(again.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['already_reminded', 'already_reminded']);
+    expect(again.body.reminders[0].last_reminded_at).toEqual(expect.any(String));
+    expect(inbox.length).toBe(before);
+    expect((await remind({ period: PERIOD })).body.reminders[1].outcome).toBe('already_reminded');
+
+    const forced = await remind({ period: PERIOD, force: true }, '?dry_run=false');
+    expect(forced.body.sent).toBe(2);
+    expect(inbox.length).toBe(before + 2);
+    expect(await count(`SELECT count(*) AS n FROM reminders WHERE client_id = $1 AND period = $2`, [fr, PERIOD])).toBe(2);
+    expect(await count(`SELECT count(*) AS n FROM audit_events WHERE action = 'reminder.sent' AND changes->>'forced' = 'true'`)).toBe(2);
+
+    // Another half-year is another deadline (and the client that declared 2025-S2 has not declared 2025-S1).
+    const earlier = await remind({ period: '2025-S1' });
+    expect(earlier.body.reminders.map((r: { client_id: string; outcome: string }) => `${r.client_id} ${r.outcome}`)).toEqual(['deja-declare would_send', 'rappel-fr would_send', 'reminder-en would_send']);
+  });
+
+  it('a reminder the mail server refuses is failed and keeps nothing: applying again sends it', async () => {
+    const links = await count('SELECT count(*) AS n FROM sign_in_links');
+    refuse = true;
+    let res;
+    try {
+      res = await remind({ period: '2025-S1' }, '?dry_run=false');
+    } finally {
+      refuse = false;
+    }
+    expect(res.status).toBe(200);
+    expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect(await count(`SELECT count(*) AS n FROM reminders WHERE period = '2025-S1'`)).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM sign_in_links')).toBe(links);
+    expect((await remind({ period: '2025-S1' }, '?dry_run=false')).body.sent).toBe(3);
+  });
+
+  it('refuses a half-year not ended or not written as one, and a wrong flag', async () => {
+    const open = await remind({ period: '2099-S2' });
+    expect(open.status).toBe(422);
+    expect(open.body.errors).toEqual([expect.objectContaining({ pointer: '/period', code: 'period_not_ended' })]);
+    expect((await remind({ period: '2025-s2' })).body.errors).toEqual([expect.objectContaining({ pointer: '/period', code: 'matches' })]);
+    expect((await remind({})).body.errors).toEqual([expect.objectContaining({ pointer: '/period', code: 'required' })]);
+    expect((await remind({ period: PERIOD, force: 'yes' })).body.errors).toEqual([expect.objectContaining({ pointer: '/force', code: 'invalid_boolean' })]);
+    expect((await remind({ period: PERIOD }, '?dry_run=0')).body.errors).toEqual([expect.objectContaining({ pointer: '/query/dry_run', code: 'invalid_boolean' })]);
+    expect((await request(t.url).post('/api/v1/admin/reminders').send({ period: PERIOD })).status).toBe(401);
+  });
+});
+
+describe('reminders without SMTP', () => {
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await startTestApp();
+  }, 60_000);
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  it('the dry run works; applying is refused with a clear problem and sends nothing', async () => {
+    const { clientId } = await createClient(bare, { client_id: 'sans-smtp' });
+    await request(bare.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: '2025-S1' }).expect(200);
+    const dry = await request(bare.url).post('/api/v1/admin/reminders').set(admin).send({ period: PERIOD });
+    expect(dry.status).toBe(200);
+    expect(dry.body.reminders.map((r: { client_id: string }) => r.client_id)).toEqual(['sans-smtp']);
+    const applied = await request(bare.url).post('/api/v1/admin/reminders?dry_run=false').set(admin).send({ period: PERIOD });
+    expect(applied.status).toBe(409);
+    expect(applied.body.detail).toContain('SMTP_URL is not configured');
+    expect(Number((await bare.pool.query('SELECT count(*) AS n FROM reminders')).rows[0].n)).toBe(0);
+  });
+});
