@@ -5,7 +5,6 @@ const project = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  testTimeout: 60000,
   // Stryker's sandboxes (npm run mutate) hold a copy of the project.
   modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
 };
@@ -29,6 +28,8 @@ export const e2e = {
 /** @type {import('jest').Config} */
 export default {
   projects: [unit, e2e],
+  // A global option (ignored inside a project).
+  testTimeout: 60000,
   maxWorkers: 2,
   // A fresh worker for every test file. ESM test files (vm modules) leave their module graphs behind,
   // and the embedded database's files their in-process PostgreSQL (WASM memory, outside the heap that

@@ -78,6 +78,7 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['post', `/api/v1/admin/clients/${clientId}/reactivate`],
     ['post', `/api/v1/admin/clients/${clientId}/offboard`],
     ['get', '/api/v1/admin/years/2025/export'],
+    ['get', '/api/v1/admin/years/2025/export.csv'],
     ['post', '/api/v1/admin/clients/import'],
     ['post', '/api/v1/admin/reminders'],
   ];
