@@ -13,7 +13,23 @@ import pg from 'pg';
 export type Plan =
   | { kind: 'get'; path: string; headers?: Record<string, string>; tokens?: string[] }
   | { kind: 'post'; tokens: string[]; periods: string[]; lines: number }
-  | { kind: 'mixed'; tokens: string[]; periods: string[]; etag: string; acceptEncoding: string };
+  | { kind: 'mixed'; tokens: string[]; periods: string[]; etag: string; acceptEncoding: string; dashboard?: MixedDashboard };
+
+/** A signed-in browser of the dashboard: its `Cookie` header (session and CSRF cookies) and its form's CSRF token. */
+export interface DashboardBrowser {
+  cookie: string;
+  csrf: string;
+}
+
+/**
+ * The dashboard's share of the mixed load (issue 36): the overview and the declarations list over
+ * `sessionCookies`, a 4-line declaration by form and a 1,000-line CSV upload over `browsers`.
+ */
+export interface MixedDashboard {
+  sessionCookies: string[];
+  browsers: DashboardBrowser[];
+  periods: string[];
+}
 
 export interface HttpJob {
   kind: 'http';
@@ -97,7 +113,11 @@ function rotating<T>(values: T[]): () => T {
   return () => values[i++ % values.length]!;
 }
 
-function getRequest(path: string, headers: Record<string, string>, tokens?: string[]): Request {
+function getRequest(path: string, headers: Record<string, string>, tokens?: string[], cookies?: string[]): Request {
+  if (cookies?.length) {
+    const cookie = rotating(cookies);
+    return { method: 'GET', path, setupRequest: (req) => ({ ...req, headers: { ...headers, cookie: cookie() } }) };
+  }
   if (!tokens?.length) return { method: 'GET', path, headers };
   const token = rotating(tokens);
   return { method: 'GET', path, setupRequest: (req) => ({ ...req, headers: { ...headers, authorization: `Bearer ${token()}` } }) };
@@ -122,6 +142,40 @@ function postRequest(tokens: string[], periods: string[], lines: number): Reques
   };
 }
 
+const BOUNDARY = '----epr-bench-boundary-7MA4YWxkTrZu0gW';
+
+/**
+ * The dashboard's POSTs as a browser sends them (the same as bench/wrk-dashboard-post.lua): a
+ * declaration by form (urlencoded) or a CSV file (multipart), each new content, spread over the
+ * browsers and then the periods.
+ */
+function dashboardPost(kind: 'form' | 'csv', browsers: DashboardBrowser[], periods: string[], lines: number): Request {
+  const rest = declarationLines(lines, 0)
+    .slice(1)
+    .map((l) => (kind === 'form' ? `&stream=EMB&material=${encodeURIComponent(l.material)}&unit=uvc&quantity=${l.quantity}` : `EMB,${l.material},uvc,${l.quantity}\r\n`))
+    .join('');
+  let k = 0;
+  return {
+    method: 'POST',
+    path: kind === 'form' ? '/dashboard/declarations' : '/dashboard/declarations/upload',
+    setupRequest: (req) => {
+      const slot = k++;
+      const browser = browsers[slot % browsers.length]!;
+      const period = periods[Math.floor(slot / browsers.length) % periods.length]!;
+      const first = sequence++;
+      const body =
+        kind === 'form'
+          ? `_csrf=${encodeURIComponent(browser.csrf)}&action=submit&period=${period}&stream=EMB&material=glass&unit=uvc&quantity=${first}${rest}`
+          : `--${BOUNDARY}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${browser.csrf}\r\n` +
+            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="period"\r\n\r\n${period}\r\n` +
+            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="declaration.csv"\r\nContent-Type: text/csv\r\n\r\n` +
+            `stream,material,unit,quantity\r\nEMB,glass,uvc,${first}\r\n${rest}\r\n--${BOUNDARY}--\r\n`;
+      const contentType = kind === 'form' ? 'application/x-www-form-urlencoded' : `multipart/form-data; boundary=${BOUNDARY}`;
+      return { ...req, headers: { cookie: browser.cookie, 'content-type': contentType }, body };
+    },
+  };
+}
+
 function requestsOf(plan: Plan): Request[] {
   switch (plan.kind) {
     case 'get':
@@ -136,6 +190,14 @@ function requestsOf(plan: Plan): Request[] {
         getRequest('/api/v1/me', {}, plan.tokens),
         getRequest('/api/v1/declarations', {}, plan.tokens),
         postRequest(plan.tokens, plan.periods, 20),
+        ...(plan.dashboard
+          ? [
+              getRequest('/dashboard', accept, undefined, plan.dashboard.sessionCookies),
+              getRequest('/dashboard/declarations', accept, undefined, plan.dashboard.sessionCookies),
+              dashboardPost('form', plan.dashboard.browsers, plan.dashboard.periods, 4),
+              dashboardPost('csv', plan.dashboard.browsers, plan.dashboard.periods, 1000),
+            ]
+          : []),
       ];
     }
   }

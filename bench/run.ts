@@ -10,6 +10,8 @@
  * service and main.js as shipped write a V8 CPU profile to bench/results/ when they stop), BENCH_SERVICE_NODE_ARGS (extra
  * node flags for the measured service, for experiments), BENCH_ONLY=yardstick (only the yardstick
  * section of issue 18 and the memory case: no embedded start-up, listing or twin rounds),
+ * BENCH_ONLY=dashboard (issue 36: the minimal app and the dashboard's cases: overview, list, a form POST
+ * and a 1,000-line CSV upload with session and CSRF, then the memory case, whose mixed load includes them),
  * BENCH_ONLY=products (only the derived declaration of 10,000 products against psql: bench/products.ts),
  * BENCH_ONLY=annual (only the annual export against psql COPY, bench/annual.ts),
  * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
@@ -27,10 +29,10 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-format.js';
 import { POOL_SIZE } from '../src/database/database-options.js';
-import type { Job, Measurement, Plan } from './load.js';
+import type { DashboardBrowser, Job, Measurement, Plan } from './load.js';
 import { runAnnual } from './annual.js';
 import { runProductsBench } from './products.js';
-import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, DASHBOARD_CLIENTS, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
+import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, CSV_LINES, DASHBOARD_CLIENTS, DASHBOARD_POST_CLIENTS, FORM_LINES, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
 
 // ---- settings --------------------------------------------------------------------------------
 
@@ -43,7 +45,10 @@ const RESULTS = path.join(ROOT, 'bench/results');
 const MINIMAL_APP = path.resolve(ROOT, process.env.BENCH_MINIMAL_APP || '../shared/bench/minimal-nest.cjs');
 const WRK_SCRIPT = path.join(ROOT, 'bench/wrk.lua');
 /** BENCH_ONLY=yardstick: the yardstick section and the memory case only (quicker). */
-const FULL = process.env.BENCH_ONLY !== 'yardstick';
+const FULL = !['yardstick', 'dashboard'].includes(process.env.BENCH_ONLY ?? '');
+/** BENCH_ONLY=dashboard: the minimal app and the dashboard's cases (issue 36), and the memory case. */
+const DASHBOARD_ONLY = process.env.BENCH_ONLY === 'dashboard';
+const WRK_POST_SCRIPT = path.join(ROOT, 'bench/wrk-dashboard-post.lua');
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
@@ -376,6 +381,41 @@ async function dashboardSessions(service: Service, url: string, ids: string[], t
   return secrets.map((secret) => `epr_session=${secret}`);
 }
 
+/**
+ * Signed-in browsers of `ids` for the dashboard's POSTs (issue 36): a session each (written as
+ * signing in writes it, see above), then the declaration form's page, read as a browser reads it,
+ * for the CSRF cookie and the form's token. Returns each one's `Cookie` header and token.
+ */
+async function dashboardBrowsers(service: Service, url: string, ids: string[]): Promise<DashboardBrowser[]> {
+  const secrets = ids.map(() => generateToken(SESSION_PREFIX));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO dashboard_sessions (client_id, session_hash, expires_at) SELECT id, hash, now() + interval '12 hours' FROM unnest($1::text[], $2::text[]) AS s (id, hash)`,
+      [ids, secrets.map(hashToken)],
+    );
+  } finally {
+    await client.end();
+  }
+  const browsers: DashboardBrowser[] = new Array(ids.length);
+  const queue = secrets.map((secret, i) => ({ secret, i }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const session = `epr_session=${next.secret}`;
+        const res = await fetch(`${service.url}/dashboard/declarations/new`, { headers: { cookie: session } });
+        const html = await res.text();
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+        if (res.status !== 200 || !csrf) throw new Error(`the form page of ${ids[next.i]}: ${res.status}, no CSRF token`);
+        const cookies = res.headers.getSetCookie().map((c) => c.slice(0, c.indexOf(';')));
+        browsers[next.i] = { cookie: [session, ...cookies].join('; '), csrf };
+      }
+    }),
+  );
+  return browsers;
+}
+
 /** Confirmed clients written straight to the table (the raw pg loops and the large table's fillers need no token). */
 async function insertClients(url: string, ids: string[]): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -553,7 +593,7 @@ async function main(): Promise<void> {
     return;
   }
   const began = performance.now();
-  for (const file of [MAIN, SERVE, LOAD, MINIMAL_APP, WRK_SCRIPT]) {
+  for (const file of [MAIN, SERVE, LOAD, MINIMAL_APP, WRK_SCRIPT, WRK_POST_SCRIPT]) {
     if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run "npm run build" first (npm run bench does).`);
   }
   await mkdir(RESULTS, { recursive: true });
@@ -606,11 +646,12 @@ async function main(): Promise<void> {
     const profileArgs = [...cpuProfile, ...SERVICE_NODE_ARGS];
     const app = await serve(mainUrl, 'service (bench entry, raised limits)', profileArgs);
     services.push(app);
-    const twin = await serve(mainUrl, 'twin (serves only the baseline route)');
-    services.push(twin);
-    const big = await serve(bigUrl, 'service on the large table (fresh database: migrations)');
-    services.push(big);
-    startup.server_fresh_2_ms = big.startupMs;
+    // BENCH_ONLY=dashboard: neither the twin nor the large table.
+    const twin = DASHBOARD_ONLY ? undefined : await serve(mainUrl, 'twin (serves only the baseline route)');
+    if (twin) services.push(twin);
+    const big = DASHBOARD_ONLY ? undefined : await serve(bigUrl, 'service on the large table (fresh database: migrations)');
+    if (big) services.push(big);
+    if (big) startup.server_fresh_2_ms = big.startupMs;
 
     // ---- data ----
     log('creating clients and tokens through the admin API…');
@@ -619,29 +660,32 @@ async function main(): Promise<void> {
     const postTokens = [...(await createClients(app, postIds, 1)).values()].flat();
     await createClients(app, rawIds, 0);
     // The clients of main.js at its default limits (per client): the burst, /me, POSTs and the mixed load spread over them.
-    const poolIds = Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-pool-${String(i).padStart(5, '0')}`);
+    // BENCH_ONLY=dashboard: no burst, so only the dashboard's clients (its pages' and its POSTs').
+    const poolIds = Array.from({ length: DASHBOARD_ONLY ? DASHBOARD_CLIENTS + DASHBOARD_POST_CLIENTS : BURST_CLIENTS }, (_, i) => `bench-pool-${String(i).padStart(5, '0')}`);
     const poolStarted = performance.now();
     const poolTokens = [...(await createClients(app, poolIds, 1)).values()].flat();
     log(`${poolTokens.length} clients with a token each in ${((performance.now() - poolStarted) / 1000).toFixed(1)} s`);
     const rawBurstIds = Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-rawburst-${String(i).padStart(5, '0')}`);
     await insertClients(mainUrl, rawBurstIds);
     const [listToken] = (await createClients(app, ['bench-list'], 1)).get('bench-list')!;
-    const [bigListToken] = (await createClients(big, ['bench-list'], 1)).get('bench-list')!;
+    const [bigListToken] = big ? (await createClients(big, ['bench-list'], 1)).get('bench-list')! : [];
     if (POST_CLIENTS % CONNECTIONS !== 0) throw new Error('POST_CLIENTS must be a multiple of BENCH_CONNECTIONS (raw loop slots)');
 
     const listedCount = periods.length * LISTED_REVISIONS;
     const otherClients = Math.max(0, Math.round(BIG_TABLE / listedCount) - 1);
-    log(`filling: ${listedCount} declarations in the small table, ${(otherClients + 1) * listedCount} in the large one…`);
+    log(`filling: ${listedCount} declarations in the small table${big ? `, ${(otherClients + 1) * listedCount} in the large one` : ''}…`);
     const fillStarted = performance.now();
     await fillDeclarations(mainUrl, ['bench-list'], periods, LISTED_REVISIONS, 2);
-    const fillers = Array.from({ length: otherClients }, (_, i) => `bench-fill-${String(i).padStart(5, '0')}`);
-    await insertClients(bigUrl, fillers);
-    await fillDeclarations(bigUrl, ['bench-list', ...fillers], periods, LISTED_REVISIONS, 2);
+    if (big) {
+      const fillers = Array.from({ length: otherClients }, (_, i) => `bench-fill-${String(i).padStart(5, '0')}`);
+      await insertClients(bigUrl, fillers);
+      await fillDeclarations(bigUrl, ['bench-list', ...fillers], periods, LISTED_REVISIONS, 2);
+    }
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     const tableSizes = {
       small: await onDb(mainUrl, `SELECT count(*)::int AS n FROM declarations`),
-      large: await onDb(bigUrl, `SELECT count(*)::int AS n FROM declarations`),
-      large_lines: await onDb(bigUrl, `SELECT count(*)::int AS n FROM declaration_lines`),
+      large: big ? await onDb(bigUrl, `SELECT count(*)::int AS n FROM declarations`) : 0,
+      large_lines: big ? await onDb(bigUrl, `SELECT count(*)::int AS n FROM declaration_lines`) : 0,
     };
     log(`filled in ${fillSeconds.toFixed(1)} s: ${JSON.stringify(tableSizes)}`);
 
@@ -653,7 +697,7 @@ async function main(): Promise<void> {
     const me = (tokens: string[]): Plan => ({ kind: 'get', path: '/api/v1/me', tokens });
     const list = (token: string): Plan => ({ kind: 'get', path: '/api/v1/declarations', tokens: [token] });
     const cases: Record<string, Case> = {
-      baseline: { id: 'baseline', label: 'GET /bench/baseline (twin app, constant)', expect: ['200'], job: http(twin, { kind: 'get', path: '/bench/baseline' }) },
+      baseline: { id: 'baseline', label: 'GET /bench/baseline (twin app, constant)', expect: ['200'], job: http(twin!, { kind: 'get', path: '/bench/baseline' }) },
       streams: {
         id: 'streams',
         label: 'GET /api/v1/streams.json',
@@ -702,7 +746,7 @@ async function main(): Promise<void> {
         job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 1000 }, BIG_POST_CONNECTIONS_LOADED),
       },
       list1k: { id: 'list1k', label: `GET /api/v1/declarations, ${tableSizes.small.toLocaleString('en')} in table`, expect: ['200'], job: http(app, list(listToken!)) },
-      list1M: { id: 'list1M', label: `GET /api/v1/declarations, ${tableSizes.large.toLocaleString('en')} in table`, expect: ['200'], job: http(big, list(bigListToken!)) },
+      list1M: { id: 'list1M', label: `GET /api/v1/declarations, ${tableSizes.large.toLocaleString('en')} in table`, expect: ['200'], job: http(big!, list(bigListToken!)) },
     };
     const samples = new Map<string, Sample[]>();
     const ourPids = () => [process.pid, loader.child.pid!, ...services.map((s) => s.child.pid!)];
@@ -745,12 +789,21 @@ async function main(): Promise<void> {
     // ---- the yardstick (issue 18): main.js as shipped vs the minimal NestJS app; the deadline burst ----
     const burstPeriod = periods[periods.length - 1]!;
     const sessionCookies = await dashboardSessions(prod, mainUrl, poolIds.slice(0, DASHBOARD_CLIENTS), poolTokens.slice(0, DASHBOARD_CLIENTS), periods[0]!);
+    // The dashboard's POSTs: other clients than the pages' (whose pages then stay the same from round to round).
+    const browsersStarted = performance.now();
+    const browsers = await dashboardBrowsers(prod, mainUrl, poolIds.slice(DASHBOARD_CLIENTS, DASHBOARD_CLIENTS + DASHBOARD_POST_CLIENTS));
+    log(`${browsers.length} signed-in browsers with their form's CSRF token in ${((performance.now() - browsersStarted) / 1000).toFixed(1)} s`);
+    const dashboardPeriods = periods.filter((p) => p !== burstPeriod);
     const yard = await runYardstick({
       minimal: { name: minimal.name, url: minimal.url, pid: minimal.child.pid! },
       shipped: { name: prod.name, url: prod.url, pid: prod.child.pid! },
-      twin: FULL ? { name: twin.name, url: twin.url, pid: twin.child.pid! } : undefined,
+      twin: FULL && twin ? { name: twin.name, url: twin.url, pid: twin.child.pid! } : undefined,
+      only: DASHBOARD_ONLY ? 'dashboard' : undefined,
       poolTokens,
       sessionCookies,
+      browsers,
+      dashboardPeriods,
+      postScript: WRK_POST_SCRIPT,
       rawIds,
       rawBurstIds,
       databaseUrl: mainUrl,
@@ -801,7 +854,7 @@ async function main(): Promise<void> {
       url: prod.url,
       connections: MIXED_CONNECTIONS,
       seconds: MEMORY_SECONDS,
-      plan: { kind: 'mixed', tokens: poolTokens, periods, etag, acceptEncoding: ACCEPT_ENCODING },
+      plan: { kind: 'mixed', tokens: poolTokens, periods, etag, acceptEncoding: ACCEPT_ENCODING, dashboard: { sessionCookies, browsers, periods: dashboardPeriods } },
     });
     clearInterval(sampler);
     await sleep(1500); // the last buffered log lines
@@ -836,8 +889,13 @@ async function main(): Promise<void> {
       machine,
       `main.js as a user starts it: NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'} (as the Dockerfile and npm run start:prod), LOG_LEVEL unset (info: one JSON line per request on stdout, read from a pipe), default rate limits; ${prodLogLines} log lines by the end of the yardstick section, ${mixedLogLines} for the ${mixed.count} responses of the mixed load.`,
       `The minimal app: ${path.relative(ROOT, MINIMAL_APP)} run from the project's root (the project's NestJS, same NODE_OPTIONS). GET cases: wrk ${WRK_THREADS} thread × ${WRK_CONNECTIONS} connections, ${YARDSTICK_SECONDS} s, a warm-up run then ${ROUNDS} rounds interleaved with the minimal app; ratio = median of per-round ratios; p50/p99 = median of the rounds' wrk percentiles. streams.json with Accept-Encoding: ${ACCEPT_ENCODING}.`,
-      `/me: each measurement rotates over the tokens of ${ME_CLIENTS} distinct clients, a new set each time (limits are per client: 600/min); POST and mixed load over ${poolTokens.length} clients (60 writes/min each).`,
-      `POST 20 lines: autocannon (bench/load.ts), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds interleaved with the raw pg loop (${CONNECTIONS} connections, the app's own SQL, one transaction per declaration). Deadline burst: autocannon, exactly ${poolTokens.length} POSTs of ${BURST_LINES} lines (one per client, the first of period ${burstPeriod}), ${BURST_CONCURRENCY} in flight; raw pg: the same rows for ${rawBurstIds.length} other clients, ${BURST_CONCURRENCY} connections.`,
+      `Dashboard (issue 36): the overview and the list rotate over the session cookies of ${sessionCookies.length} clients (one declaration each); the form POST (${FORM_LINES} lines) and the CSV upload (${CSV_LINES} lines, multipart) over ${browsers.length} other clients' signed-in browsers (session and CSRF cookies, the form's token), each request new content for a period other than ${burstPeriod} (bench/wrk-dashboard-post.lua, wrk as for the GET cases; a POST counts as answered only by a 303 to its declaration's page). The mixed load adds the same four dashboard requests.`,
+      ...(DASHBOARD_ONLY
+        ? []
+        : [
+            `/me: each measurement rotates over the tokens of ${ME_CLIENTS} distinct clients, a new set each time (limits are per client: 600/min); POST and mixed load over ${poolTokens.length} clients (60 writes/min each).`,
+            `POST 20 lines: autocannon (bench/load.ts), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds interleaved with the raw pg loop (${CONNECTIONS} connections, the app's own SQL, one transaction per declaration). Deadline burst: autocannon, exactly ${poolTokens.length} POSTs of ${BURST_LINES} lines (one per client, the first of period ${burstPeriod}), ${BURST_CONCURRENCY} in flight; raw pg: the same rows for ${rawBurstIds.length} other clients, ${BURST_CONCURRENCY} connections.`,
+          ]),
       'CPU ms/req: CPU time of the measured process per response (from /proc); machine cores: what the whole machine used meanwhile (service, wrk, PostgreSQL and everyone else), of nproc.',
     ];
     printYardstick(yard.rows, [memoryLine], yardNotes);

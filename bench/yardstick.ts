@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Job, Measurement } from './load.js';
+import type { DashboardBrowser, Job, Measurement } from './load.js';
 
 /** wrk: one thread (the machine has two cores, the service needs one), 32 connections. */
 export const WRK_THREADS = 1;
@@ -21,6 +21,14 @@ export const YARDSTICK_SECONDS = Number(process.env.BENCH_YARDSTICK_SECONDS || 6
 export const ME_CLIENTS = 200;
 /** The dashboard's pages: each measurement rotates over the session cookies of this many clients (each with a declaration). */
 export const DASHBOARD_CLIENTS = 200;
+/**
+ * The dashboard's POSTs (a declaration by form, a 1,000-line CSV upload): each measurement rotates
+ * over the signed-in browsers of this many other clients (per-client limit: 60 writes/min).
+ */
+export const DASHBOARD_POST_CLIENTS = 1000;
+/** Lines of the form's declaration (a person types them) and of the uploaded CSV file. */
+export const FORM_LINES = 4;
+export const CSV_LINES = 1000;
 /** The deadline burst: this many clients each submit one declaration of BURST_LINES lines, BURST_CONCURRENCY at a time. */
 export const BURST_CLIENTS = Number(process.env.BENCH_BURST_CLIENTS || 2000);
 export const BURST_LINES = 200;
@@ -54,6 +62,10 @@ interface WrkResult {
   p90_us: number;
   p99_us: number;
   max_us: number;
+  /** The dashboard's POSTs (bench/wrk-dashboard-post.lua): 303 to the declaration's page, and anything else. */
+  created?: number;
+  unchanged?: number;
+  other?: number;
 }
 
 export interface YardSample {
@@ -63,6 +75,9 @@ export interface YardSample {
   p99: number;
   /** Responses other than 2xx/3xx, and socket errors and timeouts. */
   bad: number;
+  /** The dashboard's POSTs: answered by their new revision's page, or by the unchanged one's. */
+  created?: number;
+  unchanged?: number;
   /** CPU time of the measured process per response (ms). */
   serviceCpuMs: number;
   /** Cores the whole machine used meanwhile (of os.cpus().length): the service, wrk, PostgreSQL, others. */
@@ -105,14 +120,17 @@ function median(values: number[]): number {
   return sorted.length ? sorted[Math.ceil(sorted.length / 2) - 1]! : NaN;
 }
 
-/** One wrk run: GET `url`, rotating over `headerSets` (written to a file: tokens never go on a command line). */
-async function runWrk(url: string, headerSets: Record<string, string>[], seconds: number, script: string): Promise<WrkResult> {
+/**
+ * One wrk run of `script` on `url`, rotating over `headerSets` (written to a file: tokens never go
+ * on a command line); `scriptArgs` follow the file's name.
+ */
+async function runWrk(url: string, headerSets: Record<string, string>[], seconds: number, script: string, scriptArgs: string[] = []): Promise<WrkResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'epr-bench-wrk-'));
   const file = path.join(dir, 'headers.txt');
   try {
     const sets = headerSets.length ? headerSets : [{}];
     await writeFile(file, `${sets.map((h) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\t')).join('\n')}\n`, { mode: 0o600 });
-    const child = spawn(WRK, [`-t${WRK_THREADS}`, `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, url, '--', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(WRK, [`-t${WRK_THREADS}`, `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, url, '--', file, ...scriptArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -137,6 +155,14 @@ export interface YardContext {
   poolTokens: string[];
   /** The `Cookie` header of a dashboard session of each of DASHBOARD_CLIENTS of those clients. */
   sessionCookies: string[];
+  /** Signed-in browsers (session and CSRF cookies, the form's token) of DASHBOARD_POST_CLIENTS other clients. */
+  browsers: DashboardBrowser[];
+  /** The periods the dashboard's POSTs go to (not the burst's). */
+  dashboardPeriods: string[];
+  /** bench/wrk-dashboard-post.lua */
+  postScript: string;
+  /** `dashboard` (BENCH_ONLY=dashboard): the minimal app and the dashboard's cases only: no other page, no burst, no API POST. */
+  only?: 'dashboard';
   rawIds: string[];
   rawBurstIds: string[];
   databaseUrl: string;
@@ -164,11 +190,14 @@ interface WrkCase {
   headers: () => Record<string, string>[];
   target?: number;
   note?: string;
+  /** A dashboard POST (bench/wrk-dashboard-post.lua) instead of a GET. */
+  post?: { kind: 'form' | 'csv'; lines: number };
 }
 
 export interface YardResult {
   rows: YardRow[];
-  burst: { app: YardRow; raw: YardRow; ratio: number; declarationsPerSecond: number; rawPerSecond: number };
+  /** Absent with `only`. */
+  burst?: { app: YardRow; raw: YardRow; ratio: number; declarationsPerSecond: number; rawPerSecond: number };
 }
 
 export async function runYardstick(ctx: YardContext): Promise<YardResult> {
@@ -207,17 +236,38 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
       headers: () => ctx.sessionCookies.map((cookie) => ({ Cookie: cookie, 'Accept-Encoding': ctx.acceptEncoding })),
       target: 0.2,
     },
+    {
+      id: 'dashboard form',
+      label: `POST /dashboard/declarations: a ${FORM_LINES}-line declaration by form (${ctx.browsers.length} browsers, session + CSRF)`,
+      service: ctx.shipped,
+      path: '/dashboard/declarations',
+      headers: () => ctx.browsers.map((b) => ({ Cookie: b.cookie, _csrf: b.csrf })),
+      post: { kind: 'form', lines: FORM_LINES },
+    },
+    {
+      id: 'dashboard csv',
+      label: `POST /dashboard/declarations/upload: a ${CSV_LINES.toLocaleString('en')}-line CSV file (${ctx.browsers.length} browsers, session + CSRF)`,
+      service: ctx.shipped,
+      path: '/dashboard/declarations/upload',
+      headers: () => ctx.browsers.map((b) => ({ Cookie: b.cookie, _csrf: b.csrf })),
+      post: { kind: 'csv', lines: CSV_LINES },
+    },
     ...(ctx.twin
       ? [{ id: 'twin', label: 'twin (bench/serve.ts, warn, raised limits): GET /bench/baseline', service: ctx.twin, path: '/bench/baseline', headers: () => [{}], note: 'for information' }]
       : []),
   ];
 
+  const cases = ctx.only === 'dashboard' ? wrkCases.filter((c) => c.id === 'minimal' || c.id.startsWith('dashboard ')) : wrkCases;
+  /** Line 0's quantity of the dashboard's POSTs: each run its own range, so that every request is new content. */
+  let postRun = 0;
   const measureWrk = async (c: WrkCase, seconds: number): Promise<YardSample> => {
     await ctx.waitForQuiet();
     const cpu0 = await processCpuMs(c.service.pid);
     const busy0 = await machineBusyMs();
     const t0 = performance.now();
-    const r = await runWrk(`${c.service.url}${c.path}`, c.headers(), seconds, ctx.script);
+    const r = c.post
+      ? await runWrk(`${c.service.url}${c.path}`, c.headers(), seconds, ctx.postScript, [c.post.kind, ctx.dashboardPeriods.join(','), String(c.post.lines), String(++postRun * 10_000_000)])
+      : await runWrk(`${c.service.url}${c.path}`, c.headers(), seconds, ctx.script);
     const busy1 = await machineBusyMs();
     const cpu1 = await processCpuMs(c.service.pid);
     const wallMs = performance.now() - t0;
@@ -226,25 +276,49 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
       count: r.requests,
       p50: r.p50_us / 1000,
       p99: r.p99_us / 1000,
-      bad: r.errors.status + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout,
+      bad: r.errors.status + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout + (r.other ?? 0),
+      ...(c.post ? { created: r.created ?? 0, unchanged: r.unchanged ?? 0 } : {}),
       serviceCpuMs: (cpu1 - cpu0) / Math.max(1, r.requests),
       machineCores: (busy1 - busy0) / wallMs,
     };
     log(
       `${seconds === YARDSTICK_SECONDS ? '' : 'warm-up '}${c.label}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50.toFixed(2)} p99 ${sample.p99.toFixed(1)} ms` +
-        `${sample.bad ? `, ${sample.bad} bad (non-2xx/3xx or errors)` : ''}; ${sample.serviceCpuMs.toFixed(3)} CPU ms/req; machine ${sample.machineCores.toFixed(2)} cores`,
+        `${sample.bad ? `, ${sample.bad} bad (non-2xx/3xx, errors, or a POST not answered by its declaration's page)` : ''}${c.post ? ` (${sample.created} created, ${sample.unchanged} unchanged)` : ''}; ${sample.serviceCpuMs.toFixed(3)} CPU ms/req; machine ${sample.machineCores.toFixed(2)} cores`,
     );
     return sample;
   };
 
   // ---- GET cases against the minimal app (wrk), interleaved round by round ----
   log(`yardstick: wrk ${WRK_THREADS} thread × ${WRK_CONNECTIONS} connections, ${YARDSTICK_SECONDS} s per case, ${ctx.rounds} rounds`);
-  for (const c of wrkCases) await measureWrk(c, YARDSTICK_SECONDS);
-  const wrkSamples = new Map<string, YardSample[]>(wrkCases.map((c) => [c.id, []]));
+  for (const c of cases) await measureWrk(c, YARDSTICK_SECONDS);
+  const wrkSamples = new Map<string, YardSample[]>(cases.map((c) => [c.id, []]));
   for (let round = 0; round < ctx.rounds; round++) {
     log(`yardstick round ${round + 1}/${ctx.rounds}`);
-    for (const c of round % 2 === 0 ? wrkCases : [...wrkCases].reverse()) wrkSamples.get(c.id)!.push(await measureWrk(c, YARDSTICK_SECONDS));
+    for (const c of round % 2 === 0 ? cases : [...cases].reverse()) wrkSamples.get(c.id)!.push(await measureWrk(c, YARDSTICK_SECONDS));
   }
+  const fromWrk = (c: WrkCase): YardRow => {
+    const rounds = wrkSamples.get(c.id)!;
+    const minimal = wrkSamples.get('minimal')!;
+    const ratio = median(rounds.map((s, i) => s.rps / minimal[i]!.rps));
+    const bad = rounds.reduce((sum, s) => sum + s.bad, 0);
+    return {
+      id: c.id,
+      label: c.label,
+      rounds,
+      rps: median(rounds.map((s) => s.rps)),
+      p50: median(rounds.map((s) => s.p50)),
+      p99: median(rounds.map((s) => s.p99)),
+      serviceCpuMs: median(rounds.map((s) => s.serviceCpuMs)),
+      machineCores: median(rounds.map((s) => s.machineCores)),
+      ratio,
+      ratioTo: 'minimal',
+      target: c.target === undefined ? undefined : `≥ ${c.target.toFixed(1)}× minimal`,
+      pass: c.target === undefined ? undefined : ratio >= c.target,
+      invalid: bad ? `${bad} non-2xx/3xx responses or socket errors` : undefined,
+      note: c.note,
+    };
+  };
+  if (ctx.only === 'dashboard') return { rows: cases.map(fromWrk) };
 
   // ---- the deadline burst (first declarations of its period), then the same rows by raw pg ----
   const burstJob = (lines: number): Job => ({
@@ -311,28 +385,6 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
   }
 
   // ---- rows ----
-  const fromWrk = (c: WrkCase): YardRow => {
-    const rounds = wrkSamples.get(c.id)!;
-    const minimal = wrkSamples.get('minimal')!;
-    const ratio = median(rounds.map((s, i) => s.rps / minimal[i]!.rps));
-    const bad = rounds.reduce((sum, s) => sum + s.bad, 0);
-    return {
-      id: c.id,
-      label: c.label,
-      rounds,
-      rps: median(rounds.map((s) => s.rps)),
-      p50: median(rounds.map((s) => s.p50)),
-      p99: median(rounds.map((s) => s.p99)),
-      serviceCpuMs: median(rounds.map((s) => s.serviceCpuMs)),
-      machineCores: median(rounds.map((s) => s.machineCores)),
-      ratio,
-      ratioTo: 'minimal',
-      target: c.target === undefined ? undefined : `≥ ${c.target.toFixed(1)}× minimal`,
-      pass: c.target === undefined ? undefined : ratio >= c.target,
-      invalid: bad ? `${bad} non-2xx/3xx responses or socket errors` : undefined,
-      note: c.note,
-    };
-  };
   const fromMeasurements = (id: string, label: string, ms: Measurement[], cpuMs: number[], expect: string): YardRow => {
     const latencies = ms.flatMap((m) => m.latencies).sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
@@ -367,7 +419,7 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
   };
   const burstRatio = burstApp.rps / burstRaw.rps;
   const rows: YardRow[] = [
-    ...wrkCases.map(fromWrk),
+    ...cases.map(fromWrk),
     { ...post, ratio: postRatio, ratioTo: 'raw pg', target: '≥ 0.35× raw pg', pass: postRatio >= 0.35 },
     raw,
     { ...burstAppRow, ratio: burstRatio, ratioTo: 'raw pg', target: 'p99 < 1,000 ms', pass: burstAppRow.p99 < 1000 },
@@ -386,7 +438,7 @@ export function printYardstick(rows: YardRow[], extra: string[], notes: string[]
       fmt(r.rps, r.rps < 100 ? 1 : 0),
       fmt(r.p50, 2),
       fmt(r.p99, 1),
-      r.ratio === undefined ? '' : `${fmt(r.ratio, 2)}${r.ratioTo === 'minimal' ? '' : ` (${r.ratioTo})`}`,
+      r.ratio === undefined ? '' : `${fmt(r.ratio, r.ratio < 0.1 ? 4 : 2)}${r.ratioTo === 'minimal' ? '' : ` (${r.ratioTo})`}`,
       r.target ?? r.note ?? '',
       r.invalid ? `INVALID (${r.invalid})` : r.pass === undefined ? '' : r.pass ? 'PASS' : 'MISS',
       fmt(r.serviceCpuMs, 3),

@@ -9,6 +9,7 @@ import { ReferenceModule } from '../reference/reference.module.js';
 import { DashboardViews } from './dashboard-views.js';
 import { DeclarationsPageController } from './declarations.page.controller.js';
 import { OverviewPageController } from './overview.page.controller.js';
+import { OverviewRepository } from './overview.repository.js';
 import { ProductsPageController } from './products.page.controller.js';
 import { ProductsModule } from '../products/products.module.js';
 import { SignInPageController } from './sign-in.page.controller.js';
@@ -23,6 +24,7 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
   controllers: [SignInPageController, OverviewPageController, TokensPageController, DeclarationsPageController, ProductsPageController],
   providers: [
     DashboardViews,
+    OverviewRepository,
     {
       provide: PAGE_PROBLEMS,
       useFactory: (views: DashboardViews): PageProblems => ({ handles: isDashboard, render: (req, res, problem, instance) => views.renderProblem(req, res, problem, instance) }),

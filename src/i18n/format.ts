@@ -131,9 +131,16 @@ function firstOfMonth(language: Language, parts: Intl.DateTimeFormatPart[]): str
   return parts.map((part) => (language === 'fr' && part.type === 'day' && part.value === '1' ? '1er' : part.value)).join('');
 }
 
+/** Made once per language and type, as the number and date formats (building one costs more than using it: issue 36's profile of the overview). */
+const listFormats = new Map<string, Intl.ListFormat>();
+const pluralRules = new Map<Language, Intl.PluralRules>();
+
 /** "kg, UVC et t" / "kg, UVC and t"; `or`: "kg ou UVC" / "kg or CSU". */
 export function formatList(language: Language, items: readonly string[], type: 'and' | 'or' = 'and'): string {
-  return new Intl.ListFormat(LOCALES[language], { type: type === 'and' ? 'conjunction' : 'disjunction' }).format(items);
+  const key = `${language} ${type}`;
+  let format = listFormats.get(key);
+  if (!format) listFormats.set(key, (format = new Intl.ListFormat(LOCALES[language], { type: type === 'and' ? 'conjunction' : 'disjunction' })));
+  return format.format(items);
 }
 
 /** The forms of a word by count: French `one` covers 0 and 1 (and `many` a round million, "1 million de"). */
@@ -145,7 +152,9 @@ export interface PluralForms {
 
 /** The form of a word for a count, by the language's plural rules (`Intl.PluralRules`). */
 export function plural(language: Language, count: number, forms: PluralForms): string {
-  const category = new Intl.PluralRules(LOCALES[language]).select(count);
+  let rules = pluralRules.get(language);
+  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(LOCALES[language])));
+  const category = rules.select(count);
   return category === 'one' ? forms.one : category === 'many' ? (forms.many ?? forms.other) : forms.other;
 }
 

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { formatNumber } from '../../src/i18n/format.js';
 import { signedIn } from '../support/dashboard-browser.js';
 import { createClientWithToken } from '../support/factories.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * The overview says, for each year with a declaration, where its count of sales units puts the
@@ -40,5 +40,29 @@ describe('the year on the overview', () => {
     const straddling = (await en.get('/dashboard')).html;
     expect(straddling).toContain('With Citeo: between 8,400 and 10,400 consumer sales units');
     expect(straddling).toContain('€80 flat fee or Simplified declaration');
+  });
+});
+
+describe('the rest of the overview, read in one statement (issue 36)', () => {
+  it('says "so far" for a year not over, shows the operator’s unconfirmed change and counts the browsers signed in', async () => {
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+    // The current year is never complete (its S2 has not ended): its count is a count so far.
+    const year = new Date().getUTCFullYear();
+    expect((await file(token, `${year}-S1`, [line('glass', 'kg', 10), line('glass', 'uvc', 4000)])).status).toBe(201);
+    const first = await signedIn(t, clientId, 'en');
+    const before = (await first.get('/dashboard')).html;
+    expect(before).toContain('With Citeo: 4,000 consumer sales units so far → €80 flat fee.');
+    expect(before).not.toContain('Waiting for the operator’s confirmation');
+    expect(before).toContain('One browser is signed in');
+
+    // The operator records a new company name and does not confirm it yet; a second browser signs in.
+    const patched = await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ company: 'Nouvelle Raison Sociale SAS' });
+    expect(patched.status).toBe(200);
+    await signedIn(t, clientId, 'en');
+    const after = (await first.get('/dashboard')).html;
+    expect(after).toContain('Waiting for the operator’s confirmation');
+    expect(after).toContain('The operator has recorded this change to your profile');
+    expect(after).toContain('Nouvelle Raison Sociale SAS');
+    expect(after).toContain('2 browsers are signed in');
   });
 });

@@ -198,3 +198,28 @@ describe('forged session cookies', () => {
     expect((await new DashboardClient(limited.url).get('/dashboard/sign-in')).status).toBe(200);
   });
 });
+
+describe('a page view is a read (issue 36)', () => {
+  // Every UPDATE of a row writes a new version of it with a new xmin, even when it sets the same values.
+  const version = async (clientId: string) =>
+    (await t.pool.query(`SELECT xmin::text AS v, last_seen_at FROM dashboard_sessions WHERE client_id = $1`, [clientId])).rows[0] as { v: string; last_seen_at: Date };
+
+  it('writes nothing to the session within the minute it was last marked seen, and marks it once past that minute', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    await t.pool.query(`UPDATE dashboard_sessions SET last_seen_at = now() - interval '50 seconds' WHERE client_id = $1`, [clientId]);
+    const before = await version(clientId);
+    for (const path of ['/dashboard', '/dashboard/declarations', '/dashboard/tokens', '/dashboard']) expect((await browser.get(path)).status).toBe(200);
+    expect(await version(clientId)).toEqual(before);
+
+    // Past the minute (SESSION_SEEN_RESOLUTION_MS), the next view slides the idle timeout: one write, then reads again.
+    await t.pool.query(`UPDATE dashboard_sessions SET last_seen_at = now() - interval '61 seconds' WHERE client_id = $1`, [clientId]);
+    const stale = await version(clientId);
+    expect((await browser.get('/dashboard')).status).toBe(200);
+    const marked = await version(clientId);
+    expect(marked.v).not.toBe(stale.v);
+    expect(Date.now() - marked.last_seen_at.getTime()).toBeLessThan(30_000);
+    expect((await browser.get('/dashboard/declarations')).status).toBe(200);
+    expect(await version(clientId)).toEqual(marked);
+  });
+});

@@ -34,8 +34,8 @@ export interface SessionInfo {
 /** Why every session of a client was ended (recorded in the audit trail). */
 export type EndReason = 'operator' | 'sign_out_everywhere' | 'email_changed' | 'suspended' | 'offboarded';
 
-/** The condition of a live session of `dashboard_sessions` (as `s`), its idle time in ms as `$idle`. */
-const LIVE = (idle: string) => `s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => ${idle}::int / 1000.0)`;
+/** The condition of a live session of `dashboard_sessions` (as `s`), its idle time in ms as `$idle` (SESSION_IDLE_MS). */
+export const LIVE = (idle: string) => `s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => ${idle}::int / 1000.0)`;
 
 /**
  * A live session by the hash of its cookie, with its account, and whether it was last marked seen

@@ -7,7 +7,7 @@ import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../clock.js';
 import { DeclarationsRepository } from '../declarations.repository.js';
 import type { ObligationsDto } from './obligations.dto.js';
-import { obligationsOf } from './obligations.js';
+import { type DeclaredPeriod, obligationsOf } from './obligations.js';
 
 const PENDING_DETAIL =
   'Your account has not been confirmed yet: the operator confirms your profile (company, plan, streams) during onboarding. ' +
@@ -25,16 +25,26 @@ export class ObligationsService {
 
   /** `mode` `test`: what the client's sandbox declarations leave due (a live token never sees them). */
   async forAccount(account: Account, mode: TokenMode = 'live'): Promise<ObligationsDto> {
-    const today = parisDate(this.clock.now());
-    const base = { client_id: account.clientId, today, catalogue_version: this.catalogue.catalogueVersion };
-    if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
-    const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
+    if (account.confirmedAt === null) return this.of(account, [], () => null);
     const [declared, settings] = await Promise.all([
       this.repository.currentDeclarations({ clientId: account.clientId, mode }),
       this.clientStreams.list(account.clientId),
     ]);
     // When the client became liable for each stream: the operator's start, else its first confirmation's half-year.
     const starts = new Map(settings.map((setting) => [setting.stream, setting.liableFrom]));
-    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, { startOf: (stream) => starts.get(stream) ?? null }) };
+    return this.of(account, declared, (stream) => starts.get(stream) ?? null);
+  }
+
+  /**
+   * The same answer from rows already read: the client's current declarations (with the streams
+   * their lines declare) and when it became liable for each stream. The dashboard's overview reads
+   * them with the rest of its page in one statement.
+   */
+  of(account: Account, declared: readonly DeclaredPeriod[], startOf: (stream: string) => string | null): ObligationsDto {
+    const today = parisDate(this.clock.now());
+    const base = { client_id: account.clientId, today, catalogue_version: this.catalogue.catalogueVersion };
+    if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
+    const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
+    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, { startOf }) };
   }
 }
