@@ -15,6 +15,7 @@ import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
+import { declarationWarnings } from './declaration-warnings.js';
 import { isUuid } from '../common/uuid.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
@@ -24,6 +25,11 @@ import type { SubmissionOrigin } from './submission-origin.js';
 export interface SubmitResult {
   status: 200 | 201;
   body: DeclarationDto;
+  /**
+   * What to check in the declaration, never an error (declaration-warnings.ts): with `params` for the
+   * dashboard's messages, except on a replay (the stored answer's warnings, as the API gave them).
+   */
+  warnings: FieldError[];
   /** The stored response of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
 }
@@ -72,8 +78,11 @@ export class DeclarationsService {
     if (key !== undefined && requestHash !== undefined) {
       const outcome = await this.idempotency.claim(scope, key, requestHash);
       switch (outcome.kind) {
-        case 'replay':
-          return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), replayed: true };
+        case 'replay': {
+          // Answers stored before warnings existed had none to give.
+          const warnings = (outcome.body as { warnings?: FieldError[] }).warnings ?? [];
+          return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), warnings: warnings.map(publicWarning), replayed: true };
+        }
         case 'in_flight':
           throw inFlight('A request with this Idempotency-Key is still being processed; retry in a moment to get its response.');
         case 'reused': {
@@ -91,7 +100,9 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      return await this.store(scope, result.declaration, claim, origin, options);
+      // Warnings are said, not stored: they are no part of the content hash, only of the answer (and its replay).
+      const warnings = declarationWarnings(result.declaration, this.catalogue);
+      return { ...(await this.store(scope, result.declaration, claim, origin, options, warnings)), warnings };
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
@@ -111,7 +122,8 @@ export class DeclarationsService {
         const result = this.validate(account, sheet.body);
         throw new ValidationProblem(result.ok ? [] : result.errors);
       }
-      return await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
+      const result = await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
+      return { ...result, warnings: pointAtCells(sheet, result.warnings) };
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = pointAtCells(sheet, error.errors);
@@ -158,7 +170,14 @@ export class DeclarationsService {
    * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
-  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined, origin: SubmissionOrigin, options: SubmitOptions): Promise<SubmitResult> {
+  private async store(
+    scope: DataScope,
+    declaration: ValidDeclaration,
+    claim: Claim | undefined,
+    origin: SubmissionOrigin,
+    options: SubmitOptions,
+    warnings: FieldError[],
+  ): Promise<Omit<SubmitResult, 'warnings'>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
@@ -197,7 +216,7 @@ export class DeclarationsService {
             status = 201;
           }
           const body = DeclarationDto.from(record, this.categoryOf);
-          if (claim && !(await this.idempotency.complete(manager, claim, status, body))) {
+          if (claim && !(await this.idempotency.complete(manager, claim, status, { ...body, warnings: warnings.map(publicWarning) }))) {
             // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
             throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
           }
@@ -236,6 +255,11 @@ function requestHashOf(body: unknown): string | undefined {
     if (error instanceof TooDeepError) return undefined;
     throw error;
   }
+}
+
+/** A warning as the API answers it (and stores it for a replay): pointer, code, detail. */
+function publicWarning({ pointer, code, detail }: FieldError): FieldError {
+  return { pointer, code, detail };
 }
 
 function validationProblem(errors: FieldError[], total: number): ValidationProblem {

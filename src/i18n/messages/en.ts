@@ -390,6 +390,11 @@ export const en = {
     companion_line_missing: (p) =>
       `For ${theStream(p)}, each material is declared both in ${p.unit ?? 'kg'} and in ${p.requires ?? 'uvc'}. Add a line for ${p.material ? `“${p.material}”` : 'this material'} in ${p.requires ?? 'uvc'}: ${p.requires === 'uvc' || p.requires === undefined ? `the number of consumer sales units placed on the market, for example ${n(4800)}` : `for example ${n(4800)}`}.`,
 
+    material_uncategorised: (p) =>
+      `${p.value ? `“${p.value}”` : 'This material'} is not a material category of ${streamOf(p)}: it is kept as written, but it will not match a line of the eco-organism’s grid. If one fits, choose a published category from the list instead, for example ${p.allowed?.length ? `“${named(p.allowed[0])}”` : '“Glass”'}; keep it if none does.`,
+    quantity_maybe_tonnes: (p) =>
+      `${p.value !== undefined ? `${n(p.value)} kg` : 'This mass'}${p.count !== undefined ? ` for ${times(p.count, 'consumer sales unit', 'consumer sales units')}` : ''} makes ${p.grams !== undefined ? `${n(Number(p.grams.toPrecision(2)))} g` : 'less than 0.1 g'} per unit: is it in tonnes? Write kilograms (for example ${n('1.2')} t = ${n(1200)} kg); if the figure is right, keep it.`,
+
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
         ? 'The first row splits into column names both with commas and with semicolons. Use one separator only, for example stream,material,unit,quantity.'

@@ -385,6 +385,11 @@ export const fr = {
     companion_line_missing: (p) =>
       t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${p.unit ?? 'kg'} et en ${p.requires ?? 'uvc'}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${p.requires ?? 'uvc'} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
 
+    material_uncategorised: (p) =>
+      t`${p.value ? t`« ${p.value} »` : 'Ce matériau'} n’est pas une catégorie de matériau de ${theStream(p)} : il est enregistré tel quel, mais il ne correspondra à aucune ligne de la grille de l’éco-organisme. Si l’une convient, choisissez plutôt une catégorie publiée dans la liste, par exemple ${p.allowed?.length ? t`« ${named(p.allowed[0])} »` : t`« Verre »`} ; sinon, conservez-le.`,
+    quantity_maybe_tonnes: (p) =>
+      t`${p.value !== undefined ? `${n(p.value)} kg` : 'Cette masse'}${p.count !== undefined ? ` pour ${n(p.count)} UVC` : ''} font ${p.grams !== undefined ? `${n(Number(p.grams.toPrecision(2)))} g` : 'moins de 0,1 g'} par unité : ce chiffre serait-il en tonnes ? Indiquez des kilogrammes (par exemple ${n('1.2')} t = ${n(1200)} kg) ; s’il est exact, conservez-le.`,
+
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
         ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple flux;matériau;unité;quantité.`
