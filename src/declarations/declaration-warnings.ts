@@ -27,11 +27,15 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
     const stream = catalogue.stream(line.stream);
     const categories = stream?.materials ?? [];
     const names = (name: { fr: string; en: string }) => ({ fr: name.fr, en: name.en });
+    // The categories whose name holds what was typed ("Plastique" → the plastic ones) come first, as the example to give.
+    const typed = foldText(line.material);
+    const similar = categories.filter((m) => foldText(m.name.fr).includes(typed) || foldText(m.name.en).includes(typed));
+    const suggested = [...similar, ...categories.filter((m) => !similar.includes(m))];
     warnings.push({
       pointer: `/lines/${index}/material`,
       code: 'material_uncategorised',
       detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${categories.find((m) => m.code === 'glass')?.code ?? categories[0]?.code ?? 'glass'}).`,
-      params: { line: index + 1, field: 'material', value: line.material, stream: line.stream, streamName: stream && names(stream.name), allowed: categories.map((m) => names(m.name)) },
+      params: { line: index + 1, field: 'material', value: line.material, stream: line.stream, streamName: stream && names(stream.name), allowed: suggested.map((m) => names(m.name)) },
     });
   });
   // Each material's count of units, to judge its mass per unit.

@@ -36,6 +36,17 @@ export interface SubmitResult {
 
 const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
 
+/** A declaration checked before it is filed (the dashboard's check page): valid, nothing stored. */
+export interface CheckedDeclaration {
+  declaration: ValidDeclaration;
+  /** As `submit` would answer them (a CSV file's point at its cells). */
+  warnings: FieldError[];
+  /** Exact sums per stream and unit, as the stored record would give them. */
+  totals: { stream: string; unit: string; quantity: string }[];
+  /** The revision in force for the period, which filing this would replace; null for the first. */
+  current: DeclarationSummaryDto | null;
+}
+
 /** What a caller of `submit` may add to the transaction of a new revision (products/ records a derivation there). */
 export interface SubmitOptions {
   /** Runs in the revision's transaction once it is inserted (not for an identical resubmission); a throw rolls everything back. */
@@ -131,6 +142,32 @@ export class DeclarationsService {
     }
   }
 
+  /**
+   * The dashboard's check step: the declaration judged by exactly the rules of `submit`, with its
+   * warnings, totals and the revision it would replace; nothing is stored. Problems throw as `submit`'s.
+   */
+  async check(account: Account, body: unknown): Promise<CheckedDeclaration> {
+    const result = this.validate(account, body);
+    if (!result.ok) throw validationProblem(result.errors, result.total);
+    return this.checked(account, result.declaration, declarationWarnings(result.declaration, this.catalogue));
+  }
+
+  /** `check` for a CSV file, its problems and warnings pointed at the file's cells (as `submitCsv`). */
+  async checkCsv(account: Account, csv: DeclarationFile, period: string | undefined): Promise<CheckedDeclaration> {
+    const sheet = readDeclarationCsv(csv, period, MAX_LINES);
+    const result = this.validate(account, sheet.body);
+    if (sheet.errors.length > 0 || !result.ok) {
+      const errors = pointAtCells(sheet, result.ok ? [] : result.errors);
+      throw validationProblem(errors.slice(0, MAX_REPORTED_ERRORS), errors.length);
+    }
+    return this.checked(account, result.declaration, pointAtCells(sheet, declarationWarnings(result.declaration, this.catalogue)));
+  }
+
+  private async checked(account: Account, declaration: ValidDeclaration, warnings: FieldError[]): Promise<CheckedDeclaration> {
+    const [current] = await this.repository.listPage({ clientId: account.clientId, mode: 'live', period: declaration.period, status: 'current', limit: 1 });
+    return { declaration, warnings, totals: totalsOf(declaration.lines), current: current ? DeclarationSummaryDto.from(current) : null };
+  }
+
   async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationDto> {
     // A malformed id is "not found" too (and so is a declaration of the other mode): the answer does not tell what exists.
     const record = isUuid(id) ? await this.repository.findRecord({ clientId, mode }, id.toLowerCase()) : undefined;
@@ -202,6 +239,7 @@ export class DeclarationsService {
                 contentHash: declaration.contentHash,
                 catalogueVersion: declaration.catalogueVersion,
                 submitter: origin.submitter,
+                declaredByName: origin.declaredByName ?? null,
               },
               declaration.lines,
             );
@@ -255,6 +293,23 @@ function requestHashOf(body: unknown): string | undefined {
     if (error instanceof TooDeepError) return undefined;
     throw error;
   }
+}
+
+/** Exact sums per stream and unit of valid lines (at most 3 decimals each: summed in thousandths), in the order the stored record gives them. */
+function totalsOf(lines: ValidDeclaration['lines']): CheckedDeclaration['totals'] {
+  const sums = new Map<string, bigint>();
+  for (const line of lines) {
+    const [whole, fraction = ''] = line.quantity.split('.');
+    const key = `${line.stream}\u0000${line.unit}`;
+    sums.set(key, (sums.get(key) ?? 0n) + BigInt(whole!) * 1000n + BigInt(fraction.padEnd(3, '0').slice(0, 3)));
+  }
+  return [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, thousandths]) => {
+      const [stream, unit] = key.split('\u0000') as [string, string];
+      const fraction = (thousandths % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+      return { stream, unit, quantity: `${thousandths / 1000n}${fraction ? `.${fraction}` : ''}` };
+    });
 }
 
 /** A warning as the API answers it (and stores it for a replay): pointer, code, detail. */

@@ -66,7 +66,10 @@ export class DeclarationTotalDto {
   }
 }
 
-@ApiSchema({ description: 'Who filed a revision: a client token (`token_id`, `token_prefix`; never the secret), the dashboard (`session_id` of the signed-in session), or the operator (`name`).' })
+@ApiSchema({
+  description:
+    'Who filed a revision: a client token (`token_id`, `token_prefix`; never the secret), the dashboard (`session_id` of the signed-in session, and `declared_by_name`: the person who declared it), or the operator (`name`).',
+})
 export class SubmittedByDto {
   @ApiProperty({ enum: ['token', 'dashboard', 'operator'] })
   type!: 'token' | 'dashboard' | 'operator';
@@ -83,6 +86,13 @@ export class SubmittedByDto {
 
   @ApiProperty({ type: String, required: false, example: 'ADMIN_TOKEN' })
   name?: string;
+
+  /**
+   * With `dashboard`: the full name the person typed to declare the revision, next to the statement that the
+   * information declared is accurate and complete; absent for revisions filed before it was asked.
+   */
+  @ApiProperty({ type: String, required: false, example: 'Claire Martin' })
+  declared_by_name?: string;
 }
 
 /** The fields every declaration view has (record and list summary). */

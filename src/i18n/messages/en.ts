@@ -506,6 +506,30 @@ export const en = {
   },
 
   mail: {
+    /** After a declaration is filed from the dashboard (issue 31.6), to the account's confirmed address. */
+    filed: {
+      subject: (p: { period: string; receipt: string }) => `Declaration ${p.period} filed: receipt ${p.receipt}`,
+      text: (p: { company: string; period: string; revision: number; receipt: string; name: string; at: string; lines: number; totals: readonly string[]; url: string }) =>
+        [
+          'Hello,',
+          '',
+          `The declaration of ${p.company} for the half-year ${p.period} was filed on the EPR declarations dashboard.`,
+          '',
+          `Receipt: ${p.receipt}`,
+          `Revision: ${p.revision}`,
+          `Declared by: ${p.name}`,
+          `Filed on: ${p.at}`,
+          `Lines: ${n(p.lines)}`,
+          ...p.totals.map((total) => `Total: ${total}`),
+          '',
+          'The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
+          '',
+          p.url,
+          '',
+          'If you did not expect this message, tell the operator.',
+          '',
+        ].join('\n'),
+    },
     signIn: {
       subject: 'Your sign-in link to the EPR declarations dashboard',
       text: (p: { clientId: string; minutes: number; url: string }) =>

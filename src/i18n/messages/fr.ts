@@ -501,6 +501,29 @@ export const fr = {
   },
 
   mail: {
+    filed: {
+      subject: (p: { period: string; receipt: string }) => t`Déclaration ${p.period} déposée : accusé de réception ${p.receipt}`,
+      text: (p: { company: string; period: string; revision: number; receipt: string; name: string; at: string; lines: number; totals: readonly string[]; url: string }) =>
+        [
+          'Bonjour,',
+          '',
+          t`La déclaration de ${p.company} pour le semestre ${p.period} a été déposée sur le tableau de bord des déclarations REP.`,
+          '',
+          t`Accusé de réception : ${p.receipt}`,
+          t`Version : ${p.revision}`,
+          t`Déclarée par : ${p.name}`,
+          t`Déposée le : ${p.at}`,
+          t`Lignes : ${n(p.lines)}`,
+          ...p.totals.map((total) => t`Total : ${total}`),
+          '',
+          t`L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
+          '',
+          p.url,
+          '',
+          t`Si vous n'attendiez pas ce message, prévenez l'opérateur.`,
+          '',
+        ].join('\n'),
+    },
     signIn: {
       subject: 'Votre lien de connexion au tableau de bord des déclarations REP',
       text: (p: { clientId: string; minutes: number; url: string }) =>
