@@ -197,6 +197,11 @@ export class DeclarationsPageController {
         },
       });
     } catch (error) {
+      if (error instanceof ValidationProblem) {
+        // The rules changed under the checked lines (the account's streams, the catalogue): back to the form, with why.
+        const errors = localizeErrors(language, error.errors).map((e) => ({ ...e, line: null, field: null }));
+        return this.form(req, res, account, { period: pending.period, lines, errors }, 422);
+      }
       if (!(error instanceof StaleCheck)) throw error;
       const checked = await this.declarations.check(account, declaration);
       return this.checkPage(req, res, client, checked, { lineOf: null, name, notice: words.stale(error.current), status: 409 });
