@@ -99,10 +99,11 @@ describe('check, declare, confirm', () => {
     const receipt = /<code>(EPR-2025S1-R1-[0-9A-Z]{8})<\/code>/.exec(confirmation.html)?.[1];
     expect(receipt).toBeDefined();
     const panel = confirmation.html.slice(confirmation.html.indexOf('id="confirmation"'), confirmation.html.indexOf('</div>', confirmation.html.indexOf('id="confirmation"')));
-    expect(panel).toContain('Déclaration déposée');
+    expect(confirmation.html).toContain('<title>Déclaration déposée');
+    expect(panel).toContain('<h2>Déclaration 2025-S1, version 1</h2>');
     expect(panel).toContain('<dt>Déclarée par</dt><dd>Claire Martin</dd>');
     expect(panel).toMatch(/<dt>Déposée le<\/dt><dd>\d{1,2}(er)? [a-zéû]+ 20\d\d[^<]*\d\d:\d\d UTC\+\d/);
-    expect(panel).toContain('Et maintenant ?');
+    expect(panel).toContain('Et maintenant\u202f?');
     expect(panel).toContain(`Un e-mail de confirmation est envoyé à ${email}.`);
     // Later visits show who declared it, without the confirmation panel.
     const later = await browser.get(`/dashboard/declarations/${id}`);

@@ -166,7 +166,7 @@ export const dashboardPagesFr = {
     receipt: 'Votre accusé de réception',
     by: 'Déclarée par',
     at: 'Déposée le',
-    next: 'Et maintenant ?',
+    next: t`Et maintenant ?`,
     nextText: t`La déclaration est enregistrée pour ce semestre. L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
     mailSent: (email: string) => t`Un e-mail de confirmation est envoyé à ${email}.`,
   },
