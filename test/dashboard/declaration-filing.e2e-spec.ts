@@ -57,6 +57,22 @@ const GLASS: Array<[string, string, string, string]> = [
   ['EMB', 'Verre', 'uvc', '4 800'],
 ];
 
+describe('materials chosen, not guessed', () => {
+  it.each([
+    ['fr', 'Papier-carton', 'Paper and cardboard'],
+    ['en', 'Paper and cardboard', 'Papier-carton'],
+  ] as const)('in %s, the form offers the published categories in the page’s language, and still takes free text', async (language, own, other) => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, language);
+    const form = (await browser.get('/dashboard/declarations/new')).html;
+    const list = form.slice(form.indexOf('<datalist id="materials">'), form.indexOf('</datalist>'));
+    expect(list).toContain(`<option value="${own}">`);
+    expect(list).not.toContain(`<option value="${other}">`);
+    // A text input tied to the list, not a select: any material can still be typed.
+    expect(form).toMatch(/<input id="material-0" name="material" value="" list="materials"/);
+  });
+});
+
 describe('check, declare, confirm', () => {
   it('shows what will be filed without filing it; the named declaration files it, with a confirmation and an e-mail', async () => {
     const email = `conformite.${Date.now()}@exemple.fr`;
