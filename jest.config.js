@@ -1,17 +1,34 @@
 // ESM project: run through `node --experimental-vm-modules` (see package.json "test").
-/** @type {import('jest').Config} */
-export default {
+const project = {
   testEnvironment: 'node',
   rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  // Every supertest response is validated against the app's OpenAPI document.
-  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
   testTimeout: 60000,
   // Stryker's sandboxes (npm run mutate) hold a copy of the project.
   modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
+};
+
+/** Unit specs, next to the code (`*.db.spec.ts`: on PostgreSQL in process, test/support/in-process-database.ts). */
+export const unit = {
+  ...project,
+  displayName: 'unit',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts'],
+};
+
+/** End-to-end specs: the real app over HTTP; every supertest response is validated against the app's OpenAPI document. */
+export const e2e = {
+  ...project,
+  displayName: 'e2e',
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
+};
+
+/** @type {import('jest').Config} */
+export default {
+  projects: [unit, e2e],
   maxWorkers: 2,
   // A fresh worker for every test file. ESM test files (vm modules) leave their module graphs behind,
   // and the embedded database's files their in-process PostgreSQL (WASM memory, outside the heap that

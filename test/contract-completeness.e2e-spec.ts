@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { contractProblems } from './support/contract.js';
 import { createClientWithToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -66,11 +67,37 @@ describe('the document says', () => {
     expect(schemas.DeclarationDto.additionalProperties).toBeUndefined();
   });
 
-  it('an optional body as optional (issueToken), and the CSV of a declaration as an operation of its own', () => {
+  it('an optional body as optional (issueToken)', () => {
     expect(doc.paths['/api/v1/admin/clients/{client_id}/tokens'].post.requestBody.required).toBe(false);
-    const csv = doc.paths['/api/v1/declarations/{id}.csv'].get;
-    expect(Object.keys(csv.responses['200'].content)).toEqual(['text/csv']);
-    expect(Object.keys(doc.paths['/api/v1/admin/periods/{period}/export.csv'].get.responses['200'].content)).toEqual(['text/csv']);
+  });
+
+  it('every CSV download as an operation of its own (text/csv only), beside a JSON operation that documents JSON only and names it', () => {
+    const pairs = [
+      ['/api/v1/declarations/{id}', 'getDeclaration', 'getDeclarationCsv'],
+      ['/api/v1/admin/periods/{period}/export', 'exportPeriod', 'exportPeriodCsv'],
+      ['/api/v1/admin/years/{year}/export', 'exportYear', 'exportYearCsv'],
+    ];
+    for (const [path, json, csv] of pairs) {
+      const jsonOperation = doc.paths[path!].get;
+      const csvOperation = doc.paths[`${path}.csv`].get;
+      expect({ path, operationId: jsonOperation.operationId, csv: jsonOperation['x-csv-operation'], media: Object.keys(jsonOperation.responses['200'].content) }).toEqual({
+        path,
+        operationId: json,
+        csv,
+        media: ['application/json'],
+      });
+      expect({ path, operationId: csvOperation.operationId, media: Object.keys(csvOperation.responses['200'].content) }).toEqual({ path, operationId: csv, media: ['text/csv'] });
+      expect(csvOperation.responses['200'].headers['Content-Disposition']).toBeDefined();
+    }
+    // No other operation answers both: a generated client types every answer as one thing.
+    const mixed = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item as Json).flatMap(([method, op]) =>
+        Object.entries(((op as Json).responses ?? {}) as Json)
+          .filter(([status, r]) => status.startsWith('2') && Object.keys(((r as Json).content ?? {}) as Json).filter((m) => !m.endsWith('/*')).length > 1)
+          .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
+      ),
+    );
+    expect(mixed).toEqual([]);
   });
 });
 
@@ -110,6 +137,12 @@ describe('the service', () => {
     expect(negotiated.text).toBe(csv.text);
     expect((await request(t.url).get(`/api/v1/declarations/${created.body.id}.csv`).set('authorization', `Bearer ${other.token}`)).status).toBe(404);
     expect((await request(t.url).get('/api/v1/declarations/not-a-uuid.csv').set('authorization', `Bearer ${token}`)).status).toBe(404);
+    // The negotiated CSV passes the contract check as the file of getDeclarationCsv (x-csv-operation names it:
+    // getDeclaration documents JSON only); an operation that names none refuses a CSV.
+    const url = `${t.url}/api/v1/declarations/${created.body.id}`;
+    const headers = { ...negotiated.headers } as Record<string, string>;
+    expect(await contractProblems('GET', url, { status: 200, headers, text: negotiated.text })).toBeUndefined();
+    expect(await contractProblems('GET', `${t.url}/api/v1/me`, { status: 200, headers, text: negotiated.text })).toEqual([expect.stringContaining('content-type text/csv is not documented')]);
   });
 
   it('echoes X-Request-Id and announces the quota on a client answer (both documented: the contract check would fail otherwise)', async () => {

@@ -269,13 +269,16 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents text/csv beside JSON: the request body (with ?period=) and the record', async () => {
+  it('documents text/csv beside JSON: the request body (with ?period=), and the record as its own CSV operation', async () => {
     const doc = (await request(t.url).get('/docs/openapi.json')).body;
     const post = doc.paths['/api/v1/declarations'].post;
     expect(Object.keys(post.requestBody.content)).toEqual(['application/json', 'text/csv']);
     expect(post.requestBody.content['text/csv'].schema).toEqual(expect.objectContaining({ type: 'string', maxLength: 1024 * 1024 }));
     expect(post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'period', in: 'query', required: false })]));
+    // The record is JSON, its CSV an operation of its own (a generated client types each as one thing; issue 34.3).
     const get = doc.paths['/api/v1/declarations/{id}'].get;
-    expect(Object.keys(get.responses['200'].content)).toEqual(['application/json', 'text/csv']);
+    expect(Object.keys(get.responses['200'].content)).toEqual(['application/json']);
+    expect(get['x-csv-operation']).toBe('getDeclarationCsv');
+    expect(Object.keys(doc.paths['/api/v1/declarations/{id}.csv'].get.responses['200'].content)).toEqual(['text/csv']);
   });
 });

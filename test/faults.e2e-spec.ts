@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { periodLockKey } from '../src/declarations/declarations.repository.js';
 import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
 import { startBackingDatabase, type BackingDatabase } from './support/backing-database.js';
@@ -18,6 +19,29 @@ async function post(url: string, token: string, body: unknown, headers: Record<s
     signal: AbortSignal.timeout(20_000),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+/**
+ * A connection kept alive by one request, on which `post()` sends another later: a request that
+ * arrives while the service is stopping, on a connection it still serves.
+ */
+async function keptAliveConnection(url: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, headers: http.OutgoingHttpHeaders, body?: Buffer) =>
+    new Promise<number | string>((resolve) => {
+      const req = http.request(`${url}${path}`, { method, agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', (error) => resolve(`failed: ${error.message}`));
+      req.end(body);
+    });
+  expect(await send('GET', '/health/live', {})).toBe(200);
+  return {
+    post: (token: string, body: unknown) =>
+      send('POST', '/api/v1/declarations', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(body))),
+    close: () => agent.destroy(),
+  };
 }
 
 const asTestApp = (url: string) => ({ url }) as TestApp;
@@ -241,13 +265,20 @@ describe('graceful shutdown', () => {
         (error: Error) => `failed: ${error.message} ${String((error.cause as Error | undefined)?.message ?? '')}`,
       ),
     );
+    // And one sent once the stop has begun, on a connection the service still serves: its guards
+    // must still work (Nest tears modules down before it closes the server, so the service drains first).
+    const kept = await keptAliveConnection(app.url);
     await sleep(1_000);
     const exit = app.stop('SIGTERM');
-    await sleep(1_500); // past the moment the service starts closing idle connections
+    await sleep(300);
+    const late = kept.post(token, { period: '2025-S2', lines: line(7, 3) });
+    await sleep(1_200); // past the moment the service starts closing idle connections
     await holder.query('COMMIT');
     holder.release();
     const statuses = await Promise.all(inFlight);
     expect(statuses).toEqual(Array(10).fill(201));
+    expect(await late).toBe(201);
+    kept.close();
     expect(await exit).toBe(0);
   }, 60_000);
 });

@@ -56,7 +56,8 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
 (SERVER_DATABASE_URL ? describe : describe.skip)('start-up on a PostgreSQL server, with ADMIN_TOKEN', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    // Empty (not the suite's migrated template): the service migrates it at start.
+    db = await createTestDatabase({ empty: true });
   });
   afterAll(async () => {
     await db?.close();

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Eta } from 'eta';
 import type { Request, Response } from 'express';
 import { REQUEST_ACCOUNT, type RequestWithAccount } from '../accounts/current-account.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
@@ -7,7 +6,7 @@ import type { FieldError, Problem } from '../common/problem/problem.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { DASHBOARD_SCRIPT_PATH, ICON_PATH, STYLESHEET_PATH } from '../site/site-pages.js';
-import { VIEWS_DIR } from '../site/render-site.js';
+import { views } from '../common/views.js';
 import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
 import { formatDate, formatDateTime, formatList, formatNumber, formatQuantity, unitSymbol } from '../i18n/format.js';
 import { LANGUAGES, type Language } from '../i18n/language.js';
@@ -34,6 +33,11 @@ export type NavKey = (typeof NAV)[number]['key'] | 'sign-in';
 export interface PageFrame {
   title: string;
   nav: NavKey;
+  /**
+   * The page shows the client's data (declarations, products): it says they are the live ones, as
+   * a dashboard session always reaches (test data are reached only with a test token; issue 34).
+   */
+  liveData?: boolean;
 }
 
 /**
@@ -43,7 +47,6 @@ export interface PageFrame {
  */
 @Injectable()
 export class DashboardViews {
-  private readonly eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
   private readonly baseUrl: string;
   private readonly secureCookies: boolean;
 
@@ -70,7 +73,7 @@ export class DashboardViews {
     const lang = this.language(req, res);
     const m = MESSAGES[lang];
     const otherLang = LANGUAGES.find((l) => l !== lang)!;
-    const html = this.eta.render(`/dashboard/${template}`, {
+    const html = views.render(`/dashboard/${template}`, {
       ...data,
       lang,
       m,
@@ -84,6 +87,7 @@ export class DashboardViews {
       title: frame.title,
       documentTitle: m.dashboard.documentTitle(frame.title, status >= 400),
       navKey: frame.nav,
+      liveData: frame.liveData === true && account !== undefined,
       nav: account ? NAV.map((item) => ({ ...item, label: m.dashboard.nav[item.key] })) : [],
       client: account ? { id: account.clientId, company: account.profile.company } : null,
       csrf: this.csrf.token(req, res),

@@ -70,7 +70,7 @@ export class DeclarationsPageController {
     const filters = { period: query.period ?? '', status: query.status ?? '' };
     const next = page.next_cursor ? `?${new URLSearchParams({ ...clean(filters), cursor: page.next_cursor }).toString()}` : null;
     const m = this.views.messages(req, res);
-    this.views.render(req, res, 'declarations', { title: m.dashboardPages.declarations.title, nav: 'declarations' }, { page, filters, next, paged: query.cursor !== undefined });
+    this.views.render(req, res, 'declarations', { title: m.dashboardPages.declarations.title, nav: 'declarations', liveData: true }, { page, filters, next, paged: query.cursor !== undefined });
   }
 
   @Get('new')
@@ -227,7 +227,7 @@ export class DeclarationsPageController {
     // The confirmation: right after filing, the receipt, who declared and when, and what happens next.
     const filed = result === 'filed' && by !== null ? { mailTo: this.mailer.enabled ? account.profile.email : null } : null;
     const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
-    this.views.render(req, res, 'declaration', { title, nav: 'declarations' }, { declaration, revisions: revisions.data, notice, filed, declaredBy: by });
+    this.views.render(req, res, 'declaration', { title, nav: 'declarations', liveData: true }, { declaration, revisions: revisions.data, notice, filed, declaredBy: by });
   }
 
   @Get(':id/csv')
@@ -275,7 +275,7 @@ export class DeclarationsPageController {
       req,
       res,
       'declaration-check',
-      { title: m.title, nav: 'declarations' },
+      { title: m.title, nav: 'declarations', liveData: true },
       {
         period: declaration.period,
         lines: declaration.lines.map((l) => ({ ...l, category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null })),
@@ -329,7 +329,7 @@ export class DeclarationsPageController {
       .map((stream) => ({ code: stream.code, name: stream.name[language], units: stream.units, materials: stream.materials.map((m) => m.name[language]) }));
     const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name[language] ?? code }));
     const current = periodOf(parisDate(this.clock.now()));
-    this.views.render(req, res, 'declaration-new', { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations' }, {
+    this.views.render(req, res, 'declaration-new', { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations', liveData: true }, {
       confirmed: account.confirmedAt !== null,
       streams,
       units,

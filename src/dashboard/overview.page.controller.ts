@@ -44,7 +44,7 @@ export class OverviewPageController {
     const yearViews = new Map(await Promise.all(declaredYears.map(async (year) => [year, await this.years.forAccount(account, year, 'live')] as const)));
     const tiersOf = (stream: string, year: string) => this.tierLines(yearViews.get(year), stream, language);
     const streams = obligations.streams.map((stream) => ({ ...stream, years: byYear(stream.periods).map((y) => ({ ...y, tiers: tiersOf(stream.stream, y.year) })) }));
-    this.views.render(req, res, 'overview', { title: m.dashboardPages.overview.title, nav: 'overview' }, { account, obligations, streams, pending, sessions: sessions.length });
+    this.views.render(req, res, 'overview', { title: m.dashboardPages.overview.title, nav: 'overview', liveData: true }, { account, obligations, streams, pending, sessions: sessions.length });
   }
 
   /** A stream's tier placements of a year, as the page says them: the count's bounds, the tier or the tiers it may be in, in the page's language. */

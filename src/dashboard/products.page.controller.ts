@@ -93,7 +93,7 @@ export class ProductsPageController {
     const chosen = typeof period === 'string' && parsePeriod(period) ? period : this.lastEndedPeriod();
     const preview = await this.products.preview(client, chosen);
     const number = (value: string | number) => formatNumber(language, value);
-    this.views.render(req, res, 'products-derived', { title: m.derivedTitle(chosen), nav: 'products' }, {
+    this.views.render(req, res, 'products-derived', { title: m.derivedTitle(chosen), nav: 'products', liveData: true }, {
       lang: language,
       words: m,
       period: chosen,
@@ -122,7 +122,7 @@ export class ProductsPageController {
       if (!(error instanceof ValidationProblem)) throw error;
       const language = languageOf(req, res);
       const m = messagesFor(language).products;
-      this.views.render(req, res, 'products-derived', { title: m.derivedTitle(period), nav: 'products' }, { lang: language, words: m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) }, 422);
+      this.views.render(req, res, 'products-derived', { title: m.derivedTitle(period), nav: 'products', liveData: true }, { lang: language, words: m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) }, 422);
     }
   }
 
@@ -142,7 +142,7 @@ export class ProductsPageController {
     const m = messagesFor(language).products;
     const catalogue = await this.products.list(client, { limit: 100 });
     const number = (value: string | number) => formatNumber(language, value);
-    this.views.render(req, res, 'products', { title: m.title, nav: 'products' }, {
+    this.views.render(req, res, 'products', { title: m.title, nav: 'products', liveData: true }, {
       lang: language,
       words: m,
       notice: data.notice ?? null,

@@ -7,6 +7,7 @@ import type { Actor } from '../caller/actor.js';
 import { ClientTokensService } from '../auth/tokens/client-tokens.service.js';
 import { Accepts, type FormBody } from '../common/http/request-body.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
+import { TOKEN_MODES, type TokenMode } from '../common/token-format.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
 
@@ -40,9 +41,13 @@ export class TokensPageController {
   async create(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
     const name = field(body, 'name').trim();
     const expires = field(body, 'expires').trim();
+    // A form from before test tokens sends no mode: a live token, as it always was.
+    const modeField = field(body, 'mode') || 'live';
     const m = this.views.messages(req, res).dashboardPages.tokens;
     const errors: Record<string, string> = {};
     if (name.length < 1 || name.length > 100) errors.name = m.nameError;
+    const mode = TOKEN_MODES.find((known) => known === modeField);
+    if (!mode) errors.mode = m.modeError;
     let expiresAt: Date | null = null;
     if (expires !== '') {
       const date = /^\d{4}-\d{2}-\d{2}$/.test(expires) ? new Date(`${expires}T23:59:59.999Z`) : undefined;
@@ -51,8 +56,8 @@ export class TokensPageController {
       else if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) errors.expires = m.expiresTooFar;
       else expiresAt = date;
     }
-    if (Object.keys(errors).length > 0) return this.page(req, res, client, { errors, values: { name, expires } }, 422);
-    const issued = await this.tokens.issue(client.clientId, { name, expiresAt }, actorOf(req, client));
+    if (Object.keys(errors).length > 0) return this.page(req, res, client, { errors, values: { name, expires, mode: mode ?? 'live' } }, 422);
+    const issued = await this.tokens.issue(client.clientId, { name, expiresAt, mode }, actorOf(req, client));
     this.views.render(req, res, 'token-created', { title: m.createdTitle, nav: 'tokens' }, { issued }, 201);
   }
 
@@ -78,7 +83,7 @@ export class TokensPageController {
     this.views.render(req, res, 'tokens', { title: this.views.messages(req, res).dashboardPages.tokens.title, nav: 'tokens' }, {
       tokens: tokens.map((t) => ({ ...t, state: t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt.getTime() <= now ? 'expired' : 'active' })),
       errors: {},
-      values: { name: '', expires: '' },
+      values: { name: '', expires: '', mode: 'live' satisfies TokenMode },
       notice: null,
       ...extra,
     }, status);

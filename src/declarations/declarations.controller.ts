@@ -3,6 +3,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
+  ApiExtension,
   ApiExtraModels,
   ApiHeader,
   ApiOkResponse,
@@ -161,7 +162,8 @@ export class DeclarationsController {
     summary: 'One of your declarations, as a CSV file',
     description:
       'The lines of `GET /api/v1/declarations/{id}` as a CSV file (the same as that route with `Accept: text/csv`), in an operation of its own so that a generated client types the answer as text without a cast. ' +
-      'UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`; cells a spreadsheet would run as a formula get one more `\'` before the dangerous character, which an upload removes again. Another client\'s, another mode\'s, an unknown or a malformed id: 404.',
+      'UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`. A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`), or holding such a part after a `,`, `;`, tab or line break (a spreadsheet may split the file on another separator), gets one more `\'` before that character, which an upload removes again: the same file sent back for the same period is the identical-content 200. ' +
+      'Another client\'s, another mode\'s, an unknown or a malformed id: 404.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({
@@ -184,21 +186,11 @@ export class DeclarationsController {
     summary: 'One of your declarations, with its lines',
     description:
       'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.\n\n' +
-      'The CSV file has an operation of its own, `GET /api/v1/declarations/{id}.csv` (a generated client types it as text). ' +
-      'With `Accept: text/csv` here too: the lines as a CSV file to open in a spreadsheet (UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`), or holding such a part after a `,`, `;`, tab or line break (a spreadsheet may split the file on another separator), gets one more `\'` before that character, which an upload removes again: the same file sent back for the same period is the identical-content 200.',
+      'Its lines as a CSV file are the operation `getDeclarationCsv` (`GET /api/v1/declarations/{id}.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file.',
   })
+  @ApiExtension('x-csv-operation', 'getDeclarationCsv')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({
-    description: 'The declaration; with `Accept: text/csv`, its lines as a CSV file.',
-    headers: {
-      'Cache-Control': NO_STORE,
-      'Content-Disposition': { description: 'With `text/csv`: `attachment; filename="declaration-2025-S1-r1.csv"`.', schema: { type: 'string' } },
-    },
-    content: {
-      'application/json': { schema: { $ref: getSchemaPath(DeclarationDto) } },
-      'text/csv': { schema: { type: 'string', example: CSV_RESPONSE_EXAMPLE } },
-    },
-  })
+  @ApiOkResponse({ description: 'The declaration.', headers: { 'Cache-Control': NO_STORE }, content: { 'application/json': { schema: { $ref: getSchemaPath(DeclarationDto) } } } })
   @ApiProblems(404)
   async findOne(
     @CurrentClient() client: AuthenticatedClient,

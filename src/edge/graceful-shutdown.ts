@@ -20,6 +20,10 @@ export async function closeGracefully(app: INestApplication, draining: { value: 
   const start = setTimeout(() => (sweep = setInterval(closeIdle, 250)), 1_000);
   const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   try {
+    // The server drains before any module is torn down: Nest's close() runs the modules' destroy
+    // hooks (the bearer strategies unregistered, the rate-limit counters closed) before it closes the
+    // HTTP server, and a request in flight that reached a guard after them answered 500.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close();
   } finally {
     clearTimeout(start);

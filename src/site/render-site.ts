@@ -10,9 +10,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Eta } from 'eta';
 import { PROBLEM_TYPES } from '../common/problem/problem.js';
 import { REPO_ROOT } from '../common/repo-root.js';
+import { escapePointer } from '../common/problem/json-pointer.js';
+import { views } from '../common/views.js';
 import {
   LLMS_FILE,
   MARKDOWN_CONTENT_TYPE,
@@ -28,7 +29,6 @@ import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
-export const VIEWS_DIR = join(REPO_ROOT, 'views');
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
 
 /** The static assets, by URL path, and their file under assets/. */
@@ -61,16 +61,15 @@ export function renderSite(files: readonly RenderedFile[], urls: ReferenceUrls):
   const index = json('index.json') as IndexDocument;
   const siteUrl = urls.siteUrl.replace(/\/+$/, '');
 
-  const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
   const out: SiteFile[] = SITE_PAGES.map((page) => ({
     paths: [page.path, ...[...PAGE_ALIASES].filter(([, target]) => target === page.path).map(([alias]) => alias)],
     file: page.file,
-    body: Buffer.from(tidy(eta.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'),
+    body: Buffer.from(tidy(views.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'),
     contentType: HTML_CONTENT_TYPE,
   }));
   // The pages for an unknown address: served with status 404 only, at no path of their own.
   for (const page of NOT_FOUND_PAGES) {
-    out.push({ paths: [], file: page.file, body: Buffer.from(tidy(eta.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'), contentType: HTML_CONTENT_TYPE });
+    out.push({ paths: [], file: page.file, body: Buffer.from(tidy(views.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'), contentType: HTML_CONTENT_TYPE });
   }
   for (const [path, asset] of SITE_ASSETS) {
     out.push({ paths: [path], file: path.slice(1), body: readFileSync(join(ASSETS_DIR, asset.source)), contentType: asset.contentType });
@@ -302,10 +301,6 @@ function safeDecode(text: string): string {
 
 function squash(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function escapeHtml(text: string): string {

@@ -81,11 +81,21 @@ describe('GET /api/v1/admin/years/{year}/export', () => {
     expect(lines).toContain(`total,2025,Citeo,${a.clientId},Alpha SAS,FR,FR000000_01ABCD,EMB,,glass,kg,1000.75,${aS1.receipt},${aS2.receipt},`);
     expect(lines.at(-1)).toMatch(new RegExp(`^missing,2025,Citeo,${late.clientId},Tardif SARL,.*,2025-S2$`));
 
-    const fr = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo&dialect=fr').set(admin);
-    expect(fr.status).toBe(404);
+    // The CSV's own operation (typed as text for generated clients; issue 34.3): the same file, whatever Accept says.
+    const fr = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo&dialect=fr').set(admin).set('accept', 'application/json');
+    expect(fr.status).toBe(200);
+    expect(fr.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(fr.headers['content-disposition']).toBe('attachment; filename="epr-annual-2025-Citeo.csv"');
+    expect(fr.text).toContain('type;année;éco-organisme;identifiant client;');
+    expect(fr.text).toContain(`total;2025;Citeo;${a.clientId};Alpha SAS;FR;FR000000_01ABCD;EMB;;glass;kg;"1000,75";`);
     const french = await request(t.url).get('/api/v1/admin/years/2025/export?eco_organism=Citeo&dialect=fr').set(admin).set('accept', 'text/csv');
-    expect(french.text).toContain('type;année;éco-organisme;identifiant client;');
-    expect(french.text).toContain(`total;2025;Citeo;${a.clientId};Alpha SAS;FR;FR000000_01ABCD;EMB;;glass;kg;"1000,75";`);
+    expect(french.text).toBe(fr.text);
+    const english = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo').set(admin).buffer(true).parse((res, cb) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect((english.body as Buffer).equals(en.body as Buffer)).toBe(true);
   });
 
   it('refuses an eco-organism the published data does not list, with the list; a malformed year is 404', async () => {
@@ -96,7 +106,16 @@ describe('GET /api/v1/admin/years/{year}/export', () => {
     const dialect = await request(t.url).get('/api/v1/admin/years/2025/export?dialect=de').set(admin);
     expect(dialect.status).toBe(422);
     expect(dialect.body.errors[0]).toMatchObject({ pointer: '/query/dialect', code: 'invalid_csv_dialect' });
-    for (const year of ['25', '2025-S1', 'abcd']) expect((await request(t.url).get(`/api/v1/admin/years/${year}/export`).set(admin)).status).toBe(404);
+    // The CSV operation checks its query the same way, before anything is sent.
+    const both = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=&dialect=de').set(admin);
+    expect(both.status).toBe(422);
+    expect(both.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/query/eco_organism', '/query/dialect']);
+    const unlisted = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=Ecomaison').set(admin);
+    expect(unlisted.body.errors[0]).toMatchObject({ pointer: '/query/eco_organism', code: 'unknown_eco_organism' });
+    for (const year of ['25', '2025-S1', 'abcd']) {
+      expect((await request(t.url).get(`/api/v1/admin/years/${year}/export`).set(admin)).status).toBe(404);
+      expect((await request(t.url).get(`/api/v1/admin/years/${year}/export.csv`).set(admin)).status).toBe(404);
+    }
     // A year nobody declared: empty rows.
     const empty = await request(t.url).get('/api/v1/admin/years/2023/export').set(admin);
     expect(empty.body).toEqual({ year: 2023, eco_organism: null, rows: [], missing_clients: [] });

@@ -12,7 +12,7 @@ beforeAll(async () => {
   // The production heap limit, and a small young generation so that RSS follows live memory rather
   // than garbage not yet collected (with the default 16 MB semi-spaces RSS wanders by ~50 MB).
   app = await spawnApp({ DATABASE_URL: db.url, LOG_LEVEL: 'warn', NODE_OPTIONS: '--max-old-space-size=384 --max-semi-space-size=1' });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await app?.stop();
   await db?.close();

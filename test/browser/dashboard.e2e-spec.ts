@@ -150,6 +150,14 @@ describe('the dashboard in Chromium', () => {
       await page.getByText(/est révoqué/).waitFor();
       expect((await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`)).status).toBe(401);
 
+      // A test token, chosen on the form by its label, and told apart in the list at a glance (issue 34).
+      await page.getByLabel(p.tokens.name, { exact: true }).fill('ERP recette');
+      await page.getByLabel(p.tokens.modeNames.test).check();
+      await page.getByRole('button', { name: p.tokens.submit }).click();
+      expect(await page.locator('#secret').inputValue()).toMatch(/^eprt_/);
+      await frNav(page, fr.dashboard.nav.tokens).click();
+      expect(await page.locator('.card', { hasText: 'ERP recette' }).locator('.badge').innerText()).toBe(p.tokens.modeBadges.test);
+
       // The switch: the same page in English, remembered.
       await page.getByRole('link', { name: 'English' }).click();
       await expectHeading(page, MESSAGES.en.dashboardPages.tokens.title);

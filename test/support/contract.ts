@@ -6,7 +6,9 @@
  * documented for it (or `default`), the content type is one of the documented media types, the
  * body validates against the documented schema (OpenAPI 3.0 → JSON Schema: `nullable`, `$ref`
  * into `components.schemas`), documented headers are valid, and the headers clients rely on
- * (RELIED_UPON_HEADERS) are documented. A violation fails the test that made the request.
+ * (RELIED_UPON_HEADERS) are documented. A violation fails the test that made the request. A JSON
+ * operation that also answers `Accept: text/csv` documents JSON only (so that generated clients type
+ * it as the DTO) and names, in `x-csv-operation`, the operation whose response that CSV must match.
  *
  * What is outside the document, on purpose (keep this short):
  *  - EXEMPT: Swagger UI's static files, the public site's pages and assets and the dashboard's
@@ -48,7 +50,10 @@ interface ResponseObject {
   headers?: Record<string, { required?: boolean; schema?: Schema }>;
 }
 interface Operation {
+  operationId?: string;
   responses: Record<string, ResponseObject>;
+  /** A JSON operation that also answers `Accept: text/csv` names the operation that documents that file. */
+  'x-csv-operation'?: string;
 }
 interface Route {
   template: string;
@@ -58,6 +63,7 @@ interface Route {
 }
 interface Contract {
   routes: Route[];
+  operations: Map<string, Operation>;
   validator(schema: Schema): ValidateFunction;
   problem: ValidateFunction;
 }
@@ -108,7 +114,8 @@ function compile(document: Json): Contract {
     return { template, regex: new RegExp(`^${pattern}$`), params: (template.match(/\{/g) ?? []).length, operations };
   });
   routes.sort((a, b) => a.params - b.params); // literal segments win over templates
-  return { routes, validator, problem: validator({ $ref: '#/components/schemas/ProblemDto' }) };
+  const operations = new Map(routes.flatMap((r) => Object.values(r.operations)).filter((o) => o.operationId).map((o) => [o.operationId!, o]));
+  return { routes, operations, validator, problem: validator({ $ref: '#/components/schemas/ProblemDto' }) };
 }
 
 const contracts = new Map<string, Promise<Contract>>();
@@ -170,9 +177,18 @@ export async function contractProblems(method: string, url: string, res: Observe
     return undefined;
   }
 
-  const where = `${lookup.toUpperCase()} ${route!.template}`;
-  const response = operation.responses[String(res.status)] ?? operation.responses[`${String(res.status)[0]}XX`] ?? operation.responses.default;
-  if (!response) return [`status ${res.status} is not documented for ${where} (documented: ${Object.keys(operation.responses).join(', ')})`];
+  let where = `${lookup.toUpperCase()} ${route!.template}`;
+  let responses = operation.responses;
+  // CSV negotiated on a JSON operation is the file its CSV operation documents (and nothing else).
+  const csvOperation = operation['x-csv-operation'];
+  if (mediaType === 'text/csv' && csvOperation !== undefined) {
+    const sibling = contract.operations.get(csvOperation);
+    if (!sibling) return [`${where}: x-csv-operation names no operation (${csvOperation})`];
+    responses = sibling.responses;
+    where = `${where} (as ${csvOperation})`;
+  }
+  const response = responses[String(res.status)] ?? responses[`${String(res.status)[0]}XX`] ?? responses.default;
+  if (!response) return [`status ${res.status} is not documented for ${where} (documented: ${Object.keys(responses).join(', ')})`];
 
   const problems: string[] = [];
   for (const [name, header] of Object.entries(response.headers ?? {})) {

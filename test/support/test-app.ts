@@ -1,15 +1,17 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
+import { DataSource } from 'typeorm';
 import { type AppOptions, createApp, openDatabase, type Database } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
-import type { DatabaseConnection } from '../../src/database/database-options.js';
+import { databaseOptions, type DatabaseConnection } from '../../src/database/database-options.js';
+import { REPO_ROOT } from '../../src/common/repo-root.js';
 
 /** Base URL of the PostgreSQL server for the run, if any (else every test app gets an embedded one). */
 export const SERVER_DATABASE_URL = process.env.DATABASE_URL || undefined;
@@ -36,16 +38,57 @@ export function quietPool(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
+let template: Promise<string> | undefined;
+
+/**
+ * A database on the server with every migration applied, that each test database is copied from
+ * (`CREATE DATABASE … TEMPLATE`, a file copy): the migrations run once per set of migrations rather
+ * than once per test file. Named by a hash of the migrations' source, so a new or changed migration
+ * makes a new template; built by one jest worker at a time (an advisory lock), under a temporary
+ * name renamed once complete, so no worker ever copies a half-migrated one. The app still runs its
+ * migrations at start (finding none pending); `createTestDatabase({ empty: true })` gives a database
+ * the app must migrate itself. (A server keeps one such template per set of migrations: drop
+ * `epr_template_*` databases at will.)
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = path.join(REPO_ROOT, 'migrations');
+    const hash = createHash('sha256');
+    for (const file of (await readdir(dir)).sort()) hash.update(file).update(await readFile(path.join(dir, file)));
+    const name = `epr_template_${hash.digest('hex').slice(0, 16)}`;
+    const admin = new pg.Client({ connectionString: SERVER_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`SELECT pg_advisory_lock(hashtext('epr test template'))`);
+      const { rowCount } = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
+      if (!rowCount) {
+        const building = `${name}_${randomBytes(4).toString('hex')}`;
+        await admin.query(`CREATE DATABASE ${building}`);
+        const url = Object.assign(new URL(SERVER_DATABASE_URL!), { pathname: `/${building}` }).toString();
+        const dataSource = new DataSource(databaseOptions({ url }, true));
+        await dataSource.initialize();
+        await dataSource.destroy();
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+    } finally {
+      await admin.end(); // releases the lock
+    }
+    return name;
+  })();
+  return template;
+}
+
 /**
  * An isolated database for one test file: a fresh database on the server when DATABASE_URL is
  * set, else a fresh embedded PostgreSQL in a temp directory (the app starts and stops it).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase({ empty = false }: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (SERVER_DATABASE_URL) {
     const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const template = empty ? undefined : await migratedTemplate();
     const admin = new pg.Client({ connectionString: SERVER_DATABASE_URL });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     await admin.end();
     const url = new URL(SERVER_DATABASE_URL);
     url.pathname = `/${name}`;

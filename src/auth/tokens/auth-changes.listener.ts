@@ -96,13 +96,16 @@ export class AuthChangesListener implements OnApplicationBootstrap, BeforeApplic
   private async probe(): Promise<void> {
     const payload = `${PROBE_PREFIX}${randomUUID()}`;
     let timer: NodeJS.Timeout | undefined;
-    const back = new Promise<void>((resolve, reject) => {
-      this.probes.set(payload, resolve);
-      timer = setTimeout(() => reject(new Error(`a notification sent through the pool did not reach this connection within ${PROBE_MS} ms`)), PROBE_MS).unref();
-    });
+    const back = new Promise<void>((resolve) => this.probes.set(payload, resolve));
     try {
       await this.dataSource.query(`SELECT pg_notify($1, $2)`, [AUTH_CHANGED_CHANNEL, payload]);
-      await back;
+      // The wait starts once the notification is sent, and its timeout rejects only what is awaited:
+      // a timeout that fired while a busy database held the pg_notify back was a rejection nobody
+      // handled, and it stopped the process.
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`a notification sent through the pool did not reach this connection within ${PROBE_MS} ms`)), PROBE_MS).unref();
+      });
+      await Promise.race([back, late]);
     } finally {
       clearTimeout(timer);
       this.probes.delete(payload);

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtension, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
@@ -11,7 +11,7 @@ const CSV_DESCRIPTION =
   `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
   `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text.`;
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
-const DISPOSITION = { 'Content-Disposition': { description: 'For CSV: `attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } } };
+const DISPOSITION = { 'Content-Disposition': { description: '`attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } } };
 
 /** Operator: a period's filing export and summary. */
 @ApiTags('admin')
@@ -26,21 +26,17 @@ export class PeriodsAdminController {
     operationId: 'exportPeriod',
     summary: "A period's filing export: the current revision of every client (JSON or CSV)",
     description: [
-      'For one half-year, the current revision of every client that declared it, with the client\'s confirmed company, country and IDUs; quantities are exact decimal strings. JSON by default, CSV with `Accept: text/csv` (or at `…/export.csv`).',
+      'For one half-year, the current revision of every client that declared it, with the client\'s confirmed company, country and IDUs; quantities are exact decimal strings.',
       '',
-      CSV_DESCRIPTION,
+      'The same export as CSV is the operation `exportPeriodCsv` (`GET /api/v1/admin/periods/{period}/export.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file.',
       '',
       'Streamed from one consistent snapshot of the database, whatever its size. If the service fails after the first byte, the connection is cut rather than the body ended: a complete download ends with `]}` (JSON) or the chunked terminator.',
     ].join('\n'),
   })
+  @ApiExtension('x-csv-operation', 'exportPeriodCsv')
   @ApiParam(PERIOD_PARAM)
-  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for CSV; JSON otherwise.', schema: { type: 'string' } })
-  @ApiResponse({
-    status: 200,
-    description: 'The export.',
-    headers: DISPOSITION,
-    content: { 'application/json': { schema: { $ref: getSchemaPath(PeriodExportDto) } }, ...CSV_CONTENT },
-  })
+  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for the file of `exportPeriodCsv`; JSON otherwise.', schema: { type: 'string' } })
+  @ApiResponse({ status: 200, description: 'The export.', content: { 'application/json': { schema: { $ref: getSchemaPath(PeriodExportDto) } } } })
   @ApiProblems(404)
   async export(@Param('period') period: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const format: ExportFormat = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
@@ -48,7 +44,11 @@ export class PeriodsAdminController {
   }
 
   @Get('export.csv')
-  @ApiOperation({ operationId: 'exportPeriodCsv', summary: "A period's filing export as CSV", description: CSV_DESCRIPTION })
+  @ApiOperation({
+    operationId: 'exportPeriodCsv',
+    summary: "A period's filing export as CSV",
+    description: `The rows of \`exportPeriod\` as a CSV file, in an operation of its own so that a generated client types the answer as text without a cast. ${CSV_DESCRIPTION}`,
+  })
   @ApiParam(PERIOD_PARAM)
   @ApiResponse({ status: 200, description: 'The export as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
   @ApiProblems(404)

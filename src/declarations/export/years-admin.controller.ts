@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminApi } from '../../caller/audience.js';
 import { isCsvDialectName } from '../../common/csv/csv-dialect.js';
@@ -52,6 +52,12 @@ const JSON_SCHEMA = {
   },
 };
 
+const YEAR_PARAM = { name: 'year', description: 'Four digits (else 404)', schema: { type: 'string', example: '2025' } };
+const ECO_QUERY = { name: 'eco_organism', required: false, description: 'An eco-organism name as `/api/v1/streams.json` lists it', schema: { type: 'string' } };
+const DIALECT_QUERY = { name: 'dialect', required: false, description: '`en` (default) or `fr`', schema: { type: 'string', enum: ['en', 'fr'] } };
+const DISPOSITION = { 'Content-Disposition': { description: '`attachment; filename="epr-annual-<year>[-<eco-organism>].csv"`.', schema: { type: 'string' } } };
+const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${ANNUAL_CSV_COLUMNS.en.join(',')}\n` } } };
+
 /** Operator: the annual filing per eco-organism. */
 @ApiTags('admin')
 @AdminApi()
@@ -62,35 +68,55 @@ export class YearsAdminController {
   @Get('export')
   @ApiOperation({
     operationId: 'exportYear',
-    summary: 'The annual filing: each client\u2019s S1 + S2 totals per stream, material and unit (JSON or CSV)',
+    summary: 'The annual filing: each client\u2019s S1 + S2 totals per stream, material and unit (JSON)',
     description: [
       'Every household filing found is annual: this sums, per client, stream, material (published category, else the submitted text) and unit, the current revisions of S1 and S2 of the year, naming the receipts summed. ',
       '`eco_organism` keeps the streams the operator set to that eco-organism (`PUT /admin/clients/{id}/streams/{stream}`); it must be one the published data lists (else 422 with the list). ',
       '`missing_clients`: clients liable for an ended half-year of the year without a current declaration of it (as in the period summary). ',
-      'JSON by default; CSV with `Accept: text/csv`, in the API\u2019s dialect (`,` and `.`) or with `dialect=fr` the French one (`;`, decimal comma, French headers), UTF-8 with BOM: ',
+      'The same filing as CSV is the operation `exportYearCsv` (`GET /api/v1/admin/years/{year}/export.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file (and `dialect` applies). ',
+      'Streamed from one consistent snapshot through a cursor; a failure after the first byte cuts the connection.',
+    ].join(''),
+  })
+  @ApiExtension('x-csv-operation', 'exportYearCsv')
+  @ApiParam(YEAR_PARAM)
+  @ApiQuery(ECO_QUERY)
+  @ApiQuery({ ...DIALECT_QUERY, description: 'With `Accept: text/csv` only (see `exportYearCsv`): `en` (default) or `fr`' })
+  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for the file of `exportYearCsv`; JSON otherwise.', schema: { type: 'string' } })
+  @ApiResponse({ status: 200, description: 'The annual filing.', content: { 'application/json': { schema: JSON_SCHEMA } } })
+  @ApiProblems(404, 422)
+  async export(@Param('year') year: string, @Query('eco_organism') eco: unknown, @Query('dialect') dialect: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const format = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
+    await this.annual.write(year, checkedEcoOrganism(eco, dialect), format, isCsvDialectName(dialect) ? dialect : 'en', res);
+  }
+
+  @Get('export.csv')
+  @ApiOperation({
+    operationId: 'exportYearCsv',
+    summary: 'The annual filing as CSV',
+    description: [
+      'The rows of `exportYear` as a CSV file, in an operation of its own so that a generated client types the answer as text without a cast. ',
+      'In the API\u2019s dialect (`,` and `.`) or with `dialect=fr` the French one (`;`, decimal comma, French headers), UTF-8 with BOM: ',
       `columns ${ANNUAL_CSV_COLUMNS.en.map((c) => `\`${c}\``).join(', ')}; a \`total\` row per sum, then a \`missing\` row per client with a half-year missing. `,
       'Streamed from one consistent snapshot through a cursor; a failure after the first byte cuts the connection.',
     ].join(''),
   })
-  @ApiParam({ name: 'year', description: 'Four digits (else 404)', schema: { type: 'string', example: '2025' } })
-  @ApiQuery({ name: 'eco_organism', required: false, description: 'An eco-organism name as `/api/v1/streams.json` lists it', schema: { type: 'string' } })
-  @ApiQuery({ name: 'dialect', required: false, description: 'For CSV: `en` (default) or `fr`', schema: { type: 'string', enum: ['en', 'fr'] } })
-  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for CSV; JSON otherwise.', schema: { type: 'string' } })
-  @ApiResponse({
-    status: 200,
-    description: 'The annual filing.',
-    headers: { 'Content-Disposition': { description: 'For CSV: `attachment; filename="epr-annual-<year>[-<eco-organism>].csv"`.', schema: { type: 'string' } } },
-    content: { 'application/json': { schema: JSON_SCHEMA }, 'text/csv': { schema: { type: 'string', example: `${ANNUAL_CSV_COLUMNS.en.join(',')}\n` } } },
-  })
+  @ApiParam(YEAR_PARAM)
+  @ApiQuery(ECO_QUERY)
+  @ApiQuery(DIALECT_QUERY)
+  @ApiResponse({ status: 200, description: 'The annual filing as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
   @ApiProblems(404, 422)
-  async export(@Param('year') year: string, @Query('eco_organism') eco: unknown, @Query('dialect') dialect: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const errors = [];
-    if (eco !== undefined && (typeof eco !== 'string' || eco.trim() === '' || eco.length > 100)) {
-      errors.push({ pointer: '/query/eco_organism', code: 'invalid_string', detail: 'must be an eco-organism name' });
-    }
-    if (dialect !== undefined && !isCsvDialectName(dialect)) errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
-    if (errors.length > 0) throw new ValidationProblem(errors);
-    const format = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
-    await this.annual.write(year, eco as string | undefined, format, isCsvDialectName(dialect) ? dialect : 'en', res);
+  async exportCsv(@Param('year') year: string, @Query('eco_organism') eco: unknown, @Query('dialect') dialect: unknown, @Res() res: Response): Promise<void> {
+    await this.annual.write(year, checkedEcoOrganism(eco, dialect), 'csv', isCsvDialectName(dialect) ? dialect : 'en', res);
   }
+}
+
+/** The query of both operations, checked before anything is read: every problem at once. */
+function checkedEcoOrganism(eco: unknown, dialect: unknown): string | undefined {
+  const errors = [];
+  if (eco !== undefined && (typeof eco !== 'string' || eco.trim() === '' || eco.length > 100)) {
+    errors.push({ pointer: '/query/eco_organism', code: 'invalid_string', detail: 'must be an eco-organism name' });
+  }
+  if (dialect !== undefined && !isCsvDialectName(dialect)) errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
+  if (errors.length > 0) throw new ValidationProblem(errors);
+  return eco as string | undefined;
 }

@@ -137,6 +137,8 @@ describe('the catalogues', () => {
     'site.problems.type',
     'site.values.active',
     'dashboardPages.common.none',
+    // The badge of a test token: « test » is the French word too (« jeton de test »).
+    'dashboardPages.tokens.modeBadges.test',
   ]);
 
   it('say nothing in French exactly as in English, but codes, units and names', () => {

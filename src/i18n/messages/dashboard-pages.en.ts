@@ -29,6 +29,12 @@ export const dashboardPagesEn = {
     never: 'never',
     timesNote: 'Times are Paris times (Europe/Paris).',
     newDeclaration: 'New declaration',
+    /** On every page that shows declarations or products: which of the client's data it shows (issue 34). */
+    liveData: 'Live data.',
+    liveDataText:
+      'These pages show your real declarations, which the operator takes into your filings with the eco-organisms, and the products they come from. What your software files with a test token stays in your test environment and is not shown here.',
+    createTestToken: 'Create a test token',
+    aboutSandbox: 'How the test environment works',
   },
   overview: {
     title: 'Overview',
@@ -83,6 +89,15 @@ export const dashboardPagesEn = {
     expiresInvalid: 'Enter a date as day, month and year, for example 30/06/2027, or leave it empty for a token that does not expire.',
     expiresPast: 'The expiry date must be in the future: choose a later date.',
     expiresTooFar: 'A token lives at most 2 years: choose an earlier date.',
+    mode: 'Kind of token',
+    modeNames: { live: 'Live token (production)', test: 'Test token' },
+    modeHints: {
+      live: 'What it files are your real declarations, which the operator takes into your filings with the eco-organisms.',
+      test: 'To try out your software: it starts with eprt_, and what it files stays in your test environment, never passed on and never shown in the dashboard. You can wipe it at any time.',
+    },
+    /** The badge of each token in the list, read at a glance. */
+    modeBadges: { live: 'Live', test: 'Test' },
+    modeError: 'Choose a live token (production) or a test token.',
     submit: 'Create token',
     list: 'Your tokens',
     none: 'No token yet.',
@@ -108,6 +123,8 @@ export const dashboardPagesEn = {
     useIt: 'Your software sends it with each request, in the Authorization header, for example:',
     expiresOn: (date: string) => `It expires on ${date}.`,
     noExpiry: 'It does not expire: revoke it when it is no longer used.',
+    createdTest: 'This is a test token: it reaches only your test data, with a request budget of its own. To start again from nothing, wipe your test data:',
+    createdLive: 'This is a live token: what it files are your real declarations. To try out your software first, create a test token.',
     back: 'Back to your tokens',
     revokeTitle: 'Revoke a token',
     revokeQuestion: (name: string, prefix: string) => `Revoke the token “${name}” (${prefix}…)?`,

@@ -933,8 +933,8 @@ export const en = {
     sandbox: {
       title: 'Try everything in your sandbox first',
       text:
-        'Ask the operator for a test token: it starts with eprt_ instead of eprc_, so you and your secret scanner can tell it at a glance. With a test token every call works exactly as with a live one, against your sandbox only. Your test declarations persist between calls, so you can test whole journeys (submit, correct, list, download); their receipts start with TEST-; they are never filed, the operator never sees them, and your live tokens never see them (nor does a test token see your live declarations). The sandbox has its own rate-limit budget: a test run never slows your live traffic.',
-      issue: 'The operator issues a test token with the body {"mode": "test"} on POST /api/v1/admin/clients/{client_id}/tokens.',
+        'Create a test token on the API tokens page of your dashboard (choose “Test token”), or ask the operator for one: it starts with eprt_ instead of eprc_, so you and your secret scanner can tell it at a glance, and its answers, like your test declarations, say "mode": "test". With a test token every call works exactly as with a live one, against your sandbox only. Your test declarations persist between calls, so you can test whole journeys (submit, correct, list, download); their receipts start with TEST-; they are never filed, the operator never sees them, and your live tokens never see them (nor does a test token see your live declarations). The sandbox has its own rate-limit budget: a test run never slows your live traffic.',
+      issue: 'The operator issues a test token with the body {"mode": "test"} on POST /api/v1/admin/clients/{client_id}/tokens. The dashboard shows your live data only.',
       wipe: 'Start again from nothing: wipe your test data (with a test token only; a live token gets a 403 and nothing is deleted).',
       examplesIntro: 'Every command below works as it stands: set EPR_TOKEN to your test token and run it.',
       exPost:

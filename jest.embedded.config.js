@@ -1,0 +1,26 @@
+// The embedded-database tier (`npm run test:embedded`; CI's second pass, after `npm test` on the
+// PostgreSQL server): the files where the engine under the service matters. PGlite runs in the
+// service's process with one connection, so what differs from a server is start-up and the data
+// directory, locks and transactions on one connection, notifications, cursors and the SQL of the
+// aggregates; every other file tests HTTP behaviour that is the same on both and runs once, on the server.
+import base, { e2e } from './jest.config.js';
+
+/** @type {import('jest').Config} */
+export default {
+  ...base,
+  projects: [{ ...e2e, testMatch: [
+    // The embedded database itself: data directory, its lock, restart on the same data, `npm start`.
+    '<rootDir>/test/embedded-database.e2e-spec.ts',
+    '<rootDir>/test/startup.e2e-spec.ts',
+    // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
+    '<rootDir>/test/declarations.e2e-spec.ts',
+    // No kept authentications where notifications reach only the committing connection.
+    '<rootDir>/test/me-from-memory.e2e-spec.ts',
+    // Sessions judged by the database's clock.
+    '<rootDir>/test/dashboard/sessions.e2e-spec.ts',
+    // Streamed exports (a cursor) and the aggregates of the annual filing and of derived declarations.
+    '<rootDir>/test/admin/period-export.e2e-spec.ts',
+    '<rootDir>/test/admin/annual-export.e2e-spec.ts',
+    '<rootDir>/test/products.e2e-spec.ts',
+  ] }],
+};
