@@ -11,6 +11,7 @@ import { OperatorBook1797100000000 } from './1797100000000-operator-book.js';
 import { Products1797200000000 } from './1797200000000-products.js';
 import { ClientLanguage1797300000000 } from './1797300000000-client-language.js';
 import { ProductsSandbox1797400000000 } from './1797400000000-products-sandbox.js';
+import { DeclaredByName1797500000000 } from './1797500000000-declared-by-name.js';
 import { Reminders1797560000000 } from './1797560000000-reminders.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
@@ -28,5 +29,6 @@ export const MIGRATIONS: Function[] = [
   Products1797200000000,
   ClientLanguage1797300000000,
   ProductsSandbox1797400000000,
+  DeclaredByName1797500000000,
   Reminders1797560000000,
 ];

@@ -98,7 +98,11 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
     const csv = await postCsv(period, file, { contentType });
     // Identical content to the revision in force: nothing new, the same record.
     expect(csv.status).toBe(200);
-    expect(csv.body).toEqual(json.body);
+    // The same record; the warnings (uncategorised materials) point at the file's cells rather than at lines.
+    const { warnings: csvWarnings, ...csvRecord } = csv.body;
+    const { warnings: jsonWarnings, ...jsonRecord } = json.body;
+    expect(csvRecord).toEqual(jsonRecord);
+    expect(csvWarnings.map((w: { code: string }) => w.code)).toEqual(jsonWarnings.map((w: { code: string }) => w.code));
     expect(csv.headers.location).toBe(`${PATH}/${json.body.id}`);
     expect(await counts()).toEqual(before);
   });

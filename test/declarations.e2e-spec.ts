@@ -107,6 +107,8 @@ describe('POST /api/v1/declarations: success', () => {
         { stream: 'EMB', unit: 'kg', quantity: '1200.5' },
         { stream: 'EMB', unit: 'uvc', quantity: '1212' },
       ],
+      // Not a category of the grid: stored as written, and said.
+      warnings: [{ pointer: '/lines/2/material', code: 'material_uncategorised', detail: expect.stringContaining('"Film étirable" is not a material category of EMB') }],
     });
     expect(Math.abs(Date.parse(res.body.submitted_at) - Date.now())).toBeLessThan(60_000);
     expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 3 });
@@ -114,7 +116,9 @@ describe('POST /api/v1/declarations: success', () => {
     const read = await get(res.headers.location);
     expect(read.status).toBe(200);
     expect(read.headers['cache-control']).toBe('no-store');
-    expect(read.body).toEqual(res.body);
+    // The record is the answer without its warnings, which are no part of the declaration.
+    const { warnings: _warnings, ...record } = res.body;
+    expect(read.body).toEqual(record);
   });
 
   it('keeps quantities exact: 0.1 + 0.2 totals "0.3", and 10^12 - 0.001 round-trips', async () => {
@@ -154,6 +158,74 @@ describe('POST /api/v1/declarations: success', () => {
     expect(early.body.errors[0].detail).toContain('2026-07-01');
     now = new Date('2026-06-30T22:00:00Z'); // 00:00 on 1 July in Paris
     expect((await post(body)).status).toBe(201);
+  });
+});
+
+describe('POST /api/v1/declarations: warnings, never errors', () => {
+  it('an empty array when there is nothing to say', async () => {
+    const res = await post({ period: await freshPeriod(), lines: [line({ unit: 'kg', quantity: 300 }), line({ quantity: 1000 })] });
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([]);
+  });
+
+  it('an uncategorised material and a mass per unit that looks like tonnes: stored as sent, said at their line, in line order', async () => {
+    const before = await counts();
+    const lines = [
+      line({ material: 'Plastique', unit: 'kg', quantity: 40 }),
+      line({ material: 'Plastique', quantity: 1000 }),
+      // 0.05 kg for 1,000 units = 0.05 g of glass a unit: tonnes typed as kilograms.
+      line({ material: 'glass', unit: 'kg', quantity: 0.05 }),
+      line({ material: 'glass', quantity: 1000 }),
+      // 0.1 g a unit exactly: the threshold, not a warning.
+      line({ material: 'aluminium', unit: 'kg', quantity: 0.1 }),
+      line({ material: 'aluminium', quantity: 1000 }),
+    ];
+    const res = await post({ period: await freshPeriod(), lines });
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([
+      { pointer: '/lines/0/material', code: 'material_uncategorised', detail: expect.stringContaining('"Plastique" is not a material category of EMB') },
+      { pointer: '/lines/1/material', code: 'material_uncategorised', detail: expect.any(String) },
+      { pointer: '/lines/2/quantity', code: 'quantity_maybe_tonnes', detail: '0.05 kg for 1000 consumer sales units is 0.05 g of glass per unit: is this figure in tonnes? Write kilograms (1.2 t = 1200 kg); keep it if it is right.' },
+    ]);
+    // Stored exactly as sent: a warning changes nothing.
+    expect(res.body.lines.map((l: Line & { material_category: unknown }) => [l.material, l.material_category === null, l.quantity])).toEqual([
+      ['Plastique', true, 40],
+      ['Plastique', true, 1000],
+      ['glass', false, 0.05],
+      ['glass', false, 1000],
+      ['aluminium', false, 0.1],
+      ['aluminium', false, 1000],
+    ]);
+    expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 6 });
+    // Not part of the record either.
+    expect((await get(res.headers.location)).body).not.toHaveProperty('warnings');
+  });
+
+  it('an identical resubmission (200) says the same; a replay with the same Idempotency-Key gives the same answer', async () => {
+    const period = await freshPeriod();
+    const body = { period, lines: [line({ material: 'Plastique', unit: 'kg', quantity: 40 }), line({ material: 'Plastique', quantity: 1000 })] };
+    const first = await post(body, { key: `warn-${period}` });
+    expect(first.status).toBe(201);
+    expect(first.body.warnings).toHaveLength(2);
+    const replay = await post(body, { key: `warn-${period}` });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
+    // The content hash ignores warnings: the same lines again are the identical 200, with the same warnings.
+    const again = await post(body);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.warnings).toEqual(first.body.warnings);
+  });
+
+  it('a CSV file: the warnings point at its cells', async () => {
+    const period = await freshPeriod();
+    const csv = 'stream,material,unit,quantity\r\nEMB,Plastique,kg,40\r\nEMB,Plastique,uvc,1000\r\n';
+    const res = await request(t.url).post(`${PATH}?period=${period}`).set('authorization', `Bearer ${token}`).set('content-type', 'text/csv').send(csv);
+    expect(res.status).toBe(201);
+    expect(res.body.warnings.map((w: { pointer: string; code: string }) => [w.pointer, w.code])).toEqual([
+      ['/rows/2/material', 'material_uncategorised'],
+      ['/rows/3/material', 'material_uncategorised'],
+    ]);
   });
 });
 
@@ -370,7 +442,8 @@ describe('revisions', () => {
 
     const old = await get(`${PATH}/${first.body.id}`);
     expect(old.status).toBe(200);
-    expect(old.body).toEqual({ ...first.body, status: 'superseded' });
+    const { warnings: _firstWarnings, ...firstRecord } = first.body;
+    expect(old.body).toEqual({ ...firstRecord, status: 'superseded' });
 
     // Same lines, other order, other spacing of the JSON: the same content.
     const before = await counts();
@@ -378,7 +451,8 @@ describe('revisions', () => {
     expect(again.status).toBe(200);
     expect(again.headers.location).toBe(`${PATH}/${second.body.id}`);
     expect(again.headers['cache-control']).toBe('no-store');
-    expect(again.body).toEqual(second.body);
+    // The current revision; the warnings are about what was sent, so they point at the lines as sent this time ("Bois" is now line 0).
+    expect(again.body).toEqual({ ...second.body, warnings: [{ ...second.body.warnings[0], pointer: '/lines/0/material' }] });
     expect(await counts()).toEqual(before);
 
     // Back to the content of revision 1: that is new content again, revision 3.
@@ -580,7 +654,7 @@ describe('GET /api/v1/declarations', () => {
     expect(all.body.has_more).toBe(false);
     expect(all.body.next_cursor).toBeNull();
     expect(all.body.data.map((d: { id: string }) => d.id)).toEqual([r3.body.id, r2.body.id, r1.body.id]);
-    const { lines, ...summary } = r1.body;
+    const { lines, warnings: _warnings, ...summary } = r1.body;
     expect(lines).toHaveLength(3);
     expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 3 });
     expect(all.body.data[2].totals).toEqual([

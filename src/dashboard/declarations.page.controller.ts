@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { DashboardPage } from '../caller/audience.js';
@@ -14,7 +14,13 @@ import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
 import { renderDeclarationTemplate } from '../reference/render-reference.js';
 import { uploadReport } from './upload-report.js';
-import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
+import { type CheckedDeclaration, DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
+import { CsrfProtection } from '../auth/sessions/csrf.js';
+import { Mailer } from '../mail/mailer.js';
+import { AccountsService } from '../accounts/accounts.service.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/config.js';
+import { formatDateTime, formatQuantity } from '../i18n/format.js';
 import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-query.dto.js';
 import { Clock, parisDate } from '../declarations/clock.js';
 import { periodOf } from '../declarations/obligations/obligations.js';
@@ -52,7 +58,16 @@ export class DeclarationsPageController {
     private readonly declarations: DeclarationsService,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
-  ) {}
+    private readonly csrf: CsrfProtection,
+    private readonly mailer: Mailer,
+    private readonly accounts: AccountsService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.baseUrl = config.publicBaseUrl;
+  }
+
+  private readonly logger = new Logger(DeclarationsPageController.name);
+  private readonly baseUrl: string;
 
   @Get()
   async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<void> {
@@ -70,7 +85,13 @@ export class DeclarationsPageController {
 
   @Post()
   @Accepts('form')
-  async submitForm(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @Body() body: FormBody): Promise<void> {
+  async submitForm(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: FormBody,
+  ): Promise<void> {
     const period = field(body, 'period').trim();
     const columns = Object.fromEntries(COLUMNS.map((name) => [name, fields(body, name)]));
     const sent = Math.max(...COLUMNS.map((name) => columns[name]!.length));
@@ -102,7 +123,11 @@ export class DeclarationsPageController {
     });
     const submitted = { period, lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })) };
     try {
-      return this.submitted(res, await this.declarations.submit(account, submitted, undefined, submissionOrigin(req)));
+      // Nothing is filed yet: the check page shows what would be, and the person declares it there.
+      return this.checkPage(req, res, client, await this.declarations.check(account, submitted), {
+        // Warnings point at the form's lines as the person numbered them (blank lines left out).
+        lineOf: (at) => filled[at]!.index + 1,
+      });
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = error.errors
@@ -121,7 +146,7 @@ export class DeclarationsPageController {
 
   @Post('upload')
   @Accepts('multipart')
-  async upload(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @Body() body: MultipartBody): Promise<void> {
+  async upload(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
     // No body at all (an empty form) reaches here as undefined.
     const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
     const period = form.fields.period?.trim() ?? '';
@@ -132,7 +157,7 @@ export class DeclarationsPageController {
       return this.form(req, res, account, { period, lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, errors), uploadPeriod: period }, 422);
     }
     try {
-      return this.submitted(res, await this.declarations.submitCsv(account, new CsvBody(file.bytes, undefined), period, undefined, submissionOrigin(req)));
+      return this.checkPage(req, res, client, await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period), { lineOf: null });
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       // The file back with its problems, for the person to open beside it (31.7).
@@ -153,13 +178,75 @@ export class DeclarationsPageController {
     res.send(renderDeclarationTemplate(streams, language));
   }
 
+  /**
+   * The check page's two buttons: "Change" takes the lines back to the form; "Declare and file" files
+   * them as a revision declared by the named person, then shows the confirmation and sends its e-mail.
+   */
+  @Post('file')
+  @Accepts('form')
+  async file(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: FormBody,
+  ): Promise<void> {
+    const language = this.views.language(req, res);
+    const words = MESSAGES[language].dashboardPages.check;
+    const pending = openPending(field(body, 'pending'), field(body, 'seal'), (value, seal) => this.csrf.verifySeal(PENDING, client.sessionId ?? '', value, seal));
+    if (!pending) {
+      // Tampered with, or sealed for another session: nothing is filed; the person starts again.
+      const errors = [{ where: undefined, message: words.expired, line: null, field: null }];
+      return this.form(req, res, account, { lines: blankLines(FORM_LINES), errors }, 400);
+    }
+    const lines = pending.lines.map(([stream, material, unit, quantity]) => ({ stream, material, unit, quantity }));
+    if (field(body, 'action') === 'edit') return this.form(req, res, account, { period: pending.period, lines: [...lines, ...blankLines(1)] });
+
+    const declaration = { period: pending.period, lines: lines.map((line) => ({ ...line, quantity: new ExactNumber(line.quantity) })) };
+    const name = field(body, 'name').replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '').replace(/\s+/gu, ' ').trim();
+    const nameError = name === '' ? words.nameMissing : name.length > MAX_NAME ? words.nameTooLong : null;
+    if (nameError) return this.checkPage(req, res, client, await this.declarations.check(account, declaration), { lineOf: null, name, nameError, status: 422 });
+
+    let result: SubmitResult;
+    try {
+      result = await this.declarations.submit(account, declaration, undefined, { ...submissionOrigin(req), declaredByName: name }, {
+        // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
+        onStored: async (_manager, stored) => {
+          if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
+        },
+      });
+    } catch (error) {
+      if (error instanceof ValidationProblem) {
+        // The rules changed under the checked lines (the account's streams, the catalogue): back to the form, with why.
+        const errors = localizeErrors(language, error.errors).map((e) => ({ ...e, line: null, field: null }));
+        return this.form(req, res, account, { period: pending.period, lines, errors }, 422);
+      }
+      if (!(error instanceof StaleCheck)) throw error;
+      const checked = await this.declarations.check(account, declaration);
+      return this.checkPage(req, res, client, checked, { lineOf: null, name, notice: words.stale(error.current), status: 409 });
+    }
+    if (result.status === 201) await this.mailFiled(account, result);
+    this.submitted(res, result, 'filed');
+  }
+
   @Get(':id')
-  async detail(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string, @Query('result') result?: string): Promise<void> {
+  async detail(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @CurrentAccount() account: Account,
+    @Param('id') id: string,
+    @Query('result') result?: string,
+  ): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
     const revisions = await this.declarations.list(client.clientId, Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }));
     const m = this.views.messages(req, res).dashboardPages.declaration;
     const notice = result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
-    this.views.render(req, res, 'declaration', { title: m.title(declaration.period, declaration.revision), nav: 'declarations', liveData: true }, { declaration, revisions: revisions.data, notice });
+    const by = declaration.submitted_by?.type === 'dashboard' ? (declaration.submitted_by.declared_by_name ?? null) : null;
+    // The confirmation: right after filing, the receipt, who declared and when, and what happens next.
+    const filed = result === 'filed' && by !== null ? { mailTo: this.mailer.enabled ? account.profile.email : null } : null;
+    const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
+    this.views.render(req, res, 'declaration', { title, nav: 'declarations', liveData: true }, { declaration, revisions: revisions.data, notice, filed, declaredBy: by });
   }
 
   /** The declaration as a file in the page's dialect, which uploads again unchanged. */
@@ -173,8 +260,86 @@ export class DeclarationsPageController {
     res.send(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })), dialect));
   }
 
-  private submitted(res: Response, result: SubmitResult): void {
-    res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
+  private submitted(res: Response, result: SubmitResult, created: 'created' | 'filed' = 'created'): void {
+    res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? created : 'unchanged'}`);
+  }
+
+  /**
+   * What will be filed, before it is: lines, totals per stream and unit, the revision it replaces,
+   * the warnings, and the declaration by name. The pending declaration goes to the browser as a
+   * hidden field sealed with an HMAC bound to the session (CsrfProtection.seal): the simplest safe
+   * carrier — no draft table to clean up, the same on every replica, and what comes back is exactly
+   * what was checked or nothing (a changed field or another session's page does not verify). It is
+   * validated again when filed, by the same rules, in the revision's transaction.
+   */
+  private checkPage(
+    req: Request,
+    res: Response,
+    client: AuthenticatedClient,
+    checked: CheckedDeclaration,
+    options: { lineOf: ((at: number) => number) | null; name?: string; nameError?: string; notice?: string; status?: number },
+  ): void {
+    const language = this.views.language(req, res);
+    const { declaration } = checked;
+    const value = sealable({
+      period: declaration.period,
+      lines: declaration.lines.map((l) => [l.stream, l.material, l.unit, l.quantity]),
+      replaces: checked.current?.revision ?? 0,
+    });
+    const lineOf = options.lineOf;
+    const warnings = checked.warnings.map((warning) => {
+      const at = /^\/lines\/(\d+)/.exec(warning.pointer);
+      return lineOf && at ? { ...warning, params: { ...warning.params, line: lineOf(Number(at[1])) } } : warning;
+    });
+    const m = MESSAGES[language].dashboardPages.check;
+    this.views.render(
+      req,
+      res,
+      'declaration-check',
+      { title: m.title, nav: 'declarations', liveData: true },
+      {
+        period: declaration.period,
+        lines: declaration.lines.map((l) => ({ ...l, category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null })),
+        totals: checked.totals,
+        current: checked.current,
+        warnings: localizeErrors(language, warnings),
+        pending: value,
+        seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
+        name: options.name ?? '',
+        nameError: options.nameError ?? null,
+        notice: options.notice ?? null,
+      },
+      options.status ?? 200,
+    );
+  }
+
+  /** The confirmation e-mail, to the account's confirmed address in the client's language, when SMTP is configured; the filing stands if it fails. */
+  private async mailFiled(account: Account, result: SubmitResult): Promise<void> {
+    const to = account.profile.email;
+    if (!this.mailer.enabled || !to) return;
+    try {
+      const { language } = await this.accounts.get(account.clientId);
+      const d = result.body;
+      const words = MESSAGES[language].mail.filed;
+      const by = d.submitted_by?.type === 'dashboard' ? (d.submitted_by.declared_by_name ?? '') : '';
+      await this.mailer.send({
+        to,
+        subject: words.subject({ period: d.period, receipt: d.receipt }),
+        text: words.text({
+          company: account.profile.company ?? account.clientId,
+          period: d.period,
+          revision: d.revision,
+          receipt: d.receipt,
+          name: by,
+          at: formatDateTime(language, d.submitted_at),
+          lines: d.lines.length,
+          totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
+          url: `${this.baseUrl}/dashboard/declarations/${d.id}?lang=${language}`,
+        }),
+      });
+    } catch (error) {
+      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'declaration confirmation e-mail not sent');
+    }
   }
 
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {
@@ -200,6 +365,33 @@ export class DeclarationsPageController {
       ...data,
     }, status);
   }
+}
+
+/** The purpose of the seal on a pending declaration (see checkPage). */
+const PENDING = 'pending-declaration';
+/** The most characters of the declarant's full name (the column's CHECK). */
+const MAX_NAME = 200;
+
+interface PendingDeclaration {
+  period: string;
+  lines: [string, string, string, string][];
+  /** The revision in force when it was checked (0: none), which filing it must replace. */
+  replaces: number;
+}
+
+/** A revision was filed for the period between the check and the filing. */
+class StaleCheck extends Error {
+  constructor(readonly current: number) {
+    super('stale check');
+  }
+}
+
+const sealable = (pending: PendingDeclaration) => Buffer.from(JSON.stringify(pending)).toString('base64url');
+
+/** The pending declaration of a check page, if its seal verifies; undefined otherwise. */
+function openPending(value: string, seal: string, verify: (value: string, seal: string) => boolean): PendingDeclaration | undefined {
+  if (value === '' || seal === '' || !verify(value, seal)) return undefined;
+  return JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as PendingDeclaration;
 }
 
 function blankLines(n: number): FormLine[] {

@@ -29,7 +29,7 @@ import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
 import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
-import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
+import { DeclarationDto, DeclarationPageDto, SubmittedDeclarationDto } from './dto/declaration.dto.js';
 import { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { PERIOD_PATTERN_TEXT } from './period.js';
 import { submissionOrigin } from './submission-origin.js';
@@ -66,6 +66,8 @@ export class DeclarationsController {
       'Validates the whole declaration against the published reference data and your confirmed account, and reports every problem at once (422, one `{pointer, detail, code}` per problem; nothing is stored). A client whose profile was never confirmed gets 422 `account_not_confirmed` (pointer `""`).',
       '',
       'Every new revision records who filed it (`submitted_by`: the token\'s id and prefix, or the dashboard session) and is written to the operator\'s audit trail (`declaration.submitted`); a replay or an identical resubmission records nothing.',
+      '',
+      '**Warnings** (never errors): the answer\'s `warnings` lists what to check in a declaration that was accepted, each with `pointer`, `code` and `detail` (an empty array when there is nothing to say): `material_uncategorised` for a material that names no category of the stream\'s published grid (it is stored as written, but will not match a line of the eco-organism\'s grid), `quantity_maybe_tonnes` for a kg line that gives under 0.1 g of its material per consumer sales unit of the same material\'s uvc line (tonnes typed as kilograms). Warnings are not part of the declaration (nor of what makes two submissions identical); a replay with the same `Idempotency-Key` gives the same ones.',
       '',
       'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order) creates nothing: 200 with the current revision.',
       '',
@@ -108,10 +110,10 @@ export class DeclarationsController {
     // No example: Swagger UI would send it with every JSON body too.
     schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT },
   })
-  @ApiCreatedResponse({ description: 'A new revision, stored.', type: DeclarationDto, headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE } })
+  @ApiCreatedResponse({ description: 'A new revision, stored, with what to check in it (`warnings`).', type: SubmittedDeclarationDto, headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE } })
   @ApiOkResponse({
-    description: 'Identical to the current revision: nothing new was stored; the current revision.',
-    type: DeclarationDto,
+    description: 'Identical to the current revision: nothing new was stored; the current revision, with what to check in it (`warnings`).',
+    type: SubmittedDeclarationDto,
     headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE },
   })
   @ApiResponse(IN_FLIGHT)
@@ -125,7 +127,7 @@ export class DeclarationsController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<DeclarationDto> {
+  ): Promise<SubmittedDeclarationDto> {
     const origin = submissionOrigin(req);
     const result =
       body instanceof CsvBody
@@ -134,7 +136,7 @@ export class DeclarationsController {
     res.status(result.status);
     res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    return result.body;
+    return { ...result.body, warnings: result.warnings.map(({ pointer, code, detail }) => ({ pointer, code, detail })) };
   }
 
   @Get()

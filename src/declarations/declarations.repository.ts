@@ -43,7 +43,7 @@ export interface DeclarationRow {
 /** Who filed a revision, as stored and shown: a client token (id and prefix, never the secret), a dashboard session, or the operator. */
 export type SubmittedBy =
   | { type: 'token'; token_id: string; token_prefix: string | null }
-  | { type: 'dashboard'; session_id: string | null }
+  | { type: 'dashboard'; session_id: string | null; declared_by_name?: string }
   | { type: 'operator'; name: string };
 
 /** Who files, as the caller layer knows it (the token prefix is read from the token's row in the insert). */
@@ -94,6 +94,8 @@ export interface NewDeclaration {
   contentHash: string;
   catalogueVersion: number;
   submitter: Submitter;
+  /** The person who declared it in the dashboard, by the full name typed next to the statement; null through the API. */
+  declaredByName: string | null;
 }
 
 /** The `submitted_by` JSON the insert stores; a token's prefix is added there from its row. */
@@ -134,7 +136,8 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
 }
 
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
-  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode, submitted_by AS "submittedBy"`;
+  ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode,
+  CASE WHEN declared_by_name IS NULL THEN submitted_by ELSE submitted_by || jsonb_build_object('declared_by_name', declared_by_name) END AS "submittedBy"`;
 
 /**
  * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
@@ -164,12 +167,12 @@ const SUPERSEDE: Statement = {
 const INSERT: Statement = {
   name: 'declarations.insert',
   text: `WITH declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by, declared_by_name)
            VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13,
                    CASE WHEN $14::jsonb->>'type' = 'token'
                         THEN $14::jsonb || jsonb_build_object('token_prefix',
                                (SELECT t.prefix FROM client_tokens t WHERE t.id = ($14::jsonb->>'token_id')::uuid AND t.client_id = $1))
-                        ELSE $14::jsonb END)
+                        ELSE $14::jsonb END, $15)
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
@@ -257,6 +260,7 @@ export class DeclarationsRepository {
         declaration.catalogueVersion,
         declaration.mode,
         submittedByJson(declaration.submitter),
+        declaration.declaredByName,
       ],
       manager,
     );

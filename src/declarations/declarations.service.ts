@@ -15,6 +15,7 @@ import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
+import { declarationWarnings } from './declaration-warnings.js';
 import { isUuid } from '../common/uuid.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
@@ -24,11 +25,27 @@ import type { SubmissionOrigin } from './submission-origin.js';
 export interface SubmitResult {
   status: 200 | 201;
   body: DeclarationDto;
+  /**
+   * What to check in the declaration, never an error (declaration-warnings.ts): with `params` for the
+   * dashboard's messages, except on a replay (the stored answer's warnings, as the API gave them).
+   */
+  warnings: FieldError[];
   /** The stored response of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
 }
 
 const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
+
+/** A declaration checked before it is filed (the dashboard's check page): valid, nothing stored. */
+export interface CheckedDeclaration {
+  declaration: ValidDeclaration;
+  /** As `submit` would answer them (a CSV file's point at its cells). */
+  warnings: FieldError[];
+  /** Exact sums per stream and unit, as the stored record would give them. */
+  totals: { stream: string; unit: string; quantity: string }[];
+  /** The revision in force for the period, which filing this would replace; null for the first. */
+  current: DeclarationSummaryDto | null;
+}
 
 /** What a caller of `submit` may add to the transaction of a new revision (products/ records a derivation there). */
 export interface SubmitOptions {
@@ -72,8 +89,11 @@ export class DeclarationsService {
     if (key !== undefined && requestHash !== undefined) {
       const outcome = await this.idempotency.claim(scope, key, requestHash);
       switch (outcome.kind) {
-        case 'replay':
-          return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), replayed: true };
+        case 'replay': {
+          // Answers stored before warnings existed had none to give.
+          const warnings = (outcome.body as { warnings?: FieldError[] }).warnings ?? [];
+          return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), warnings: warnings.map(publicWarning), replayed: true };
+        }
         case 'in_flight':
           throw inFlight('A request with this Idempotency-Key is still being processed; retry in a moment to get its response.');
         case 'reused': {
@@ -91,7 +111,9 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      return await this.store(scope, result.declaration, claim, origin, options);
+      // Warnings are said, not stored: they are no part of the content hash, only of the answer (and its replay).
+      const warnings = declarationWarnings(result.declaration, this.catalogue);
+      return { ...(await this.store(scope, result.declaration, claim, origin, options, warnings)), warnings };
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
@@ -111,12 +133,39 @@ export class DeclarationsService {
         const result = this.validate(account, sheet.body);
         throw new ValidationProblem(result.ok ? [] : result.errors);
       }
-      return await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
+      const result = await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
+      return { ...result, warnings: pointAtCells(sheet, result.warnings) };
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = pointAtCells(sheet, error.errors);
       throw validationProblem(errors.slice(0, MAX_REPORTED_ERRORS), errors.length);
     }
+  }
+
+  /**
+   * The dashboard's check step: the declaration judged by exactly the rules of `submit`, with its
+   * warnings, totals and the revision it would replace; nothing is stored. Problems throw as `submit`'s.
+   */
+  async check(account: Account, body: unknown): Promise<CheckedDeclaration> {
+    const result = this.validate(account, body);
+    if (!result.ok) throw validationProblem(result.errors, result.total);
+    return this.checked(account, result.declaration, declarationWarnings(result.declaration, this.catalogue));
+  }
+
+  /** `check` for a CSV file, its problems and warnings pointed at the file's cells (as `submitCsv`). */
+  async checkCsv(account: Account, csv: DeclarationFile, period: string | undefined): Promise<CheckedDeclaration> {
+    const sheet = readDeclarationCsv(csv, period, MAX_LINES);
+    const result = this.validate(account, sheet.body);
+    if (sheet.errors.length > 0 || !result.ok) {
+      const errors = pointAtCells(sheet, result.ok ? [] : result.errors);
+      throw validationProblem(errors.slice(0, MAX_REPORTED_ERRORS), errors.length);
+    }
+    return this.checked(account, result.declaration, pointAtCells(sheet, declarationWarnings(result.declaration, this.catalogue)));
+  }
+
+  private async checked(account: Account, declaration: ValidDeclaration, warnings: FieldError[]): Promise<CheckedDeclaration> {
+    const [current] = await this.repository.listPage({ clientId: account.clientId, mode: 'live', period: declaration.period, status: 'current', limit: 1 });
+    return { declaration, warnings, totals: totalsOf(declaration.lines), current: current ? DeclarationSummaryDto.from(current) : null };
   }
 
   async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationDto> {
@@ -158,7 +207,14 @@ export class DeclarationsService {
    * One transaction under the period lock: the revision bookkeeping, the lines, and the
    * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
    */
-  private async store(scope: DataScope, declaration: ValidDeclaration, claim: Claim | undefined, origin: SubmissionOrigin, options: SubmitOptions): Promise<SubmitResult> {
+  private async store(
+    scope: DataScope,
+    declaration: ValidDeclaration,
+    claim: Claim | undefined,
+    origin: SubmissionOrigin,
+    options: SubmitOptions,
+    warnings: FieldError[],
+  ): Promise<Omit<SubmitResult, 'warnings'>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
@@ -183,6 +239,7 @@ export class DeclarationsService {
                 contentHash: declaration.contentHash,
                 catalogueVersion: declaration.catalogueVersion,
                 submitter: origin.submitter,
+                declaredByName: origin.declaredByName ?? null,
               },
               declaration.lines,
             );
@@ -197,7 +254,7 @@ export class DeclarationsService {
             status = 201;
           }
           const body = DeclarationDto.from(record, this.categoryOf);
-          if (claim && !(await this.idempotency.complete(manager, claim, status, body))) {
+          if (claim && !(await this.idempotency.complete(manager, claim, status, { ...body, warnings: warnings.map(publicWarning) }))) {
             // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
             throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
           }
@@ -236,6 +293,28 @@ function requestHashOf(body: unknown): string | undefined {
     if (error instanceof TooDeepError) return undefined;
     throw error;
   }
+}
+
+/** Exact sums per stream and unit of valid lines (at most 3 decimals each: summed in thousandths), in the order the stored record gives them. */
+function totalsOf(lines: ValidDeclaration['lines']): CheckedDeclaration['totals'] {
+  const sums = new Map<string, bigint>();
+  for (const line of lines) {
+    const [whole, fraction = ''] = line.quantity.split('.');
+    const key = `${line.stream}\u0000${line.unit}`;
+    sums.set(key, (sums.get(key) ?? 0n) + BigInt(whole!) * 1000n + BigInt(fraction.padEnd(3, '0').slice(0, 3)));
+  }
+  return [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, thousandths]) => {
+      const [stream, unit] = key.split('\u0000') as [string, string];
+      const fraction = (thousandths % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+      return { stream, unit, quantity: `${thousandths / 1000n}${fraction ? `.${fraction}` : ''}` };
+    });
+}
+
+/** A warning as the API answers it (and stores it for a replay): pointer, code, detail. */
+function publicWarning({ pointer, code, detail }: FieldError): FieldError {
+  return { pointer, code, detail };
 }
 
 function validationProblem(errors: FieldError[], total: number): ValidationProblem {

@@ -8,6 +8,8 @@ export interface SubmissionOrigin {
   requestId: string | null;
   /** The caller's data: `test` with a sandbox token (the dashboard is live). */
   mode: TokenMode;
+  /** The full name a person typed to declare it (the dashboard's check page); absent through the API. */
+  declaredByName?: string;
 }
 
 /**

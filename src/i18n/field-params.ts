@@ -118,6 +118,10 @@ export interface FieldParams extends ProductFieldParams {
   duplicate_line: Position & { lines?: readonly number[]; rows?: readonly number[]; more?: number };
   companion_line_missing: Position & { stream?: string; streamName?: Names; unit?: string; requires?: string; material?: string };
 
+  // Warnings of a valid declaration (declaration-warnings.ts): said, never refused
+  material_uncategorised: Position & { value?: string; stream?: string; streamName?: Names; allowed?: readonly Names[] };
+  quantity_maybe_tonnes: Position & { value?: string; count?: number; grams?: number; material?: string };
+
   // A CSV file (the CSV reader)
   invalid_csv_header: Position & { reason?: 'no_columns' | 'both_separators'; tabs?: boolean };
   unknown_column: Position & { name?: string; column?: number };

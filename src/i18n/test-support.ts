@@ -117,6 +117,8 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   ],
   duplicate_line: [{ line: 1, lines: [3] }, { line: 1, lines: [3, 4, 5, 6, 7], more: 994 }, { rows: [5, 7] }, {}],
   companion_line_missing: [{ line: 1, field: 'unit', ...EMB, unit: 'kg', requires: 'uvc', material: 'Verre' }, { unit: 'kg', requires: 'l', material: 'Verre' }, {}],
+  material_uncategorised: [{ line: 1, field: 'material', value: 'Plastique', ...EMB, allowed: [{ fr: 'Verre', en: 'Glass' }] }, { value: 'Plastique' }, {}],
+  quantity_maybe_tonnes: [{ line: 1, field: 'quantity', value: '0.05', count: 1000, grams: 0.05, material: 'glass' }, {}],
   invalid_csv_header: [{ row: 1, reason: 'no_columns', tabs: false }, { row: 1, reason: 'no_columns', tabs: true }, { row: 1, reason: 'both_separators', tabs: false }, {}],
   unknown_column: [{ row: 1, name: 'poids', column: 5 }, { name: 'poids' }, {}],
   missing_column: [{ row: 1, column: 'quantity' }, {}],

@@ -46,6 +46,13 @@ async function onboard(): Promise<{ clientId: string; url: string }> {
   return { clientId, url: link.url.replace(t.config.publicBaseUrl, t.url) };
 }
 
+/** The check page (issue 31.6): the declaration by a named person, then the confirmation (or the unchanged notice). */
+async function declareOnCheckPage(page: Page, p: (typeof MESSAGES)['fr']['dashboardPages'], name = 'Claire Martin'): Promise<void> {
+  await page.locator('#statement').waitFor();
+  await page.getByLabel(p.check.name).fill(name);
+  await page.getByRole('button', { name: p.check.file }).click();
+}
+
 /** axe (WCAG 2.1 A and AA), the width check and a screenshot of the page as it is now. */
 async function check(page: Page, name: string, width: number): Promise<string[]> {
   const problems = (await axeViolations(page)).map((line) => `${name}: ${line}`);
@@ -90,7 +97,11 @@ describe('the dashboard in Chromium', () => {
       expect(await page.locator('#form-errors').innerText()).toContain('Ligne 2, quantité');
       await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.quantity}`).fill('4 800');
       await page.getByRole('button', { name: p.form.submit }).click();
-      await page.getByText(/Déclaration enregistrée/).waitFor();
+      // Checked, then declared by name: the confirmation with the receipt and who filed.
+      expect(await page.locator('main').innerText()).toContain(p.check.first);
+      await declareOnCheckPage(page, p);
+      await page.locator('#confirmation').waitFor();
+      expect(await page.locator('#confirmation').innerText()).toContain('Claire Martin');
       const main = await page.locator('main').innerText();
       expect(main).toContain('1\u202f200,5\u202fkg');
       const { rows: lines } = await t.pool.query(
@@ -106,7 +117,8 @@ describe('the dashboard in Chromium', () => {
       const excel = Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0250,5\r\nEMB;Verre;uvc;4\u00a0200\r\n', 'latin1');
       await page.getByLabel(p.form.file).setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: excel });
       await page.getByRole('button', { name: p.form.upload }).click();
-      await page.getByText(/Déclaration enregistrée/).waitFor();
+      await declareOnCheckPage(page, p);
+      await page.locator('#confirmation').waitFor();
       const receipt = await page.locator('dd code').first().innerText();
       expect(await page.locator('main').innerText()).toContain('1\u202f250,5\u202fkg');
 
@@ -122,6 +134,7 @@ describe('the dashboard in Chromium', () => {
       await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
       await page.getByLabel(p.form.file).setInputFiles(saved);
       await page.getByRole('button', { name: p.form.upload }).click();
+      await declareOnCheckPage(page, p);
       await page.getByText(p.declaration.unchanged).waitFor();
       // In the French dialect, which French Excel opens as columns.
       expect((await readFile(saved, 'utf8')).startsWith('\ufeffflux;matériau;unité;quantité\r\nEMB;Verre;kg;"1250,5"\r\n')).toBe(true);
@@ -205,8 +218,9 @@ describe('the dashboard in Chromium', () => {
       await page.getByRole('link', { name: 'New declaration' }).click();
       await page.getByLabel('Half-year').last().fill('2025-S2');
       await page.getByLabel('CSV file').setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1250,5\r\nEMB;Verre;uvc;4200\r\n', 'latin1') });
-      await page.getByRole('button', { name: 'Upload and submit' }).click();
-      await page.getByText('Declaration recorded: revision 1').waitFor();
+      await page.getByRole('button', { name: 'Upload and check' }).click();
+      await declareOnCheckPage(page, MESSAGES.en.dashboardPages, 'John Smith');
+      await page.getByText('Declaration filed').first().waitFor();
       const receipt = await page.locator('dd code').first().innerText();
       await page.getByRole('link', { name: 'All declarations' }).click();
       expect(await page.locator('main').innerText()).toContain(receipt);
@@ -288,7 +302,14 @@ describe('the dashboard in Chromium', () => {
         await page.getByLabel(line(2, p.common.unit)).selectOption('uvc');
         await page.getByLabel(line(2, p.common.quantity)).fill('300');
         await page.getByRole('button', { name: p.form.submit }).click();
-        await page.getByText(language === 'fr' ? /Déclaration enregistrée/ : /Declaration recorded/).waitFor();
+        await page.locator('#statement').waitFor();
+        problems.push(...(await shot('declaration-check')));
+        // Declared without a name: the 422 with its error next to the field.
+        await page.getByRole('button', { name: p.check.file }).click();
+        await page.locator('#name-error').waitFor();
+        problems.push(...(await shot('declaration-check-error')));
+        await declareOnCheckPage(page, p);
+        await page.locator('#confirmation').waitFor();
         problems.push(...(await shot('declaration')));
         await page.goto(`${t.url}/dashboard/declarations`);
         problems.push(...(await shot('declarations')));

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const count = async (clientId: string) => (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n as number;
-const idOf = (location: string | null) => /^\/dashboard\/declarations\/([0-9a-f-]{36})\?result=(created|unchanged)$/.exec(location ?? '');
+const idOf = (location: string | null) => /^\/dashboard\/declarations\/([0-9a-f-]{36})\?result=(filed|unchanged)$/.exec(location ?? '');
 
 async function submitForm(browser: DashboardClient, period: string, lines: Array<[string, string, string, string]>) {
   return browser.post('/dashboard/declarations', {
@@ -29,6 +29,13 @@ async function submitForm(browser: DashboardClient, period: string, lines: Array
   });
 }
 
+/** The form, then its check page's "Declare and file" with a name: what a person does to file. */
+async function fileForm(browser: DashboardClient, period: string, lines: Array<[string, string, string, string]>) {
+  const check = await submitForm(browser, period, lines);
+  expect(check.status).toBe(200);
+  return browser.declare(check, 'Claire Martin');
+}
+
 describe('a declaration by form', () => {
   it('stores what the API would (decimal comma, blank lines left out), then shows it with its receipt', async () => {
     const { clientId } = await createClient(t);
@@ -37,27 +44,27 @@ describe('a declaration by form', () => {
     expect(form.status).toBe(200);
     expect(form.html).toContain('<option value="EMB">');
     expect(form.html).toContain('<option value="uvc">');
-    const res = await submitForm(browser, '2025-S1', [
+    const res = await fileForm(browser, '2025-S1', [
       ['EMB', 'Verre', 'kg', '1200,5'],
       ['', '', '', ''],
       ['EMB', 'Verre', 'uvc', '3000'],
     ]);
     expect(res.status).toBe(303);
     const [, id, result] = idOf(res.location)!;
-    expect(result).toBe('created');
+    expect(result).toBe('filed');
     const page = await browser.get(res.location!);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('Declaration recorded: revision 1');
+    expect(page.html).toContain('Declaration filed');
     const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [id]);
     expect(stored.rows).toEqual([{ unit: 'kg', quantity: '1200.500' }, { unit: 'uvc', quantity: '3000.000' }]);
 
     // The same lines again: nothing new (the API's 200), said as such.
-    const again = await submitForm(browser, '2025-S1', [['EMB', 'Verre', 'uvc', '3000'], ['EMB', 'Verre', 'kg', '1200.5']]);
+    const again = await fileForm(browser, '2025-S1', [['EMB', 'Verre', 'uvc', '3000'], ['EMB', 'Verre', 'kg', '1200.5']]);
     expect(idOf(again.location)?.slice(1)).toEqual([id, 'unchanged']);
     expect(await count(clientId)).toBe(1);
 
     // A new revision supersedes it; the page lists both revisions.
-    const second = await submitForm(browser, '2025-S1', [['EMB', 'Verre', 'kg', '1300'], ['EMB', 'Verre', 'uvc', '3100']]);
+    const second = await fileForm(browser, '2025-S1', [['EMB', 'Verre', 'kg', '1300'], ['EMB', 'Verre', 'uvc', '3100']]);
     const secondId = idOf(second.location)![1]!;
     const detail = await browser.get(`/dashboard/declarations/${secondId}`);
     expect(detail.html).toContain('revision 2 (this one)');
@@ -114,8 +121,11 @@ describe('a declaration from a spreadsheet', () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
     const file = Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5\r\nEMB;Verre;uvc;40\r\n', 'latin1');
-    const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'ventes.csv', content: file });
-    expect([res.status, res.status === 303 ? '' : res.html.slice(res.html.indexOf('<main'), res.html.indexOf('<main') + 1500)]).toEqual([303, '']);
+    const check = await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'ventes.csv', content: file });
+    expect(check.status).toBe(200);
+    expect(await count(clientId)).toBe(0);
+    const res = await browser.declare(check, 'Claire Martin');
+    expect(res.status).toBe(303);
     const id = idOf(res.location)![1]!;
     const list = await browser.get('/dashboard/declarations');
     expect(list.html).toContain(`href="/dashboard/declarations/${id}"`);

@@ -88,7 +88,10 @@ describe('every page in one language only', () => {
   it.each(['fr', 'en'] as const)('in %s, no page shows a message of the other language’s catalogue', async (language) => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId, language === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9');
-    const stored = await browser.post('/dashboard/declarations', form('2025-S1', [['EMB', 'Verre', 'kg', '1200,5'], ['EMB', 'Verre', 'uvc', '4800']]));
+    // The check page (with a warning: an uncategorised material), then the declaration by name, then its confirmation.
+    const check = await browser.post('/dashboard/declarations', form('2025-S1', [['EMB', 'Verre', 'kg', '1200,5'], ['EMB', 'Verre', 'uvc', '4800'], ['EMB', 'Plastique', 'kg', '3'], ['EMB', 'Plastique', 'uvc', '10']]));
+    expect(check.status).toBe(200);
+    const stored = await browser.declare(check, 'Claire Martin');
     expect(stored.status).toBe(303);
     const created = await browser.post('/dashboard/tokens', { name: 'ERP' });
     expect(created.status).toBe(201);
@@ -99,6 +102,7 @@ describe('every page in one language only', () => {
       tokenCreated: created,
       revoke: await browser.get(`/dashboard/tokens/${tokenId}/revoke`),
       declarations: await browser.get('/dashboard/declarations'),
+      check,
       declaration: await browser.get(stored.location!),
       newForm: await browser.get('/dashboard/declarations/new'),
       formErrors: await browser.post('/dashboard/declarations', form('2025-S9', [['EMB', 'Verre', 'kg', '-5'], ['EMB', 'Verre', 'uvc', '1.200']])),
@@ -124,12 +128,12 @@ describe('every page in one language only', () => {
     expect(textOf(pages.notFound.html)).toContain(own.problems.not_found.explanation);
     if (language === 'fr') {
       // In French words and format: the quantity as a French reader writes it, the position in words.
-      expect(textOf(pages.declaration.html)).toContain('1\u202f200,5\u202fkg');
+      expect(textOf(pages.declaration.html)).toContain('1\u202f203,5\u202fkg');
       expect(textOf(pages.formErrors.html)).toContain('Ligne 2, quantité\u00a0:');
       expect(textOf(pages.formErrors.html)).toContain('«\u00a01.200\u00a0» peut se lire 1200 ou 1,2');
       expect(textOf(pages.uploadErrors.html)).toContain('Ligne 2 du fichier, colonne quantité\u00a0:');
     } else {
-      expect(textOf(pages.declaration.html)).toContain('1,200.5 kg');
+      expect(textOf(pages.declaration.html)).toContain('1,203.5 kg');
       expect(textOf(pages.formErrors.html)).toContain('Line 2, quantity:');
     }
   });
@@ -139,7 +143,9 @@ describe('numbers as people write them, in the form', () => {
   it('"1 200,5" and "4 800" (no-break spaces too) are stored exactly; "1.200" alone is refused with both readings, nothing stored', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId, 'fr');
-    const res = await browser.post('/dashboard/declarations', form('2024-S2', [['EMB', 'Verre', 'kg', '1 200,5'], ['EMB', 'Verre', 'uvc', '4\u202f800'], ['EMB', 'Acier', 'kg', '1.250,125'], ['EMB', 'Acier', 'uvc', '12\u00a0000']]));
+    const check = await browser.post('/dashboard/declarations', form('2024-S2', [['EMB', 'Verre', 'kg', '1 200,5'], ['EMB', 'Verre', 'uvc', '4\u202f800'], ['EMB', 'Acier', 'kg', '1.250,125'], ['EMB', 'Acier', 'uvc', '12\u00a0000']]));
+    expect(check.status).toBe(200);
+    const res = await browser.declare(check, 'Claire Martin');
     expect(res.status).toBe(303);
     const id = /\/dashboard\/declarations\/([0-9a-f-]{36})/.exec(res.location!)![1];
     const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [id]);

@@ -43,6 +43,17 @@ export class DashboardClient {
     return this.send(path, { method: 'POST', body: form });
   }
 
+  /**
+   * The check page's "Declare and file" (or `action: 'edit'`, "Change"): posts its sealed pending
+   * declaration back with the typed name. Throws when `check` is not a check page.
+   */
+  async declare(check: PageResponse, name: string, action: 'file' | 'edit' = 'file'): Promise<PageResponse> {
+    const pending = /name="pending" value="([^"]*)"/.exec(check.html)?.[1];
+    const seal = /name="seal" value="([^"]*)"/.exec(check.html)?.[1];
+    if (pending === undefined || seal === undefined) throw new Error(`not a check page (${check.status}): ${check.html.slice(check.html.indexOf('<main'), check.html.indexOf('<main') + 800)}`);
+    return this.post('/dashboard/declarations/file', { pending, seal, name, action });
+  }
+
   /** The CSRF token of a page that holds a form (the token is per session, so any page of it does). */
   async csrfFor(path: string): Promise<string> {
     const page = await this.get(path.startsWith('/dashboard/sign-in') ? '/dashboard/sign-in/link' : '/dashboard/tokens');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, type OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -53,6 +53,22 @@ export class CsrfProtection implements OnModuleInit {
   /** The token for a page's forms (sets its cookie when there is none yet for this session). */
   token(req: Request, res: Response): string {
     return this.utilities.generateCsrfToken(req, res);
+  }
+
+  /**
+   * An HMAC of `value` for this session, with the same service key and a `purpose` of its own, so that
+   * a page can hand the browser data to bring back unchanged (the declaration between its check and
+   * its filing): another session's or an altered value does not verify.
+   */
+  seal(purpose: string, sessionId: string, value: string): string {
+    return createHmac('sha256', this.secret).update(`${purpose}\n${sessionId}\n${value}`).digest('base64url');
+  }
+
+  /** Whether `seal` is this session's seal of `value` (compared in constant time). */
+  verifySeal(purpose: string, sessionId: string, value: string, seal: string): boolean {
+    const expected = Buffer.from(this.seal(purpose, sessionId, value));
+    const given = Buffer.from(seal);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   /** 403 unless the form brought the token of its page. */

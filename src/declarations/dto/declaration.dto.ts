@@ -66,7 +66,10 @@ export class DeclarationTotalDto {
   }
 }
 
-@ApiSchema({ description: 'Who filed a revision: a client token (`token_id`, `token_prefix`; never the secret), the dashboard (`session_id` of the signed-in session), or the operator (`name`).' })
+@ApiSchema({
+  description:
+    'Who filed a revision: a client token (`token_id`, `token_prefix`; never the secret), the dashboard (`session_id` of the signed-in session, and `declared_by_name`: the person who declared it), or the operator (`name`).',
+})
 export class SubmittedByDto {
   @ApiProperty({ enum: ['token', 'dashboard', 'operator'] })
   type!: 'token' | 'dashboard' | 'operator';
@@ -83,6 +86,13 @@ export class SubmittedByDto {
 
   @ApiProperty({ type: String, required: false, example: 'ADMIN_TOKEN' })
   name?: string;
+
+  /**
+   * With `dashboard`: the full name the person typed to declare the revision, next to the statement that the
+   * information declared is accurate and complete; absent for revisions filed before it was asked.
+   */
+  @ApiProperty({ type: String, required: false, example: 'Claire Martin' })
+  declared_by_name?: string;
 }
 
 /** The fields every declaration view has (record and list summary). */
@@ -175,6 +185,31 @@ export class DeclarationDto extends DeclarationBaseDto {
       totals: stored.totals.map(DeclarationTotalDto.from),
     };
   }
+}
+
+@ApiSchema({ description: 'Something a person should check in a declaration that was accepted: never an error, never stored with the declaration.' })
+export class DeclarationWarningDto {
+  /** JSON Pointer into the request body (`/lines/3/material`), or the CSV cell (`/rows/4/material`). */
+  @ApiProperty({ example: '/lines/2/material' })
+  pointer!: string;
+
+  /**
+   * `material_uncategorised`: the material names no category of the stream's published grid (it is stored as written, but
+   * will not match a line of the eco-organism's grid); `quantity_maybe_tonnes`: a kg line gives under 0.1 g of the material
+   * per consumer sales unit of its uvc line, as tonnes typed as kilograms would.
+   */
+  @ApiProperty({ enum: ['material_uncategorised', 'quantity_maybe_tonnes'], example: 'material_uncategorised' })
+  code!: string;
+
+  @ApiProperty({ example: '"Plastique" is not a material category of EMB: it is stored as written, but it will not match a line of the eco-organism\'s grid.' })
+  detail!: string;
+}
+
+@ApiSchema({ description: 'The answer to a submission: the declaration, and what to check in it (`warnings`, empty when there is nothing to say).' })
+export class SubmittedDeclarationDto extends DeclarationDto {
+  /** Things to check that do not stop the filing; an empty array when there are none. The same on a replay with the same `Idempotency-Key`. */
+  @ApiProperty({ type: [DeclarationWarningDto] })
+  warnings!: DeclarationWarningDto[];
 }
 
 @ApiSchema({

@@ -20,6 +20,7 @@ export type DeclarationStatus = 'current' | 'superseded';
 @Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)
 @Check('ck_declarations_submitted_by', `submitted_by IS NULL OR submitted_by->>'type' IN ('token', 'dashboard', 'operator')`)
 @Check('ck_declarations_mode', `mode IN ('live', 'test')`)
+@Check('ck_declarations_declared_by_name', `declared_by_name IS NULL OR char_length(declared_by_name) BETWEEN 1 AND 200`)
 // The database, not only the code, guarantees one current revision per (client, mode, period) (mode: migrations/1797000000000-sandbox.ts).
 @Index('uq_declarations_client_period_current', ['clientId', 'mode', 'period'], { unique: true, where: `status = 'current'` })
 // Listing, newest first (keyset pagination on submitted_at DESC, id DESC): unfiltered, by period, status=current.
@@ -81,4 +82,8 @@ export class DeclarationEntity {
   /** Who filed it (migrations/1797100000000-operator-book.ts); null for revisions filed before it was recorded. */
   @Column({ name: 'submitted_by', type: 'jsonb', nullable: true })
   submittedBy!: Record<string, unknown> | null;
+
+  /** The full name of the person who declared it in the dashboard (migrations/1797500000000-declared-by-name.ts); null through the API. */
+  @Column({ name: 'declared_by_name', type: 'text', nullable: true })
+  declaredByName!: string | null;
 }

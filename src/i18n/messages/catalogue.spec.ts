@@ -54,6 +54,14 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.form.reportHelp': [[3, 1000], [1234, 1000]],
   'dashboardPages.error.heading': [[404]],
   'site.streamPage.eventRetired': [[2]],
+  'mail.filed.subject': [[{ period: '2026-S1', receipt: 'EPR-2026S1-R1-V3QPTVJT' }]],
+  'mail.filed.text': [
+    [{ company: 'Exemple SAS', period: '2026-S1', revision: 1, receipt: 'EPR-2026S1-R1-V3QPTVJT', name: 'Claire Martin', at: '26 novembre 2026 à 04:07 UTC+1', lines: 4, totals: ['EMB 1 510,5 kg'], url: 'https://declarations.example/dashboard/declarations/x' }],
+  ],
+  'dashboardPages.check.replaces': [[1, 'EPR-2026S1-R1-V3QPTVJT', '26 novembre 2026 à 04:07 UTC+1']],
+  'dashboardPages.check.linesCaption': [[1], [4]],
+  'dashboardPages.check.stale': [[2]],
+  'dashboardPages.filed.mailSent': [['conformite@exemple.fr']],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 

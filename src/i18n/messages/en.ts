@@ -401,6 +401,11 @@ export const en = {
     companion_line_missing: (p) =>
       `For ${theStream(p)}, each material is declared both in ${p.unit ?? 'kg'} and in ${p.requires ?? 'uvc'}. Add a line for ${p.material ? `“${p.material}”` : 'this material'} in ${p.requires ?? 'uvc'}: ${p.requires === 'uvc' || p.requires === undefined ? `the number of consumer sales units placed on the market, for example ${n(4800)}` : `for example ${n(4800)}`}.`,
 
+    material_uncategorised: (p) =>
+      `${p.value ? `“${p.value}”` : 'This material'} is not a material category of ${streamOf(p)}: it is kept as written, but it will not match a line of the eco-organism’s grid. If one fits, choose a published category from the list instead, for example ${p.allowed?.length ? `“${named(p.allowed[0])}”` : '“Glass”'}; keep it if none does.`,
+    quantity_maybe_tonnes: (p) =>
+      `${p.value !== undefined ? `${n(p.value)} kg` : 'This mass'}${p.count !== undefined ? ` for ${times(p.count, 'consumer sales unit', 'consumer sales units')}` : ''} makes ${p.grams !== undefined ? `${n(Number(p.grams.toPrecision(2)))} g` : 'less than 0.1 g'} per unit: is it in tonnes? Write kilograms (for example ${n('1.2')} t = ${n(1200)} kg); if the figure is right, keep it.`,
+
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
         ? 'The first row splits into column names both with commas and with semicolons. Use one separator only, for example stream,material,unit,quantity.'
@@ -528,6 +533,30 @@ export const en = {
   },
 
   mail: {
+    /** After a declaration is filed from the dashboard (issue 31.6), to the account's confirmed address. */
+    filed: {
+      subject: (p: { period: string; receipt: string }) => `Declaration ${p.period} filed: receipt ${p.receipt}`,
+      text: (p: { company: string; period: string; revision: number; receipt: string; name: string; at: string; lines: number; totals: readonly string[]; url: string }) =>
+        [
+          'Hello,',
+          '',
+          `The declaration of ${p.company} for the half-year ${p.period} was filed on the EPR declarations dashboard.`,
+          '',
+          `Receipt: ${p.receipt}`,
+          `Revision: ${p.revision}`,
+          `Declared by: ${p.name}`,
+          `Filed on: ${p.at}`,
+          `Lines: ${n(p.lines)}`,
+          ...p.totals.map((total) => `Total: ${total}`),
+          '',
+          'The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
+          '',
+          p.url,
+          '',
+          'If you did not expect this message, tell the operator.',
+          '',
+        ].join('\n'),
+    },
     signIn: {
       subject: 'Your sign-in link to the EPR declarations dashboard',
       text: (p: { clientId: string; minutes: number; url: string }) =>

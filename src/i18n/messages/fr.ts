@@ -396,6 +396,11 @@ export const fr = {
     companion_line_missing: (p) =>
       t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${p.unit ?? 'kg'} et en ${p.requires ?? 'uvc'}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${p.requires ?? 'uvc'} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
 
+    material_uncategorised: (p) =>
+      t`${p.value ? t`« ${p.value} »` : 'Ce matériau'} n’est pas une catégorie de matériau de ${theStream(p)} : il est enregistré tel quel, mais il ne correspondra à aucune ligne de la grille de l’éco-organisme. Si l’une convient, choisissez plutôt une catégorie publiée dans la liste, par exemple ${p.allowed?.length ? t`« ${named(p.allowed[0])} »` : t`« Verre »`} ; sinon, conservez-le.`,
+    quantity_maybe_tonnes: (p) =>
+      t`${p.value !== undefined ? `${n(p.value)} kg` : 'Cette masse'}${p.count !== undefined ? ` pour ${n(p.count)} UVC` : ''} font ${p.grams !== undefined ? `${n(Number(p.grams.toPrecision(2)))} g` : 'moins de 0,1 g'} par unité : ce chiffre serait-il en tonnes ? Indiquez des kilogrammes (par exemple ${n('1.2')} t = ${n(1200)} kg) ; s’il est exact, conservez-le.`,
+
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
         ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple flux;matériau;unité;quantité.`
@@ -521,6 +526,29 @@ export const fr = {
   },
 
   mail: {
+    filed: {
+      subject: (p: { period: string; receipt: string }) => t`Déclaration ${p.period} déposée : accusé de réception ${p.receipt}`,
+      text: (p: { company: string; period: string; revision: number; receipt: string; name: string; at: string; lines: number; totals: readonly string[]; url: string }) =>
+        [
+          'Bonjour,',
+          '',
+          t`La déclaration de ${p.company} pour le semestre ${p.period} a été déposée sur le tableau de bord des déclarations REP.`,
+          '',
+          t`Accusé de réception : ${p.receipt}`,
+          t`Version : ${p.revision}`,
+          t`Déclarée par : ${p.name}`,
+          t`Déposée le : ${p.at}`,
+          t`Lignes : ${n(p.lines)}`,
+          ...p.totals.map((total) => t`Total : ${total}`),
+          '',
+          t`L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
+          '',
+          p.url,
+          '',
+          t`Si vous n'attendiez pas ce message, prévenez l'opérateur.`,
+          '',
+        ].join('\n'),
+    },
     signIn: {
       subject: 'Votre lien de connexion au tableau de bord des déclarations REP',
       text: (p: { clientId: string; minutes: number; url: string }) =>

@@ -1,0 +1,62 @@
+import type { FieldError } from '../common/problem/problem.js';
+import { foldText, type ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import type { ValidDeclaration } from './declaration-validator.js';
+
+/**
+ * Below this mass of one material per consumer sales unit, a kg line most likely holds tonnes.
+ * Why 0.1 g: the lightest packaging parts declared on their own (a paper label, a cap, a film)
+ * weigh from about half a gram up; tonnes typed as kilograms divide the mass by 1,000, so a
+ * 25 g plastic tray shows as 0.025 g and a 2 g cap as 0.002 g. The rule needs the material's
+ * count of units (household packaging declares each material in kg and in uvc) and says nothing
+ * of heavy packaging (a 300 g bottle typed in tonnes gives 0.3 g): it only warns where the figure
+ * cannot be right, and never refuses (DEFRA's service warns the same way; its absolute "under
+ * 100 kg" rule does not fit French small producers, many of whom declare a few kilograms).
+ */
+export const MIN_GRAMS_PER_UNIT = 0.1;
+
+/**
+ * What a person filing should know about a valid declaration, without it being an error: a
+ * material that names no category of the stream's published grid (stored as written, but the
+ * eco-organism's grid has no line for it), and a mass per unit too small to be kilograms. Pointers
+ * are those of the JSON body (`/lines/3/material`); the CSV path points them at cells.
+ */
+export function declarationWarnings(declaration: ValidDeclaration, catalogue: ReferenceCatalogue): FieldError[] {
+  const warnings: FieldError[] = [];
+  declaration.lines.forEach((line, index) => {
+    if (line.materialCode !== null) return;
+    const stream = catalogue.stream(line.stream);
+    const categories = stream?.materials ?? [];
+    const names = (name: { fr: string; en: string }) => ({ fr: name.fr, en: name.en });
+    // The categories whose name holds what was typed ("Plastique" → the plastic ones) come first, as the example to give.
+    const typed = foldText(line.material);
+    const similar = categories.filter((m) => foldText(m.name.fr).includes(typed) || foldText(m.name.en).includes(typed));
+    const suggested = [...similar, ...categories.filter((m) => !similar.includes(m))];
+    warnings.push({
+      pointer: `/lines/${index}/material`,
+      code: 'material_uncategorised',
+      detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${categories.find((m) => m.code === 'glass')?.code ?? categories[0]?.code ?? 'glass'}).`,
+      params: { line: index + 1, field: 'material', value: line.material, stream: line.stream, streamName: stream && names(stream.name), allowed: suggested.map((m) => names(m.name)) },
+    });
+  });
+  // Each material's count of units, to judge its mass per unit.
+  const group = (stream: string, materialCode: string | null, material: string) => `${stream}\u0000${materialCode ?? foldText(material)}`;
+  const units = new Map<string, number>();
+  for (const line of declaration.lines) if (line.unit === 'uvc') units.set(group(line.stream, line.materialCode, line.material), Number(line.quantity));
+  declaration.lines.forEach((line, index) => {
+    if (line.unit !== 'kg') return;
+    const count = units.get(group(line.stream, line.materialCode, line.material));
+    const kg = Number(line.quantity);
+    if (count === undefined || count <= 0 || kg <= 0) return;
+    const grams = (kg * 1000) / count;
+    if (grams >= MIN_GRAMS_PER_UNIT) return;
+    warnings.push({
+      pointer: `/lines/${index}/quantity`,
+      code: 'quantity_maybe_tonnes',
+      detail: `${line.quantity} kg for ${count} consumer sales units is ${Number(grams.toPrecision(2))} g of ${line.material} per unit: is this figure in tonnes? Write kilograms (1.2 t = 1200 kg); keep it if it is right.`,
+      params: { line: index + 1, field: 'quantity', value: line.quantity, count, grams, material: line.material },
+    });
+  });
+  return warnings.sort((a, b) => lineOf(a) - lineOf(b));
+}
+
+const lineOf = (warning: FieldError) => Number(/^\/lines\/(\d+)/.exec(warning.pointer)?.[1] ?? 0);

@@ -1,0 +1,224 @@
+/**
+ * Check, declare, confirm (issue 31.6, RGAA 11.12): a declaration from the dashboard's form or upload
+ * is shown on a check page before anything is filed; it is filed by a named person next to the
+ * statement, stored with the revision (declared_by_name), shown on its page and to the operator; the
+ * confirmation page gives the receipt, who and when; an e-mail follows (real SMTP server started here).
+ * Also the warnings of issue 31.5 as the dashboard says them.
+ */
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import request from 'supertest';
+import { type DashboardClient, signedIn } from '../support/dashboard-browser.js';
+import { createClient, issueToken } from '../support/factories.js';
+import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+let smtp: SMTPServer;
+const inbox: ParsedMail[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => inbox.push(mail))
+        .then(() => callback(), callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org' } });
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+});
+
+const count = async (clientId: string) => (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n as number;
+const mainOf = (html: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+const filedId = (location: string | null) => /^\/dashboard\/declarations\/([0-9a-f-]{36})\?result=filed$/.exec(location ?? '')?.[1];
+
+function check(browser: DashboardClient, period: string, lines: Array<[string, string, string, string]>) {
+  return browser.post('/dashboard/declarations', {
+    period,
+    stream: lines.map((l) => l[0]),
+    material: lines.map((l) => l[1]),
+    unit: lines.map((l) => l[2]),
+    quantity: lines.map((l) => l[3]),
+    action: 'submit',
+  });
+}
+
+const GLASS: Array<[string, string, string, string]> = [
+  ['EMB', 'Verre', 'kg', '1 200,5'],
+  ['EMB', 'Verre', 'uvc', '4 800'],
+];
+
+describe('materials chosen, not guessed', () => {
+  it.each([
+    ['fr', 'Papier-carton', 'Paper and cardboard'],
+    ['en', 'Paper and cardboard', 'Papier-carton'],
+  ] as const)('in %s, the form offers the published categories in the page’s language, and still takes free text', async (language, own, other) => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, language);
+    const form = (await browser.get('/dashboard/declarations/new')).html;
+    const list = form.slice(form.indexOf('<datalist id="materials">'), form.indexOf('</datalist>'));
+    expect(list).toContain(`<option value="${own}">`);
+    expect(list).not.toContain(`<option value="${other}">`);
+    // A text input tied to the list, not a select: any material can still be typed.
+    expect(form).toMatch(/<input id="material-0" name="material" value="" list="materials"/);
+  });
+});
+
+describe('check, declare, confirm', () => {
+  it('shows what will be filed without filing it; the named declaration files it, with a confirmation and an e-mail', async () => {
+    const email = `conformite.${Date.now()}@exemple.fr`;
+    const { clientId } = await createClient(t, { email, company: 'Exemple SAS' });
+    const browser = await signedIn(t, clientId, 'fr');
+
+    const page = await check(browser, '2025-S1', [...GLASS, ['EMB', 'Plastique', 'kg', '40'], ['EMB', 'Plastique', 'uvc', '1000']]);
+    expect(page.status).toBe(200);
+    const main = mainOf(page.html);
+    expect(page.html).toContain('<title>Vérifiez votre déclaration avant de la déposer');
+    expect(main).toContain('C’est la première déclaration pour ce semestre.');
+    // Lines with their category in the page's language, totals per stream and unit in French formats.
+    expect(main).toContain('<td data-label="Matériau">Verre</td><td data-label="Catégorie du barème">Verre</td>');
+    expect(main).toContain('1\u202f240,5\u202fkg');
+    expect(main).toMatch(/5\u202f800[\u00a0\u202f]UVC/);
+    // The uncategorised material is said at its line, and the statement is there with the name field.
+    expect(main).toContain('À vérifier avant le dépôt');
+    expect(main).toMatch(/Ligne 3, matériau.: «.Plastique.» n’est pas une catégorie de matériau de la filière Emballages ménagers \(EMB\)[^<]*par exemple «.Emballages plastiques complexes.»/);
+    expect(main).toContain('Je certifie que les informations déclarées sont exactes et complètes');
+    expect(main).toContain('<label for="name">Vos nom et prénom</label>');
+    expect(await count(clientId)).toBe(0);
+
+    // No name: nothing filed, the page says what to do, next to the field.
+    const unnamed = await browser.declare(page, '   ');
+    expect(unnamed.status).toBe(422);
+    expect(unnamed.html).toContain('id="name-error">Indiquez vos nom et prénom pour déclarer');
+    expect(unnamed.html).toContain('<a href="#name">');
+    expect(await count(clientId)).toBe(0);
+
+    const sent = inbox.length;
+    const filed = await browser.declare(unnamed, ' Claire   Martin ');
+    expect(filed.status).toBe(303);
+    const id = filedId(filed.location)!;
+    expect(id).toBeDefined();
+    const { rows } = await t.pool.query(`SELECT declared_by_name, submitted_by->>'type' AS type FROM declarations WHERE id = $1`, [id]);
+    expect(rows).toEqual([{ declared_by_name: 'Claire Martin', type: 'dashboard' }]);
+
+    // The confirmation: receipt, who, when (Paris time, zone shown), what happens next, the e-mail.
+    const confirmation = await browser.get(filed.location!);
+    const receipt = /<code>(EPR-2025S1-R1-[0-9A-Z]{8})<\/code>/.exec(confirmation.html)?.[1];
+    expect(receipt).toBeDefined();
+    const panel = confirmation.html.slice(confirmation.html.indexOf('id="confirmation"'), confirmation.html.indexOf('</div>', confirmation.html.indexOf('id="confirmation"')));
+    expect(confirmation.html).toContain('<title>Déclaration déposée');
+    expect(panel).toContain('<h2>Déclaration 2025-S1, version 1</h2>');
+    expect(panel).toContain('<dt>Déclarée par</dt><dd>Claire Martin</dd>');
+    expect(panel).toMatch(/<dt>Déposée le<\/dt><dd>\d{1,2}(er)? [a-zéû]+ 20\d\d[^<]*\d\d:\d\d UTC\+\d/);
+    expect(panel).toContain('Et maintenant\u202f?');
+    expect(panel).toContain(`Un e-mail de confirmation est envoyé à ${email}.`);
+    // Later visits show who declared it, without the confirmation panel.
+    const later = await browser.get(`/dashboard/declarations/${id}`);
+    expect(later.html).not.toContain('id="confirmation"');
+    expect(later.html).toContain('<dt>Déclarée par</dt><dd>Claire Martin</dd>');
+
+    // The e-mail, in the client's language (French by default), to the confirmed address.
+    const deadline = Date.now() + 20_000;
+    while (inbox.length === sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const mail = inbox.at(-1)!;
+    expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe(email);
+    expect(mail.subject).toBe(`Déclaration 2025-S1 déposée\u00a0: accusé de réception ${receipt}`);
+    expect(mail.text).toContain('Déclarée par\u00a0: Claire Martin');
+    expect(mail.text).toContain('Exemple SAS');
+    expect(mail.text).toContain(`/dashboard/declarations/${id}?lang=fr`);
+
+    // The operator sees who declared it; a revision filed through the API has no name.
+    const admin = await request(t.url).get(`/api/v1/admin/declarations/${id}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect(admin.status).toBe(200);
+    expect(admin.body.submitted_by).toEqual({ type: 'dashboard', session_id: expect.any(String), declared_by_name: 'Claire Martin' });
+    const { token } = await issueToken(t, clientId);
+    const api = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({ period: '2025-S2', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 10 }] });
+    expect(api.status).toBe(201);
+    expect(api.body.submitted_by).not.toHaveProperty('declared_by_name');
+    expect((await t.pool.query(`SELECT declared_by_name FROM declarations WHERE id = $1`, [api.body.id])).rows).toEqual([{ declared_by_name: null }]);
+  });
+
+  it('the check page names the revision it replaces; a revision filed meanwhile is not overwritten unseen (409, nothing filed)', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const first = await browser.declare(await check(browser, '2024-S2', GLASS), 'Claire Martin');
+    expect(first.status).toBe(303);
+    const page = await check(browser, '2024-S2', [['EMB', 'Verre', 'kg', '1300'], ['EMB', 'Verre', 'uvc', '4800']]);
+    expect(mainOf(page.html)).toMatch(/Filing this replaces revision 1 \(receipt EPR-2024S2-R1-[0-9A-Z]{8}, filed [^)]+\), which stays readable\./);
+
+    // Another revision is filed (through the API) between the check and the filing.
+    const { token } = await issueToken(t, clientId);
+    const meanwhile = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({ period: '2024-S2', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 7 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 70 }] });
+    expect(meanwhile.status).toBe(201);
+    expect(await count(clientId)).toBe(2);
+    const stale = await browser.declare(page, 'Claire Martin');
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain('Another revision (revision 2) was filed for this half-year since this page was shown');
+    expect(mainOf(stale.html)).toMatch(/Filing this replaces revision 2 \(/);
+    expect(await count(clientId)).toBe(2);
+    // Declared again from the page that says so, it files as revision 3.
+    const filed = await browser.declare(stale, 'Claire Martin');
+    expect(filed.status).toBe(303);
+    expect((await t.pool.query(`SELECT revision FROM declarations WHERE id = $1`, [filedId(filed.location)])).rows).toEqual([{ revision: 3 }]);
+  });
+
+  it('"Change" takes the lines back to the form; an altered or another session\'s pending declaration files nothing', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const page = await check(browser, '2024-S1', GLASS);
+    const change = await browser.declare(page, '', 'edit');
+    expect(change.status).toBe(200);
+    expect(change.html).toContain('value="2024-S1"');
+    expect(change.html).toContain('value="Verre"');
+    expect(change.html).toContain('value="1200.5"');
+    expect(await count(clientId)).toBe(0);
+
+    // The pending declaration altered in the browser (a quantity changed): its seal no longer verifies.
+    const pending = /name="pending" value="([^"]*)"/.exec(page.html)![1]!;
+    const altered = Buffer.from(Buffer.from(pending, 'base64url').toString('utf8').replace('"1200.5"', '"1.2"')).toString('base64url');
+    expect(altered).not.toBe(pending);
+    const tampered = await browser.declare({ ...page, html: page.html.replace(pending, altered) }, 'Claire Martin');
+    expect(tampered.status).toBe(400);
+    expect(tampered.html).toContain('This check page is no longer valid');
+    // Another session of the same client cannot file this page's declaration either.
+    const other = await signedIn(t, clientId);
+    expect((await other.declare(page, 'Claire Martin')).status).toBe(400);
+    expect(await count(clientId)).toBe(0);
+    // Without the page's CSRF token: refused before anything.
+    const seal = /name="seal" value="([^"]*)"/.exec(page.html)![1]!;
+    const noCsrf = await browser.post('/dashboard/declarations/file', { pending, seal, name: 'Claire Martin', action: 'file' }, { csrf: false });
+    expect(noCsrf.status).toBe(403);
+    expect(await count(clientId)).toBe(0);
+  });
+
+  it('an uploaded file goes through the same check page, its warnings pointing at the file\'s rows', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const file = 'stream,material,unit,quantity\r\nEMB,glass,kg,0.05\r\nEMB,glass,uvc,1000\r\nEMB,Plastique,kg,3\r\nEMB,Plastique,uvc,1000\r\n';
+    const page = await browser.upload('/dashboard/declarations/upload', { period: '2023-S2' }, { name: 'ventes.csv', content: file });
+    expect(page.status).toBe(200);
+    const main = mainOf(page.html);
+    expect(main).toContain('To check before filing');
+    expect(main).toMatch(/Row 2 of the file[^<]*0\.05 kg for 1,000 consumer sales units makes 0\.05 g per unit: is it in tonnes\?/);
+    expect(main).toMatch(/Row 4 of the file[^<]*“Plastique” is not a material category of Household packaging \(EMB\)/);
+    expect(await count(clientId)).toBe(0);
+    const filed = await browser.declare(page, 'John Smith');
+    expect(filed.status).toBe(303);
+    expect(await count(clientId)).toBe(1);
+  });
+});
