@@ -62,9 +62,8 @@ interface WrkResult {
   p90_us: number;
   p99_us: number;
   max_us: number;
-  /** The dashboard's POSTs (bench/wrk-dashboard-post.lua): 303 to the declaration's page, and anything else. */
-  created?: number;
-  unchanged?: number;
+  /** The dashboard's POSTs (bench/wrk-dashboard-post.lua): answered by the check page, and anything else. */
+  checked?: number;
   other?: number;
 }
 
@@ -75,9 +74,8 @@ export interface YardSample {
   p99: number;
   /** Responses other than 2xx/3xx, and socket errors and timeouts. */
   bad: number;
-  /** The dashboard's POSTs: answered by their new revision's page, or by the unchanged one's. */
-  created?: number;
-  unchanged?: number;
+  /** The dashboard's POSTs answered by the check page with their lines sealed in it. */
+  checked?: number;
   /** CPU time of the measured process per response (ms). */
   serviceCpuMs: number;
   /** Cores the whole machine used meanwhile (of os.cpus().length): the service, wrk, PostgreSQL, others. */
@@ -277,13 +275,13 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
       p50: r.p50_us / 1000,
       p99: r.p99_us / 1000,
       bad: r.errors.status + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout + (r.other ?? 0),
-      ...(c.post ? { created: r.created ?? 0, unchanged: r.unchanged ?? 0 } : {}),
+      ...(c.post ? { checked: r.checked ?? 0 } : {}),
       serviceCpuMs: (cpu1 - cpu0) / Math.max(1, r.requests),
       machineCores: (busy1 - busy0) / wallMs,
     };
     log(
       `${seconds === YARDSTICK_SECONDS ? '' : 'warm-up '}${c.label}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50.toFixed(2)} p99 ${sample.p99.toFixed(1)} ms` +
-        `${sample.bad ? `, ${sample.bad} bad (non-2xx/3xx, errors, or a POST not answered by its declaration's page)` : ''}${c.post ? ` (${sample.created} created, ${sample.unchanged} unchanged)` : ''}; ${sample.serviceCpuMs.toFixed(3)} CPU ms/req; machine ${sample.machineCores.toFixed(2)} cores`,
+        `${sample.bad ? `, ${sample.bad} bad (non-2xx/3xx, errors, or a POST not answered by its check page)` : ''}${c.post ? ` (${sample.checked} check pages)` : ''}; ${sample.serviceCpuMs.toFixed(3)} CPU ms/req; machine ${sample.machineCores.toFixed(2)} cores`,
     );
     return sample;
   };
