@@ -210,7 +210,9 @@ describe('files in the page\'s dialect (issue 31.3)', () => {
     const file = await browser.get(`/dashboard/declarations/${api.body.id}/csv`);
     expect([file.status, file.headers.get('content-type')]).toEqual([200, 'text/csv; charset=utf-8']);
     expect(file.html).toBe(expected);
-    const again = await browser.upload('/dashboard/declarations/upload', { period: '2024-S1' }, { name: 'declaration-2024-S1-r1.csv', content: Buffer.from(file.html, 'utf8') });
+    const check = await browser.upload('/dashboard/declarations/upload', { period: '2024-S1' }, { name: 'declaration-2024-S1-r1.csv', content: Buffer.from(file.html, 'utf8') });
+    expect(check.status).toBe(200);
+    const again = await browser.declare(check, 'Claire Martin');
     expect(idOf(again.location)?.slice(1)).toEqual([api.body.id, 'unchanged']);
     const stored = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [api.body.id]);
     expect(stored.rows.map((r) => r.quantity)).toEqual(['1200.500', '4800.000', '1.234', '3.000']);
@@ -236,8 +238,10 @@ describe('files in the page\'s dialect (issue 31.3)', () => {
     expect(unchanged.html).toContain(language === 'fr' ? 'Les 3 lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues' : 'The file’s 3 rows that start with # (the template’s notes and examples) are never read');
     expect(await count(clientId)).toBe(0);
     // The examples kept on purpose (their # taken away): filed.
-    const kept = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html.replace(/^# /gm, ''), 'utf8') });
-    expect([kept.status, idOf(kept.location)?.[2]]).toEqual([303, 'created']);
+    const check = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html.replace(/^# /gm, ''), 'utf8') });
+    expect(check.status).toBe(200);
+    const kept = await browser.declare(check, 'Claire Martin');
+    expect([kept.status, idOf(kept.location)?.[2]]).toEqual([303, 'filed']);
   });
 });
 
