@@ -11,6 +11,7 @@ import { OperatorsAdminController } from './operators/operators-admin.controller
 import { OperatorsService } from './operators/operators.service.js';
 import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
 import { SessionsAdminController } from './sessions/sessions-admin.controller.js';
+import { SessionsRepository } from './sessions/sessions.repository.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { SignInLinksAdminController } from './sign-in-links/sign-in-links-admin.controller.js';
 import { SignInLinksService } from './sign-in-links/sign-in-links.service.js';
@@ -45,6 +46,7 @@ import { MailModule } from '../mail/mailer.js';
     AdminCredential,
     ClientBearerStrategy,
     OperatorBearerStrategy,
+    SessionsRepository,
     SessionsService,
     SignInLinksService,
     CsrfProtection,

@@ -7,6 +7,7 @@ import type { PreparedStatements, Statement } from '../../database/prepared-stat
 import { generateToken, hashToken, SESSION_PREFIX } from '../../common/token-format.js';
 import type { Actor } from '../../caller/actor.js';
 import { SESSION_IDLE_MS } from './session-cookie.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 // The session rules are SQL statements: they run here on PostgreSQL in this process (PGlite, the
@@ -26,7 +27,7 @@ beforeAll(async () => {
   );
   const statements = { query: (statement: Statement, values: unknown[]) => database.dataSource.query(statement.text, values) } as unknown as PreparedStatements;
   const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener), onStatusChanging: () => {} } as unknown as AccountsService;
-  sessions = new SessionsService(statements, new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
+  sessions = new SessionsService(new SessionsRepository(statements, database.dataSource), new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
 });
 afterAll(() => database.close());
 beforeEach(async () => {
