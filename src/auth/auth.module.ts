@@ -14,6 +14,7 @@ import { SessionsAdminController } from './sessions/sessions-admin.controller.js
 import { SessionsRepository } from './sessions/sessions.repository.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { SignInLinksAdminController } from './sign-in-links/sign-in-links-admin.controller.js';
+import { SignInLinksRepository } from './sign-in-links/sign-in-links.repository.js';
 import { SignInLinksService } from './sign-in-links/sign-in-links.service.js';
 import { AuthChangesListener } from './tokens/auth-changes.listener.js';
 import { AUTHENTICATION_CACHE_LIMITS, AuthenticationCache } from './tokens/authentication-cache.js';
@@ -48,6 +49,7 @@ import { MailModule } from '../mail/mailer.js';
     OperatorBearerStrategy,
     SessionsRepository,
     SessionsService,
+    SignInLinksRepository,
     SignInLinksService,
     CsrfProtection,
     CsrfInterceptor,

@@ -89,6 +89,11 @@ export class SessionsRepository {
     await manager.query(`UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL`, [sessionId]);
   }
 
+  /** Deletes the client's sessions expired over 30 days ago, in `manager`'s transaction (the audit trail keeps their story). */
+  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
+    await manager.query(`DELETE FROM dashboard_sessions WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
+  }
+
   /** Ends every live session of a client, in `manager`'s transaction; how many ended. */
   async endAllLive(manager: EntityManager, clientId: string): Promise<number> {
     // A SELECT over the UPDATE: TypeORM's query() answers an UPDATE with [rows, count], a SELECT with its rows.

@@ -98,6 +98,11 @@ export class SessionsService {
     return { sessionId, secret };
   }
 
+  /** Forgets the client's sessions over for a month, in `manager`'s transaction (housekeeping at each sign-in). */
+  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
+    await this.repository.deleteLongExpired(manager, clientId);
+  }
+
   /**
    * The live session a cookie names, or undefined (absent, malformed, unknown, ended, idle or
    * expired). A read; the idle timeout slides with a write at most once a minute per session
