@@ -8,6 +8,7 @@ import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
 import { AdminCredential } from './operators/admin-credential.js';
 import { OperatorTokenEntity } from './operators/operator-token.entity.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
+import { OperatorTokensRepository } from './operators/operator-tokens.repository.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
 import { SessionsAdminController } from './sessions/sessions-admin.controller.js';
@@ -43,6 +44,7 @@ import { MailModule } from '../mail/mailer.js';
     TokenUseRecorder,
     ClientTokenVerifier,
     ClientTokensService,
+    OperatorTokensRepository,
     OperatorsService,
     AdminCredential,
     ClientBearerStrategy,
