@@ -178,6 +178,19 @@ describe('SessionsService (PostgreSQL in process)', () => {
     expect(await audit()).toMatchObject({ action: 'session.ended_all', changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 0 } });
   });
 
+  it('deleteLongExpired: forgets the client’s sessions expired over 30 days ago, keeps the others and other clients’', async () => {
+    const old = await started();
+    const recent = await started();
+    const live = await started();
+    const theirs = await started('other');
+    await age(old.sessionId, '31 days', '31 days 12 hours');
+    await age(recent.sessionId, '29 days', '29 days 12 hours');
+    await age(theirs.sessionId, '31 days', '31 days 12 hours');
+    await database.dataSource.transaction((manager) => sessions.deleteLongExpired(manager, 'acme'));
+    const ids = (await database.db.query<{ id: string }>('SELECT id FROM dashboard_sessions ORDER BY id')).rows.map((r) => r.id);
+    expect(ids).toEqual([recent.sessionId, live.sessionId, theirs.sessionId].sort());
+  });
+
   it('cookies as configured: __Host- on https', () => {
     expect(sessions.cookies.session).toBe('__Host-epr_session');
   });
