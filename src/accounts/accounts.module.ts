@@ -6,13 +6,14 @@ import { ClientEntity } from './client.entity.js';
 import { ClientsAdminController } from './clients-admin.controller.js';
 import { MeController } from './me.controller.js';
 import { ClientStreamsAdminController } from './client-streams-admin.controller.js';
+import { ClientStreamsRepository } from './client-streams.repository.js';
 import { ClientStreamsService } from './client-streams.service.js';
 
 /** Clients and their profile (pending vs confirmed), `GET /me`, the admin client routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientEntity]), AuditModule],
   controllers: [ClientsAdminController, MeController, ClientStreamsAdminController],
-  providers: [AccountsService, ClientStreamsService],
+  providers: [AccountsService, ClientStreamsRepository, ClientStreamsService],
   exports: [AccountsService, ClientStreamsService],
 })
 export class AccountsModule {}

@@ -5,6 +5,7 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
 import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { type ClientStreamsRow, ClientStreamsRepository } from './client-streams.repository.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import { halfYearBounds, halfYearOf, liableFrom } from './liability.js';
 
@@ -26,12 +27,6 @@ export interface StreamSettingView {
   liableFrom: string | null;
 }
 
-interface ClientRow {
-  pendingStreams: string[];
-  confirmedStreams: string[];
-  firstConfirmedAt: Date | null;
-}
-
 /**
  * Per client and stream: the eco-organism its declarations of the stream go to, and the half-year
  * from which it is liable (its own table, `client_streams`). The eco-organism must be one the
@@ -42,6 +37,7 @@ interface ClientRow {
 export class ClientStreamsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ClientStreamsRepository,
     private readonly catalogue: ReferenceCatalogue,
     private readonly audit: AuditTrail,
   ) {}
@@ -49,10 +45,7 @@ export class ClientStreamsService {
   /** Every stream of the client (pending or confirmed), with its settings. */
   async list(clientId: string, manager: EntityManager = this.dataSource.manager): Promise<StreamSettingView[]> {
     const client = await this.client(manager, clientId);
-    const rows: { stream: string; ecoOrganism: string | null; liableFrom: string | null }[] = await manager.query(
-      `SELECT stream, eco_organism AS "ecoOrganism", liable_from AS "liableFrom" FROM client_streams WHERE client_id = $1`,
-      [clientId],
-    );
+    const rows = await this.repository.listSettings(manager, clientId);
     const settings = new Map(rows.map((r) => [r.stream, r]));
     const streams = [...new Set([...client.confirmedStreams, ...client.pendingStreams, ...rows.map((r) => r.stream)])].sort();
     return streams.map((stream) => {
@@ -96,19 +89,12 @@ export class ClientStreamsService {
       }
       if (errors.length > 0) throw new ValidationProblem(errors);
 
-      const [before]: { ecoOrganism: string | null; liableFrom: string | null }[] = await manager.query(
-        `SELECT eco_organism AS "ecoOrganism", liable_from AS "liableFrom" FROM client_streams WHERE client_id = $1 AND stream = $2`,
-        [clientId, stream],
-      );
+      const before = await this.repository.findSetting(manager, clientId, stream);
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       if ((before?.ecoOrganism ?? null) !== input.ecoOrganism) changes.eco_organism = { from: before?.ecoOrganism ?? null, to: input.ecoOrganism };
       if ((before?.liableFrom ?? null) !== input.liableFrom) changes.liable_from = { from: before?.liableFrom ?? null, to: input.liableFrom };
       if (Object.keys(changes).length > 0) {
-        await manager.query(
-          `INSERT INTO client_streams (client_id, stream, eco_organism, liable_from) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (client_id, stream) DO UPDATE SET eco_organism = EXCLUDED.eco_organism, liable_from = EXCLUDED.liable_from, updated_at = now()`,
-          [clientId, stream, input.ecoOrganism, input.liableFrom],
-        );
+        await this.repository.upsertSetting(manager, clientId, { stream, ...input });
         await this.audit.record(manager, actor, { action: 'client.stream_updated', targetType: 'client', targetId: clientId, clientId, changes: { stream, ...changes } });
       }
       return (await this.list(clientId, manager)).find((s) => s.stream === stream)!;
@@ -128,13 +114,9 @@ export class ClientStreamsService {
       .map((organism) => organism.name);
   }
 
-  private async client(manager: EntityManager, clientId: string, lock = false): Promise<ClientRow> {
+  private async client(manager: EntityManager, clientId: string, lock = false): Promise<ClientStreamsRow> {
     if (!CLIENT_ID_PATTERN.test(clientId)) throw new NotFoundProblem(`Client "${clientId}"`);
-    const [row]: ClientRow[] = await manager.query(
-      `SELECT pending_streams AS "pendingStreams", confirmed_streams AS "confirmedStreams", first_confirmed_at AS "firstConfirmedAt"
-         FROM clients WHERE client_id = $1 ${lock ? 'FOR UPDATE' : ''}`,
-      [clientId],
-    );
+    const row = await this.repository.findClient(manager, clientId, lock);
     if (!row) throw new NotFoundProblem(`Client "${clientId}"`);
     return row;
   }

@@ -8,11 +8,15 @@ import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
 import { AdminCredential } from './operators/admin-credential.js';
 import { OperatorTokenEntity } from './operators/operator-token.entity.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
+import { OperatorTokensRepository } from './operators/operator-tokens.repository.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
+import { ServiceSecretsRepository } from './sessions/service-secrets.repository.js';
 import { SessionsAdminController } from './sessions/sessions-admin.controller.js';
+import { SessionsRepository } from './sessions/sessions.repository.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { SignInLinksAdminController } from './sign-in-links/sign-in-links-admin.controller.js';
+import { SignInLinksRepository } from './sign-in-links/sign-in-links.repository.js';
 import { SignInLinksService } from './sign-in-links/sign-in-links.service.js';
 import { AuthChangesListener } from './tokens/auth-changes.listener.js';
 import { AUTHENTICATION_CACHE_LIMITS, AuthenticationCache } from './tokens/authentication-cache.js';
@@ -41,12 +45,16 @@ import { MailModule } from '../mail/mailer.js';
     TokenUseRecorder,
     ClientTokenVerifier,
     ClientTokensService,
+    OperatorTokensRepository,
     OperatorsService,
     AdminCredential,
     ClientBearerStrategy,
     OperatorBearerStrategy,
+    SessionsRepository,
     SessionsService,
+    SignInLinksRepository,
     SignInLinksService,
+    ServiceSecretsRepository,
     CsrfProtection,
     CsrfInterceptor,
     AuthGuard,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { liableFrom } from '../accounts/liability.js';
 import { type Profile, sameProfile } from '../accounts/profile.js';
-import { LIVE } from '../auth/sessions/sessions.service.js';
+import { LIVE } from '../auth/sessions/sessions.repository.js';
 import { SESSION_IDLE_MS } from '../auth/sessions/session-cookie.js';
 import type { DeclaredPeriod } from '../declarations/obligations/obligations.js';
 import type { YearLine } from '../declarations/years/annual-filing.js';

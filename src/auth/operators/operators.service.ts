@@ -6,7 +6,8 @@ import { NotFoundProblem } from '../../common/problem/problem.js';
 import { displayPrefix, generateToken, hashToken, OPERATOR_TOKEN_PREFIX, parseToken } from '../../common/token-format.js';
 import type { Actor, OperatorIdentity } from '../../caller/actor.js';
 import { isUuid } from '../../common/uuid.js';
-import { OperatorTokenEntity } from './operator-token.entity.js';
+import type { OperatorTokenEntity } from './operator-token.entity.js';
+import { OperatorTokensRepository } from './operator-tokens.repository.js';
 
 export interface OperatorTokenMetadata {
   id: string;
@@ -35,13 +36,14 @@ const metadataOf = (t: OperatorTokenEntity): OperatorTokenMetadata => ({
 export class OperatorsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: OperatorTokensRepository,
     private readonly audit: AuditTrail,
   ) {}
 
   async create(name: string, actor: Actor): Promise<{ token: string; metadata: OperatorTokenMetadata }> {
     const token = generateToken(OPERATOR_TOKEN_PREFIX);
     return this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(manager.create(OperatorTokenEntity, { name, tokenHash: hashToken(token), prefix: displayPrefix(token) }));
+      const saved = await this.repository.insert(manager, { name, tokenHash: hashToken(token), prefix: displayPrefix(token) });
       await this.audit.record(manager, actor, {
         action: 'operator_token.created',
         targetType: 'operator_token',
@@ -54,7 +56,7 @@ export class OperatorsService {
 
   /** Newest first, revoked ones included (operator tokens are few). */
   async list(): Promise<OperatorTokenMetadata[]> {
-    const rows = await this.dataSource.manager.find(OperatorTokenEntity, { order: { createdAt: 'DESC', id: 'DESC' } });
+    const rows = await this.repository.listAll();
     return rows.map(metadataOf);
   }
 
@@ -62,27 +64,19 @@ export class OperatorsService {
   async revoke(id: string, actor: Actor): Promise<void> {
     if (!isUuid(id)) throw new NotFoundProblem(`Operator token "${id}"`);
     await this.dataSource.transaction(async (manager) => {
-      // A SELECT over the UPDATE: TypeORM's query() answers an UPDATE with [rows, count], a SELECT with its rows.
-      const revoked: { id: string; name: string }[] = await manager.query(
-        `WITH revoked AS (UPDATE operator_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id, name)
-         SELECT * FROM revoked`,
-        [id],
-      );
-      if (revoked.length === 0) {
-        if (!(await manager.existsBy(OperatorTokenEntity, { id }))) throw new NotFoundProblem(`Operator token "${id}"`);
+      const revoked = await this.repository.revoke(manager, id);
+      if (revoked === undefined) {
+        if (!(await this.repository.exists(manager, id))) throw new NotFoundProblem(`Operator token "${id}"`);
         return;
       }
-      await this.audit.record(manager, actor, { action: 'operator_token.revoked', targetType: 'operator_token', targetId: id, changes: { name: revoked[0]!.name } });
+      await this.audit.record(manager, actor, { action: 'operator_token.revoked', targetType: 'operator_token', targetId: id, changes: { name: revoked.name } });
     });
   }
 
   /** Shape and checksum first (no I/O), then one lookup by hash; no cache, so a revocation applies at once. */
   async verify(token: string): Promise<OperatorVerifyResult> {
     if (!parseToken(token, OPERATOR_TOKEN_PREFIX).ok) return { ok: false, reason: 'malformed' };
-    const [row]: { id: string; name: string; revoked: boolean }[] = await this.dataSource.query(
-      `SELECT id, name, revoked_at IS NOT NULL AS revoked FROM operator_tokens WHERE token_hash = $1`,
-      [hashToken(token)],
-    );
+    const row = await this.repository.lookup(hashToken(token));
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     return { ok: true, operator: { kind: 'operator', id: row.id, name: row.name } };

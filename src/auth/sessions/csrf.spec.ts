@@ -8,6 +8,7 @@ import { AUDIENCE_KEY, type Audience, FORM_KEY } from '../../caller/audience.js'
 import { AUTHENTICATED_CLIENT } from '../../caller/current-client.js';
 import { CSRF_FIELD, CsrfInterceptor, CsrfProtection } from './csrf.js';
 import { cookieSettings } from './session-cookie.js';
+import { ServiceSecretsRepository } from './service-secrets.repository.js';
 import type { SessionsService } from './sessions.service.js';
 
 /** The service's secret as PostgreSQL keeps it: the first value inserted wins, every replica reads it. */
@@ -17,7 +18,7 @@ function secretStore() {
   const dataSource = {
     query: async (sql: string, params: string[] = []) => {
       queries.push(sql.trim().split(/\s+/).slice(0, 2).join(' '));
-      if (sql.startsWith('INSERT')) stored ??= params[0];
+      if (sql.startsWith('INSERT')) stored ??= params[1];
       return sql.startsWith('SELECT') ? [{ value: stored }] : [];
     },
   } as unknown as DataSource;
@@ -25,7 +26,7 @@ function secretStore() {
 }
 
 async function protection(store = secretStore(), publicBaseUrl = 'http://localhost:3000') {
-  const csrf = new CsrfProtection(store.dataSource, { cookies: cookieSettings(publicBaseUrl) } as unknown as SessionsService);
+  const csrf = new CsrfProtection(new ServiceSecretsRepository(store.dataSource), { cookies: cookieSettings(publicBaseUrl) } as unknown as SessionsService);
   await csrf.onModuleInit();
   return csrf;
 }

@@ -1,15 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, type OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { doubleCsrf, type DoubleCsrfUtilities } from 'csrf-csrf';
 import type { Request, Response } from 'express';
 import type { Observable } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { MultipartBody } from '../../common/http/request-body.js';
 import { Problem } from '../../common/problem/problem.js';
 import { audienceOf, FORM_KEY } from '../../caller/audience.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../../caller/current-client.js';
+import { ServiceSecretsRepository } from './service-secrets.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 /** The form field every dashboard form carries. */
@@ -28,14 +27,12 @@ export class CsrfProtection implements OnModuleInit {
   private utilities!: DoubleCsrfUtilities;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: ServiceSecretsRepository,
     private readonly sessions: SessionsService,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.dataSource.query(`INSERT INTO service_secrets (name, value) VALUES ('csrf', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(32).toString('hex')]);
-    const [row] = (await this.dataSource.query(`SELECT value FROM service_secrets WHERE name = 'csrf'`)) as [{ value: string }];
-    this.secret = row.value;
+    this.secret = await this.secrets.keepFirst('csrf', randomBytes(32).toString('hex'));
     const { csrf, options } = this.sessions.cookies;
     this.utilities = doubleCsrf({
       getSecret: () => this.secret,

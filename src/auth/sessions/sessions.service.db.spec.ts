@@ -7,6 +7,7 @@ import type { PreparedStatements, Statement } from '../../database/prepared-stat
 import { generateToken, hashToken, SESSION_PREFIX } from '../../common/token-format.js';
 import type { Actor } from '../../caller/actor.js';
 import { SESSION_IDLE_MS } from './session-cookie.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 // The session rules are SQL statements: they run here on PostgreSQL in this process (PGlite, the
@@ -26,7 +27,7 @@ beforeAll(async () => {
   );
   const statements = { query: (statement: Statement, values: unknown[]) => database.dataSource.query(statement.text, values) } as unknown as PreparedStatements;
   const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener), onStatusChanging: () => {} } as unknown as AccountsService;
-  sessions = new SessionsService(statements, new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
+  sessions = new SessionsService(new SessionsRepository(statements, database.dataSource), new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
 });
 afterAll(() => database.close());
 beforeEach(async () => {
@@ -175,6 +176,19 @@ describe('SessionsService (PostgreSQL in process)', () => {
     await confirm({ email: { from: 'a@acme.fr', to: 'b@acme.fr' } });
     expect(await sessions.resolve(secret)).toBeUndefined();
     expect(await audit()).toMatchObject({ action: 'session.ended_all', changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 0 } });
+  });
+
+  it('deleteLongExpired: forgets the client’s sessions expired over 30 days ago, keeps the others and other clients’', async () => {
+    const old = await started();
+    const recent = await started();
+    const live = await started();
+    const theirs = await started('other');
+    await age(old.sessionId, '31 days', '31 days 12 hours');
+    await age(recent.sessionId, '29 days', '29 days 12 hours');
+    await age(theirs.sessionId, '31 days', '31 days 12 hours');
+    await database.dataSource.transaction((manager) => sessions.deleteLongExpired(manager, 'acme'));
+    const ids = (await database.db.query<{ id: string }>('SELECT id FROM dashboard_sessions ORDER BY id')).rows.map((r) => r.id);
+    expect(ids).toEqual([recent.sessionId, live.sessionId, theirs.sessionId].sort());
   });
 
   it('cookies as configured: __Host- on https', () => {

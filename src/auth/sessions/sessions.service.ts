@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ACCOUNT_COLUMNS, type AccountRow, accountFromRow, type Account } from '../../accounts/account.js';
+import { accountFromRow, type Account } from '../../accounts/account.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
-import { PreparedStatements, type Statement } from '../../database/prepared-statements.js';
 import { generateToken, hashToken, parseToken, SESSION_PREFIX } from '../../common/token-format.js';
 import type { Actor } from '../../caller/actor.js';
-import { cookieSettings, SESSION_IDLE_MS, SESSION_LIFETIME_MS, SESSION_SEEN_RESOLUTION_MS } from './session-cookie.js';
+import { cookieSettings } from './session-cookie.js';
+import { SessionsRepository, type SessionInfo } from './sessions.repository.js';
+
+export type { SessionInfo };
 
 /** A signed-in dashboard session and its client's account (read together, one query). */
 export interface DashboardSession {
@@ -20,39 +22,8 @@ export interface DashboardSession {
   suspended: boolean;
 }
 
-/** A live session as the operator sees it (never its secret, which is not kept). */
-export interface SessionInfo {
-  id: string;
-  createdAt: Date;
-  lastSeenAt: Date;
-  /** When it ends however active (12 hours after sign-in). */
-  expiresAt: Date;
-  /** When it ends if unused from now (30 minutes after it was last seen), at the latest `expiresAt`. */
-  idleExpiresAt: Date;
-}
-
 /** Why every session of a client was ended (recorded in the audit trail). */
 export type EndReason = 'operator' | 'sign_out_everywhere' | 'email_changed' | 'suspended' | 'offboarded';
-
-/** The condition of a live session of `dashboard_sessions` (as `s`), its idle time in ms as `$idle` (SESSION_IDLE_MS). */
-export const LIVE = (idle: string) => `s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => ${idle}::int / 1000.0)`;
-
-/**
- * A live session by the hash of its cookie, with its account, and whether it was last marked seen
- * over a minute ago ($3). A read: idle and absolute timeouts are judged by PostgreSQL's clock.
- */
-const RESOLVE: Statement = {
-  name: 'sessions.resolve',
-  text: `SELECT s.id AS "sessionId", s.last_seen_at < now() - make_interval(secs => $3::int / 1000.0) AS "seenLongAgo", ${ACCOUNT_COLUMNS}
-           FROM dashboard_sessions s JOIN clients c ON c.client_id = s.client_id
-          WHERE s.session_hash = $1 AND ${LIVE('$2')}`,
-};
-/** Marks a session seen now, unless another request (on any replica) did within the last minute. */
-const MARK_SEEN: Statement = {
-  name: 'sessions.mark-seen',
-  text: `UPDATE dashboard_sessions SET last_seen_at = now()
-          WHERE id = $1 AND ended_at IS NULL AND last_seen_at < now() - make_interval(secs => $2::int / 1000.0)`,
-};
 
 /**
  * Dashboard sessions, server-side in PostgreSQL (every replica sees the same ones). The cookie
@@ -65,7 +36,7 @@ export class SessionsService {
   readonly cookies: ReturnType<typeof cookieSettings>;
 
   constructor(
-    private readonly statements: PreparedStatements,
+    private readonly repository: SessionsRepository,
     private readonly audit: AuditTrail,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -84,13 +55,8 @@ export class SessionsService {
   }
 
   /** A client's live sessions, newest first. */
-  async list(clientId: string): Promise<SessionInfo[]> {
-    return this.dataSource.query(
-      `SELECT s.id, s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt",
-              least(s.expires_at, s.last_seen_at + make_interval(secs => $2::int / 1000.0)) AS "idleExpiresAt"
-         FROM dashboard_sessions s WHERE s.client_id = $1 AND ${LIVE('$2')} ORDER BY s.created_at DESC, s.id DESC`,
-      [clientId, SESSION_IDLE_MS],
-    );
+  list(clientId: string): Promise<SessionInfo[]> {
+    return this.repository.listLive(clientId);
   }
 
   /**
@@ -100,25 +66,18 @@ export class SessionsService {
    * and why) when there was any. Answers how many sessions ended.
    */
   async endAll(manager: EntityManager, clientId: string, actor: Actor, reason: EndReason): Promise<number> {
-    const ended = (await manager.query(
-      `WITH ended AS (UPDATE dashboard_sessions s SET ended_at = now() WHERE s.client_id = $1 AND ${LIVE('$2')} RETURNING s.id) SELECT id FROM ended`,
-      [clientId, SESSION_IDLE_MS],
-    )) as { id: string }[];
-    const voided = (await manager.query(
-      `WITH voided AS (UPDATE sign_in_links SET expires_at = now() WHERE client_id = $1 AND issued_via = 'email' AND used_at IS NULL AND expires_at > now() RETURNING id)
-       SELECT id FROM voided`,
-      [clientId],
-    )) as { id: string }[];
-    if (ended.length > 0 || voided.length > 0) {
+    const ended = await this.repository.endAllLive(manager, clientId);
+    const voided = await this.repository.voidUnusedMailedLinks(manager, clientId);
+    if (ended > 0 || voided > 0) {
       await this.audit.record(manager, actor, {
         action: 'session.ended_all',
         targetType: 'client',
         targetId: clientId,
         clientId,
-        changes: { reason, sessions: ended.length, mailed_links_voided: voided.length },
+        changes: { reason, sessions: ended, mailed_links_voided: voided },
       });
     }
-    return ended.length;
+    return ended;
   }
 
   /** endAll in a transaction of its own. */
@@ -129,17 +88,19 @@ export class SessionsService {
   /** Starts a session in `manager`'s transaction; the secret goes in the cookie and nowhere else. */
   async start(manager: EntityManager, clientId: string, requestId: string | null): Promise<{ sessionId: string; secret: string }> {
     const secret = generateToken(SESSION_PREFIX);
-    const [row] = (await manager.query(
-      `INSERT INTO dashboard_sessions (client_id, session_hash, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3::int / 1000.0)) RETURNING id`,
-      [clientId, hashToken(secret), SESSION_LIFETIME_MS],
-    )) as [{ id: string }];
-    await this.audit.record(manager, { operator: { kind: 'client', clientId, sessionId: row.id }, requestId }, {
+    const sessionId = await this.repository.insert(manager, clientId, hashToken(secret));
+    await this.audit.record(manager, { operator: { kind: 'client', clientId, sessionId }, requestId }, {
       action: 'session.started',
       targetType: 'session',
-      targetId: row.id,
+      targetId: sessionId,
       clientId,
     });
-    return { sessionId: row.id, secret };
+    return { sessionId, secret };
+  }
+
+  /** Forgets the client's sessions over for a month, in `manager`'s transaction (housekeeping at each sign-in). */
+  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
+    await this.repository.deleteLongExpired(manager, clientId);
   }
 
   /**
@@ -149,10 +110,10 @@ export class SessionsService {
    */
   async resolve(secret: unknown): Promise<DashboardSession | undefined> {
     if (typeof secret !== 'string' || !parseToken(secret, SESSION_PREFIX).ok) return undefined;
-    const [row] = await this.statements.query<AccountRow & { sessionId: string; seenLongAgo: boolean }>(RESOLVE, [hashToken(secret), SESSION_IDLE_MS, SESSION_SEEN_RESOLUTION_MS]);
+    const row = await this.repository.findLiveByHash(hashToken(secret));
     // An offboarded account's sessions were ended with it; none is honoured even if one was left.
     if (!row || row.status === 'offboarded') return undefined;
-    if (row.seenLongAgo) await this.statements.query(MARK_SEEN, [row.sessionId, SESSION_SEEN_RESOLUTION_MS]);
+    if (row.seenLongAgo) await this.repository.markSeen(row.sessionId);
     return { sessionId: row.sessionId, clientId: row.clientId, account: accountFromRow(row), suspended: row.status === 'suspended' };
   }
 
@@ -162,7 +123,7 @@ export class SessionsService {
   }
 
   private async end(manager: EntityManager, session: Pick<DashboardSession, 'sessionId' | 'clientId'>, requestId: string | null): Promise<void> {
-    await manager.query(`UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL`, [session.sessionId]);
+    await this.repository.end(manager, session.sessionId);
     await this.audit.record(manager, { operator: { kind: 'client', clientId: session.clientId, sessionId: session.sessionId }, requestId }, {
       action: 'session.ended',
       targetType: 'session',

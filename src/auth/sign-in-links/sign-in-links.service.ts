@@ -10,9 +10,11 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
 import { isUuid } from '../../common/uuid.js';
-import type { Language } from '../../i18n/language.js';
 import { messagesFor } from '../../i18n/messages/index.js';
 import { Mailer } from '../../mail/mailer.js';
+import { type OutstandingLink, SignInLinksRepository } from './sign-in-links.repository.js';
+
+export type { OutstandingLink };
 
 /** How long a sign-in link works, unless the operator asks for longer (an invitation). */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
@@ -27,13 +29,6 @@ export interface LinkRequest {
   send?: boolean;
 }
 
-/** A link not yet used, revoked or expired. */
-export interface OutstandingLink {
-  id: string;
-  issuedVia: 'operator' | 'email';
-  createdAt: Date;
-  expiresAt: Date;
-}
 /**
  * The most links mailed to one client in 24 hours, whoever asks: what anonymous requests can add to
  * the audit trail (one `sign_in_link.issued` each) and to the client's mailbox, besides the
@@ -65,6 +60,7 @@ export class SignInLinksService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: SignInLinksRepository,
     private readonly accounts: AccountsService,
     private readonly sessions: SessionsService,
     private readonly audit: AuditTrail,
@@ -82,10 +78,8 @@ export class SignInLinksService {
     await this.accounts.assertExists(clientId);
     const ttlMs = request.ttlMs ?? SIGN_IN_LINK_TTL_MS;
     return this.dataSource.transaction(async (manager) => {
-      const [client] = (await manager.query(
-        `SELECT status, confirmed_email AS email, confirmed_company AS company, language FROM clients WHERE client_id = $1 FOR SHARE`,
-        [clientId],
-      )) as [{ status: string; email: string | null; company: string | null; language: Language }];
+      // It exists (asserted above) and no client row is ever deleted.
+      const client = (await this.repository.clientForIssue(manager, clientId))!;
       if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
       if (request.send) {
         if (!this.mailer.enabled) throw new Problem('conflict', 'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.');
@@ -119,11 +113,7 @@ export class SignInLinksService {
   /** The client's links not yet used, revoked or expired, newest first (never their secret, which is not kept). */
   async outstanding(clientId: string): Promise<OutstandingLink[]> {
     await this.accounts.assertExists(clientId);
-    return this.dataSource.query(
-      `SELECT id, issued_via AS "issuedVia", created_at AS "createdAt", expires_at AS "expiresAt" FROM sign_in_links
-        WHERE client_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC, id DESC`,
-      [clientId],
-    );
+    return this.repository.listOutstanding(clientId);
   }
 
   /** Revokes an outstanding link of the client (404 otherwise); recorded in the audit trail. */
@@ -131,14 +121,9 @@ export class SignInLinksService {
     await this.accounts.assertExists(clientId);
     if (!isUuid(linkId)) throw new NotFoundProblem('Sign-in link');
     await this.dataSource.transaction(async (manager) => {
-      const revoked = (await manager.query(
-        `WITH revoked AS (UPDATE sign_in_links SET revoked_at = now()
-                            WHERE id = $1 AND client_id = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() RETURNING id)
-         SELECT id FROM revoked`,
-        [linkId.toLowerCase(), clientId],
-      )) as { id: string }[];
-      if (revoked.length === 0) throw new NotFoundProblem('Sign-in link');
-      await this.audit.record(manager, actor, { action: 'sign_in_link.revoked', targetType: 'sign_in_link', targetId: revoked[0]!.id, clientId });
+      const revoked = await this.repository.revokeOutstanding(manager, clientId, linkId.toLowerCase());
+      if (revoked === undefined) throw new NotFoundProblem('Sign-in link');
+      await this.audit.record(manager, actor, { action: 'sign_in_link.revoked', targetType: 'sign_in_link', targetId: revoked, clientId });
     });
   }
 
@@ -148,10 +133,7 @@ export class SignInLinksService {
    */
   async issueByEmail(clientId: string, requestId: string | null): Promise<IssuedLink | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ mailed }] = (await manager.query(
-        `SELECT count(*)::int AS mailed FROM sign_in_links WHERE client_id = $1 AND issued_via = 'email' AND created_at > now() - interval '1 day'`,
-        [clientId],
-      )) as [{ mailed: number }];
+      const mailed = await this.repository.countMailedToday(manager, clientId);
       if (mailed >= SIGN_IN_EMAILS_PER_DAY) return undefined;
       return this.insert(manager, clientId, { operator: { kind: 'anonymous' }, requestId }, 'email');
     });
@@ -159,11 +141,7 @@ export class SignInLinksService {
 
   private async insert(manager: EntityManager, clientId: string, actor: Actor, via: 'operator' | 'email', ttlMs = SIGN_IN_LINK_TTL_MS, extra: Record<string, unknown> = {}): Promise<IssuedLink> {
     const secret = generateToken(SIGN_IN_LINK_PREFIX);
-    const [row] = (await manager.query(
-      `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at)
-       VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0)) RETURNING id, expires_at AS "expiresAt"`,
-      [clientId, hashToken(secret), via, ttlMs],
-    )) as [{ id: string; expiresAt: Date }];
+    const row = await this.repository.insert(manager, { clientId, tokenHash: hashToken(secret), issuedVia: via, ttlMs });
     await this.audit.record(manager, actor, {
       action: 'sign_in_link.issued',
       targetType: 'sign_in_link',
@@ -178,20 +156,11 @@ export class SignInLinksService {
   async use(secret: unknown, requestId: string | null): Promise<LinkUse> {
     if (typeof secret !== 'string' || !parseToken(secret, SIGN_IN_LINK_PREFIX).ok) return { ok: false };
     return this.dataSource.transaction(async (manager) => {
-      const spent = (await manager.query(
-        `WITH spent AS (
-           UPDATE sign_in_links SET used_at = now()
-            WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-              AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded')
-           RETURNING client_id)
-         SELECT client_id AS "clientId" FROM spent`,
-        [hashToken(secret)],
-      )) as { clientId: string }[];
-      if (spent.length === 0) return { ok: false } as const;
-      const { clientId } = spent[0]!;
+      const clientId = await this.repository.spend(manager, hashToken(secret));
+      if (clientId === undefined) return { ok: false } as const;
       // Housekeeping at each sign-in: the client's links and sessions over for a month are of no use any more (the audit trail keeps their story).
-      await manager.query(`DELETE FROM sign_in_links WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
-      await manager.query(`DELETE FROM dashboard_sessions WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
+      await this.repository.deleteLongExpired(manager, clientId);
+      await this.sessions.deleteLongExpired(manager, clientId);
       const session = await this.sessions.start(manager, clientId, requestId);
       return { ok: true, clientId, ...session } as const;
     });

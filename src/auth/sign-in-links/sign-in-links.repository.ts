@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Language } from '../../i18n/language.js';
+
+/** A link not yet used, revoked or expired. */
+export interface OutstandingLink {
+  id: string;
+  issuedVia: 'operator' | 'email';
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** What issuing a link needs to know of its client. */
+export interface LinkClientRow {
+  status: string;
+  email: string | null;
+  company: string | null;
+  language: Language;
+}
+
+/**
+ * The SQL of sign-in links (`sign_in_links`; only the SHA-256 of a link's secret is stored). Every
+ * finder is scoped by client id, except the one by hash that a link's use starts from. Writes take
+ * the caller's transaction.
+ */
+@Injectable()
+export class SignInLinksRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The client a link is issued for, locked against a concurrent change of status until the transaction ends. */
+  async clientForIssue(manager: EntityManager, clientId: string): Promise<LinkClientRow | undefined> {
+    const [client] = (await manager.query(
+      `SELECT status, confirmed_email AS email, confirmed_company AS company, language FROM clients WHERE client_id = $1 FOR SHARE`,
+      [clientId],
+    )) as LinkClientRow[];
+    return client;
+  }
+
+  /** A new link of `ttlMs`, in `manager`'s transaction; its id and when it expires. */
+  async insert(manager: EntityManager, link: { clientId: string; tokenHash: string; issuedVia: 'operator' | 'email'; ttlMs: number }): Promise<{ id: string; expiresAt: Date }> {
+    const [row] = (await manager.query(
+      `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at)
+       VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0)) RETURNING id, expires_at AS "expiresAt"`,
+      [link.clientId, link.tokenHash, link.issuedVia, link.ttlMs],
+    )) as [{ id: string; expiresAt: Date }];
+    return row;
+  }
+
+  /** The client's links not yet used, revoked or expired, newest first. */
+  listOutstanding(clientId: string): Promise<OutstandingLink[]> {
+    return this.dataSource.query(
+      `SELECT id, issued_via AS "issuedVia", created_at AS "createdAt", expires_at AS "expiresAt" FROM sign_in_links
+        WHERE client_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC, id DESC`,
+      [clientId],
+    );
+  }
+
+  /** Revokes an outstanding link of the client, in `manager`'s transaction; its id, or undefined when there was none. */
+  async revokeOutstanding(manager: EntityManager, clientId: string, linkId: string): Promise<string | undefined> {
+    // A SELECT over the UPDATE: TypeORM's query() answers an UPDATE with [rows, count], a SELECT with its rows.
+    const [revoked] = (await manager.query(
+      `WITH revoked AS (UPDATE sign_in_links SET revoked_at = now()
+                          WHERE id = $1 AND client_id = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() RETURNING id)
+       SELECT id FROM revoked`,
+      [linkId, clientId],
+    )) as { id: string }[];
+    return revoked?.id;
+  }
+
+  /** How many links were mailed to the client in the last 24 hours. */
+  async countMailedToday(manager: EntityManager, clientId: string): Promise<number> {
+    const [{ mailed }] = (await manager.query(
+      `SELECT count(*)::int AS mailed FROM sign_in_links WHERE client_id = $1 AND issued_via = 'email' AND created_at > now() - interval '1 day'`,
+      [clientId],
+    )) as [{ mailed: number }];
+    return mailed;
+  }
+
+  /**
+   * Spends the usable link of this hash (unused, not revoked, not expired, its client not
+   * offboarded), in `manager`'s transaction; its client id, or undefined. Two uses at once cannot
+   * both spend it.
+   */
+  async spend(manager: EntityManager, tokenHash: string): Promise<string | undefined> {
+    const [spent] = (await manager.query(
+      `WITH spent AS (
+         UPDATE sign_in_links SET used_at = now()
+          WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+            AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded')
+         RETURNING client_id)
+       SELECT client_id AS "clientId" FROM spent`,
+      [tokenHash],
+    )) as { clientId: string }[];
+    return spent?.clientId;
+  }
+
+  /** Deletes the client's links expired over 30 days ago, in `manager`'s transaction (the audit trail keeps their story). */
+  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
+    await manager.query(`DELETE FROM sign_in_links WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
+  }
+}
