@@ -16,7 +16,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unsafe-function-type': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/config/config.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/config/config.ts.' },
+      ],
     },
   },
   {
@@ -46,7 +49,12 @@ export default tseslint.config(
   ].map(([files, regex]) => ({
     files: [files],
     ignores: ['src/**/*.spec.ts', 'src/**/test-support.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [BUILD_CODE, { regex, message: 'i18n/ imports only common/: it knows no feature, page or credential.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [BUILD_CODE, { regex, message: 'i18n/ imports only common/: it knows no feature, page or credential.' }] },
+      ],
+    },
   })),
   // config/ is read by every module, so it depends on none of them: what it shares with one lives in common/.
   {
@@ -54,7 +62,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [BUILD_CODE, { regex: '^\\.\\./(?!common/)', message: 'config/ imports no feature module; move what it needs to common/.' }] },
+        {
+          patterns: [
+            BUILD_CODE,
+            { regex: '^\\.\\./(?!common/)', message: 'config/ imports no feature module; move what it needs to common/.' },
+          ],
+        },
       ],
     },
   },

@@ -8,19 +8,24 @@ import base, { e2e } from './jest.config.js';
 /** @type {import('jest').Config} */
 export default {
   ...base,
-  projects: [{ ...e2e, testMatch: [
-    // The embedded database itself: data directory, its lock, restart on the same data, `npm start`.
-    '<rootDir>/test/embedded-database.e2e-spec.ts',
-    '<rootDir>/test/startup.e2e-spec.ts',
-    // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
-    '<rootDir>/test/declarations.e2e-spec.ts',
-    // No kept authentications where notifications reach only the committing connection.
-    '<rootDir>/test/me-from-memory.e2e-spec.ts',
-    // Sessions judged by the database's clock.
-    '<rootDir>/test/dashboard/sessions.e2e-spec.ts',
-    // Streamed exports (a cursor) and the aggregates of the annual filing and of derived declarations.
-    '<rootDir>/test/admin/period-export.e2e-spec.ts',
-    '<rootDir>/test/admin/annual-export.e2e-spec.ts',
-    '<rootDir>/test/products.e2e-spec.ts',
-  ] }],
+  projects: [
+    {
+      ...e2e,
+      testMatch: [
+        // The embedded database itself: data directory, its lock, restart on the same data, `npm start`.
+        '<rootDir>/test/embedded-database.e2e-spec.ts',
+        '<rootDir>/test/startup.e2e-spec.ts',
+        // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
+        '<rootDir>/test/declarations.e2e-spec.ts',
+        // No kept authentications where notifications reach only the committing connection.
+        '<rootDir>/test/me-from-memory.e2e-spec.ts',
+        // Sessions judged by the database's clock.
+        '<rootDir>/test/dashboard/sessions.e2e-spec.ts',
+        // Streamed exports (a cursor) and the aggregates of the annual filing and of derived declarations.
+        '<rootDir>/test/admin/period-export.e2e-spec.ts',
+        '<rootDir>/test/admin/annual-export.e2e-spec.ts',
+        '<rootDir>/test/products.e2e-spec.ts',
+      ],
+    },
+  ],
 };

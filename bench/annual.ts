@@ -64,14 +64,29 @@ export async function runAnnual(): Promise<AnnualResult> {
   url.pathname = `/${name}`;
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: url.toString(), PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', NODE_ENV: 'production', CONTACT_EMAIL: 'bench@example.org' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: url.toString(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      CONTACT_EMAIL: 'bench@example.org',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error('the service did not start');
-      if ((await fetch(`${base}/health/ready`).then((r) => r.status, () => 0)) === 200) break;
+      if (
+        (await fetch(`${base}/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 200
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const clients = Math.ceil(ROWS / MATERIALS);
@@ -108,9 +123,18 @@ export async function runAnnual(): Promise<AnnualResult> {
     let psqlBytes = 0;
     const copy = `COPY (${ANNUAL_ROWS.replaceAll('$1', "'2025-S1'").replaceAll('$2', "'2025-S2'").replaceAll('$3', "'Citeo'")}) TO STDOUT WITH CSV HEADER`;
     for (let round = 0; round < ROUNDS; round++) {
-      const sampler = setInterval(() => rssMb(child.pid!).then((mb) => (rssMax = Math.max(rssMax, mb)), () => {}), 20);
+      const sampler = setInterval(
+        () =>
+          rssMb(child.pid!).then(
+            (mb) => (rssMax = Math.max(rssMax, mb)),
+            () => {},
+          ),
+        20,
+      );
       let started = performance.now();
-      const res = await fetch(`${base}/api/v1/admin/years/2025/export?eco_organism=Citeo`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'text/csv' } });
+      const res = await fetch(`${base}/api/v1/admin/years/2025/export?eco_organism=Citeo`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'text/csv' },
+      });
       serviceBytes = 0;
       for await (const chunk of res.body!) serviceBytes += (chunk as Uint8Array).byteLength;
       service.push(performance.now() - started);

@@ -71,7 +71,20 @@ export interface Measurement {
 // ---- declarations ----------------------------------------------------------------------------
 
 /** The streams data's EMB material codes (material_category is filled for these), then free text. */
-const MATERIAL_CODES = ['glass', 'paper_cardboard', 'plastic_pet_bottle_clear', 'plastic_pe_pp_rigid', 'plastic_ps', 'plastic_pvc', 'plastic_complex', 'steel', 'aluminium', 'liquid_carton', 'plastic_pet_tray', 'other'];
+const MATERIAL_CODES = [
+  'glass',
+  'paper_cardboard',
+  'plastic_pet_bottle_clear',
+  'plastic_pe_pp_rigid',
+  'plastic_ps',
+  'plastic_pvc',
+  'plastic_complex',
+  'steel',
+  'aluminium',
+  'liquid_carton',
+  'plastic_pet_tray',
+  'other',
+];
 
 interface Line {
   stream: string;
@@ -98,7 +111,8 @@ function declarationBodies(lines: number): (period: string, sequence: number) =>
     .slice(1)
     .map((l) => `,{"stream":"${l.stream}","material":"${l.material}","unit":"${l.unit}","quantity":${l.quantity}}`)
     .join('');
-  return (period, sequence) => `{"period":"${period}","lines":[{"stream":"EMB","material":"glass","unit":"uvc","quantity":${sequence}}${rest}]}`;
+  return (period, sequence) =>
+    `{"period":"${period}","lines":[{"stream":"EMB","material":"glass","unit":"uvc","quantity":${sequence}}${rest}]}`;
 }
 
 /** Increases for the life of this process: every declaration sent has content of its own. */
@@ -152,7 +166,11 @@ const BOUNDARY = '----epr-bench-boundary-7MA4YWxkTrZu0gW';
 function dashboardPost(kind: 'form' | 'csv', browsers: DashboardBrowser[], periods: string[], lines: number): Request {
   const rest = declarationLines(lines, 0)
     .slice(1)
-    .map((l) => (kind === 'form' ? `&stream=EMB&material=${encodeURIComponent(l.material)}&unit=uvc&quantity=${l.quantity}` : `EMB,${l.material},uvc,${l.quantity}\r\n`))
+    .map((l) =>
+      kind === 'form'
+        ? `&stream=EMB&material=${encodeURIComponent(l.material)}&unit=uvc&quantity=${l.quantity}`
+        : `EMB,${l.material},uvc,${l.quantity}\r\n`,
+    )
     .join('');
   let k = 0;
   return {
@@ -218,7 +236,14 @@ function runHttp(job: HttpJob): Promise<Measurement> {
       (error, result) => {
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
         const seconds = result.duration;
-        resolve({ count: latencies.length, seconds, rps: latencies.length / seconds, statuses, errors: result.errors + result.timeouts, latencies });
+        resolve({
+          count: latencies.length,
+          seconds,
+          rps: latencies.length / seconds,
+          statuses,
+          errors: result.errors + result.timeouts,
+          latencies,
+        });
       },
     );
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
@@ -310,7 +335,14 @@ async function runRaw(job: RawJob): Promise<Measurement> {
     pools.delete(key);
     await pool.end();
   }
-  return { count: latencies.length, seconds, rps: latencies.length / seconds, statuses: { committed: latencies.length }, errors, latencies };
+  return {
+    count: latencies.length,
+    seconds,
+    rps: latencies.length / seconds,
+    statuses: { committed: latencies.length },
+    errors,
+    latencies,
+  };
 }
 
 // ---- IPC -------------------------------------------------------------------------------------

@@ -104,11 +104,16 @@ function product(i: number) {
 function psqlMs(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    execFile('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', url, '-c', GROUP_BY], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error) return reject(error);
-      if (!stdout.trim()) return reject(new Error('psql returned no lines'));
-      resolve(performance.now() - started);
-    });
+    execFile(
+      'psql',
+      ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', url, '-c', GROUP_BY],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        if (!stdout.trim()) return reject(new Error('psql returned no lines'));
+        resolve(performance.now() - started);
+      },
+    );
   });
 }
 
@@ -146,12 +151,24 @@ export async function runProductsBench(): Promise<void> {
     }
     const clientId = 'bench-products';
     await expectStatus(
-      call(base, 'POST', '/api/v1/admin/clients', ADMIN_TOKEN, { client_id: clientId, email: 'bench@example.fr', company: 'Bench SAS', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR000000_01ABCD'] }),
+      call(base, 'POST', '/api/v1/admin/clients', ADMIN_TOKEN, {
+        client_id: clientId,
+        email: 'bench@example.fr',
+        company: 'Bench SAS',
+        country: 'FR',
+        plan: 'business',
+        streams: ['EMB'],
+        idus: ['FR000000_01ABCD'],
+      }),
       201,
       'create client',
     );
     await expectStatus(call(base, 'POST', `/api/v1/admin/clients/${clientId}/confirm`, ADMIN_TOKEN, {}), 200, 'confirm');
-    const token = (JSON.parse(await expectStatus(call(base, 'POST', `/api/v1/admin/clients/${clientId}/tokens`, ADMIN_TOKEN, {}), 201, 'token')) as { token: string }).token;
+    const token = (
+      JSON.parse(await expectStatus(call(base, 'POST', `/api/v1/admin/clients/${clientId}/tokens`, ADMIN_TOKEN, {}), 201, 'token')) as {
+        token: string;
+      }
+    ).token;
 
     log(`loading ${PRODUCTS} products × ${ELEMENTS} elements and their sales through the API`);
     const loadStarted = performance.now();
@@ -161,13 +178,19 @@ export async function runProductsBench(): Promise<void> {
     }
     const sales = Array.from({ length: PRODUCTS }, (_, i) => ({ reference: product(i).reference, units: 1 + ((i * 97) % 50_000) }));
     for (let from = 0; from < PRODUCTS; from += 10_000) {
-      await expectStatus(call(base, 'POST', `/api/v1/sales?period=${PERIOD}`, token, { sales: sales.slice(from, from + 10_000) }), 200, 'sales');
+      await expectStatus(
+        call(base, 'POST', `/api/v1/sales?period=${PERIOD}`, token, { sales: sales.slice(from, from + 10_000) }),
+        200,
+        'sales',
+      );
     }
     const loadMs = performance.now() - loadStarted;
     log(`loaded in ${Math.round(loadMs)} ms`);
 
     // Warm both paths once, then alternate.
-    const warm = JSON.parse(await expectStatus(call(base, 'GET', `/api/v1/periods/${PERIOD}/derived-declaration`, token), 200, 'preview')) as { lines: unknown[]; products: number };
+    const warm = JSON.parse(
+      await expectStatus(call(base, 'GET', `/api/v1/periods/${PERIOD}/derived-declaration`, token), 200, 'preview'),
+    ) as { lines: unknown[]; products: number };
     if (warm.products !== PRODUCTS) throw new Error(`the preview counts ${warm.products} products, not ${PRODUCTS}`);
     await psqlMs(url);
     const service: number[] = [];

@@ -32,7 +32,21 @@ import { POOL_SIZE } from '../src/database/database-options.js';
 import type { DashboardBrowser, Job, Measurement, Plan } from './load.js';
 import { runAnnual } from './annual.js';
 import { runProductsBench } from './products.js';
-import { BURST_CLIENTS, BURST_CONCURRENCY, BURST_LINES, CSV_LINES, DASHBOARD_CLIENTS, DASHBOARD_POST_CLIENTS, FORM_LINES, ME_CLIENTS, printYardstick, runYardstick, WRK_CONNECTIONS, WRK_THREADS, YARDSTICK_SECONDS } from './yardstick.js';
+import {
+  BURST_CLIENTS,
+  BURST_CONCURRENCY,
+  BURST_LINES,
+  CSV_LINES,
+  DASHBOARD_CLIENTS,
+  DASHBOARD_POST_CLIENTS,
+  FORM_LINES,
+  ME_CLIENTS,
+  printYardstick,
+  runYardstick,
+  WRK_CONNECTIONS,
+  WRK_THREADS,
+  YARDSTICK_SECONDS,
+} from './yardstick.js';
 
 // ---- settings --------------------------------------------------------------------------------
 
@@ -60,7 +74,11 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
-const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.slice(1).find(Boolean) ?? '';
+const DEPLOYED_NODE_OPTIONS =
+  /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m
+    .exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))
+    ?.slice(1)
+    .find(Boolean) ?? '';
 const WARMUP_SECONDS = 4;
 /** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
 const SINGLE_CASE_WARMUP_SECONDS = 10;
@@ -91,7 +109,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 function freePort(): Promise<number> {
@@ -151,7 +172,8 @@ interface Service {
 /** The environment without anything the app reads, so that only what we pass counts. */
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  const appVariables = /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|RATE_LIMIT_\w+|TRUST_PROXY)$/;
+  const appVariables =
+    /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|RATE_LIMIT_\w+|TRUST_PROXY)$/;
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !appVariables.test(key)) env[key] = value;
   return env;
 }
@@ -172,7 +194,8 @@ interface StartOptions {
 async function startService(name: string, script: string, env: Record<string, string>, options: StartOptions = {}): Promise<Service> {
   const port = await freePort();
   const started = performance.now();
-  const logLevel = options.logLevel === undefined ? { LOG_LEVEL: 'warn' } : options.logLevel === null ? {} : { LOG_LEVEL: options.logLevel };
+  const logLevel =
+    options.logLevel === undefined ? { LOG_LEVEL: 'warn' } : options.logLevel === null ? {} : { LOG_LEVEL: options.logLevel };
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: ROOT,
     env: { ...cleanEnv(), ...env, NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', ...logLevel, ADMIN_TOKEN },
@@ -310,7 +333,13 @@ async function waitForQuiet(): Promise<number> {
 
 // ---- HTTP set-up through the admin API -------------------------------------------------------
 
-async function call(base: string, method: string, url: string, token: string, body?: unknown): Promise<{ status: number; json: unknown; headers: Headers }> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; headers: Headers }> {
   const res = await fetch(`${base}${url}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -333,12 +362,24 @@ async function createClients(service: Service, ids: string[], tokensEach: number
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        const profile = { client_id: id, email: `${id}@example.fr`, company: `${id} SAS`, country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR000000_01ABCD'] };
+        const profile = {
+          client_id: id,
+          email: `${id}@example.fr`,
+          company: `${id} SAS`,
+          country: 'FR',
+          plan: 'business',
+          streams: ['EMB'],
+          idus: ['FR000000_01ABCD'],
+        };
         await expectStatus(call(service.url, 'POST', '/api/v1/admin/clients', ADMIN_TOKEN, profile), 201, `create ${id}`);
         await expectStatus(call(service.url, 'POST', `/api/v1/admin/clients/${id}/confirm`, ADMIN_TOKEN, {}), 200, `confirm ${id}`);
         const own: string[] = [];
         for (let i = 0; i < tokensEach; i++) {
-          const issued = await expectStatus(call(service.url, 'POST', `/api/v1/admin/clients/${id}/tokens`, ADMIN_TOKEN, { name: `bench ${i}` }), 201, `token for ${id}`);
+          const issued = await expectStatus(
+            call(service.url, 'POST', `/api/v1/admin/clients/${id}/tokens`, ADMIN_TOKEN, { name: `bench ${i}` }),
+            201,
+            `token for ${id}`,
+          );
           own.push(issued.token as string);
         }
         tokens.set(id, own);
@@ -363,7 +404,11 @@ async function dashboardSessions(service: Service, url: string, ids: string[], t
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        await expectStatus(call(service.url, 'POST', '/api/v1/declarations', next.token, { period, lines }), 201, `declaration of ${ids[next.i]}`);
+        await expectStatus(
+          call(service.url, 'POST', '/api/v1/declarations', next.token, { period, lines }),
+          201,
+          `declaration of ${ids[next.i]}`,
+        );
       }
     }),
   );
@@ -442,7 +487,13 @@ async function insertClients(url: string, ids: string[]): Promise<void> {
  * fill of a million rows takes minutes on these machines). The first client gets the same rows
  * whatever the other clients, so the listed client is identical in the small and large tables.
  */
-async function fillDeclarations(url: string, clientIds: string[], periods: string[], revisions: number, listedLines: number): Promise<void> {
+async function fillDeclarations(
+  url: string,
+  clientIds: string[],
+  periods: string[],
+  revisions: number,
+  listedLines: number,
+): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const uuid = (seq: string) => `('b' || lpad(to_hex(${seq}), 31, '0'))::uuid`;
@@ -603,7 +654,9 @@ async function main(): Promise<void> {
   const bigDb = `${tag}_big`;
   const services: Service[] = [];
   const loader = new Loader();
-  const serverVersion = await onServer(async (c) => (await c.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version);
+  const serverVersion = await onServer(
+    async (c) => (await c.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version,
+  );
   const startup: Record<string, number> = {};
   const monitor = new pg.Client({ connectionString: SERVER_URL });
   await monitor.connect();
@@ -636,7 +689,12 @@ async function main(): Promise<void> {
     await stopService(fresh);
     // As a user starts it: LOG_LEVEL unset (info: one line per request, read from its stdout), default limits.
     const cpuProfile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : [];
-    const prod = await startService('main.js server as shipped (restart: migrations already applied; LOG_LEVEL unset)', MAIN, { DATABASE_URL: mainUrl }, { logLevel: null, nodeArgs: cpuProfile });
+    const prod = await startService(
+      'main.js server as shipped (restart: migrations already applied; LOG_LEVEL unset)',
+      MAIN,
+      { DATABASE_URL: mainUrl },
+      { logLevel: null, nodeArgs: cpuProfile },
+    );
     services.push(prod);
     const minimal = await startService('minimal NestJS app (the yardstick)', MINIMAL_APP, {}, { readyPath: '/api/v1/hello' });
     services.push(minimal);
@@ -661,7 +719,10 @@ async function main(): Promise<void> {
     await createClients(app, rawIds, 0);
     // The clients of main.js at its default limits (per client): the burst, /me, POSTs and the mixed load spread over them.
     // BENCH_ONLY=dashboard: no burst, so only the dashboard's clients (its pages' and its POSTs').
-    const poolIds = Array.from({ length: DASHBOARD_ONLY ? DASHBOARD_CLIENTS + DASHBOARD_POST_CLIENTS : BURST_CLIENTS }, (_, i) => `bench-pool-${String(i).padStart(5, '0')}`);
+    const poolIds = Array.from(
+      { length: DASHBOARD_ONLY ? DASHBOARD_CLIENTS + DASHBOARD_POST_CLIENTS : BURST_CLIENTS },
+      (_, i) => `bench-pool-${String(i).padStart(5, '0')}`,
+    );
     const poolStarted = performance.now();
     const poolTokens = [...(await createClients(app, poolIds, 1)).values()].flat();
     log(`${poolTokens.length} clients with a token each in ${((performance.now() - poolStarted) / 1000).toFixed(1)} s`);
@@ -693,11 +754,18 @@ async function main(): Promise<void> {
     if (!etag) throw new Error('streams.json has no ETag');
 
     // ---- the cases ----
-    const http = (service: Service, plan: Plan, connections = CONNECTIONS) => (seconds: number): Job => ({ kind: 'http', url: service.url, connections, seconds, plan });
+    const http =
+      (service: Service, plan: Plan, connections = CONNECTIONS) =>
+      (seconds: number): Job => ({ kind: 'http', url: service.url, connections, seconds, plan });
     const me = (tokens: string[]): Plan => ({ kind: 'get', path: '/api/v1/me', tokens });
     const list = (token: string): Plan => ({ kind: 'get', path: '/api/v1/declarations', tokens: [token] });
     const cases: Record<string, Case> = {
-      baseline: { id: 'baseline', label: 'GET /bench/baseline (twin app, constant)', expect: ['200'], job: http(twin!, { kind: 'get', path: '/bench/baseline' }) },
+      baseline: {
+        id: 'baseline',
+        label: 'GET /bench/baseline (twin app, constant)',
+        expect: ['200'],
+        job: http(twin!, { kind: 'get', path: '/bench/baseline' }),
+      },
       streams: {
         id: 'streams',
         label: 'GET /api/v1/streams.json',
@@ -708,10 +776,19 @@ async function main(): Promise<void> {
         id: 'streams304',
         label: 'GET /api/v1/streams.json, If-None-Match → 304',
         expect: ['304'],
-        job: http(app, { kind: 'get', path: '/api/v1/streams.json', headers: { 'accept-encoding': ACCEPT_ENCODING, 'if-none-match': etag } }),
+        job: http(app, {
+          kind: 'get',
+          path: '/api/v1/streams.json',
+          headers: { 'accept-encoding': ACCEPT_ENCODING, 'if-none-match': etag },
+        }),
       },
       me: { id: 'me', label: 'GET /api/v1/me (limits raised)', expect: ['200'], job: http(app, me(postTokens)) },
-      meDefault: { id: 'meDefault', label: 'GET /api/v1/me (main.js as shipped: info log, default limits)', expect: ['200'], job: http(prod, me(poolTokens)) },
+      meDefault: {
+        id: 'meDefault',
+        label: 'GET /api/v1/me (main.js as shipped: info log, default limits)',
+        expect: ['200'],
+        job: http(prod, me(poolTokens)),
+      },
       meNoLimiter: {
         id: 'meNoLimiter',
         label: 'GET /api/v1/me (limiter stubbed)',
@@ -726,7 +803,12 @@ async function main(): Promise<void> {
         expect: ['200'],
         job: http(app, { kind: 'get', path: '/bench/baseline' }),
       },
-      post20: { id: 'post20', label: 'POST /api/v1/declarations, 20 lines', expect: ['201'], job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 20 }) },
+      post20: {
+        id: 'post20',
+        label: 'POST /api/v1/declarations, 20 lines',
+        expect: ['201'],
+        job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 20 }),
+      },
       raw20: {
         id: 'raw20',
         label: 'raw pg transaction, same rows (20 lines)',
@@ -745,14 +827,27 @@ async function main(): Promise<void> {
         expect: ['201'],
         job: http(app, { kind: 'post', tokens: postTokens, periods, lines: 1000 }, BIG_POST_CONNECTIONS_LOADED),
       },
-      list1k: { id: 'list1k', label: `GET /api/v1/declarations, ${tableSizes.small.toLocaleString('en')} in table`, expect: ['200'], job: http(app, list(listToken!)) },
-      list1M: { id: 'list1M', label: `GET /api/v1/declarations, ${tableSizes.large.toLocaleString('en')} in table`, expect: ['200'], job: http(big!, list(bigListToken!)) },
+      list1k: {
+        id: 'list1k',
+        label: `GET /api/v1/declarations, ${tableSizes.small.toLocaleString('en')} in table`,
+        expect: ['200'],
+        job: http(app, list(listToken!)),
+      },
+      list1M: {
+        id: 'list1M',
+        label: `GET /api/v1/declarations, ${tableSizes.large.toLocaleString('en')} in table`,
+        expect: ['200'],
+        job: http(big!, list(bigListToken!)),
+      },
     };
     const samples = new Map<string, Sample[]>();
     const ourPids = () => [process.pid, loader.child.pid!, ...services.map((s) => s.child.pid!)];
     const benchBackends = async () =>
       (
-        await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = ANY($1) OR backend_type <> 'client backend'`, [[mainDb, bigDb]])
+        await monitor.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = ANY($1) OR backend_type <> 'client backend'`,
+          [[mainDb, bigDb]],
+        )
       ).rows.map((r) => r.pid);
     const measured = async (job: Job): Promise<Sample> => {
       const waitedMs = await waitForQuiet();
@@ -788,11 +883,19 @@ async function main(): Promise<void> {
 
     // ---- the yardstick (issue 18): main.js as shipped vs the minimal NestJS app; the deadline burst ----
     const burstPeriod = periods[periods.length - 1]!;
-    const sessionCookies = await dashboardSessions(prod, mainUrl, poolIds.slice(0, DASHBOARD_CLIENTS), poolTokens.slice(0, DASHBOARD_CLIENTS), periods[0]!);
+    const sessionCookies = await dashboardSessions(
+      prod,
+      mainUrl,
+      poolIds.slice(0, DASHBOARD_CLIENTS),
+      poolTokens.slice(0, DASHBOARD_CLIENTS),
+      periods[0]!,
+    );
     // The dashboard's POSTs: other clients than the pages' (whose pages then stay the same from round to round).
     const browsersStarted = performance.now();
     const browsers = await dashboardBrowsers(prod, mainUrl, poolIds.slice(DASHBOARD_CLIENTS, DASHBOARD_CLIENTS + DASHBOARD_POST_CLIENTS));
-    log(`${browsers.length} signed-in browsers with their form's CSRF token in ${((performance.now() - browsersStarted) / 1000).toFixed(1)} s`);
+    log(
+      `${browsers.length} signed-in browsers with their form's CSRF token in ${((performance.now() - browsersStarted) / 1000).toFixed(1)} s`,
+    );
     const dashboardPeriods = periods.filter((p) => p !== burstPeriod);
     const yard = await runYardstick({
       minimal: { name: minimal.name, url: minimal.url, pid: minimal.child.pid! },
@@ -823,9 +926,23 @@ async function main(): Promise<void> {
 
     const baselineRounds: number[] = [];
     if (FULL) {
-      const roundOrder = ['baseline', 'streams', 'streams304', 'me', 'meNoLimiter', 'meDefault', 'baseline', 'baselineSame', 'post20', 'raw20', 'post1000', 'post1000loaded'];
+      const roundOrder = [
+        'baseline',
+        'streams',
+        'streams304',
+        'me',
+        'meNoLimiter',
+        'meDefault',
+        'baseline',
+        'baselineSame',
+        'post20',
+        'raw20',
+        'post1000',
+        'post1000loaded',
+      ];
       log('warm-up…');
-      for (const id of new Set(roundOrder)) await measure(id, ['baseline', 'meDefault'].includes(id) ? SINGLE_CASE_WARMUP_SECONDS : WARMUP_SECONDS);
+      for (const id of new Set(roundOrder))
+        await measure(id, ['baseline', 'meDefault'].includes(id) ? SINGLE_CASE_WARMUP_SECONDS : WARMUP_SECONDS);
       for (let round = 0; round < ROUNDS; round++) {
         log(`round ${round + 1}/${ROUNDS}`);
         const before = samples.get('baseline')?.length ?? 0;
@@ -846,7 +963,10 @@ async function main(): Promise<void> {
     const rssBefore = await rssMb(prod.child.pid!);
     const mixedStarted = performance.now();
     const sampler = setInterval(() => {
-      rssMb(prod.child.pid!).then((mb) => rss.push({ t: (performance.now() - mixedStarted) / 1000, mb }), () => {});
+      rssMb(prod.child.pid!).then(
+        (mb) => rss.push({ t: (performance.now() - mixedStarted) / 1000, mb }),
+        () => {},
+      );
     }, 1000);
     const logLinesBeforeMixed = prod.stdoutLines;
     const mixed = await measured({
@@ -854,7 +974,14 @@ async function main(): Promise<void> {
       url: prod.url,
       connections: MIXED_CONNECTIONS,
       seconds: MEMORY_SECONDS,
-      plan: { kind: 'mixed', tokens: poolTokens, periods, etag, acceptEncoding: ACCEPT_ENCODING, dashboard: { sessionCookies, browsers, periods: dashboardPeriods } },
+      plan: {
+        kind: 'mixed',
+        tokens: poolTokens,
+        periods,
+        etag,
+        acceptEncoding: ACCEPT_ENCODING,
+        dashboard: { sessionCookies, browsers, periods: dashboardPeriods },
+      },
     });
     clearInterval(sampler);
     await sleep(1500); // the last buffered log lines
@@ -872,11 +999,20 @@ async function main(): Promise<void> {
       rss_after_mb: rssAfter,
       growth_mb: growth,
       log_lines: mixedLogLines,
-      mixed: { rps: mixed.rps, count: mixed.count, statuses: mixed.statuses, errors: mixed.errors, foreign_cores: mixed.foreignCores, ...latencyStats(mixed.latencies) },
+      mixed: {
+        rps: mixed.rps,
+        count: mixed.count,
+        statuses: mixed.statuses,
+        errors: mixed.errors,
+        foreign_cores: mixed.foreignCores,
+        ...latencyStats(mixed.latencies),
+      },
       samples: rss.map((s) => ({ t: Math.round(s.t), mb: Math.round(s.mb * 10) / 10 })),
     };
     log(`log lines written by main.js during the mixed load: ${mixedLogLines} for ${mixed.count} responses`);
-    log(`RSS ${rssBefore.toFixed(0)} → max ${firstWindow.toFixed(0)} (0–${half} s) → max ${secondWindow.toFixed(0)} (${half}–${MEMORY_SECONDS} s) MB; ${Math.round(mixed.rps)} req/s ${JSON.stringify(mixed.statuses)}`);
+    log(
+      `RSS ${rssBefore.toFixed(0)} → max ${firstWindow.toFixed(0)} (0–${half} s) → max ${secondWindow.toFixed(0)} (${half}–${MEMORY_SECONDS} s) MB; ${Math.round(mixed.rps)} req/s ${JSON.stringify(mixed.statuses)}`,
+    );
 
     // ---- results ----
     const memoryPass = secondWindow <= 250 && growth <= Math.max(5, firstWindow * 0.05);
@@ -904,7 +1040,11 @@ async function main(): Promise<void> {
     if (FULL) {
       rows = buildRows(cases, samples, baselineRounds);
       const extra = [
-        { label: 'start-up to ready, server DB, fresh database (migrations)', value: `${Math.round(startup.server_fresh_ms!)} ms`, note: `bench entry on another fresh database: ${Math.round(startup.server_fresh_2_ms!)} ms` },
+        {
+          label: 'start-up to ready, server DB, fresh database (migrations)',
+          value: `${Math.round(startup.server_fresh_ms!)} ms`,
+          note: `bench entry on another fresh database: ${Math.round(startup.server_fresh_2_ms!)} ms`,
+        },
         { label: 'start-up to ready, server DB, restart', value: `${Math.round(startup.server_restart_ms!)} ms` },
         { label: 'start-up to ready, embedded DB, fresh DATA_DIR', value: `${Math.round(startup.embedded_fresh_ms!)} ms` },
         { label: 'start-up to ready, embedded DB, restart', value: `${Math.round(startup.embedded_restart_ms!)} ms` },
@@ -930,12 +1070,24 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         rounds: ROUNDS,
         connections: CONNECTIONS,
-        yardstick: { wrk_threads: WRK_THREADS, wrk_connections: WRK_CONNECTIONS, seconds: YARDSTICK_SECONDS, me_clients: ME_CLIENTS, burst: { clients: poolTokens.length, lines: BURST_LINES, concurrency: BURST_CONCURRENCY } },
+        yardstick: {
+          wrk_threads: WRK_THREADS,
+          wrk_connections: WRK_CONNECTIONS,
+          seconds: YARDSTICK_SECONDS,
+          me_clients: ME_CLIENTS,
+          burst: { clients: poolTokens.length, lines: BURST_LINES, concurrency: BURST_CONCURRENCY },
+        },
         big_post_connections: [BIG_POST_CONNECTIONS, BIG_POST_CONNECTIONS_LOADED],
         memory_seconds: MEMORY_SECONDS,
         mixed_connections: MIXED_CONNECTIONS,
       },
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memory_gib: os.totalmem() / 2 ** 30, node: process.version, postgres: serverVersion },
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        memory_gib: os.totalmem() / 2 ** 30,
+        node: process.version,
+        postgres: serverVersion,
+      },
       yardstick: { rows: yard.rows, burst: yard.burst, notes: yardNotes, log_lines: prodLogLines },
       notes,
       rows,
@@ -979,7 +1131,11 @@ function buildRows(cases: Record<string, Case>, samples: Map<string, Sample[]>, 
     const c = cases[id]!;
     const ms = samples.get(id) ?? [];
     const all = ms.flatMap((m) => m.latencies);
-    const unexpected = ms.flatMap((m) => Object.entries(m.statuses).filter(([s]) => !c.expect.includes(s)).map(([s, n]) => `${n}× ${s}`));
+    const unexpected = ms.flatMap((m) =>
+      Object.entries(m.statuses)
+        .filter(([s]) => !c.expect.includes(s))
+        .map(([s, n]) => `${n}× ${s}`),
+    );
     const errors = ms.reduce((sum, m) => sum + m.errors, 0);
     return {
       id,
@@ -1002,7 +1158,8 @@ function buildRows(cases: Record<string, Case>, samples: Map<string, Sample[]>, 
         loader: ms.reduce((sum, m) => sum + m.cpuMs.loader, 0) / Math.max(1, all.length),
       },
       ...latencyStats(all),
-      invalid: unexpected.length || errors ? `unexpected: ${[...unexpected, ...(errors ? [`${errors} errors`] : [])].join(', ')}` : undefined,
+      invalid:
+        unexpected.length || errors ? `unexpected: ${[...unexpected, ...(errors ? [`${errors} errors`] : [])].join(', ')}` : undefined,
     };
   };
   const versusBaseline = (id: string, min: number): Row => {
@@ -1020,7 +1177,12 @@ function buildRows(cases: Record<string, Case>, samples: Map<string, Sample[]>, 
   const listRatio = list1M.p50 / list1k.p50;
   const me = versusBaseline('me', 0.5);
   const meDefault = versusBaseline('meDefault', 0.5);
-  const meNoLimiter = { ...versusBaseline('meNoLimiter', 0.5), target: undefined, pass: undefined, note: 'same process as /me above: the limiter\'s cost' };
+  const meNoLimiter = {
+    ...versusBaseline('meNoLimiter', 0.5),
+    target: undefined,
+    pass: undefined,
+    note: "same process as /me above: the limiter's cost",
+  };
   return [
     baseline,
     versusBaseline('streams', 1.0),
@@ -1038,7 +1200,11 @@ function buildRows(cases: Record<string, Case>, samples: Map<string, Sample[]>, 
   ];
 }
 
-function printTable(rows: Row[], extra: { label: string; value: string; target?: string; result?: string; note?: string }[], notes: string[]): void {
+function printTable(
+  rows: Row[],
+  extra: { label: string; value: string; target?: string; result?: string; note?: string }[],
+  notes: string[],
+): void {
   const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
   const lines: string[][] = [['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'result', 'CPU ms/req app+pg', "others' CPU"]];
   for (const r of rows) {
@@ -1055,14 +1221,16 @@ function printTable(rows: Row[], extra: { label: string; value: string; target?:
     ]);
   }
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  const out = (cells: string[]) => `| ${cells.map((c, i) => ([1, 2, 3, 7, 8].includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const out = (cells: string[]) =>
+    `| ${cells.map((c, i) => ([1, 2, 3, 7, 8].includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
   const print = (s = '') => process.stdout.write(`${s}\n`);
   print();
   print(out(lines[0]!));
   print(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines.slice(1)) print(out(l));
   print();
-  for (const e of extra) print(`- ${e.label}: ${e.value}${e.target ? ` — target ${e.target}: ${e.result}` : ''}${e.note ? ` (${e.note})` : ''}`);
+  for (const e of extra)
+    print(`- ${e.label}: ${e.value}${e.target ? ` — target ${e.target}: ${e.result}` : ''}${e.note ? ` (${e.note})` : ''}`);
   print();
   for (const n of notes) print(`* ${n}`);
   print();

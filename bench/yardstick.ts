@@ -122,13 +122,33 @@ function median(values: number[]): number {
  * One wrk run of `script` on `url`, rotating over `headerSets` (written to a file: tokens never go
  * on a command line); `scriptArgs` follow the file's name.
  */
-async function runWrk(url: string, headerSets: Record<string, string>[], seconds: number, script: string, scriptArgs: string[] = []): Promise<WrkResult> {
+async function runWrk(
+  url: string,
+  headerSets: Record<string, string>[],
+  seconds: number,
+  script: string,
+  scriptArgs: string[] = [],
+): Promise<WrkResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'epr-bench-wrk-'));
   const file = path.join(dir, 'headers.txt');
   try {
     const sets = headerSets.length ? headerSets : [{}];
-    await writeFile(file, `${sets.map((h) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\t')).join('\n')}\n`, { mode: 0o600 });
-    const child = spawn(WRK, [`-t${WRK_THREADS}`, `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, url, '--', file, ...scriptArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await writeFile(
+      file,
+      `${sets
+        .map((h) =>
+          Object.entries(h)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\t'),
+        )
+        .join('\n')}\n`,
+      { mode: 0o600 },
+    );
+    const child = spawn(
+      WRK,
+      [`-t${WRK_THREADS}`, `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, url, '--', file, ...scriptArgs],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -208,8 +228,22 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
   };
   const encoded = () => [{ 'Accept-Encoding': ctx.acceptEncoding }];
   const wrkCases: WrkCase[] = [
-    { id: 'minimal', label: 'minimal NestJS app: GET /api/v1/hello', service: ctx.minimal, path: '/api/v1/hello', headers: () => [{}], note: 'the yardstick' },
-    ...PREBUILT_PAGES.map((page) => ({ id: `page ${page.path}`, label: page.label ?? `GET ${page.path}`, service: ctx.shipped, path: page.path, headers: encoded, target: 1.0 })),
+    {
+      id: 'minimal',
+      label: 'minimal NestJS app: GET /api/v1/hello',
+      service: ctx.minimal,
+      path: '/api/v1/hello',
+      headers: () => [{}],
+      note: 'the yardstick',
+    },
+    ...PREBUILT_PAGES.map((page) => ({
+      id: `page ${page.path}`,
+      label: page.label ?? `GET ${page.path}`,
+      service: ctx.shipped,
+      path: page.path,
+      headers: encoded,
+      target: 1.0,
+    })),
     {
       id: 'me',
       label: `GET /api/v1/me (${ME_CLIENTS} clients' tokens)`,
@@ -251,7 +285,16 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
       post: { kind: 'csv', lines: CSV_LINES },
     },
     ...(ctx.twin
-      ? [{ id: 'twin', label: 'twin (bench/serve.ts, warn, raised limits): GET /bench/baseline', service: ctx.twin, path: '/bench/baseline', headers: () => [{}], note: 'for information' }]
+      ? [
+          {
+            id: 'twin',
+            label: 'twin (bench/serve.ts, warn, raised limits): GET /bench/baseline',
+            service: ctx.twin,
+            path: '/bench/baseline',
+            headers: () => [{}],
+            note: 'for information',
+          },
+        ]
       : []),
   ];
 
@@ -264,7 +307,12 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     const busy0 = await machineBusyMs();
     const t0 = performance.now();
     const r = c.post
-      ? await runWrk(`${c.service.url}${c.path}`, c.headers(), seconds, ctx.postScript, [c.post.kind, ctx.dashboardPeriods.join(','), String(c.post.lines), String(++postRun * 10_000_000)])
+      ? await runWrk(`${c.service.url}${c.path}`, c.headers(), seconds, ctx.postScript, [
+          c.post.kind,
+          ctx.dashboardPeriods.join(','),
+          String(c.post.lines),
+          String(++postRun * 10_000_000),
+        ])
       : await runWrk(`${c.service.url}${c.path}`, c.headers(), seconds, ctx.script);
     const busy1 = await machineBusyMs();
     const cpu1 = await processCpuMs(c.service.pid);
@@ -330,7 +378,9 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
   log(`deadline burst: ${ctx.poolTokens.length} clients × 1 declaration of ${BURST_LINES} lines, ${BURST_CONCURRENCY} at a time…`);
   await ctx.waitForQuiet();
   const burstApp = await ctx.measured(burstJob(BURST_LINES));
-  log(`burst through the service: ${burstApp.count} in ${burstApp.seconds.toFixed(1)} s (${(burstApp.count / burstApp.seconds).toFixed(1)}/s), statuses ${JSON.stringify(burstApp.statuses)}`);
+  log(
+    `burst through the service: ${burstApp.count} in ${burstApp.seconds.toFixed(1)} s (${(burstApp.count / burstApp.seconds).toFixed(1)}/s), statuses ${JSON.stringify(burstApp.statuses)}`,
+  );
   await ctx.waitForQuiet();
   const burstRaw = await ctx.measured({
     kind: 'raw',
@@ -342,7 +392,9 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     periods: [ctx.burstPeriod],
     lines: BURST_LINES,
   });
-  log(`burst by raw pg: ${burstRaw.count} in ${burstRaw.seconds.toFixed(1)} s (${(burstRaw.count / burstRaw.seconds).toFixed(1)}/s), ${burstRaw.errors} errors`);
+  log(
+    `burst by raw pg: ${burstRaw.count} in ${burstRaw.seconds.toFixed(1)} s (${(burstRaw.count / burstRaw.seconds).toFixed(1)}/s), ${burstRaw.errors} errors`,
+  );
   // For information: the same rows again (new revisions) on as many connections as the service's pool holds.
   await ctx.waitForQuiet();
   const burstRawPool = await ctx.measured({
@@ -355,7 +407,9 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     periods: [ctx.burstPeriod],
     lines: BURST_LINES,
   });
-  log(`burst by raw pg on ${ctx.servicePoolSize} connections: ${burstRawPool.count} in ${burstRawPool.seconds.toFixed(1)} s (${(burstRawPool.count / burstRawPool.seconds).toFixed(1)}/s)`);
+  log(
+    `burst by raw pg on ${ctx.servicePoolSize} connections: ${burstRawPool.count} in ${burstRawPool.seconds.toFixed(1)} s (${(burstRawPool.count / burstRawPool.seconds).toFixed(1)}/s)`,
+  );
 
   // ---- POST 20 lines through the service as shipped vs the raw pg loop, interleaved ----
   const postJob = (seconds: number): Job => ({
@@ -365,9 +419,18 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     seconds,
     plan: { kind: 'post', tokens: ctx.poolTokens, periods: ctx.periods.filter((p) => p !== ctx.burstPeriod), lines: 20 },
   });
-  const rawJob = (seconds: number): Job => ({ kind: 'raw', databaseUrl: ctx.databaseUrl, connections: ctx.postConnections, seconds, clientIds: ctx.rawIds, periods: ctx.periods, lines: 20 });
+  const rawJob = (seconds: number): Job => ({
+    kind: 'raw',
+    databaseUrl: ctx.databaseUrl,
+    connections: ctx.postConnections,
+    seconds,
+    clientIds: ctx.rawIds,
+    periods: ctx.periods,
+    lines: 20,
+  });
   const postSamples: { app: Measurement[]; raw: Measurement[]; appCpuMs: number[] } = { app: [], raw: [], appCpuMs: [] };
-  const logPost = (what: string, m: Measurement) => log(`${what}: ${Math.round(m.rps)}/s, statuses ${JSON.stringify(m.statuses)}${m.errors ? `, ${m.errors} errors` : ''}`);
+  const logPost = (what: string, m: Measurement) =>
+    log(`${what}: ${Math.round(m.rps)}/s, statuses ${JSON.stringify(m.statuses)}${m.errors ? `, ${m.errors} errors` : ''}`);
   await ctx.waitForQuiet();
   logPost('warm-up POST 20 lines (main.js)', await ctx.measured(postJob(4)));
   await ctx.waitForQuiet();
@@ -386,22 +449,38 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
   const fromMeasurements = (id: string, label: string, ms: Measurement[], cpuMs: number[], expect: string): YardRow => {
     const latencies = ms.flatMap((m) => m.latencies).sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
-    const unexpected = ms.flatMap((m) => Object.entries(m.statuses).filter(([s]) => s !== expect).map(([s, n]) => `${n}× ${s}`));
+    const unexpected = ms.flatMap((m) =>
+      Object.entries(m.statuses)
+        .filter(([s]) => s !== expect)
+        .map(([s, n]) => `${n}× ${s}`),
+    );
     const errors = ms.reduce((sum, m) => sum + m.errors, 0);
     return {
       id,
       label,
-      rounds: ms.map((m, i) => ({ rps: m.rps, count: m.count, p50: NaN, p99: NaN, bad: m.errors, serviceCpuMs: cpuMs[i] ?? NaN, machineCores: NaN })),
+      rounds: ms.map((m, i) => ({
+        rps: m.rps,
+        count: m.count,
+        p50: NaN,
+        p99: NaN,
+        bad: m.errors,
+        serviceCpuMs: cpuMs[i] ?? NaN,
+        machineCores: NaN,
+      })),
       rps: median(ms.map((m) => m.rps)),
       p50: pct(50),
       p99: pct(99),
       serviceCpuMs: cpuMs.length ? median(cpuMs) : NaN,
       machineCores: NaN,
-      invalid: unexpected.length || errors ? `unexpected: ${[...unexpected, ...(errors ? [`${errors} errors`] : [])].join(', ')}` : undefined,
+      invalid:
+        unexpected.length || errors ? `unexpected: ${[...unexpected, ...(errors ? [`${errors} errors`] : [])].join(', ')}` : undefined,
     };
   };
   const post = fromMeasurements('post20', 'POST /api/v1/declarations, 20 lines (main.js)', postSamples.app, postSamples.appCpuMs, '201');
-  const raw = { ...fromMeasurements('raw20', 'raw pg transaction, same rows (20 lines)', postSamples.raw, [], 'committed'), note: 'reference for POST' };
+  const raw = {
+    ...fromMeasurements('raw20', 'raw pg transaction, same rows (20 lines)', postSamples.raw, [], 'committed'),
+    note: 'reference for POST',
+  };
   const postRatio = median(postSamples.app.map((m, i) => m.rps / postSamples.raw[i]!.rps));
   const burstAppRow = fromMeasurements(
     'burst',
@@ -410,9 +489,24 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     [burstApp.cpuMs.service / Math.max(1, burstApp.count)],
     '201',
   );
-  const burstRawRow = { ...fromMeasurements('burstRaw', `raw pg, same rows (${burstRaw.count} × ${BURST_LINES} lines, ${BURST_CONCURRENCY} connections)`, [burstRaw], [], 'committed'), note: 'reference for the burst' };
+  const burstRawRow = {
+    ...fromMeasurements(
+      'burstRaw',
+      `raw pg, same rows (${burstRaw.count} × ${BURST_LINES} lines, ${BURST_CONCURRENCY} connections)`,
+      [burstRaw],
+      [],
+      'committed',
+    ),
+    note: 'reference for the burst',
+  };
   const burstRawPoolRow = {
-    ...fromMeasurements('burstRawPool', `raw pg, the same declarations again (new revisions), ${ctx.servicePoolSize} connections (the service's pool size)`, [burstRawPool], [], 'committed'),
+    ...fromMeasurements(
+      'burstRawPool',
+      `raw pg, the same declarations again (new revisions), ${ctx.servicePoolSize} connections (the service's pool size)`,
+      [burstRawPool],
+      [],
+      'committed',
+    ),
     note: 'for information',
   };
   const burstRatio = burstApp.rps / burstRaw.rps;
@@ -424,7 +518,10 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     burstRawRow,
     { ...burstRawPoolRow, ratio: burstApp.rps / burstRawPool.rps, ratioTo: 'service vs this' },
   ];
-  return { rows, burst: { app: burstAppRow, raw: burstRawRow, ratio: burstRatio, declarationsPerSecond: burstApp.rps, rawPerSecond: burstRaw.rps } };
+  return {
+    rows,
+    burst: { app: burstAppRow, raw: burstRawRow, ratio: burstRatio, declarationsPerSecond: burstApp.rps, rawPerSecond: burstRaw.rps },
+  };
 }
 
 export function printYardstick(rows: YardRow[], extra: string[], notes: string[]): void {
@@ -444,7 +541,8 @@ export function printYardstick(rows: YardRow[], extra: string[], notes: string[]
     ]);
   }
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  const out = (cells: string[]) => `| ${cells.map((c, i) => ([1, 2, 3, 7, 8].includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const out = (cells: string[]) =>
+    `| ${cells.map((c, i) => ([1, 2, 3, 7, 8].includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
   const print = (s = '') => process.stdout.write(`${s}\n`);
   print();
   print('Yardstick (issue 18): dist/src/main.js as shipped vs a minimal NestJS app');

@@ -42,10 +42,14 @@ export class Dashboard1795800000000 implements MigrationInterface {
       )
     `);
     await queryRunner.query(`CREATE INDEX ix_dashboard_sessions_client ON dashboard_sessions (client_id)`);
-    await queryRunner.query(`CREATE TABLE service_secrets (name text NOT NULL, value text NOT NULL, CONSTRAINT pk_service_secrets PRIMARY KEY (name))`);
+    await queryRunner.query(
+      `CREATE TABLE service_secrets (name text NOT NULL, value text NOT NULL, CONSTRAINT pk_service_secrets PRIMARY KEY (name))`,
+    );
 
     await queryRunner.query(`ALTER TABLE client_tokens ADD COLUMN created_via text NOT NULL DEFAULT 'operator'`);
-    await queryRunner.query(`ALTER TABLE client_tokens ADD CONSTRAINT ck_client_tokens_created_via CHECK (created_via IN ('operator', 'dashboard'))`);
+    await queryRunner.query(
+      `ALTER TABLE client_tokens ADD CONSTRAINT ck_client_tokens_created_via CHECK (created_via IN ('operator', 'dashboard'))`,
+    );
 
     await queryRunner.query(`ALTER TABLE audit_events DROP CONSTRAINT ck_audit_events_actor`);
     await queryRunner.query(`

@@ -29,10 +29,18 @@ export class AuthChangeNotifications1795900000000 implements MigrationInterface 
         WHEN ((to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at'))
         EXECUTE FUNCTION notify_auth_changed()
     `);
-    await queryRunner.query(`CREATE TRIGGER client_tokens_auth_deleted AFTER DELETE ON client_tokens FOR EACH ROW EXECUTE FUNCTION notify_auth_changed()`);
-    await queryRunner.query(`CREATE TRIGGER client_tokens_auth_truncated AFTER TRUNCATE ON client_tokens FOR EACH STATEMENT EXECUTE FUNCTION notify_auth_changed()`);
-    await queryRunner.query(`CREATE TRIGGER clients_auth_changed AFTER UPDATE OR DELETE ON clients FOR EACH ROW EXECUTE FUNCTION notify_auth_changed()`);
-    await queryRunner.query(`CREATE TRIGGER clients_auth_truncated AFTER TRUNCATE ON clients FOR EACH STATEMENT EXECUTE FUNCTION notify_auth_changed()`);
+    await queryRunner.query(
+      `CREATE TRIGGER client_tokens_auth_deleted AFTER DELETE ON client_tokens FOR EACH ROW EXECUTE FUNCTION notify_auth_changed()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER client_tokens_auth_truncated AFTER TRUNCATE ON client_tokens FOR EACH STATEMENT EXECUTE FUNCTION notify_auth_changed()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER clients_auth_changed AFTER UPDATE OR DELETE ON clients FOR EACH ROW EXECUTE FUNCTION notify_auth_changed()`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER clients_auth_truncated AFTER TRUNCATE ON clients FOR EACH STATEMENT EXECUTE FUNCTION notify_auth_changed()`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -15,7 +15,9 @@ export class Sandbox1797000000000 implements MigrationInterface {
       await queryRunner.query(`ALTER TABLE ${table} ADD CONSTRAINT ck_${table}_mode CHECK (mode IN ('live', 'test'))`);
     }
     await queryRunner.query(`ALTER TABLE declarations DROP CONSTRAINT uq_declarations_client_period_revision`);
-    await queryRunner.query(`ALTER TABLE declarations ADD CONSTRAINT uq_declarations_client_period_revision UNIQUE (client_id, mode, period, revision)`);
+    await queryRunner.query(
+      `ALTER TABLE declarations ADD CONSTRAINT uq_declarations_client_period_revision UNIQUE (client_id, mode, period, revision)`,
+    );
     await this.clientIndexes(queryRunner, ['client_id', 'mode']);
     await queryRunner.query(`ALTER TABLE idempotency_keys DROP CONSTRAINT pk_idempotency_keys`);
     await queryRunner.query(`ALTER TABLE idempotency_keys ADD CONSTRAINT pk_idempotency_keys PRIMARY KEY (client_id, mode, key)`);
@@ -30,7 +32,9 @@ export class Sandbox1797000000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE idempotency_keys ADD CONSTRAINT pk_idempotency_keys PRIMARY KEY (client_id, key)`);
     await this.clientIndexes(queryRunner, ['client_id']);
     await queryRunner.query(`ALTER TABLE declarations DROP CONSTRAINT uq_declarations_client_period_revision`);
-    await queryRunner.query(`ALTER TABLE declarations ADD CONSTRAINT uq_declarations_client_period_revision UNIQUE (client_id, period, revision)`);
+    await queryRunner.query(
+      `ALTER TABLE declarations ADD CONSTRAINT uq_declarations_client_period_revision UNIQUE (client_id, period, revision)`,
+    );
     for (const table of ['client_tokens', 'declarations', 'idempotency_keys']) {
       await queryRunner.query(`ALTER TABLE ${table} DROP CONSTRAINT ck_${table}_mode`);
       await queryRunner.query(`ALTER TABLE ${table} DROP COLUMN mode`);
@@ -44,9 +48,13 @@ export class Sandbox1797000000000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX ix_declarations_client_submitted`);
     await queryRunner.query(`DROP INDEX ix_declarations_client_period_submitted`);
     await queryRunner.query(`DROP INDEX ix_declarations_client_current_submitted`);
-    await queryRunner.query(`CREATE UNIQUE INDEX uq_declarations_client_period_current ON declarations (${by}, period) WHERE status = 'current'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX uq_declarations_client_period_current ON declarations (${by}, period) WHERE status = 'current'`,
+    );
     await queryRunner.query(`CREATE INDEX ix_declarations_client_submitted ON declarations (${by}, submitted_at DESC, id DESC)`);
-    await queryRunner.query(`CREATE INDEX ix_declarations_client_period_submitted ON declarations (${by}, period, submitted_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX ix_declarations_client_period_submitted ON declarations (${by}, period, submitted_at DESC, id DESC)`,
+    );
     await queryRunner.query(
       `CREATE INDEX ix_declarations_client_current_submitted ON declarations (${by}, submitted_at DESC, id DESC) WHERE status = 'current'`,
     );

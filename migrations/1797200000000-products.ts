@@ -84,7 +84,9 @@ export class Products1797200000000 implements MigrationInterface {
         CONSTRAINT fk_declaration_derivations_client FOREIGN KEY (client_id) REFERENCES clients (client_id) ON DELETE RESTRICT
       )
     `);
-    await queryRunner.query(`CREATE INDEX ix_declaration_derivations_client_period ON declaration_derivations (client_id, period, derived_at DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX ix_declaration_derivations_client_period ON declaration_derivations (client_id, period, derived_at DESC)`,
+    );
     // What each product version gave each line of a derived revision (what a filing per sales unit needs).
     await queryRunner.query(`
       CREATE TABLE declaration_derivation_contributions (
@@ -101,7 +103,9 @@ export class Products1797200000000 implements MigrationInterface {
         CONSTRAINT fk_declaration_derivation_contributions_version FOREIGN KEY (version_id) REFERENCES product_versions (id) ON DELETE RESTRICT
       )
     `);
-    await queryRunner.query(`CREATE INDEX ix_declaration_derivation_contributions_version ON declaration_derivation_contributions (version_id)`);
+    await queryRunner.query(
+      `CREATE INDEX ix_declaration_derivation_contributions_version ON declaration_derivation_contributions (version_id)`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

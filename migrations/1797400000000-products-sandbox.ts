@@ -17,9 +17,7 @@ export class ProductsSandbox1797400000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     // Test products have no meaning without their mode: they go with it (and what was derived from them).
-    await queryRunner.query(
-      `DELETE FROM declaration_derivations x USING declarations d WHERE d.id = x.declaration_id AND d.mode = 'test'`,
-    );
+    await queryRunner.query(`DELETE FROM declaration_derivations x USING declarations d WHERE d.id = x.declaration_id AND d.mode = 'test'`);
     await queryRunner.query(`DELETE FROM products WHERE mode = 'test'`);
     await queryRunner.query(`ALTER TABLE products DROP CONSTRAINT uq_products_client_reference`);
     await queryRunner.query(`ALTER TABLE products ADD CONSTRAINT uq_products_client_reference UNIQUE (client_id, reference)`);

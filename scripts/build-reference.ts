@@ -19,7 +19,12 @@ async function main(): Promise<number> {
   try {
     const config = loadConfig();
     const sourceDir = join(root, 'reference-data');
-    const urls = { referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl, contact: config.contactEmail ?? null };
+    const urls = {
+      referenceBaseUrl: config.referenceBaseUrl,
+      clientBaseUrl: config.clientBaseUrl,
+      siteUrl: config.publicBaseUrl,
+      contact: config.contactEmail ?? null,
+    };
     const written = await buildReference({ sourceDir, outDir: join(root, 'dist', 'reference'), urls });
     for (const file of written) console.log(`wrote ${relative(root, file.path)} (${file.bytes} bytes)`);
     const site = await buildSite({ sourceDir, outDir: join(root, 'dist', 'site'), urls });

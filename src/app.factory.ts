@@ -75,7 +75,15 @@ export async function createApp(
   if (!server.listeners('request').includes(instance)) throw new Error('The HTTP server does not dispatch to the Express instance');
   server.removeListener('request', instance);
   const connectionLimits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
-  const edge = edgeHandler({ config, requestLog, files: app.get(PublicFiles), me: app.get(MeFromMemory), app: instance, draining: options.draining, connectionLimits });
+  const edge = edgeHandler({
+    config,
+    requestLog,
+    files: app.get(PublicFiles),
+    me: app.get(MeFromMemory),
+    app: instance,
+    draining: options.draining,
+    connectionLimits,
+  });
   server.on('request', edge.listener);
   // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;

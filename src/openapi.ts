@@ -31,13 +31,21 @@ export async function createOpenApiDocument(app: INestApplication): Promise<Open
     .addServer('/', 'This server: the address this document was fetched from.')
     .addTag('reference data', 'Public reference files (no key, CC BY 4.0), served with ETag, gzip/brotli and CORS.')
     .addTag('client', 'For client systems, with their bearer token: the account and its declarations.')
-    .addTag('admin', "For the operator, with ADMIN_TOKEN: onboarding and tokens.")
+    .addTag('admin', 'For the operator, with ADMIN_TOKEN: onboarding and tokens.')
     .addTag('health', 'Liveness and readiness probes.')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque: eprc_<32 base62>_<6-character checksum>', description: 'A client token issued by the operator (shown once).' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque: eprc_<32 base62>_<6-character checksum>',
+        description: 'A client token issued by the operator (shown once).',
+      },
       'client',
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque secret', description: 'The operator secret (ADMIN_TOKEN).' }, 'admin')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque secret', description: 'The operator secret (ADMIN_TOKEN).' },
+      'admin',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, builder, {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,
@@ -56,7 +64,13 @@ export function nullableReferences<T>(node: T): T {
   const { nullable, ...rest } = node as Record<string, unknown>;
   const out = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, nullableReferences(value)]));
   if (nullable !== true || !('$ref' in out || 'allOf' in out)) return (nullable === undefined ? out : { ...out, nullable }) as T;
-  const { $ref, allOf, description, type: _type, ...others } = out as { $ref?: string; allOf?: unknown[]; description?: string; type?: unknown };
+  const {
+    $ref,
+    allOf,
+    description,
+    type: _type,
+    ...others
+  } = out as { $ref?: string; allOf?: unknown[]; description?: string; type?: unknown };
   const target = $ref ? [{ $ref }] : (allOf ?? []);
   return { ...others, ...(description ? { description } : {}), oneOf: [...target, NULL_ONLY] } as T;
 }

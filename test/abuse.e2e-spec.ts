@@ -87,7 +87,9 @@ describe('slow and abusive clients', () => {
       let received = '';
       const socket = net.connect(t.config.port, '127.0.0.1', () => {
         const auth = 'authorization' in headers ? `Authorization: Bearer ${token}\r\n` : '';
-        socket.write(`POST /api/v1/declarations HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n`);
+        socket.write(
+          `POST /api/v1/declarations HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n`,
+        );
         // Send as fast as the connection takes it, for at most 1.5 s.
         const until = Date.now() + 1_500;
         const pump = () => {
@@ -112,12 +114,20 @@ describe('slow and abusive clients', () => {
     // 1 MiB of `{}`: ~350,000 objects once parsed (~20 MB of heap for 1 MB of text).
     const objects = `{"period":"2025-S1","lines":[${Array(340_000).fill('{}').join(',')}]}`;
     expect(objects.length).toBeLessThan(1024 * 1024);
-    const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(objects);
+    const res = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'application/json')
+      .send(objects);
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
     expect(res.body.detail).toMatch(/more than 20,000 JSON objects and arrays/);
     // Nested arrays count as much as objects.
-    const arrays = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(`[${Array(20_000).fill('[]').join(',')}]`);
+    const arrays = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'application/json')
+      .send(`[${Array(20_000).fill('[]').join(',')}]`);
     expect(arrays.status).toBe(413);
     const stored = await t.pool.query('SELECT count(*)::int AS n FROM declarations');
     expect(stored.rows[0].n).toBe(0);

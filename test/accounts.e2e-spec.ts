@@ -82,10 +82,7 @@ describe('onboarding flow', () => {
     expect(shown.body).toEqual({ client_id: 'exemple-sas', ...PROFILE });
     expect(Object.keys(shown.body).sort()).toEqual(['client_id', 'company', 'country', 'email', 'idus', 'plan', 'streams']);
 
-    const edited = await request(t.url)
-      .patch(`${clients}/exemple-sas`)
-      .set(admin())
-      .send({ company: 'Exemple Group SAS', idus: null });
+    const edited = await request(t.url).patch(`${clients}/exemple-sas`).set(admin()).send({ company: 'Exemple Group SAS', idus: null });
     expect(edited.status).toBe(200);
     expect(edited.body.pending).toEqual({ ...PROFILE, company: 'Exemple Group SAS', idus: [] });
     expect(edited.body.confirmed).toEqual(PROFILE);
@@ -124,7 +121,15 @@ describe('POST /admin/clients', () => {
     const res = await request(t.url)
       .post(clients)
       .set(admin())
-      .send({ client_id: 'Bad Id', email: 'not-an-email', country: 'fr', company: 'x'.repeat(201), streams: 'EMB', idus: [1], extra: true });
+      .send({
+        client_id: 'Bad Id',
+        email: 'not-an-email',
+        country: 'fr',
+        company: 'x'.repeat(201),
+        streams: 'EMB',
+        idus: [1],
+        extra: true,
+      });
     expectValidation(res, [
       { pointer: '/client_id', code: 'matches' },
       { pointer: '/email', code: 'invalid_email' },
@@ -147,7 +152,9 @@ describe('POST /admin/clients', () => {
   });
 
   it('refuses a blank company and trims one with surrounding spaces', async () => {
-    expectValidation(await request(t.url).post(clients).set(admin()).send({ company: '   ' }), [{ pointer: '/company', code: 'not_blank' }]);
+    expectValidation(await request(t.url).post(clients).set(admin()).send({ company: '   ' }), [
+      { pointer: '/company', code: 'not_blank' },
+    ]);
     const res = await request(t.url).post(clients).set(admin()).send({ company: '  Exemple SAS ' });
     expect(res.body.pending.company).toBe('Exemple SAS');
   });
@@ -176,7 +183,14 @@ describe('POST /admin/clients', () => {
   it('accepts at most 50 IDUs', async () => {
     const idus = Array.from({ length: 51 }, (_, i) => `IDU${i}`);
     expectValidation(await request(t.url).post(clients).set(admin()).send({ idus }), [{ pointer: '/idus', code: 'array_max_size' }]);
-    expect((await request(t.url).post(clients).set(admin()).send({ idus: idus.slice(0, 50) })).status).toBe(201);
+    expect(
+      (
+        await request(t.url)
+          .post(clients)
+          .set(admin())
+          .send({ idus: idus.slice(0, 50) })
+      ).status,
+    ).toBe(201);
   });
 
   it('refuses a body that is not JSON or not an object', async () => {
@@ -221,7 +235,11 @@ describe('PATCH /admin/clients/{client_id}', () => {
       { pointer: '/constructor', code: 'unknown_field' },
       { pointer: '/extra', code: 'unknown_field' },
     ]);
-    const alone = await request(t.url).patch(`${clients}/${clientId}`).set(admin()).set('content-type', 'application/json').send('{"__proto__":{}}');
+    const alone = await request(t.url)
+      .patch(`${clients}/${clientId}`)
+      .set(admin())
+      .set('content-type', 'application/json')
+      .send('{"__proto__":{}}');
     expectValidation(alone, [{ pointer: '/__proto__', code: 'unknown_field' }]);
     const after = await request(t.url).get(`${clients}/${clientId}`).set(admin());
     expect(after.body.pending.company).toBe(PROFILE.company);

@@ -140,7 +140,13 @@ describe('issuing tokens', () => {
   it('answers 404 for an unknown client on every token route', async () => {
     expectProblem(await request(t.url).post(tokensOf('nobody')).set(admin()).send({}), 404, 'not_found');
     expectProblem(await request(t.url).get(tokensOf('nobody')).set(admin()), 404, 'not_found');
-    expectProblem(await request(t.url).delete(`${tokensOf('nobody')}/00000000-0000-4000-8000-000000000000`).set(admin()), 404, 'not_found');
+    expectProblem(
+      await request(t.url)
+        .delete(`${tokensOf('nobody')}/00000000-0000-4000-8000-000000000000`)
+        .set(admin()),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -160,9 +166,27 @@ describe('listing and revoking tokens', () => {
     expect(list.headers['cache-control']).toBe('no-store');
     expect(list.body.map((x: { name: string }) => x.name)).toEqual(['second', 'first']);
     for (const item of list.body) {
-      expect(Object.keys(item).sort()).toEqual(['created_at', 'created_via', 'expires_at', 'id', 'last_used_at', 'mode', 'name', 'prefix', 'revoked_at']);
+      expect(Object.keys(item).sort()).toEqual([
+        'created_at',
+        'created_via',
+        'expires_at',
+        'id',
+        'last_used_at',
+        'mode',
+        'name',
+        'prefix',
+        'revoked_at',
+      ]);
     }
-    expect(list.body[0]).toEqual(expect.objectContaining({ id: second.id, prefix: second.token.slice(0, 12), last_used_at: null, revoked_at: null, created_via: 'operator' }));
+    expect(list.body[0]).toEqual(
+      expect.objectContaining({
+        id: second.id,
+        prefix: second.token.slice(0, 12),
+        last_used_at: null,
+        revoked_at: null,
+        created_via: 'operator',
+      }),
+    );
     expect(list.body[1].last_used_at).toEqual(expect.any(String));
     expect(JSON.stringify(list.body)).not.toContain(first.token);
     expect(JSON.stringify(list.body)).not.toMatch(/[0-9a-f]{64}/);
@@ -190,7 +214,9 @@ describe('listing and revoking tokens', () => {
     const other = await issueToken(t, clientId);
     expect((await me(`Bearer ${token}`)).status).toBe(200);
 
-    const revoked = await request(t.url).delete(`${tokensOf(clientId)}/${tokenId}`).set(admin());
+    const revoked = await request(t.url)
+      .delete(`${tokensOf(clientId)}/${tokenId}`)
+      .set(admin());
     expect(revoked.status).toBe(204);
     expect(revoked.text).toBe('');
     expectInvalidToken(await me(`Bearer ${token}`), /revoked/);
@@ -198,7 +224,13 @@ describe('listing and revoking tokens', () => {
     expect((await me(`Bearer ${other.token}`)).status).toBe(200);
 
     const before = (await t.pool.query('SELECT revoked_at FROM client_tokens WHERE id = $1', [tokenId])).rows[0].revoked_at as Date;
-    expect((await request(t.url).delete(`${tokensOf(clientId)}/${tokenId}`).set(admin())).status).toBe(204);
+    expect(
+      (
+        await request(t.url)
+          .delete(`${tokensOf(clientId)}/${tokenId}`)
+          .set(admin())
+      ).status,
+    ).toBe(204);
     const after = (await t.pool.query('SELECT revoked_at FROM client_tokens WHERE id = $1', [tokenId])).rows[0].revoked_at as Date;
     expect(after.getTime()).toBe(before.getTime());
 
@@ -210,7 +242,13 @@ describe('listing and revoking tokens', () => {
     const a = await createClientWithToken(t);
     const b = await createClientWithToken(t);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', b.tokenId]) {
-      expectProblem(await request(t.url).delete(`${tokensOf(a.clientId)}/${id}`).set(admin()), 404, 'not_found');
+      expectProblem(
+        await request(t.url)
+          .delete(`${tokensOf(a.clientId)}/${id}`)
+          .set(admin()),
+        404,
+        'not_found',
+      );
     }
     expect((await me(`Bearer ${b.token}`)).status).toBe(200);
   });
@@ -236,20 +274,28 @@ describe('bad credentials on a client route', () => {
   it('two Authorization headers → 400, whichever of them is valid', async () => {
     const twice = (headers: string[]) =>
       new Promise<{ status: number; body: Record<string, unknown>; type?: string }>((resolve, reject) => {
-        const req = http.get(`${t.url}/api/v1/me`, { headers: ['host', new URL(t.url).host, ...headers.flatMap((value) => ['authorization', value])] }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => {
-            try {
-              resolve({ status: res.statusCode!, body: JSON.parse(text), type: res.headers['content-type'] });
-            } catch (error) {
-              reject(new Error(`${res.statusCode} ${text}`, { cause: error }));
-            }
-          });
-        });
+        const req = http.get(
+          `${t.url}/api/v1/me`,
+          { headers: ['host', new URL(t.url).host, ...headers.flatMap((value) => ['authorization', value])] },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => {
+              try {
+                resolve({ status: res.statusCode!, body: JSON.parse(text), type: res.headers['content-type'] });
+              } catch (error) {
+                reject(new Error(`${res.statusCode} ${text}`, { cause: error }));
+              }
+            });
+          },
+        );
         req.on('error', reject);
       });
-    for (const headers of [[`Bearer ${token}`, 'Bearer x'], ['Bearer x', `Bearer ${token}`], [`Bearer ${token}`, `Bearer ${token}`]]) {
+    for (const headers of [
+      [`Bearer ${token}`, 'Bearer x'],
+      ['Bearer x', `Bearer ${token}`],
+      [`Bearer ${token}`, `Bearer ${token}`],
+    ]) {
       const res = await twice(headers);
       expect(res).toMatchObject({ status: 400, type: 'application/problem+json; charset=utf-8', body: { code: 'bad_request' } });
     }
@@ -313,7 +359,10 @@ describe('bad credentials on a client route', () => {
   });
 
   it('a token in a body is never read: the body is read only after authentication', async () => {
-    const res = await request(t.url).post('/api/v1/declarations').set('Content-Type', 'application/x-www-form-urlencoded').send(`access_token=${token}`);
+    const res = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(`access_token=${token}`);
     expectProblem(res, 401, 'missing_token');
     const json = await request(t.url).post('/api/v1/declarations').send({ access_token: token, period: '2026-S1', lines: [] });
     expectProblem(json, 401, 'missing_token');
@@ -356,7 +405,9 @@ describe('secrecy', () => {
     await me(`bearer ${token}`);
     await request(t.url).get(tokensOf(clientId)).set('authorization', `Bearer ${token}`); // 403
     await request(t.url).get(`/api/v1/me?access_token=${token}`); // token in a URL: redacted in the log
-    await request(t.url).delete(`${tokensOf(clientId)}/${tokenId}`).set(admin());
+    await request(t.url)
+      .delete(`${tokensOf(clientId)}/${tokenId}`)
+      .set(admin());
     await me(`Bearer ${token}`); // revoked
     await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -434,8 +485,9 @@ describe('every route is closed unless listed as public', () => {
 
   /** Every route the HTTP server serves, from the Express router. */
   function expressRoutes(): string[] {
-    const stack = (t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } })
-      .router.stack;
+    const stack = (
+      t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }
+    ).router.stack;
     const out = new Set<string>();
     for (const layer of stack) {
       // Wildcard routes are middleware mounted for every method (helmet, JSON parser…), not resources.
@@ -450,7 +502,12 @@ describe('every route is closed unless listed as public', () => {
   it('has exactly the listed public controller routes', () => {
     const routes = controllerRoutes();
     expect(routes.length).toBeGreaterThan(PUBLIC_ROUTES.length);
-    expect(routes.filter((r) => r.audience === 'public').map((r) => r.route).sort()).toEqual([...PUBLIC_ROUTES].sort());
+    expect(
+      routes
+        .filter((r) => r.audience === 'public')
+        .map((r) => r.route)
+        .sort(),
+    ).toEqual([...PUBLIC_ROUTES].sort());
     // Every controller route is served, and nothing else is besides the documentation.
     const served = expressRoutes().filter((route) => !isDocumentation(route) && !CORS_PREFLIGHTS.includes(route));
     expect(expressRoutes()).toEqual(expect.arrayContaining(CORS_PREFLIGHTS));
@@ -461,8 +518,16 @@ describe('every route is closed unless listed as public', () => {
   it('client tokens get 403 on every admin route, operator tokens 401 on every client route', async () => {
     const routes = controllerRoutes();
     // adminRoutes() (used above and below) lists every admin route of the app.
-    const listed = adminRoutes(':client_id', ':token_id').map(([method, path]) =>
-      `${method.toUpperCase()} ${path.replace(/\/(2025-S1)(?=\/)/, '/:period').replace(/\/declarations\/0{8}-[0-9-]+\/derivation$/, '/declarations/:id/derivation').replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id').replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id').replace(/sign-in-links\/:token_id$/, 'sign-in-links/:link_id').replace(/\/streams\/EMB$/, '/streams/:stream').replace(/\/years\/2025\//, '/years/:year/')}`,
+    const listed = adminRoutes(':client_id', ':token_id').map(
+      ([method, path]) =>
+        `${method.toUpperCase()} ${path
+          .replace(/\/(2025-S1)(?=\/)/, '/:period')
+          .replace(/\/declarations\/0{8}-[0-9-]+\/derivation$/, '/declarations/:id/derivation')
+          .replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id')
+          .replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id')
+          .replace(/sign-in-links\/:token_id$/, 'sign-in-links/:link_id')
+          .replace(/\/streams\/EMB$/, '/streams/:stream')
+          .replace(/\/years\/2025\//, '/years/:year/')}`,
     );
     expect(new Set(listed)).toEqual(new Set(routes.filter((r) => r.audience === 'admin').map((r) => r.route)));
 
@@ -494,24 +559,40 @@ describe('every route is closed unless listed as public', () => {
   });
 
   it('sends every dashboard page to sign-in without a session, even with a client token (303)', async () => {
-    const pages = controllerRoutes().filter((r) => r.audience === 'session').map((r) => r.route);
-    expect(pages).toEqual(expect.arrayContaining(['GET /dashboard', 'GET /dashboard/tokens', 'POST /dashboard/tokens', 'POST /dashboard/sign-out']));
+    const pages = controllerRoutes()
+      .filter((r) => r.audience === 'session')
+      .map((r) => r.route);
+    expect(pages).toEqual(
+      expect.arrayContaining(['GET /dashboard', 'GET /dashboard/tokens', 'POST /dashboard/tokens', 'POST /dashboard/sign-out']),
+    );
     // Every route under /dashboard is a page or a public sign-in form: none is a client or admin route.
-    expect(controllerRoutes().filter((r) => r.route.split(' ')[1]!.startsWith('/dashboard') && r.audience !== 'session' && r.audience !== 'public')).toEqual([]);
+    expect(
+      controllerRoutes().filter(
+        (r) => r.route.split(' ')[1]!.startsWith('/dashboard') && r.audience !== 'session' && r.audience !== 'public',
+      ),
+    ).toEqual([]);
     const client = await createClientWithToken(t);
     for (const route of pages) {
       const [method, template] = route.split(' ') as [string, string];
       const path = template.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
       for (const authorization of [undefined, `Bearer ${client.token}`]) {
         const res = await send(method.toLowerCase(), path, authorization);
-        expect({ route, status: res.status, location: res.headers.location }).toEqual({ route, status: 303, location: '/dashboard/sign-in?session=ended' });
+        expect({ route, status: res.status, location: res.headers.location }).toEqual({
+          route,
+          status: 303,
+          location: '/dashboard/sign-in?session=ended',
+        });
       }
     }
   });
 
   it('refuses every other route without a credential: 401 with WWW-Authenticate', async () => {
-    const sessionRoutes = controllerRoutes().filter((r) => r.audience === 'session').map((r) => r.route);
-    const open = expressRoutes().filter((route) => PUBLIC_ROUTES.includes(route) || CORS_PREFLIGHTS.includes(route) || isDocumentation(route));
+    const sessionRoutes = controllerRoutes()
+      .filter((r) => r.audience === 'session')
+      .map((r) => r.route);
+    const open = expressRoutes().filter(
+      (route) => PUBLIC_ROUTES.includes(route) || CORS_PREFLIGHTS.includes(route) || isDocumentation(route),
+    );
     const closed = expressRoutes().filter((route) => !open.includes(route) && !sessionRoutes.includes(route));
     expect(closed).toEqual(expect.arrayContaining(['GET /api/v1/me', 'POST /api/v1/admin/clients']));
     for (const route of closed) {

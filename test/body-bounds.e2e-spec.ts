@@ -23,10 +23,20 @@ afterAll(async () => {
   await t?.close();
 });
 
-const counts = async () => (await t.pool.query(`SELECT (SELECT count(*) FROM declarations)::int AS declarations, (SELECT count(*) FROM sign_in_links)::int AS links`)).rows[0];
+const counts = async () =>
+  (
+    await t.pool.query(
+      `SELECT (SELECT count(*) FROM declarations)::int AS declarations, (SELECT count(*) FROM sign_in_links)::int AS links`,
+    )
+  ).rows[0];
 
 /** A raw HTTP/1.1 exchange: the request as given, the answer's status line and headers as they come (the body unread). */
-function exchange(port: number, head: string, body: Buffer | string = '', options: { end?: boolean } = {}): Promise<{ status: number; head: string }> {
+function exchange(
+  port: number,
+  head: string,
+  body: Buffer | string = '',
+  options: { end?: boolean } = {},
+): Promise<{ status: number; head: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => {
       socket.write(head);
@@ -57,7 +67,11 @@ describe('forms', () => {
     await browser.get('/dashboard/sign-in');
     const res = await fetch(`${t.url}/dashboard/sign-in`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip', cookie: `epr_csrf=${browser.cookies.get('epr_csrf')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-encoding': 'gzip',
+        cookie: `epr_csrf=${browser.cookies.get('epr_csrf')}`,
+      },
       body,
       redirect: 'manual',
     });
@@ -148,11 +162,19 @@ describe('CSV: rows and cells bounded before parsing', () => {
   it('the same through the dashboard’s upload: the row named on the page (422), nothing stored', async () => {
     const browser = await signedIn(t, clientId);
     const before = await counts();
-    const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'blank.csv', content: `stream,material,unit,quantity\n${'\n'.repeat(1_000_000)}` });
+    const res = await browser.upload(
+      '/dashboard/declarations/upload',
+      { period: '2025-S1' },
+      { name: 'blank.csv', content: `stream,material,unit,quantity\n${'\n'.repeat(1_000_000)}` },
+    );
     expect(res.status).toBe(422);
     expect(res.html).toContain('Row 2002');
     expect(res.html).toContain('more than 2,001 rows');
-    const header = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'wide.csv', content: `stream,material,unit,quantity${','.repeat(500_000)}\n` });
+    const header = await browser.upload(
+      '/dashboard/declarations/upload',
+      { period: '2025-S1' },
+      { name: 'wide.csv', content: `stream,material,unit,quantity${','.repeat(500_000)}\n` },
+    );
     expect(header.status).toBe(422);
     expect(header.html).toContain('more cells than');
     expect(await counts()).toEqual(before);
@@ -171,7 +193,8 @@ describe('the sign-in limit, counted before a public form’s body is read', () 
   it('past the limit, a sign-in POST whose body has not arrived gets its 429 at once (and the connection is closed)', async () => {
     const { clientId: someone } = await createClient(limited);
     const port = portOf(limited);
-    const head = (length: number) => `POST /dashboard/sign-in/link HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`;
+    const head = (length: number) =>
+      `POST /dashboard/sign-in/link HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\n\r\n`;
     // Two complete requests use the minute's budget (refused for their missing CSRF token: 403).
     for (let i = 0; i < 2; i++) expect((await exchange(port, head(7), 'token=x')).status).toBe(403);
     // The third sends its headers and 10 of the 100 bytes it announces, and waits.
@@ -179,6 +202,9 @@ describe('the sign-in limit, counted before a public form’s body is read', () 
     expect(third.status).toBe(429);
     expect(third.head.toLowerCase()).toContain('connection: close');
     expect(third.head.toLowerCase()).toContain('retry-after: ');
-    expect((await limited.pool.query(`SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1 AND used_at IS NOT NULL`, [someone])).rows[0].n).toBe(0);
+    expect(
+      (await limited.pool.query(`SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1 AND used_at IS NOT NULL`, [someone]))
+        .rows[0].n,
+    ).toBe(0);
   });
 });

@@ -21,7 +21,11 @@ afterAll(async () => {
 const contract: Middleware = {
   async onResponse({ request, response }) {
     const text = await response.clone().text();
-    const error = await contractError(request.method, request.url, { status: response.status, headers: Object.fromEntries(response.headers), text });
+    const error = await contractError(request.method, request.url, {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      text,
+    });
     if (error) throw error;
   },
 };
@@ -45,7 +49,14 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
   const admin = api(ADMIN_TOKEN);
   const created = expectData(
     await admin.POST('/api/v1/admin/clients', {
-      body: { company: 'Client System SAS', email: 'erp@client-system.fr', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR000000_01CLNT'] },
+      body: {
+        company: 'Client System SAS',
+        email: 'erp@client-system.fr',
+        country: 'FR',
+        plan: 'business',
+        streams: ['EMB'],
+        idus: ['FR000000_01CLNT'],
+      },
     }),
     201,
   );
@@ -53,13 +64,18 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
   const path = { client_id: created.client_id };
   const confirmed = expectData(await admin.POST('/api/v1/admin/clients/{client_id}/confirm', { params: { path } }), 200);
   expect(confirmed.confirmed.plan).toBe('business');
-  const issued = expectData(await admin.POST('/api/v1/admin/clients/{client_id}/tokens', { params: { path }, body: { name: 'ERP production' } }), 201);
+  const issued = expectData(
+    await admin.POST('/api/v1/admin/clients/{client_id}/tokens', { params: { path }, body: { name: 'ERP production' } }),
+    201,
+  );
   expect(issued.token.startsWith(issued.prefix)).toBe(true);
 
   // The client system, with its token.
   const client = api(issued.token);
   const me = expectData(await client.GET('/api/v1/me'), 200);
-  expect(me).toEqual(expect.objectContaining({ client_id: created.client_id, company: 'Client System SAS', plan: 'business', streams: ['EMB'] }));
+  expect(me).toEqual(
+    expect.objectContaining({ client_id: created.client_id, company: 'Client System SAS', plan: 'business', streams: ['EMB'] }),
+  );
 
   // Submit, retry safely with the same Idempotency-Key, then amend the same period.
   const key = randomUUID();
@@ -78,7 +94,14 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
   expect(expectData(retried, 201)).toEqual(v1);
   expect(retried.response.headers.get('idempotent-replayed')).toBe('true');
 
-  const amended = { period: '2025-S1', lines: [...body.lines, { stream: 'EMB', material: 'Carton', unit: 'kg', quantity: 300 }, { stream: 'EMB', material: 'Carton', unit: 'uvc', quantity: 900 }] };
+  const amended = {
+    period: '2025-S1',
+    lines: [
+      ...body.lines,
+      { stream: 'EMB', material: 'Carton', unit: 'kg', quantity: 300 },
+      { stream: 'EMB', material: 'Carton', unit: 'uvc', quantity: 900 },
+    ],
+  };
   const v2 = expectData(await client.POST('/api/v1/declarations', { body: amended }), 201);
   expect(v2).toEqual(expect.objectContaining({ revision: 2, supersedes: v1.id, status: 'current' }));
   const other = expectData(await client.POST('/api/v1/declarations', { body: { ...body, period: '2025-S2' } }), 201);
@@ -101,7 +124,9 @@ it('onboards a client, which then submits, amends, lists page by page and reads 
   expect(read).toEqual(expect.objectContaining({ id: v1.id, status: 'superseded', lines: v1.lines }));
 
   // Errors are typed problems: 422 lists every field, 404 for an unknown id.
-  const refused = await client.POST('/api/v1/declarations', { body: { period: '2025-S3', lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: -1 }] } });
+  const refused = await client.POST('/api/v1/declarations', {
+    body: { period: '2025-S3', lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: -1 }] },
+  });
   expect(refused.response.status).toBe(422);
   expect(refused.response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   const problem = refused.error;

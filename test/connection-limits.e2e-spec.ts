@@ -79,7 +79,9 @@ describe('behind a trusted proxy (TRUST_PROXY=loopback): requests in flight per 
   function slowRequest(port: number, client: string): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
       const socket = net.connect({ port, host: '127.0.0.1' }, () => {
-        socket.write(`POST /dashboard/sign-in HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${client}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nemail=`);
+        socket.write(
+          `POST /dashboard/sign-in HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${client}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nemail=`,
+        );
         resolve(socket);
       });
       socket.on('error', () => {});

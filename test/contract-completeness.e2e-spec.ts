@@ -80,20 +80,32 @@ describe('the document says', () => {
     for (const [path, json, csv] of pairs) {
       const jsonOperation = doc.paths[path!].get;
       const csvOperation = doc.paths[`${path}.csv`].get;
-      expect({ path, operationId: jsonOperation.operationId, csv: jsonOperation['x-csv-operation'], media: Object.keys(jsonOperation.responses['200'].content) }).toEqual({
+      expect({
+        path,
+        operationId: jsonOperation.operationId,
+        csv: jsonOperation['x-csv-operation'],
+        media: Object.keys(jsonOperation.responses['200'].content),
+      }).toEqual({
         path,
         operationId: json,
         csv,
         media: ['application/json'],
       });
-      expect({ path, operationId: csvOperation.operationId, media: Object.keys(csvOperation.responses['200'].content) }).toEqual({ path, operationId: csv, media: ['text/csv'] });
+      expect({ path, operationId: csvOperation.operationId, media: Object.keys(csvOperation.responses['200'].content) }).toEqual({
+        path,
+        operationId: csv,
+        media: ['text/csv'],
+      });
       expect(csvOperation.responses['200'].headers['Content-Disposition']).toBeDefined();
     }
     // No other operation answers both: a generated client types every answer as one thing.
     const mixed = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item as Json).flatMap(([method, op]) =>
         Object.entries(((op as Json).responses ?? {}) as Json)
-          .filter(([status, r]) => status.startsWith('2') && Object.keys(((r as Json).content ?? {}) as Json).filter((m) => !m.endsWith('/*')).length > 1)
+          .filter(
+            ([status, r]) =>
+              status.startsWith('2') && Object.keys(((r as Json).content ?? {}) as Json).filter((m) => !m.endsWith('/*')).length > 1,
+          )
           .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
       ),
     );
@@ -107,14 +119,19 @@ describe('the service', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ pointer: '/name', code: 'required', detail: 'is required' }]);
     // A field that is there but wrong keeps its own codes.
-    const long = await request(t.url).post('/api/v1/admin/operator-tokens').set(admin).send({ name: 'x'.repeat(101) });
+    const long = await request(t.url)
+      .post('/api/v1/admin/operator-tokens')
+      .set(admin)
+      .send({ name: 'x'.repeat(101) });
     expect(long.body.errors.map((e: Json) => e.code)).toEqual(['max_length']);
   });
 
   it('sends no Content-Type on a 304', async () => {
     const first = await request(t.url).get('/api/v1/streams.json');
     expect(first.status).toBe(200);
-    const again = await request(t.url).get('/api/v1/streams.json').set('if-none-match', first.headers.etag as string);
+    const again = await request(t.url)
+      .get('/api/v1/streams.json')
+      .set('if-none-match', first.headers.etag as string);
     expect(again.status).toBe(304);
     expect(again.headers['content-type']).toBeUndefined();
     expect(again.headers.etag).toBe(first.headers.etag);
@@ -126,28 +143,48 @@ describe('the service', () => {
     const created = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', `Bearer ${token}`)
-      .send({ period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 12.5 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 50 }] });
+      .send({
+        period: '2025-S1',
+        lines: [
+          { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 12.5 },
+          { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 50 },
+        ],
+      });
     expect(created.status).toBe(201);
-    const csv = await request(t.url).get(`/api/v1/declarations/${created.body.id}.csv`).set('authorization', `Bearer ${token}`).buffer(true);
+    const csv = await request(t.url)
+      .get(`/api/v1/declarations/${created.body.id}.csv`)
+      .set('authorization', `Bearer ${token}`)
+      .buffer(true);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe('attachment; filename="declaration-2025-S1-r1.csv"');
     expect(csv.text).toBe('\ufeffstream,material,unit,quantity\r\nEMB,glass,kg,12.5\r\nEMB,glass,uvc,50\r\n');
-    const negotiated = await request(t.url).get(`/api/v1/declarations/${created.body.id}`).set('authorization', `Bearer ${token}`).set('accept', 'text/csv').buffer(true);
+    const negotiated = await request(t.url)
+      .get(`/api/v1/declarations/${created.body.id}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('accept', 'text/csv')
+      .buffer(true);
     expect(negotiated.text).toBe(csv.text);
-    expect((await request(t.url).get(`/api/v1/declarations/${created.body.id}.csv`).set('authorization', `Bearer ${other.token}`)).status).toBe(404);
+    expect(
+      (await request(t.url).get(`/api/v1/declarations/${created.body.id}.csv`).set('authorization', `Bearer ${other.token}`)).status,
+    ).toBe(404);
     expect((await request(t.url).get('/api/v1/declarations/not-a-uuid.csv').set('authorization', `Bearer ${token}`)).status).toBe(404);
     // The negotiated CSV passes the contract check as the file of getDeclarationCsv (x-csv-operation names it:
     // getDeclaration documents JSON only); an operation that names none refuses a CSV.
     const url = `${t.url}/api/v1/declarations/${created.body.id}`;
     const headers = { ...negotiated.headers } as Record<string, string>;
     expect(await contractProblems('GET', url, { status: 200, headers, text: negotiated.text })).toBeUndefined();
-    expect(await contractProblems('GET', `${t.url}/api/v1/me`, { status: 200, headers, text: negotiated.text })).toEqual([expect.stringContaining('content-type text/csv is not documented')]);
+    expect(await contractProblems('GET', `${t.url}/api/v1/me`, { status: 200, headers, text: negotiated.text })).toEqual([
+      expect.stringContaining('content-type text/csv is not documented'),
+    ]);
   });
 
   it('echoes X-Request-Id and announces the quota on a client answer (both documented: the contract check would fail otherwise)', async () => {
     const { token } = await createClientWithToken(t);
-    const res = await request(t.url).get('/api/v1/me/obligations').set('authorization', `Bearer ${token}`).set('x-request-id', 'erp-run-42');
+    const res = await request(t.url)
+      .get('/api/v1/me/obligations')
+      .set('authorization', `Bearer ${token}`)
+      .set('x-request-id', 'erp-run-42');
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('erp-run-42');
     expect(res.headers.ratelimit).toMatch(/^"client";r=\d+;t=\d+$/);
@@ -156,7 +193,11 @@ describe('the service', () => {
 
   it('answers 415 with Accept-Post', async () => {
     const { token } = await createClientWithToken(t);
-    const res = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'text/plain').send('hello');
+    const res = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'text/plain')
+      .send('hello');
     expect(res.status).toBe(415);
     expect(res.headers['accept-post']).toBe('application/json, text/csv');
   });

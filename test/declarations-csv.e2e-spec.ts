@@ -18,13 +18,17 @@ afterAll(async () => {
 
 const PATH = '/api/v1/declarations';
 /** The characters of these tests that Windows-1252 writes outside Latin-1. */
-const CP1252: Record<string, number> = { '€': 0x80, 'œ': 0x9c };
+const CP1252: Record<string, number> = { '€': 0x80, œ: 0x9c };
 /** Text as Windows-1252 bytes (Latin-1 characters are their own code). */
 const cp1252 = (text: string) => Buffer.from([...text].map((c) => CP1252[c] ?? c.charCodeAt(0)));
 const BOM = '\ufeff';
 
 const postJson = (period: string, lines: unknown[]) =>
-  request(t.url).post(PATH).set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(JSON.stringify({ period, lines }));
+  request(t.url)
+    .post(PATH)
+    .set('authorization', `Bearer ${token}`)
+    .set('content-type', 'application/json')
+    .send(JSON.stringify({ period, lines }));
 const postCsv = (period: string | undefined, body: string | Buffer, options: { contentType?: string; key?: string } = {}) => {
   const req = request(t.url)
     .post(period === undefined ? PATH : `${PATH}?period=${period}`)
@@ -35,14 +39,22 @@ const postCsv = (period: string | undefined, body: string | Buffer, options: { c
 };
 
 async function counts(): Promise<{ declarations: number; lines: number }> {
-  const { rows } = await t.pool.query('SELECT (SELECT count(*) FROM declarations)::int AS declarations, (SELECT count(*) FROM declaration_lines)::int AS lines');
+  const { rows } = await t.pool.query(
+    'SELECT (SELECT count(*) FROM declarations)::int AS declarations, (SELECT count(*) FROM declaration_lines)::int AS lines',
+  );
   return rows[0];
 }
 
 function expectErrors(res: request.Response, expected: { pointer: string; code: string; row?: number }[]) {
   expect(res.status).toBe(422);
   expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-  expect(res.body.errors.map(({ pointer, code, row }: { pointer: string; code: string; row?: number }) => ({ pointer, code, ...(row ? { row } : {}) }))).toEqual(expected);
+  expect(
+    res.body.errors.map(({ pointer, code, row }: { pointer: string; code: string; row?: number }) => ({
+      pointer,
+      code,
+      ...(row ? { row } : {}),
+    })),
+  ).toEqual(expected);
 }
 
 // Household packaging: each material's weight (kg) with its count of sales units (uvc).
@@ -82,7 +94,9 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
     [
       'a US spreadsheet (commas, Windows-1252, CRLF, columns in another order)',
       '2024-S1',
-      cp1252('material,stream,quantity,unit\r\nVerre,EMB,1200.5,kg\r\n"Papier-carton ondulé, ""kraft""",EMB,0.125,kg\r\n"Bidons acier 5 l (€, œ)",EMB,310,kg\r\nVerre,EMB,4800,uvc\r\n"Papier-carton ondulé, ""kraft""",EMB,10,uvc\r\n"Bidons acier 5 l (€, œ)",EMB,62,uvc\r\n'),
+      cp1252(
+        'material,stream,quantity,unit\r\nVerre,EMB,1200.5,kg\r\n"Papier-carton ondulé, ""kraft""",EMB,0.125,kg\r\n"Bidons acier 5 l (€, œ)",EMB,310,kg\r\nVerre,EMB,4800,uvc\r\n"Papier-carton ondulé, ""kraft""",EMB,10,uvc\r\n"Bidons acier 5 l (€, œ)",EMB,62,uvc\r\n',
+      ),
       'text/csv; charset=windows-1252',
     ],
     [
@@ -112,7 +126,9 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
     const first = await postCsv('2023-S1', file, { key: 'csv-1' });
     expect(first.status).toBe(201);
     expect(first.headers.location).toBe(`${PATH}/${first.body.id}`);
-    expect(first.body.lines).toEqual([{ stream: 'EMB', material: 'Verre', material_category: expect.anything(), unit: 'uvc', quantity: 12 }]);
+    expect(first.body.lines).toEqual([
+      { stream: 'EMB', material: 'Verre', material_category: expect.anything(), unit: 'uvc', quantity: 12 },
+    ]);
     const replay = await postCsv('2023-S1', file, { key: 'csv-1' });
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
@@ -120,11 +136,18 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
   });
 
   it('numbers as French Excel writes them (no-break space thousands, decimal comma) are stored exactly as meant (issue 31)', async () => {
-    const file = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0200,5\r\nEMB;Verre;uvc;4\u202f800\r\nEMB;Acier;kg;1.250,125\r\nEMB;Acier;uvc;12 000\r\n';
+    const file =
+      'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0200,5\r\nEMB;Verre;uvc;4\u202f800\r\nEMB;Acier;kg;1.250,125\r\nEMB;Acier;uvc;12 000\r\n';
     const own = await createClientWithToken(t, { streams: ['EMB'] });
-    const res = await request(t.url).post(`${PATH}?period=2022-S2`).set('authorization', `Bearer ${own.token}`).set('content-type', 'text/csv').send(Buffer.from(file, 'utf8'));
+    const res = await request(t.url)
+      .post(`${PATH}?period=2022-S2`)
+      .set('authorization', `Bearer ${own.token}`)
+      .set('content-type', 'text/csv')
+      .send(Buffer.from(file, 'utf8'));
     expect(res.status).toBe(201);
-    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [res.body.id]);
+    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [
+      res.body.id,
+    ]);
     expect(stored.rows).toEqual([
       { unit: 'kg', quantity: '1200.500' },
       { unit: 'uvc', quantity: '4800.000' },
@@ -137,18 +160,42 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
 describe('broken files: refused whole, the row or cell named, nothing stored', () => {
   it.each([
     ['a missing column', 'stream;material;quantity\r\nEMB;Verre;12\r\n', [{ pointer: '/rows/1', code: 'missing_column', row: 1 }]],
-    ['an unknown column', 'stream,material,unit,quantity,weight\nEMB,Verre,kg,12,3\n', [{ pointer: '/rows/1', code: 'unknown_column', row: 1 }]],
-    ['a quote never closed', 'stream,material,unit,quantity\nEMB,Verre,kg,12\nEMB,"Bois,kg,3\nEMB,Acier,kg,4\n', [{ pointer: '/rows/3', code: 'invalid_csv', row: 3 }]],
-    ['a row with too many cells', 'stream,material,unit,quantity\nEMB,Verre,uvc,12\nEMB,Acier, brut,uvc,3\n', [
-      { pointer: '/rows/3', code: 'too_many_cells', row: 3 },
-      { pointer: '/rows/3/quantity', code: 'number_has_unit', row: 3 },
-      { pointer: '/rows/3/unit', code: 'unit_not_allowed', row: 3 },
-    ]],
-    ['tab-separated (a wrong delimiter)', 'stream\tmaterial\tunit\tquantity\nEMB\tVerre\tkg\t12\n', [{ pointer: '/rows/1', code: 'invalid_csv_header', row: 1 }]],
+    [
+      'an unknown column',
+      'stream,material,unit,quantity,weight\nEMB,Verre,kg,12,3\n',
+      [{ pointer: '/rows/1', code: 'unknown_column', row: 1 }],
+    ],
+    [
+      'a quote never closed',
+      'stream,material,unit,quantity\nEMB,Verre,kg,12\nEMB,"Bois,kg,3\nEMB,Acier,kg,4\n',
+      [{ pointer: '/rows/3', code: 'invalid_csv', row: 3 }],
+    ],
+    [
+      'a row with too many cells',
+      'stream,material,unit,quantity\nEMB,Verre,uvc,12\nEMB,Acier, brut,uvc,3\n',
+      [
+        { pointer: '/rows/3', code: 'too_many_cells', row: 3 },
+        { pointer: '/rows/3/quantity', code: 'number_has_unit', row: 3 },
+        { pointer: '/rows/3/unit', code: 'unit_not_allowed', row: 3 },
+      ],
+    ],
+    [
+      'tab-separated (a wrong delimiter)',
+      'stream\tmaterial\tunit\tquantity\nEMB\tVerre\tkg\t12\n',
+      [{ pointer: '/rows/1', code: 'invalid_csv_header', row: 1 }],
+    ],
     ['no header', 'EMB,Verre,kg,12\n', [{ pointer: '/rows/1', code: 'invalid_csv_header', row: 1 }]],
     // A decimal comma in a quoted cell is read as the person wrote it (12.5), and a count of sales units has no decimals.
-    ['a decimal comma in a comma-separated file', 'stream,material,unit,quantity\nEMB,Verre,uvc,"12,5"\n', [{ pointer: '/rows/2/quantity', code: 'quantity_too_precise', row: 2 }]],
-    ['an ambiguous number (thousands or decimals)', 'stream,material,unit,quantity\nEMB,Verre,kg,"1,200"\nEMB,Verre,uvc,10\n', [{ pointer: '/rows/2/quantity', code: 'number_ambiguous', row: 2 }]],
+    [
+      'a decimal comma in a comma-separated file',
+      'stream,material,unit,quantity\nEMB,Verre,uvc,"12,5"\n',
+      [{ pointer: '/rows/2/quantity', code: 'quantity_too_precise', row: 2 }],
+    ],
+    [
+      'an ambiguous number (thousands or decimals)',
+      'stream,material,unit,quantity\nEMB,Verre,kg,"1,200"\nEMB,Verre,uvc,10\n',
+      [{ pointer: '/rows/2/quantity', code: 'number_ambiguous', row: 2 }],
+    ],
   ])('%s: 422', async (_name, file, expected) => {
     const before = await counts();
     const res = await postCsv('2023-S2', file);
@@ -166,7 +213,10 @@ describe('broken files: refused whole, the row or cell named, nothing stored', (
   });
 
   it('every problem of the cells at once, pointing at /rows/<row>/<column>, and the period at /query/period', async () => {
-    const res = await postCsv(undefined, 'flux;matériau;unité;quantité\n\nEMB;Verre;uvc;1 200 uvc\nXYZ;Verre;kg;3\nEMB;Acier;kg;1,0005\nEMB;Acier;uvc;4\n');
+    const res = await postCsv(
+      undefined,
+      'flux;matériau;unité;quantité\n\nEMB;Verre;uvc;1 200 uvc\nXYZ;Verre;kg;3\nEMB;Acier;kg;1,0005\nEMB;Acier;uvc;4\n',
+    );
     expectErrors(res, [
       { pointer: '/query/period', code: 'required' },
       { pointer: '/rows/3/quantity', code: 'number_has_unit', row: 3 },
@@ -179,7 +229,11 @@ describe('broken files: refused whole, the row or cell named, nothing stored', (
     ['a binary file', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00]), 'text/csv'],
     ['UTF-16 ("Unicode text")', Buffer.from(`${BOM}stream\tmaterial\tunit\tquantity\r\n`, 'utf16le'), 'text/csv'],
     ['a charset other than UTF-8 or Windows-1252', Buffer.from('stream,material,unit,quantity\n'), 'text/csv; charset=utf-16'],
-    ['invalid UTF-8 declared as UTF-8', Buffer.from([...Buffer.from('stream,material,unit,quantity\nEMB,Verr'), 0xe9, ...Buffer.from(',kg,1\n')]), 'text/csv; charset=utf-8'],
+    [
+      'invalid UTF-8 declared as UTF-8',
+      Buffer.from([...Buffer.from('stream,material,unit,quantity\nEMB,Verr'), 0xe9, ...Buffer.from(',kg,1\n')]),
+      'text/csv; charset=utf-8',
+    ],
   ])('%s: 415', async (_name, body, contentType) => {
     const before = await counts();
     const res = await postCsv('2023-S2', body, { contentType });
@@ -206,7 +260,11 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     ];
     const created = await postJson('2022-S2', lines);
     expect(created.status).toBe(201);
-    const res = await request(t.url).get(`${PATH}/${created.body.id}`).set('authorization', `Bearer ${token}`).set('accept', 'text/csv').buffer(true);
+    const res = await request(t.url)
+      .get(`${PATH}/${created.body.id}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('accept', 'text/csv')
+      .buffer(true);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="declaration-2022-S2-r1.csv"');
@@ -234,9 +292,16 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
 
   it('a formula after a separator is neutralised too, whichever separator a spreadsheet splits on; the file still goes back unchanged (issue 27)', async () => {
     const materials = [';=1+2;', 'x,@SUM(A1)', 'y; "-2+3"', "z;'+1"];
-    const created = await postJson('2024-S1', materials.map((material) => ({ stream: 'EMB', material, unit: 'uvc', quantity: 1 })));
+    const created = await postJson(
+      '2024-S1',
+      materials.map((material) => ({ stream: 'EMB', material, unit: 'uvc', quantity: 1 })),
+    );
     expect(created.status).toBe(201);
-    const res = await request(t.url).get(`${PATH}/${created.body.id}`).set('authorization', `Bearer ${token}`).set('accept', 'text/csv').buffer(true);
+    const res = await request(t.url)
+      .get(`${PATH}/${created.body.id}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('accept', 'text/csv')
+      .buffer(true);
     expect(res.text).toBe(
       `${BOM}stream,material,unit,quantity\r\n` +
         `EMB,";'=1+2;",uvc,1\r\n` +
@@ -251,7 +316,8 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
         .flatMap((row) => row.split(separator))
         .map((part) => part.replace(/^[\p{Zs}"\ufeff]*/u, ''))
         .filter((part) => /^[=+\-@]/.test(part));
-    for (const separator of [',', ';', '\t']) expect({ separator, formulas: formulas(res.text, separator) }).toEqual({ separator, formulas: [] });
+    for (const separator of [',', ';', '\t'])
+      expect({ separator, formulas: formulas(res.text, separator) }).toEqual({ separator, formulas: [] });
     const again = await postCsv('2024-S1', res.text);
     expect([again.status, again.body.id]).toEqual([200, created.body.id]);
     // The public template holds none either.
@@ -259,7 +325,7 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     for (const separator of [',', ';', '\t']) expect(formulas(template.text, separator)).toEqual([]);
   });
 
-  it('dialect=fr: French Excel\'s file (`;`, decimal comma, French headers, BOM) on both routes; each dialect uploads again unchanged (issue 31.3)', async () => {
+  it("dialect=fr: French Excel's file (`;`, decimal comma, French headers, BOM) on both routes; each dialect uploads again unchanged (issue 31.3)", async () => {
     // 1.234 kg could be read as 1234 in a file of whole numbers: written 1.2340 (1,2340) it reads back as meant.
     const lines = [
       { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
@@ -276,11 +342,15 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       // A cell with a comma is quoted whatever the separator (a spreadsheet splitting on commas keeps it whole); Excel reads it as the number.
-      expect(res.text).toBe(`${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`);
+      expect(res.text).toBe(
+        `${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`,
+      );
     }
     // The default is unchanged (but for the fourth place that keeps 1.234 from reading as thousands).
     const english = await get(`${PATH}/${created.body.id}`);
-    expect(english.text).toBe(`${BOM}stream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,1.2340\r\nEMB,Papier-carton,uvc,3\r\n`);
+    expect(english.text).toBe(
+      `${BOM}stream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,1.2340\r\nEMB,Papier-carton,uvc,3\r\n`,
+    );
     expect((await get(`${PATH}/${created.body.id}.csv?dialect=en`)).text).toBe(english.text);
     for (const file of [french.text, english.text]) {
       const again = await postCsv('2025-S2', file);
@@ -289,24 +359,32 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     // A dialect the service does not write: 422 at the parameter, on both routes (JSON asked or not).
     for (const path of [`${PATH}/${created.body.id}?dialect=de`, `${PATH}/${created.body.id}.csv?dialect=FR`]) {
       const bad = await request(t.url).get(path).set('authorization', `Bearer ${token}`);
-      expect([bad.status, bad.body.errors]).toEqual([422, [expect.objectContaining({ pointer: '/query/dialect', code: 'invalid_csv_dialect' })]]);
+      expect([bad.status, bad.body.errors]).toEqual([
+        422,
+        [expect.objectContaining({ pointer: '/query/dialect', code: 'invalid_csv_dialect' })],
+      ]);
     }
   });
 
-  it('the public template\'s example rows are comments: sent unchanged it files nothing (no lines: 422), and no other file is read differently', async () => {
+  it("the public template's example rows are comments: sent unchanged it files nothing (no lines: 422), and no other file is read differently", async () => {
     const template = await request(t.url).get('/api/v1/declaration-template.csv').buffer(true);
     expect(template.text).toMatch(/\r\n# EMB,[^\r\n]+,kg,1250\r\n/);
     const before = await counts();
     const res = await postCsv('2025-S2', template.text);
     expectErrors(res, [{ pointer: '/rows', code: 'too_few_lines' }]);
-    expect(res.body.errors[0].detail).toMatch(/row\(s\) starting with # are comments, which are not read: remove the # of the examples you keep$/);
+    expect(res.body.errors[0].detail).toMatch(
+      /row\(s\) starting with # are comments, which are not read: remove the # of the examples you keep$/,
+    );
     expect(await counts()).toEqual(before);
     // A comment before the header, a commented row amid the lines: skipped, rows still numbered as a spreadsheet shows them.
-    const commented = await postCsv('2025-S2', '# exported by our ERP\r\nflux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5\r\n"# EMB";Verre;kg;1250\r\nEMB;Verre;uvc;abc\r\n');
+    const commented = await postCsv(
+      '2025-S2',
+      '# exported by our ERP\r\nflux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5\r\n"# EMB";Verre;kg;1250\r\nEMB;Verre;uvc;abc\r\n',
+    );
     expectErrors(commented, [{ pointer: '/rows/5/quantity', code: 'number_has_unit', row: 5 }]);
   });
 
-  it('another client\'s declaration is a 404 problem, whatever the Accept', async () => {
+  it("another client's declaration is a 404 problem, whatever the Accept", async () => {
     const created = await postJson('2022-S1', [LINES[3]]);
     const { token: other } = await createClientWithToken(t);
     const res = await request(t.url).get(`${PATH}/${created.body.id}`).set('authorization', `Bearer ${other}`).set('accept', 'text/csv');

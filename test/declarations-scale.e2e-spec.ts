@@ -123,7 +123,9 @@ describe('pagination', () => {
     expect(new Set(seenIds).size).toBe(seenIds.length);
     const fixtures = seenIds.filter((id) => ids.includes(id));
     expect(fixtures).toHaveLength(250);
-    const { rows } = await t.pool.query(`SELECT id FROM declarations WHERE id = ANY($1::uuid[]) ORDER BY submitted_at DESC, id DESC`, [ids]);
+    const { rows } = await t.pool.query(`SELECT id FROM declarations WHERE id = ANY($1::uuid[]) ORDER BY submitted_at DESC, id DESC`, [
+      ids,
+    ]);
     expect(fixtures).toEqual(rows.map((r) => r.id));
     // The whole listing is in the documented order: (submitted_at, id) strictly decreasing.
     for (let i = 1; i < seen.length; i++) {
@@ -174,7 +176,9 @@ describe('the first page is an index scan whatever the table size', () => {
 
     // The next pages seek the same index from the cursor.
     const next = await plan(firstPage({ clientId: 'bulk-5', after: { submittedAt: '2025-01-01T01:00:00.000005Z', id: randomUUID() } }));
-    expect(next).toMatch(/^Limit[\s\S]*Index Scan using ix_declarations_client_submitted[\s\S]*Index Cond: \(\(client_id = 'bulk-5'::text\) AND \(mode = 'live'::text\) AND \(ROW\(submitted_at, id\) < ROW/);
+    expect(next).toMatch(
+      /^Limit[\s\S]*Index Scan using ix_declarations_client_submitted[\s\S]*Index Cond: \(\(client_id = 'bulk-5'::text\) AND \(mode = 'live'::text\) AND \(ROW\(submitted_at, id\) < ROW/,
+    );
     expect(next).not.toMatch(/Sort|Seq Scan/);
 
     // A client with many revisions of a period: the period filter reads its own index in order.

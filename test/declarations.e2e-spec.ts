@@ -32,7 +32,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 type Line = { stream: string; material: string; unit: string; quantity: unknown };
-const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1200, ...overrides });
+const line = (overrides: Partial<Line> & Record<string, unknown> = {}): Line => ({
+  stream: 'EMB',
+  material: 'Verre',
+  unit: 'uvc',
+  quantity: 1200,
+  ...overrides,
+});
 // Periods open on NOW that no fixed-period test of this file uses; when they run out, the
 // default client is replaced by a new one, so each call gives an undeclared (client, period).
 const FREE_PERIODS = ['2022-S1', '2022-S2', '2023-S1', '2023-S2', '2024-S1', '2024-S2', '2025-S2'];
@@ -81,7 +87,14 @@ describe('POST /api/v1/declarations: success', () => {
   it('201 with Location, no-store and the stored record', async () => {
     const before = await counts();
     // Household packaging: a material in kg carries its count of sales units (uvc) too.
-    const res = await post({ period: '2025-S1', lines: [line({ material: ' glass ', unit: 'kg', quantity: 1200.5 }), line({ material: 'Verre' }), line({ material: 'Film étirable', quantity: 12 })] });
+    const res = await post({
+      period: '2025-S1',
+      lines: [
+        line({ material: ' glass ', unit: 'kg', quantity: 1200.5 }),
+        line({ material: 'Verre' }),
+        line({ material: 'Film étirable', quantity: 12 }),
+      ],
+    });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.location).toBe(`${PATH}/${res.body.id}`);
@@ -99,8 +112,20 @@ describe('POST /api/v1/declarations: success', () => {
       mode: 'live',
       submitted_by: { type: 'token', token_id: expect.stringMatching(UUID), token_prefix: expect.stringMatching(/^eprc_/) },
       lines: [
-        { stream: 'EMB', material: 'glass', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 1200.5 },
-        { stream: 'EMB', material: 'Verre', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'uvc', quantity: 1200 },
+        {
+          stream: 'EMB',
+          material: 'glass',
+          material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } },
+          unit: 'kg',
+          quantity: 1200.5,
+        },
+        {
+          stream: 'EMB',
+          material: 'Verre',
+          material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } },
+          unit: 'uvc',
+          quantity: 1200,
+        },
         { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'uvc', quantity: 12 },
       ],
       totals: [
@@ -108,7 +133,13 @@ describe('POST /api/v1/declarations: success', () => {
         { stream: 'EMB', unit: 'uvc', quantity: '1212' },
       ],
       // Not a category of the grid: stored as written, and said.
-      warnings: [{ pointer: '/lines/2/material', code: 'material_uncategorised', detail: expect.stringContaining('"Film étirable" is not a material category of EMB') }],
+      warnings: [
+        {
+          pointer: '/lines/2/material',
+          code: 'material_uncategorised',
+          detail: expect.stringContaining('"Film étirable" is not a material category of EMB'),
+        },
+      ],
     });
     expect(Math.abs(Date.parse(res.body.submitted_at) - Date.now())).toBeLessThan(60_000);
     expect(await counts()).toEqual({ ...before, declarations: before.declarations + 1, lines: before.lines + 3 });
@@ -123,10 +154,20 @@ describe('POST /api/v1/declarations: success', () => {
 
   it('keeps quantities exact: 0.1 + 0.2 totals "0.3", and 10^12 - 0.001 round-trips', async () => {
     // Each kg line of household packaging comes with its count of sales units (uvc).
-    const kg = [['a', 0.1], ['b', 0.2], ['c', 999999999999.999], ['d', 999999999999.999], ['e', 1e12], ['f', 0]] as const;
+    const kg = [
+      ['a', 0.1],
+      ['b', 0.2],
+      ['c', 999999999999.999],
+      ['d', 999999999999.999],
+      ['e', 1e12],
+      ['f', 0],
+    ] as const;
     const ok = await post({
       period: '2026-S1',
-      lines: [...kg.map(([material, quantity]) => line({ material, unit: 'kg', quantity })), ...kg.map(([material]) => line({ material, quantity: 1 }))],
+      lines: [
+        ...kg.map(([material, quantity]) => line({ material, unit: 'kg', quantity })),
+        ...kg.map(([material]) => line({ material, quantity: 1 })),
+      ],
     });
     expect(ok.status).toBe(201);
     expect(ok.body.lines.slice(0, 6).map((l: Line) => l.quantity)).toEqual([0.1, 0.2, 999999999999.999, 999999999999.999, 1e12, 0]);
@@ -137,7 +178,10 @@ describe('POST /api/v1/declarations: success', () => {
       { stream: 'EMB', unit: 'kg', quantity: '3000000000000.298' },
       { stream: 'EMB', unit: 'uvc', quantity: '6' },
     ]);
-    const { rows } = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 AND unit = 'kg' ORDER BY position`, [ok.body.id]);
+    const { rows } = await t.pool.query(
+      `SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 AND unit = 'kg' ORDER BY position`,
+      [ok.body.id],
+    );
     expect(rows.map((r) => r.quantity)).toEqual(['0.100', '0.200', '999999999999.999', '999999999999.999', '1000000000000.000', '0.000']);
   });
 
@@ -183,12 +227,23 @@ describe('POST /api/v1/declarations: warnings, never errors', () => {
     const res = await post({ period: await freshPeriod(), lines });
     expect(res.status).toBe(201);
     expect(res.body.warnings).toEqual([
-      { pointer: '/lines/0/material', code: 'material_uncategorised', detail: expect.stringContaining('"Plastique" is not a material category of EMB') },
+      {
+        pointer: '/lines/0/material',
+        code: 'material_uncategorised',
+        detail: expect.stringContaining('"Plastique" is not a material category of EMB'),
+      },
       { pointer: '/lines/1/material', code: 'material_uncategorised', detail: expect.any(String) },
-      { pointer: '/lines/2/quantity', code: 'quantity_maybe_tonnes', detail: '0.05 kg for 1000 consumer sales units is 0.05 g of glass per unit: is this figure in tonnes? Write kilograms (1.2 t = 1200 kg); keep it if it is right.' },
+      {
+        pointer: '/lines/2/quantity',
+        code: 'quantity_maybe_tonnes',
+        detail:
+          '0.05 kg for 1000 consumer sales units is 0.05 g of glass per unit: is this figure in tonnes? Write kilograms (1.2 t = 1200 kg); keep it if it is right.',
+      },
     ]);
     // Stored exactly as sent: a warning changes nothing.
-    expect(res.body.lines.map((l: Line & { material_category: unknown }) => [l.material, l.material_category === null, l.quantity])).toEqual([
+    expect(
+      res.body.lines.map((l: Line & { material_category: unknown }) => [l.material, l.material_category === null, l.quantity]),
+    ).toEqual([
       ['Plastique', true, 40],
       ['Plastique', true, 1000],
       ['glass', false, 0.05],
@@ -203,7 +258,10 @@ describe('POST /api/v1/declarations: warnings, never errors', () => {
 
   it('an identical resubmission (200) says the same; a replay with the same Idempotency-Key gives the same answer', async () => {
     const period = await freshPeriod();
-    const body = { period, lines: [line({ material: 'Plastique', unit: 'kg', quantity: 40 }), line({ material: 'Plastique', quantity: 1000 })] };
+    const body = {
+      period,
+      lines: [line({ material: 'Plastique', unit: 'kg', quantity: 40 }), line({ material: 'Plastique', quantity: 1000 })],
+    };
     const first = await post(body, { key: `warn-${period}` });
     expect(first.status).toBe(201);
     expect(first.body.warnings).toHaveLength(2);
@@ -220,7 +278,11 @@ describe('POST /api/v1/declarations: warnings, never errors', () => {
   it('a CSV file: the warnings point at its cells', async () => {
     const period = await freshPeriod();
     const csv = 'stream,material,unit,quantity\r\nEMB,Plastique,kg,40\r\nEMB,Plastique,uvc,1000\r\n';
-    const res = await request(t.url).post(`${PATH}?period=${period}`).set('authorization', `Bearer ${token}`).set('content-type', 'text/csv').send(csv);
+    const res = await request(t.url)
+      .post(`${PATH}?period=${period}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'text/csv')
+      .send(csv);
     expect(res.status).toBe(201);
     expect(res.body.warnings.map((w: { pointer: string; code: string }) => [w.pointer, w.code])).toEqual([
       ['/rows/2/material', 'material_uncategorised'],
@@ -234,7 +296,14 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
   const cases: [string, unknown, { pointer: string; code: string }[]][] = [
     ['period format', { period: '2025-s1', lines: [line()] }, [{ pointer: '/period', code: 'invalid_period_format' }]],
     ['period not started', { period: '2026-S2', lines: [line()] }, [{ pointer: '/period', code: 'period_not_started' }]],
-    ['period too early', { period: '2021-S2', lines: [line()] }, [{ pointer: '/period', code: 'period_too_early' }, { pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }]],
+    [
+      'period too early',
+      { period: '2021-S2', lines: [line()] },
+      [
+        { pointer: '/period', code: 'period_too_early' },
+        { pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' },
+      ],
+    ],
     ['no lines', { period: '2025-S1', lines: [] }, [{ pointer: '/lines', code: 'too_few_lines' }]],
     ['1001 lines', { period: '2025-S1', lines: tooMany }, [{ pointer: '/lines', code: 'too_many_lines' }]],
     ['unknown stream', { period: '2025-S1', lines: [line({ stream: 'PAP' })] }, [{ pointer: '/lines/0/stream', code: 'unknown_stream' }]],
@@ -243,16 +312,52 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
       { period: '2025-S2', lines: [line({ stream: 'EPRO', unit: 'kg' })] },
       [{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }],
     ],
-    ['empty material', { period: '2025-S1', lines: [line({ material: '   ' })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
-    ['material over 120 characters', { period: '2025-S1', lines: [line({ material: 'x'.repeat(121) })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
-    ['control character in material', { period: '2025-S1', lines: [line({ material: 'Ver\u0007re' })] }, [{ pointer: '/lines/0/material', code: 'invalid_material' }]],
+    [
+      'empty material',
+      { period: '2025-S1', lines: [line({ material: '   ' })] },
+      [{ pointer: '/lines/0/material', code: 'invalid_material' }],
+    ],
+    [
+      'material over 120 characters',
+      { period: '2025-S1', lines: [line({ material: 'x'.repeat(121) })] },
+      [{ pointer: '/lines/0/material', code: 'invalid_material' }],
+    ],
+    [
+      'control character in material',
+      { period: '2025-S1', lines: [line({ material: 'Ver\u0007re' })] },
+      [{ pointer: '/lines/0/material', code: 'invalid_material' }],
+    ],
     ['unit not allowed', { period: '2025-S1', lines: [line({ unit: 't' })] }, [{ pointer: '/lines/0/unit', code: 'unit_not_allowed' }]],
-    ['quantity as a numeric string', { period: '2025-S1', lines: [line({ quantity: '1200' })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_not_a_number' }]],
-    ['negative quantity', { period: '2025-S1', lines: [line({ quantity: -1 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_negative' }]],
-    ['quantity over 10^12', { period: '2025-S1', lines: [line({ quantity: 1000000000000.001 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }]],
-    ['4 decimals in kg', { period: '2025-S1', lines: [line({ unit: 'kg', quantity: 1.0001 }), line()] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
-    ['a decimal count of sales units', { period: '2025-S1', lines: [line({ quantity: 2.5 })] }, [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }]],
-    ['a kg line without its uvc line', { period: '2025-S1', lines: [line({ unit: 'kg' })] }, [{ pointer: '/lines/0/unit', code: 'companion_line_missing' }]],
+    [
+      'quantity as a numeric string',
+      { period: '2025-S1', lines: [line({ quantity: '1200' })] },
+      [{ pointer: '/lines/0/quantity', code: 'quantity_not_a_number' }],
+    ],
+    [
+      'negative quantity',
+      { period: '2025-S1', lines: [line({ quantity: -1 })] },
+      [{ pointer: '/lines/0/quantity', code: 'quantity_negative' }],
+    ],
+    [
+      'quantity over 10^12',
+      { period: '2025-S1', lines: [line({ quantity: 1000000000000.001 })] },
+      [{ pointer: '/lines/0/quantity', code: 'quantity_too_large' }],
+    ],
+    [
+      '4 decimals in kg',
+      { period: '2025-S1', lines: [line({ unit: 'kg', quantity: 1.0001 }), line()] },
+      [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }],
+    ],
+    [
+      'a decimal count of sales units',
+      { period: '2025-S1', lines: [line({ quantity: 2.5 })] },
+      [{ pointer: '/lines/0/quantity', code: 'quantity_too_precise' }],
+    ],
+    [
+      'a kg line without its uvc line',
+      { period: '2025-S1', lines: [line({ unit: 'kg' })] },
+      [{ pointer: '/lines/0/unit', code: 'companion_line_missing' }],
+    ],
     [
       'duplicate lines (trimmed, case-insensitive)',
       { period: '2025-S1', lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' VERRE ', quantity: 3 })] },
@@ -260,7 +365,15 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     ],
     [
       'lines that display alike (zero-width space, right-to-left override, NFKC)',
-      { period: '2025-S1', lines: [line({ material: 'Ve\u200brre' }), line({ material: '\u202eerreV' }), line({ material: 'Ｖｅｒｒｅ' }), line({ material: 'Verre' })] },
+      {
+        period: '2025-S1',
+        lines: [
+          line({ material: 'Ve\u200brre' }),
+          line({ material: '\u202eerreV' }),
+          line({ material: 'Ｖｅｒｒｅ' }),
+          line({ material: 'Verre' }),
+        ],
+      },
       [
         { pointer: '/lines/0/material', code: 'invalid_material' },
         { pointer: '/lines/1/material', code: 'invalid_material' },
@@ -270,7 +383,10 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     [
       'unknown fields anywhere',
       { period: '2025-S1', lines: [{ ...line(), colour: 'green' }], comment: 'x' },
-      [{ pointer: '/comment', code: 'unknown_field' }, { pointer: '/lines/0/colour', code: 'unknown_field' }],
+      [
+        { pointer: '/comment', code: 'unknown_field' },
+        { pointer: '/lines/0/colour', code: 'unknown_field' },
+      ],
     ],
     [
       'missing fields',
@@ -331,10 +447,16 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
   it('a unit is accepted only on the streams that publish it (uvc: household packaging, not food-service)', async () => {
     const c = await createClientWithToken(t, { plan: 'business', streams: ['EMB', 'CHR'] });
     const before = await counts();
-    const chr = await post({ period: '2025-S1', lines: [{ stream: 'CHR', material: 'glass', unit: 'uvc', quantity: 3 }] }, { token: c.token });
+    const chr = await post(
+      { period: '2025-S1', lines: [{ stream: 'CHR', material: 'glass', unit: 'uvc', quantity: 3 }] },
+      { token: c.token },
+    );
     expectErrors(chr, [{ pointer: '/lines/0/unit', code: 'unit_not_allowed' }]);
     expect(await counts()).toEqual(before);
-    const emb = await post({ period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 3 }] }, { token: c.token });
+    const emb = await post(
+      { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 3 }] },
+      { token: c.token },
+    );
     expect(emb.status).toBe(201);
   });
 
@@ -353,7 +475,11 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     const before = await counts();
     expectProblem(await post({ period: '2025-S1', lines: [line({ material: 'x'.repeat(1024 * 1024) })] }), 413, 'payload_too_large');
     expectProblem(await post('{"period": "2025-S1", "lines": ['), 400, 'malformed_json');
-    const text = await request(t.url).post(PATH).set('authorization', `Bearer ${token}`).set('content-type', 'text/plain').send('period=2025-S1');
+    const text = await request(t.url)
+      .post(PATH)
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'text/plain')
+      .send('period=2025-S1');
     expectProblem(text, 415, 'unsupported_media_type');
     expect(await counts()).toEqual(before);
   });
@@ -372,7 +498,10 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
     const period = await freshPeriod();
     const exact = await post(raw('999999999999.999').replace('2025-S1', period));
     expect(exact.status).toBe(201);
-    const { rows } = await t.pool.query('SELECT quantity::text AS quantity FROM declaration_lines WHERE declaration_id = $1 ORDER BY position', [exact.body.id]);
+    const { rows } = await t.pool.query(
+      'SELECT quantity::text AS quantity FROM declaration_lines WHERE declaration_id = $1 ORDER BY position',
+      [exact.body.id],
+    );
     expect(rows).toEqual([{ quantity: '999999999999.999' }, { quantity: '1.000' }]);
   });
 
@@ -382,7 +511,8 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
 
   it('a body nested 10,000 levels deep is a 422, never a 500, with or without a key; 100,000 levels a 413', async () => {
     const before = await counts();
-    const nested = (levels: number) => `{"period": "2025-S1", "lines": [${JSON.stringify(line())}], "x": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    const nested = (levels: number) =>
+      `{"period": "2025-S1", "lines": [${JSON.stringify(line())}], "x": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
     // Far deeper than the canonical JSON of an Idempotency-Key's request hash goes (64 levels).
     expectErrors(await post(nested(10_000)), [{ pointer: '/x', code: 'unknown_field' }]);
     expectErrors(await post(nested(10_000), { key: 'deep' }), [{ pointer: '/x', code: 'unknown_field' }]);
@@ -392,7 +522,13 @@ describe('POST /api/v1/declarations: every rule refused, nothing stored', () => 
   });
 
   it('401 without a token', async () => {
-    expectProblem(await request(t.url).post(PATH).send({ period: '2025-S1', lines: [line()] }), 401, 'missing_token');
+    expectProblem(
+      await request(t.url)
+        .post(PATH)
+        .send({ period: '2025-S1', lines: [line()] }),
+      401,
+      'missing_token',
+    );
   });
 });
 
@@ -447,7 +583,9 @@ describe('revisions', () => {
 
     // Same lines, other order, other spacing of the JSON: the same content.
     const before = await counts();
-    const again = await post(`{ "lines": [ {"quantity": 3, "unit": "uvc", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`);
+    const again = await post(
+      `{ "lines": [ {"quantity": 3, "unit": "uvc", "material": "Bois", "stream": "EMB"}, ${JSON.stringify(line({ quantity: 1300 }))} ], "period": "${period}" }`,
+    );
     expect(again.status).toBe(200);
     expect(again.headers.location).toBe(`${PATH}/${second.body.id}`);
     expect(again.headers['cache-control']).toBe('no-store');
@@ -460,7 +598,10 @@ describe('revisions', () => {
     expect(third.status).toBe(201);
     expect(third.body).toMatchObject({ revision: 3, supersedes: second.body.id });
 
-    const { rows } = await t.pool.query(`SELECT revision, status FROM declarations WHERE client_id = $1 AND period = $2 ORDER BY revision`, [clientId, period]);
+    const { rows } = await t.pool.query(
+      `SELECT revision, status FROM declarations WHERE client_id = $1 AND period = $2 ORDER BY revision`,
+      [clientId, period],
+    );
     expect(rows).toEqual([
       { revision: 1, status: 'superseded' },
       { revision: 2, status: 'superseded' },
@@ -512,7 +653,9 @@ describe('Idempotency-Key', () => {
 
     const reused = await post({ period, lines: [line({ quantity: 1 })] }, { key });
     expectProblem(reused, 422, 'idempotency_key_reused');
-    expect(reused.body.errors).toEqual([{ pointer: '/headers/idempotency-key', code: 'idempotency_key_reused', detail: expect.any(String) }]);
+    expect(reused.body.errors).toEqual([
+      { pointer: '/headers/idempotency-key', code: 'idempotency_key_reused', detail: expect.any(String) },
+    ]);
     expect(await counts()).toEqual(before);
   });
 
@@ -568,10 +711,14 @@ describe('Idempotency-Key', () => {
     expect(busy.headers['retry-after']).toBe('1');
     expect(await counts()).toEqual(before);
 
-    await t.pool.query(`UPDATE idempotency_keys SET created_at = now() - interval '61 seconds' WHERE client_id = $1 AND key = 'busy'`, [clientId]);
+    await t.pool.query(`UPDATE idempotency_keys SET created_at = now() - interval '61 seconds' WHERE client_id = $1 AND key = 'busy'`, [
+      clientId,
+    ]);
     const takenOver = await post(body, { key: 'busy' });
     expect(takenOver.status).toBe(201);
-    const { rows } = await t.pool.query(`SELECT state, response_status FROM idempotency_keys WHERE client_id = $1 AND key = 'busy'`, [clientId]);
+    const { rows } = await t.pool.query(`SELECT state, response_status FROM idempotency_keys WHERE client_id = $1 AND key = 'busy'`, [
+      clientId,
+    ]);
     expect(rows).toEqual([{ state: 'completed', response_status: 201 }]);
   });
 
@@ -583,7 +730,9 @@ describe('Idempotency-Key', () => {
       [clientId],
     );
     expect(rows[0].ttl).toBe(24 * 3600);
-    await t.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE client_id = $1 AND key = 'old-key'`, [clientId]);
+    await t.pool.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE client_id = $1 AND key = 'old-key'`, [
+      clientId,
+    ]);
     // Another body under the same key: no longer "reused", since the key has expired.
     const again = await post({ period, lines: [line({ quantity: 7 })] }, { key: 'old-key' });
     expect(again.status).toBe(201);
@@ -644,7 +793,10 @@ describe('GET /api/v1/declarations', () => {
     const c = await createClientWithToken(t);
     const p1 = '2024-S1';
     const p2 = '2024-S2';
-    const r1 = await post({ period: p1, lines: [line(), line({ material: 'Bois', unit: 'kg', quantity: 0.5 }), line({ material: 'Bois', quantity: 1 })] }, { token: c.token });
+    const r1 = await post(
+      { period: p1, lines: [line(), line({ material: 'Bois', unit: 'kg', quantity: 0.5 }), line({ material: 'Bois', quantity: 1 })] },
+      { token: c.token },
+    );
     const r2 = await post({ period: p1, lines: [line({ quantity: 1 })] }, { token: c.token });
     const r3 = await post({ period: p2, lines: [line()] }, { token: c.token });
 
@@ -707,7 +859,8 @@ describe('GET /api/v1/declarations', () => {
   it('a page holds 20 declarations when no limit is given', async () => {
     const c = await createClientWithToken(t);
     // 21 revisions of one period (each new content), newest first.
-    for (let i = 1; i <= 21; i++) expect((await post({ period: '2022-S1', lines: [line({ quantity: i })] }, { token: c.token })).status).toBe(201);
+    for (let i = 1; i <= 21; i++)
+      expect((await post({ period: '2022-S1', lines: [line({ quantity: i })] }, { token: c.token })).status).toBe(201);
     const page = await get(PATH, c.token);
     expect(page.body.data).toHaveLength(20);
     expect(page.body.has_more).toBe(true);
@@ -749,7 +902,14 @@ describe('schema and documentation', () => {
     // the tables written only by raw SQL (the rate-limit counters' upserts, the dashboard's sign-in
     // links and sessions, the service's secrets), which TypeORM's migration generator leaves alone
     // for having no entity.
-    const rawSqlTables = new Set(['rate_limit_counters', 'sign_in_links', 'dashboard_sessions', 'service_secrets', 'client_streams', 'reminders']);
+    const rawSqlTables = new Set([
+      'rate_limit_counters',
+      'sign_in_links',
+      'dashboard_sessions',
+      'service_secrets',
+      'client_streams',
+      'reminders',
+    ]);
     const { rows } = await t.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,
     );
@@ -782,9 +942,13 @@ describe('schema and documentation', () => {
     const post = doc.paths['/api/v1/declarations'].post;
     expect(post.operationId).toBe('submitDeclaration');
     expect(post.summary).toEqual(expect.any(String));
-    expect(post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]));
+    expect(post.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]),
+    );
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409', '413', '415', '422']));
-    expect(Object.keys(post.responses['201'].headers)).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed', 'Cache-Control']));
+    expect(Object.keys(post.responses['201'].headers)).toEqual(
+      expect.arrayContaining(['Location', 'Idempotent-Replayed', 'Cache-Control']),
+    );
     expect(post.requestBody.content['application/json'].schema.$ref).toMatch(/CreateDeclarationDto$/);
 
     const list = doc.paths['/api/v1/declarations'].get;

@@ -90,10 +90,14 @@ describe('invalid configuration', () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ ADMIN_TOKEN: 'shorter-than-32' }, 'ADMIN_TOKEN'],
     [{ DATABASE_URL: 'not-a-url' }, 'DATABASE_URL'],
-  ])('%j stops the start with a message naming %s', async (env, name) => {
-    const { code, output } = await runToExit(env);
-    expect(code).toBe(1);
-    expect(output).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
-    expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
-  }, 30_000);
+  ])(
+    '%j stops the start with a message naming %s',
+    async (env, name) => {
+      const { code, output } = await runToExit(env);
+      expect(code).toBe(1);
+      expect(output).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
+      expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    },
+    30_000,
+  );
 });

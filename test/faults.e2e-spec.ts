@@ -39,7 +39,12 @@ async function keptAliveConnection(url: string) {
   expect(await send('GET', '/health/live', {})).toBe(200);
   return {
     post: (token: string, body: unknown) =>
-      send('POST', '/api/v1/declarations', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(body))),
+      send(
+        'POST',
+        '/api/v1/declarations',
+        { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        Buffer.from(JSON.stringify(body)),
+      ),
     close: () => agent.destroy(),
   };
 }
@@ -125,7 +130,10 @@ describe('a database that stops answering (no RST)', () => {
   // memory (GET /me may be answered from memory for a token verified a moment before).
   const me = async (token: string) => {
     const started = Date.now();
-    const res = await fetch(`${s.app.url}/api/v1/declarations`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(25_000) });
+    const res = await fetch(`${s.app.url}/api/v1/declarations`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(25_000),
+    });
     return { status: res.status, type: res.headers.get('content-type'), ms: Date.now() - started };
   };
 

@@ -67,7 +67,8 @@ describe('one error model', () => {
     it('400 for malformed JSON', async () => {
       expectProblem(await postClient().set('content-type', 'application/json').send('{"period": '), 400, 'malformed_json');
       // Objects and arrays only (as body-parser's strict mode had it).
-      for (const text of ['null', '1', '"text"', '  ']) expectProblem(await postClient().set('content-type', 'application/json').send(text), 400, 'malformed_json');
+      for (const text of ['null', '1', '"text"', '  '])
+        expectProblem(await postClient().set('content-type', 'application/json').send(text), 400, 'malformed_json');
       // A UTF-8 byte order mark is not part of the JSON text.
       const bom = await postClient().set('content-type', 'application/json').send(Buffer.from('\ufeff{"unknown": 1}'));
       expectProblem(bom, 422, 'validation_failed');
@@ -77,7 +78,11 @@ describe('one error model', () => {
       for (const bytes of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
         const body = Buffer.concat([Buffer.from('{"client_id":"utf8-check","company":"A'), Buffer.from(bytes), Buffer.from('"}')]);
         // fetch sends the bytes as they are (supertest would serialise a Buffer as JSON).
-        const res = await fetch(`${t.url}/api/v1/admin/clients`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body });
+        const res = await fetch(`${t.url}/api/v1/admin/clients`, {
+          method: 'POST',
+          headers: { ...admin, 'content-type': 'application/json' },
+          body,
+        });
         expect(res.status).toBe(400);
         expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
         expect(await res.json()).toMatchObject({ code: 'malformed_json', detail: expect.stringContaining('UTF-8') });
@@ -104,8 +109,11 @@ describe('one error model', () => {
       expectProblem(await postClient().set('content-type', 'application/json; charset=latin1').send('{}'), 415, 'unsupported_media_type');
     });
 
-    it('a route takes the kinds of body it declares: forms where @Accepts(\'form\')', async () => {
-      const form = await request(t.url).post('/test-only/form').set('content-type', 'application/x-www-form-urlencoded').send('a=1&b=%C3%A9t%C3%A9+x&a=2&__proto__=p');
+    it("a route takes the kinds of body it declares: forms where @Accepts('form')", async () => {
+      const form = await request(t.url)
+        .post('/test-only/form')
+        .set('content-type', 'application/x-www-form-urlencoded')
+        .send('a=1&b=%C3%A9t%C3%A9+x&a=2&__proto__=p');
       expect(form.status).toBe(200);
       expect(form.text).toBe('{"body":{"a":["1","2"],"b":"été x","__proto__":"p"},"prototype":null}');
       const json = await request(t.url).post('/test-only/form').set('content-type', 'application/json').send('{"a":1}');
@@ -122,7 +130,10 @@ describe('one error model', () => {
       expectProblem(await broken(request(t.url).post('/api/v1/admin/clients').set('authorization', 'Bearer wrong')), 401, 'invalid_token');
       expectProblem(await broken(request(t.url).post('/health/live')), 405, 'method_not_allowed');
       expectProblem(await broken(request(t.url).post('/no/such/route')), 404, 'not_found');
-      const huge = await request(t.url).post('/api/v1/declarations').set('content-type', 'application/json').send(JSON.stringify({ x: 'a'.repeat(2 * 1024 * 1024) }));
+      const huge = await request(t.url)
+        .post('/api/v1/declarations')
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ x: 'a'.repeat(2 * 1024 * 1024) }));
       expectProblem(huge, 401, 'missing_token');
     });
   });
@@ -218,13 +229,18 @@ describe('request ids and logs', () => {
   it('keeps a request id of 128 characters and replaces one of 129', async () => {
     const longest = 'a'.repeat(128);
     expect((await request(t.url).get('/health/live').set('x-request-id', longest)).headers['x-request-id']).toBe(longest);
-    expect((await request(t.url).get('/health/live').set('x-request-id', `${longest}b`)).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await request(t.url).get('/health/live').set('x-request-id', `${longest}b`)).headers['x-request-id']).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
   });
 
   it('redacts bearer credentials in a logged header and token-like strings in URLs', async () => {
     const secret = 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB';
     // User-Agent is written to the request line, so a credential in it must be scrubbed there.
-    await request(t.url).get(`/health/live?token=${secret}`).set('user-agent', 'curl Bearer super-secret-value-123').set('x-request-id', 'redact-1');
+    await request(t.url)
+      .get(`/health/live?token=${secret}`)
+      .set('user-agent', 'curl Bearer super-secret-value-123')
+      .set('x-request-id', 'redact-1');
     const lines = t.logs.filter((l) => l.includes('redact-1'));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.some((line) => line.includes('"user_agent":"curl Bearer [REDACTED]"'))).toBe(true);
@@ -297,14 +313,18 @@ describe('OpenAPI', () => {
     for (const asset of assets) expect((await request(t.url).get(`/docs/${asset}`)).status).toBe(200);
   });
 
-  it.each(['/docs/package.json', '/docs/README.md', '/docs/swagger-ui-bundle.js.map', '/docs/swagger-ui-es-bundle.js', '/docs/oauth2-redirect.html', '/docs/LICENSE'])(
-    'serves nothing else of the Swagger UI package: %s → 404',
-    async (path) => {
-      const res = await request(t.url).get(path);
-      expect(res.status).toBe(404);
-      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    },
-  );
+  it.each([
+    '/docs/package.json',
+    '/docs/README.md',
+    '/docs/swagger-ui-bundle.js.map',
+    '/docs/swagger-ui-es-bundle.js',
+    '/docs/oauth2-redirect.html',
+    '/docs/LICENSE',
+  ])('serves nothing else of the Swagger UI package: %s → 404', async (path) => {
+    const res = await request(t.url).get(path);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  });
 
   it('serves an OpenAPI 3 document at /docs/openapi.json with bearer schemes', async () => {
     const res = await request(t.url).get('/docs/openapi.json');

@@ -79,7 +79,6 @@ function clientIdsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-
 /** More of the interesting operations (validation-heavy), fewer of the static ones. */
 const OPERATION_WEIGHTS: Record<string, number> = {
   'POST /api/v1/declarations': 10,
@@ -119,13 +118,23 @@ beforeAll(async () => {
   const { clientId: pending } = await createClient(t, {}, { confirm: false });
   const pendingToken = await issueToken(t, pending);
   const revoked = await issueToken(t, c.clientId, { name: 'revoked' });
-  const revokedRes = await request(t.url).delete(`/api/v1/admin/clients/${c.clientId}/tokens/${revoked.id}`).set('authorization', bearer(ADMIN_TOKEN));
+  const revokedRes = await request(t.url)
+    .delete(`/api/v1/admin/clients/${c.clientId}/tokens/${revoked.id}`)
+    .set('authorization', bearer(ADMIN_TOKEN));
   expect(revokedRes.status).toBe(204);
   const expired = await issueToken(t, c.clientId, { name: 'expired' });
-  await t.pool.query(`UPDATE client_tokens SET created_at = now() - interval '2 days', expires_at = now() - interval '1 day' WHERE id = $1`, [expired.id]);
+  await t.pool.query(
+    `UPDATE client_tokens SET created_at = now() - interval '2 days', expires_at = now() - interval '1 day' WHERE id = $1`,
+    [expired.id],
+  );
 
   const declarations: string[] = [];
-  for (const [token, period] of [[a.token, '2025-S1'], [a.token, '2025-S2'], [a.token, '2025-S1'], [b.token, '2025-S1']] as const) {
+  for (const [token, period] of [
+    [a.token, '2025-S1'],
+    [a.token, '2025-S2'],
+    [a.token, '2025-S1'],
+    [b.token, '2025-S1'],
+  ] as const) {
     const res = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', bearer(token))
@@ -171,14 +180,49 @@ beforeAll(async () => {
     authWeights: {
       // Mostly a valid client token, so that the validation layer behind the guard is exercised.
       client: {
-        client: 60, 'client-lowercase-scheme': 3, 'client-uppercase-scheme': 1, 'client-extra-spaces': 1, 'other-client': 8, 'target-client': 2,
-        'pending-client': 4, admin: 4, none: 3, 'empty-header': 1, 'scheme-only': 1, 'scheme-and-space': 1, 'bad-checksum': 1, 'never-issued': 1,
-        revoked: 1, expired: 1, basic: 1, 'no-scheme': 1, 'huge-token': 1, 'two-tokens': 1, 'quoted-token': 1, 'token-param': 1,
+        client: 60,
+        'client-lowercase-scheme': 3,
+        'client-uppercase-scheme': 1,
+        'client-extra-spaces': 1,
+        'other-client': 8,
+        'target-client': 2,
+        'pending-client': 4,
+        admin: 4,
+        none: 3,
+        'empty-header': 1,
+        'scheme-only': 1,
+        'scheme-and-space': 1,
+        'bad-checksum': 1,
+        'never-issued': 1,
+        revoked: 1,
+        expired: 1,
+        basic: 1,
+        'no-scheme': 1,
+        'huge-token': 1,
+        'two-tokens': 1,
+        'quoted-token': 1,
+        'token-param': 1,
       },
       admin: {
-        admin: 60, 'admin-lowercase-scheme': 3, 'admin-plus-one': 1, 'admin-truncated': 1, client: 6, 'other-client': 1, 'pending-client': 1, none: 3,
-        'empty-header': 1, 'scheme-only': 1, 'scheme-and-space': 1, 'bad-checksum': 1, 'never-issued': 1, revoked: 1, expired: 1, basic: 1,
-        'no-scheme': 1, 'huge-token': 1, 'two-tokens': 1,
+        admin: 60,
+        'admin-lowercase-scheme': 3,
+        'admin-plus-one': 1,
+        'admin-truncated': 1,
+        client: 6,
+        'other-client': 1,
+        'pending-client': 1,
+        none: 3,
+        'empty-header': 1,
+        'scheme-only': 1,
+        'scheme-and-space': 1,
+        'bad-checksum': 1,
+        'never-issued': 1,
+        revoked: 1,
+        expired: 1,
+        basic: 1,
+        'no-scheme': 1,
+        'huge-token': 1,
+        'two-tokens': 1,
       },
       public: { none: 10, client: 3, admin: 2, 'bad-checksum': 1, basic: 1, 'huge-token': 1 },
     },
@@ -186,7 +230,10 @@ beforeAll(async () => {
       id: { read: [...declarations, declarations[0]!.toUpperCase(), randomUUID()], write: [...declarations] },
       // Admin writes never touch A and B: the fuzzer keeps using their tokens and profiles.
       client_id: { read: [a.clientId, b.clientId, c.clientId, pending, 'no-such-client'], write: [c.clientId, pending, 'no-such-client'] },
-      token_id: { read: [a.tokenId, c.tokenId, revoked.id, randomUUID()], write: [a.tokenId, b.tokenId, c.tokenId, revoked.id, expired.id, pendingToken.id, randomUUID()] },
+      token_id: {
+        read: [a.tokenId, c.tokenId, revoked.id, randomUUID()],
+        write: [a.tokenId, b.tokenId, c.tokenId, revoked.id, expired.id, pendingToken.id, randomUUID()],
+      },
     },
     queryValues: { cursor: cursors },
   };
@@ -231,110 +278,132 @@ interface Stats {
 
 describe('fuzzing the API from its OpenAPI document', () => {
   it('checksums the tables: a changed row shows, last_used_at and rate-limit counters do not', async () => {
-    expect(snapshotTables).toEqual(expect.arrayContaining(['clients', 'client_tokens', 'declarations', 'declaration_lines', 'idempotency_keys']));
+    expect(snapshotTables).toEqual(
+      expect.arrayContaining(['clients', 'client_tokens', 'declarations', 'declaration_lines', 'idempotency_keys']),
+    );
     expect(snapshotTables).not.toContain('rate_limit_counters');
     const base = await databaseSnapshot(t.pool, snapshotSql);
     await t.pool.query(`UPDATE client_tokens SET last_used_at = now() - interval '1 hour'`);
     expect(snapshotDiff(base, await databaseSnapshot(t.pool, snapshotSql))).toEqual([]);
     const { rows } = await t.pool.query<{ id: string; name: string | null }>(`SELECT id, name FROM client_tokens ORDER BY id LIMIT 1`);
     await t.pool.query(`UPDATE client_tokens SET name = 'changed by the checksum test' WHERE id = $1`, [rows[0]!.id]);
-    expect(snapshotDiff(base, await databaseSnapshot(t.pool, snapshotSql))).toEqual([expect.stringMatching(/^client_tokens: (\d+) rows → \1 rows \(contents changed\)$/)]);
+    expect(snapshotDiff(base, await databaseSnapshot(t.pool, snapshotSql))).toEqual([
+      expect.stringMatching(/^client_tokens: (\d+) rows → \1 rows \(contents changed\)$/),
+    ]);
     await t.pool.query(`UPDATE client_tokens SET name = $2 WHERE id = $1`, [rows[0]!.id, rows[0]!.name]);
     expect(snapshotDiff(base, await databaseSnapshot(t.pool, snapshotSql))).toEqual([]);
   });
 
-  it(`answers every generated request as documented, without 5xx, and refused requests write nothing (${RUNS} requests)`, async () => {
-    const stats: Stats = { requests: 0, byStatus: new Map(), byOperation: new Map(), writes: 0 };
-    const started = Date.now();
-    let before = await databaseSnapshot(t.pool, snapshotSql);
+  it(
+    `answers every generated request as documented, without 5xx, and refused requests write nothing (${RUNS} requests)`,
+    async () => {
+      const stats: Stats = { requests: 0, byStatus: new Map(), byOperation: new Map(), writes: 0 };
+      const started = Date.now();
+      let before = await databaseSnapshot(t.pool, snapshotSql);
 
-    const property = fc.asyncProperty(
-      fuzzRequestArb(doc, operations, fixtures, { unmutatedWeight: 15, weights: OPERATION_WEIGHTS }),
-      async (req) => {
-        const res = await send(t.url, req, fixtures);
-        stats.requests += 1;
-        stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
-        const problems: string[] = [];
-        const hardProblems: string[] = [];
+      const property = fc.asyncProperty(
+        fuzzRequestArb(doc, operations, fixtures, { unmutatedWeight: 15, weights: OPERATION_WEIGHTS }),
+        async (req) => {
+          const res = await send(t.url, req, fixtures);
+          stats.requests += 1;
+          stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
+          const problems: string[] = [];
+          const hardProblems: string[] = [];
 
-        if (res.status >= 500) problems.push(`server error ${res.status}`);
-        const contract = await contractProblems(req.method, contractUrl(req), { status: res.status, headers: res.headers, text: res.text });
-        if (contract) problems.push(...contract);
+          if (res.status >= 500) problems.push(`server error ${res.status}`);
+          const contract = await contractProblems(req.method, contractUrl(req), {
+            status: res.status,
+            headers: res.headers,
+            text: res.text,
+          });
+          if (contract) problems.push(...contract);
 
-        const operation = matchOperation(operations, req.method, new URL(contractUrl(req)).pathname);
-        const key = operation?.key ?? '(no documented operation)';
-        const perOperation = stats.byOperation.get(key) ?? new Map<number, number>();
-        perOperation.set(res.status, (perOperation.get(res.status) ?? 0) + 1);
-        stats.byOperation.set(key, perOperation);
-        // The site's pages are HTML for people, outside the API document (test/site.e2e-spec.ts covers them).
-        if (!operation && !SITE_PAGE_PATHS.has(new URL(contractUrl(req)).pathname)) {
-          if (!GENERIC_STATUSES.has(res.status)) problems.push(`outside the documented operations, status ${res.status} is not one of ${[...GENERIC_STATUSES].join(', ')}`);
-          if (res.status === 405 && !res.headers.allow) problems.push('405 without Allow');
-        }
-
-        // Authentication and tenancy: only a valid credential of the route's audience gets a 2xx,
-        // and a client only ever sees its own records.
-        if (operation && operation.audience !== 'public' && res.status < 300) {
-          const credential = credentials[req.auth];
-          if (credential?.audience !== operation.audience) {
-            hardProblems.push(`the credential "${req.auth}" got ${res.status} on a ${operation.audience} route`);
-          } else if (credential.audience === 'client' && res.text) {
-            let json: unknown;
-            try {
-              json = JSON.parse(res.text);
-            } catch {
-              json = undefined; // the contract check reports it
-            }
-            const others = clientIdsIn(json).filter((id) => id !== credential.clientId);
-            if (others.length) hardProblems.push(`client ${credential.clientId} was shown data of ${[...new Set(others)].join(', ')}`);
+          const operation = matchOperation(operations, req.method, new URL(contractUrl(req)).pathname);
+          const key = operation?.key ?? '(no documented operation)';
+          const perOperation = stats.byOperation.get(key) ?? new Map<number, number>();
+          perOperation.set(res.status, (perOperation.get(res.status) ?? 0) + 1);
+          stats.byOperation.set(key, perOperation);
+          // The site's pages are HTML for people, outside the API document (test/site.e2e-spec.ts covers them).
+          if (!operation && !SITE_PAGE_PATHS.has(new URL(contractUrl(req)).pathname)) {
+            if (!GENERIC_STATUSES.has(res.status))
+              problems.push(`outside the documented operations, status ${res.status} is not one of ${[...GENERIC_STATUSES].join(', ')}`);
+            if (res.status === 405 && !res.headers.allow) problems.push('405 without Allow');
           }
-        }
 
-        const after = await databaseSnapshot(t.pool, snapshotSql);
-        const safe = req.method === 'GET' || req.method === 'HEAD';
-        if (res.status >= 400 || safe) {
-          const diff = snapshotDiff(before, after);
-          if (diff.length) hardProblems.push(`the database changed on a ${safe ? 'read' : 'refused request'}: ${diff.join('; ')}`);
-        } else {
-          stats.writes += 1;
-        }
-        before = after;
+          // Authentication and tenancy: only a valid credential of the route's audience gets a 2xx,
+          // and a client only ever sees its own records.
+          if (operation && operation.audience !== 'public' && res.status < 300) {
+            const credential = credentials[req.auth];
+            if (credential?.audience !== operation.audience) {
+              hardProblems.push(`the credential "${req.auth}" got ${res.status} on a ${operation.audience} route`);
+            } else if (credential.audience === 'client' && res.text) {
+              let json: unknown;
+              try {
+                json = JSON.parse(res.text);
+              } catch {
+                json = undefined; // the contract check reports it
+              }
+              const others = clientIdsIn(json).filter((id) => id !== credential.clientId);
+              if (others.length) hardProblems.push(`client ${credential.clientId} was shown data of ${[...new Set(others)].join(', ')}`);
+            }
+          }
 
-        problems.push(...hardProblems);
-        if (problems.length) {
-          const body = res.text.length > 1_000 ? `${res.text.slice(0, 1_000)}…` : res.text;
-          throw new Error(
-            [
-              `${req.method} ${pathWithQuery(req).slice(0, 200)} → ${res.status}`,
-              ...problems.map((p) => `- ${p}`),
-              '',
-              describeRequest(req),
-              `response: ${res.status} ${String(res.headers['content-type'] ?? '(no content-type)')} ${body}`,
-              ...serverErrorsOf(res),
-            ].join('\n'),
-          );
-        }
-      },
-    );
+          const after = await databaseSnapshot(t.pool, snapshotSql);
+          const safe = req.method === 'GET' || req.method === 'HEAD';
+          if (res.status >= 400 || safe) {
+            const diff = snapshotDiff(before, after);
+            if (diff.length) hardProblems.push(`the database changed on a ${safe ? 'read' : 'refused request'}: ${diff.join('; ')}`);
+          } else {
+            stats.writes += 1;
+          }
+          before = after;
 
-    // A green run says nothing; a failure prints how to replay it and what the run sent. The seed goes
-    // to stderr first, for a run that cannot print anything after (a crashed worker).
-    if (process.env.FUZZ_SEED === undefined) process.stderr.write(`fuzz: FUZZ_SEED=${SEED}\n`);
-    try {
-      await fc.assert(property, { seed: SEED, numRuns: RUNS, path: REPLAY_PATH, verbose: 0 });
-    } catch (error) {
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const statuses = [...stats.byStatus.entries()].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(' ');
-      const perOperation = [...stats.byOperation.entries()]
-        .sort(([x], [y]) => x.localeCompare(y))
-        .map(([op, counts]) => `  ${op}: ${[...counts.entries()].sort(([x], [y]) => x - y).map(([s, n]) => `${s}×${n}`).join(' ')}`)
-        .join('\n');
-      console.log(
-        `fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}${REPLAY_PATH ? ` FUZZ_PATH=${REPLAY_PATH}` : ''} (replay: FUZZ_SEED=${SEED} [FUZZ_PATH=<path of a failure>] node --experimental-vm-modules node_modules/jest/bin/jest.js test/fuzz.e2e-spec.ts)\n` +
-          `fuzz: seed ${SEED}: ${stats.requests} requests in ${seconds} s, ${stats.writes} successful writes; statuses ${statuses}\n${perOperation}`,
+          problems.push(...hardProblems);
+          if (problems.length) {
+            const body = res.text.length > 1_000 ? `${res.text.slice(0, 1_000)}…` : res.text;
+            throw new Error(
+              [
+                `${req.method} ${pathWithQuery(req).slice(0, 200)} → ${res.status}`,
+                ...problems.map((p) => `- ${p}`),
+                '',
+                describeRequest(req),
+                `response: ${res.status} ${String(res.headers['content-type'] ?? '(no content-type)')} ${body}`,
+                ...serverErrorsOf(res),
+              ].join('\n'),
+            );
+          }
+        },
       );
-      throw error;
-    }
-    expect(stats.requests).toBeGreaterThanOrEqual(REPLAY_PATH ? 1 : RUNS);
-  }, 20 * 60_000);
+
+      // A green run says nothing; a failure prints how to replay it and what the run sent. The seed goes
+      // to stderr first, for a run that cannot print anything after (a crashed worker).
+      if (process.env.FUZZ_SEED === undefined) process.stderr.write(`fuzz: FUZZ_SEED=${SEED}\n`);
+      try {
+        await fc.assert(property, { seed: SEED, numRuns: RUNS, path: REPLAY_PATH, verbose: 0 });
+      } catch (error) {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const statuses = [...stats.byStatus.entries()]
+          .sort(([x], [y]) => x - y)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ');
+        const perOperation = [...stats.byOperation.entries()]
+          .sort(([x], [y]) => x.localeCompare(y))
+          .map(
+            ([op, counts]) =>
+              `  ${op}: ${[...counts.entries()]
+                .sort(([x], [y]) => x - y)
+                .map(([s, n]) => `${s}×${n}`)
+                .join(' ')}`,
+          )
+          .join('\n');
+        console.log(
+          `fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}${REPLAY_PATH ? ` FUZZ_PATH=${REPLAY_PATH}` : ''} (replay: FUZZ_SEED=${SEED} [FUZZ_PATH=<path of a failure>] node --experimental-vm-modules node_modules/jest/bin/jest.js test/fuzz.e2e-spec.ts)\n` +
+            `fuzz: seed ${SEED}: ${stats.requests} requests in ${seconds} s, ${stats.writes} successful writes; statuses ${statuses}\n${perOperation}`,
+        );
+        throw error;
+      }
+      expect(stats.requests).toBeGreaterThanOrEqual(REPLAY_PATH ? 1 : RUNS);
+    },
+    20 * 60_000,
+  );
 });

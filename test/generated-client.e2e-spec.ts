@@ -132,7 +132,11 @@ const TSCONFIG = {
 async function typeCheck(program: string): Promise<{ ok: boolean; output: string }> {
   await writeFile(path.join(DIR, 'program.ts'), program);
   try {
-    const { stdout } = await run(node, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(DIR, 'tsconfig.json')]);
+    const { stdout } = await run(node, [
+      path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      path.join(DIR, 'tsconfig.json'),
+    ]);
     return { ok: true, output: stdout };
   } catch (error) {
     return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };
@@ -162,7 +166,9 @@ afterAll(async () => {
 
 describe('a client generated from dist/openapi.json', () => {
   it('is generated with TypeScript 6', async () => {
-    const { version } = JSON.parse(await readFile(path.join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(path.join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(version).toMatch(/^6\./);
     expect(await readFile(path.join(DIR, 'openapi.d.ts'), 'utf8')).toContain('"/api/v1/declarations/{id}.csv"');
   });
@@ -189,10 +195,21 @@ describe('a client generated from dist/openapi.json', () => {
   it('runs: the program downloads the three CSV files and reads the JSON beside them, as typed', async () => {
     const { clientId } = await createClient(t);
     await writeFile(path.join(DIR, 'program.ts'), PROGRAM);
-    await writeFile(path.join(DIR, 'run.mjs'), "import { journey } from './program.ts';\nconsole.log(await journey(...process.argv.slice(2)));\n");
-    const { stdout } = await run(node, ['--disable-warning=ExperimentalWarning', path.join(DIR, 'run.mjs'), t.url, ADMIN_TOKEN, clientId], { cwd: DIR });
+    await writeFile(
+      path.join(DIR, 'run.mjs'),
+      "import { journey } from './program.ts';\nconsole.log(await journey(...process.argv.slice(2)));\n",
+    );
+    const { stdout } = await run(node, ['--disable-warning=ExperimentalWarning', path.join(DIR, 'run.mjs'), t.url, ADMIN_TOKEN, clientId], {
+      cwd: DIR,
+    });
     const out = JSON.parse(stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ mode: 'test', declarationMode: 'test', wiped: 204, periodClients: [clientId], yearClients: [clientId, clientId] });
+    expect(out).toMatchObject({
+      mode: 'test',
+      declarationMode: 'test',
+      wiped: 204,
+      periodClients: [clientId],
+      yearClients: [clientId, clientId],
+    });
     // (fetch's text() drops a byte order mark.)
     expect(out.file).toBe('stream,material,unit,quantity\r\nEMB,glass,kg,1200.5\r\nEMB,glass,uvc,4800\r\n');
     expect(out.read).toBe((out.receipts as string[])[0]);

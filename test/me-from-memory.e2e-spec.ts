@@ -25,7 +25,14 @@ function send(t: TestApp, headers: [string, string][], options: { method?: strin
     const { port } = new URL(t.url);
     const grouped: Record<string, string[]> = {};
     for (const [name, value] of headers) (grouped[name] ??= []).push(value);
-    const req = http.request({ agent: false, host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path ?? '/api/v1/me', headers: grouped });
+    const req = http.request({
+      agent: false,
+      host: '127.0.0.1',
+      port,
+      method: options.method ?? 'GET',
+      path: options.path ?? '/api/v1/me',
+      headers: grouped,
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -43,7 +50,10 @@ function send(t: TestApp, headers: [string, string][], options: { method?: strin
 const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
 const header = (res: Raw, name: string) => res.headers.find(([n]) => n === name)?.[1];
 /** What differs from one response to the next by nature: the request id and the date. */
-const comparable = (res: Raw) => res.headers.filter(([name]) => !['x-request-id', 'date'].includes(name)).map(([name, value]) => (name === 'ratelimit' ? [name, value.replace(/r=\d+;t=\d+/, 'r=…;t=…')] : [name, value]));
+const comparable = (res: Raw) =>
+  res.headers
+    .filter(([name]) => !['x-request-id', 'date'].includes(name))
+    .map(([name, value]) => (name === 'ratelimit' ? [name, value.replace(/r=\d+;t=\d+/, 'r=…;t=…')] : [name, value]));
 const remaining = (res: Raw) => Number(/r=(\d+)/.exec(header(res, 'ratelimit') ?? '')?.[1]);
 
 async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<number> {
@@ -84,9 +94,14 @@ describe('GET /api/v1/me from memory', () => {
     expect(header(second, 'x-request-id')).not.toBe(header(first, 'x-request-id'));
     // One more request counted against the client's quota.
     expect(remaining(second)).toBe(remaining(first) - 1);
-    const lines = t.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.request_id === header(first, 'x-request-id') || l.request_id === header(second, 'x-request-id'));
+    const lines = t.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.request_id === header(first, 'x-request-id') || l.request_id === header(second, 'x-request-id'));
     expect(lines).toHaveLength(2);
-    for (const line of lines) expect(line).toEqual(expect.objectContaining({ route: '/api/v1/me', client_id: clientId, msg: 'request completed', res: { status: 200 } }));
+    for (const line of lines)
+      expect(line).toEqual(
+        expect.objectContaining({ route: '/api/v1/me', client_id: clientId, msg: 'request completed', res: { status: 200 } }),
+      );
   });
 
   it("leaves to Nest's route whatever it does not know, with the route's answer", async () => {
@@ -100,7 +115,9 @@ describe('GET /api/v1/me from memory', () => {
     expect(head.status).toBe(200);
     expect((await send(t, [bearer(token)], { method: 'POST', body: '{}' })).status).toBe(405);
     // A body on a GET.
-    expect((await send(t, [bearer(token), ['Content-Type', 'application/json'], ['Content-Length', '2']], { body: '{}' })).status).toBe(200);
+    expect((await send(t, [bearer(token), ['Content-Type', 'application/json'], ['Content-Length', '2']], { body: '{}' })).status).toBe(
+      200,
+    );
     // Another scheme, an empty token, a well-formed unknown one.
     expect((await send(t, [['Authorization', `Basic ${token}`]])).status).toBe(401);
     expect((await send(t, [['Authorization', 'Bearer ']])).status).toBe(401);
@@ -125,10 +142,17 @@ describe('GET /api/v1/me from memory', () => {
     });
     expect(patched.status).toBe(200);
     expect(JSON.parse((await send(t, [bearer(token)])).body).company).not.toBe('Renamed SAS');
-    const confirmed = await fetch(`${t.url}/api/v1/admin/clients/${clientId}/confirm`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{}' });
+    const confirmed = await fetch(`${t.url}/api/v1/admin/clients/${clientId}/confirm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(confirmed.status).toBe(200);
     expect(JSON.parse((await send(t, [bearer(token)])).body).company).toBe('Renamed SAS');
-    const revoked = await fetch(`${t.url}/api/v1/admin/clients/${clientId}/tokens/${tokenId}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const revoked = await fetch(`${t.url}/api/v1/admin/clients/${clientId}/tokens/${tokenId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(revoked.status).toBe(204);
     const after = await send(t, [bearer(token)]);
     expect(after.status).toBe(401);
@@ -158,10 +182,18 @@ describe('GET /api/v1/me from memory', () => {
   it('the migration that announces changes goes down and up again', async () => {
     const runner = t.app.get(DataSource).createQueryRunner();
     const triggers = async () =>
-      (await runner.query(`SELECT tgname FROM pg_trigger WHERE tgname LIKE '%auth_%' AND NOT tgisinternal ORDER BY tgname`)).map((r: { tgname: string }) => r.tgname);
+      (await runner.query(`SELECT tgname FROM pg_trigger WHERE tgname LIKE '%auth_%' AND NOT tgisinternal ORDER BY tgname`)).map(
+        (r: { tgname: string }) => r.tgname,
+      );
     try {
       await runner.startTransaction();
-      expect(await triggers()).toEqual(['client_tokens_auth_changed', 'client_tokens_auth_deleted', 'client_tokens_auth_truncated', 'clients_auth_changed', 'clients_auth_truncated']);
+      expect(await triggers()).toEqual([
+        'client_tokens_auth_changed',
+        'client_tokens_auth_deleted',
+        'client_tokens_auth_truncated',
+        'clients_auth_changed',
+        'clients_auth_truncated',
+      ]);
       const migration = new AuthChangeNotifications1795900000000();
       await migration.down(runner);
       expect(await triggers()).toEqual([]);
@@ -216,7 +248,10 @@ describe('GET /api/v1/me from memory', () => {
     expect(await onB()).toBe(200);
     expect(await onB()).toBe(200);
     expect(b.app.get(MeFromMemory).answered).toBeGreaterThan(0);
-    const revoked = await fetch(`${a.url}/api/v1/admin/clients/${clientId}/tokens/${tokenId}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const revoked = await fetch(`${a.url}/api/v1/admin/clients/${clientId}/tokens/${tokenId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(revoked.status).toBe(204);
     // Well within the 10 s an authentication is kept at most: the notification, not the expiry, did it.
     await until(async () => (await onB()) === 401, 2_000);
@@ -248,7 +283,10 @@ describe('GET /api/v1/me from memory', () => {
     const kept = memory.answered;
     for (let i = 0; i < 2; i++) expect((await send(b, [bearer(token)])).status).toBe(200);
     expect(memory.answered).toBe(kept + 1);
-    const killed = await db.pool.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [LISTENER_APPLICATION_NAME]);
+    const killed = await db.pool.query(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+      [LISTENER_APPLICATION_NAME],
+    );
     // One listener per replica.
     expect(killed.rows).toEqual([{ ok: true }, { ok: true }]);
     await until(() => !cache.enabled, 2_000);
@@ -277,4 +315,3 @@ describe('GET /api/v1/me from memory', () => {
     }
   });
 });
-

@@ -20,16 +20,29 @@ afterAll(async () => {
 
 const get = (path: string, token: string) => request(t.url).get(path).set('authorization', `Bearer ${token}`);
 const post = (token: string, body: unknown) =>
-  request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(JSON.stringify(body));
+  request(t.url)
+    .post('/api/v1/declarations')
+    .set('authorization', `Bearer ${token}`)
+    .set('content-type', 'application/json')
+    .send(JSON.stringify(body));
 
 describe('GET /api/v1/me/obligations', () => {
   it('an account confirmed in 2022: every half-year of each stream from its first declarable period, with the deadlines ahead', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
-    await t.pool.query(`UPDATE clients SET confirmed_at = '2022-02-01T10:00:00Z', first_confirmed_at = '2022-02-01T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(
+      `UPDATE clients SET confirmed_at = '2022-02-01T10:00:00Z', first_confirmed_at = '2022-02-01T10:00:00Z' WHERE client_id = $1`,
+      [clientId],
+    );
     const res = await get('/api/v1/me/obligations', token);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toMatchObject({ client_id: clientId, account_status: 'confirmed', detail: null, today: '2026-11-23', catalogue_version: 3 });
+    expect(res.body).toMatchObject({
+      client_id: clientId,
+      account_status: 'confirmed',
+      detail: null,
+      today: '2026-11-23',
+      catalogue_version: 3,
+    });
     const [emb, epro] = res.body.streams;
     expect(emb.stream).toBe('EMB');
     expect(emb.first_period).toBe('2022-S1');
@@ -51,7 +64,10 @@ describe('GET /api/v1/me/obligations', () => {
 
   it('a new account: nothing before the half-year it was confirmed in (issue 31)', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
-    await t.pool.query(`UPDATE clients SET confirmed_at = '2026-11-20T10:00:00Z', first_confirmed_at = '2026-11-20T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(
+      `UPDATE clients SET confirmed_at = '2026-11-20T10:00:00Z', first_confirmed_at = '2026-11-20T10:00:00Z' WHERE client_id = $1`,
+      [clientId],
+    );
     const res = await get('/api/v1/me/obligations', token);
     expect(res.status).toBe(200);
     const [emb] = res.body.streams;
@@ -62,15 +78,28 @@ describe('GET /api/v1/me/obligations', () => {
 
   it('a partly declared account: the declared half-year shows its current declaration', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
-    await t.pool.query(`UPDATE clients SET confirmed_at = '2025-01-15T10:00:00Z', first_confirmed_at = '2025-01-15T10:00:00Z' WHERE client_id = $1`, [clientId]);
-    const first = await post(token, { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 }] });
+    await t.pool.query(
+      `UPDATE clients SET confirmed_at = '2025-01-15T10:00:00Z', first_confirmed_at = '2025-01-15T10:00:00Z' WHERE client_id = $1`,
+      [clientId],
+    );
+    const first = await post(token, {
+      period: '2025-S1',
+      lines: [
+        { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 },
+        { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 },
+      ],
+    });
     expect(first.status).toBe(201);
     const second = await post(token, { period: '2025-S1', lines: [{ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 41 }] });
     expect(second.status).toBe(201);
     const res = await get('/api/v1/me/obligations', token);
     const emb = res.body.streams[0];
     const periods = Object.fromEntries(emb.periods.map((p: { period: string }) => [p.period, p]));
-    expect(periods['2025-S1']).toMatchObject({ status: 'declared', ended: true, declaration: { id: second.body.id, revision: 2, receipt: second.body.receipt } });
+    expect(periods['2025-S1']).toMatchObject({
+      status: 'declared',
+      ended: true,
+      declaration: { id: second.body.id, revision: 2, receipt: second.body.receipt },
+    });
     expect(periods['2025-S2']).toMatchObject({ status: 'overdue', due_date: '2026-02-28', declaration: null });
     expect(emb.periods.map((p: { period: string }) => p.period)).toEqual(['2025-S1', '2025-S2', '2026-S1', '2026-S2']);
     // EMB lines do not declare EPRO.
@@ -108,9 +137,21 @@ describe('versioned catalogue', () => {
     expect(res.status).toBe(200);
     expect(res.body.catalogue_version).toBe(1);
     expect(res.body.lines).toEqual([
-      { stream: 'EMB', material: 'Plastique PET', material_category: { code: 'plastic_pet', name: { fr: 'Plastique PET', en: 'PET plastic' } }, unit: 'kg', quantity: 12.5 },
+      {
+        stream: 'EMB',
+        material: 'Plastique PET',
+        material_category: { code: 'plastic_pet', name: { fr: 'Plastique PET', en: 'PET plastic' } },
+        unit: 'kg',
+        quantity: 12.5,
+      },
       { stream: 'EMB', material: 'Bois', material_category: { code: 'wood', name: { fr: 'Bois', en: 'Wood' } }, unit: 'kg', quantity: 3 },
-      { stream: 'EPRO', material: 'Verre', material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } }, unit: 'kg', quantity: 7 },
+      {
+        stream: 'EPRO',
+        material: 'Verre',
+        material_category: { code: 'glass', name: { fr: 'Verre', en: 'Glass' } },
+        unit: 'kg',
+        quantity: 7,
+      },
     ]);
     // A new declaration stores the current version.
     const fresh = await post(token, { period: '2025-S2', lines: [{ stream: 'EMB', material: 'PET trays', unit: 'uvc', quantity: 5 }] });
@@ -146,9 +187,19 @@ describe('versioned catalogue', () => {
     expect(stored).toEqual([{ catalogue_version: 1, receipt: 'EPR-2024S1-R1-BEFOREMG', submitted_at: new Date('2024-07-01T08:00:00Z') }]);
     const res = await get(`/api/v1/declarations/${id}`, token);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ catalogue_version: 1, receipt: 'EPR-2024S1-R1-BEFOREMG', submitted_at: '2024-07-01T08:00:00.000000Z' });
+    expect(res.body).toMatchObject({
+      catalogue_version: 1,
+      receipt: 'EPR-2024S1-R1-BEFOREMG',
+      submitted_at: '2024-07-01T08:00:00.000000Z',
+    });
     expect(res.body.lines).toEqual([
-      { stream: 'EMB', material: 'PE/PP', material_category: { code: 'plastic_pe_pp', name: { fr: 'Plastique PE/PP', en: 'PE/PP plastic' } }, unit: 'kg', quantity: 0.125 },
+      {
+        stream: 'EMB',
+        material: 'PE/PP',
+        material_category: { code: 'plastic_pe_pp', name: { fr: 'Plastique PE/PP', en: 'PE/PP plastic' } },
+        unit: 'kg',
+        quantity: 0.125,
+      },
       { stream: 'EMB', material: 'Film', material_category: null, unit: 'kg', quantity: 2 },
     ]);
     expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '2.125' }]);

@@ -41,7 +41,9 @@ function sample(schemaNode: Json): unknown {
   if (schema.enum) return schema.enum[0];
   if (schema.type === 'array') return [sample(schema.items)];
   if (schema.type === 'object' || schema.properties) {
-    return Object.fromEntries(Object.entries((schema.properties ?? {}) as Json).map(([name, property]) => [name, sample(property as Json)]));
+    return Object.fromEntries(
+      Object.entries((schema.properties ?? {}) as Json).map(([name, property]) => [name, sample(property as Json)]),
+    );
   }
   return schema.default ?? { string: 'string', integer: 0, number: 0, boolean: true }[schema.type as string];
 }
@@ -54,13 +56,17 @@ function sample(schemaNode: Json): unknown {
 function documentedStatus(method: string, route: string): number {
   const operation = doc.paths[route]?.[method];
   if (!operation) throw new Error(`${method.toUpperCase()} ${route} is not in the document`);
-  const statuses = Object.keys(operation.responses).filter((s) => /^2\d\d$/.test(s)).map(Number);
+  const statuses = Object.keys(operation.responses)
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number);
   return statuses.includes(201) ? 201 : Math.min(...statuses);
 }
 
 /** The documented route of a concrete path (`/api/v1/declarations/0b6f…` → `/api/v1/declarations/{id}`). */
 function routeOf(pathname: string): string {
-  const found = Object.keys(doc.paths).find((route) => new RegExp(`^${route.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
+  const found = Object.keys(doc.paths).find((route) =>
+    new RegExp(`^${route.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
+  );
   if (!found) throw new Error(`${pathname} matches no route of the document`);
   return found;
 }
@@ -82,7 +88,8 @@ function requestExamples(): RequestExample[] {
       if (!content) continue;
       for (const [contentType, media] of Object.entries(content) as [string, Json][]) {
         const base = { operationId: (operation as Json).operationId as string, method, route, contentType };
-        if (media.examples) for (const [name, example] of Object.entries(media.examples as Json)) out.push({ ...base, name, value: (example as Json).value });
+        if (media.examples)
+          for (const [name, example] of Object.entries(media.examples as Json)) out.push({ ...base, name, value: (example as Json).value });
         else if (media.example !== undefined) out.push({ ...base, name: 'example', value: media.example });
         else out.push({ ...base, name: 'from the schema', value: sample(media.schema as Json) });
       }
@@ -101,7 +108,12 @@ describe('the request examples of the OpenAPI document', () => {
     for (const body of json) {
       const emb = (body.lines as Json[]).filter((line) => line.stream === 'EMB');
       for (const material of new Set(emb.map((line) => line.material))) {
-        expect(emb.filter((line) => line.material === material).map((line) => line.unit).sort()).toEqual(['kg', 'uvc']);
+        expect(
+          emb
+            .filter((line) => line.material === material)
+            .map((line) => line.unit)
+            .sort(),
+        ).toEqual(['kg', 'uvc']);
       }
     }
     expect(declarations.some((e) => e.contentType === 'text/csv')).toBe(true);
@@ -117,23 +129,34 @@ describe('the request examples of the OpenAPI document', () => {
     const outcomes: string[] = [];
     for (const example of examples) {
       if (example.operationId !== 'createClient' && testToken === undefined) {
-        const issued = await request(t.url).post(`/api/v1/admin/clients/${EXAMPLE_CLIENT}/tokens`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ mode: 'test' });
+        const issued = await request(t.url)
+          .post(`/api/v1/admin/clients/${EXAMPLE_CLIENT}/tokens`)
+          .set('authorization', `Bearer ${ADMIN_TOKEN}`)
+          .send({ mode: 'test' });
         expect(issued.status).toBe(201);
         testToken = issued.body.token as string;
         await request(t.url).post(`/api/v1/admin/clients/${EXAMPLE_CLIENT}/confirm`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({});
       }
       const path = example.route.replace('{client_id}', EXAMPLE_CLIENT).replace('{stream}', 'EMB').replace('{period}', '2025-S2');
       // The half-year in the address: a declaration file's; the sales' (the product examples apply from 2026-S1).
-      const query = example.operationId === 'recordSales' ? '?period=2026-S2' : example.operationId === 'submitDeclaration' && example.contentType === 'text/csv' ? '?period=2025-S2' : '';
+      const query =
+        example.operationId === 'recordSales'
+          ? '?period=2026-S2'
+          : example.operationId === 'submitDeclaration' && example.contentType === 'text/csv'
+            ? '?period=2025-S2'
+            : '';
       const url = path + query;
       const body = typeof example.value === 'string' ? example.value : JSON.stringify(example.value);
-      const res = await request(t.url)[example.method as 'post'](url)
+      const send = request(t.url)[example.method as 'post'];
+      const res = await send(url)
         .set('authorization', `Bearer ${credentialFor(example.route)}`)
         .set('content-type', example.contentType)
         .send(body);
       // The import of clients is a dry run unless asked otherwise: 200 (201 is for `dry_run=false`).
       const expected = example.operationId === 'importClients' ? 200 : documentedStatus(example.method, example.route);
-      outcomes.push(`${example.operationId} ${example.contentType} ${example.name}: ${res.status}${res.status === expected ? '' : ` (documented ${expected}): ${res.text}`}`);
+      outcomes.push(
+        `${example.operationId} ${example.contentType} ${example.name}: ${res.status}${res.status === expected ? '' : ` (documented ${expected}): ${res.text}`}`,
+      );
     }
     expect(outcomes.filter((o) => !/: (\d+)$/.test(o))).toEqual([]);
   });
@@ -144,13 +167,22 @@ describe('the commands of the developers’ pages', () => {
   async function commandsOf(page: string): Promise<string[]> {
     const html = await readFile(path.join(REPO_ROOT, 'dist', 'site', page), 'utf8');
     const decode = (text: string) =>
-      text.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      text
+        .replace(/<[^>]+>/g, '')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
     return [...html.matchAll(/<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => decode(m[1]!));
   }
 
   it.each(['developers.html', 'fr/developers.html'])('%s: every command gets its documented status, with a test token', async (page) => {
     const { clientId } = await createClient(t);
-    const issued = await request(t.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ mode: 'test' });
+    const issued = await request(t.url)
+      .post(`/api/v1/admin/clients/${clientId}/tokens`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ mode: 'test' });
     const token = issued.body.token as string;
     const commands = await commandsOf(page);
     expect(commands.length).toBeGreaterThanOrEqual(6);
@@ -162,7 +194,9 @@ describe('the commands of the developers’ pages', () => {
       const method = /-X (\w+)/.exec(command)?.[1]?.toLowerCase() ?? 'get';
       const expected = documentedStatus(method, routeOf(target.pathname));
       // Run as written, by bash and curl, against this service; curl's last line is the status.
-      const { stdout } = await run('bash', ['-c', `${command.replaceAll(base, t.url)} -o /dev/null -w '%{http_code}'`], { env: { ...process.env, EPR_TOKEN: token } });
+      const { stdout } = await run('bash', ['-c', `${command.replaceAll(base, t.url)} -o /dev/null -w '%{http_code}'`], {
+        env: { ...process.env, EPR_TOKEN: token },
+      });
       outcomes.push(`${method.toUpperCase()} ${target.pathname}: ${stdout.trim()} (documented ${expected})`);
       expect({ command, status: Number(stdout.trim()) }).toEqual({ command, status: expected });
     }

@@ -72,7 +72,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives no date example that will expire (a request example must stay valid)', () => {
-    const dated = [...schemaNodes(doc.components.schemas)].filter((node) => node.format === 'date-time' && typeof node.example === 'string' && node.readOnly !== true);
+    const dated = [...schemaNodes(doc.components.schemas)].filter(
+      (node) => node.format === 'date-time' && typeof node.example === 'string' && node.readOnly !== true,
+    );
     const inRequests = dated.filter((node) => Date.parse(node.example as string) > Date.now());
     expect(inRequests).toEqual([]);
   });
@@ -85,7 +87,10 @@ describe('the OpenAPI document', () => {
 
   it("states the declaration rules' limits from the constants the validator applies", () => {
     const { CreateDeclarationDto: declaration, CreateDeclarationLineDto: line } = doc.components.schemas as Json;
-    expect({ min: declaration.properties.lines.minItems, max: declaration.properties.lines.maxItems }).toEqual({ min: MIN_LINES, max: MAX_LINES });
+    expect({ min: declaration.properties.lines.minItems, max: declaration.properties.lines.maxItems }).toEqual({
+      min: MIN_LINES,
+      max: MAX_LINES,
+    });
     expect(declaration.properties.period.pattern).toBe(PERIOD_PATTERN_TEXT);
     expect(line.properties.material.maxLength).toBe(MAX_MATERIAL_LENGTH);
     expect(line.properties.quantity.maximum).toBe(MAX_QUANTITY);
@@ -117,7 +122,9 @@ describe('the OpenAPI document', () => {
         if (!examples) continue;
         for (const [code, example] of Object.entries(examples)) {
           expect(PROBLEM_TYPES[code as ProblemCode].status).toBe(Number(status));
-          expect(example.value).toEqual(expect.objectContaining({ code, status: Number(status), title: PROBLEM_TYPES[code as ProblemCode].title }));
+          expect(example.value).toEqual(
+            expect.objectContaining({ code, status: Number(status), title: PROBLEM_TYPES[code as ProblemCode].title }),
+          );
         }
       }
     }
@@ -145,7 +152,8 @@ function expectDocumented(path: string, method: string, res: request.Response, c
     if (header.required) expect(real).toBeDefined();
     if (real === undefined) continue;
     if (typeof header.schema?.pattern === 'string') expect(real).toMatch(new RegExp(header.schema.pattern as string));
-    else if (typeof header.schema?.example === 'string') expect(`${name}: ${shape(real)}`).toBe(`${name}: ${shape(header.schema.example as string)}`);
+    else if (typeof header.schema?.example === 'string')
+      expect(`${name}: ${shape(real)}`).toBe(`${name}: ${shape(header.schema.example as string)}`);
   }
 }
 
@@ -157,10 +165,24 @@ describe('the documented error examples are true', () => {
   });
 
   it('400 malformed_json, invalid_cursor, bad_request', async () => {
-    const malformed = await request(t.url).post('/api/v1/declarations').set(client).set('content-type', 'application/json').send('{"period":');
+    const malformed = await request(t.url)
+      .post('/api/v1/declarations')
+      .set(client)
+      .set('content-type', 'application/json')
+      .send('{"period":');
     expectDocumented('/api/v1/declarations', 'post', malformed, 'malformed_json');
-    expectDocumented('/api/v1/declarations', 'get', await request(t.url).get('/api/v1/declarations?cursor=not-a-cursor').set(client), 'invalid_cursor');
-    expectDocumented('/api/v1/declarations/{id}', 'get', await request(t.url).get('/api/v1/declarations/%E0%A4%A').set(client), 'bad_request');
+    expectDocumented(
+      '/api/v1/declarations',
+      'get',
+      await request(t.url).get('/api/v1/declarations?cursor=not-a-cursor').set(client),
+      'invalid_cursor',
+    );
+    expectDocumented(
+      '/api/v1/declarations/{id}',
+      'get',
+      await request(t.url).get('/api/v1/declarations/%E0%A4%A').set(client),
+      'bad_request',
+    );
   });
 
   it('401 missing_token and invalid_token, with their challenges', async () => {
@@ -171,7 +193,12 @@ describe('the documented error examples are true', () => {
   });
 
   it('403 insufficient_scope', async () => {
-    expectDocumented('/api/v1/admin/clients/{client_id}', 'get', await request(t.url).get('/api/v1/admin/clients/x').set(client), 'insufficient_scope');
+    expectDocumented(
+      '/api/v1/admin/clients/{client_id}',
+      'get',
+      await request(t.url).get('/api/v1/admin/clients/x').set(client),
+      'insufficient_scope',
+    );
   });
 
   it('404 not_found', async () => {
@@ -186,7 +213,11 @@ describe('the documented error examples are true', () => {
   });
 
   it('413 payload_too_large and 415 unsupported_media_type', async () => {
-    const big = await request(t.url).post('/api/v1/declarations').set(client).set('content-type', 'application/json').send(`{"x":"${'a'.repeat(1_100_000)}"}`);
+    const big = await request(t.url)
+      .post('/api/v1/declarations')
+      .set(client)
+      .set('content-type', 'application/json')
+      .send(`{"x":"${'a'.repeat(1_100_000)}"}`);
     expectDocumented('/api/v1/declarations', 'post', big, 'payload_too_large');
     const text = await request(t.url).post('/api/v1/declarations').set(client).set('content-type', 'text/plain').send('hello');
     expectDocumented('/api/v1/declarations', 'post', text, 'unsupported_media_type');
@@ -197,8 +228,20 @@ describe('the documented error examples are true', () => {
     expectDocumented('/api/v1/declarations', 'post', invalid, 'validation_failed');
     const key = { 'idempotency-key': `reuse-${Date.now()}` };
     const line = { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 1 };
-    expect((await request(t.url).post('/api/v1/declarations').set(client).set(key).send({ period: '2026-S1', lines: [line] })).status).toBe(201);
-    const reused = await request(t.url).post('/api/v1/declarations').set(client).set(key).send({ period: '2026-S1', lines: [{ ...line, quantity: 2 }] });
+    expect(
+      (
+        await request(t.url)
+          .post('/api/v1/declarations')
+          .set(client)
+          .set(key)
+          .send({ period: '2026-S1', lines: [line] })
+      ).status,
+    ).toBe(201);
+    const reused = await request(t.url)
+      .post('/api/v1/declarations')
+      .set(client)
+      .set(key)
+      .send({ period: '2026-S1', lines: [{ ...line, quantity: 2 }] });
     expectDocumented('/api/v1/declarations', 'post', reused, 'idempotency_key_reused');
   });
 });

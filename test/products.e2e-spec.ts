@@ -24,10 +24,20 @@ const PROBLEM = /^application\/problem\+json; charset=utf-8$/;
 const BOM = '\ufeff';
 
 const auth = (req: request.Test, as = token) => req.set('authorization', `Bearer ${as}`);
-const postProducts = (body: unknown, as = token) => auth(request(t.url).post('/api/v1/products'), as).set('content-type', 'application/json').send(JSON.stringify(body));
-const postProductsCsv = (csv: string | Buffer, as = token) => auth(request(t.url).post('/api/v1/products'), as).set('content-type', 'text/csv').send(Buffer.isBuffer(csv) ? csv : Buffer.from(csv, 'utf8'));
-const postSales = (period: string, body: unknown, as = token) => auth(request(t.url).post(`/api/v1/sales?period=${period}`), as).set('content-type', 'application/json').send(JSON.stringify(body));
-const postSalesCsv = (period: string, csv: string, as = token) => auth(request(t.url).post(`/api/v1/sales?period=${period}`), as).set('content-type', 'text/csv').send(Buffer.from(csv, 'utf8'));
+const postProducts = (body: unknown, as = token) =>
+  auth(request(t.url).post('/api/v1/products'), as).set('content-type', 'application/json').send(JSON.stringify(body));
+const postProductsCsv = (csv: string | Buffer, as = token) =>
+  auth(request(t.url).post('/api/v1/products'), as)
+    .set('content-type', 'text/csv')
+    .send(Buffer.isBuffer(csv) ? csv : Buffer.from(csv, 'utf8'));
+const postSales = (period: string, body: unknown, as = token) =>
+  auth(request(t.url).post(`/api/v1/sales?period=${period}`), as)
+    .set('content-type', 'application/json')
+    .send(JSON.stringify(body));
+const postSalesCsv = (period: string, csv: string, as = token) =>
+  auth(request(t.url).post(`/api/v1/sales?period=${period}`), as)
+    .set('content-type', 'text/csv')
+    .send(Buffer.from(csv, 'utf8'));
 const preview = (period: string, as = token) => auth(request(t.url).get(`/api/v1/periods/${period}/derived-declaration`), as);
 const file = (period: string, key?: string, as = token) => {
   const req = auth(request(t.url).post(`/api/v1/periods/${period}/derived-declaration`), as);
@@ -108,11 +118,38 @@ describe('POST /api/v1/products (JSON)', () => {
     expect(one.status).toBe(200);
     expect(one.body.reference).toBe('BTL-75-ROUGE');
     expect(one.body.versions).toHaveLength(1);
-    expect(one.body.versions[0]).toMatchObject({ valid_from: '2026-S1', name: 'Vin rouge 75 cl', stream: 'EMB', gtin: '3017620422003', filed: false });
+    expect(one.body.versions[0]).toMatchObject({
+      valid_from: '2026-S1',
+      name: 'Vin rouge 75 cl',
+      stream: 'EMB',
+      gtin: '3017620422003',
+      filed: false,
+    });
     expect(one.body.versions[0].elements).toEqual([
-      { material: 'glass', material_name: { fr: 'Verre', en: 'Glass' }, weight_g: 410.123, per_unit: 1, packaging_category: null, reuse_status: null },
-      { material: 'paper_cardboard', material_name: { fr: 'Papier-carton', en: 'Paper and cardboard' }, weight_g: 2.5, per_unit: 2, packaging_category: null, reuse_status: null },
-      { material: 'aluminium', material_name: { fr: 'Aluminium', en: 'Aluminium' }, weight_g: 0.001, per_unit: 1, packaging_category: null, reuse_status: null },
+      {
+        material: 'glass',
+        material_name: { fr: 'Verre', en: 'Glass' },
+        weight_g: 410.123,
+        per_unit: 1,
+        packaging_category: null,
+        reuse_status: null,
+      },
+      {
+        material: 'paper_cardboard',
+        material_name: { fr: 'Papier-carton', en: 'Paper and cardboard' },
+        weight_g: 2.5,
+        per_unit: 2,
+        packaging_category: null,
+        reuse_status: null,
+      },
+      {
+        material: 'aluminium',
+        material_name: { fr: 'Aluminium', en: 'Aluminium' },
+        weight_g: 0.001,
+        per_unit: 1,
+        packaging_category: null,
+        reuse_status: null,
+      },
     ]);
     // numeric in SQL, exactly as sent.
     const { rows } = await t.pool.query(`SELECT weight_g::text AS w FROM product_elements ORDER BY weight_g`);
@@ -131,7 +168,10 @@ describe('POST /api/v1/products (JSON)', () => {
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ created: 0, replaced: 0, unchanged: 1 });
 
-    const { rows: audit } = await t.pool.query(`SELECT action, actor_type, changes FROM audit_events WHERE client_id = $1 AND action = 'products.imported' ORDER BY occurred_at`, [clientId]);
+    const { rows: audit } = await t.pool.query(
+      `SELECT action, actor_type, changes FROM audit_events WHERE client_id = $1 AND action = 'products.imported' ORDER BY occurred_at`,
+      [clientId],
+    );
     expect(audit[0]).toMatchObject({ actor_type: 'client', changes: { created: 2, replaced: 0, unchanged: 0, via: 'api' } });
   });
 
@@ -160,7 +200,12 @@ describe('POST /api/v1/products (JSON)', () => {
       { pointer: '/products/6/valid_from', code: 'invalid_period_format' },
     ]);
     // The valid A-3 twice: only once the rest is right is the duplicate reported.
-    const duplicate = await postProducts({ products: [{ ...WINE, reference: 'A-3' }, { ...WINE, reference: 'A-3' }] });
+    const duplicate = await postProducts({
+      products: [
+        { ...WINE, reference: 'A-3' },
+        { ...WINE, reference: 'A-3' },
+      ],
+    });
     expectErrors(duplicate, [{ pointer: '/products/1/reference', code: 'duplicate_reference' }]);
     expect(await counts()).toEqual(before);
   });
@@ -221,15 +266,31 @@ describe('POST /api/v1/products and /api/v1/sales with text/csv: both dialects',
 describe('POST /api/v1/sales', () => {
   it('refuses a sale for an unknown product, a product twice, a product without packaging in force, a period not started', async () => {
     await postProducts({ products: [{ ...WINE, reference: 'LATER', valid_from: '2026-S2' }] }).expect(201);
-    const res = await postSales('2026-S1', { sales: [{ reference: 'NOPE', units: 1 }, { reference: 'LATER', units: 1 }, { reference: 'BTL-75-ROUGE', units: 1 }, { reference: 'BTL-75-ROUGE', units: 2 }] });
+    const res = await postSales('2026-S1', {
+      sales: [
+        { reference: 'NOPE', units: 1 },
+        { reference: 'LATER', units: 1 },
+        { reference: 'BTL-75-ROUGE', units: 1 },
+        { reference: 'BTL-75-ROUGE', units: 2 },
+      ],
+    });
     expectErrors(res, [{ pointer: '/sales/3/reference', code: 'duplicate_reference' }]);
-    const res2 = await postSales('2026-S1', { sales: [{ reference: 'NOPE', units: 1 }, { reference: 'LATER', units: 1 }] });
+    const res2 = await postSales('2026-S1', {
+      sales: [
+        { reference: 'NOPE', units: 1 },
+        { reference: 'LATER', units: 1 },
+      ],
+    });
     expectErrors(res2, [
       { pointer: '/sales/0/reference', code: 'unknown_product' },
       { pointer: '/sales/1/reference', code: 'no_version_for_period' },
     ]);
-    expectErrors(await postSales('2027-S1', { sales: [{ reference: 'BTL-75-ROUGE', units: 1 }] }), [{ pointer: '/query/period', code: 'period_not_started' }]);
-    expectErrors(await postSales('2026-S1', { sales: [{ reference: 'BTL-75-ROUGE', units: -1 }] }), [{ pointer: '/sales/0/units', code: 'invalid_count' }]);
+    expectErrors(await postSales('2027-S1', { sales: [{ reference: 'BTL-75-ROUGE', units: 1 }] }), [
+      { pointer: '/query/period', code: 'period_not_started' },
+    ]);
+    expectErrors(await postSales('2026-S1', { sales: [{ reference: 'BTL-75-ROUGE', units: -1 }] }), [
+      { pointer: '/sales/0/units', code: 'invalid_count' },
+    ]);
   });
 });
 
@@ -241,8 +302,15 @@ describe('the derived declaration', () => {
     await postSales('2026-S1', { sales: [{ reference: 'BTL-75-ROUGE', units: 999 }] }, other.token).expect(200);
 
     // A second version of the wine from 2026-S2: a lighter bottle.
-    await postProducts({ products: [{ ...WINE, valid_from: '2026-S2', elements: [{ material: 'glass', weight_g: 380.5, per_unit: 1 }] }] }).expect(201);
-    await postSales('2026-S1', { sales: [{ reference: 'BTL-75-ROUGE', units: 3 }, { reference: 'FUT-200', units: 7 }] }).expect(200);
+    await postProducts({
+      products: [{ ...WINE, valid_from: '2026-S2', elements: [{ material: 'glass', weight_g: 380.5, per_unit: 1 }] }],
+    }).expect(201);
+    await postSales('2026-S1', {
+      sales: [
+        { reference: 'BTL-75-ROUGE', units: 3 },
+        { reference: 'FUT-200', units: 7 },
+      ],
+    }).expect(200);
     await postSales('2026-S2', { sales: [{ reference: 'BTL-75-ROUGE', units: 5 }] }).expect(200);
 
     const res = await preview('2026-S1');
@@ -253,18 +321,38 @@ describe('the derived declaration', () => {
     const paper = kgOf([{ units: 3, perUnit: 2, grams: '2.5' }]);
     const aluminium = kgOf([{ units: 3, perUnit: 1, grams: '0.001' }]);
     const steel = kgOf([{ units: 7, perUnit: 1, grams: '18500.25' }]);
-    const carton = kgOf([{ units: 100, perUnit: 1, grams: '28.4' }, { units: 300, perUnit: 1, grams: '28.4' }]);
-    const rigid = kgOf([{ units: 100, perUnit: 1, grams: '2.125' }, { units: 300, perUnit: 1, grams: '2.125' }]);
+    const carton = kgOf([
+      { units: 100, perUnit: 1, grams: '28.4' },
+      { units: 300, perUnit: 1, grams: '28.4' },
+    ]);
+    const rigid = kgOf([
+      { units: 100, perUnit: 1, grams: '2.125' },
+      { units: 300, perUnit: 1, grams: '2.125' },
+    ]);
     expect(aluminium).toBe('0.000003');
     const byKey = Object.fromEntries(res.body.lines.map((l: { stream: string; material: string }) => [`${l.stream}/${l.material}`, l]));
-    expect(Object.keys(byKey).sort()).toEqual(['EMB/aluminium', 'EMB/glass', 'EMB/liquid_carton', 'EMB/paper_cardboard', 'EMB/plastic_pe_pp_rigid', 'EPRO/steel']);
-    expect(byKey['EMB/glass']).toMatchObject({ kg_exact: glass, kg: gramsRounded(glass), uvc: 3, material_name: { fr: 'Verre', en: 'Glass' } });
+    expect(Object.keys(byKey).sort()).toEqual([
+      'EMB/aluminium',
+      'EMB/glass',
+      'EMB/liquid_carton',
+      'EMB/paper_cardboard',
+      'EMB/plastic_pe_pp_rigid',
+      'EPRO/steel',
+    ]);
+    expect(byKey['EMB/glass']).toMatchObject({
+      kg_exact: glass,
+      kg: gramsRounded(glass),
+      uvc: 3,
+      material_name: { fr: 'Verre', en: 'Glass' },
+    });
     expect(byKey['EMB/paper_cardboard']).toMatchObject({ kg_exact: paper, kg: gramsRounded(paper), uvc: 3 });
     expect(byKey['EMB/aluminium']).toMatchObject({ kg_exact: '0.000003', kg: 0, uvc: 3 });
     expect(byKey['EMB/liquid_carton']).toMatchObject({ kg_exact: carton, kg: gramsRounded(carton), uvc: 400 });
     expect(byKey['EMB/plastic_pe_pp_rigid']).toMatchObject({ kg_exact: rigid, kg: gramsRounded(rigid), uvc: 400 });
     expect(byKey['EPRO/steel']).toMatchObject({ kg_exact: steel, kg: gramsRounded(steel), uvc: null });
-    expect(byKey['EMB/paper_cardboard'].contributions).toEqual([{ reference: 'BTL-75-ROUGE', name: 'Vin rouge 75 cl', valid_from: '2026-S1', units: '3', elements: '6', kg: paper }]);
+    expect(byKey['EMB/paper_cardboard'].contributions).toEqual([
+      { reference: 'BTL-75-ROUGE', name: 'Vin rouge 75 cl', valid_from: '2026-S1', units: '3', elements: '6', kg: paper },
+    ]);
     expect(byKey['EMB/liquid_carton'].contributions.map((c: { reference: string; kg: string }) => [c.reference, c.kg])).toEqual([
       ['CSV-EN', kgOf([{ units: 100, perUnit: 1, grams: '28.4' }])],
       ['CSV-FR', kgOf([{ units: 300, perUnit: 1, grams: '28.4' }])],
@@ -287,7 +375,16 @@ describe('the derived declaration', () => {
         kg_exact: kgOf([{ units: 5, perUnit: 1, grams: '380.5' }]),
         kg: gramsRounded(kgOf([{ units: 5, perUnit: 1, grams: '380.5' }])),
         uvc: 5,
-        contributions: [{ reference: 'BTL-75-ROUGE', name: 'Vin rouge 75 cl', valid_from: '2026-S2', units: '5', elements: '5', kg: kgOf([{ units: 5, perUnit: 1, grams: '380.5' }]) }],
+        contributions: [
+          {
+            reference: 'BTL-75-ROUGE',
+            name: 'Vin rouge 75 cl',
+            valid_from: '2026-S2',
+            units: '5',
+            elements: '5',
+            kg: kgOf([{ units: 5, perUnit: 1, grams: '380.5' }]),
+          },
+        ],
       },
     ]);
   });
@@ -296,7 +393,9 @@ describe('the derived declaration', () => {
     // Professional packaging (EPRO) is declarable from 1 July 2026 only: refused as by POST /api/v1/declarations, at its line.
     const withDrum = (await preview('2026-S1')).body;
     const drumLine = withDrum.declaration_lines.findIndex((l: { stream: string }) => l.stream === 'EPRO');
-    expectErrors(await file('2026-S1', 'derive-2026-S1'), [{ pointer: `/lines/${drumLine}/stream`, code: 'stream_not_declarable_for_period' }]);
+    expectErrors(await file('2026-S1', 'derive-2026-S1'), [
+      { pointer: `/lines/${drumLine}/stream`, code: 'stream_not_declarable_for_period' },
+    ]);
     expect(Number((await t.pool.query('SELECT count(*) FROM declarations')).rows[0].count)).toBe(0);
     await postSales('2026-S1', { sales: [{ reference: 'FUT-200', units: 0 }] }).expect(200);
 
@@ -306,35 +405,67 @@ describe('the derived declaration', () => {
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/api/v1/declarations/${res.body.id}`);
     expect(res.body).toMatchObject({ period: '2026-S1', revision: 1, status: 'current' });
-    expect(res.body.lines.map((l: { stream: string; material: string; unit: string; quantity: number }) => ({ stream: l.stream, material: l.material, unit: l.unit, quantity: l.quantity }))).toEqual(
-      expected.declaration_lines,
-    );
+    expect(
+      res.body.lines.map((l: { stream: string; material: string; unit: string; quantity: number }) => ({
+        stream: l.stream,
+        material: l.material,
+        unit: l.unit,
+        quantity: l.quantity,
+      })),
+    ).toEqual(expected.declaration_lines);
     // The same declaration as any other.
     const stored = await auth(request(t.url).get(`/api/v1/declarations/${res.body.id}`));
     expect(stored.status).toBe(200);
     expect(stored.body.lines).toEqual(res.body.lines);
 
-    const { rows: derivation } = await t.pool.query(`SELECT client_id, period, products FROM declaration_derivations WHERE declaration_id = $1`, [res.body.id]);
+    const { rows: derivation } = await t.pool.query(
+      `SELECT client_id, period, products FROM declaration_derivations WHERE declaration_id = $1`,
+      [res.body.id],
+    );
     expect(derivation).toEqual([{ client_id: clientId, period: '2026-S1', products: 3 }]);
     const { rows: contributions } = await t.pool.query(
       `SELECT c.stream, c.material_code, trim_scale(sum(c.kg))::text AS kg FROM declaration_derivation_contributions c WHERE c.declaration_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
       [res.body.id],
     );
-    expect(contributions).toEqual(expected.lines.map((l: { stream: string; material: string; kg_exact: string }) => ({ stream: l.stream, material_code: l.material, kg: l.kg_exact })));
-    const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [clientId]);
+    expect(contributions).toEqual(
+      expected.lines.map((l: { stream: string; material: string; kg_exact: string }) => ({
+        stream: l.stream,
+        material_code: l.material,
+        kg: l.kg_exact,
+      })),
+    );
+    const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [
+      clientId,
+    ]);
     expect(audit).toHaveLength(1);
     expect(audit[0].changes).toMatchObject({ period: '2026-S1', revision: 1, declaration_id: res.body.id, via: 'api' });
 
     // The operator sees the products behind it: what a filing per consumer sales unit needs.
-    const detail = await request(t.url).get(`/api/v1/admin/declarations/${res.body.id}/derivation`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    const detail = await request(t.url)
+      .get(`/api/v1/admin/declarations/${res.body.id}/derivation`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(detail.status).toBe(200);
-    expect(detail.body).toMatchObject({ declaration_id: res.body.id, client_id: clientId, period: '2026-S1', revision: 1, receipt: res.body.receipt });
-    expect(detail.body.products.map((p: { reference: string; units: string; valid_from: string }) => [p.reference, p.units, p.valid_from])).toEqual([
+    expect(detail.body).toMatchObject({
+      declaration_id: res.body.id,
+      client_id: clientId,
+      period: '2026-S1',
+      revision: 1,
+      receipt: res.body.receipt,
+    });
+    expect(
+      detail.body.products.map((p: { reference: string; units: string; valid_from: string }) => [p.reference, p.units, p.valid_from]),
+    ).toEqual([
       ['BTL-75-ROUGE', '3', '2026-S1'],
       ['CSV-EN', '100', '2026-S1'],
       ['CSV-FR', '300', '2026-S1'],
     ]);
-    expect(detail.body.products[0].elements.map((e: { material: string; weight_g: number; per_unit: number }) => [e.material, e.weight_g, e.per_unit])).toEqual([
+    expect(
+      detail.body.products[0].elements.map((e: { material: string; weight_g: number; per_unit: number }) => [
+        e.material,
+        e.weight_g,
+        e.per_unit,
+      ]),
+    ).toEqual([
       ['glass', 410.123, 1],
       ['paper_cardboard', 2.5, 2],
       ['aluminium', 0.001, 1],
@@ -345,7 +476,10 @@ describe('the derived declaration', () => {
       .set('content-type', 'application/json')
       .send(JSON.stringify({ period: '2025-S2', lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1 }] }));
     expect(direct.status).toBe(201);
-    expect((await request(t.url).get(`/api/v1/admin/declarations/${direct.body.id}/derivation`).set('authorization', `Bearer ${ADMIN_TOKEN}`)).status).toBe(404);
+    expect(
+      (await request(t.url).get(`/api/v1/admin/declarations/${direct.body.id}/derivation`).set('authorization', `Bearer ${ADMIN_TOKEN}`))
+        .status,
+    ).toBe(404);
 
     const replay = await file('2026-S1', 'derive-2026-S1');
     expect(replay.status).toBe(201);
@@ -370,7 +504,9 @@ describe('the derived declaration', () => {
     const replace = await postProducts({ products: [{ ...WINE, elements: [{ material: 'glass', weight_g: 400, per_unit: 1 }] }] });
     expectErrors(replace, [{ pointer: '/products/0/valid_from', code: 'product_version_filed' }]);
     expect(await counts()).toEqual(before);
-    const replaced = await postProducts({ products: [{ ...WINE, valid_from: '2026-S2', elements: [{ material: 'glass', weight_g: 379, per_unit: 1 }] }] });
+    const replaced = await postProducts({
+      products: [{ ...WINE, valid_from: '2026-S2', elements: [{ material: 'glass', weight_g: 379, per_unit: 1 }] }],
+    });
     expect(replaced.status).toBe(201);
     expect(replaced.body).toMatchObject({ replaced: 1 });
 
@@ -395,11 +531,14 @@ describe('the derived declaration', () => {
     expect(res.headers['content-type']).toMatch(PROBLEM);
     expect((await auth(request(t.url).get('/api/v1/products'), other.token)).body.data).toEqual([]);
     // A reference no product can have (a NUL, which PostgreSQL's text refuses; too long) is not found, never a 500 (found by the fuzzer).
-    for (const reference of ['FUT-200%00', 'x'.repeat(65)]) expect((await auth(request(t.url).get(`/api/v1/products/${reference}`), other.token)).status).toBe(404);
+    for (const reference of ['FUT-200%00', 'x'.repeat(65)])
+      expect((await auth(request(t.url).get(`/api/v1/products/${reference}`), other.token)).status).toBe(404);
     const nulCursor = Buffer.from('p:FUT\u0000', 'utf8').toString('base64url');
     expect((await auth(request(t.url).get(`/api/v1/products?cursor=${nulCursor}`), other.token)).status).toBe(400);
     // Nor may it record sales for it.
-    expectErrors(await postSales('2026-S1', { sales: [{ reference: 'FUT-200', units: 1 }] }, other.token), [{ pointer: '/sales/0/reference', code: 'unknown_product' }]);
+    expectErrors(await postSales('2026-S1', { sales: [{ reference: 'FUT-200', units: 1 }] }, other.token), [
+      { pointer: '/sales/0/reference', code: 'unknown_product' },
+    ]);
     const unauthenticated = await request(t.url).get('/api/v1/products');
     expect(unauthenticated.status).toBe(401);
   });
@@ -415,7 +554,14 @@ describe('schema', () => {
       const migration = new Products1797200000000();
       // Filed derivations reference declarations: down drops only this migration's tables.
       await migration.down(runner);
-      for (const table of ['products', 'product_versions', 'product_elements', 'product_sales', 'declaration_derivations', 'declaration_derivation_contributions']) {
+      for (const table of [
+        'products',
+        'product_versions',
+        'product_elements',
+        'product_sales',
+        'declaration_derivations',
+        'declaration_derivation_contributions',
+      ]) {
         expect(await runner.hasTable(table)).toBe(false);
       }
       expect(await runner.hasTable('declarations')).toBe(true);

@@ -104,7 +104,10 @@ describe('rate limits set by the environment', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Until the minute ends, even a good token from that address is refused: checking it is the lookup the limit saves.
     expect((await attacker.me(`Bearer ${good.token}`)).status).toBe(429);
-    const admin = await request(t.url).get('/api/v1/admin/clients/nobody').set('x-forwarded-for', '203.0.113.7').set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    const admin = await request(t.url)
+      .get('/api/v1/admin/clients/nobody')
+      .set('x-forwarded-for', '203.0.113.7')
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(admin.status).toBe(429);
     expect((await request(t.url).get('/api/v1/streams.json').set('x-forwarded-for', '203.0.113.7')).status).toBe(200);
     // Another address is not affected.
@@ -184,7 +187,10 @@ describe('the shipped default limits', () => {
     const c = await createClientWithToken(t);
     const me = await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${c.token}`);
     expect(me.headers['ratelimit-policy']).toBe('"client";q=600;w=60');
-    const post = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${c.token}`).send({ period: '2025-S1', lines: [] });
+    const post = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${c.token}`)
+      .send({ period: '2025-S1', lines: [] });
     expect(post.headers['ratelimit-policy']).toBe('"client";q=600;w=60, "client-write";q=60;w=60');
     const admin = await request(t.url).get('/api/v1/admin/clients/nobody-here').set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(admin.headers['ratelimit-policy']).toBe('"admin";q=120;w=60');

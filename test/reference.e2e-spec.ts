@@ -18,7 +18,10 @@ afterAll(async () => {
 });
 
 /** A GET with node:http, so that the body arrives as sent (no automatic decompression). */
-function raw(pathname: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${t.url}${pathname}`, { headers }, (res) => {
@@ -53,7 +56,7 @@ describe('the four reference files', () => {
     const etag = first.headers.etag as string;
     const again = await raw('/api/v1/streams.json', { 'if-none-match': etag });
     expect(again.status).toBe(304);
-    expect((again.body).length).toBe(0);
+    expect(again.body.length).toBe(0);
     expect(again.headers.etag).toBe(etag);
     expect((await raw('/api/v1/streams.json', { 'if-none-match': `W/${etag}` })).status).toBe(304);
     expect((await raw('/api/v1/streams.json', { 'if-none-match': '"stale", "other"' })).status).toBe(200);
@@ -109,7 +112,10 @@ describe('the four reference files', () => {
   it('keeps CORS off the authenticated API', async () => {
     const me = await request(t.url).get('/api/v1/me').set('origin', 'https://example.org');
     expect(me.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await request(t.url).options('/api/v1/declarations').set('origin', 'https://example.org').set('access-control-request-method', 'POST');
+    const preflight = await request(t.url)
+      .options('/api/v1/declarations')
+      .set('origin', 'https://example.org')
+      .set('access-control-request-method', 'POST');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -120,11 +126,19 @@ describe('the four reference files', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === 'reference-1' && l.res);
-    expect(line).toEqual(expect.objectContaining({ req: expect.objectContaining({ method: 'GET', url: '/api/v1/streams.json?x=1' }), res: { status: 200 } }));
+    expect(line).toEqual(
+      expect.objectContaining({ req: expect.objectContaining({ method: 'GET', url: '/api/v1/streams.json?x=1' }), res: { status: 200 } }),
+    );
   });
 
   it('is served at its exact path only, as every route', async () => {
-    for (const alias of ['/API/V1/STREAMS.JSON', '/api/v1/streams.json/', '/api/v1/Streams.json', '/api/v1/streams%2Ejson', '//api/v1/streams.json']) {
+    for (const alias of [
+      '/API/V1/STREAMS.JSON',
+      '/api/v1/streams.json/',
+      '/api/v1/Streams.json',
+      '/api/v1/streams%2Ejson',
+      '//api/v1/streams.json',
+    ]) {
       const res = await request(t.url).get(alias);
       expect({ alias, status: res.status }).toEqual({ alias, status: 404 });
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -217,7 +231,8 @@ describe('llms.txt', () => {
     expect(text).toMatch(/\n> \S/);
     expect(text).toContain('CC BY 4.0');
     const links = [...text.matchAll(/\]\((https?:[^)\s]+)\)/g)].map((m) => m[1]!).filter((u) => u.startsWith(t.config.publicBaseUrl));
-    for (const name of [...FILES, 'index.json', 'declaration-template.csv']) expect(links.some((l) => l.endsWith(`/api/v1/${name}`))).toBe(true);
+    for (const name of [...FILES, 'index.json', 'declaration-template.csv'])
+      expect(links.some((l) => l.endsWith(`/api/v1/${name}`))).toBe(true);
     for (const link of links) {
       const target = await request(t.url).get(new URL(link).pathname);
       expect([200, 301, 302]).toContain(target.status);
@@ -228,7 +243,9 @@ describe('llms.txt', () => {
 describe('OpenAPI', () => {
   it('describes the reference routes with the JSON Schemas the build validates against', async () => {
     const doc = (await request(t.url).get('/docs/openapi.json')).body;
-    const streamsSchema = JSON.parse(await readFile(path.join(BUILT_REFERENCE_DIR, '../../reference-data/schemas/streams.schema.json'), 'utf8'));
+    const streamsSchema = JSON.parse(
+      await readFile(path.join(BUILT_REFERENCE_DIR, '../../reference-data/schemas/streams.schema.json'), 'utf8'),
+    );
     expect(doc.components.schemas.StreamsDocument).toEqual(streamsSchema);
     expect(doc.paths['/api/v1/streams.json'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/StreamsDocument',

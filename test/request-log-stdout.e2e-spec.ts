@@ -17,14 +17,20 @@ import { createTestDatabase, SERVER_DATABASE_URL, type TestDatabase } from './su
     await db?.close();
   });
 
-  const lineOf = (id: string) => app!.output.join('').split('\n').find((l) => l.includes(`"request_id":"${id}"`));
+  const lineOf = (id: string) =>
+    app!.output
+      .join('')
+      .split('\n')
+      .find((l) => l.includes(`"request_id":"${id}"`));
 
   it('writes the line of a lone request within seconds, though the buffer is far from full', async () => {
     app = await spawnApp({ DATABASE_URL: db.url!, LOG_LEVEL: 'info' });
     await fetch(`${app.url}/health/live`, { headers: { 'x-request-id': 'lone-request' } });
     const deadline = Date.now() + 5_000;
     while (!lineOf('lone-request') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(JSON.parse(lineOf('lone-request')!)).toEqual(expect.objectContaining({ level: 30, route: '/health/live', res: { status: 200 } }));
+    expect(JSON.parse(lineOf('lone-request')!)).toEqual(
+      expect.objectContaining({ level: 30, route: '/health/live', res: { status: 200 } }),
+    );
   }, 120_000);
 
   it('writes every buffered line when it stops', async () => {

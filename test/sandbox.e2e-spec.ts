@@ -35,7 +35,11 @@ async function clientWithBothTokens() {
 }
 
 const submit = (token: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(t.url).post('/api/v1/declarations').set(bearer(token)).set(headers).send(body as object);
+  request(t.url)
+    .post('/api/v1/declarations')
+    .set(bearer(token))
+    .set(headers)
+    .send(body as object);
 
 describe('test tokens', () => {
   it('are issued with "mode": "test" and the eprt_ prefix; no body at all issues a live token', async () => {
@@ -87,7 +91,12 @@ describe('isolation', () => {
     // Same period in the sandbox: its own revision 1, recognisable receipt.
     const testOne = await submit(test, { period: '2025-S1', lines: GLASS(5, 20) });
     expect(testOne.status).toBe(201);
-    expect(testOne.body).toMatchObject({ mode: 'test', revision: 1, supersedes: null, receipt: expect.stringMatching(/^TEST-EPR-2025S1-R1-[0-9A-Z]{8}$/) });
+    expect(testOne.body).toMatchObject({
+      mode: 'test',
+      revision: 1,
+      supersedes: null,
+      receipt: expect.stringMatching(/^TEST-EPR-2025S1-R1-[0-9A-Z]{8}$/),
+    });
     // Test data persists between calls: a second submission is revision 2 of the sandbox's period.
     const testTwo = await submit(test, { period: '2025-S1', lines: GLASS(6, 24) });
     expect(testTwo.body).toMatchObject({ mode: 'test', revision: 2, supersedes: testOne.body.id });
@@ -118,10 +127,14 @@ describe('isolation', () => {
   it('a sandbox with no data: obligations show nothing declared although live declarations exist', async () => {
     const { clientId, live, test } = await clientWithBothTokens();
     // Liable from 2025-S1, so that 2025-S2 is a half-year it owes.
-    expect((await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: '2025-S1' })).status).toBe(200);
+    expect(
+      (await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: '2025-S1' })).status,
+    ).toBe(200);
     expect((await submit(live, { period: '2025-S2', lines: GLASS(1, 4) })).status).toBe(201);
     const periodOf = async (token: string) =>
-      (await request(t.url).get('/api/v1/me/obligations').set(bearer(token))).body.streams[0].periods.find((p: { period: string }) => p.period === '2025-S2');
+      (await request(t.url).get('/api/v1/me/obligations').set(bearer(token))).body.streams[0].periods.find(
+        (p: { period: string }) => p.period === '2025-S2',
+      );
     expect(await periodOf(live)).toMatchObject({ status: 'declared' });
     // Ended, its deadline (28 February 2026) passed, and not declared in the sandbox.
     expect(await periodOf(test)).toMatchObject({ status: 'overdue', declaration: null });
@@ -186,8 +199,12 @@ describe('DELETE /api/v1/test-data', () => {
     const wiped = await request(t.url).delete('/api/v1/test-data').set(bearer(test)).set('x-request-id', 'wipe-request-1');
     expect(wiped.status).toBe(204);
     expect((await request(t.url).get('/api/v1/declarations').set(bearer(test))).body.data).toEqual([]);
-    expect((await request(t.url).get('/api/v1/declarations').set(bearer(live))).body.data.map((d: { id: string }) => d.id)).toEqual([liveOne.body.id]);
-    const { rows } = await t.pool.query(`SELECT mode, count(*)::int AS n FROM idempotency_keys WHERE client_id = $1 GROUP BY mode`, [clientId]);
+    expect((await request(t.url).get('/api/v1/declarations').set(bearer(live))).body.data.map((d: { id: string }) => d.id)).toEqual([
+      liveOne.body.id,
+    ]);
+    const { rows } = await t.pool.query(`SELECT mode, count(*)::int AS n FROM idempotency_keys WHERE client_id = $1 GROUP BY mode`, [
+      clientId,
+    ]);
     expect(rows).toEqual([]);
 
     // A journey starts again from revision 1, and the old key is free.
@@ -264,10 +281,16 @@ describe('the year (GET /api/v1/me/years/{year})', () => {
     const year = async (token: string) => (await request(t.url).get('/api/v1/me/years/2025').set(bearer(token))).body;
     const liveYear = await year(live);
     expect(liveYear.periods.map((p: { status: string }) => p.status)).toEqual(['declared', 'missing']);
-    expect(liveYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([['kg', '100'], ['uvc', '400']]);
+    expect(liveYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([
+      ['kg', '100'],
+      ['uvc', '400'],
+    ]);
     const testYear = await year(test);
     expect(testYear.periods.map((p: { status: string }) => p.status)).toEqual(['missing', 'declared']);
-    expect(testYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([['kg', '5'], ['uvc', '20']]);
+    expect(testYear.lines.map((l: { unit: string; quantity: string }) => [l.unit, l.quantity])).toEqual([
+      ['kg', '5'],
+      ['uvc', '20'],
+    ]);
   });
 });
 
@@ -290,14 +313,24 @@ describe('the product catalogue in the sandbox', () => {
     expect((await post(live, '/api/v1/products', { products: [PRODUCT('LIVE-1')] })).status).toBe(201);
     // The same reference in the sandbox is another product.
     expect((await post(test, '/api/v1/products', { products: [PRODUCT('LIVE-1'), PRODUCT('TEST-2')] })).status).toBe(201);
-    const references = async (token: string) => (await request(t.url).get('/api/v1/products').set(bearer(token))).body.data.map((p: { reference: string }) => p.reference);
+    const references = async (token: string) =>
+      (await request(t.url).get('/api/v1/products').set(bearer(token))).body.data.map((p: { reference: string }) => p.reference);
     expect(await references(live)).toEqual(['LIVE-1']);
     expect(await references(test)).toEqual(['LIVE-1', 'TEST-2']);
     expect((await request(t.url).get('/api/v1/products/TEST-2').set(bearer(live))).status).toBe(404);
 
     // A sale of a test-only product is refused with the live token: it is not one of its products.
     expect((await post(live, '/api/v1/sales?period=2025-S2', { sales: [{ reference: 'TEST-2', units: 5 }] })).status).toBe(422);
-    expect((await post(test, '/api/v1/sales?period=2025-S2', { sales: [{ reference: 'LIVE-1', units: 100 }, { reference: 'TEST-2', units: 50 }] })).status).toBe(200);
+    expect(
+      (
+        await post(test, '/api/v1/sales?period=2025-S2', {
+          sales: [
+            { reference: 'LIVE-1', units: 100 },
+            { reference: 'TEST-2', units: 50 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     // Nothing sold in the live catalogue: nothing derived there, nothing to file.
     const livePreview = await request(t.url).get('/api/v1/periods/2025-S2/derived-declaration').set(bearer(live));
     expect(livePreview.status).toBe(200);

@@ -16,7 +16,12 @@ afterAll(async () => {
 });
 
 /** A GET with node:http, so that the body arrives as sent (no automatic decompression). */
-function raw(pathname: string, headers: Record<string, string> = {}, method = 'GET', base = t.url): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  pathname: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  base = t.url,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .request(`${base}${pathname}`, { headers, method }, (res) => {
@@ -110,7 +115,7 @@ describe('the public site', () => {
     expect((await request(t.url).get('/Pricing')).status).toBe(404);
   });
 
-  it('publishes sitemap.xml and robots.txt with this instance\'s address, and llms.txt lists the pages', async () => {
+  it("publishes sitemap.xml and robots.txt with this instance's address, and llms.txt lists the pages", async () => {
     const sitemap = await raw('/sitemap.xml', { 'accept-encoding': 'identity' });
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(sitemap.body.toString('utf8')).toContain(`<loc>${t.config.publicBaseUrl}/fr/pricing</loc>`);
@@ -124,7 +129,11 @@ describe('the public site', () => {
 
   it('answers a browser that mistypes an address with a page in the language of the path, with links back; API clients keep problem+json', async () => {
     const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'identity' };
-    for (const [path, lang, home] of [['/fr/nimportequoi', 'fr', '/fr/'], ['/no-such-page', 'en', '/'], ['/fr/streams/extra', 'fr', '/fr/']] as const) {
+    for (const [path, lang, home] of [
+      ['/fr/nimportequoi', 'fr', '/fr/'],
+      ['/no-such-page', 'en', '/'],
+      ['/fr/streams/extra', 'fr', '/fr/'],
+    ] as const) {
       const res = await raw(path, browser);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -141,18 +150,33 @@ describe('the public site', () => {
     expect(head.status).toBe(404);
     expect(head.body.length).toBe(0);
     // An API client, or any client on an API path, gets the problem as before.
-    for (const [path, headers] of [['/fr/nimportequoi', {}], ['/fr/nimportequoi', { accept: 'application/json' }], ['/no-such-page', { accept: 'text/html;q=0, application/json' }], ['/api/v1/nothing', browser]] as const) {
+    for (const [path, headers] of [
+      ['/fr/nimportequoi', {}],
+      ['/fr/nimportequoi', { accept: 'application/json' }],
+      ['/no-such-page', { accept: 'text/html;q=0, application/json' }],
+      ['/api/v1/nothing', browser],
+    ] as const) {
       const res = await raw(path, headers);
-      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({ path, status: 404, type: 'application/problem+json; charset=utf-8' });
+      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({
+        path,
+        status: 404,
+        type: 'application/problem+json; charset=utf-8',
+      });
     }
     // Other methods are not pages either.
-    expect((await request(t.url).post('/fr/nimportequoi').set('accept', 'text/html').send({})).headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect((await request(t.url).post('/fr/nimportequoi').set('accept', 'text/html').send({})).headers['content-type']).toMatch(
+      /^application\/problem\+json/,
+    );
   });
 
   it('sends /fr/dashboard to the dashboard in French', async () => {
     for (const path of ['/fr/dashboard', '/fr/dashboard/', '/fr/dashboard/declarations']) {
       const res = await raw(path, { accept: 'text/html' });
-      expect({ path, status: res.status, location: res.headers.location }).toEqual({ path, status: 303, location: '/dashboard/sign-in?lang=fr' });
+      expect({ path, status: res.status, location: res.headers.location }).toEqual({
+        path,
+        status: 303,
+        location: '/dashboard/sign-in?lang=fr',
+      });
     }
   });
 
@@ -170,7 +194,10 @@ describe('the public site', () => {
       expect((await request(configured.url).get('/llms.txt')).text).toContain('- Contact: bonjour@exemple.fr');
       for (const path of ['/getting-started', '/fr/getting-started', '/fr/', '/pricing']) {
         const html = (await raw(path, { 'accept-encoding': 'identity' }, 'GET', configured.url)).body.toString('utf8');
-        expect({ path, mail: html.includes('<a href="mailto:bonjour@exemple.fr" data-fact="index.json#/contact">bonjour@exemple.fr</a>') }).toEqual({ path, mail: true });
+        expect({
+          path,
+          mail: html.includes('<a href="mailto:bonjour@exemple.fr" data-fact="index.json#/contact">bonjour@exemple.fr</a>'),
+        }).toEqual({ path, mail: true });
       }
     } finally {
       await configured.close();

@@ -39,7 +39,9 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
     const fresh = path.join(dataDir, 'not-created');
     const { code, output } = await runToExit({ PORT: new URL(app.url).port, DATA_DIR: fresh });
     expect(code).toBe(1);
-    expect(output.trim()).toBe(`PORT ${new URL(app.url).port} is already in use on 127.0.0.1: stop the process that holds it, or set PORT to a free port.`);
+    expect(output.trim()).toBe(
+      `PORT ${new URL(app.url).port} is already in use on 127.0.0.1: stop the process that holds it, or set PORT to a free port.`,
+    );
     expect(existsSync(fresh)).toBe(false);
   }, 30_000);
 

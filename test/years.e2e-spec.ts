@@ -18,18 +18,45 @@ afterAll(async () => {
 
 const get = (path: string, token: string) => request(t.url).get(path).set('authorization', `Bearer ${token}`);
 const post = (token: string, body: unknown) =>
-  request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).set('content-type', 'application/json').send(JSON.stringify(body));
+  request(t.url)
+    .post('/api/v1/declarations')
+    .set('authorization', `Bearer ${token}`)
+    .set('content-type', 'application/json')
+    .send(JSON.stringify(body));
 const line = (material: string, unit: string, quantity: number, stream = 'EMB') => ({ stream, material, unit, quantity });
 
 describe('GET /api/v1/me/years/{year}', () => {
   it('adds the current revisions of S1 and S2 exactly, per stream, material and unit, with each half-year’s part', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
-    expect((await post(token, { period: '2025-S1', lines: [line('glass', 'kg', 1000.1), line('glass', 'uvc', 4000), line('paper_cardboard', 'kg', 0.2), line('paper_cardboard', 'uvc', 10)] })).status).toBe(201);
+    expect(
+      (
+        await post(token, {
+          period: '2025-S1',
+          lines: [
+            line('glass', 'kg', 1000.1),
+            line('glass', 'uvc', 4000),
+            line('paper_cardboard', 'kg', 0.2),
+            line('paper_cardboard', 'uvc', 10),
+          ],
+        })
+      ).status,
+    ).toBe(201);
     // S1 filed again: only its current revision counts.
-    const s1 = await post(token, { period: '2025-S1', lines: [line('glass', 'kg', 1000.2), line('glass', 'uvc', 4000), line('paper_cardboard', 'kg', 0.2), line('paper_cardboard', 'uvc', 10)] });
+    const s1 = await post(token, {
+      period: '2025-S1',
+      lines: [
+        line('glass', 'kg', 1000.2),
+        line('glass', 'uvc', 4000),
+        line('paper_cardboard', 'kg', 0.2),
+        line('paper_cardboard', 'uvc', 10),
+      ],
+    });
     expect(s1.body.revision).toBe(2);
     // S2 names the category by its French name: the same line of the year.
-    const s2 = await post(token, { period: '2025-S2', lines: [line('Verre', 'kg', 0.001), line('Verre', 'uvc', 4400), line('Pots de fleurs', 'kg', 3), line('Pots de fleurs', 'uvc', 3)] });
+    const s2 = await post(token, {
+      period: '2025-S2',
+      lines: [line('Verre', 'kg', 0.001), line('Verre', 'uvc', 4400), line('Pots de fleurs', 'kg', 3), line('Pots de fleurs', 'uvc', 3)],
+    });
     expect(s2.status).toBe(201);
     // Another year and another client change nothing.
     await post(token, { period: '2024-S2', lines: [line('glass', 'kg', 5), line('glass', 'uvc', 5)] });
@@ -58,17 +85,33 @@ describe('GET /api/v1/me/years/{year}', () => {
   it('places the year’s count of sales units in each eco-organism’s published tiers, or says it straddles them', async () => {
     const { token } = await createClientWithToken(t, { streams: ['EMB'] });
     await post(token, { period: '2025-S1', lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4000)] });
-    await post(token, { period: '2025-S2', lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 1000)] });
+    await post(token, {
+      period: '2025-S2',
+      lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 1000)],
+    });
     const citeo = (body: { filing_tiers: { eco_organism: string }[] }) => body.filing_tiers.find((p) => p.eco_organism === 'Citeo');
 
     // 8,400 units carry glass, 1,000 steel: between 8,400 and 9,400 units, all under 10,000.
     const under = await get('/api/v1/me/years/2025', token);
-    expect(citeo(under.body)).toMatchObject({ stream: 'EMB', count_unit: 'uvc', count: { at_least: 8400, at_most: 9400 }, tier: { id: 'flat-fee', filing: 'flat_fee', fee: { amount: '80.00', currency: 'EUR' } }, possible_tiers: ['flat-fee'] });
+    expect(citeo(under.body)).toMatchObject({
+      stream: 'EMB',
+      count_unit: 'uvc',
+      count: { at_least: 8400, at_most: 9400 },
+      tier: { id: 'flat-fee', filing: 'flat_fee', fee: { amount: '80.00', currency: 'EUR' } },
+      possible_tiers: ['flat-fee'],
+    });
 
     // 8,400 glass and 2,000 steel: 8,400 to 10,400 straddles the 10,000 threshold.
-    await post(token, { period: '2025-S2', lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 2000)] });
+    await post(token, {
+      period: '2025-S2',
+      lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 2000)],
+    });
     const straddling = await get('/api/v1/me/years/2025', token);
-    expect(citeo(straddling.body)).toMatchObject({ count: { at_least: 8400, at_most: 10400 }, tier: null, possible_tiers: ['flat-fee', 'simplified'] });
+    expect(citeo(straddling.body)).toMatchObject({
+      count: { at_least: 8400, at_most: 10400 },
+      tier: null,
+      possible_tiers: ['flat-fee', 'simplified'],
+    });
   });
 
   it('the year in progress: not complete, the missing half-year said, the annual deadline once', async () => {

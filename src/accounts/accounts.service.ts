@@ -53,10 +53,20 @@ export interface ListClientsInput {
 }
 
 /** Runs in a confirmation's transaction, with what it changed in the confirmed profile; an error undoes the confirmation. */
-export type ConfirmingListener = (manager: EntityManager, clientId: string, changes: Record<string, { from: unknown; to: unknown }>, actor: Actor) => Promise<void>;
+export type ConfirmingListener = (
+  manager: EntityManager,
+  clientId: string,
+  changes: Record<string, { from: unknown; to: unknown }>,
+  actor: Actor,
+) => Promise<void>;
 
 /** Runs in the transaction of a change of a client's status (credentials end what an offboarding ends); an error undoes it. */
-export type StatusChangingListener = (manager: EntityManager, clientId: string, change: { from: ClientStatus; to: ClientStatus }, actor: Actor) => Promise<void>;
+export type StatusChangingListener = (
+  manager: EntityManager,
+  clientId: string,
+  change: { from: ClientStatus; to: ClientStatus },
+  actor: Actor,
+) => Promise<void>;
 
 /** What the operator does to a client's access, and the status it leads to from each status (undefined: not possible). */
 export const STATUS_ACTIONS = {
@@ -205,12 +215,21 @@ export class AccountsService {
    * creates them in one transaction, each recorded as `client.created` (`source: "import"`, its row).
    */
   /** A clients file read, checked and (unless a dry run) applied: see clients-import.ts and `importClients`. */
-  async importCsv(file: { bytes: Buffer; charset: CsvCharset | undefined } | undefined, apply: boolean, actor: Actor): Promise<ImportedClient[]> {
+  async importCsv(
+    file: { bytes: Buffer; charset: CsvCharset | undefined } | undefined,
+    apply: boolean,
+    actor: Actor,
+  ): Promise<ImportedClient[]> {
     const sheet = readClientsCsv(file ?? { bytes: Buffer.alloc(0), charset: undefined }, this.catalogue);
     return this.importClients(sheet.rows, sheet.errors, apply, actor);
   }
 
-  async importClients(rows: readonly ImportRow[], fileErrors: readonly FieldError[], apply: boolean, actor: Actor): Promise<ImportedClient[]> {
+  async importClients(
+    rows: readonly ImportRow[],
+    fileErrors: readonly FieldError[],
+    apply: boolean,
+    actor: Actor,
+  ): Promise<ImportedClient[]> {
     const planned = (manager: EntityManager) => this.checkImport(manager, rows, fileErrors);
     if (!apply) return planned(this.clients.manager);
     try {
@@ -219,7 +238,11 @@ export class AccountsService {
         await manager.query(`SELECT pg_advisory_xact_lock(hashtext('clients.import'))`);
         const clients = await planned(manager);
         const entities = clients.map((client) => {
-          const entity = this.clients.create({ clientId: client.clientId ?? generateClientId(), confirmedAt: null, language: client.language });
+          const entity = this.clients.create({
+            clientId: client.clientId ?? generateClientId(),
+            confirmedAt: null,
+            language: client.language,
+          });
           setPending(entity, client.pending);
           return entity;
         });
@@ -239,22 +262,30 @@ export class AccountsService {
       });
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
-        throw new Problem('conflict', 'A client of the file was created by someone else meanwhile; nothing was imported. Send the file again to see which.');
+        throw new Problem(
+          'conflict',
+          'A client of the file was created by someone else meanwhile; nothing was imported. Send the file again to see which.',
+        );
       }
       throw error;
     }
   }
 
   /** The clients an import would create; 422 with every problem of the file and every client it names that exists. */
-  private async checkImport(manager: EntityManager, rows: readonly ImportRow[], fileErrors: readonly FieldError[]): Promise<ImportedClient[]> {
+  private async checkImport(
+    manager: EntityManager,
+    rows: readonly ImportRow[],
+    fileErrors: readonly FieldError[],
+  ): Promise<ImportedClient[]> {
     const errors = [...fileErrors];
     const ids = rows.flatMap((r) => (r.input.clientId ? [r.input.clientId] : []));
     const emails = rows.map((r) => foldEmail(r.input.email!));
-    const existing: { client_id: string; pe: string | null; pc: string | null; ce: string | null; cc: string | null }[] = await manager.query(
-      `SELECT client_id, pending_email AS pe, pending_company AS pc, confirmed_email AS ce, confirmed_company AS cc FROM clients
+    const existing: { client_id: string; pe: string | null; pc: string | null; ce: string | null; cc: string | null }[] =
+      await manager.query(
+        `SELECT client_id, pending_email AS pe, pending_company AS pc, confirmed_email AS ce, confirmed_company AS cc FROM clients
         WHERE client_id = ANY($1::text[]) OR translate(pending_email, $3, $4) = ANY($2::text[]) OR translate(confirmed_email, $3, $4) = ANY($2::text[])`,
-      [ids, emails, ASCII_UPPER, ASCII_LOWER],
-    );
+        [ids, emails, ASCII_UPPER, ASCII_LOWER],
+      );
     const existingIds = new Set(existing.map((c) => c.client_id));
     const contacts = new Map<string, string>();
     for (const c of existing) {
@@ -263,15 +294,30 @@ export class AccountsService {
     }
     for (const { row, input } of rows) {
       if (input.clientId && existingIds.has(input.clientId)) {
-        errors.push({ pointer: `/rows/${row}/client_id`, code: 'client_exists', detail: `row ${row}: a client with client_id "${input.clientId}" already exists`, row, params: { row, value: input.clientId } });
+        errors.push({
+          pointer: `/rows/${row}/client_id`,
+          code: 'client_exists',
+          detail: `row ${row}: a client with client_id "${input.clientId}" already exists`,
+          row,
+          params: { row, value: input.clientId },
+        });
       }
       const same = contacts.get(contactKey(input.email!, input.company!));
       if (same !== undefined) {
-        errors.push({ pointer: `/rows/${row}/email`, code: 'client_exists', detail: `row ${row}: client "${same}" already has this company and e-mail address`, row, params: { row, value: same } });
+        errors.push({
+          pointer: `/rows/${row}/email`,
+          code: 'client_exists',
+          detail: `row ${row}: client "${same}" already has this company and e-mail address`,
+          row,
+          params: { row, value: same },
+        });
       }
     }
     if (errors.length > 0) {
-      throw new ValidationProblem(errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0)), `The file cannot be imported: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was created.`);
+      throw new ValidationProblem(
+        errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0)),
+        `The file cannot be imported: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was created.`,
+      );
     }
     return rows.map(({ row, input }) => {
       const { clientId, language, ...patch } = input;
@@ -291,7 +337,10 @@ export class AccountsService {
       const client = await this.load(manager, clientId, true);
       // Checked under the row lock: two operators who read the same version cannot both change it.
       if (!ifMatchAllows(ifMatch, clientEtag(viewOf(client)))) {
-        throw new Problem('precondition_failed', `Client "${clientId}" changed since it was read (If-Match does not match its ETag); read it again and redo the change.`);
+        throw new Problem(
+          'precondition_failed',
+          `Client "${clientId}" changed since it was read (If-Match does not match its ETag); read it again and redo the change.`,
+        );
       }
       const before = pendingOf(client);
       const after = applyPatch(before, patch);
@@ -331,7 +380,10 @@ export class AccountsService {
       const pending = pendingOf(client);
       const errors = confirmationErrors(pending, this.catalogue);
       if (errors.length > 0) {
-        throw new ValidationProblem(errors, `The pending profile cannot be confirmed: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`);
+        throw new ValidationProblem(
+          errors,
+          `The pending profile cannot be confirmed: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
+        );
       }
       const changes = profileChanges(confirmedOf(client), pending);
       client.confirmedEmail = pending.email;
@@ -368,7 +420,10 @@ export class AccountsService {
       const client = await this.load(manager, clientId, true);
       const before = client.status;
       if (!(from as readonly ClientStatus[]).includes(before)) {
-        throw new Problem('conflict', `Client "${clientId}" is ${before}: it cannot be ${what === 'suspend' ? 'suspended' : 'reactivated'} (offboarding is final).`);
+        throw new Problem(
+          'conflict',
+          `Client "${clientId}" is ${before}: it cannot be ${what === 'suspend' ? 'suspended' : 'reactivated'} (offboarding is final).`,
+        );
       }
       if (before === to) return viewOf(client);
       client.status = to;
@@ -393,7 +448,14 @@ export class AccountsService {
    * filters on either profile (a client being onboarded is found by what was entered so far).
    */
   async list(input: ListClientsInput): Promise<Page<ClientView>> {
-    const filters = { q: input.q, confirmed: input.confirmed, plan: input.plan, stream: input.stream, eco_organism: input.ecoOrganism, status: input.status };
+    const filters = {
+      q: input.q,
+      confirmed: input.confirmed,
+      plan: input.plan,
+      stream: input.stream,
+      eco_organism: input.ecoOrganism,
+      status: input.status,
+    };
     const after = positionOf(input.cursor, filters, CLIENT_ID_PATTERN);
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const query = this.clients
@@ -411,9 +473,12 @@ export class AccountsService {
     }
     if (input.confirmed !== undefined) query.andWhere(input.confirmed ? 'c.confirmed_at IS NOT NULL' : 'c.confirmed_at IS NULL');
     if (input.plan !== undefined) query.andWhere('(c.pending_plan = :plan OR c.confirmed_plan = :plan)', { plan: input.plan });
-    if (input.stream !== undefined) query.andWhere('(:stream = ANY(c.pending_streams) OR :stream = ANY(c.confirmed_streams))', { stream: input.stream });
+    if (input.stream !== undefined)
+      query.andWhere('(:stream = ANY(c.pending_streams) OR :stream = ANY(c.confirmed_streams))', { stream: input.stream });
     if (input.ecoOrganism !== undefined) {
-      query.andWhere('EXISTS (SELECT 1 FROM client_streams cs WHERE cs.client_id = c.client_id AND cs.eco_organism = :eco)', { eco: input.ecoOrganism });
+      query.andWhere('EXISTS (SELECT 1 FROM client_streams cs WHERE cs.client_id = c.client_id AND cs.eco_organism = :eco)', {
+        eco: input.ecoOrganism,
+      });
     }
     if (input.status !== undefined) query.andWhere('c.status = :status', { status: input.status });
     if (after) query.andWhere('(c.created_at, c.client_id) < (:at::timestamptz, :id)', { at: after.at, id: after.id });
@@ -425,7 +490,8 @@ export class AccountsService {
 
   /** 404 unless the client exists. */
   async assertExists(clientId: string): Promise<void> {
-    if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.existsBy({ clientId }))) throw new NotFoundProblem(`Client "${clientId}"`);
+    if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.existsBy({ clientId })))
+      throw new NotFoundProblem(`Client "${clientId}"`);
   }
 
   /**

@@ -33,7 +33,10 @@ export class ClientStreamsRepository {
 
   /** Every stream setting stored for the client. */
   listSettings(manager: EntityManager, clientId: string): Promise<StreamSettingRow[]> {
-    return manager.query(`SELECT stream, eco_organism AS "ecoOrganism", liable_from AS "liableFrom" FROM client_streams WHERE client_id = $1`, [clientId]);
+    return manager.query(
+      `SELECT stream, eco_organism AS "ecoOrganism", liable_from AS "liableFrom" FROM client_streams WHERE client_id = $1`,
+      [clientId],
+    );
   }
 
   /** The setting stored for one stream of the client, if any. */

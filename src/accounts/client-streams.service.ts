@@ -91,11 +91,19 @@ export class ClientStreamsService {
 
       const before = await this.repository.findSetting(manager, clientId, stream);
       const changes: Record<string, { from: unknown; to: unknown }> = {};
-      if ((before?.ecoOrganism ?? null) !== input.ecoOrganism) changes.eco_organism = { from: before?.ecoOrganism ?? null, to: input.ecoOrganism };
-      if ((before?.liableFrom ?? null) !== input.liableFrom) changes.liable_from = { from: before?.liableFrom ?? null, to: input.liableFrom };
+      if ((before?.ecoOrganism ?? null) !== input.ecoOrganism)
+        changes.eco_organism = { from: before?.ecoOrganism ?? null, to: input.ecoOrganism };
+      if ((before?.liableFrom ?? null) !== input.liableFrom)
+        changes.liable_from = { from: before?.liableFrom ?? null, to: input.liableFrom };
       if (Object.keys(changes).length > 0) {
         await this.repository.upsertSetting(manager, clientId, { stream, ...input });
-        await this.audit.record(manager, actor, { action: 'client.stream_updated', targetType: 'client', targetId: clientId, clientId, changes: { stream, ...changes } });
+        await this.audit.record(manager, actor, {
+          action: 'client.stream_updated',
+          targetType: 'client',
+          targetId: clientId,
+          clientId,
+          changes: { stream, ...changes },
+        });
       }
       return (await this.list(clientId, manager)).find((s) => s.stream === stream)!;
     });

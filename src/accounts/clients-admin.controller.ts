@@ -14,11 +14,15 @@ import { MAX_IMPORT_CLIENTS } from './clients-import.js';
 import { Accepts, CsvBody } from '../common/http/request-body.js';
 
 // Two clients as a French spreadsheet saves them (a dry run: the documented example creates nothing).
-const IMPORT_EXAMPLE = 'identifiant client;raison sociale;e-mail;pays;offre;flux;IDU;langue\r\nvins-du-sud;Vins du Sud SARL;conformite@vins-du-sud.fr;FR;business;EMB;FR000000_01ABCD;fr\r\n;Sample Ltd;compliance@sample.co.uk;GB;business;EMB;;en\r\n';
+const IMPORT_EXAMPLE =
+  'identifiant client;raison sociale;e-mail;pays;offre;flux;IDU;langue\r\nvins-du-sud;Vins du Sud SARL;conformite@vins-du-sud.fr;FR;business;EMB;FR000000_01ABCD;fr\r\n;Sample Ltd;compliance@sample.co.uk;GB;business;EMB;;en\r\n';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
 const ETAG = {
-  ETag: { description: 'Strong entity tag of the client as returned: send it as `If-Match` to `PATCH` only if nobody changed the client since.', schema: { type: 'string', example: '"q3J0cXb1mXh0bQ2aT0d5i1rO2mE8yQc"' } },
+  ETag: {
+    description: 'Strong entity tag of the client as returned: send it as `If-Match` to `PATCH` only if nobody changed the client since.',
+    schema: { type: 'string', example: '"q3J0cXb1mXh0bQ2aT0d5i1rO2mE8yQc"' },
+  },
 };
 
 /** The client as answered, with its ETag. */
@@ -40,9 +44,17 @@ export class ClientsAdminController {
     summary: 'Create a client',
     description: 'The profile given is pending: clients see it only once it is confirmed. `client_id` is generated when absent.',
   })
-  @ApiCreatedResponse({ description: 'The new client, its profile pending until confirmed.', type: AdminClientDto, headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({
+    description: 'The new client, its profile pending until confirmed.',
+    type: AdminClientDto,
+    headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } },
+  })
   @ApiProblems(400, 409, 413, 415, 422)
-  async create(@Body() body: CreateClientDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+  async create(
+    @Body() body: CreateClientDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AdminClientDto> {
     const { client_id, ...profile } = body;
     const client = AdminClientDto.from(await this.accounts.create({ clientId: client_id, ...profile }, actor));
     res.location(`/api/v1/admin/clients/${encodeURIComponent(client.client_id)}`);
@@ -67,11 +79,20 @@ export class ClientsAdminController {
     ].join(''),
   })
   @ApiConsumes('text/csv')
-  @ApiBody({ required: true, schema: { type: 'string', maxLength: 1024 * 1024, description: 'The clients file: a header row, then one row per client.' }, examples: { french: { summary: 'Two clients, as a French spreadsheet saves them', value: IMPORT_EXAMPLE } } })
+  @ApiBody({
+    required: true,
+    schema: { type: 'string', maxLength: 1024 * 1024, description: 'The clients file: a header row, then one row per client.' },
+    examples: { french: { summary: 'Two clients, as a French spreadsheet saves them', value: IMPORT_EXAMPLE } },
+  })
   @ApiOkResponse({ description: 'Dry run: the clients the file would create; nothing was written.', type: ClientImportDto })
   @ApiCreatedResponse({ description: 'Applied (`dry_run=false`): the clients created, every row of the file.', type: ClientImportDto })
   @ApiProblems(400, 409, 413, 415, 422)
-  async import(@Body() body: unknown, @Query() query: DryRunQueryDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<ClientImportDto> {
+  async import(
+    @Body() body: unknown,
+    @Query() query: DryRunQueryDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ClientImportDto> {
     const apply = query.dry_run === 'false';
     const clients = await this.accounts.importCsv(body instanceof CsvBody ? body : undefined, apply, actor);
     if (apply) res.status(201);
@@ -91,7 +112,11 @@ export class ClientsAdminController {
   @ApiProblems(422)
   async list(@Query() query: ListClientsQueryDto): Promise<AdminClientPageDto> {
     const { confirmed, eco_organism, ...rest } = query;
-    const page = await this.accounts.list({ ...rest, ecoOrganism: eco_organism, confirmed: confirmed === undefined ? undefined : confirmed === 'true' });
+    const page = await this.accounts.list({
+      ...rest,
+      ecoOrganism: eco_organism,
+      confirmed: confirmed === undefined ? undefined : confirmed === 'true',
+    });
     return { data: page.items.map(AdminClientDto.from), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 
@@ -99,7 +124,8 @@ export class ClientsAdminController {
   @ApiOperation({
     operationId: 'getClient',
     summary: 'Get a client with its pending and confirmed profile',
-    description: 'The confirmed profile is what the client sees at `GET /api/v1/me`; `unconfirmed_changes` tells whether the pending one differs from it.',
+    description:
+      'The confirmed profile is what the client sees at `GET /api/v1/me`; `unconfirmed_changes` tells whether the pending one differs from it.',
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client, with its pending and confirmed profile.', type: AdminClientDto, headers: ETAG })
@@ -120,7 +146,12 @@ export class ClientsAdminController {
   })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiHeader({ name: 'If-Match', required: false, description: 'The `ETag` read with the client (or `*`): the change applies only if it still matches.', schema: { type: 'string' } })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'The `ETag` read with the client (or `*`): the change applies only if it still matches.',
+    schema: { type: 'string' },
+  })
   @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto, headers: ETAG })
   @ApiProblems(400, 404, 412, 413, 415, 422)
   async update(
@@ -163,7 +194,12 @@ export class ClientsAdminController {
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client, suspended.', type: AdminClientDto, headers: ETAG })
   @ApiProblems(400, 404, 409, 413, 415, 422)
-  async suspend(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+  async suspend(
+    @Param('client_id') clientId: string,
+    @Body() body: StatusChangeDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AdminClientDto> {
     return withEtag(res, await this.accounts.changeStatus(clientId, 'suspend', actor, body?.reason));
   }
 
@@ -172,12 +208,18 @@ export class ClientsAdminController {
   @ApiOperation({
     operationId: 'reactivateClient',
     summary: "Restore a suspended client's access",
-    description: 'The same tokens and live sessions work again at once, on every replica: no new token is needed. An active client is left as it is; an offboarded one is 409. Recorded as `client.reactivated`.',
+    description:
+      'The same tokens and live sessions work again at once, on every replica: no new token is needed. An active client is left as it is; an offboarded one is 409. Recorded as `client.reactivated`.',
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client, active.', type: AdminClientDto, headers: ETAG })
   @ApiProblems(400, 404, 409, 413, 415, 422)
-  async reactivate(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+  async reactivate(
+    @Param('client_id') clientId: string,
+    @Body() body: StatusChangeDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AdminClientDto> {
     return withEtag(res, await this.accounts.changeStatus(clientId, 'reactivate', actor, body?.reason));
   }
 
@@ -188,12 +230,17 @@ export class ClientsAdminController {
     summary: "End a client's access for good, keeping its records",
     description:
       'Final: its tokens are refused (401 `invalid_token`, "the account has been closed"), its dashboard sessions end, unused sign-in links no longer work, and it is never counted as missing again. ' +
-      'Its declarations, profile, tokens\' metadata and audit trail are kept and stay readable by the operator and in exports (see the README on how long). Recorded as `client.offboarded`.',
+      "Its declarations, profile, tokens' metadata and audit trail are kept and stay readable by the operator and in exports (see the README on how long). Recorded as `client.offboarded`.",
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client, offboarded.', type: AdminClientDto, headers: ETAG })
   @ApiProblems(400, 404, 413, 415, 422)
-  async offboard(@Param('client_id') clientId: string, @Body() body: StatusChangeDto, @CurrentActor() actor: Actor, @Res({ passthrough: true }) res: Response): Promise<AdminClientDto> {
+  async offboard(
+    @Param('client_id') clientId: string,
+    @Body() body: StatusChangeDto,
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AdminClientDto> {
     return withEtag(res, await this.accounts.changeStatus(clientId, 'offboard', actor, body?.reason));
   }
 }

@@ -50,7 +50,13 @@ export interface ImportSheet {
 function atCell(row: number, error: FieldError): FieldError {
   const [, column = '', item] = /^\/([^/]*)(?:\/(\d+))?/.exec(error.pointer) ?? [];
   const detail = item === undefined ? error.detail : `item ${Number(item) + 1} of the list: ${error.detail}`;
-  return { pointer: `/rows/${row}${column ? `/${column}` : ''}`, code: error.code, detail: `row ${row}: ${column ? `${column} ` : ''}${detail}`, row, params: { ...error.params, row } };
+  return {
+    pointer: `/rows/${row}${column ? `/${column}` : ''}`,
+    code: error.code,
+    detail: `row ${row}: ${column ? `${column} ` : ''}${detail}`,
+    row,
+    params: { ...error.params, row },
+  };
 }
 
 const listOf = (cell: string | undefined) =>
@@ -73,14 +79,25 @@ export function readClientsCsv(file: { bytes: Buffer; charset: CsvCharset | unde
   const table = readCsvTable(text, IMPORT_COLUMNS, MAX_IMPORT_CLIENTS);
   const sheet: ImportSheet = { rows: [], errors: [...table.errors] };
   if (table.records.length === 0) {
-    sheet.errors.push({ pointer: '/rows', code: 'no_clients', detail: 'the file has a header but no client: add one row per client', params: {} });
+    sheet.errors.push({
+      pointer: '/rows',
+      code: 'no_clients',
+      detail: 'the file has a header but no client: add one row per client',
+      params: {},
+    });
     return sheet;
   }
   const byId = new Map<string, number>();
   const byContact = new Map<string, number>();
   for (const { row, cells } of table.records) {
     if (sheet.rows.length === MAX_IMPORT_CLIENTS) {
-      sheet.errors.push({ pointer: `/rows/${row}`, code: 'too_many_clients', detail: `row ${row}: a file onboards at most ${MAX_IMPORT_CLIENTS.toLocaleString('en')} clients; split it`, row, params: { row, max: MAX_IMPORT_CLIENTS } });
+      sheet.errors.push({
+        pointer: `/rows/${row}`,
+        code: 'too_many_clients',
+        detail: `row ${row}: a file onboards at most ${MAX_IMPORT_CLIENTS.toLocaleString('en')} clients; split it`,
+        row,
+        params: { row, max: MAX_IMPORT_CLIENTS },
+      });
       break;
     }
     const body: Record<string, unknown> = { ...cells, streams: listOf(cells.streams), idus: listOf(cells.idus) };
@@ -91,9 +108,12 @@ export function readClientsCsv(file: { bytes: Buffer; charset: CsvCharset | unde
       continue;
     }
     const dto = plainToInstance(CreateClientDto, body);
-    const errors = toFieldErrors(validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } }));
+    const errors = toFieldErrors(
+      validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } }),
+    );
     for (const field of ['company', 'email'] as const) {
-      if (dto[field] === undefined) errors.push({ pointer: `/${field}`, code: 'required', detail: 'is required to onboard a client', params: { field } });
+      if (dto[field] === undefined)
+        errors.push({ pointer: `/${field}`, code: 'required', detail: 'is required to onboard a client', params: { field } });
     }
     errors.push(...profileValueErrors(dto, catalogue));
     sheet.errors.push(...errors.map((error) => atCell(row, error)));
@@ -103,13 +123,25 @@ export function readClientsCsv(file: { bytes: Buffer; charset: CsvCharset | unde
     if (client_id) {
       const first = byId.get(client_id);
       if (first !== undefined) {
-        sheet.errors.push({ pointer: `/rows/${row}/client_id`, code: 'duplicate_client', detail: `row ${row}: client_id "${client_id}" is also on row ${first}`, row, params: { row, value: client_id, other: first } });
+        sheet.errors.push({
+          pointer: `/rows/${row}/client_id`,
+          code: 'duplicate_client',
+          detail: `row ${row}: client_id "${client_id}" is also on row ${first}`,
+          row,
+          params: { row, value: client_id, other: first },
+        });
       } else byId.set(client_id, row);
     }
     const contact = contactKey(dto.email!, dto.company!);
     const first = byContact.get(contact);
     if (first !== undefined) {
-      sheet.errors.push({ pointer: `/rows/${row}/email`, code: 'duplicate_client', detail: `row ${row}: the same company and e-mail address are on row ${first}`, row, params: { row, value: dto.email!, other: first } });
+      sheet.errors.push({
+        pointer: `/rows/${row}/email`,
+        code: 'duplicate_client',
+        detail: `row ${row}: the same company and e-mail address are on row ${first}`,
+        row,
+        params: { row, value: dto.email!, other: first },
+      });
     } else byContact.set(contact, row);
     sheet.rows.push({ row, input: { clientId: client_id ?? null, language: language ?? null, ...profile } });
   }

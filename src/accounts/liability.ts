@@ -15,7 +15,9 @@ export function halfYearOf(instant: Date): string {
 export function halfYearBounds(code: string): { start: string; end: string } {
   const match = HALF_YEAR_PATTERN.exec(code);
   if (!match) throw new Error(`not a half-year: ${code}`);
-  return match[2] === '1' ? { start: `${match[1]}-01-01`, end: `${match[1]}-06-30` } : { start: `${match[1]}-07-01`, end: `${match[1]}-12-31` };
+  return match[2] === '1'
+    ? { start: `${match[1]}-01-01`, end: `${match[1]}-06-30` }
+    : { start: `${match[1]}-07-01`, end: `${match[1]}-12-31` };
 }
 
 /**

@@ -9,7 +9,13 @@ const catalogue = new ReferenceCatalogue({
       { id: 'business', streams: ['EMB', 'EPRO'] },
     ],
   } as unknown as PricingDocument,
-  streams: { units: [], streams: [{ code: 'EMB', materials: [], retired_materials: [] }, { code: 'EPRO', materials: [], retired_materials: [] }] } as unknown as StreamsDocument,
+  streams: {
+    units: [],
+    streams: [
+      { code: 'EMB', materials: [], retired_materials: [] },
+      { code: 'EPRO', materials: [], retired_materials: [] },
+    ],
+  } as unknown as StreamsDocument,
 });
 
 const complete: Profile = {
@@ -47,7 +53,10 @@ describe('profileValueErrors', () => {
   });
 
   it('points at each bad item', () => {
-    const errors = profileValueErrors({ plan: 'gold', streams: ['EMB', 'ZZZ', 'EMB'], idus: ['A', ' B', 'A', '', 'x'.repeat(65)] }, catalogue);
+    const errors = profileValueErrors(
+      { plan: 'gold', streams: ['EMB', 'ZZZ', 'EMB'], idus: ['A', ' B', 'A', '', 'x'.repeat(65)] },
+      catalogue,
+    );
     expect(errors.map((e) => [e.pointer, e.code])).toEqual([
       ['/plan', 'unknown_plan'],
       ['/streams/1', 'unknown_stream'],

@@ -89,7 +89,8 @@ export function profileValueErrors(values: ProfilePatch, catalogue: ReferenceCat
 export function confirmationErrors(pending: Profile, catalogue: ReferenceCatalogue): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of ['email', 'company', 'country', 'plan'] as const) {
-    if (pending[field] === null) errors.push({ pointer: `/pending/${field}`, detail: 'is required to confirm the profile', code: 'required' });
+    if (pending[field] === null)
+      errors.push({ pointer: `/pending/${field}`, detail: 'is required to confirm the profile', code: 'required' });
   }
   if (pending.streams.length === 0) {
     errors.push({ pointer: '/pending/streams', detail: 'needs at least one stream to confirm the profile', code: 'required' });

@@ -36,7 +36,11 @@ export class AuditTrail {
       [
         operator.kind,
         operator.kind === 'operator' ? operator.id : null,
-        operator.kind === 'operator' ? operator.name : operator.kind === 'client' && operator.token ? `token ${operator.token.prefix ?? operator.token.id}` : ACTOR_NAMES[operator.kind],
+        operator.kind === 'operator'
+          ? operator.name
+          : operator.kind === 'client' && operator.token
+            ? `token ${operator.token.prefix ?? operator.token.id}`
+            : ACTOR_NAMES[operator.kind],
         event.action,
         event.targetType,
         event.targetId,

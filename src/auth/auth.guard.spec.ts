@@ -61,10 +61,22 @@ function fakeDatabase(rows: Row[]) {
       return [];
     },
   };
-  return { calls, repository: repository as unknown as Repository<ClientTokenEntity>, statements: statements as unknown as PreparedStatements };
+  return {
+    calls,
+    repository: repository as unknown as Repository<ClientTokenEntity>,
+    statements: statements as unknown as PreparedStatements,
+  };
 }
 
-const ACCOUNT = { confirmedAt: new Date('2025-01-02T03:04:05Z'), email: 'a@example.fr', company: 'Acme', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['X'] };
+const ACCOUNT = {
+  confirmedAt: new Date('2025-01-02T03:04:05Z'),
+  email: 'a@example.fr',
+  company: 'Acme',
+  country: 'FR',
+  plan: 'business',
+  streams: ['EMB'],
+  idus: ['X'],
+};
 const { confirmedAt, ...PROFILE } = ACCOUNT;
 
 const good = generateToken();
@@ -92,7 +104,9 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const adminToken = adminDisabled ? undefined : ADMIN;
   const { calls, repository, statements } = fakeDatabase(rows);
   const accountListeners: ((clientId: string) => void)[] = [];
-  const accounts = { onAccountChanged: (listener: (clientId: string) => void) => accountListeners.push(listener) } as unknown as AccountsService;
+  const accounts = {
+    onAccountChanged: (listener: (clientId: string) => void) => accountListeners.push(listener),
+  } as unknown as AccountsService;
   // Off unless listening (as when PostgreSQL's announcements do not reach the replica): every verify reads the fake table.
   const cache = new AuthenticationCache({ ttlMs: 10_000, maxEntries: 100 });
   if (cacheListening) cache.listening(true);
@@ -119,7 +133,9 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const sessions = {
     cookies: { session: 'epr_session' },
     resolve: async (secret: unknown) =>
-      secret === 'good-session' ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } } : undefined,
+      secret === 'good-session'
+        ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } }
+        : undefined,
   } as unknown as SessionsService;
   const clientStrategy = new ClientBearerStrategy(verifier, admin);
   const operatorStrategy = new OperatorBearerStrategy(operators, verifier);
@@ -245,7 +261,12 @@ describe('AuthGuard decisions', () => {
       const { guard, calls, tokens } = setup();
       const { context, req, headers } = call({ method: 'client' }, `Bearer ${good}`);
       await expect(guard.canActivate(context)).resolves.toBe(true);
-      expect(req[AUTHENTICATED_CLIENT]).toEqual({ clientId: 'acme', tokenId: 't-good', mode: 'live', account: { clientId: 'acme', confirmedAt, profile: PROFILE } });
+      expect(req[AUTHENTICATED_CLIENT]).toEqual({
+        clientId: 'acme',
+        tokenId: 't-good',
+        mode: 'live',
+        account: { clientId: 'acme', confirmedAt, profile: PROFILE },
+      });
       expect(req.clientId).toBe('acme');
       expect(headers['cache-control']).toBe('no-store');
       expect(calls).toEqual(['lookup']); // the use is written later, batched
@@ -287,7 +308,9 @@ describe('AuthGuard decisions', () => {
       const { guard, calls } = setup();
       const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${token}`).context));
       expect(problem.code).toBe('invalid_token');
-      expect(problem.headers['WWW-Authenticate']).toMatch(/^Bearer realm="epr-declarations", error="invalid_token", error_description="[^"]+"$/);
+      expect(problem.headers['WWW-Authenticate']).toMatch(
+        /^Bearer realm="epr-declarations", error="invalid_token", error_description="[^"]+"$/,
+      );
       expect(calls).toEqual([]);
     });
 
@@ -492,7 +515,10 @@ describe('last_used_at', () => {
   describe('failed authentications', () => {
     it('refuses an address over its budget before reading any token, on client and admin routes alike', async () => {
       const { guard, calls, failures } = setup({ overFailureLimit: true });
-      for (const [audience, token] of [['client', good], ['admin', ADMIN]] as const) {
+      for (const [audience, token] of [
+        ['client', good],
+        ['admin', ADMIN],
+      ] as const) {
         const problem = await rejection(guard.canActivate(call({ method: audience }, `Bearer ${token}`).context));
         expect(problem.code).toBe('rate_limited');
       }
@@ -555,7 +581,9 @@ describe('AuthGuard, more decisions', () => {
     const { guard, operatorCalls } = setup();
     const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}x`).context));
     expect(problem.detail).toBe('The token is not the admin token.');
-    expect(problem.headers['WWW-Authenticate']).toBe(`${REALM}, error="invalid_token", error_description="The token is not the admin token."`);
+    expect(problem.headers['WWW-Authenticate']).toBe(
+      `${REALM}, error="invalid_token", error_description="The token is not the admin token."`,
+    );
     expect(operatorCalls).toEqual([]);
   });
 
@@ -644,7 +672,10 @@ describe('bearerToken, more headers', () => {
     ['x abc', 'the x scheme'],
   ])('refuses the scheme of %j, naming it only when it looks like one', (header, named) => {
     const problem = refusal(header);
-    expect([problem.code, problem.detail]).toEqual(['missing_token', `This API does not accept ${named}; send "Authorization: Bearer <token>".`]);
+    expect([problem.code, problem.detail]).toEqual([
+      'missing_token',
+      `This API does not accept ${named}; send "Authorization: Bearer <token>".`,
+    ]);
     expect(problem.headers).toEqual({ 'WWW-Authenticate': REALM });
   });
 });

@@ -108,7 +108,13 @@ export class AuthGuard implements CanActivate {
         throw new Problem('session_required', 'Sign in to the dashboard to see this page.');
       }
       if (session.suspended) throw accountSuspended(session.clientId);
-      this.admitClient(req, { clientId: session.clientId, tokenId: null, sessionId: session.sessionId, mode: 'live', account: session.account });
+      this.admitClient(req, {
+        clientId: session.clientId,
+        tokenId: null,
+        sessionId: session.sessionId,
+        mode: 'live',
+        account: session.account,
+      });
       return true;
     }
     refuseTokenOutsideHeader(req);

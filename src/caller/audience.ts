@@ -11,9 +11,11 @@ export const AUDIENCE_KEY = 'audience';
 
 /** The audience of the route `context` runs: its method's, else its controller's, else `client` (deny by default). */
 export function audienceOf(context: ExecutionContext): Audience {
-  return ((Reflect.getMetadata(AUDIENCE_KEY, context.getHandler()) as Audience | undefined) ??
+  return (
+    (Reflect.getMetadata(AUDIENCE_KEY, context.getHandler()) as Audience | undefined) ??
     (Reflect.getMetadata(AUDIENCE_KEY, context.getClass()) as Audience | undefined) ??
-    'client');
+    'client'
+  );
 }
 
 /** Open to anyone, no credential (documented as `security: []`; '@nestjs/swagger' keeps it under this key). */

@@ -18,7 +18,8 @@ describe('e-mail addresses as the sign-in compares them', () => {
   });
 
   it('isSignInEmail: printable ASCII without spaces, one @, 1–64 characters before it, 254 in all', () => {
-    for (const text of ['a@b', 'compliance@kiwi.fr', 'first.last+rep@sub.example.co.uk', `${'a'.repeat(64)}@${'b'.repeat(189)}`]) expect([text, isSignInEmail(text)]).toEqual([text, true]);
+    for (const text of ['a@b', 'compliance@kiwi.fr', 'first.last+rep@sub.example.co.uk', `${'a'.repeat(64)}@${'b'.repeat(189)}`])
+      expect([text, isSignInEmail(text)]).toEqual([text, true]);
     for (const text of [
       '',
       '@kiwi.fr',

@@ -45,7 +45,17 @@ describe('e-mail addresses', () => {
     expect(scrubEmails(text)).toBe(scrubbed);
   });
 
-  it.each(['no address here', '@ alone', 'name@', 'name@localhost', '@example.fr', 'a@.fr', '%40', 'user agent Mozilla/5.0 (X11; Linux)', 'x@@y.z'])('leaves %j as it is', (text) => {
+  it.each([
+    'no address here',
+    '@ alone',
+    'name@',
+    'name@localhost',
+    '@example.fr',
+    'a@.fr',
+    '%40',
+    'user agent Mozilla/5.0 (X11; Linux)',
+    'x@@y.z',
+  ])('leaves %j as it is', (text) => {
     expect(scrubEmails(text)).toBe(text);
   });
 
@@ -58,7 +68,10 @@ describe('e-mail addresses', () => {
 
   it('are scrubbed from every log line, and from the URLs and user agents of the request log', () => {
     const { log, lines } = logger();
-    log.error({ err: 'Can\'t send mail - all recipients were rejected: 550 <compliance@kiwi.fr>' }, 'could not send mail to Compliance@Kiwi.fr');
+    log.error(
+      { err: "Can't send mail - all recipients were rejected: 550 <compliance@kiwi.fr>" },
+      'could not send mail to Compliance@Kiwi.fr',
+    );
     expect(lines[0]).not.toMatch(/kiwi/i);
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'could not send mail to [EMAIL]', err: expect.stringContaining('550 <[EMAIL]>') });
     expect(scrubTokens('/dashboard?e=someone@example.fr')).toBe('/dashboard?e=[EMAIL]');
@@ -68,7 +81,11 @@ describe('e-mail addresses', () => {
 describe('the request serializer', () => {
   it('writes no header but the user agent, so no credential in a header reaches a line', () => {
     const { log, lines } = logger();
-    const req = { method: 'GET', url: '/api/v1/me', headers: { authorization: 'Bearer opaque-credential', cookie: 'sid=opaque-cookie', 'user-agent': 'curl/8' } };
+    const req = {
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { authorization: 'Bearer opaque-credential', cookie: 'sid=opaque-cookie', 'user-agent': 'curl/8' },
+    };
     log.info({ req, res: { statusCode: 200 } }, 'request completed');
     const line = JSON.parse(lines[0]!);
     expect(line.req).toEqual({ method: 'GET', url: '/api/v1/me', user_agent: 'curl/8' });

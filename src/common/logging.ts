@@ -43,7 +43,7 @@ export function scrubEmails(text: string): string {
   let out = '';
   let copied = 0;
   let lastSeparatorEnd = 0;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const separator = text[at] === '@' ? 1 : text.startsWith('%40', at) ? 3 : 0;
     if (separator === 0) {
       at++;

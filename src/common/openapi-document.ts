@@ -29,7 +29,8 @@ const REQUEST_ID_HEADER = {
 const QUOTA_LIST = (keys: string) => `^"[a-z_:-]+";${keys}(, *"[a-z_:-]+";${keys})*$`;
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
-    description: 'The quotas applied to your calls (draft-ietf-httpapi-ratelimit-headers), e.g. `"client";q=600;w=60`; test tokens have a budget of their own.',
+    description:
+      'The quotas applied to your calls (draft-ietf-httpapi-ratelimit-headers), e.g. `"client";q=600;w=60`; test tokens have a budget of their own.',
     schema: { type: 'string', pattern: QUOTA_LIST('q=\\d+;w=\\d+'), example: '"client";q=600;w=60' },
   },
   RateLimit: {
@@ -53,9 +54,13 @@ export function completeDocument<T extends OpenAPIObject>(document: T): T {
       if (!operation) continue;
       // Every POST, PUT and PATCH reads what is sent, even to a route that takes no body: a body too
       // large is 413, one of a media type the route does not take 415 (common/http/request-body.ts).
-      if (BODY_METHODS.has(method)) for (const [status, response] of bodyProblems) operation.responses[status] ??= structuredClone(response);
+      if (BODY_METHODS.has(method))
+        for (const [status, response] of bodyProblems) operation.responses[status] ??= structuredClone(response);
       const limited = Array.isArray(operation.security) && operation.security.length > 0;
-      operation.parameters = [...(operation.parameters ?? []).filter((p: Json) => p.name?.toLowerCase() !== 'x-request-id'), REQUEST_ID_PARAMETER];
+      operation.parameters = [
+        ...(operation.parameters ?? []).filter((p: Json) => p.name?.toLowerCase() !== 'x-request-id'),
+        REQUEST_ID_PARAMETER,
+      ];
       for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, Json][]) {
         if (response.$ref) continue;
         const headers: Json = (response.headers ??= {});

@@ -10,8 +10,8 @@ export const REALM = 'epr-declarations';
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request (e.g. invalid JSON, a badly percent-encoded path, an invalid cursor, several Authorization headers).',
   401: 'Missing, invalid, expired or revoked token (see `WWW-Authenticate`).',
-  403: 'The token is not allowed here (e.g. a client token on an admin route), the admin API is disabled, or the client\'s account is suspended (`account_suspended`: the same token works again once the operator reactivates it).',
-  404: 'Not found (another client\'s resource is not found either).',
+  403: "The token is not allowed here (e.g. a client token on an admin route), the admin API is disabled, or the client's account is suspended (`account_suspended`: the same token works again once the operator reactivates it).",
+  404: "Not found (another client's resource is not found either).",
   409: 'Conflict with the current state or with a request in flight.',
   412: 'The `If-Match` given does not match the current `ETag`: the resource changed since it was read; nothing was changed.',
   413: 'Request body over 1 MiB.',
@@ -22,11 +22,15 @@ const DESCRIPTIONS: Record<number, string> = {
 };
 
 /** Response headers that come with some problems (clients act on them). */
-const HEADERS: Record<number, Record<string, { required?: boolean; description: string; schema: { type: 'string'; pattern?: string; example?: string } }>> = {
+const HEADERS: Record<
+  number,
+  Record<string, { required?: boolean; description: string; schema: { type: 'string'; pattern?: string; example?: string } }>
+> = {
   401: {
     'WWW-Authenticate': {
       required: true,
-      description: 'The Bearer challenge (RFC 6750): `Bearer realm="…"` without a token, with `error="invalid_token"` and a description for a wrong, expired or revoked one.',
+      description:
+        'The Bearer challenge (RFC 6750): `Bearer realm="…"` without a token, with `error="invalid_token"` and a description for a wrong, expired or revoked one.',
       schema: {
         type: 'string',
         pattern: `^Bearer realm="${REALM}"(, error="invalid_token", error_description="[^"]*")?$`,
@@ -44,10 +48,18 @@ const HEADERS: Record<number, Record<string, { required?: boolean; description: 
       },
     },
   },
-  409: { 'Retry-After': { description: 'Seconds to wait before retrying (`idempotency_key_in_flight`).', schema: { type: 'string', example: '1' } } },
+  409: {
+    'Retry-After': {
+      description: 'Seconds to wait before retrying (`idempotency_key_in_flight`).',
+      schema: { type: 'string', example: '1' },
+    },
+  },
   429: {
     'Retry-After': { required: true, description: 'Seconds until the limit resets.', schema: { type: 'string', example: '30' } },
-    'RateLimit-Policy': { description: 'The quotas applied (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string', example: '"client";q=600;w=60' } },
+    'RateLimit-Policy': {
+      description: 'The quotas applied (draft-ietf-httpapi-ratelimit-headers).',
+      schema: { type: 'string', example: '"client";q=600;w=60' },
+    },
     RateLimit: { description: 'What is left of each quota and when it resets.', schema: { type: 'string', example: '"client";r=0;t=30' } },
   },
   503: { 'Retry-After': { required: true, description: 'Seconds to wait before retrying.', schema: { type: 'string', example: '5' } } },
@@ -68,14 +80,20 @@ export const PROBLEM_EXAMPLES: Record<ProblemCode, { detail: string; errors?: Fi
     detail:
       'The admin API is disabled because ADMIN_TOKEN is not configured. Set ADMIN_TOKEN (a secret of at least 32 characters) in the environment of the service and restart it to enable the admin API.',
   },
-  account_suspended: { detail: 'The account "exemple-sas" is suspended: its tokens and dashboard sessions are refused until the operator reactivates it.' },
+  account_suspended: {
+    detail: 'The account "exemple-sas" is suspended: its tokens and dashboard sessions are refused until the operator reactivates it.',
+  },
   session_required: { detail: 'Sign in to the dashboard to see this page.' },
   csrf_failed: { detail: 'This form has expired or did not come from this site: reload the page and send it again.' },
   not_found: { detail: 'Declaration was not found.' },
   method_not_allowed: { detail: 'DELETE is not supported on /api/v1/declarations; use GET, POST.' },
   conflict: { detail: 'A client with client_id "exemple-sas" already exists.' },
-  precondition_failed: { detail: 'Client "exemple-sas" changed since it was read (If-Match does not match its ETag); read it again and redo the change.' },
-  idempotency_key_in_flight: { detail: 'A request with this Idempotency-Key is still being processed; retry in a moment to get its response.' },
+  precondition_failed: {
+    detail: 'Client "exemple-sas" changed since it was read (If-Match does not match its ETag); read it again and redo the change.',
+  },
+  idempotency_key_in_flight: {
+    detail: 'A request with this Idempotency-Key is still being processed; retry in a moment to get its response.',
+  },
   payload_too_large: { detail: 'The request body exceeds the limit of 1 MiB.' },
   unsupported_media_type: { detail: 'Content-Type text/plain is not supported; send application/json.' },
   validation_failed: {

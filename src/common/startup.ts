@@ -31,10 +31,14 @@ export function quietFrameworkLogger(logger: LoggerService & { debug(message: un
 export function listenFailure(error: unknown, config: Pick<AppConfig, 'port' | 'host'>): StartupError | undefined {
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {
-    return new StartupError(`PORT ${config.port} is already in use on ${config.host}: stop the process that holds it, or set PORT to a free port.`);
+    return new StartupError(
+      `PORT ${config.port} is already in use on ${config.host}: stop the process that holds it, or set PORT to a free port.`,
+    );
   }
   if (code === 'EACCES') {
-    return new StartupError(`PORT ${config.port} on ${config.host} needs privileges this process does not have: set PORT to 1024 or above.`);
+    return new StartupError(
+      `PORT ${config.port} on ${config.host} needs privileges this process does not have: set PORT to 1024 or above.`,
+    );
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
     return new StartupError(`HOST ${config.host} is not an address of this machine: set HOST to one of its addresses (0.0.0.0 for all).`);

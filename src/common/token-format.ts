@@ -40,7 +40,12 @@ const MAX_TOKEN_LENGTH = 255;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const tokenShape = (prefix: string) =>
   new RegExp(`^${prefix}_([0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}})_([0-9A-Za-z]{${TOKEN_CHECKSUM_LENGTH}})$`);
-const SHAPES = new Map([TOKEN_PREFIX, TEST_TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX, SIGN_IN_LINK_PREFIX, SESSION_PREFIX].map((prefix) => [prefix, tokenShape(prefix)]));
+const SHAPES = new Map(
+  [TOKEN_PREFIX, TEST_TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX, SIGN_IN_LINK_PREFIX, SESSION_PREFIX].map((prefix) => [
+    prefix,
+    tokenShape(prefix),
+  ]),
+);
 
 /** Base62 of an unsigned 32-bit integer, left-padded with `0` to `width` characters. */
 export function base62(value: number, width = TOKEN_CHECKSUM_LENGTH): string {
@@ -75,9 +80,7 @@ export function generateToken(prefix = TOKEN_PREFIX): string {
   return `${body}_${checksumOf(body)}`;
 }
 
-export type ParsedToken =
-  | { ok: true; token: string; displayPrefix: string }
-  | { ok: false; reason: 'empty' | 'malformed' | 'checksum' };
+export type ParsedToken = { ok: true; token: string; displayPrefix: string } | { ok: false; reason: 'empty' | 'malformed' | 'checksum' };
 
 /** Shape and checksum of a presented token (a client token unless `prefix` says otherwise): pure, no I/O. */
 export function parseToken(text: string, prefix = TOKEN_PREFIX): ParsedToken {

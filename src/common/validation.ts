@@ -21,7 +21,6 @@ function codeOf(constraint: string): string {
   return snake.startsWith('is_') ? `invalid_${snake.slice(3)}` : snake;
 }
 
-
 /** Flattens class-validator's tree into `{ pointer, detail, code }` entries (RFC 6901 pointers). */
 export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[] {
   const out: FieldError[] = [];
@@ -33,8 +32,7 @@ export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[
       continue;
     }
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
-      const detail =
-        constraint === 'whitelistValidation' ? `unknown field "${String(error.property)}"` : message.replace(/^\S+ /, '');
+      const detail = constraint === 'whitelistValidation' ? `unknown field "${String(error.property)}"` : message.replace(/^\S+ /, '');
       const code = codeOf(constraint);
       out.push({ pointer, detail, code, params: { field: String(error.property), ...boundsOf(code, detail) } });
     }
@@ -122,7 +120,8 @@ function reservedKeyProblems(body: unknown): FieldError[] {
     if (value === null || typeof value !== 'object') continue;
     for (const [key, child] of Object.entries(value)) {
       const at = `${pointer}/${escapePointer(key)}`;
-      if (RESERVED_KEYS.has(key)) errors.push({ pointer: at, detail: `unknown field "${key}"`, code: 'unknown_field', params: { field: key } });
+      if (RESERVED_KEYS.has(key))
+        errors.push({ pointer: at, detail: `unknown field "${key}"`, code: 'unknown_field', params: { field: key } });
       else stack.push({ value: child, pointer: at });
     }
   }
@@ -149,13 +148,28 @@ export function textProblems(body: unknown): FieldError[] {
     const { value, pointer, depth } = stack.pop()!;
     if (typeof value === 'string') {
       if (value.includes('\u0000') || !value.isWellFormed()) {
-        errors.push({ pointer, detail: 'must not contain NUL characters or unpaired UTF-16 surrogates', code: 'invalid_characters', params: {} });
+        errors.push({
+          pointer,
+          detail: 'must not contain NUL characters or unpaired UTF-16 surrogates',
+          code: 'invalid_characters',
+          params: {},
+        });
       } else if (INVISIBLE_OR_SEPARATOR.test(value)) {
-        errors.push({ pointer, detail: 'must not contain invisible format characters (U+200B, U+202E…) or line separators', code: 'invalid_characters', params: {} });
+        errors.push({
+          pointer,
+          detail: 'must not contain invisible format characters (U+200B, U+202E…) or line separators',
+          code: 'invalid_characters',
+          params: {},
+        });
       }
     } else if (value !== null && typeof value === 'object') {
       if (depth >= MAX_JSON_DEPTH) {
-        errors.push({ pointer, detail: `is nested deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_deep', params: { max: MAX_JSON_DEPTH } });
+        errors.push({
+          pointer,
+          detail: `is nested deeper than ${MAX_JSON_DEPTH} levels`,
+          code: 'too_deep',
+          params: { max: MAX_JSON_DEPTH },
+        });
         continue;
       }
       for (const [key, child] of Object.entries(value)) {

@@ -57,13 +57,16 @@ const url = (protocols: string[]) =>
   z
     .string()
     .trim()
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a URL (${protocols.join(' or ')})`);
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL (${protocols.join(' or ')})`,
+    );
 
 const httpUrl = url(['http:', 'https:']).transform((value) => value.replace(/\/+$/, ''));
 
@@ -99,7 +102,10 @@ const schema = z.object({
     .refine((value) => value.trim() === value, 'must not start or end with white space')
     // The guard tells the two kinds apart by shape before hashing anything (auth.guard.ts).
     .refine((value) => !parseClientToken(value).ok, 'must not be a client token (eprc_… or eprt_…): generate a secret of its own')
-    .refine((value) => !isLowEntropy(value), 'looks guessable (too few distinct characters, or a repeated pattern): generate one, e.g. `openssl rand -base64 36`')
+    .refine(
+      (value) => !isLowEntropy(value),
+      'looks guessable (too few distinct characters, or a repeated pattern): generate one, e.g. `openssl rand -base64 36`',
+    )
     .optional(),
   PUBLIC_BASE_URL: httpUrl.optional(),
   REFERENCE_BASE_URL: httpUrl.optional(),
@@ -130,7 +136,8 @@ const schema = z.object({
       if (items.every(isProxyAddress)) return items;
       ctx.addIssue({
         code: 'custom',
-        message: 'must be "true", "false", a number of proxies, or a comma-separated list of proxy addresses (IP, IP/bits, loopback, linklocal, uniquelocal)',
+        message:
+          'must be "true", "false", a number of proxies, or a comma-separated list of proxy addresses (IP, IP/bits, loopback, linklocal, uniquelocal)',
       });
       return z.NEVER;
     }),

@@ -20,7 +20,6 @@ import { pageLanguage, switchHref } from './page-language.js';
 export const DASHBOARD_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-
 const NAV = [
   { key: 'overview', path: '/dashboard' },
   { key: 'tokens', path: '/dashboard/tokens' },
@@ -129,7 +128,13 @@ export class DashboardViews {
       res,
       'error',
       { title: known?.title ?? m.dashboardPages.error.heading(problem.status), nav: 'overview' },
-      { problem, explanation: known?.explanation ?? m.common.unknownProblem, errors: localizeErrors(this.language(req, res), errors), instance, slug: problem.code.replace(/_/g, '-') },
+      {
+        problem,
+        explanation: known?.explanation ?? m.common.unknownProblem,
+        errors: localizeErrors(this.language(req, res), errors),
+        instance,
+        slug: problem.code.replace(/_/g, '-'),
+      },
       problem.status,
     );
   }

@@ -27,7 +27,10 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
     OverviewRepository,
     {
       provide: PAGE_PROBLEMS,
-      useFactory: (views: DashboardViews): PageProblems => ({ handles: isDashboard, render: (req, res, problem, instance) => views.renderProblem(req, res, problem, instance) }),
+      useFactory: (views: DashboardViews): PageProblems => ({
+        handles: isDashboard,
+        render: (req, res, problem, instance) => views.renderProblem(req, res, problem, instance),
+      }),
       inject: [DashboardViews],
     },
   ],

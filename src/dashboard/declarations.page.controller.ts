@@ -70,12 +70,23 @@ export class DeclarationsPageController {
   private readonly baseUrl: string;
 
   @Get()
-  async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<void> {
+  async list(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Query() query: ListDeclarationsQueryDto,
+  ): Promise<void> {
     const page = await this.declarations.list(client.clientId, query);
     const filters = { period: query.period ?? '', status: query.status ?? '' };
     const next = page.next_cursor ? `?${new URLSearchParams({ ...clean(filters), cursor: page.next_cursor }).toString()}` : null;
     const m = this.views.messages(req, res);
-    this.views.render(req, res, 'declarations', { title: m.dashboardPages.declarations.title, nav: 'declarations', liveData: true }, { page, filters, next, paged: query.cursor !== undefined });
+    this.views.render(
+      req,
+      res,
+      'declarations',
+      { title: m.dashboardPages.declarations.title, nav: 'declarations', liveData: true },
+      { page, filters, next, paged: query.cursor !== undefined },
+    );
   }
 
   @Get('new')
@@ -104,7 +115,12 @@ export class DeclarationsPageController {
     }));
     // The form holds MAX_FORM_LINES lines at most ("Add a line" included): past it, the lines are refused, never cut short.
     const language = this.views.language(req, res);
-    const full = { where: undefined, message: MESSAGES[language].dashboardPages.form.tooManyLines(MAX_FORM_LINES), line: null, field: null };
+    const full = {
+      where: undefined,
+      message: MESSAGES[language].dashboardPages.form.tooManyLines(MAX_FORM_LINES),
+      line: null,
+      field: null,
+    };
     if (field(body, 'action') === 'add') {
       if (sent >= MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full] }, sent > MAX_FORM_LINES ? 422 : 200);
       return this.form(req, res, account, { period, lines: [...lines, ...blankLines(1)] });
@@ -118,10 +134,18 @@ export class DeclarationsPageController {
     const quantities = filled.map(({ line, index }, at) => {
       const read = readNumber(line.quantity, context);
       if (read.ok) return new ExactNumber(read.value);
-      unread.set(at, { pointer: `/lines/${at}/quantity`, code: read.code, detail: read.code, params: { ...read.params, line: index + 1, field: 'quantity' } });
+      unread.set(at, {
+        pointer: `/lines/${at}/quantity`,
+        code: read.code,
+        detail: read.code,
+        params: { ...read.params, line: index + 1, field: 'quantity' },
+      });
       return line.quantity;
     });
-    const submitted = { period, lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })) };
+    const submitted = {
+      period,
+      lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })),
+    };
     try {
       // Nothing is filed yet: the check page shows what would be, and the person declares it there.
       return this.checkPage(req, res, client, await this.declarations.check(account, submitted), {
@@ -136,7 +160,10 @@ export class DeclarationsPageController {
           if (!at) return { ...localizeErrors(language, [e])[0]!, line: null, field: e.pointer === '/period' ? 'period' : null };
           const position = Number(at[1]);
           // A quantity that could not be read is said as such, not as "not a number".
-          const found = at[2] === 'quantity' && unread.has(position) ? unread.get(position)! : { ...e, params: { ...e.params, line: filled[position]!.index + 1 } };
+          const found =
+            at[2] === 'quantity' && unread.has(position)
+              ? unread.get(position)!
+              : { ...e, params: { ...e.params, line: filled[position]!.index + 1 } };
           return { ...localizeErrors(language, [found])[0]!, line: filled[position]!.index, field: at[2] ?? null };
         })
         .filter((e, i, all) => all.findIndex((o) => o.line === e.line && o.field === e.field && o.message === e.message) === i);
@@ -146,7 +173,13 @@ export class DeclarationsPageController {
 
   @Post('upload')
   @Accepts('multipart')
-  async upload(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
+  async upload(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: MultipartBody,
+  ): Promise<void> {
     // No body at all (an empty form) reaches here as undefined.
     const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
     const period = form.fields.period?.trim() ?? '';
@@ -154,15 +187,35 @@ export class DeclarationsPageController {
     const language = this.views.language(req, res);
     if (!file || file.bytes.length === 0) {
       const errors: FieldError[] = [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }];
-      return this.form(req, res, account, { period, lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, errors), uploadPeriod: period }, 422);
+      return this.form(
+        req,
+        res,
+        account,
+        { period, lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, errors), uploadPeriod: period },
+        422,
+      );
     }
     try {
-      return this.checkPage(req, res, client, await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period), { lineOf: null });
+      return this.checkPage(req, res, client, await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period), {
+        lineOf: null,
+      });
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       // The file back with its problems, for the person to open beside it (31.7).
       const report = uploadReport(language, { bytes: file.bytes, name: file.filename }, error.errors, error.total, MAX_REPORTED_ERRORS);
-      this.form(req, res, account, { lines: blankLines(FORM_LINES), uploadErrors: localizeErrors(language, error.errors), uploadPeriod: period, fileName: file.filename, report }, 422);
+      this.form(
+        req,
+        res,
+        account,
+        {
+          lines: blankLines(FORM_LINES),
+          uploadErrors: localizeErrors(language, error.errors),
+          uploadPeriod: period,
+          fileName: file.filename,
+          report,
+        },
+        422,
+      );
     }
   }
 
@@ -193,28 +246,46 @@ export class DeclarationsPageController {
   ): Promise<void> {
     const language = this.views.language(req, res);
     const words = MESSAGES[language].dashboardPages.check;
-    const pending = openPending(field(body, 'pending'), field(body, 'seal'), (value, seal) => this.csrf.verifySeal(PENDING, client.sessionId ?? '', value, seal));
+    const pending = openPending(field(body, 'pending'), field(body, 'seal'), (value, seal) =>
+      this.csrf.verifySeal(PENDING, client.sessionId ?? '', value, seal),
+    );
     if (!pending) {
       // Tampered with, or sealed for another session: nothing is filed; the person starts again.
       const errors = [{ where: undefined, message: words.expired, line: null, field: null }];
       return this.form(req, res, account, { lines: blankLines(FORM_LINES), errors }, 400);
     }
     const lines = pending.lines.map(([stream, material, unit, quantity]) => ({ stream, material, unit, quantity }));
-    if (field(body, 'action') === 'edit') return this.form(req, res, account, { period: pending.period, lines: [...lines, ...blankLines(1)] });
+    if (field(body, 'action') === 'edit')
+      return this.form(req, res, account, { period: pending.period, lines: [...lines, ...blankLines(1)] });
 
     const declaration = { period: pending.period, lines: lines.map((line) => ({ ...line, quantity: new ExactNumber(line.quantity) })) };
-    const name = field(body, 'name').replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '').replace(/\s+/gu, ' ').trim();
+    const name = field(body, 'name')
+      .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '')
+      .replace(/\s+/gu, ' ')
+      .trim();
     const nameError = name === '' ? words.nameMissing : name.length > MAX_NAME ? words.nameTooLong : null;
-    if (nameError) return this.checkPage(req, res, client, await this.declarations.check(account, declaration), { lineOf: null, name, nameError, status: 422 });
+    if (nameError)
+      return this.checkPage(req, res, client, await this.declarations.check(account, declaration), {
+        lineOf: null,
+        name,
+        nameError,
+        status: 422,
+      });
 
     let result: SubmitResult;
     try {
-      result = await this.declarations.submit(account, declaration, undefined, { ...submissionOrigin(req), declaredByName: name }, {
-        // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
-        onStored: async (_manager, stored) => {
-          if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
+      result = await this.declarations.submit(
+        account,
+        declaration,
+        undefined,
+        { ...submissionOrigin(req), declaredByName: name },
+        {
+          // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
+          onStored: async (_manager, stored) => {
+            if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
+          },
         },
-      });
+      );
     } catch (error) {
       if (error instanceof ValidationProblem) {
         // The rules changed under the checked lines (the account's streams, the catalogue): back to the form, with why.
@@ -239,25 +310,45 @@ export class DeclarationsPageController {
     @Query('result') result?: string,
   ): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
-    const revisions = await this.declarations.list(client.clientId, Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }));
+    const revisions = await this.declarations.list(
+      client.clientId,
+      Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }),
+    );
     const m = this.views.messages(req, res).dashboardPages.declaration;
-    const notice = result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
+    const notice =
+      result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
     const by = declaration.submitted_by?.type === 'dashboard' ? (declaration.submitted_by.declared_by_name ?? null) : null;
     // The confirmation: right after filing, the receipt, who declared and when, and what happens next.
     const filed = result === 'filed' && by !== null ? { mailTo: this.mailer.enabled ? account.profile.email : null } : null;
     const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
-    this.views.render(req, res, 'declaration', { title, nav: 'declarations', liveData: true }, { declaration, revisions: revisions.data, notice, filed, declaredBy: by });
+    this.views.render(
+      req,
+      res,
+      'declaration',
+      { title, nav: 'declarations', liveData: true },
+      { declaration, revisions: revisions.data, notice, filed, declaredBy: by },
+    );
   }
 
   /** The declaration as a file in the page's dialect, which uploads again unchanged. */
   @Get(':id/csv')
-  async csv(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
+  async csv(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id') id: string,
+  ): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
     const dialect = CSV_DIALECTS[this.views.language(req, res)];
     res.setHeader('Content-Type', CSV_MEDIA_TYPE);
     res.setHeader('Content-Disposition', `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`);
     res.setHeader('Cache-Control', 'no-store');
-    res.send(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })), dialect));
+    res.send(
+      writeDeclarationCsv(
+        declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })),
+        dialect,
+      ),
+    );
   }
 
   private submitted(res: Response, result: SubmitResult, created: 'created' | 'filed' = 'created'): void {
@@ -299,7 +390,10 @@ export class DeclarationsPageController {
       { title: m.title, nav: 'declarations', liveData: true },
       {
         period: declaration.period,
-        lines: declaration.lines.map((l) => ({ ...l, category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null })),
+        lines: declaration.lines.map((l) => ({
+          ...l,
+          category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null,
+        })),
         totals: checked.totals,
         current: checked.current,
         warnings: localizeErrors(language, warnings),
@@ -347,23 +441,38 @@ export class DeclarationsPageController {
     const streams = account.profile.streams
       .map((code) => this.catalogue.stream(code))
       .filter((stream) => stream !== undefined)
-      .map((stream) => ({ code: stream.code, name: stream.name[language], units: stream.units, materials: stream.materials.map((m) => m.name[language]) }));
-    const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({ code, name: this.catalogue.unit(code)?.name[language] ?? code }));
+      .map((stream) => ({
+        code: stream.code,
+        name: stream.name[language],
+        units: stream.units,
+        materials: stream.materials.map((m) => m.name[language]),
+      }));
+    const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({
+      code,
+      name: this.catalogue.unit(code)?.name[language] ?? code,
+    }));
     const current = periodOf(parisDate(this.clock.now()));
-    this.views.render(req, res, 'declaration-new', { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations', liveData: true }, {
-      confirmed: account.confirmedAt !== null,
-      streams,
-      units,
-      materials: [...new Set(streams.flatMap((s) => s.materials))],
-      suggestedPeriod: `${current.half === 1 ? current.year - 1 : current.year}-S${current.half === 1 ? 2 : 1}`,
-      period: '',
-      errors: [],
-      uploadErrors: [],
-      uploadPeriod: '',
-      fileName: null,
-      report: null,
-      ...data,
-    }, status);
+    this.views.render(
+      req,
+      res,
+      'declaration-new',
+      { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations', liveData: true },
+      {
+        confirmed: account.confirmedAt !== null,
+        streams,
+        units,
+        materials: [...new Set(streams.flatMap((s) => s.materials))],
+        suggestedPeriod: `${current.half === 1 ? current.year - 1 : current.year}-S${current.half === 1 ? 2 : 1}`,
+        period: '',
+        errors: [],
+        uploadErrors: [],
+        uploadPeriod: '',
+        fileName: null,
+        report: null,
+        ...data,
+      },
+      status,
+    );
   }
 }
 

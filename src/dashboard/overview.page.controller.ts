@@ -35,10 +35,22 @@ export class OverviewPageController {
     const m = this.views.messages(req, res);
     const language = this.views.language(req, res);
     // Where each year with a declaration puts the client in the eco-organisms' filing tiers (as GET /api/v1/me/years/{year} says it).
-    const declaredYears = new Set(obligations.streams.flatMap((s) => s.periods.filter((p) => p.declaration).map((p) => p.period.slice(0, 4))));
-    const tiersOf = (stream: string, year: string) => (declaredYears.has(year) ? this.tierLines(data, stream, year, obligations.today, language) : []);
-    const streams = obligations.streams.map((stream) => ({ ...stream, years: byYear(stream.periods).map((y) => ({ ...y, tiers: tiersOf(stream.stream, y.year) })) }));
-    this.views.render(req, res, 'overview', { title: m.dashboardPages.overview.title, nav: 'overview', liveData: true }, { account, obligations, streams, pending: data.pending, sessions: data.sessions });
+    const declaredYears = new Set(
+      obligations.streams.flatMap((s) => s.periods.filter((p) => p.declaration).map((p) => p.period.slice(0, 4))),
+    );
+    const tiersOf = (stream: string, year: string) =>
+      declaredYears.has(year) ? this.tierLines(data, stream, year, obligations.today, language) : [];
+    const streams = obligations.streams.map((stream) => ({
+      ...stream,
+      years: byYear(stream.periods).map((y) => ({ ...y, tiers: tiersOf(stream.stream, y.year) })),
+    }));
+    this.views.render(
+      req,
+      res,
+      'overview',
+      { title: m.dashboardPages.overview.title, nav: 'overview', liveData: true },
+      { account, obligations, streams, pending: data.pending, sessions: data.sessions },
+    );
   }
 
   /**
@@ -49,15 +61,27 @@ export class OverviewPageController {
   private tierLines(data: OverviewData, stream: string, year: string, today: string, language: Language) {
     const scheme = this.catalogue.stream(stream);
     if (!scheme) return [];
-    const complete = [`${year}-S1`, `${year}-S2`].every((code) => parsePeriod(code)!.end < today && data.declared.some((d) => d.period === code));
+    const complete = [`${year}-S1`, `${year}-S2`].every(
+      (code) => parsePeriod(code)!.end < today && data.declared.some((d) => d.period === code),
+    );
     const lines = (data.yearLines.get(year) ?? []) as YearLine[];
-    return tierPlacements([scheme], lines, Number(year), (s, eco, count) => this.catalogue.filingTier(s, eco, count))
-      // An eco-organism that publishes no tiers places no one: nothing to say.
-      .filter((placement) => placement.count !== null && placement.possible_tiers.length > 0)
-      .map((placement) => {
-        const label = (id: string) => this.catalogue.filingScheme(stream, placement.eco_organism)?.tiers.find((tier) => tier.id === id)?.label[language] ?? id;
-        return { eco: placement.eco_organism, low: placement.count!.at_least, high: placement.count!.at_most, soFar: !complete, tier: placement.tier ? placement.tier.label[language] : null, tiers: placement.possible_tiers.map(label) };
-      });
+    return (
+      tierPlacements([scheme], lines, Number(year), (s, eco, count) => this.catalogue.filingTier(s, eco, count))
+        // An eco-organism that publishes no tiers places no one: nothing to say.
+        .filter((placement) => placement.count !== null && placement.possible_tiers.length > 0)
+        .map((placement) => {
+          const label = (id: string) =>
+            this.catalogue.filingScheme(stream, placement.eco_organism)?.tiers.find((tier) => tier.id === id)?.label[language] ?? id;
+          return {
+            eco: placement.eco_organism,
+            low: placement.count!.at_least,
+            high: placement.count!.at_most,
+            soFar: !complete,
+            tier: placement.tier ? placement.tier.label[language] : null,
+            tiers: placement.possible_tiers.map(label),
+          };
+        })
+    );
   }
 }
 
@@ -65,10 +89,17 @@ export class OverviewPageController {
  * A stream's half-years by year, newest first: S1 and S2 of a year are added together for the
  * eco-organism's annual declaration, so the year's deadline is said once.
  */
-function byYear(periods: readonly PeriodObligation[]): { year: string; due: string | null; periods: PeriodObligation[]; settled: boolean }[] {
+function byYear(
+  periods: readonly PeriodObligation[],
+): { year: string; due: string | null; periods: PeriodObligation[]; settled: boolean }[] {
   const years = new Map<string, PeriodObligation[]>();
   for (const period of periods) years.set(period.period.slice(0, 4), [...(years.get(period.period.slice(0, 4)) ?? []), period]);
   return [...years.entries()]
     .sort(([a], [b]) => (a < b ? 1 : -1))
-    .map(([year, list]) => ({ year, due: list.find((p) => p.due_date)?.due_date ?? null, periods: list, settled: list.every((p) => p.status === 'declared') }));
+    .map(([year, list]) => ({
+      year,
+      due: list.find((p) => p.due_date)?.due_date ?? null,
+      periods: list,
+      settled: list.every((p) => p.status === 'declared'),
+    }));
 }

@@ -78,11 +78,25 @@ export class OverviewRepository {
   async read(clientId: string): Promise<OverviewData | undefined> {
     const [row] = await this.statements.query<OverviewRow>(OVERVIEW, [clientId, SESSION_IDLE_MS]);
     if (!row) return undefined;
-    const pending: Profile = { email: row.pendingEmail, company: row.pendingCompany, country: row.pendingCountry, plan: row.pendingPlan, streams: row.pendingStreams, idus: row.pendingIdus };
+    const pending: Profile = {
+      email: row.pendingEmail,
+      company: row.pendingCompany,
+      country: row.pendingCountry,
+      plan: row.pendingPlan,
+      streams: row.pendingStreams,
+      idus: row.pendingIdus,
+    };
     const confirmed: Profile | null =
       row.confirmedAt === null
         ? null
-        : { email: row.confirmedEmail, company: row.confirmedCompany, country: row.confirmedCountry, plan: row.confirmedPlan, streams: row.confirmedStreams, idus: row.confirmedIdus };
+        : {
+            email: row.confirmedEmail,
+            company: row.confirmedCompany,
+            country: row.confirmedCountry,
+            plan: row.confirmedPlan,
+            streams: row.confirmedStreams,
+            idus: row.confirmedIdus,
+          };
     const settings = new Map(row.liability.map((s) => [s.stream, s.liableFrom]));
     const yearLines = new Map<string, Pick<YearLine, 'stream' | 'unit' | 'quantity'>[]>();
     for (const { year, ...line } of row.yearLines) yearLines.set(year, [...(yearLines.get(year) ?? []), line]);

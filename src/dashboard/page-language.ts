@@ -26,7 +26,10 @@ export function pageLanguage(req: Request, res: Response, secure = false): Langu
   } else {
     const remembered = r.cookies?.[LANGUAGE_COOKIE];
     const accept = req.headers['accept-language'];
-    language = resolveLanguage({ remembered: typeof remembered === 'string' ? remembered : undefined, acceptLanguage: typeof accept === 'string' ? accept : undefined }).language;
+    language = resolveLanguage({
+      remembered: typeof remembered === 'string' ? remembered : undefined,
+      acceptLanguage: typeof accept === 'string' ? accept : undefined,
+    }).language;
   }
   r[CHOSEN] = language;
   return language;

@@ -52,15 +52,33 @@ export class ProductsPageController {
   ) {}
 
   @Get()
-  async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('result') result?: string, @Query('n') counts?: string): Promise<void> {
+  async list(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Query('result') result?: string,
+    @Query('n') counts?: string,
+  ): Promise<void> {
     await this.page(req, res, client, { notice: this.notice(languageOf(req, res), result, counts) });
   }
 
   @Post('upload')
   @Accepts('multipart')
-  async upload(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
+  async upload(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: MultipartBody,
+  ): Promise<void> {
     const file = body instanceof MultipartBody ? body.files.file : undefined;
-    if (!file || file.bytes.length === 0) return this.page(req, res, client, { productErrors: [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }] }, 422);
+    if (!file || file.bytes.length === 0)
+      return this.page(
+        req,
+        res,
+        client,
+        { productErrors: [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }] },
+        422,
+      );
     try {
       const result = await this.products.importProductsCsv(writerOf(client, req), new CsvBody(file.bytes, undefined));
       res.redirect(303, `/dashboard/products?result=imported&n=${result.created}-${result.replaced}-${result.unchanged}`);
@@ -72,11 +90,23 @@ export class ProductsPageController {
 
   @Post('sales')
   @Accepts('multipart')
-  async sales(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: MultipartBody): Promise<void> {
+  async sales(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: MultipartBody,
+  ): Promise<void> {
     const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
     const period = form.fields.period?.trim() ?? '';
     const file = form.files.file;
-    if (!file || file.bytes.length === 0) return this.page(req, res, client, { salesErrors: [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }], salesPeriod: period }, 422);
+    if (!file || file.bytes.length === 0)
+      return this.page(
+        req,
+        res,
+        client,
+        { salesErrors: [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }], salesPeriod: period },
+        422,
+      );
     try {
       const result = await this.products.recordSalesCsv(writerOf(client, req), period, new CsvBody(file.bytes, undefined));
       res.redirect(303, `/dashboard/products/derived?period=${encodeURIComponent(result.period)}&result=sales&n=${result.recorded}`);
@@ -87,33 +117,52 @@ export class ProductsPageController {
   }
 
   @Get('derived')
-  async derived(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('period') period?: string, @Query('result') result?: string, @Query('n') n?: string): Promise<void> {
+  async derived(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Query('period') period?: string,
+    @Query('result') result?: string,
+    @Query('n') n?: string,
+  ): Promise<void> {
     const language = languageOf(req, res);
     const m = messagesFor(language).products;
     const chosen = typeof period === 'string' && parsePeriod(period) ? period : this.lastEndedPeriod();
     const preview = await this.products.preview(client, chosen);
     const number = (value: string | number) => formatNumber(language, value);
-    this.views.render(req, res, 'products-derived', { title: m.derivedTitle(chosen), nav: 'products', liveData: true }, {
-      lang: language,
-      words: m,
-      period: chosen,
-      notice: result === 'sales' ? m.salesRecorded(Number(n) || 0, chosen) : null,
-      lastFiled: preview.last_filed ? m.lastFiled(preview.last_filed.revision, preview.last_filed.receipt) : null,
-      lines: preview.lines.map((line) => ({
-        stream: line.stream,
-        material: line.material_name?.[language] ?? line.material,
-        kg: number(line.kg),
-        kgExact: number(line.kg_exact),
-        uvc: line.uvc === null ? null : number(line.uvc),
-        contributions: line.contributions.map((c) => m.contribution(c.reference, number(c.units), number(c.kg))),
-      })),
-      errors: [],
-    });
+    this.views.render(
+      req,
+      res,
+      'products-derived',
+      { title: m.derivedTitle(chosen), nav: 'products', liveData: true },
+      {
+        lang: language,
+        words: m,
+        period: chosen,
+        notice: result === 'sales' ? m.salesRecorded(Number(n) || 0, chosen) : null,
+        lastFiled: preview.last_filed ? m.lastFiled(preview.last_filed.revision, preview.last_filed.receipt) : null,
+        lines: preview.lines.map((line) => ({
+          stream: line.stream,
+          material: line.material_name?.[language] ?? line.material,
+          kg: number(line.kg),
+          kgExact: number(line.kg_exact),
+          uvc: line.uvc === null ? null : number(line.uvc),
+          contributions: line.contributions.map((c) => m.contribution(c.reference, number(c.units), number(c.kg))),
+        })),
+        errors: [],
+      },
+    );
   }
 
   @Post('derived')
   @Accepts('form')
-  async file(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
+  async file(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: FormBody,
+  ): Promise<void> {
     const period = field(body, 'period').trim();
     try {
       const result = await this.products.file(account, writerOf(client, req), period, undefined, submissionOrigin(req));
@@ -122,7 +171,14 @@ export class ProductsPageController {
       if (!(error instanceof ValidationProblem)) throw error;
       const language = languageOf(req, res);
       const m = messagesFor(language).products;
-      this.views.render(req, res, 'products-derived', { title: m.derivedTitle(period), nav: 'products', liveData: true }, { lang: language, words: m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) }, 422);
+      this.views.render(
+        req,
+        res,
+        'products-derived',
+        { title: m.derivedTitle(period), nav: 'products', liveData: true },
+        { lang: language, words: m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) },
+        422,
+      );
     }
   }
 
@@ -137,29 +193,42 @@ export class ProductsPageController {
     return messagesFor(language).products.imported(created, replaced, unchanged);
   }
 
-  private async page(req: Request, res: Response, client: AuthenticatedClient, data: { notice?: string | null; productErrors?: FieldError[]; salesErrors?: FieldError[]; salesPeriod?: string }, status = 200): Promise<void> {
+  private async page(
+    req: Request,
+    res: Response,
+    client: AuthenticatedClient,
+    data: { notice?: string | null; productErrors?: FieldError[]; salesErrors?: FieldError[]; salesPeriod?: string },
+    status = 200,
+  ): Promise<void> {
     const language = languageOf(req, res);
     const m = messagesFor(language).products;
     const catalogue = await this.products.list(client, { limit: 100 });
     const number = (value: string | number) => formatNumber(language, value);
-    this.views.render(req, res, 'products', { title: m.title, nav: 'products', liveData: true }, {
-      lang: language,
-      words: m,
-      notice: data.notice ?? null,
-      productErrors: shown(language, data.productErrors ?? []),
-      salesErrors: shown(language, data.salesErrors ?? []),
-      salesPeriod: data.salesPeriod ?? '',
-      suggestedPeriod: this.lastEndedPeriod(),
-      products: catalogue.data.map((product) => ({
-        reference: product.reference,
-        versions: product.versions.map((version) => ({
-          validFrom: version.valid_from,
-          name: version.name,
-          stream: version.stream,
-          filed: version.filed,
-          elements: version.elements.map((e) => m.element(e.material_name?.[language] ?? e.material, number(e.weight_g), e.per_unit)),
+    this.views.render(
+      req,
+      res,
+      'products',
+      { title: m.title, nav: 'products', liveData: true },
+      {
+        lang: language,
+        words: m,
+        notice: data.notice ?? null,
+        productErrors: shown(language, data.productErrors ?? []),
+        salesErrors: shown(language, data.salesErrors ?? []),
+        salesPeriod: data.salesPeriod ?? '',
+        suggestedPeriod: this.lastEndedPeriod(),
+        products: catalogue.data.map((product) => ({
+          reference: product.reference,
+          versions: product.versions.map((version) => ({
+            validFrom: version.valid_from,
+            name: version.name,
+            stream: version.stream,
+            filed: version.filed,
+            elements: version.elements.map((e) => m.element(e.material_name?.[language] ?? e.material, number(e.weight_g), e.per_unit)),
+          })),
         })),
-      })),
-    }, status);
+      },
+      status,
+    );
   }
 }

@@ -50,7 +50,13 @@ export class SignInPageController {
           : session !== undefined
             ? m.dashboard.signIn.sessionEnded
             : null;
-    this.views.render(req, res, 'sign-in', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false, minutes: LINK_MINUTES });
+    this.views.render(
+      req,
+      res,
+      'sign-in',
+      { title: m.dashboard.signIn.title, nav: 'sign-in' },
+      { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false, minutes: LINK_MINUTES },
+    );
   }
 
   @Post('sign-in')
@@ -62,23 +68,50 @@ export class SignInPageController {
     const m = this.views.messages(req, res);
     const frame = { title: m.dashboard.signIn.title, nav: 'sign-in' as const };
     if (!this.mailer.enabled) {
-      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: false, notice: null, email, error: null, sent: false, minutes: LINK_MINUTES }, 409);
+      return this.views.render(
+        req,
+        res,
+        'sign-in',
+        frame,
+        { mailEnabled: false, notice: null, email, error: null, sent: false, minutes: LINK_MINUTES },
+        409,
+      );
     }
     if (!isSignInEmail(email)) {
       // A letter of another script that looks like a Latin one (`İ`, Cyrillic `а`…) would name another mailbox: refused, not folded.
       const error = hasNonAscii(email) ? m.dashboardPages.signIn.emailNonAscii : m.dashboard.signIn.emailInvalid;
-      return this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error, sent: false, minutes: LINK_MINUTES }, 422);
+      return this.views.render(
+        req,
+        res,
+        'sign-in',
+        frame,
+        { mailEnabled: true, notice: null, email, error, sent: false, minutes: LINK_MINUTES },
+        422,
+      );
     }
     // The answer does not wait for the lookup or the mail: its content and timing are the same for every address.
     void this.mailLinks(email, requestIdOf(req));
-    this.views.render(req, res, 'sign-in', frame, { mailEnabled: true, notice: null, email, error: null, sent: true, minutes: LINK_MINUTES });
+    this.views.render(req, res, 'sign-in', frame, {
+      mailEnabled: true,
+      notice: null,
+      email,
+      error: null,
+      sent: true,
+      minutes: LINK_MINUTES,
+    });
   }
 
   @Get('sign-in/link')
   @PublicForm()
   linkPage(@Req() req: Request, @Res() res: Response, @Query('token') token?: string): void {
     const m = this.views.messages(req, res);
-    this.views.render(req, res, 'link', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { token: typeof token === 'string' ? token : '', failed: false, minutes: LINK_MINUTES });
+    this.views.render(
+      req,
+      res,
+      'link',
+      { title: m.dashboard.signIn.title, nav: 'sign-in' },
+      { token: typeof token === 'string' ? token : '', failed: false, minutes: LINK_MINUTES },
+    );
   }
 
   @Post('sign-in/link')
@@ -89,7 +122,14 @@ export class SignInPageController {
     const used = await this.links.use(field(body, 'token'), requestIdOf(req));
     if (!used.ok) {
       const m = this.views.messages(req, res);
-      return this.views.render(req, res, 'link', { title: m.dashboard.signIn.title, nav: 'sign-in' }, { token: '', failed: true, minutes: LINK_MINUTES }, 400);
+      return this.views.render(
+        req,
+        res,
+        'link',
+        { title: m.dashboard.signIn.title, nav: 'sign-in' },
+        { token: '', failed: true, minutes: LINK_MINUTES },
+        400,
+      );
     }
     // A session the browser had before is over: the new one has a new id (no fixation).
     const previous = await this.sessions.resolve(req.cookies?.[this.sessions.cookies.session]);
@@ -115,7 +155,11 @@ export class SignInPageController {
   @DashboardPage()
   @Accepts('form')
   async signOutEverywhere(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient): Promise<void> {
-    await this.sessions.endAllNow(client.clientId, { operator: { kind: 'client', clientId: client.clientId, sessionId: client.sessionId ?? null }, requestId: requestIdOf(req) }, 'sign_out_everywhere');
+    await this.sessions.endAllNow(
+      client.clientId,
+      { operator: { kind: 'client', clientId: client.clientId, sessionId: client.sessionId ?? null }, requestId: requestIdOf(req) },
+      'sign_out_everywhere',
+    );
     res.clearCookie(this.sessions.cookies.session, this.sessions.cookies.options);
     res.clearCookie(this.sessions.cookies.csrf, this.sessions.cookies.options);
     res.redirect(303, '/dashboard/sign-in?signed-out=everywhere');

@@ -31,14 +31,24 @@ export class TokensPageController {
   ) {}
 
   @Get()
-  async list(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Query('revoked') revoked?: string): Promise<void> {
+  async list(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Query('revoked') revoked?: string,
+  ): Promise<void> {
     const m = this.views.messages(req, res).dashboardPages.tokens;
     await this.page(req, res, client, { notice: typeof revoked === 'string' ? m.revoked(revoked) : null });
   }
 
   @Post()
   @Accepts('form')
-  async create(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Body() body: FormBody): Promise<void> {
+  async create(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: FormBody,
+  ): Promise<void> {
     const name = field(body, 'name').trim();
     const expires = field(body, 'expires').trim();
     // A form from before test tokens sends no mode: a live token, as it always was.
@@ -56,36 +66,69 @@ export class TokensPageController {
       else if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) errors.expires = m.expiresTooFar;
       else expiresAt = date;
     }
-    if (Object.keys(errors).length > 0) return this.page(req, res, client, { errors, values: { name, expires, mode: mode ?? 'live' } }, 422);
+    if (Object.keys(errors).length > 0)
+      return this.page(req, res, client, { errors, values: { name, expires, mode: mode ?? 'live' } }, 422);
     const issued = await this.tokens.issue(client.clientId, { name, expiresAt, mode }, actorOf(req, client));
     this.views.render(req, res, 'token-created', { title: m.createdTitle, nav: 'tokens' }, { issued }, 201);
   }
 
   @Get(':id/revoke')
-  async confirmRevoke(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
+  async confirmRevoke(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id') id: string,
+  ): Promise<void> {
     const token = (await this.tokens.list(client.clientId)).find((t) => t.id === id);
     if (!token) throw new NotFoundProblem('Token');
-    this.views.render(req, res, 'token-revoke', { title: this.views.messages(req, res).dashboardPages.tokens.revokeTitle, nav: 'tokens' }, { token });
+    this.views.render(
+      req,
+      res,
+      'token-revoke',
+      { title: this.views.messages(req, res).dashboardPages.tokens.revokeTitle, nav: 'tokens' },
+      { token },
+    );
   }
 
   @Post(':id/revoke')
   @Accepts('form')
-  async revoke(@Req() req: Request, @Res() res: Response, @CurrentClient() client: AuthenticatedClient, @Param('id') id: string): Promise<void> {
+  async revoke(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id') id: string,
+  ): Promise<void> {
     const token = (await this.tokens.list(client.clientId)).find((t) => t.id === id);
     if (!token) throw new NotFoundProblem('Token');
     await this.tokens.revoke(client.clientId, id, actorOf(req, client));
     res.redirect(303, `/dashboard/tokens?revoked=${encodeURIComponent(token.prefix)}`);
   }
 
-  private async page(req: Request, res: Response, client: AuthenticatedClient, extra: Record<string, unknown>, status = 200): Promise<void> {
+  private async page(
+    req: Request,
+    res: Response,
+    client: AuthenticatedClient,
+    extra: Record<string, unknown>,
+    status = 200,
+  ): Promise<void> {
     const tokens = await this.tokens.list(client.clientId);
     const now = Date.now();
-    this.views.render(req, res, 'tokens', { title: this.views.messages(req, res).dashboardPages.tokens.title, nav: 'tokens' }, {
-      tokens: tokens.map((t) => ({ ...t, state: t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt.getTime() <= now ? 'expired' : 'active' })),
-      errors: {},
-      values: { name: '', expires: '', mode: 'live' satisfies TokenMode },
-      notice: null,
-      ...extra,
-    }, status);
+    this.views.render(
+      req,
+      res,
+      'tokens',
+      { title: this.views.messages(req, res).dashboardPages.tokens.title, nav: 'tokens' },
+      {
+        tokens: tokens.map((t) => ({
+          ...t,
+          state: t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt.getTime() <= now ? 'expired' : 'active',
+        })),
+        errors: {},
+        values: { name: '', expires: '', mode: 'live' satisfies TokenMode },
+        notice: null,
+        ...extra,
+      },
+      status,
+    );
   }
 }

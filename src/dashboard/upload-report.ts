@@ -32,7 +32,13 @@ export interface UploadReport {
  * opens beside it; a file that cannot be read as a table gets the page's. `problems` are those the
  * service listed (at most `max`), of `total` found.
  */
-export function uploadReport(language: Language, file: { bytes: Buffer; name: string | undefined }, problems: readonly ReportedProblem[], total: number, max: number): UploadReport {
+export function uploadReport(
+  language: Language,
+  file: { bytes: Buffer; name: string | undefined },
+  problems: readonly ReportedProblem[],
+  total: number,
+  max: number,
+): UploadReport {
   const words = MESSAGES[language].files.report;
   let dialect: CsvDialectName = language;
   const rows = new Map<number, CsvRecord<Column>>();
@@ -58,7 +64,12 @@ export function uploadReport(language: Language, file: { bytes: Buffer; name: st
     ];
   });
   const bytes = writeCsv(header, body, CSV_DIALECTS[dialect]);
-  const base = (file.name ?? '').replace(/\.csv$/i, '').replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'declaration';
+  const base =
+    (file.name ?? '')
+      .replace(/\.csv$/i, '')
+      .replace(/[^\p{L}\p{N}_-]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'declaration';
   return { href: `data:text/csv;charset=utf-8;base64,${bytes.toString('base64')}`, fileName: words.fileName(base), total, max };
 }
 

@@ -33,7 +33,9 @@ describe('lockDataDir', () => {
     await release();
     // Our own pid, but another start time: the owner it names is gone.
     await writeFile(lockPath, JSON.stringify({ pid: process.pid, started: '1', host: hostname() }));
-    await (await lockDataDir(lockPath))();
+    await (
+      await lockDataDir(lockPath)
+    )();
   });
 
   it('never takes the lock of a live owner, however old', async () => {
@@ -49,6 +51,8 @@ describe('lockDataDir', () => {
     await expect(lockDataDir(lockPath)).rejects.toBeInstanceOf(DataDirInUseError);
     const old = new Date(Date.now() - 20_000);
     await utimes(lockPath, old, old);
-    await (await lockDataDir(lockPath))();
+    await (
+      await lockDataDir(lockPath)
+    )();
   });
 });

@@ -5,9 +5,7 @@ import { MIGRATIONS } from '../../migrations/index.js';
 /** Connections each app instance keeps to PostgreSQL. */
 export const POOL_SIZE = 10;
 
-export type DatabaseConnection =
-  | { url: string }
-  | { host: string; port: number; username: string; database: string };
+export type DatabaseConnection = { url: string } | { host: string; port: number; username: string; database: string };
 
 /** PostgreSQL cancels a statement that runs longer than this. */
 export const STATEMENT_TIMEOUT_MS = 10_000;
@@ -56,7 +54,11 @@ export interface QueryTimeouts {
 export const QUERY_TIMEOUTS: QueryTimeouts = { statementMs: STATEMENT_TIMEOUT_MS, queryMs: QUERY_TIMEOUT_MS };
 
 /** The TypeORM options shared by the app and the migration CLI. Never `synchronize`. `timeouts`: tests lower them. */
-export function databaseOptions(connection: DatabaseConnection, migrationsRun: boolean, timeouts: QueryTimeouts = QUERY_TIMEOUTS): DataSourceOptions {
+export function databaseOptions(
+  connection: DatabaseConnection,
+  migrationsRun: boolean,
+  timeouts: QueryTimeouts = QUERY_TIMEOUTS,
+): DataSourceOptions {
   return {
     type: 'postgres',
     ...connection,

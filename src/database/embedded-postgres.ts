@@ -42,7 +42,10 @@ export class EmbeddedPostgres {
       release = await lockDataDir(path.join(dir, 'lock'));
     } catch (error) {
       if (error instanceof DataDirInUseError) {
-        throw new StartupError(`DATA_DIR ${dir} is already in use by another process (embedded database): stop it or choose another DATA_DIR.`, { cause: error });
+        throw new StartupError(
+          `DATA_DIR ${dir} is already in use by another process (embedded database): stop it or choose another DATA_DIR.`,
+          { cause: error },
+        );
       }
       throw error;
     }

@@ -29,7 +29,15 @@ const catalogue = new ReferenceCatalogue({
       { code: 'unit', kind: 'count', name: { fr: 'unité', en: 'unit' }, decimals: 0 },
     ],
     streams: [
-      stream('EMB', '2022-01-01', ['kg'], [['glass', 'Verre', 'Glass'], ['paper_cardboard', 'Papier-carton', 'Paper and cardboard']]),
+      stream(
+        'EMB',
+        '2022-01-01',
+        ['kg'],
+        [
+          ['glass', 'Verre', 'Glass'],
+          ['paper_cardboard', 'Papier-carton', 'Paper and cardboard'],
+        ],
+      ),
       stream('EPRO', '2026-01-01', ['kg'], [['wood', 'Bois', 'Wood']]),
       stream('CNT', '2023-03-15', ['unit'], []),
     ],
@@ -49,7 +57,13 @@ function errorsOf(result: ValidationResult) {
 describe('DeclarationValidator', () => {
   it('accepts a valid declaration and normalises it', () => {
     const result = validator.validate(
-      body({ lines: [line({ material: '  glass ' }), line({ material: 'Custom foil', quantity: 0.125 }), line({ stream: 'CNT', material: 'Crates', unit: 'unit', quantity: 3 })] }),
+      body({
+        lines: [
+          line({ material: '  glass ' }),
+          line({ material: 'Custom foil', quantity: 0.125 }),
+          line({ stream: 'CNT', material: 'Crates', unit: 'unit', quantity: 3 }),
+        ],
+      }),
       context,
     );
     expect(result).toEqual({
@@ -69,7 +83,11 @@ describe('DeclarationValidator', () => {
 
   it('recognises a material category by code, French or English name, case-insensitively', () => {
     const result = validator.validate(
-      body({ lines: ['PAPER_CARDBOARD', 'papier-carton', 'Paper and Cardboard'].map((material, i) => line({ material, unit: 'kg', quantity: i })) }),
+      body({
+        lines: ['PAPER_CARDBOARD', 'papier-carton', 'Paper and Cardboard'].map((material, i) =>
+          line({ material, unit: 'kg', quantity: i }),
+        ),
+      }),
       context,
     );
     // The material is kept as given; the category is recorded beside it.
@@ -112,7 +130,9 @@ describe('DeclarationValidator', () => {
     });
 
     it('refuses wrong types', () => {
-      expect(errorsOf(validator.validate({ period: 2025, lines: [7, { stream: 1, material: [], unit: null, quantity: true }] }, context))).toEqual([
+      expect(
+        errorsOf(validator.validate({ period: 2025, lines: [7, { stream: 1, material: [], unit: null, quantity: true }] }, context)),
+      ).toEqual([
         { pointer: '/period', code: 'invalid_type' },
         { pointer: '/lines/0', code: 'invalid_type' },
         { pointer: '/lines/1/stream', code: 'invalid_type' },
@@ -172,10 +192,13 @@ describe('DeclarationValidator', () => {
 
   describe('stream', () => {
     it('distinguishes an unknown stream from one the account is not registered for', () => {
-      const result = validator.validate(body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'emb' }), line({ stream: 'CNT', unit: 'unit' })] }), {
-        ...context,
-        confirmedStreams: ['EMB'],
-      });
+      const result = validator.validate(
+        body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'emb' }), line({ stream: 'CNT', unit: 'unit' })] }),
+        {
+          ...context,
+          confirmedStreams: ['EMB'],
+        },
+      );
       expect(errorsOf(result)).toEqual([
         { pointer: '/lines/0/stream', code: 'unknown_stream' },
         { pointer: '/lines/1/stream', code: 'unknown_stream' },
@@ -194,7 +217,9 @@ describe('DeclarationValidator', () => {
     });
 
     it('refuses everything for an account that was never confirmed, without per-stream noise', () => {
-      expect(errorsOf(validator.validate(body(), { ...context, confirmedStreams: null }))).toEqual([{ pointer: '', code: 'account_not_confirmed' }]);
+      expect(errorsOf(validator.validate(body(), { ...context, confirmedStreams: null }))).toEqual([
+        { pointer: '', code: 'account_not_confirmed' },
+      ]);
     });
   });
 
@@ -214,7 +239,9 @@ describe('DeclarationValidator', () => {
       ['a line separator (U+2028)', 'Ver\u2028re'],
       ['a paragraph separator (U+2029)', 'Ver\u2029re'],
     ])('refuses %s', (_name, material) => {
-      expect(errorsOf(validator.validate(body({ lines: [line({ material })] }), context))).toEqual([{ pointer: '/lines/0/material', code: 'invalid_material' }]);
+      expect(errorsOf(validator.validate(body({ lines: [line({ material })] }), context))).toEqual([
+        { pointer: '/lines/0/material', code: 'invalid_material' },
+      ]);
     });
 
     it('counts characters, not UTF-16 units, and trims before counting', () => {
@@ -224,7 +251,16 @@ describe('DeclarationValidator', () => {
 
   describe('unit', () => {
     it('allows only the units the streams data gives for the stream', () => {
-      expect(errorsOf(validator.validate(body({ lines: [line({ unit: 'unit' }), line({ unit: 'KG', material: 'b' }), line({ stream: 'XYZ', unit: 'tons', material: 'c' })] }), context))).toEqual([
+      expect(
+        errorsOf(
+          validator.validate(
+            body({
+              lines: [line({ unit: 'unit' }), line({ unit: 'KG', material: 'b' }), line({ stream: 'XYZ', unit: 'tons', material: 'c' })],
+            }),
+            context,
+          ),
+        ),
+      ).toEqual([
         { pointer: '/lines/0/unit', code: 'unit_not_allowed' },
         { pointer: '/lines/1/unit', code: 'unit_not_allowed' },
         { pointer: '/lines/2/stream', code: 'unknown_stream' },
@@ -262,7 +298,9 @@ describe('DeclarationValidator', () => {
       ['1e400', new ExactNumber('1e400'), 'quantity_too_large'],
       ['-1e-400', new ExactNumber('-1e-400'), 'quantity_negative'],
     ])('refuses %s', (_name, quantity, code) => {
-      expect(errorsOf(validator.validate(body({ lines: [line({ quantity })] }), context))).toEqual([{ pointer: '/lines/0/quantity', code }]);
+      expect(errorsOf(validator.validate(body({ lines: [line({ quantity })] }), context))).toEqual([
+        { pointer: '/lines/0/quantity', code },
+      ]);
     });
 
     it('needs whole numbers for count units', () => {
@@ -287,7 +325,14 @@ describe('DeclarationValidator', () => {
   describe('duplicates', () => {
     it('reports a duplicate group once, at its first line, naming the others (material trimmed, case-insensitive)', () => {
       const result = validator.validate(
-        body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' }), line({ material: 'VERRE', quantity: 1 })] }),
+        body({
+          lines: [
+            line({ material: 'Verre' }),
+            line({ material: 'Bois' }),
+            line({ material: ' verre ' }),
+            line({ material: 'VERRE', quantity: 1 }),
+          ],
+        }),
         context,
       );
       expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
@@ -295,7 +340,10 @@ describe('DeclarationValidator', () => {
     });
 
     it('a group of two: one problem, at the first line, naming the second', () => {
-      const result = validator.validate(body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' })] }), context);
+      const result = validator.validate(
+        body({ lines: [line({ material: 'Verre' }), line({ material: 'Bois' }), line({ material: ' verre ' })] }),
+        context,
+      );
       expect(errorsOf(result)).toEqual([{ pointer: '/lines/0', code: 'duplicate_line' }]);
       expect(result.ok || result.errors[0]!.detail).toContain('/lines/2');
     });
@@ -334,7 +382,12 @@ describe('DeclarationValidator', () => {
 
     it('is the hash stored by earlier releases (identical resubmissions of stored revisions stay recognised)', () => {
       const line = (material: string, quantity: string) => ({ stream: 'EMB', material, materialCode: null, unit: 'kg' as const, quantity });
-      const lines = [line('glass', '1200.5'), line('Papier-carton "kraft"', '0.125'), line('Bouteille à eau 💧', '0'), line('aluminium', '1000000000000')];
+      const lines = [
+        line('glass', '1200.5'),
+        line('Papier-carton "kraft"', '0.125'),
+        line('Bouteille à eau 💧', '0'),
+        line('aluminium', '1000000000000'),
+      ];
       // Computed with the first release's implementation (lines sorted by comparing their canonical JSON).
       expect(contentHash(lines)).toBe('394202073e9bea39eaa8c02780b8793e079c4a0636720c170e4401edf247f96b');
       expect(contentHash([...lines].reverse())).toBe(contentHash(lines));
@@ -381,7 +434,10 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
         'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)',
       ],
     ]);
-    expect(problems('x', { ...context, confirmedStreams: null }).map(([, code]) => code)).toEqual(['account_not_confirmed', 'invalid_type']);
+    expect(problems('x', { ...context, confirmedStreams: null }).map(([, code]) => code)).toEqual([
+      'account_not_confirmed',
+      'invalid_type',
+    ]);
     expect(problems({ ...body({ lines: [{ ...line(), colour: 'red' }] }), note: 'x' })).toEqual([
       ['/note', 'unknown_field', 'unknown field "note"'],
       ['/lines/0/colour', 'unknown_field', 'unknown field "colour"'],
@@ -413,7 +469,9 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
       ['/lines/1/unit', 'invalid_type', 'unit must be a string, not number'],
       ['/lines/1/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not a string (send the number without quotes)'],
     ]);
-    expect(problems(body({ period: new ExactNumber('2025.1000000000000000001') }))).toEqual([['/period', 'invalid_type', 'period must be a string, not number']]);
+    expect(problems(body({ period: new ExactNumber('2025.1000000000000000001') }))).toEqual([
+      ['/period', 'invalid_type', 'period must be a string, not number'],
+    ]);
     expect(problems(body({ lines: {} }))).toEqual([['/lines', 'invalid_type', 'lines must be an array, not object']]);
     expect(problems(body({ lines: 'x' }))).toEqual([['/lines', 'invalid_type', 'lines must be an array, not string']]);
   });
@@ -434,13 +492,20 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
   it('the number of lines', () => {
     expect(problems(body({ lines: [] }))).toEqual([['/lines', 'too_few_lines', 'a declaration has at least 1 line']]);
     const lines = Array.from({ length: 1001 }, (_, i) => line({ material: `m${i}` }));
-    expect(problems(body({ lines }))).toEqual([['/lines', 'too_many_lines', 'a declaration has at most 1000 lines, not 1001 (only the first 1000 were checked)']]);
+    expect(problems(body({ lines }))).toEqual([
+      ['/lines', 'too_many_lines', 'a declaration has at most 1000 lines, not 1001 (only the first 1000 were checked)'],
+    ]);
     // The line past the first 1000 is not checked: its problems are not listed.
     expect(problems(body({ lines: [...lines.slice(0, 1000), { x: 1 }] })).map(([pointer]) => pointer)).toEqual(['/lines']);
   });
 
   it('the stream', () => {
-    expect(problems(body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'CNT', unit: 'unit' })] }), { ...context, confirmedStreams: ['EMB'] })).toEqual([
+    expect(
+      problems(body({ lines: [line({ stream: 'XYZ' }), line({ stream: 'CNT', unit: 'unit' })] }), {
+        ...context,
+        confirmedStreams: ['EMB'],
+      }),
+    ).toEqual([
       ['/lines/0/stream', 'unknown_stream', '"XYZ" is not a published stream; streams: EMB, EPRO, CNT'],
       ['/lines/1/stream', 'stream_not_registered', 'the account is not registered for CNT (registered streams: EMB)'],
     ]);
@@ -451,12 +516,27 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
       ['/lines/0/stream', 'stream_not_registered', 'the account is not registered for EMB (registered streams: CNT, EPRO)'],
     ]);
     expect(problems(body({ lines: [line({ stream: 'EPRO' })] }))).toEqual([
-      ['/lines/0/stream', 'stream_not_declarable_for_period', 'EPRO can be declared for periods ending on or after 2026-01-01, not 2025-S1'],
+      [
+        '/lines/0/stream',
+        'stream_not_declarable_for_period',
+        'EPRO can be declared for periods ending on or after 2026-01-01, not 2025-S1',
+      ],
     ]);
   });
 
   it('the material', () => {
-    expect(problems(body({ lines: [line({ material: ' ' }), line({ material: 'x'.repeat(121) }), line({ material: 'a\u0000b' }), line({ material: 'a\udc00b' })] }))).toEqual([
+    expect(
+      problems(
+        body({
+          lines: [
+            line({ material: ' ' }),
+            line({ material: 'x'.repeat(121) }),
+            line({ material: 'a\u0000b' }),
+            line({ material: 'a\udc00b' }),
+          ],
+        }),
+      ),
+    ).toEqual([
       ['/lines/0/material', 'invalid_material', 'material must not be empty'],
       ['/lines/1/material', 'invalid_material', 'material must be at most 120 characters, not 121'],
       ['/lines/2/material', 'invalid_material', 'material must be one line of text without control or invisible format characters'],
@@ -473,8 +553,12 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
   });
 
   it('the quantity', () => {
-    const quantities = [-1, 1e13, 0.0001, new ExactNumber('-1e400'), new ExactNumber('1e400')].map((quantity, i) => line({ quantity, material: `m${i}` }));
-    expect(problems(body({ lines: [line({ quantity: null }), ...quantities, line({ stream: 'CNT', unit: 'unit', quantity: 1.5 })] }))).toEqual([
+    const quantities = [-1, 1e13, 0.0001, new ExactNumber('-1e400'), new ExactNumber('1e400')].map((quantity, i) =>
+      line({ quantity, material: `m${i}` }),
+    );
+    expect(
+      problems(body({ lines: [line({ quantity: null }), ...quantities, line({ stream: 'CNT', unit: 'unit', quantity: 1.5 })] })),
+    ).toEqual([
       ['/lines/0/quantity', 'quantity_not_a_number', 'quantity must be a JSON number, not null'],
       ['/lines/1/quantity', 'quantity_negative', 'quantity must not be negative'],
       ['/lines/2/quantity', 'quantity_too_large', 'quantity must be at most 10^12 (1000000000000)'],
@@ -490,16 +574,25 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
       ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1'],
     ]);
     expect(problems(body({ lines: Array.from({ length: 6 }, () => line()) }))).toEqual([
-      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5'],
+      [
+        '/lines/0',
+        'duplicate_line',
+        'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5',
+      ],
     ]);
     expect(problems(body({ lines: Array.from({ length: 8 }, () => line()) }))).toEqual([
-      ['/lines/0', 'duplicate_line', 'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5 and 2 more lines'],
+      [
+        '/lines/0',
+        'duplicate_line',
+        'same stream, unit and material (compared normalised, ignoring case) as /lines/1, /lines/2, /lines/3, /lines/4, /lines/5 and 2 more lines',
+      ],
     ]);
   });
 });
 
 describe('DeclarationValidator, the rules the streams data holds, in words', () => {
-  const data = (overrides: Partial<Stream>, code: string, units: Stream['units'] = ['kg']) => ({ ...stream(code, '2022-01-01', units, [['glass', 'Verre', 'Glass']]), ...overrides }) as Stream;
+  const data = (overrides: Partial<Stream>, code: string, units: Stream['units'] = ['kg']) =>
+    ({ ...stream(code, '2022-01-01', units, [['glass', 'Verre', 'Glass']]), ...overrides }) as Stream;
   const dataCatalogue = new ReferenceCatalogue({
     pricing: { plans: [] },
     streams: {
@@ -510,10 +603,21 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
         { code: 't', kind: 'mass', name: { fr: 'tonne', en: 'tonne' }, decimals: 6 },
       ],
       streams: [
-        data({ retired_materials: [
-          { code: 'plastic_pet', name: { fr: 'PET', en: 'PET' }, retired_in_catalogue_version: 2, replaced_by: ['pet_clear', 'pet_tray'] },
-          { code: 'cork', name: { fr: 'Liège', en: 'Cork' }, retired_in_catalogue_version: 3, replaced_by: [] },
-        ] } as unknown as Partial<Stream>, 'EMB', ['kg', 'uvc']),
+        data(
+          {
+            retired_materials: [
+              {
+                code: 'plastic_pet',
+                name: { fr: 'PET', en: 'PET' },
+                retired_in_catalogue_version: 2,
+                replaced_by: ['pet_clear', 'pet_tray'],
+              },
+              { code: 'cork', name: { fr: 'Liège', en: 'Cork' }, retired_in_catalogue_version: 3, replaced_by: [] },
+            ],
+          } as unknown as Partial<Stream>,
+          'EMB',
+          ['kg', 'uvc'],
+        ),
         data({ declarable_until: '2023-12-31', replaced_by: 'EMB' } as Partial<Stream>, 'OLD'),
         data({ declarable_until: '2023-12-31' } as Partial<Stream>, 'GONE'),
         data({ declarable_from: '2023-06-30', declarable_until: '2024-01-01' } as Partial<Stream>, 'EDGE'),
@@ -524,30 +628,68 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
   const v = new DeclarationValidator(dataCatalogue);
   const ctx = { confirmedStreams: ['EMB', 'OLD', 'GONE', 'EDGE', 'PAIR'], today: '2026-07-01' };
   const problems = (period: string, lines: Record<string, unknown>[]) => {
-    const result = v.validate({ period, lines: lines.map((l) => ({ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1, ...l })) }, ctx);
+    const result = v.validate(
+      { period, lines: lines.map((l) => ({ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1, ...l })) },
+      ctx,
+    );
     return result.ok ? [] : result.errors.map(({ pointer, code, detail }) => [pointer, code, detail]);
   };
 
   it('a stream that ended: up to the period starting on its last day, then refused, naming its successor if any', () => {
     expect(problems('2023-S2', [{ stream: 'OLD' }, { stream: 'GONE' }])).toEqual([]);
     expect(problems('2024-S1', [{ stream: 'OLD' }, { stream: 'GONE' }])).toEqual([
-      ['/lines/0/stream', 'stream_ended', 'OLD can be declared for periods starting on or before 2023-12-31, not 2024-S1: declare 2024-S1 under EMB'],
+      [
+        '/lines/0/stream',
+        'stream_ended',
+        'OLD can be declared for periods starting on or before 2023-12-31, not 2024-S1: declare 2024-S1 under EMB',
+      ],
       ['/lines/1/stream', 'stream_ended', 'GONE can be declared for periods starting on or before 2023-12-31, not 2024-S1'],
     ]);
   });
 
   it('a retired material code, by code only and whatever its case, naming what replaced it if anything', () => {
-    expect(problems('2025-S1', [{ material: 'Plastic_PET' }, { material: 'cork' }, { material: 'PET' }, { stream: 'OLD', material: 'cork', quantity: 2 }])).toEqual([
-      ['/lines/0/material', 'material_retired', '"plastic_pet" left the EMB materials in catalogue version 2; use pet_clear, pet_tray (see /api/v1/streams.json)'],
+    expect(
+      problems('2025-S1', [
+        { material: 'Plastic_PET' },
+        { material: 'cork' },
+        { material: 'PET' },
+        { stream: 'OLD', material: 'cork', quantity: 2 },
+      ]),
+    ).toEqual([
+      [
+        '/lines/0/material',
+        'material_retired',
+        '"plastic_pet" left the EMB materials in catalogue version 2; use pet_clear, pet_tray (see /api/v1/streams.json)',
+      ],
       ['/lines/1/material', 'material_retired', '"cork" left the EMB materials in catalogue version 3 (see /api/v1/streams.json)'],
-      ['/lines/3/stream', 'stream_ended', 'OLD can be declared for periods starting on or before 2023-12-31, not 2025-S1: declare 2025-S1 under EMB'],
+      [
+        '/lines/3/stream',
+        'stream_ended',
+        'OLD can be declared for periods starting on or before 2023-12-31, not 2025-S1: declare 2025-S1 under EMB',
+      ],
     ]);
   });
 
   it('a unit requirement: the companion line of the same material (its category or its text), saying what to add', () => {
-    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Verre' }, { stream: 'PAIR', material: 'GLASS', unit: 'uvc' }])).toEqual([]);
-    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois "brut"' }, { stream: 'PAIR', material: 'bois "BRUT"', unit: 'uvc' }])).toEqual([]);
-    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois "brut"' }, { stream: 'PAIR', material: 'Bois', unit: 'uvc' }, { stream: 'EMB', material: 'Bois "brut"', unit: 'uvc' }])).toEqual([
+    expect(
+      problems('2025-S1', [
+        { stream: 'PAIR', material: 'Verre' },
+        { stream: 'PAIR', material: 'GLASS', unit: 'uvc' },
+      ]),
+    ).toEqual([]);
+    expect(
+      problems('2025-S1', [
+        { stream: 'PAIR', material: 'Bois "brut"' },
+        { stream: 'PAIR', material: 'bois "BRUT"', unit: 'uvc' },
+      ]),
+    ).toEqual([]);
+    expect(
+      problems('2025-S1', [
+        { stream: 'PAIR', material: 'Bois "brut"' },
+        { stream: 'PAIR', material: 'Bois', unit: 'uvc' },
+        { stream: 'EMB', material: 'Bois "brut"', unit: 'uvc' },
+      ]),
+    ).toEqual([
       [
         '/lines/0/unit',
         'companion_line_missing',
@@ -566,7 +708,9 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
   });
 
   it('without a usable period, the date rules of an ended stream are not applied', () => {
-    expect(problems('2024-H1', [{ stream: 'OLD' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/period', 'invalid_period_format']]);
+    expect(problems('2024-H1', [{ stream: 'OLD' }]).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/period', 'invalid_period_format'],
+    ]);
   });
 
   it('a unit requirement binds its own unit only', () => {
@@ -574,8 +718,12 @@ describe('DeclarationValidator, the rules the streams data holds, in words', () 
   });
 
   it('a line of an unknown stream or an unusable unit is not asked for a companion', () => {
-    expect(problems('2025-S1', [{ stream: 'XYZ', material: 'Bois' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/stream', 'unknown_stream']]);
-    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 'tons' }]).map(([pointer, code]) => [pointer, code])).toEqual([['/lines/0/unit', 'unit_not_allowed']]);
+    expect(problems('2025-S1', [{ stream: 'XYZ', material: 'Bois' }]).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/lines/0/stream', 'unknown_stream'],
+    ]);
+    expect(problems('2025-S1', [{ stream: 'PAIR', material: 'Bois', unit: 'tons' }]).map(([pointer, code]) => [pointer, code])).toEqual([
+      ['/lines/0/unit', 'unit_not_allowed'],
+    ]);
   });
 });
 
@@ -610,7 +758,9 @@ describe('DeclarationValidator with the published catalogue', () => {
   it('accepts every published stream, unit and material, and recognises each material as its category', () => {
     for (const stream of published.streams) {
       const period = stream.declarable_until ? '2024-S2' : '2026-S2';
-      const lines = stream.materials.flatMap((m) => stream.units.map((unit) => ({ stream: stream.code, material: m.code, unit, quantity: 2 })));
+      const lines = stream.materials.flatMap((m) =>
+        stream.units.map((unit) => ({ stream: stream.code, material: m.code, unit, quantity: 2 })),
+      );
       const result = v.validate({ period, lines }, at('2026-11-23'));
       expect(result).toMatchObject({ ok: true });
       if (result.ok) expect(result.declaration.lines.map((l) => l.materialCode)).toEqual(lines.map((l) => l.material));
@@ -619,7 +769,14 @@ describe('DeclarationValidator with the published catalogue', () => {
 
   it('refuses what is not published: a stream, a unit of another stream, a retired material code', () => {
     const result = v.validate(
-      { period: '2025-S1', lines: [{ stream: 'PAP', material: 'x', unit: 'kg', quantity: 1 }, { stream: 'EPRO', material: 'wood', unit: 'uvc', quantity: 1 }, emb('wood', 'uvc', 1)] },
+      {
+        period: '2025-S1',
+        lines: [
+          { stream: 'PAP', material: 'x', unit: 'kg', quantity: 1 },
+          { stream: 'EPRO', material: 'wood', unit: 'uvc', quantity: 1 },
+          emb('wood', 'uvc', 1),
+        ],
+      },
       at('2026-11-23'),
     );
     expect(errorsOf(result)).toEqual(
@@ -636,27 +793,55 @@ describe('DeclarationValidator with the published catalogue', () => {
   it('counts in uvc are whole numbers: a decimal is refused at its quantity', () => {
     const result = v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10.5), emb('glass', 'uvc', 12.5)] }, at('2026-11-23'));
     expect(errorsOf(result)).toEqual([{ pointer: '/lines/1/quantity', code: 'quantity_too_precise' }]);
-    expect(v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10.5), emb('glass', 'uvc', 12)] }, at('2026-11-23'))).toMatchObject({ ok: true });
+    expect(v.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10.5), emb('glass', 'uvc', 12)] }, at('2026-11-23'))).toMatchObject({
+      ok: true,
+    });
   });
 
   it('enforces a published unit requirement: a material in kg needs its uvc count; a count alone is accepted', () => {
-    const paired = { ...published, streams: published.streams.map((s) => (s.code === 'EMB' ? { ...s, unit_requirements: [{ unit: 'kg', requires: 'uvc', basis: 'test', verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] }] } : s)) } as StreamsDocument;
+    const paired = {
+      ...published,
+      streams: published.streams.map((s) =>
+        s.code === 'EMB'
+          ? {
+              ...s,
+              unit_requirements: [
+                {
+                  unit: 'kg',
+                  requires: 'uvc',
+                  basis: 'test',
+                  verification: 'secondary_source',
+                  checked: '2026-11-23',
+                  sources: ['https://example.org'],
+                },
+              ],
+            }
+          : s,
+      ),
+    } as StreamsDocument;
     const pv = new DeclarationValidator(new ReferenceCatalogue({ pricing: { plans: [] } as unknown as PricingDocument, streams: paired }));
-    const result = pv.validate({ period: '2025-S1', lines: [emb('glass', 'kg', 10), emb('Verre ', 'uvc', 3), emb('steel', 'kg', 1)] }, at('2026-11-23'));
+    const result = pv.validate(
+      { period: '2025-S1', lines: [emb('glass', 'kg', 10), emb('Verre ', 'uvc', 3), emb('steel', 'kg', 1)] },
+      at('2026-11-23'),
+    );
     expect(errorsOf(result)).toEqual([{ pointer: '/lines/2/unit', code: 'companion_line_missing' }]);
     expect(pv.validate({ period: '2025-S1', lines: [emb('steel', 'uvc', 4)] }, at('2026-11-23'))).toMatchObject({ ok: true });
     // The published data requires the pair for household packaging.
-    expect(errorsOf(v.validate({ period: '2025-S1', lines: [emb('steel', 'kg', 1)] }, at('2026-11-23')))).toEqual([{ pointer: '/lines/0/unit', code: 'companion_line_missing' }]);
+    expect(errorsOf(v.validate({ period: '2025-S1', lines: [emb('steel', 'kg', 1)] }, at('2026-11-23')))).toEqual([
+      { pointer: '/lines/0/unit', code: 'companion_line_missing' },
+    ]);
   });
 
   it('professional packaging (EPRO): 2026-S1 refused, 2026-S2 accepted', () => {
-    const epro = (period: string) => v.validate({ period, lines: [{ stream: 'EPRO', material: 'wood', unit: 'kg', quantity: 5 }] }, at('2026-11-23'));
+    const epro = (period: string) =>
+      v.validate({ period, lines: [{ stream: 'EPRO', material: 'wood', unit: 'kg', quantity: 5 }] }, at('2026-11-23'));
     expect(errorsOf(epro('2026-S1'))).toEqual([{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }]);
     expect(epro('2026-S2')).toMatchObject({ ok: true });
   });
 
   it('food-service packaging (CHR): from 2024-S1 to 2026-S1, then under EPRO', () => {
-    const chr = (period: string) => v.validate({ period, lines: [{ stream: 'CHR', material: 'glass', unit: 'kg', quantity: 5 }] }, at('2026-11-23'));
+    const chr = (period: string) =>
+      v.validate({ period, lines: [{ stream: 'CHR', material: 'glass', unit: 'kg', quantity: 5 }] }, at('2026-11-23'));
     expect(errorsOf(chr('2023-S2'))).toEqual([{ pointer: '/lines/0/stream', code: 'stream_not_declarable_for_period' }]);
     expect(chr('2024-S1')).toMatchObject({ ok: true });
     expect(chr('2026-S1')).toMatchObject({ ok: true });

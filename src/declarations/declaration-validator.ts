@@ -62,7 +62,8 @@ export type ValidationResult =
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 const fold = foldText;
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value);
+const typeName = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value;
 
 /**
  * The rules of a declaration, on the raw parsed JSON body (so that structure and domain
@@ -83,13 +84,21 @@ export class DeclarationValidator {
 
   validate(body: unknown, context: DeclarantContext): ValidationResult {
     const errors: FieldError[] = [];
-    const fail: Fail = (pointer, code, detail, params = {}) => errors.push({ pointer, code, detail, params: { ...positionOf(pointer), ...params } });
+    const fail: Fail = (pointer, code, detail, params = {}) =>
+      errors.push({ pointer, code, detail, params: { ...positionOf(pointer), ...params } });
 
     if (context.confirmedStreams === null) {
-      fail('', 'account_not_confirmed', 'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)');
+      fail(
+        '',
+        'account_not_confirmed',
+        'your account has not been confirmed yet: declarations are accepted once the operator has confirmed your profile (GET /api/v1/me/obligations answers account_status "pending" until then)',
+      );
     }
     if (!isPlainObject(body)) {
-      fail('', 'invalid_type', `the body must be a JSON object with period and lines, not ${typeName(body)}`, { expected: 'object', actual: typeName(body) });
+      fail('', 'invalid_type', `the body must be a JSON object with period and lines, not ${typeName(body)}`, {
+        expected: 'object',
+        actual: typeName(body),
+      });
       return { ok: false, errors, total: errors.length };
     }
     for (const key of Object.keys(body)) {
@@ -102,21 +111,41 @@ export class DeclarationValidator {
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
     return {
       ok: true,
-      declaration: { period: period!.code, catalogueVersion: this.catalogue.catalogueVersion, lines: lines!, contentHash: contentHash(lines!) },
+      declaration: {
+        period: period!.code,
+        catalogueVersion: this.catalogue.catalogueVersion,
+        lines: lines!,
+        contentHash: contentHash(lines!),
+      },
     };
   }
 
   private checkPeriod(value: unknown, today: string, fail: Fail): Period | undefined {
     if (value === undefined) return void fail('/period', 'required', 'period is required, e.g. "2025-S1"');
-    if (typeof value !== 'string') return void fail('/period', 'invalid_type', `period must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void fail('/period', 'invalid_type', `period must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     const period = parsePeriod(value);
     if (!period) {
-      return void fail('/period', 'invalid_period_format', 'period must be a half-year written YYYY-S1 (1 Jan–30 Jun) or YYYY-S2 (1 Jul–31 Dec)', { value: shown(value) });
+      return void fail(
+        '/period',
+        'invalid_period_format',
+        'period must be a half-year written YYYY-S1 (1 Jan–30 Jun) or YYYY-S2 (1 Jul–31 Dec)',
+        { value: shown(value) },
+      );
     }
     if (period.year < this.earliestYear) {
-      fail('/period', 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, { earliest: `${this.earliestYear}-S1` });
+      fail('/period', 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, {
+        earliest: `${this.earliestYear}-S1`,
+      });
     } else if (period.start > today) {
-      fail('/period', 'period_not_started', `${period.code} has not started: it opens on ${period.start}`, { period: period.code, start: period.start, current: `${today.slice(0, 4)}-S${today.slice(5, 7) <= '06' ? 1 : 2}` });
+      fail('/period', 'period_not_started', `${period.code} has not started: it opens on ${period.start}`, {
+        period: period.code,
+        start: period.start,
+        current: `${today.slice(0, 4)}-S${today.slice(5, 7) <= '06' ? 1 : 2}`,
+      });
     }
     // Still usable for the per-stream date rule, whatever the outcome above.
     return period;
@@ -124,10 +153,20 @@ export class DeclarationValidator {
 
   private checkLines(value: unknown, period: Period | undefined, context: DeclarantContext, fail: Fail): ValidLine[] | undefined {
     if (value === undefined) return void fail('/lines', 'required', 'lines is required: 1 to 1000 lines');
-    if (!Array.isArray(value)) return void fail('/lines', 'invalid_type', `lines must be an array, not ${typeName(value)}`, { expected: 'array', actual: typeName(value) });
-    if (value.length < MIN_LINES) return void fail('/lines', 'too_few_lines', `a declaration has at least ${MIN_LINES} line`, { min: MIN_LINES });
+    if (!Array.isArray(value))
+      return void fail('/lines', 'invalid_type', `lines must be an array, not ${typeName(value)}`, {
+        expected: 'array',
+        actual: typeName(value),
+      });
+    if (value.length < MIN_LINES)
+      return void fail('/lines', 'too_few_lines', `a declaration has at least ${MIN_LINES} line`, { min: MIN_LINES });
     if (value.length > MAX_LINES) {
-      fail('/lines', 'too_many_lines', `a declaration has at most ${MAX_LINES} lines, not ${value.length} (only the first ${MAX_LINES} were checked)`, { max: MAX_LINES, count: value.length });
+      fail(
+        '/lines',
+        'too_many_lines',
+        `a declaration has at most ${MAX_LINES} lines, not ${value.length} (only the first ${MAX_LINES} were checked)`,
+        { max: MAX_LINES, count: value.length },
+      );
     }
     const checked = value.slice(0, MAX_LINES);
     const lines = checked.map((line, index) => this.checkLine(line, `/lines/${index}`, period, context, fail));
@@ -136,9 +175,18 @@ export class DeclarationValidator {
     return lines.every((line) => line?.complete) ? lines.map((line) => line!.valid) : undefined;
   }
 
-  private checkLine(value: unknown, at: string, period: Period | undefined, context: DeclarantContext, fail: Fail): CheckedLine | undefined {
+  private checkLine(
+    value: unknown,
+    at: string,
+    period: Period | undefined,
+    context: DeclarantContext,
+    fail: Fail,
+  ): CheckedLine | undefined {
     if (!isPlainObject(value)) {
-      return void fail(at, 'invalid_type', `each line must be an object with stream, material, unit and quantity, not ${typeName(value)}`, { expected: 'object', actual: typeName(value) });
+      return void fail(at, 'invalid_type', `each line must be an object with stream, material, unit and quantity, not ${typeName(value)}`, {
+        expected: 'object',
+        actual: typeName(value),
+      });
     }
     let complete = true;
     const bad: Fail = (pointer, code, detail, params) => {
@@ -154,13 +202,18 @@ export class DeclarationValidator {
       const retired = this.catalogue.retiredMaterialFor(stream, material);
       if (retired) {
         const instead = retired.replaced_by.length ? `; use ${retired.replaced_by.join(', ')}` : '';
-        bad(`${at}/material`, 'material_retired', `"${retired.code}" left the ${stream} materials in catalogue version ${retired.retired_in_catalogue_version}${instead} (see /api/v1/streams.json)`, {
-          stream,
-          streamName: names(this.catalogue.stream(stream)!.name),
-          material: names(retired.name),
-          version: retired.retired_in_catalogue_version,
-          replacedBy: retired.replaced_by.map((code) => names(this.catalogue.categoryName(stream, code)) ?? { fr: code, en: code }),
-        });
+        bad(
+          `${at}/material`,
+          'material_retired',
+          `"${retired.code}" left the ${stream} materials in catalogue version ${retired.retired_in_catalogue_version}${instead} (see /api/v1/streams.json)`,
+          {
+            stream,
+            streamName: names(this.catalogue.stream(stream)!.name),
+            material: names(retired.name),
+            version: retired.retired_in_catalogue_version,
+            replacedBy: retired.replaced_by.map((code) => names(this.catalogue.categoryName(stream, code)) ?? { fr: code, en: code }),
+          },
+        );
       }
     }
     const unit = this.checkUnit(value.unit, `${at}/unit`, stream, bad);
@@ -185,31 +238,52 @@ export class DeclarationValidator {
   /** The stream code if it is published; the account and date rules are reported but do not hide it. */
   private checkStream(value: unknown, at: string, period: Period | undefined, context: DeclarantContext, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'stream is required');
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `stream must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `stream must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     const stream = this.catalogue.stream(value);
     if (!stream) {
-      return void bad(at, 'unknown_stream', `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`, { value: shown(value), streams: this.catalogue.streamCodes() });
+      return void bad(at, 'unknown_stream', `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`, {
+        value: shown(value),
+        streams: this.catalogue.streamCodes(),
+      });
     }
     if (context.confirmedStreams !== null && !context.confirmedStreams.includes(value)) {
       const registered = context.confirmedStreams.length ? context.confirmedStreams.join(', ') : 'none';
-      bad(at, 'stream_not_registered', `the account is not registered for ${value} (registered streams: ${registered})`, { stream: value, streamName: names(stream.name), registered: context.confirmedStreams });
+      bad(at, 'stream_not_registered', `the account is not registered for ${value} (registered streams: ${registered})`, {
+        stream: value,
+        streamName: names(stream.name),
+        registered: context.confirmedStreams,
+      });
     }
     if (period && period.end < stream.declarable_from) {
-      bad(at, 'stream_not_declarable_for_period', `${value} can be declared for periods ending on or after ${stream.declarable_from}, not ${period.code}`, {
-        stream: value,
-        streamName: names(stream.name),
-        period: period.code,
-        from: stream.declarable_from,
-      });
+      bad(
+        at,
+        'stream_not_declarable_for_period',
+        `${value} can be declared for periods ending on or after ${stream.declarable_from}, not ${period.code}`,
+        {
+          stream: value,
+          streamName: names(stream.name),
+          period: period.code,
+          from: stream.declarable_from,
+        },
+      );
     } else if (period && stream.declarable_until !== null && period.start > stream.declarable_until) {
       const instead = stream.replaced_by ? `: declare ${period.code} under ${stream.replaced_by}` : '';
-      bad(at, 'stream_ended', `${value} can be declared for periods starting on or before ${stream.declarable_until}, not ${period.code}${instead}`, {
-        stream: value,
-        streamName: names(stream.name),
-        period: period.code,
-        until: stream.declarable_until,
-        replacedBy: stream.replaced_by,
-      });
+      bad(
+        at,
+        'stream_ended',
+        `${value} can be declared for periods starting on or before ${stream.declarable_until}, not ${period.code}${instead}`,
+        {
+          stream: value,
+          streamName: names(stream.name),
+          period: period.code,
+          until: stream.declarable_until,
+          replacedBy: stream.replaced_by,
+        },
+      );
     }
     return value;
   }
@@ -217,15 +291,25 @@ export class DeclarationValidator {
   /** The trimmed material, if acceptable. */
   private checkMaterial(value: unknown, at: string, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'material is required');
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `material must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `material must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     const material = value.trim();
     const length = [...material].length;
     if (length === 0) return void bad(at, 'invalid_material', 'material must not be empty', { reason: 'empty' });
     if (length > MAX_MATERIAL_LENGTH) {
-      return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`, { reason: 'too_long', max: MAX_MATERIAL_LENGTH, length });
+      return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`, {
+        reason: 'too_long',
+        max: MAX_MATERIAL_LENGTH,
+        length,
+      });
     }
     if (CONTROL_CHARACTER.test(material) || LONE_SURROGATE.test(material)) {
-      return void bad(at, 'invalid_material', 'material must be one line of text without control or invisible format characters', { reason: 'characters' });
+      return void bad(at, 'invalid_material', 'material must be one line of text without control or invisible format characters', {
+        reason: 'characters',
+      });
     }
     return material;
   }
@@ -233,14 +317,20 @@ export class DeclarationValidator {
   /** The unit if it is allowed for the stream (or, for an unknown stream, if it is a published unit at all). */
   private checkUnit(value: unknown, at: string, stream: string | undefined, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'unit is required');
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `unit must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `unit must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
     const allowed: string[] = stream ? this.catalogue.unitsFor(stream) : [...this.knownUnits];
     if (!allowed.includes(value)) {
-      return void bad(at, 'unit_not_allowed', `unit must be ${allowed.map((u) => `"${u}"`).join(' or ')}${stream ? ` for ${stream}` : ''}, not "${value}"`, {
-        value: shown(value),
-        allowed,
-        ...(stream ? { stream } : {}),
-      });
+      return void bad(
+        at,
+        'unit_not_allowed',
+        `unit must be ${allowed.map((u) => `"${u}"`).join(' or ')}${stream ? ` for ${stream}` : ''}, not "${value}"`,
+        {
+          value: shown(value),
+          allowed,
+          ...(stream ? { stream } : {}),
+        },
+      );
     }
     return value;
   }
@@ -257,9 +347,13 @@ export class DeclarationValidator {
       return void bad(at, 'quantity_not_a_number', `quantity must be a JSON number, not ${what}`, { actual: typeName(value) });
     }
     // A double's shortest text has the digits that were written (the parser keeps the others as text).
-    const quantity = Number.isFinite(value) || isExactNumber(value) ? exactDecimal(String(value)) : { negative: (value as number) < 0, overMaximum: true, decimals: 0, text: '' };
+    const quantity =
+      Number.isFinite(value) || isExactNumber(value)
+        ? exactDecimal(String(value))
+        : { negative: (value as number) < 0, overMaximum: true, decimals: 0, text: '' };
     if (quantity.negative) return void bad(at, 'quantity_negative', 'quantity must not be negative');
-    if (quantity.overMaximum) return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`, { max: MAX_QUANTITY });
+    if (quantity.overMaximum)
+      return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`, { max: MAX_QUANTITY });
     const definition = unit === undefined ? undefined : this.catalogue.unit(unit);
     if (definition && quantity.decimals > definition.decimals) {
       return void bad(
@@ -291,10 +385,15 @@ export class DeclarationValidator {
       for (const line of [first!, ...others]) line.complete = false;
       const named = others.slice(0, NAMED_DUPLICATES).map((other) => other.at);
       const more = others.length > NAMED_DUPLICATES ? ` and ${others.length - NAMED_DUPLICATES} more lines` : '';
-      fail(first!.at, 'duplicate_line', `same stream, unit and material (compared normalised, ignoring case) as ${named.join(', ')}${more}`, {
-        lines: others.slice(0, NAMED_DUPLICATES).map((other) => positionOf(other.at).line!),
-        more: Math.max(0, others.length - NAMED_DUPLICATES),
-      });
+      fail(
+        first!.at,
+        'duplicate_line',
+        `same stream, unit and material (compared normalised, ignoring case) as ${named.join(', ')}${more}`,
+        {
+          lines: others.slice(0, NAMED_DUPLICATES).map((other) => positionOf(other.at).line!),
+          more: Math.max(0, others.length - NAMED_DUPLICATES),
+        },
+      );
     }
   }
 

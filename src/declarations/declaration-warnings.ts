@@ -35,13 +35,21 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
       pointer: `/lines/${index}/material`,
       code: 'material_uncategorised',
       detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${categories.find((m) => m.code === 'glass')?.code ?? categories[0]?.code ?? 'glass'}).`,
-      params: { line: index + 1, field: 'material', value: line.material, stream: line.stream, streamName: stream && names(stream.name), allowed: suggested.map((m) => names(m.name)) },
+      params: {
+        line: index + 1,
+        field: 'material',
+        value: line.material,
+        stream: line.stream,
+        streamName: stream && names(stream.name),
+        allowed: suggested.map((m) => names(m.name)),
+      },
     });
   });
   // Each material's count of units, to judge its mass per unit.
   const group = (stream: string, materialCode: string | null, material: string) => `${stream}\u0000${materialCode ?? foldText(material)}`;
   const units = new Map<string, number>();
-  for (const line of declaration.lines) if (line.unit === 'uvc') units.set(group(line.stream, line.materialCode, line.material), Number(line.quantity));
+  for (const line of declaration.lines)
+    if (line.unit === 'uvc') units.set(group(line.stream, line.materialCode, line.material), Number(line.quantity));
   declaration.lines.forEach((line, index) => {
     if (line.unit !== 'kg') return;
     const count = units.get(group(line.stream, line.materialCode, line.material));

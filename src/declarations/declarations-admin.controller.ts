@@ -23,14 +23,21 @@ export class DeclarationsAdminController {
       'Cursor pagination: pass `next_cursor` as `cursor` with the same filters until it is null.',
     ].join('\n'),
   })
-  @ApiOkResponse({ description: 'A page of declarations of every client, newest first, with `next_cursor` when there are more.', type: DeclarationPageDto })
+  @ApiOkResponse({
+    description: 'A page of declarations of every client, newest first, with `next_cursor` when there are more.',
+    type: DeclarationPageDto,
+  })
   @ApiProblems(422)
   list(@Query() query: ListAdminDeclarationsQueryDto): Promise<DeclarationPageDto> {
     return this.declarations.list(query);
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'adminGetDeclaration', summary: "Any client's declaration, with its lines", description: 'Any revision. An unknown or malformed id is a 404.' })
+  @ApiOperation({
+    operationId: 'adminGetDeclaration',
+    summary: "Any client's declaration, with its lines",
+    description: 'Any revision. An unknown or malformed id is a 404.',
+  })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ description: 'The declaration revision, with its lines and totals.', type: DeclarationDto })
   @ApiProblems(404)

@@ -50,7 +50,9 @@ export function adminListStatement(query: AdminListQuery): Statement {
   if (query.submittedFrom !== undefined) where.push(`submitted_at >= $${values.push(query.submittedFrom)}::timestamptz`);
   if (query.submittedTo !== undefined) where.push(`submitted_at < $${values.push(query.submittedTo)}::timestamptz`);
   if (query.stream !== undefined) {
-    where.push(`EXISTS (SELECT 1 FROM declaration_lines l WHERE l.declaration_id = declarations.id AND l.stream = $${values.push(query.stream)})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM declaration_lines l WHERE l.declaration_id = declarations.id AND l.stream = $${values.push(query.stream)})`,
+    );
   }
   if (query.after) {
     where.push(`(submitted_at, id) < ($${values.push(query.after.at)}::timestamptz, $${values.push(query.after.id)}::uuid)`);

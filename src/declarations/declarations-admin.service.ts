@@ -8,7 +8,6 @@ import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto
 import type { ListAdminDeclarationsQueryDto } from './dto/list-admin-declarations-query.dto.js';
 import { isUuid } from '../common/uuid.js';
 
-
 /** The operator's view of declarations: every client's, listed and read (never written). */
 @Injectable()
 export class DeclarationsAdminService {

@@ -45,7 +45,8 @@ const REPLAYED = {
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
 const IN_FLIGHT = {
   status: 409,
-  description: '`idempotency_key_in_flight`: the first request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds to get its response.',
+  description:
+    '`idempotency_key_in_flight`: the first request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds to get its response.',
   headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', example: '1' } } },
   content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ProblemDto) } } },
 };
@@ -65,9 +66,9 @@ export class DeclarationsController {
     description: [
       'Validates the whole declaration against the published reference data and your confirmed account, and reports every problem at once (422, one `{pointer, detail, code}` per problem; nothing is stored). A client whose profile was never confirmed gets 422 `account_not_confirmed` (pointer `""`).',
       '',
-      'Every new revision records who filed it (`submitted_by`: the token\'s id and prefix, or the dashboard session) and is written to the operator\'s audit trail (`declaration.submitted`); a replay or an identical resubmission records nothing.',
+      "Every new revision records who filed it (`submitted_by`: the token's id and prefix, or the dashboard session) and is written to the operator's audit trail (`declaration.submitted`); a replay or an identical resubmission records nothing.",
       '',
-      '**Warnings** (never errors): the answer\'s `warnings` lists what to check in a declaration that was accepted, each with `pointer`, `code` and `detail` (an empty array when there is nothing to say): `material_uncategorised` for a material that names no category of the stream\'s published grid (it is stored as written, but will not match a line of the eco-organism\'s grid), `quantity_maybe_tonnes` for a kg line that gives under 0.1 g of its material per consumer sales unit of the same material\'s uvc line (tonnes typed as kilograms). Warnings are not part of the declaration (nor of what makes two submissions identical); a replay with the same `Idempotency-Key` gives the same ones.',
+      "**Warnings** (never errors): the answer's `warnings` lists what to check in a declaration that was accepted, each with `pointer`, `code` and `detail` (an empty array when there is nothing to say): `material_uncategorised` for a material that names no category of the stream's published grid (it is stored as written, but will not match a line of the eco-organism's grid), `quantity_maybe_tonnes` for a kg line that gives under 0.1 g of its material per consumer sales unit of the same material's uvc line (tonnes typed as kilograms). Warnings are not part of the declaration (nor of what makes two submissions identical); a replay with the same `Idempotency-Key` gives the same ones.",
       '',
       'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order) creates nothing: 200 with the current revision.',
       '',
@@ -79,7 +80,8 @@ export class DeclarationsController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: '1–255 visible ASCII characters; the quoted form of the IETF draft (`"…"`) names the same key. Else 422 pointer `/headers/idempotency-key`.',
+    description:
+      '1–255 visible ASCII characters; the quoted form of the IETF draft (`"…"`) names the same key. Else 422 pointer `/headers/idempotency-key`.',
     schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^[\\x21-\\x7E]{1,255}$|^"[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,255}"$' },
   })
   @Accepts('json', 'csv')
@@ -106,11 +108,16 @@ export class DeclarationsController {
   @ApiQuery({
     name: 'period',
     required: false,
-    description: 'With a `text/csv` body only (required then): the half-year the file declares, `YYYY-S1` or `YYYY-S2`. Else 422 pointer `/query/period`.',
+    description:
+      'With a `text/csv` body only (required then): the half-year the file declares, `YYYY-S1` or `YYYY-S2`. Else 422 pointer `/query/period`.',
     // No example: Swagger UI would send it with every JSON body too.
     schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT },
   })
-  @ApiCreatedResponse({ description: 'A new revision, stored, with what to check in it (`warnings`).', type: SubmittedDeclarationDto, headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE } })
+  @ApiCreatedResponse({
+    description: 'A new revision, stored, with what to check in it (`warnings`).',
+    type: SubmittedDeclarationDto,
+    headers: { Location: LOCATION, 'Idempotent-Replayed': REPLAYED, 'Cache-Control': NO_STORE },
+  })
   @ApiOkResponse({
     description: 'Identical to the current revision: nothing new was stored; the current revision, with what to check in it (`warnings`).',
     type: SubmittedDeclarationDto,
@@ -150,7 +157,11 @@ export class DeclarationsController {
       'Cursor pagination only: pass `next_cursor` as `cursor` with the same filters until it is null. Pages stay consistent while new declarations arrive (no row is skipped or repeated).',
     ].join('\n'),
   })
-  @ApiOkResponse({ description: 'A page of your declarations, newest first, with `next_cursor` when there are more.', type: DeclarationPageDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({
+    description: 'A page of your declarations, newest first, with `next_cursor` when there are more.',
+    type: DeclarationPageDto,
+    headers: { 'Cache-Control': NO_STORE },
+  })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
     return this.declarations.list(client.clientId, query, client.mode);
@@ -164,12 +175,12 @@ export class DeclarationsController {
     summary: 'One of your declarations, as a CSV file',
     description:
       'The lines of `GET /api/v1/declarations/{id}` as a CSV file (the same as that route with `Accept: text/csv`), in an operation of its own so that a generated client types the answer as text without a cast. ' +
-      'UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`; with `dialect=fr`, French Excel\'s: `;`, decimal comma, header `flux;matériau;unité;quantité`. Either uploads again unchanged (a quantity such as 1.234, which could be read as thousands, is written 1.2340). Cells a spreadsheet would run as a formula get one more `\'` before the dangerous character, which an upload removes again. Another client\'s, another mode\'s, an unknown or a malformed id: 404.',
+      "UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`; with `dialect=fr`, French Excel's: `;`, decimal comma, header `flux;matériau;unité;quantité`. Either uploads again unchanged (a quantity such as 1.234, which could be read as thousands, is written 1.2340). Cells a spreadsheet would run as a formula get one more `'` before the dangerous character, which an upload removes again. Another client's, another mode's, an unknown or a malformed id: 404.",
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiQuery(CSV_DIALECT_QUERY)
   @ApiOkResponse({
-    description: 'The declaration\'s lines as a CSV file.',
+    description: "The declaration's lines as a CSV file.",
     headers: {
       'Cache-Control': NO_STORE,
       'Content-Disposition': { description: '`attachment; filename="declaration-2025-S1-r1.csv"`.', schema: { type: 'string' } },
@@ -177,7 +188,11 @@ export class DeclarationsController {
     content: { 'text/csv': { schema: { type: 'string', example: CSV_RESPONSE_EXAMPLE } } },
   })
   @ApiProblems(404, 422)
-  async findOneCsv(@CurrentClient() client: AuthenticatedClient, @Param('id') id: string, @Query('dialect') dialect: unknown): Promise<StreamableFile> {
+  async findOneCsv(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('id') id: string,
+    @Query('dialect') dialect: unknown,
+  ): Promise<StreamableFile> {
     const csvDialect = csvDialectQuery(dialect);
     return declarationCsv(await this.declarations.findOne(client.clientId, id, client.mode), csvDialect);
   }
@@ -188,12 +203,16 @@ export class DeclarationsController {
     operationId: 'getDeclaration',
     summary: 'One of your declarations, with its lines',
     description:
-      'Any revision, current or superseded. Another client\'s declaration, an unknown id and a malformed id all get the same 404.\n\n' +
-      'Its lines as a CSV file are the operation `getDeclarationCsv` (`GET /api/v1/declarations/{id}.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file (with `dialect=fr`, French Excel\'s).',
+      "Any revision, current or superseded. Another client's declaration, an unknown id and a malformed id all get the same 404.\n\n" +
+      "Its lines as a CSV file are the operation `getDeclarationCsv` (`GET /api/v1/declarations/{id}.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file (with `dialect=fr`, French Excel's).",
   })
   @ApiExtension('x-csv-operation', 'getDeclarationCsv')
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({ description: 'The declaration.', headers: { 'Cache-Control': NO_STORE }, content: { 'application/json': { schema: { $ref: getSchemaPath(DeclarationDto) } } } })
+  @ApiOkResponse({
+    description: 'The declaration.',
+    headers: { 'Cache-Control': NO_STORE },
+    content: { 'application/json': { schema: { $ref: getSchemaPath(DeclarationDto) } } },
+  })
   @ApiQuery(CSV_DIALECT_QUERY)
   @ApiProblems(404, 422)
   async findOne(
@@ -213,8 +232,14 @@ export class DeclarationsController {
 
 /** A declaration's lines as the CSV file both routes send, in the dialect asked for. */
 function declarationCsv(declaration: DeclarationDto, dialect: CsvDialect): StreamableFile {
-  return new StreamableFile(writeDeclarationCsv(declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })), dialect), {
-    type: CSV_MEDIA_TYPE,
-    disposition: `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`,
-  });
+  return new StreamableFile(
+    writeDeclarationCsv(
+      declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })),
+      dialect,
+    ),
+    {
+      type: CSV_MEDIA_TYPE,
+      disposition: `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`,
+    },
+  );
 }

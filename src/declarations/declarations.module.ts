@@ -31,8 +31,22 @@ import { YearsService } from './years/years.service.js';
 
 /** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]), AuditModule, AccountsModule, AuthModule, MailModule],
-  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, PeriodsAdminController, YearsAdminController, RemindersAdminController],
+  imports: [
+    TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]),
+    AuditModule,
+    AccountsModule,
+    AuthModule,
+    MailModule,
+  ],
+  controllers: [
+    DeclarationsController,
+    ObligationsController,
+    YearsController,
+    DeclarationsAdminController,
+    PeriodsAdminController,
+    YearsAdminController,
+    RemindersAdminController,
+  ],
   providers: [
     DeclarationsService,
     DeclarationsRepository,

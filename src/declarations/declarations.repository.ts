@@ -47,7 +47,8 @@ export type SubmittedBy =
   | { type: 'operator'; name: string };
 
 /** Who files, as the caller layer knows it (the token prefix is read from the token's row in the insert). */
-export type Submitter = { type: 'token'; tokenId: string } | { type: 'dashboard'; sessionId: string | null } | { type: 'operator'; name: string };
+export type Submitter =
+  { type: 'token'; tokenId: string } | { type: 'dashboard'; sessionId: string | null } | { type: 'operator'; name: string };
 
 export interface LineRow {
   stream: string;
@@ -214,7 +215,9 @@ export class DeclarationsRepository {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(`START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)})`);
+      await runner.query(
+        `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)})`,
+      );
       const result = await work(runner.manager);
       await runner.query('COMMIT');
       return result;
@@ -233,7 +236,11 @@ export class DeclarationsRepository {
    * partial unique index).
    */
   async supersedeCurrent(manager: EntityManager, scope: DataScope, period: string, contentHash: string) {
-    const [current] = await this.statements.query<{ id: string; revision: number; contentHash: string }>(SUPERSEDE, [scope.clientId, period, contentHash, scope.mode], manager);
+    const [current] = await this.statements.query<{ id: string; revision: number; contentHash: string }>(
+      SUPERSEDE,
+      [scope.clientId, period, contentHash, scope.mode],
+      manager,
+    );
     return current;
   }
 
@@ -291,7 +298,10 @@ export class DeclarationsRepository {
   async listPage(query: ListQuery): Promise<DeclarationSummaryRow[]> {
     const { text, values } = listPageStatement(query);
     const rows: DeclarationRow[] = await this.dataSource.query(text, values);
-    const aggregates = await this.aggregate(query, rows.map((r) => r.id));
+    const aggregates = await this.aggregate(
+      query,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
   }
 

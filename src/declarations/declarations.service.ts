@@ -7,7 +7,13 @@ import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
 import { type DeclarationFile, pointAtCells, readDeclarationCsv } from './csv/declaration-csv.js';
 import { Clock, parisDate } from './clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
-import { DeclarationValidator, MAX_LINES, MAX_REPORTED_ERRORS, type ValidationResult, type ValidDeclaration } from './declaration-validator.js';
+import {
+  DeclarationValidator,
+  MAX_LINES,
+  MAX_REPORTED_ERRORS,
+  type ValidationResult,
+  type ValidDeclaration,
+} from './declaration-validator.js';
 import { type DataScope, type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
@@ -71,7 +77,13 @@ export class DeclarationsService {
   ) {}
 
   /** `origin`: who files, in which request, and the caller's data (`test` with a sandbox token; the dashboard is live). */
-  async submit(account: Account, body: unknown, idempotencyKeyHeader: string | undefined, origin: SubmissionOrigin, options: SubmitOptions = {}): Promise<SubmitResult> {
+  async submit(
+    account: Account,
+    body: unknown,
+    idempotencyKeyHeader: string | undefined,
+    origin: SubmissionOrigin,
+    options: SubmitOptions = {},
+  ): Promise<SubmitResult> {
     const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
     const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
@@ -92,12 +104,18 @@ export class DeclarationsService {
         case 'replay': {
           // Answers stored before warnings existed had none to give.
           const warnings = (outcome.body as { warnings?: FieldError[] }).warnings ?? [];
-          return { status: outcome.status as 200 | 201, body: DeclarationDto.reorder(outcome.body as DeclarationDto), warnings: warnings.map(publicWarning), replayed: true };
+          return {
+            status: outcome.status as 200 | 201,
+            body: DeclarationDto.reorder(outcome.body as DeclarationDto),
+            warnings: warnings.map(publicWarning),
+            replayed: true,
+          };
         }
         case 'in_flight':
           throw inFlight('A request with this Idempotency-Key is still being processed; retry in a moment to get its response.');
         case 'reused': {
-          const detail = 'This Idempotency-Key was used in the last 24 hours with a different request body; use a new key for a different request.';
+          const detail =
+            'This Idempotency-Key was used in the last 24 hours with a different request body; use a new key for a different request.';
           // `errors` as in every 422, pointing at the header.
           throw new Problem('idempotency_key_reused', detail, {
             extensions: { errors: [{ pointer: '/headers/idempotency-key', code: 'idempotency_key_reused', detail }] },
@@ -116,7 +134,8 @@ export class DeclarationsService {
       return { ...(await this.store(scope, result.declaration, claim, origin, options, warnings)), warnings };
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
-      if (claim) await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
+      if (claim)
+        await this.idempotency.release(claim).catch((e: unknown) => this.logger.warn(`Idempotency-Key release failed: ${String(e)}`));
       throw error;
     }
   }
@@ -125,7 +144,13 @@ export class DeclarationsService {
    * A declaration from a CSV file: the file read as the JSON body it stands for, then exactly the
    * JSON path (rules, revisions, idempotency, answers), its problems pointed at the file's cells.
    */
-  async submitCsv(account: Account, csv: DeclarationFile, period: string | undefined, idempotencyKeyHeader: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
+  async submitCsv(
+    account: Account,
+    csv: DeclarationFile,
+    period: string | undefined,
+    idempotencyKeyHeader: string | undefined,
+    origin: SubmissionOrigin,
+  ): Promise<SubmitResult> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     try {
       if (sheet.errors.length > 0) {
@@ -164,7 +189,13 @@ export class DeclarationsService {
   }
 
   private async checked(account: Account, declaration: ValidDeclaration, warnings: FieldError[]): Promise<CheckedDeclaration> {
-    const [current] = await this.repository.listPage({ clientId: account.clientId, mode: 'live', period: declaration.period, status: 'current', limit: 1 });
+    const [current] = await this.repository.listPage({
+      clientId: account.clientId,
+      mode: 'live',
+      period: declaration.period,
+      status: 'current',
+      limit: 1,
+    });
     return { declaration, warnings, totals: totalsOf(declaration.lines), current: current ? DeclarationSummaryDto.from(current) : null };
   }
 
@@ -182,9 +213,16 @@ export class DeclarationsService {
     if (query.cursor !== undefined) {
       const decoded = DeclarationCursor.decode(query.cursor, filters);
       if (decoded === 'mismatch') {
-        throw new Problem('invalid_cursor', 'This cursor belongs to a listing with other filters: keep period and status unchanged while paging, or start again without cursor.');
+        throw new Problem(
+          'invalid_cursor',
+          'This cursor belongs to a listing with other filters: keep period and status unchanged while paging, or start again without cursor.',
+        );
       }
-      if (!decoded) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
+      if (!decoded)
+        throw new Problem(
+          'invalid_cursor',
+          'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.',
+        );
       after = decoded;
     }
     const rows = await this.repository.listPage({ clientId, mode, period: query.period, status: query.status, after, limit: limit + 1 });
@@ -248,7 +286,13 @@ export class DeclarationsService {
               targetType: 'declaration',
               targetId: record.id,
               clientId: scope.clientId,
-              changes: { period: record.period, revision: record.revision, receipt: record.receipt, submitted_by: record.submittedBy, mode: record.mode },
+              changes: {
+                period: record.period,
+                revision: record.revision,
+                receipt: record.receipt,
+                submitted_by: record.submittedBy,
+                mode: record.mode,
+              },
             });
             await options.onStored?.(manager, { id: record.id, period: record.period, revision: record.revision });
             status = 201;

@@ -20,7 +20,15 @@ beforeEach(async () => {
 });
 
 async function rows() {
-  const result = await database.db.query<{ client_id: string; key: string; state: string; request_hash: string; status: number | null; body: unknown; ttl: number }>(
+  const result = await database.db.query<{
+    client_id: string;
+    key: string;
+    state: string;
+    request_hash: string;
+    status: number | null;
+    body: unknown;
+    ttl: number;
+  }>(
     `SELECT client_id, key, state, request_hash, response_status AS status, response_body AS body,
             EXTRACT(EPOCH FROM expires_at - created_at)::integer AS ttl
        FROM idempotency_keys ORDER BY client_id, key`,
@@ -45,9 +53,18 @@ async function completed(claim: Claim, status: number, body: unknown): Promise<b
 describe('IdempotencyStore (PostgreSQL in process)', () => {
   it('claims a new key for 24 hours, with the claim time in UTC microseconds', async () => {
     const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
-    expect(outcome).toEqual({ kind: 'claimed', claim: { clientId: 'acme', mode: 'live', key: 'k1', claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) } });
-    expect(await rows()).toEqual([{ client_id: 'acme', key: 'k1', state: 'in_flight', request_hash: 'hash-1', status: null, body: null, ttl: 86_400 }]);
-    const [row] = (await database.db.query<{ t: string }>(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM idempotency_keys`)).rows;
+    expect(outcome).toEqual({
+      kind: 'claimed',
+      claim: { clientId: 'acme', mode: 'live', key: 'k1', claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) },
+    });
+    expect(await rows()).toEqual([
+      { client_id: 'acme', key: 'k1', state: 'in_flight', request_hash: 'hash-1', status: null, body: null, ttl: 86_400 },
+    ]);
+    const [row] = (
+      await database.db.query<{ t: string }>(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM idempotency_keys`,
+      )
+    ).rows;
     expect(outcome.kind === 'claimed' && outcome.claim.claimedAt).toBe(row!.t);
   });
 
@@ -60,7 +77,10 @@ describe('IdempotencyStore (PostgreSQL in process)', () => {
 
   it('keeps keys per client and mode: a sandbox request never meets a live key', async () => {
     await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
-    expect(await store.claim({ clientId: 'acme', mode: 'test' }, 'k1', 'hash-2')).toMatchObject({ kind: 'claimed', claim: { mode: 'test' } });
+    expect(await store.claim({ clientId: 'acme', mode: 'test' }, 'k1', 'hash-2')).toMatchObject({
+      kind: 'claimed',
+      claim: { mode: 'test' },
+    });
     expect(await store.claim({ clientId: 'acme', mode: 'test' }, 'k1', 'hash-2')).toEqual({ kind: 'in_flight' });
     expect((await rows()).map((r) => [r.client_id, r.request_hash])).toEqual([
       ['acme', 'hash-1'],
@@ -177,7 +197,10 @@ describe('IdempotencyStore.claim, when the key is released between its insert an
           if (sql.includes('INSERT INTO idempotency_keys')) {
             inserts++;
             if (inserts <= times) {
-              await manager.query(`INSERT INTO idempotency_keys (client_id, key, request_hash, state, expires_at) VALUES ($1, $2, 'theirs', 'in_flight', now() + interval '1 day')`, params!.slice(0, 2));
+              await manager.query(
+                `INSERT INTO idempotency_keys (client_id, key, request_hash, state, expires_at) VALUES ($1, $2, 'theirs', 'in_flight', now() + interval '1 day')`,
+                params!.slice(0, 2),
+              );
               const answer = await manager.query(sql, params);
               await manager.query('DELETE FROM idempotency_keys WHERE client_id = $1 AND key = $2', params!.slice(0, 2));
               return answer;

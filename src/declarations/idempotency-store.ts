@@ -45,10 +45,7 @@ export interface Claim {
 }
 
 export type ClaimOutcome =
-  | { kind: 'claimed'; claim: Claim }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'in_flight' }
-  | { kind: 'reused' };
+  { kind: 'claimed'; claim: Claim } | { kind: 'replay'; status: number; body: unknown } | { kind: 'in_flight' } | { kind: 'reused' };
 
 /**
  * `Idempotency-Key` records in PostgreSQL (shared by every replica). A request claims its key in
@@ -128,5 +125,7 @@ export class IdempotencyStore {
 
 /** TypeORM returns `[rows, count]` for UPDATE … RETURNING on PostgreSQL. */
 function rowsOf(result: unknown): unknown[] {
-  return Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : (result as unknown[]);
+  return Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number'
+    ? result[0]
+    : (result as unknown[]);
 }

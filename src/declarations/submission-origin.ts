@@ -19,6 +19,7 @@ export interface SubmissionOrigin {
 export function submissionOrigin(req: RequestWithClient & { id?: unknown }): SubmissionOrigin {
   const client = req[AUTHENTICATED_CLIENT];
   if (!client) throw new Error('submissionOrigin() on a request not authenticated as a client');
-  const submitter: Submitter = client.tokenId !== null ? { type: 'token', tokenId: client.tokenId } : { type: 'dashboard', sessionId: client.sessionId ?? null };
+  const submitter: Submitter =
+    client.tokenId !== null ? { type: 'token', tokenId: client.tokenId } : { type: 'dashboard', sessionId: client.sessionId ?? null };
   return { submitter, requestId: typeof req.id === 'string' ? req.id : null, mode: client.mode };
 }

@@ -31,7 +31,9 @@ describe('addressKey', () => {
 /** A socket as the server hands it over: its peer's address, and destroy(). */
 function socketFrom(remoteAddress: string): Socket & { destroyed: boolean } {
   const socket = Object.assign(new EventEmitter(), { remoteAddress, destroyed: false, writableLength: 0, bytesWritten: 0 });
-  return Object.assign(socket, { destroy: () => ((socket.destroyed = true), socket.emit('close'), socket) }) as unknown as Socket & { destroyed: boolean };
+  return Object.assign(socket, { destroy: () => ((socket.destroyed = true), socket.emit('close'), socket) }) as unknown as Socket & {
+    destroyed: boolean;
+  };
 }
 
 describe('boundConnections', () => {
@@ -61,7 +63,11 @@ describe('InFlightByAddress', () => {
   const response = () => Object.assign(new EventEmitter(), { refused: false }) as unknown as ServerResponse & { refused: boolean };
 
   it('counts the requests in flight of each forwarded address behind a trusted proxy, and nothing else', () => {
-    const inFlight = new InFlightByAddress((address) => address === '10.0.0.1', (req) => (req as unknown as { client: string }).client, 2);
+    const inFlight = new InFlightByAddress(
+      (address) => address === '10.0.0.1',
+      (req) => (req as unknown as { client: string }).client,
+      2,
+    );
     const refuse = (res: ServerResponse) => ((res as ServerResponse & { refused: boolean }).refused = true);
     const responses = [response(), response(), response()];
     expect(responses.map((res) => inFlight.admit(request('10.0.0.1', '203.0.113.7'), res, refuse))).toEqual([true, true, false]);

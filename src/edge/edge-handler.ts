@@ -34,7 +34,10 @@ export interface EdgeParts {
  *  6. everything else: Express, then Nest's pipeline (AppModule: guards, interceptors, pipe, filter).
  * Also returns Express's compiled TRUST_PROXY, which the connection limits of the server share.
  */
-export function edgeHandler({ config, requestLog, files, me, app, draining, connectionLimits }: EdgeParts): { listener: RequestListener; trustsProxy: TrustsProxy } {
+export function edgeHandler({ config, requestLog, files, me, app, draining, connectionLimits }: EdgeParts): {
+  listener: RequestListener;
+  trustsProxy: TrustsProxy;
+} {
   const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
   // `req.ip` as Express computes it (TRUST_PROXY), for a request answered before Express.
   const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];

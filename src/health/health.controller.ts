@@ -55,7 +55,8 @@ export class HealthController {
   @ApiOperation({
     operationId: 'getReadiness',
     summary: 'Readiness: the database answers within 2 s',
-    description: 'Runs `SELECT 1` through the service\'s own connection pool: 503 while the database is unreachable, so that a load balancer stops sending traffic until it is back. Public, never cached.',
+    description:
+      "Runs `SELECT 1` through the service's own connection pool: 503 while the database is unreachable, so that a load balancer stops sending traffic until it is back. Public, never cached.",
   })
   @ApiOkResponse({ description: 'Ready: every check is up.', schema: HEALTHY })
   @ApiResponse(UNAVAILABLE)

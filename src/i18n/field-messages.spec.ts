@@ -19,8 +19,15 @@ async function refused(value: unknown, metatype: Function, type: 'body' | 'query
 
 describe('fieldMessage', () => {
   it('says a problem from its code and params, in each language', () => {
-    const error: FieldError = { pointer: '/lines/0/quantity', code: 'quantity_too_precise', detail: 'quantity in uvc (consumer sales unit) is a count: it must be a whole number', params: { line: 1, field: 'quantity', unit: 'uvc', decimals: 0 } };
-    expect(fieldMessage('fr', error)).toBe('Une quantité en uvc est un nombre d’unités\u00a0: écrivez un nombre entier, par exemple 4\u202f800.');
+    const error: FieldError = {
+      pointer: '/lines/0/quantity',
+      code: 'quantity_too_precise',
+      detail: 'quantity in uvc (consumer sales unit) is a count: it must be a whole number',
+      params: { line: 1, field: 'quantity', unit: 'uvc', decimals: 0 },
+    };
+    expect(fieldMessage('fr', error)).toBe(
+      'Une quantité en uvc est un nombre d’unités\u00a0: écrivez un nombre entier, par exemple 4\u202f800.',
+    );
     expect(fieldMessage('en', error)).toBe('A quantity in uvc is a count: write a whole number, for example 4,800.');
   });
 
@@ -29,7 +36,9 @@ describe('fieldMessage', () => {
   });
 
   it('has a general sentence for a code it does not know', () => {
-    expect(fieldMessage('fr', { code: 'new_rule', params: { x: 1 } })).toBe('Cette information est à corriger\u00a0: vérifiez-la et envoyez-la de nouveau.');
+    expect(fieldMessage('fr', { code: 'new_rule', params: { x: 1 } })).toBe(
+      'Cette information est à corriger\u00a0: vérifiez-la et envoyez-la de nouveau.',
+    );
     expect(fieldMessage('en', { code: 'toString' })).toBe('This information needs correcting: check it and send it again.');
   });
 });
@@ -60,17 +69,30 @@ describe('the validation pipe’s params', () => {
       { code: 'max_length', params: { field: 'name', max: 100 } },
     ]);
     expect((await refused({ expires_at: '2999-01-01T00:00:00Z' }, IssueTokenDto))[0]!.params).toEqual({ field: 'expires_at', max: 2 });
-    expect((await refused({ limit: '1000' }, ListDeclarationsQueryDto, 'query'))[0]).toMatchObject({ pointer: '/query/limit', code: 'limit_out_of_range', params: { field: 'limit', min: 1, max: 100 } });
-    expect((await refused({ q: 'x'.repeat(201) }, ListClientsQueryDto, 'query'))[0]).toMatchObject({ code: 'invalid_length', params: { field: 'q', max: 200 } });
+    expect((await refused({ limit: '1000' }, ListDeclarationsQueryDto, 'query'))[0]).toMatchObject({
+      pointer: '/query/limit',
+      code: 'limit_out_of_range',
+      params: { field: 'limit', min: 1, max: 100 },
+    });
+    expect((await refused({ q: 'x'.repeat(201) }, ListClientsQueryDto, 'query'))[0]).toMatchObject({
+      code: 'invalid_length',
+      params: { field: 'q', max: 200 },
+    });
     expect((await refused({ q: '' }, ListClientsQueryDto, 'query')).map(({ code, params }) => ({ code, params }))).toEqual(
       expect.arrayContaining([{ code: 'invalid_length', params: { field: 'q', min: 1 } }]),
     );
-    expect((await refused({ idus: Array.from({ length: 51 }, (_, i) => `FR${i}`) }, CreateClientDto))[0]).toMatchObject({ code: 'array_max_size', params: { field: 'idus', max: 50 } });
+    expect((await refused({ idus: Array.from({ length: 51 }, (_, i) => `FR${i}`) }, CreateClientDto))[0]).toMatchObject({
+      code: 'array_max_size',
+      params: { field: 'idus', max: 50 },
+    });
     expect((await refused({ email: 'nope' }, CreateClientDto))[0]).toMatchObject({ code: 'invalid_email', params: { field: 'email' } });
   });
 
   it('of reserved keys, invisible characters and deep nesting', async () => {
-    expect((await refused(JSON.parse('{"__proto__": {"x": 1}}'), IssueTokenDto))[0]).toMatchObject({ code: 'unknown_field', params: { field: '__proto__' } });
+    expect((await refused(JSON.parse('{"__proto__": {"x": 1}}'), IssueTokenDto))[0]).toMatchObject({
+      code: 'unknown_field',
+      params: { field: '__proto__' },
+    });
     expect((await refused({ name: 'a\u200bb' }, IssueTokenDto))[0]).toMatchObject({ code: 'invalid_characters', params: {} });
     expect((await refused({ name: 'a\u0000b' }, IssueTokenDto))[0]).toMatchObject({ code: 'invalid_characters', params: {} });
     let deep: unknown = 1;

@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { csvDecimal, formatDate, formatDateTime, formatList, formatMoney, formatNumber, formatPercent, formatQuantity, plural, unitSymbol } from './format.js';
+import {
+  csvDecimal,
+  formatDate,
+  formatDateTime,
+  formatList,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatQuantity,
+  plural,
+  unitSymbol,
+} from './format.js';
 
 // The exact output of this runtime's ICU (Node 24, ICU 78): a change of ICU that moves a space shows here.
 const NNBSP = '\u202f'; // narrow no-break space: French thousands, and before kg
@@ -20,7 +31,9 @@ describe('formatNumber', () => {
   });
 
   it('formats a decimal text exactly, whatever its length, without trailing zeros', () => {
-    expect(formatNumber('fr', '1000000000000.123456789012345678901234567891')).toBe(`1${NNBSP}000${NNBSP}000${NNBSP}000${NNBSP}000,123456789012345678901234567891`);
+    expect(formatNumber('fr', '1000000000000.123456789012345678901234567891')).toBe(
+      `1${NNBSP}000${NNBSP}000${NNBSP}000${NNBSP}000,123456789012345678901234567891`,
+    );
     expect(formatNumber('en', '0.000000000000000000000000000001')).toBe('0.000000000000000000000000000001');
     expect(formatNumber('fr', '1523.0950')).toBe(`1${NNBSP}523,095`);
     expect(formatNumber('fr', '0')).toBe('0');
@@ -28,7 +41,9 @@ describe('formatNumber', () => {
   });
 
   it('gives every digit of every decimal text back (property)', () => {
-    const decimal = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 13n }), fc.stringMatching(/^\d{0,30}$/)).map(([int, frac]) => (frac ? `${int}.${frac}` : `${int}`));
+    const decimal = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 13n }), fc.stringMatching(/^\d{0,30}$/))
+      .map(([int, frac]) => (frac ? `${int}.${frac}` : `${int}`));
     fc.assert(
       fc.property(decimal, (text) => {
         const digitsOf = (s: string) => s.replace(/[^\d]/g, '').replace(/^0+/, '');
@@ -45,8 +60,10 @@ describe('formatNumber', () => {
   });
 
   it('refuses what is not a number rather than write NaN', () => {
-    for (const text of ['', '1,5', '1e3', ' 1', '1.', '.5', 'abc', '+1']) expect(() => formatNumber('fr', text)).toThrow(new TypeError(`not a decimal text: ${JSON.stringify(text)}`));
-    for (const value of [Number.NaN, Infinity, -Infinity]) expect(() => formatNumber('en', value)).toThrow(new RangeError(`not a finite number: ${value}`));
+    for (const text of ['', '1,5', '1e3', ' 1', '1.', '.5', 'abc', '+1'])
+      expect(() => formatNumber('fr', text)).toThrow(new TypeError(`not a decimal text: ${JSON.stringify(text)}`));
+    for (const value of [Number.NaN, Infinity, -Infinity])
+      expect(() => formatNumber('en', value)).toThrow(new RangeError(`not a finite number: ${value}`));
   });
 });
 
@@ -79,7 +96,12 @@ describe('formatQuantity', () => {
   });
 
   it('names the units', () => {
-    expect([unitSymbol('fr', 'uvc'), unitSymbol('en', 'uvc'), unitSymbol('fr', 'kg'), unitSymbol('en', 'toString')]).toEqual(['UVC', 'CSU', 'kg', 'toString']);
+    expect([unitSymbol('fr', 'uvc'), unitSymbol('en', 'uvc'), unitSymbol('fr', 'kg'), unitSymbol('en', 'toString')]).toEqual([
+      'UVC',
+      'CSU',
+      'kg',
+      'toString',
+    ]);
   });
 });
 

@@ -49,7 +49,9 @@ export interface NumberOptions {
 }
 
 const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
-  options.decimals === undefined ? { maximumFractionDigits: 100 } : { minimumFractionDigits: options.decimals, maximumFractionDigits: options.decimals };
+  options.decimals === undefined
+    ? { maximumFractionDigits: 100 }
+    : { minimumFractionDigits: options.decimals, maximumFractionDigits: options.decimals };
 
 /**
  * A quantity or count: `formatNumber('fr', '1200.5')` → "1 200,5" (U+202F), `'en'` → "1,200.5".
@@ -100,7 +102,10 @@ export function formatQuantity(language: Language, value: number | string, unit:
  * which is the same day in Paris (UTC+1 or UTC+2).
  */
 export function formatDate(language: Language, date: string | Date): string {
-  return firstOfMonth(language, dateFormat(language, { day: 'numeric', month: 'long', year: 'numeric', timeZone: TIME_ZONE }).formatToParts(instant(date)));
+  return firstOfMonth(
+    language,
+    dateFormat(language, { day: 'numeric', month: 'long', year: 'numeric', timeZone: TIME_ZONE }).formatToParts(instant(date)),
+  );
 }
 
 /**
@@ -139,7 +144,8 @@ const pluralRules = new Map<Language, Intl.PluralRules>();
 export function formatList(language: Language, items: readonly string[], type: 'and' | 'or' = 'and'): string {
   const key = `${language} ${type}`;
   let format = listFormats.get(key);
-  if (!format) listFormats.set(key, (format = new Intl.ListFormat(LOCALES[language], { type: type === 'and' ? 'conjunction' : 'disjunction' })));
+  if (!format)
+    listFormats.set(key, (format = new Intl.ListFormat(LOCALES[language], { type: type === 'and' ? 'conjunction' : 'disjunction' })));
   return format.format(items);
 }
 

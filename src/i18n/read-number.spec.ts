@@ -134,10 +134,16 @@ describe('readNumber', () => {
 
     it('is refused when the text around uses it for decimals with other places, or both separators', () => {
       expect(readNumber('1.200', { decimal: '.' })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'other_places' } });
-      expect(readNumber('1.200', { decimal: '.', threePlaces: false })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'other_places' } });
+      expect(readNumber('1.200', { decimal: '.', threePlaces: false })).toMatchObject({
+        code: 'number_ambiguous',
+        params: { reason: 'other_places' },
+      });
       expect(readNumber('1.200', { mixed: true })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'mixed' } });
       expect(readNumber('1.200', { mixed: true, decimal: ',' })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'mixed' } });
-      expect(readNumber('1.200', { mixed: true, decimal: '.', threePlaces: true })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'mixed' } });
+      expect(readNumber('1.200', { mixed: true, decimal: '.', threePlaces: true })).toMatchObject({
+        code: 'number_ambiguous',
+        params: { reason: 'mixed' },
+      });
       expect(readNumber('1.200', { threePlaces: true })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'unknown' } });
     });
 
@@ -170,17 +176,24 @@ describe('readNumber', () => {
 
   it('reads a file of numbers written in one language with the file as context: never another number (property)', () => {
     fc.assert(
-      fc.property(fc.array(decimals, { minLength: 1, maxLength: 8 }), fc.constantFrom('fr' as const, 'en' as const), fc.boolean(), (numbers, language, fixed) => {
-        // `fixed`: every number written with three decimals, as an export in the format 0.000 writes them.
-        const cells = numbers.map((n) => (fixed ? formatNumber(language, n.text.replace(/(\.\d{0,3})\d*$/, '$1'), { decimals: 3 }) : formatNumber(language, n.text)));
-        const context = numberContext(cells);
-        cells.forEach((cell, i) => {
-          const read = readNumber(cell, context);
-          if (!read.ok) return expect(read.code).toBe('number_ambiguous');
-          const expected = fixed ? Number(numbers[i]!.text.replace(/(\.\d{0,3})\d*$/, '$1')) : Number(numbers[i]!.text);
-          expect(Number(read.value)).toBe(Object.is(expected, -0) ? 0 : expected);
-        });
-      }),
+      fc.property(
+        fc.array(decimals, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('fr' as const, 'en' as const),
+        fc.boolean(),
+        (numbers, language, fixed) => {
+          // `fixed`: every number written with three decimals, as an export in the format 0.000 writes them.
+          const cells = numbers.map((n) =>
+            fixed ? formatNumber(language, n.text.replace(/(\.\d{0,3})\d*$/, '$1'), { decimals: 3 }) : formatNumber(language, n.text),
+          );
+          const context = numberContext(cells);
+          cells.forEach((cell, i) => {
+            const read = readNumber(cell, context);
+            if (!read.ok) return expect(read.code).toBe('number_ambiguous');
+            const expected = fixed ? Number(numbers[i]!.text.replace(/(\.\d{0,3})\d*$/, '$1')) : Number(numbers[i]!.text);
+            expect(Number(read.value)).toBe(Object.is(expected, -0) ? 0 : expected);
+          });
+        },
+      ),
     );
   });
 
@@ -250,6 +263,12 @@ describe('numberContext', () => {
     expect(cells.map((cell) => value(cell, context))).toEqual(['12.500', '0.250', '1.200', '3.000']);
     // The same file with one number written otherwise: the three-place ones may be a person's thousands.
     const mixed = [...cells, '7.5'];
-    expect(mixed.map((cell) => value(cell, numberContext(mixed)))).toEqual(['number_ambiguous', '0.250', 'number_ambiguous', 'number_ambiguous', '7.5']);
+    expect(mixed.map((cell) => value(cell, numberContext(mixed)))).toEqual([
+      'number_ambiguous',
+      '0.250',
+      'number_ambiguous',
+      'number_ambiguous',
+      '7.5',
+    ]);
   });
 });

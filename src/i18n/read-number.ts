@@ -48,7 +48,8 @@ export interface NumberContext {
   mixed?: boolean;
 }
 
-export type NumberProblemCode = 'number_empty' | 'number_has_unit' | 'number_scientific' | 'number_grouping' | 'number_ambiguous' | 'number_invalid';
+export type NumberProblemCode =
+  'number_empty' | 'number_has_unit' | 'number_scientific' | 'number_grouping' | 'number_ambiguous' | 'number_invalid';
 
 export interface NumberProblemParams {
   /** The text as written (trimmed; cut to 40 characters). */
@@ -142,12 +143,19 @@ export function readNumber(text: string, context: NumberContext = {}): ReadNumbe
     case 'ambiguous': {
       const { int, frac, separator } = shape;
       if (!context.mixed && context.decimal === other(separator)) return { ok: true, value: decimalText(negative, int + frac, '') };
-      if (!context.mixed && context.decimal === separator && context.threePlaces) return { ok: true, value: decimalText(negative, int, frac) };
+      if (!context.mixed && context.decimal === separator && context.threePlaces)
+        return { ok: true, value: decimalText(negative, int, frac) };
       const reason = context.mixed ? 'mixed' : context.decimal === separator ? 'other_places' : 'unknown';
       return {
         ok: false,
         code: 'number_ambiguous',
-        params: { value, separator, asDecimal: decimalText(negative, int, frac.replace(/0+$/, '')), asThousands: decimalText(negative, int + frac, ''), reason },
+        params: {
+          value,
+          separator,
+          asDecimal: decimalText(negative, int, frac.replace(/0+$/, '')),
+          asThousands: decimalText(negative, int + frac, ''),
+          reason,
+        },
       };
     }
   }

@@ -5,7 +5,10 @@ describe('resolveLanguage', () => {
     const all = { path: '/fr/dashboard', remembered: 'en', acceptLanguage: 'en' };
     expect(resolveLanguage(all)).toEqual({ language: 'fr', from: 'path' });
     expect(resolveLanguage({ ...all, path: '/dashboard' })).toEqual({ language: 'en', from: 'remembered' });
-    expect(resolveLanguage({ path: '/dashboard', remembered: 'de', acceptLanguage: 'en-GB,en;q=0.9' })).toEqual({ language: 'en', from: 'browser' });
+    expect(resolveLanguage({ path: '/dashboard', remembered: 'de', acceptLanguage: 'en-GB,en;q=0.9' })).toEqual({
+      language: 'en',
+      from: 'browser',
+    });
     expect(resolveLanguage({ path: '/dashboard', acceptLanguage: 'de-DE' })).toEqual({ language: 'fr', from: 'default' });
     expect(resolveLanguage({})).toEqual({ language: 'fr', from: 'default' });
   });
@@ -50,7 +53,9 @@ describe('parseAcceptLanguage', () => {
   });
 
   it('skips malformed entries and weights', () => {
-    expect(parseAcceptLanguage('fr;q=2, en;q=0.1234, de;q=abc, it;level=1, es;q=0.5;x=1, 12, en-, , pt ; q = 0.3')).toEqual([{ primary: 'pt', q: 0.3 }]);
+    expect(parseAcceptLanguage('fr;q=2, en;q=0.1234, de;q=abc, it;level=1, es;q=0.5;x=1, 12, en-, , pt ; q = 0.3')).toEqual([
+      { primary: 'pt', q: 0.3 },
+    ]);
     expect(parseAcceptLanguage('')).toEqual([]);
     expect(parseAcceptLanguage('en;q=1.000, fr;q=0.')).toEqual([
       { primary: 'en', q: 1 },

@@ -3,8 +3,12 @@ import { realSources } from '../reference/test-support.js';
 import { gtinCheckDigitOk, ProductRules } from './product-rules.js';
 
 describe('gtinCheckDigitOk (GS1 mod 10)', () => {
-  it.each(['3017620422003', '4006381333931', '96385074', '036000291452', '10614141000415'])('%s is right', (gtin) => expect(gtinCheckDigitOk(gtin)).toBe(true));
-  it.each(['3017620422004', '4006381333932', '96385075', '036000291453'])('%s is wrong', (gtin) => expect(gtinCheckDigitOk(gtin)).toBe(false));
+  it.each(['3017620422003', '4006381333931', '96385074', '036000291452', '10614141000415'])('%s is right', (gtin) =>
+    expect(gtinCheckDigitOk(gtin)).toBe(true),
+  );
+  it.each(['3017620422004', '4006381333932', '96385075', '036000291453'])('%s is wrong', (gtin) =>
+    expect(gtinCheckDigitOk(gtin)).toBe(false),
+  );
 });
 
 describe('ProductRules', () => {
@@ -18,7 +22,16 @@ describe('ProductRules', () => {
 
   it('stores the material as its category code, the weight as exact decimal text, one element per unit by default', () => {
     const result = rules.products(product({ material: 'VERRE', weight_g: 1e-3 }));
-    expect(result).toMatchObject({ ok: true, value: [{ reference: 'R-1', gtin: null, elements: [{ materialCode: 'glass', weightG: '0.001', perUnit: 1, packagingCategory: null, reuseStatus: null }] }] });
+    expect(result).toMatchObject({
+      ok: true,
+      value: [
+        {
+          reference: 'R-1',
+          gtin: null,
+          elements: [{ materialCode: 'glass', weightG: '0.001', perUnit: 1, packagingCategory: null, reuseStatus: null }],
+        },
+      ],
+    });
   });
 
   it('judges the weight as written: 3 decimals at most, above 0, at most 10 t', () => {

@@ -54,8 +54,10 @@ export interface ValidSale {
 
 export type RulesResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const typeName = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : isExactNumber(value) ? 'number' : typeof value;
 const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
 
 type Fail = (pointer: string, code: string, detail: string, params?: FieldErrorParams) => void;
@@ -93,17 +95,26 @@ export class ProductRules {
 
   products(body: unknown): RulesResult<ValidProduct[]> {
     const errors: FieldError[] = [];
-    const fail: Fail = (pointer, code, detail, params = {}) => errors.push({ pointer, code, detail, params: { ...positionOf(pointer), ...params } });
+    const fail: Fail = (pointer, code, detail, params = {}) =>
+      errors.push({ pointer, code, detail, params: { ...positionOf(pointer), ...params } });
     if (!isPlainObject(body)) {
-      fail('', 'invalid_type', `the body must be a JSON object with products, not ${typeName(body)}`, { expected: 'object', actual: typeName(body) });
+      fail('', 'invalid_type', `the body must be a JSON object with products, not ${typeName(body)}`, {
+        expected: 'object',
+        actual: typeName(body),
+      });
       return { ok: false, errors };
     }
     for (const key of Object.keys(body)) if (key !== 'products') fail(`/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
     const list = body.products;
     if (list === undefined) fail('/products', 'required', `products is required: 1 to ${MAX_PRODUCTS} products`);
-    else if (!Array.isArray(list)) fail('/products', 'invalid_type', `products must be an array, not ${typeName(list)}`, { expected: 'array', actual: typeName(list) });
+    else if (!Array.isArray(list))
+      fail('/products', 'invalid_type', `products must be an array, not ${typeName(list)}`, { expected: 'array', actual: typeName(list) });
     else if (list.length === 0) fail('/products', 'no_products', 'send at least one product', { min: 1 });
-    else if (list.length > MAX_PRODUCTS) fail('/products', 'too_many_products', `at most ${MAX_PRODUCTS} products per request, not ${list.length}`, { max: MAX_PRODUCTS, count: list.length });
+    else if (list.length > MAX_PRODUCTS)
+      fail('/products', 'too_many_products', `at most ${MAX_PRODUCTS} products per request, not ${list.length}`, {
+        max: MAX_PRODUCTS,
+        count: list.length,
+      });
     if (errors.length > 0 || !Array.isArray(list)) return { ok: false, errors };
 
     const products = list.map((value, index) => this.product(value, `/products/${index}`, fail));
@@ -114,10 +125,15 @@ export class ProductRules {
       const first = seen.get(key);
       if (first === undefined) seen.set(key, index);
       else {
-        fail(`/products/${index}/reference`, 'duplicate_reference', `product ${product.reference} valid from ${product.validFrom} is already product ${first + 1} of this request`, {
-          value: shown(product.reference),
-          other: first + 1,
-        });
+        fail(
+          `/products/${index}/reference`,
+          'duplicate_reference',
+          `product ${product.reference} valid from ${product.validFrom} is already product ${first + 1} of this request`,
+          {
+            value: shown(product.reference),
+            other: first + 1,
+          },
+        );
       }
     });
     if (errors.length > 0) return { ok: false, errors };
@@ -126,23 +142,36 @@ export class ProductRules {
 
   sales(body: unknown, period: string | undefined, today: string): RulesResult<{ period: string; sales: ValidSale[] }> {
     const errors: FieldError[] = [];
-    const fail: Fail = (pointer, code, detail, params = {}) => errors.push({ pointer, code, detail, params: { ...positionOf(pointer), ...params } });
+    const fail: Fail = (pointer, code, detail, params = {}) =>
+      errors.push({ pointer, code, detail, params: { ...positionOf(pointer), ...params } });
     const checked = this.salesPeriod(period, today, fail);
     if (!isPlainObject(body)) {
-      fail('', 'invalid_type', `the body must be a JSON object with sales, not ${typeName(body)}`, { expected: 'object', actual: typeName(body) });
+      fail('', 'invalid_type', `the body must be a JSON object with sales, not ${typeName(body)}`, {
+        expected: 'object',
+        actual: typeName(body),
+      });
       return { ok: false, errors };
     }
     for (const key of Object.keys(body)) if (key !== 'sales') fail(`/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
     const list = body.sales;
     if (list === undefined) fail('/sales', 'required', `sales is required: 1 to ${MAX_SALES} sales`);
-    else if (!Array.isArray(list)) fail('/sales', 'invalid_type', `sales must be an array, not ${typeName(list)}`, { expected: 'array', actual: typeName(list) });
+    else if (!Array.isArray(list))
+      fail('/sales', 'invalid_type', `sales must be an array, not ${typeName(list)}`, { expected: 'array', actual: typeName(list) });
     else if (list.length === 0) fail('/sales', 'no_products', 'send at least one sale', { min: 1 });
-    else if (list.length > MAX_SALES) fail('/sales', 'too_many_products', `at most ${MAX_SALES} sales per request, not ${list.length}`, { max: MAX_SALES, count: list.length });
+    else if (list.length > MAX_SALES)
+      fail('/sales', 'too_many_products', `at most ${MAX_SALES} sales per request, not ${list.length}`, {
+        max: MAX_SALES,
+        count: list.length,
+      });
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_SALES) return { ok: false, errors };
 
     const sales: (ValidSale | undefined)[] = list.map((value, index) => {
       const at = `/sales/${index}`;
-      if (!isPlainObject(value)) return void fail(at, 'invalid_type', `each sale must be an object with reference and units, not ${typeName(value)}`, { expected: 'object', actual: typeName(value) });
+      if (!isPlainObject(value))
+        return void fail(at, 'invalid_type', `each sale must be an object with reference and units, not ${typeName(value)}`, {
+          expected: 'object',
+          actual: typeName(value),
+        });
       let ok = true;
       for (const key of Object.keys(value)) {
         if (!SALE_FIELDS.includes(key)) {
@@ -159,7 +188,13 @@ export class ProductRules {
       if (!sale) return;
       const first = seen.get(sale.reference);
       if (first === undefined) seen.set(sale.reference, index);
-      else fail(`/sales/${index}/reference`, 'duplicate_reference', `product ${sale.reference} already has a sale in this request (sale ${first + 1})`, { value: shown(sale.reference), other: first + 1 });
+      else
+        fail(
+          `/sales/${index}/reference`,
+          'duplicate_reference',
+          `product ${sale.reference} already has a sale in this request (sale ${first + 1})`,
+          { value: shown(sale.reference), other: first + 1 },
+        );
     });
     if (errors.length > 0) return { ok: false, errors };
     return { ok: true, value: { period: checked!.code, sales: sales as ValidSale[] } };
@@ -169,8 +204,14 @@ export class ProductRules {
   private salesPeriod(value: string | undefined, today: string, fail: Fail): Period | undefined {
     if (value === undefined) return void fail('/query/period', 'required', 'period is required in the address: ?period=2026-S1');
     const period = parsePeriod(value);
-    if (!period) return void fail('/query/period', 'invalid_period_format', 'period must be a half-year written YYYY-S1 or YYYY-S2', { value: shown(value) });
-    if (period.year < this.earliestYear) return void fail('/query/period', 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, { earliest: `${this.earliestYear}-S1` });
+    if (!period)
+      return void fail('/query/period', 'invalid_period_format', 'period must be a half-year written YYYY-S1 or YYYY-S2', {
+        value: shown(value),
+      });
+    if (period.year < this.earliestYear)
+      return void fail('/query/period', 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, {
+        earliest: `${this.earliestYear}-S1`,
+      });
     if (period.start > today) {
       return void fail('/query/period', 'period_not_started', `${period.code} has not started: it opens on ${period.start}`, {
         period: period.code,
@@ -183,42 +224,74 @@ export class ProductRules {
 
   private product(value: unknown, at: string, fail: Fail): ValidProduct | undefined {
     if (!isPlainObject(value)) {
-      return void fail(at, 'invalid_type', `each product must be an object with reference, name, stream, valid_from and elements, not ${typeName(value)}`, { expected: 'object', actual: typeName(value) });
+      return void fail(
+        at,
+        'invalid_type',
+        `each product must be an object with reference, name, stream, valid_from and elements, not ${typeName(value)}`,
+        { expected: 'object', actual: typeName(value) },
+      );
     }
     let complete = true;
     const bad: Fail = (pointer, code, detail, params) => {
       complete = false;
       fail(pointer, code, detail, params);
     };
-    for (const key of Object.keys(value)) if (!PRODUCT_FIELDS.includes(key)) bad(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
+    for (const key of Object.keys(value))
+      if (!PRODUCT_FIELDS.includes(key)) bad(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
     const reference = this.text(value.reference, `${at}/reference`, MAX_REFERENCE_LENGTH, bad);
     const name = this.text(value.name, `${at}/name`, MAX_NAME_LENGTH, bad);
     const stream = this.stream(value.stream, `${at}/stream`, bad);
     const gtin = this.gtin(value.gtin, `${at}/gtin`, bad);
     const validFrom = this.validFrom(value.valid_from, `${at}/valid_from`, bad);
     const elements = this.elements(value.elements, `${at}/elements`, stream, bad);
-    if (!complete || reference === undefined || name === undefined || stream === undefined || gtin === undefined || validFrom === undefined || !elements) return undefined;
-    const content = canonicalJson([name, stream, gtin, elements.map((e) => [e.materialCode, e.weightG, e.perUnit, e.packagingCategory, e.reuseStatus])]);
+    if (
+      !complete ||
+      reference === undefined ||
+      name === undefined ||
+      stream === undefined ||
+      gtin === undefined ||
+      validFrom === undefined ||
+      !elements
+    )
+      return undefined;
+    const content = canonicalJson([
+      name,
+      stream,
+      gtin,
+      elements.map((e) => [e.materialCode, e.weightG, e.perUnit, e.packagingCategory, e.reuseStatus]),
+    ]);
     return { reference, name, stream, gtin, validFrom, elements, contentHash: sha256Hex(content) };
   }
 
   /** Trimmed one-line text of 1 to `max` characters. */
   private text(value: unknown, at: string, max: number, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', `${at.split('/').at(-1)} is required`);
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
     const text = value.trim();
     const length = [...text].length;
     if (length === 0) return void bad(at, 'invalid_text', 'must not be empty', { reason: 'empty' });
-    if (length > max) return void bad(at, 'invalid_text', `must be at most ${max} characters, not ${length}`, { reason: 'too_long', max, length });
-    if (CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text)) return void bad(at, 'invalid_text', 'must be one line of text without control or invisible format characters', { reason: 'characters' });
+    if (length > max)
+      return void bad(at, 'invalid_text', `must be at most ${max} characters, not ${length}`, { reason: 'too_long', max, length });
+    if (CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text))
+      return void bad(at, 'invalid_text', 'must be one line of text without control or invisible format characters', {
+        reason: 'characters',
+      });
     return text;
   }
 
   private stream(value: unknown, at: string, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'stream is required');
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `stream must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `stream must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     if (!this.catalogue.stream(value)) {
-      return void bad(at, 'unknown_stream', `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`, { value: shown(value), streams: this.catalogue.streamCodes() });
+      return void bad(at, 'unknown_stream', `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`, {
+        value: shown(value),
+        streams: this.catalogue.streamCodes(),
+      });
     }
     return value;
   }
@@ -226,63 +299,110 @@ export class ProductRules {
   /** null when absent; the digits of a GTIN-8, -12, -13 or -14 with a right check digit. */
   private gtin(value: unknown, at: string, bad: Fail): string | null | undefined {
     if (value === undefined || value === null) return null;
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `gtin must be a string of digits, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `gtin must be a string of digits, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     const gtin = value.trim();
-    if (!/^(\d{8}|\d{12,14})$/.test(gtin)) return void bad(at, 'invalid_gtin', 'a GTIN is 8, 12, 13 or 14 digits (EAN-13: 13 digits)', { reason: 'format', value: shown(gtin) });
-    if (!gtinCheckDigitOk(gtin)) return void bad(at, 'invalid_gtin', `the check digit of ${gtin} is wrong: check the number on the barcode`, { reason: 'check_digit', value: gtin });
+    if (!/^(\d{8}|\d{12,14})$/.test(gtin))
+      return void bad(at, 'invalid_gtin', 'a GTIN is 8, 12, 13 or 14 digits (EAN-13: 13 digits)', { reason: 'format', value: shown(gtin) });
+    if (!gtinCheckDigitOk(gtin))
+      return void bad(at, 'invalid_gtin', `the check digit of ${gtin} is wrong: check the number on the barcode`, {
+        reason: 'check_digit',
+        value: gtin,
+      });
     return gtin;
   }
 
   private validFrom(value: unknown, at: string, bad: Fail): string | undefined {
-    if (value === undefined) return void bad(at, 'required', 'valid_from is required: the half-year this packaging applies from, e.g. "2026-S1"');
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `valid_from must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (value === undefined)
+      return void bad(at, 'required', 'valid_from is required: the half-year this packaging applies from, e.g. "2026-S1"');
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `valid_from must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     const period = parsePeriod(value);
-    if (!period) return void bad(at, 'invalid_period_format', 'valid_from must be a half-year written YYYY-S1 or YYYY-S2', { value: shown(value) });
-    if (period.year < this.earliestYear) return void bad(at, 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, { earliest: `${this.earliestYear}-S1` });
+    if (!period)
+      return void bad(at, 'invalid_period_format', 'valid_from must be a half-year written YYYY-S1 or YYYY-S2', { value: shown(value) });
+    if (period.year < this.earliestYear)
+      return void bad(at, 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, {
+        earliest: `${this.earliestYear}-S1`,
+      });
     return period.code;
   }
 
   private elements(value: unknown, at: string, stream: string | undefined, bad: Fail): ValidElement[] | undefined {
     if (value === undefined) return void bad(at, 'required', 'elements is required: the packaging elements of one unit');
-    if (!Array.isArray(value)) return void bad(at, 'invalid_type', `elements must be an array, not ${typeName(value)}`, { expected: 'array', actual: typeName(value) });
+    if (!Array.isArray(value))
+      return void bad(at, 'invalid_type', `elements must be an array, not ${typeName(value)}`, {
+        expected: 'array',
+        actual: typeName(value),
+      });
     if (value.length === 0) return void bad(at, 'no_elements', 'a product has at least one packaging element', { min: 1 });
-    if (value.length > MAX_ELEMENTS) return void bad(at, 'too_many_elements', `a product has at most ${MAX_ELEMENTS} packaging elements, not ${value.length}`, { max: MAX_ELEMENTS, count: value.length });
+    if (value.length > MAX_ELEMENTS)
+      return void bad(at, 'too_many_elements', `a product has at most ${MAX_ELEMENTS} packaging elements, not ${value.length}`, {
+        max: MAX_ELEMENTS,
+        count: value.length,
+      });
     const elements = value.map((element, index) => this.element(element, `${at}/${index}`, stream, bad));
     return elements.every((element) => element !== undefined) ? elements : undefined;
   }
 
   private element(value: unknown, at: string, stream: string | undefined, bad: Fail): ValidElement | undefined {
     if (!isPlainObject(value)) {
-      return void bad(at, 'invalid_type', `each element must be an object with material, weight_g and per_unit, not ${typeName(value)}`, { expected: 'object', actual: typeName(value) });
+      return void bad(at, 'invalid_type', `each element must be an object with material, weight_g and per_unit, not ${typeName(value)}`, {
+        expected: 'object',
+        actual: typeName(value),
+      });
     }
     let complete = true;
     const mark: Fail = (pointer, code, detail, params) => {
       complete = false;
       bad(pointer, code, detail, params);
     };
-    for (const key of Object.keys(value)) if (!ELEMENT_FIELDS.includes(key)) mark(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
+    for (const key of Object.keys(value))
+      if (!ELEMENT_FIELDS.includes(key)) mark(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
     const material = this.material(value.material, `${at}/material`, stream, mark);
     const weightG = this.weight(value.weight_g, `${at}/weight_g`, mark);
     const perUnit = value.per_unit === undefined ? '1' : this.whole(value.per_unit, `${at}/per_unit`, 1, MAX_PER_UNIT, mark);
     const packagingCategory = this.packagingClass(value.packaging_category, `${at}/packaging_category`, stream, 'packaging_category', mark);
     const reuseStatus = this.packagingClass(value.reuse_status, `${at}/reuse_status`, stream, 'reuse_status', mark);
-    if (!complete || material === undefined || weightG === undefined || perUnit === undefined || packagingCategory === undefined || reuseStatus === undefined) return undefined;
+    if (
+      !complete ||
+      material === undefined ||
+      weightG === undefined ||
+      perUnit === undefined ||
+      packagingCategory === undefined ||
+      reuseStatus === undefined
+    )
+      return undefined;
     return { materialCode: material, weightG, perUnit: Number(perUnit), packagingCategory, reuseStatus };
   }
 
   /** The code of the stream's published material category the text names (by code, French or English name). */
   private material(value: unknown, at: string, stream: string | undefined, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'material is required');
-    if (typeof value !== 'string') return void bad(at, 'invalid_type', `material must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `material must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+      });
     if (stream === undefined) return undefined;
     const material = this.catalogue.materialFor(stream, value);
     if (!material) {
       const published = this.catalogue.stream(stream)!.materials;
-      return void bad(at, 'unknown_material', `"${shown(value.trim())}" is not a material category of ${stream}; categories: ${published.map((m) => m.code).join(', ')} (see /api/v1/streams.json)`, {
-        value: shown(value.trim()),
-        stream,
-        allowed: published.map((m) => m.code),
-      });
+      return void bad(
+        at,
+        'unknown_material',
+        `"${shown(value.trim())}" is not a material category of ${stream}; categories: ${published.map((m) => m.code).join(', ')} (see /api/v1/streams.json)`,
+        {
+          value: shown(value.trim()),
+          stream,
+          allowed: published.map((m) => m.code),
+        },
+      );
     }
     return material.code;
   }
@@ -291,13 +411,28 @@ export class ProductRules {
   private weight(value: unknown, at: string, bad: Fail): string | undefined {
     if (value === undefined) return void bad(at, 'required', 'weight_g is required: the weight of one element in grams');
     if ((typeof value !== 'number' || !Number.isFinite(value)) && !isExactNumber(value)) {
-      return void bad(at, 'invalid_weight', `weight_g must be a JSON number of grams, not ${typeof value === 'string' ? 'a string (send the number without quotes)' : typeName(value)}`, { reason: 'not_a_number' });
+      return void bad(
+        at,
+        'invalid_weight',
+        `weight_g must be a JSON number of grams, not ${typeof value === 'string' ? 'a string (send the number without quotes)' : typeName(value)}`,
+        { reason: 'not_a_number' },
+      );
     }
     const exact = exactDecimal(String(value));
-    if (exact.negative || exact.text === '0') return void bad(at, 'invalid_weight', 'weight_g must be more than 0 grams', { reason: 'not_positive' });
-    if (exact.text === '' || Number(exact.text) > MAX_WEIGHT_G) return void bad(at, 'invalid_weight', `weight_g must be at most ${MAX_WEIGHT_G} grams (10 tonnes)`, { reason: 'too_large', max: MAX_WEIGHT_G });
+    if (exact.negative || exact.text === '0')
+      return void bad(at, 'invalid_weight', 'weight_g must be more than 0 grams', { reason: 'not_positive' });
+    if (exact.text === '' || Number(exact.text) > MAX_WEIGHT_G)
+      return void bad(at, 'invalid_weight', `weight_g must be at most ${MAX_WEIGHT_G} grams (10 tonnes)`, {
+        reason: 'too_large',
+        max: MAX_WEIGHT_G,
+      });
     if (exact.decimals > WEIGHT_DECIMALS) {
-      return void bad(at, 'weight_too_precise', `weight_g has at most ${WEIGHT_DECIMALS} decimals (to the milligram), not ${exact.decimals}`, { decimals: WEIGHT_DECIMALS, actual: exact.decimals });
+      return void bad(
+        at,
+        'weight_too_precise',
+        `weight_g has at most ${WEIGHT_DECIMALS} decimals (to the milligram), not ${exact.decimals}`,
+        { decimals: WEIGHT_DECIMALS, actual: exact.decimals },
+      );
     }
     return exact.text;
   }
@@ -316,7 +451,13 @@ export class ProductRules {
   }
 
   /** For a stream that publishes them (EPRO): required and one of the published codes; for others: absent (null). */
-  private packagingClass(value: unknown, at: string, stream: string | undefined, kind: 'packaging_category' | 'reuse_status', bad: Fail): string | null | undefined {
+  private packagingClass(
+    value: unknown,
+    at: string,
+    stream: string | undefined,
+    kind: 'packaging_category' | 'reuse_status',
+    bad: Fail,
+  ): string | null | undefined {
     if (stream === undefined) return undefined;
     const published = kind === 'packaging_category' ? this.catalogue.packagingCategories(stream) : this.catalogue.reuseStatuses(stream);
     const codes = published.map((c) => c.code);
@@ -324,13 +465,19 @@ export class ProductRules {
       if (value === undefined || value === null) return null;
       return void bad(at, 'not_applicable', `${stream} publishes no ${kind.replace('_', ' ')}: leave it out`, { stream });
     }
-    if (value === undefined || value === null) return void bad(at, 'required', `${kind} is required for ${stream}: one of ${codes.join(', ')}`, { allowed: codes });
+    if (value === undefined || value === null)
+      return void bad(at, 'required', `${kind} is required for ${stream}: one of ${codes.join(', ')}`, { allowed: codes });
     if (typeof value !== 'string' || !codes.includes(value)) {
-      return void bad(at, kind === 'packaging_category' ? 'unknown_packaging_category' : 'unknown_reuse_status', `${kind} must be one of ${codes.join(', ')} for ${stream}`, {
-        value: typeof value === 'string' ? shown(value) : typeName(value),
-        allowed: codes,
-        stream,
-      });
+      return void bad(
+        at,
+        kind === 'packaging_category' ? 'unknown_packaging_category' : 'unknown_reuse_status',
+        `${kind} must be one of ${codes.join(', ')} for ${stream}`,
+        {
+          value: typeof value === 'string' ? shown(value) : typeName(value),
+          allowed: codes,
+          stream,
+        },
+      );
     }
     return value;
   }

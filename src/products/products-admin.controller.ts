@@ -17,7 +17,7 @@ export class ProductsAdminController {
     operationId: 'adminGetDerivation',
     summary: 'The products behind a derived declaration',
     description:
-      "For a revision a client filed from its catalogue and sales (`POST /api/v1/periods/{period}/derived-declaration`): each product version it used, the units sold in the period and each packaging element (material category, grams, elements per unit, and for EPRO category and reuse status) — what a filing per consumer sales unit needs. A declaration entered directly, an unknown or a malformed id: 404.",
+      'For a revision a client filed from its catalogue and sales (`POST /api/v1/periods/{period}/derived-declaration`): each product version it used, the units sold in the period and each packaging element (material category, grams, elements per unit, and for EPRO category and reuse status) — what a filing per consumer sales unit needs. A declaration entered directly, an unknown or a malformed id: 404.',
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ description: 'The derivation, products by reference.', type: DerivationDto })

@@ -1,5 +1,18 @@
 import { Body, Controller, Get, Header, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Account } from '../accounts/account.js';
 import { CurrentAccount } from '../accounts/current-account.js';
@@ -20,10 +33,17 @@ import { type ClientWriter, ProductsService } from './products.service.js';
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
 const FILED_HEADERS = {
   Location: { description: 'The declaration: `/api/v1/declarations/{id}`.', schema: { type: 'string' } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (absent otherwise).', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (absent otherwise).',
+    schema: { type: 'string', enum: ['true'] },
+  },
   'Cache-Control': NO_STORE,
 };
-const PERIOD_PARAM = { name: 'period', description: 'The half-year, `YYYY-S1` or `YYYY-S2` (else 422 `invalid_period_format`, pointer `/path/period`).', schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT } };
+const PERIOD_PARAM = {
+  name: 'period',
+  description: 'The half-year, `YYYY-S1` or `YYYY-S2` (else 422 `invalid_period_format`, pointer `/path/period`).',
+  schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT },
+};
 
 const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
   clientId: client.clientId,
@@ -56,17 +76,34 @@ export class ProductsController {
   @Accepts('json', 'csv')
   @ApiConsumes('application/json', 'text/csv')
   @ApiBody({ type: CreateProductsDto })
-  @ApiCreatedResponse({ description: 'What each (reference, valid_from) became.', type: ProductsResultDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiCreatedResponse({
+    description: 'What each (reference, valid_from) became.',
+    type: ProductsResultDto,
+    headers: { 'Cache-Control': NO_STORE },
+  })
   @ApiProblems(400, 413, 415, 422)
-  async importProducts(@CurrentClient() client: AuthenticatedClient, @Body() body: unknown, @Req() req: Request): Promise<ProductsResultDto> {
+  async importProducts(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: unknown,
+    @Req() req: Request,
+  ): Promise<ProductsResultDto> {
     const writer = writerOf(client, req);
     return body instanceof CsvBody ? this.products.importProductsCsv(writer, body) : this.products.importProducts(writer, body);
   }
 
   @Get('products')
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'listProducts', summary: 'Your products with their packaging, by reference', description: 'Every version of each product, the latest `valid_from` first. Cursor pagination: pass `next_cursor` as `cursor` until it is null.' })
-  @ApiOkResponse({ description: 'A page of your products, by reference, with `next_cursor` when there are more.', type: ProductPageDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOperation({
+    operationId: 'listProducts',
+    summary: 'Your products with their packaging, by reference',
+    description:
+      'Every version of each product, the latest `valid_from` first. Cursor pagination: pass `next_cursor` as `cursor` until it is null.',
+  })
+  @ApiOkResponse({
+    description: 'A page of your products, by reference, with `next_cursor` when there are more.',
+    type: ProductPageDto,
+    headers: { 'Cache-Control': NO_STORE },
+  })
   @ApiProblems(400, 422)
   list(@CurrentClient() client: AuthenticatedClient, @Query() query: PageQueryDto): Promise<ProductPageDto> {
     return this.products.list(client, query);
@@ -74,9 +111,17 @@ export class ProductsController {
 
   @Get('products/:reference')
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'getProduct', summary: 'One of your products, every version', description: "Another client's product and an unknown reference get the same 404." })
+  @ApiOperation({
+    operationId: 'getProduct',
+    summary: 'One of your products, every version',
+    description: "Another client's product and an unknown reference get the same 404.",
+  })
   @ApiParam({ name: 'reference', schema: { type: 'string' } })
-  @ApiOkResponse({ description: 'The product with every version of its packaging.', type: ProductDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({
+    description: 'The product with every version of its packaging.',
+    type: ProductDto,
+    headers: { 'Cache-Control': NO_STORE },
+  })
   @ApiProblems(404)
   findOne(@CurrentClient() client: AuthenticatedClient, @Param('reference') reference: string): Promise<ProductDto> {
     return this.products.findOne(client, reference);
@@ -96,13 +141,25 @@ export class ProductsController {
   @Accepts('json', 'csv')
   @ApiConsumes('application/json', 'text/csv')
   @ApiBody({ type: CreateSalesDto })
-  @ApiQuery({ name: 'period', required: true, description: 'The half-year, `YYYY-S1` or `YYYY-S2`; else 422 pointer `/query/period`.', schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT } })
+  @ApiQuery({
+    name: 'period',
+    required: true,
+    description: 'The half-year, `YYYY-S1` or `YYYY-S2`; else 422 pointer `/query/period`.',
+    schema: { type: 'string', pattern: PERIOD_PATTERN_TEXT },
+  })
   @ApiOkResponse({ description: 'Recorded; what the period holds now.', type: SalesResultDto, headers: { 'Cache-Control': NO_STORE } })
   @ApiProblems(400, 413, 415, 422)
-  async recordSales(@CurrentClient() client: AuthenticatedClient, @Body() body: unknown, @Query('period') period: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SalesResultDto> {
+  async recordSales(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: unknown,
+    @Query('period') period: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SalesResultDto> {
     const writer = writerOf(client, req);
     const at = typeof period === 'string' ? period : undefined;
-    const result = body instanceof CsvBody ? await this.products.recordSalesCsv(writer, at, body) : await this.products.recordSales(writer, at, body);
+    const result =
+      body instanceof CsvBody ? await this.products.recordSalesCsv(writer, at, body) : await this.products.recordSales(writer, at, body);
     res.status(200);
     return result;
   }
@@ -117,7 +174,11 @@ export class ProductsController {
     ].join('\n'),
   })
   @ApiParam(PERIOD_PARAM)
-  @ApiOkResponse({ description: 'The derived declaration, computed now.', type: DerivedDeclarationDto, headers: { 'Cache-Control': NO_STORE } })
+  @ApiOkResponse({
+    description: 'The derived declaration, computed now.',
+    type: DerivedDeclarationDto,
+    headers: { 'Cache-Control': NO_STORE },
+  })
   @ApiProblems(422)
   preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
     return this.products.preview(client, period);
@@ -135,10 +196,23 @@ export class ProductsController {
     ].join('\n'),
   })
   @ApiParam(PERIOD_PARAM)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–255 visible ASCII characters (e.g. a UUID); see `POST /api/v1/declarations`.', schema: { type: 'string', minLength: 1, maxLength: 257 } })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: '1–255 visible ASCII characters (e.g. a UUID); see `POST /api/v1/declarations`.',
+    schema: { type: 'string', minLength: 1, maxLength: 257 },
+  })
   @ApiCreatedResponse({ description: 'A new revision, derived.', type: DeclarationDto, headers: FILED_HEADERS })
-  @ApiOkResponse({ description: 'Identical to the current revision: nothing new was stored.', type: DeclarationDto, headers: FILED_HEADERS })
-  @ApiResponse({ status: 409, description: '`idempotency_key_in_flight`, or `conflict`: the catalogue or sales changed while filing.', content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ProblemDto) } } } })
+  @ApiOkResponse({
+    description: 'Identical to the current revision: nothing new was stored.',
+    type: DeclarationDto,
+    headers: FILED_HEADERS,
+  })
+  @ApiResponse({
+    status: 409,
+    description: '`idempotency_key_in_flight`, or `conflict`: the catalogue or sales changed while filing.',
+    content: { [PROBLEM_CONTENT_TYPE_BASE]: { schema: { $ref: getSchemaPath(ProblemDto) } } },
+  })
   @ApiProblems(400, 422)
   async file(
     @CurrentAccount() account: Account,

@@ -16,7 +16,14 @@ import { ProductsService } from './products.service.js';
 /** A client's product catalogue (versions by half-year), its sales, and the declaration derived from them (filed through DeclarationsModule). */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ProductEntity, ProductVersionEntity, ProductElementEntity, ProductSaleEntity, DeclarationDerivationEntity, DeclarationDerivationContributionEntity]),
+    TypeOrmModule.forFeature([
+      ProductEntity,
+      ProductVersionEntity,
+      ProductElementEntity,
+      ProductSaleEntity,
+      DeclarationDerivationEntity,
+      DeclarationDerivationContributionEntity,
+    ]),
     DeclarationsModule,
     AuditModule,
   ],

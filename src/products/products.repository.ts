@@ -154,7 +154,9 @@ export class ProductsRepository {
       ],
     );
     const idOf = new Map(versions.map((v) => [`${v.reference}\u0000${v.validFrom}`, v.id]));
-    const elements = products.flatMap((p) => p.elements.map((e, position) => ({ ...e, position, versionId: idOf.get(`${p.reference}\u0000${p.validFrom}`)! })));
+    const elements = products.flatMap((p) =>
+      p.elements.map((e, position) => ({ ...e, position, versionId: idOf.get(`${p.reference}\u0000${p.validFrom}`)! })),
+    );
     await manager.query(
       `INSERT INTO product_elements (version_id, position, material_code, weight_g, per_unit, packaging_category, reuse_status)
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::numeric[], $5::int[], $6::text[], $7::text[])`,
@@ -190,7 +192,12 @@ export class ProductsRepository {
   }
 
   /** For each reference: whether it is a product of the client, and whether a version of it is in force in `period`. */
-  async productsForSales(manager: EntityManager, { clientId, mode }: DataScope, period: string, references: string[]): Promise<{ reference: string; productId: string; inForce: boolean }[]> {
+  async productsForSales(
+    manager: EntityManager,
+    { clientId, mode }: DataScope,
+    period: string,
+    references: string[],
+  ): Promise<{ reference: string; productId: string; inForce: boolean }[]> {
     return manager.query(
       `SELECT p.reference, p.id AS "productId", EXISTS (SELECT 1 FROM product_versions v WHERE v.product_id = p.id AND v.valid_from <= $2) AS "inForce"
          FROM products p WHERE p.client_id = $1 AND p.mode = $4 AND p.reference = ANY($3::text[])`,
@@ -241,7 +248,13 @@ export class ProductsRepository {
   }
 
   /** Records, in the filing's transaction, that the revision was derived and what each product version gave. */
-  async recordDerivation(manager: EntityManager, declarationId: string, clientId: string, period: string, contributions: ContributionRow[]): Promise<void> {
+  async recordDerivation(
+    manager: EntityManager,
+    declarationId: string,
+    clientId: string,
+    period: string,
+    contributions: ContributionRow[],
+  ): Promise<void> {
     await manager.query(`INSERT INTO declaration_derivations (declaration_id, client_id, period, products) VALUES ($1, $2, $3, $4)`, [
       declarationId,
       clientId,
@@ -286,7 +299,10 @@ export class ProductsRepository {
   }
 
   /** The latest derived filing of the period, if any. */
-  async lastDerivation({ clientId, mode }: DataScope, period: string): Promise<{ declarationId: string; revision: number; receipt: string; status: string; derivedAt: string } | undefined> {
+  async lastDerivation(
+    { clientId, mode }: DataScope,
+    period: string,
+  ): Promise<{ declarationId: string; revision: number; receipt: string; status: string; derivedAt: string } | undefined> {
     const [row] = await this.dataSource.query(
       `SELECT d.id AS "declarationId", d.revision, d.receipt, d.status, ${utcText('x.derived_at')} AS "derivedAt"
          FROM declaration_derivations x JOIN declarations d ON d.id = x.declaration_id

@@ -14,7 +14,14 @@ import { DeclarationsService, type SubmitResult } from '../declarations/declarat
 import { parsePeriod } from '../declarations/period.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type CsvFile, pointAtRows, readProductCsv, readSaleCsv, type Sheet } from './csv/product-csv.js';
-import type { DerivationDto, DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
+import type {
+  DerivationDto,
+  DerivedDeclarationDto,
+  ProductDto,
+  ProductPageDto,
+  ProductsResultDto,
+  SalesResultDto,
+} from './dto/product.dto.js';
 import { MAX_PRODUCTS, MAX_SALES, ProductRules } from './product-rules.js';
 import { type ContributionRow, type DerivedLineRow, ProductsRepository, type VersionRow } from './products.repository.js';
 
@@ -58,7 +65,9 @@ export class ProductsService {
     if (!checked.ok) throw validationProblem(checked.errors);
     const products = checked.value;
     return this.repository.withCatalogueLock(scopeOf(writer), async (manager) => {
-      const existing = new Map((await this.repository.existingVersions(manager, scopeOf(writer), products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]));
+      const existing = new Map(
+        (await this.repository.existingVersions(manager, scopeOf(writer), products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]),
+      );
       const errors: FieldError[] = [];
       const outcomes = products.map((product, index) => {
         const stored = existing.get(`${product.reference}\u0000${product.validFrom}`);
@@ -76,8 +85,15 @@ export class ProductsService {
       });
       if (errors.length > 0) throw validationProblem(errors);
       const replaced = products.filter((_, i) => outcomes[i] === 'replaced');
-      await this.repository.deleteVersions(manager, replaced.map((p) => existing.get(`${p.reference}\u0000${p.validFrom}`)!.versionId));
-      await this.repository.insertVersions(manager, scopeOf(writer), products.filter((_, i) => outcomes[i] !== 'unchanged'));
+      await this.repository.deleteVersions(
+        manager,
+        replaced.map((p) => existing.get(`${p.reference}\u0000${p.validFrom}`)!.versionId),
+      );
+      await this.repository.insertVersions(
+        manager,
+        scopeOf(writer),
+        products.filter((_, i) => outcomes[i] !== 'unchanged'),
+      );
       const count = (outcome: string) => outcomes.filter((o) => o === outcome).length;
       const result: ProductsResultDto = {
         created: count('created'),
@@ -85,14 +101,20 @@ export class ProductsService {
         unchanged: count('unchanged'),
         versions: products.map((p, i) => ({ reference: p.reference, valid_from: p.validFrom, outcome: outcomes[i]! })),
       };
-      await this.record(manager, writer, 'products.imported', { created: result.created, replaced: result.replaced, unchanged: result.unchanged });
+      await this.record(manager, writer, 'products.imported', {
+        created: result.created,
+        replaced: result.replaced,
+        unchanged: result.unchanged,
+      });
       return result;
     });
   }
 
   async importProductsCsv(writer: ClientWriter, file: CsvFile): Promise<ProductsResultDto> {
     const sheet = readProductCsv(file, MAX_PRODUCT_ROWS);
-    return this.fromSheet(sheet, (body) => (sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.products(body)) : this.importProducts(writer, body)));
+    return this.fromSheet(sheet, (body) =>
+      sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.products(body)) : this.importProducts(writer, body),
+    );
   }
 
   async recordSales(writer: ClientWriter, period: string | undefined, body: unknown): Promise<SalesResultDto> {
@@ -101,12 +123,26 @@ export class ProductsService {
     const { sales } = checked.value;
     const at = checked.value.period;
     return this.repository.withCatalogueLock(scopeOf(writer), async (manager) => {
-      const known = new Map((await this.repository.productsForSales(manager, scopeOf(writer), at, sales.map((s) => s.reference))).map((p) => [p.reference, p]));
+      const known = new Map(
+        (
+          await this.repository.productsForSales(
+            manager,
+            scopeOf(writer),
+            at,
+            sales.map((s) => s.reference),
+          )
+        ).map((p) => [p.reference, p]),
+      );
       const errors: FieldError[] = [];
       sales.forEach((sale, index) => {
         const product = known.get(sale.reference);
         if (!product) {
-          errors.push({ pointer: `/sales/${index}/reference`, code: 'unknown_product', detail: `${sale.reference} is not one of your products; add it with POST /api/v1/products first`, params: { line: index + 1, field: 'reference', value: sale.reference } });
+          errors.push({
+            pointer: `/sales/${index}/reference`,
+            code: 'unknown_product',
+            detail: `${sale.reference} is not one of your products; add it with POST /api/v1/products first`,
+            params: { line: index + 1, field: 'reference', value: sale.reference },
+          });
         } else if (!product.inForce) {
           errors.push({
             pointer: `/sales/${index}/reference`,
@@ -117,7 +153,11 @@ export class ProductsService {
         }
       });
       if (errors.length > 0) throw validationProblem(errors);
-      await this.repository.upsertSales(manager, at, sales.map((s) => ({ ...s, productId: known.get(s.reference)!.productId })));
+      await this.repository.upsertSales(
+        manager,
+        at,
+        sales.map((s) => ({ ...s, productId: known.get(s.reference)!.productId })),
+      );
       const summary = await this.repository.salesSummary(manager, scopeOf(writer), at);
       await this.record(manager, writer, 'sales.recorded', { period: at, recorded: sales.length });
       return { period: at, recorded: sales.length, products: summary.products, units: summary.units };
@@ -127,7 +167,9 @@ export class ProductsService {
   async recordSalesCsv(writer: ClientWriter, period: string | undefined, file: CsvFile): Promise<SalesResultDto> {
     const sheet = readSaleCsv(file, MAX_SALES);
     const today = parisDate(this.clock.now());
-    return this.fromSheet(sheet, (body) => (sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.sales(body, period, today)) : this.recordSales(writer, period, body)));
+    return this.fromSheet(sheet, (body) =>
+      sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.sales(body, period, today)) : this.recordSales(writer, period, body),
+    );
   }
 
   async list(scope: DataScope, query: { limit?: number; cursor?: string }): Promise<ProductPageDto> {
@@ -135,14 +177,22 @@ export class ProductsService {
     let after: string | undefined;
     if (query.cursor !== undefined) {
       after = Buffer.from(query.cursor, 'base64url').toString('utf8');
-      if (!/^p:/.test(after) || !couldBeReference(after.slice(2))) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
+      if (!/^p:/.test(after) || !couldBeReference(after.slice(2)))
+        throw new Problem(
+          'invalid_cursor',
+          'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.',
+        );
       after = after.slice(2);
     }
     const rows = await this.repository.listVersions(scope, { after, limit: limit + 1 });
     const products = this.group(rows);
     const page = products.slice(0, limit);
     const hasMore = products.length > limit;
-    return { data: page, has_more: hasMore, next_cursor: hasMore ? Buffer.from(`p:${page.at(-1)!.reference}`, 'utf8').toString('base64url') : null };
+    return {
+      data: page,
+      has_more: hasMore,
+      next_cursor: hasMore ? Buffer.from(`p:${page.at(-1)!.reference}`, 'utf8').toString('base64url') : null,
+    };
   }
 
   async findOne(scope: DataScope, reference: string): Promise<ProductDto> {
@@ -162,7 +212,15 @@ export class ProductsService {
     ]);
     return {
       ...this.derived(period, lines, contributions),
-      last_filed: last ? { declaration_id: last.declarationId, revision: last.revision, receipt: last.receipt, status: last.status as 'current' | 'superseded', derived_at: last.derivedAt } : null,
+      last_filed: last
+        ? {
+            declaration_id: last.declarationId,
+            revision: last.revision,
+            receipt: last.receipt,
+            status: last.status as 'current' | 'superseded',
+            derived_at: last.derivedAt,
+          }
+        : null,
     };
   }
 
@@ -173,12 +231,25 @@ export class ProductsService {
    * the lines were computed, nothing is filed (409, retry); else what each product version gave is
    * recorded with it, and the filing is audited.
    */
-  async file(account: Account, writer: ClientWriter, periodText: string, idempotencyKey: string | undefined, origin: SubmissionOrigin): Promise<SubmitResult> {
+  async file(
+    account: Account,
+    writer: ClientWriter,
+    periodText: string,
+    idempotencyKey: string | undefined,
+    origin: SubmissionOrigin,
+  ): Promise<SubmitResult> {
     const period = this.checkPeriod(periodText);
     const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
     const lines = await this.repository.derivedLines(scope, period);
     if (lines.length === 0) {
-      throw validationProblem([{ pointer: '/path/period', code: 'nothing_to_derive', detail: `no sales with packaging in ${period}: record sales with POST /api/v1/sales?period=${period} first`, params: { period } }]);
+      throw validationProblem([
+        {
+          pointer: '/path/period',
+          code: 'nothing_to_derive',
+          detail: `no sales with packaging in ${period}: record sales with POST /api/v1/sales?period=${period} first`,
+          params: { period },
+        },
+      ]);
     }
     const body = { period, lines: this.declarationLines(lines) };
     return this.declarations.submit(account, body, idempotencyKey, origin, {
@@ -186,11 +257,19 @@ export class ProductsService {
         await this.repository.lockCatalogue(manager, scope);
         const again = await this.repository.derivedLines(scope, period, manager);
         if (JSON.stringify(again) !== JSON.stringify(lines)) {
-          throw new Problem('conflict', 'Your catalogue or sales for this period changed while the declaration was being filed; nothing was filed. Look at the preview again and file it.');
+          throw new Problem(
+            'conflict',
+            'Your catalogue or sales for this period changed while the declaration was being filed; nothing was filed. Look at the preview again and file it.',
+          );
         }
         const contributions = await this.repository.contributions(scope, period, manager);
         await this.repository.recordDerivation(manager, declaration.id, account.clientId, period, contributions);
-        await this.record(manager, writer, 'declaration.derived', { period, revision: declaration.revision, declaration_id: declaration.id, products: new Set(contributions.map((c) => c.versionId)).size });
+        await this.record(manager, writer, 'declaration.derived', {
+          period,
+          revision: declaration.revision,
+          declaration_id: declaration.id,
+          products: new Set(contributions.map((c) => c.versionId)).size,
+        });
       },
     });
   }
@@ -227,7 +306,15 @@ export class ProductsService {
 
   private checkPeriod(text: string): string {
     const period = parsePeriod(text);
-    if (!period) throw validationProblem([{ pointer: '/path/period', code: 'invalid_period_format', detail: 'period must be a half-year written YYYY-S1 or YYYY-S2', params: { value: text.slice(0, 40) } }]);
+    if (!period)
+      throw validationProblem([
+        {
+          pointer: '/path/period',
+          code: 'invalid_period_format',
+          detail: 'period must be a half-year written YYYY-S1 or YYYY-S2',
+          params: { value: text.slice(0, 40) },
+        },
+      ]);
     return period.code;
   }
 
@@ -235,7 +322,9 @@ export class ProductsService {
   private declarationLines(lines: DerivedLineRow[]) {
     return lines.flatMap((line) => [
       { stream: line.stream, material: line.materialCode, unit: 'kg', quantity: Number(line.kgRounded) },
-      ...(this.catalogue.unitsFor(line.stream).includes('uvc') ? [{ stream: line.stream, material: line.materialCode, unit: 'uvc', quantity: Number(line.uvc) }] : []),
+      ...(this.catalogue.unitsFor(line.stream).includes('uvc')
+        ? [{ stream: line.stream, material: line.materialCode, unit: 'uvc', quantity: Number(line.uvc) }]
+        : []),
     ]);
   }
 
@@ -305,8 +394,17 @@ export class ProductsService {
   }
 
   private async record(manager: EntityManager, writer: ClientWriter, action: string, changes: Record<string, unknown>): Promise<void> {
-    const actor: Actor = { operator: { kind: 'client', clientId: writer.clientId, sessionId: writer.sessionId }, requestId: writer.requestId };
-    await this.audit.record(manager, actor, { action, targetType: 'client', targetId: writer.clientId, clientId: writer.clientId, changes: { ...changes, via: writer.sessionId ? 'dashboard' : 'api', token_id: writer.tokenId } });
+    const actor: Actor = {
+      operator: { kind: 'client', clientId: writer.clientId, sessionId: writer.sessionId },
+      requestId: writer.requestId,
+    };
+    await this.audit.record(manager, actor, {
+      action,
+      targetType: 'client',
+      targetId: writer.clientId,
+      clientId: writer.clientId,
+      changes: { ...changes, via: writer.sessionId ? 'dashboard' : 'api', token_id: writer.tokenId },
+    });
   }
 }
 

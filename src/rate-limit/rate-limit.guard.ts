@@ -24,11 +24,25 @@ export class RateLimitGuard extends ThrottlerGuard {
     return super.canActivate(context);
   }
 
-  protected override async handleRequest({ context, limit, ttl, throttler, blockDuration, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+  protected override async handleRequest({
+    context,
+    limit,
+    ttl,
+    throttler,
+    blockDuration,
+    getTracker,
+    generateKey,
+  }: ThrottlerRequest): Promise<boolean> {
     const { req, res } = this.getRequestResponse(context);
     const name = throttler.name!;
     const key = generateKey(context, await getTracker(req, context), name);
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      blockDuration,
+      name,
+    );
     announceQuota(res as Response, name, limit, totalHits, timeToExpire);
     if (isBlocked) throw rateLimited(name, limit, timeToBlockExpire);
     return true;

@@ -23,7 +23,11 @@ export class RateLimitModule {
     return {
       module: RateLimitModule,
       providers: [
-        { provide: RATE_LIMITS, useFactory: (config: AppConfig): RateLimits => ({ ...config.rateLimits, ...override }), inject: [APP_CONFIG] },
+        {
+          provide: RATE_LIMITS,
+          useFactory: (config: AppConfig): RateLimits => ({ ...config.rateLimits, ...override }),
+          inject: [APP_CONFIG],
+        },
         PostgresRateLimitStore,
         { provide: getStorageToken(), useExisting: PostgresRateLimitStore },
         { provide: getOptionsToken(), useFactory: throttlerOptions, inject: [RATE_LIMITS] },

@@ -24,7 +24,11 @@ export function quotaHeaders(name: string, limit: number, hits: number, secondsL
 }
 
 export function rateLimited(name: string, limit: number, secondsLeft: number): Problem {
-  return new Problem('rate_limited', `Rate limit "${name}" of ${limit} requests per ${RATE_LIMIT_WINDOW_MS / 1000} s exceeded; retry in ${secondsLeft} s.`, {
-    headers: { 'Retry-After': String(secondsLeft) },
-  });
+  return new Problem(
+    'rate_limited',
+    `Rate limit "${name}" of ${limit} requests per ${RATE_LIMIT_WINDOW_MS / 1000} s exceeded; retry in ${secondsLeft} s.`,
+    {
+      headers: { 'Retry-After': String(secondsLeft) },
+    },
+  );
 }

@@ -67,7 +67,12 @@ describe('SharedCounters', () => {
     const counters = replica(store, clock);
     const trips = store.trips.length;
     await counters.refresh(['c', 'w']);
-    expect(store.trips.slice(trips)).toEqual([[{ key: 'c', windowEnd: T0 + WINDOW, count: 0 }, { key: 'w', windowEnd: T0 + WINDOW, count: 0 }]]);
+    expect(store.trips.slice(trips)).toEqual([
+      [
+        { key: 'c', windowEnd: T0 + WINDOW, count: 0 },
+        { key: 'w', windowEnd: T0 + WINDOW, count: 0 },
+      ],
+    ]);
     expect((await counters.hit(['c'])).hits).toEqual([1]);
     expect((await counters.hit(['w'])).hits).toEqual([3]); // the other replica's 2, known since the refresh
     expect(store.trips).toHaveLength(trips + 1);

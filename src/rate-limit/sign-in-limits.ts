@@ -25,9 +25,13 @@ export class SignInLimits {
     const { hits, secondsLeft } = await this.store.hit([`sign-in:${normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`]);
     announceQuota(res, 'sign-in', this.limits.signIn, hits[0]!, secondsLeft);
     if (hits[0]! > this.limits.signIn) {
-      throw new Problem('rate_limited', `Too many sign-in requests from this address (${this.limits.signIn} per ${RATE_LIMIT_WINDOW_MS / 1000} s); retry in ${secondsLeft} s.`, {
-        headers: { 'Retry-After': String(secondsLeft) },
-      });
+      throw new Problem(
+        'rate_limited',
+        `Too many sign-in requests from this address (${this.limits.signIn} per ${RATE_LIMIT_WINDOW_MS / 1000} s); retry in ${secondsLeft} s.`,
+        {
+          headers: { 'Retry-After': String(secondsLeft) },
+        },
+      );
     }
   }
 
@@ -58,7 +62,8 @@ export class SignInLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
-    if (req.method !== 'POST' || this.reflector.getAllAndOverride<boolean>(FORM_KEY, [context.getHandler(), context.getClass()]) !== true) return true;
+    if (req.method !== 'POST' || this.reflector.getAllAndOverride<boolean>(FORM_KEY, [context.getHandler(), context.getClass()]) !== true)
+      return true;
     await this.limits.countAddress(req, http.getResponse<Response>());
     return true;
   }

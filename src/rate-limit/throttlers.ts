@@ -42,7 +42,12 @@ export function throttlerOptions(limits: RateLimits): ThrottlerModuleOptions {
   return {
     throttlers: [
       // A client's API calls and its people's dashboard pages share one budget.
-      { name: CLIENT_QUOTA, limit: limits.client, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'client' || audience === 'session') },
+      {
+        name: CLIENT_QUOTA,
+        limit: limits.client,
+        ttl: RATE_LIMIT_WINDOW_MS,
+        skipIf: appliesTo((audience) => audience === 'client' || audience === 'session'),
+      },
       {
         name: 'client-write',
         limit: limits.clientWrite,

@@ -6,29 +6,39 @@ const material = (code: string, fr: string, en: string) => ({ code, name: { fr, 
 
 // Two materials whose texts collide after folding: `Film` is the English name of the first and the code of the second.
 // Built in each test (not when the file loads), so that the mutation run sees which tests use the constructor.
-const build = () => new ReferenceCatalogue({
-  pricing: { plans: [{ id: 'starter', streams: ['EMB'] }, { id: 'business', streams: ['EMB', 'EPRO'] }] },
-  streams: {
-    catalogue_version: 2,
-    units: [
-      { code: 'kg', kind: 'mass', decimals: 3 },
-      { code: 'unit', kind: 'count', decimals: 0 },
-    ],
-    streams: [
-      {
-        code: 'EMB',
-        units: ['kg'],
-        eco_organisms: [{ name: 'Citeo', filing: null }],
-        materials: [material('plastic', 'Plastique souple', 'Film'), material('film', 'Pellicule', 'Wrap'), material('glass', 'Verre', 'Glass')],
-        retired_materials: [
-          { code: 'plastics', name: { fr: 'Plastiques', en: 'Plastics' }, retired_in_catalogue_version: 2, replaced_by: ['plastic'] },
-          { code: 'PLASTICS', name: { fr: 'Doublon', en: 'Duplicate' }, retired_in_catalogue_version: 2, replaced_by: [] },
-        ],
-      },
-      { code: 'EPRO', units: ['kg', 'unit'], eco_organisms: [], materials: [material('wood', 'Bois', 'Wood')], retired_materials: [] },
-    ],
-  },
-} as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
+const build = () =>
+  new ReferenceCatalogue({
+    pricing: {
+      plans: [
+        { id: 'starter', streams: ['EMB'] },
+        { id: 'business', streams: ['EMB', 'EPRO'] },
+      ],
+    },
+    streams: {
+      catalogue_version: 2,
+      units: [
+        { code: 'kg', kind: 'mass', decimals: 3 },
+        { code: 'unit', kind: 'count', decimals: 0 },
+      ],
+      streams: [
+        {
+          code: 'EMB',
+          units: ['kg'],
+          eco_organisms: [{ name: 'Citeo', filing: null }],
+          materials: [
+            material('plastic', 'Plastique souple', 'Film'),
+            material('film', 'Pellicule', 'Wrap'),
+            material('glass', 'Verre', 'Glass'),
+          ],
+          retired_materials: [
+            { code: 'plastics', name: { fr: 'Plastiques', en: 'Plastics' }, retired_in_catalogue_version: 2, replaced_by: ['plastic'] },
+            { code: 'PLASTICS', name: { fr: 'Doublon', en: 'Duplicate' }, retired_in_catalogue_version: 2, replaced_by: [] },
+          ],
+        },
+        { code: 'EPRO', units: ['kg', 'unit'], eco_organisms: [], materials: [material('wood', 'Bois', 'Wood')], retired_materials: [] },
+      ],
+    },
+  } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
 
 describe('ReferenceCatalogue', () => {
   let catalogue: ReferenceCatalogue;
@@ -128,18 +138,31 @@ describe('ReferenceCatalogue on the published data', () => {
       label: { fr: expect.stringContaining('80'), en: '€80 flat fee' },
       verification: 'secondary_source',
     });
-    expect(catalogue.filingTier('EMB', 'Citeo', 600000)).toMatchObject({ filing: 'detailed_declaration', fee: null, open_to_smaller: true });
+    expect(catalogue.filingTier('EMB', 'Citeo', 600000)).toMatchObject({
+      filing: 'detailed_declaration',
+      fee: null,
+      open_to_smaller: true,
+    });
     for (const count of [-1, Number.NaN, Number.POSITIVE_INFINITY]) expect(catalogue.filingTier('EMB', 'Citeo', count)).toBeUndefined();
     expect(catalogue.filingTier('EMB', 'Adelphe', 100)).toBeUndefined();
     expect(catalogue.filingTier('EMB', 'Léko', 100)).toBeUndefined();
     expect(catalogue.filingTier('EMB', 'Nobody', 100)).toBeUndefined();
     expect(catalogue.filingTier('EPRO', 'Citeo Pro', 100)).toBeUndefined();
     expect(catalogue.filingSchemes('EMB').map((s) => s.ecoOrganism)).toEqual(['Citeo', 'Adelphe', 'Léko']);
-    expect(catalogue.filingScheme('EMB', 'Adelphe')?.trade_options.map((o) => o.kind)).toEqual(['per_transaction_rate', 'collective_contract']);
+    expect(catalogue.filingScheme('EMB', 'Adelphe')?.trade_options.map((o) => o.kind)).toEqual([
+      'per_transaction_rate',
+      'collective_contract',
+    ]);
   });
 
   it("publishes EPRO's five packaging categories and three reuse statuses, for a later products feature to validate against", () => {
-    expect(catalogue.packagingCategories('EPRO').map((c) => c.code)).toEqual(['sales', 'grouped', 'transport', 'service', 'primary_production']);
+    expect(catalogue.packagingCategories('EPRO').map((c) => c.code)).toEqual([
+      'sales',
+      'grouped',
+      'transport',
+      'service',
+      'primary_production',
+    ]);
     expect(catalogue.reuseStatuses('EPRO').map((c) => c.code)).toEqual(['single_use', 'reusable_new', 'reused']);
     expect(catalogue.packagingCategories('EMB')).toEqual([]);
   });
@@ -148,7 +171,8 @@ describe('ReferenceCatalogue on the published data', () => {
     expect(catalogue.iduShape()).toMatchObject({ use: 'warning', verification: 'unverified' });
     expect(catalogue.iduLooksUsual('FR123456_01ABCD')).toBe(true);
     expect(catalogue.iduLooksUsual(' fr123456_01ab9d ')).toBe(true);
-    for (const idu of ['FR12345_01ABCD', 'FR123456-01ABCD', 'FR123456_01ABC', 'DE123456_01ABCD', 'FR-XXX-12345678', '']) expect(catalogue.iduLooksUsual(idu)).toBe(false);
+    for (const idu of ['FR12345_01ABCD', 'FR123456-01ABCD', 'FR123456_01ABC', 'DE123456_01ABCD', 'FR-XXX-12345678', ''])
+      expect(catalogue.iduLooksUsual(idu)).toBe(false);
   });
 
   it('accepts glass again in EPRO (catalogue version 3), and still names the categories of version 1 codes', () => {

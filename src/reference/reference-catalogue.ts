@@ -44,8 +44,12 @@ export class ReferenceCatalogue {
     this.streams = new Map(documents.streams.streams.map((stream) => [stream.code, stream]));
     this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
     this.catalogueVersion = documents.streams.catalogue_version;
-    this.materialsByName = new Map(documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.materials, (m) => [m.code, m.name.fr, m.name.en])]));
-    this.retiredByCode = new Map(documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.retired_materials, (m) => [m.code])]));
+    this.materialsByName = new Map(
+      documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.materials, (m) => [m.code, m.name.fr, m.name.en])]),
+    );
+    this.retiredByCode = new Map(
+      documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.retired_materials, (m) => [m.code])]),
+    );
   }
 
   unit(code: string): UnitDefinition | undefined {
@@ -118,7 +122,9 @@ export class ReferenceCatalogue {
     if (!Number.isFinite(yearlyCount) || yearlyCount < 0) return undefined;
     // The tiers cover every count from 0, in order, without a gap or an overlap (the build checks it):
     // the first whose upper bound is above the count holds it.
-    return this.filingScheme(streamCode, ecoOrganism)?.tiers.find((tier) => tier.uvc_per_year.below === null || yearlyCount < tier.uvc_per_year.below);
+    return this.filingScheme(streamCode, ecoOrganism)?.tiers.find(
+      (tier) => tier.uvc_per_year.below === null || yearlyCount < tier.uvc_per_year.below,
+    );
   }
 
   /** The stream's packaging categories (EPRO: sales, grouped, transport, service, primary production); empty when it has none. */

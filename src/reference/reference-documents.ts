@@ -404,14 +404,7 @@ export const LLMS_FILE = 'llms.txt';
 export const TEMPLATE_FILE = 'declaration-template.csv';
 
 /** Every file the build publishes (each also as `.gz` and `.br`). */
-export const PUBLISHED_FILES = [
-  'pricing.json',
-  'streams.json',
-  'law.json',
-  'obligations.json',
-  INDEX_FILE,
-  TEMPLATE_FILE,
-] as const;
+export const PUBLISHED_FILES = ['pricing.json', 'streams.json', 'law.json', 'obligations.json', INDEX_FILE, TEMPLATE_FILE] as const;
 export type PublishedFileName = (typeof PUBLISHED_FILES)[number];
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -455,13 +448,17 @@ export const CLIENT_API_ENDPOINTS = {
   'POST /declarations':
     'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
   // Products (issue 32)
-  'POST /products': 'add products to the catalogue (JSON or CSV): reference, name, stream, optional GTIN, the half-year the packaging applies from, and its packaging elements (material category, grams of one element, elements per unit)',
+  'POST /products':
+    'add products to the catalogue (JSON or CSV): reference, name, stream, optional GTIN, the half-year the packaging applies from, and its packaging elements (material category, grams of one element, elements per unit)',
   'GET /products': "the caller's products with every version of their packaging, by reference, cursor-paginated",
   'GET /products/{reference}': 'one product of the caller with every version of its packaging',
   'POST /sales': 'units sold per product in a half-year (`?period=`, JSON or CSV)',
-  'GET /periods/{period}/derived-declaration': 'the declaration computed from the catalogue and sales of a half-year (kg and uvc per stream and material, with each product’s contribution), nothing stored',
-  'POST /periods/{period}/derived-declaration': 'file the derived declaration as a revision, recorded as derived (Idempotency-Key as for POST /declarations)',
-  'DELETE /test-data': 'with a test token (`eprt_…`): wipe the caller\'s sandbox (its test declarations and Idempotency-Keys); a live token gets 403',
+  'GET /periods/{period}/derived-declaration':
+    'the declaration computed from the catalogue and sales of a half-year (kg and uvc per stream and material, with each product’s contribution), nothing stored',
+  'POST /periods/{period}/derived-declaration':
+    'file the derived declaration as a revision, recorded as derived (Idempotency-Key as for POST /declarations)',
+  'DELETE /test-data':
+    "with a test token (`eprt_…`): wipe the caller's sandbox (its test declarations and Idempotency-Keys); a live token gets 403",
 } as const;
 
 /** The fields of the index document, in their published order. */
@@ -521,12 +518,13 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
       required: [...REFERENCE_DOCUMENTS, 'declaration_template'],
       properties: {
         ...Object.fromEntries(
-          REFERENCE_DOCUMENTS.map((name) => [
-            name,
-            { type: 'string', format: 'uri', description: `Address of ${name}.json.` },
-          ]),
+          REFERENCE_DOCUMENTS.map((name) => [name, { type: 'string', format: 'uri', description: `Address of ${name}.json.` }]),
         ),
-        declaration_template: { type: 'string', format: 'uri', description: `Address of ${TEMPLATE_FILE}: a blank declaration file to fill in a spreadsheet.` },
+        declaration_template: {
+          type: 'string',
+          format: 'uri',
+          description: `Address of ${TEMPLATE_FILE}: a blank declaration file to fill in a spreadsheet.`,
+        },
       },
     },
     client_api: {
@@ -546,6 +544,11 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
     },
     markdown: { type: 'string', format: 'uri', description: 'Address of the llms.txt Markdown summary.' },
     licence: { type: 'string', enum: ['CC BY 4.0'], description: 'Licence of the reference content.' },
-    contact: { type: 'string', format: 'email', nullable: true, description: 'Contact address of the operator (configuration `CONTACT_EMAIL`); null where the installation has none configured.' },
+    contact: {
+      type: 'string',
+      format: 'email',
+      nullable: true,
+      description: 'Contact address of the operator (configuration `CONTACT_EMAIL`); null where the installation has none configured.',
+    },
   },
 };

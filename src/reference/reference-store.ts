@@ -75,7 +75,10 @@ export class ReferenceStore {
 
     const files = new Map<PublishedFileName, PublishedFile>();
     for (const [name, bodies] of raw) {
-      const updated = name.endsWith('.json') && name !== INDEX_FILE ? documents[name.replace('.json', '') as keyof ReferenceDocuments]?.updated : index.updated;
+      const updated =
+        name.endsWith('.json') && name !== INDEX_FILE
+          ? documents[name.replace('.json', '') as keyof ReferenceDocuments]?.updated
+          : index.updated;
       files.set(name, {
         name,
         contentType: contentTypeOf(name),

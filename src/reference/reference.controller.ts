@@ -5,16 +5,32 @@ import { Public } from '../caller/audience.js';
 import { REFERENCE_CACHE_CONTROL, ReferenceFiles } from './reference-files.js';
 import { referenceSchemaRef } from './reference-openapi.js';
 
-const ETAG = { required: true, description: 'Strong validator of this representation (one per content coding); send it back in `If-None-Match`.', schema: { type: 'string', example: '"3q2-7w"' } };
-const LAST_MODIFIED = { required: true, description: 'When the file was built (HTTP date); `If-Modified-Since` is honoured too.', schema: { type: 'string' } };
-const CACHE_CONTROL = { required: true, description: 'Shared caches may keep it 5 minutes, then revalidate.', schema: { type: 'string', example: REFERENCE_CACHE_CONTROL } };
+const ETAG = {
+  required: true,
+  description: 'Strong validator of this representation (one per content coding); send it back in `If-None-Match`.',
+  schema: { type: 'string', example: '"3q2-7w"' },
+};
+const LAST_MODIFIED = {
+  required: true,
+  description: 'When the file was built (HTTP date); `If-Modified-Since` is honoured too.',
+  schema: { type: 'string' },
+};
+const CACHE_CONTROL = {
+  required: true,
+  description: 'Shared caches may keep it 5 minutes, then revalidate.',
+  schema: { type: 'string', example: REFERENCE_CACHE_CONTROL },
+};
 /** Headers of the 200 (a 304 repeats the validators, and no body). */
 export const VALIDATORS = { ETag: ETAG, 'Last-Modified': LAST_MODIFIED, 'Cache-Control': CACHE_CONTROL };
 /** What every file's operation says about fetching it, after what the file holds. */
 export function describe(what: string): string {
   return `${what}\n\nPublic: no token, CORS open to any origin, content under CC BY 4.0. Built from the sources in \`reference-data/\` when the service is released and served from memory, compressed with brotli or gzip when \`Accept-Encoding\` allows. Cache it: send the \`ETag\` back in \`If-None-Match\` (or \`Last-Modified\` in \`If-Modified-Since\`) and get an empty 304 while it is unchanged; shared caches may keep it 5 minutes.`;
 }
-export const NOT_MODIFIED = { status: 304, description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.', headers: VALIDATORS };
+export const NOT_MODIFIED = {
+  status: 304,
+  description: 'Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) is current.',
+  headers: VALIDATORS,
+};
 
 /**
  * The public reference data, as documented in the OpenAPI document. The edge's public-files step
@@ -31,7 +47,9 @@ export class ReferenceController {
   @ApiOperation({
     operationId: 'getPricing',
     summary: "The service's plans and prices (EUR, VAT excluded)",
-    description: describe('Each plan with its yearly price, the streams it covers and what it includes. These are the prices of this service, not eco-contributions.'),
+    description: describe(
+      'Each plan with its yearly price, the streams it covers and what it includes. These are the prices of this service, not eco-contributions.',
+    ),
   })
   @ApiOkResponse({ description: 'The pricing document.', schema: referenceSchemaRef('pricing'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
@@ -57,7 +75,9 @@ export class ReferenceController {
   @ApiOperation({
     operationId: 'getLaw',
     summary: 'Legal texts on French packaging EPR, with sources',
-    description: describe('Each text with its reference, date, status, a summary, the streams it concerns, its official address and sources. Not legal advice.'),
+    description: describe(
+      'Each text with its reference, date, status, a summary, the streams it concerns, its official address and sources. Not legal advice.',
+    ),
   })
   @ApiOkResponse({ description: 'The law document.', schema: referenceSchemaRef('law'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
@@ -69,7 +89,9 @@ export class ReferenceController {
   @ApiOperation({
     operationId: 'getObligations',
     summary: 'What a packaging producer must do, with legal basis',
-    description: describe('Each obligation with whom it applies to, its streams, legal basis, periodicity, deadline, the consequence of missing it and sources. Not legal advice.'),
+    description: describe(
+      'Each obligation with whom it applies to, its streams, legal basis, periodicity, deadline, the consequence of missing it and sources. Not legal advice.',
+    ),
   })
   @ApiOkResponse({ description: 'The obligations document.', schema: referenceSchemaRef('obligations'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)
@@ -81,7 +103,9 @@ export class ReferenceController {
   @ApiOperation({
     operationId: 'getIndex',
     summary: 'Index of the reference data and of the client API',
-    description: describe('The address of every reference file and of the Markdown summary, the client API\'s base address and endpoints, the licence and the contact. Also served at `/api/v1`.'),
+    description: describe(
+      "The address of every reference file and of the Markdown summary, the client API's base address and endpoints, the licence and the contact. Also served at `/api/v1`.",
+    ),
   })
   @ApiOkResponse({ description: 'The index document.', schema: referenceSchemaRef('index'), headers: VALIDATORS })
   @ApiResponse(NOT_MODIFIED)

@@ -15,9 +15,18 @@ import { ReferenceStore } from './reference-store.js';
       provide: ReferenceStore,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
-        ReferenceStore.load({ referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl, contact: config.contactEmail ?? null }),
+        ReferenceStore.load({
+          referenceBaseUrl: config.referenceBaseUrl,
+          clientBaseUrl: config.clientBaseUrl,
+          siteUrl: config.publicBaseUrl,
+          contact: config.contactEmail ?? null,
+        }),
     },
-    { provide: ReferenceCatalogue, inject: [ReferenceStore], useFactory: (store: ReferenceStore) => new ReferenceCatalogue(store.documents) },
+    {
+      provide: ReferenceCatalogue,
+      inject: [ReferenceStore],
+      useFactory: (store: ReferenceStore) => new ReferenceCatalogue(store.documents),
+    },
     ReferenceFiles,
   ],
   // ReferenceFiles for the edge, which answers them before Express (src/edge/).

@@ -26,7 +26,11 @@ function file(files: RenderedFile[], name: string): RenderedFile {
 function reverseKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(reverseKeys) as T;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  ) as T;
 }
 
 describe('renderReference', () => {
@@ -58,7 +62,19 @@ describe('renderReference', () => {
     }
     // Keys follow the schema order: the envelope first, the data last.
     const streams = JSON.parse(file(files, 'streams.json').body.toString('utf8')) as Record<string, unknown>;
-    expect(Object.keys(streams)).toEqual(['version', 'updated', 'checked', 'catalogue_version', 'licence', 'licence_url', 'sources', 'disclaimer', 'units', 'idu_shape', 'streams']);
+    expect(Object.keys(streams)).toEqual([
+      'version',
+      'updated',
+      'checked',
+      'catalogue_version',
+      'licence',
+      'licence_url',
+      'sources',
+      'disclaimer',
+      'units',
+      'idu_shape',
+      'streams',
+    ]);
   });
 
   it('builds the index document with exactly the seed fields, in order, from the given base URLs', async () => {
@@ -122,7 +138,10 @@ describe('renderReference', () => {
     const sources = await realSources();
     const csv = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
     const units = [...new Set(sources.streams.streams.flatMap((stream) => stream.units))];
-    const [header, note, ...rows] = csv.replace(/^\ufeff/, '').split('\r\n').filter(Boolean);
+    const [header, note, ...rows] = csv
+      .replace(/^\ufeff/, '')
+      .split('\r\n')
+      .filter(Boolean);
     expect(csv.startsWith('\ufeff')).toBe(true);
     expect(header).toBe('stream,material,unit,quantity');
     expect(note).toMatch(/^"# Rows starting with # are notes and examples: they are never filed\./);

@@ -44,7 +44,10 @@ export function renderReference(sources: ReferenceSources, urls: ReferenceUrls):
   files.push([INDEX_FILE, toJson(index)]);
 
   const rendered = files.map(([name, text]) => ({ name, body: Buffer.from(text, 'utf8'), contentType: contentTypeOf(name) }));
-  return [...rendered, { name: TEMPLATE_FILE, body: renderDeclarationTemplate(sources.streams.streams), contentType: contentTypeOf(TEMPLATE_FILE) }];
+  return [
+    ...rendered,
+    { name: TEMPLATE_FILE, body: renderDeclarationTemplate(sources.streams.streams), contentType: contentTypeOf(TEMPLATE_FILE) },
+  ];
 }
 
 /**
@@ -53,11 +56,15 @@ export function renderReference(sources: ReferenceSources, urls: ReferenceUrls):
  * material category), commented so that a file sent with its examples left in files none of them
  * (common/csv/declaration-file.ts). The quantity is a whole number, valid in any unit.
  */
-export function renderDeclarationTemplate(streams: readonly Pick<Stream, 'code' | 'units' | 'materials'>[], dialectName: CsvDialectName = 'en'): Buffer {
+export function renderDeclarationTemplate(
+  streams: readonly Pick<Stream, 'code' | 'units' | 'materials'>[],
+  dialectName: CsvDialectName = 'en',
+): Buffer {
   const examples = new Map<string, CsvLine>();
   for (const stream of streams) {
     for (const unit of stream.units) {
-      if (!examples.has(unit)) examples.set(unit, { stream: stream.code, material: stream.materials[0]?.name[dialectName] ?? '', unit, quantity: '1250' });
+      if (!examples.has(unit))
+        examples.set(unit, { stream: stream.code, material: stream.materials[0]?.name[dialectName] ?? '', unit, quantity: '1250' });
     }
   }
   return writeDeclarationTemplate([...examples.values()], MESSAGES[dialectName].files.templateNote, CSV_DIALECTS[dialectName]);
@@ -66,9 +73,10 @@ export function renderDeclarationTemplate(streams: readonly Pick<Stream, 'code' 
 /** The index document, with its fields in the order of the seed specification. */
 export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrls): IndexDocument {
   const base = normaliseUrls(urls);
-  const endpoints = Object.fromEntries(
-    REFERENCE_DOCUMENTS.map((name) => [name, `${base.referenceBaseUrl}/${name}.json`]),
-  ) as Record<ReferenceDocumentName, string>;
+  const endpoints = Object.fromEntries(REFERENCE_DOCUMENTS.map((name) => [name, `${base.referenceBaseUrl}/${name}.json`])) as Record<
+    ReferenceDocumentName,
+    string
+  >;
   return {
     name: sources.service.name,
     version: 'v1',
@@ -107,7 +115,12 @@ function normaliseUrls(urls: ReferenceUrls): ReferenceUrls {
     }
     return value.replace(/\/+$/, '');
   };
-  return { referenceBaseUrl: clean('referenceBaseUrl'), clientBaseUrl: clean('clientBaseUrl'), siteUrl: clean('siteUrl'), contact: urls.contact ?? null };
+  return {
+    referenceBaseUrl: clean('referenceBaseUrl'),
+    clientBaseUrl: clean('clientBaseUrl'),
+    siteUrl: clean('siteUrl'),
+    contact: urls.contact ?? null,
+  };
 }
 
 function toJson(value: unknown): string {

@@ -2,7 +2,16 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSources } from './load-sources.js';
-import type { EcoOrganism, FilingScheme, JsonSchema, LawEntry, Material, Obligation, ReferenceSources, StreamsDocument } from './reference-documents.js';
+import type {
+  EcoOrganism,
+  FilingScheme,
+  JsonSchema,
+  LawEntry,
+  Material,
+  Obligation,
+  ReferenceSources,
+  StreamsDocument,
+} from './reference-documents.js';
 import { SOURCE_DIR, realSources } from './test-support.js';
 import { frenchTypographyProblems, ReferenceValidationError, validateReference } from './validate-reference.js';
 
@@ -21,7 +30,10 @@ async function problemsOf(breakIt: (sources: ReferenceSources) => void): Promise
 
 /** The message lines, without the header line. */
 function lines(error: ReferenceValidationError): string[] {
-  return error.message.split('\n').slice(1).map((line) => line.trim());
+  return error.message
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim());
 }
 
 describe('validateReference', () => {
@@ -149,7 +161,14 @@ describe('validateReference', () => {
     const error = await problemsOf((s) => {
       s.streams.streams[0]!.eco_organisms[0]!.approval = { from: '2024-01-01', to: '2024-12-31' };
       s.streams.streams[0]!.units.push('tonne');
-      s.streams.streams[1]!.unit_requirements.push({ unit: 'kg', requires: 'uvc', basis: { fr: 'Parce que.', en: 'Because.' }, verification: 'secondary_source', checked: '2026-11-23', sources: ['https://example.org'] });
+      s.streams.streams[1]!.unit_requirements.push({
+        unit: 'kg',
+        requires: 'uvc',
+        basis: { fr: 'Parce que.', en: 'Because.' },
+        verification: 'secondary_source',
+        checked: '2026-11-23',
+        sources: ['https://example.org'],
+      });
       s.streams.streams[1]!.replaced_by = 'NOPE';
       s.streams.streams[0]!.retired_materials[0]!.replaced_by = ['unknown_line'];
     });
@@ -240,7 +259,9 @@ describe('validateReference', () => {
       'obligations.yaml /obligations/2/description/fr: put no-break spaces inside « » (U+00A0), not ordinary spaces',
       'obligations.yaml /obligations/3/description/fr: the French text is the English one: write it in French',
     ]);
-    expect(frenchTypographyProblems('Voir\u00a0: «\u00a0Citeo\u00a0» et l’IDU\u202f; pourquoi\u202f? https://example.org/?p=1')).toEqual([]);
+    expect(frenchTypographyProblems('Voir\u00a0: «\u00a0Citeo\u00a0» et l’IDU\u202f; pourquoi\u202f? https://example.org/?p=1')).toEqual(
+      [],
+    );
   });
 
   it('refuses filing tiers that leave a yearly count without a tier or in two, a flat fee without its fee, and a count unit the stream does not use', async () => {
@@ -295,5 +316,4 @@ describe('loadSources', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
-
 });

@@ -162,8 +162,14 @@ function humanTextProblems(sources: ReferenceSources): ReferenceProblem[] {
     for (const pattern of HUMAN_TEXTS[name]) {
       for (const [pointer, value] of resolveAll(document, pattern)) {
         if (value === undefined || value === null) continue;
-        if (!isObject(value)) problems.push({ file, path: pointer, message: `must be a text in French and English ({fr, en}), not ${Array.isArray(value) ? 'an array' : typeof value}` });
-        else if (!LANGUAGES.some((lang) => lang in value)) problems.push({ file, path: pointer, message: 'must be a text in French and English ({fr, en})' });
+        if (!isObject(value))
+          problems.push({
+            file,
+            path: pointer,
+            message: `must be a text in French and English ({fr, en}), not ${Array.isArray(value) ? 'an array' : typeof value}`,
+          });
+        else if (!LANGUAGES.some((lang) => lang in value))
+          problems.push({ file, path: pointer, message: 'must be a text in French and English ({fr, en})' });
       }
     }
     walk(document, '', (pointer, value) => {
@@ -202,11 +208,16 @@ function localizedProblems(file: string, pointer: string, value: Json): Referenc
   for (const lang of LANGUAGES) {
     const text = value[lang];
     if (typeof text !== 'string' || text.trim() === '') {
-      problems.push({ file, path: `${pointer}/${lang}`, message: `the ${LANGUAGE_NAMES[lang]} text is missing: every text for people is written in French and in English` });
+      problems.push({
+        file,
+        path: `${pointer}/${lang}`,
+        message: `the ${LANGUAGE_NAMES[lang]} text is missing: every text for people is written in French and in English`,
+      });
     }
   }
   for (const key of Object.keys(value)) {
-    if (!(LANGUAGES as readonly string[]).includes(key)) problems.push({ file, path: `${pointer}/${escapePointer(key)}`, message: 'a text for people has only "fr" and "en"' });
+    if (!(LANGUAGES as readonly string[]).includes(key))
+      problems.push({ file, path: `${pointer}/${escapePointer(key)}`, message: 'a text for people has only "fr" and "en"' });
   }
   const { fr, en } = value;
   if (typeof fr === 'string') {
@@ -221,8 +232,11 @@ function localizedProblems(file: string, pointer: string, value: Json): Referenc
 /** What is wrong with a French text's typography, as the site prints it (the texts carry their own spaces). */
 export function frenchTypographyProblems(text: string): string[] {
   const problems: string[] = [];
-  if (text.includes("'")) problems.push('use the typographic apostrophe ’ in French, not \'');
-  if (/ [:;?!]/.test(text)) problems.push('put a no-break space before ":" (U+00A0) and a narrow no-break space before ";", "?" and "!" (U+202F), not an ordinary space');
+  if (text.includes("'")) problems.push("use the typographic apostrophe ’ in French, not '");
+  if (/ [:;?!]/.test(text))
+    problems.push(
+      'put a no-break space before ":" (U+00A0) and a narrow no-break space before ";", "?" and "!" (U+202F), not an ordinary space',
+    );
   if (/[\p{L}\p{N})][;?!]/u.test(text)) problems.push('put a narrow no-break space (U+202F) before ";", "?" and "!"');
   if (/« | »/.test(text)) problems.push('put no-break spaces inside « » (U+00A0), not ordinary spaces');
   return problems;
@@ -261,14 +275,7 @@ function createAjv(): Ajv {
   return ajv;
 }
 
-function schemaProblems(
-  ajv: Ajv,
-  schema: JsonSchema,
-  data: unknown,
-  file: string,
-  schemaFile: string,
-  problems: ReferenceProblem[],
-): void {
+function schemaProblems(ajv: Ajv, schema: JsonSchema, data: unknown, file: string, schemaFile: string, problems: ReferenceProblem[]): void {
   let validate;
   try {
     validate = ajv.compile(schema);
@@ -334,7 +341,8 @@ function checkOpenApiSubset(schema: unknown, path: string): { path: string; mess
   if (!isObject(schema)) return [{ path, message: 'must be a schema object' }];
   const problems: { path: string; message: string }[] = [];
   for (const keyword of FORBIDDEN_KEYWORDS) {
-    if (keyword in schema) problems.push({ path: `${path}/${escapePointer(keyword)}`, message: `keyword "${keyword}" is not allowed (OpenAPI 3.0 subset)` });
+    if (keyword in schema)
+      problems.push({ path: `${path}/${escapePointer(keyword)}`, message: `keyword "${keyword}" is not allowed (OpenAPI 3.0 subset)` });
   }
   if ('type' in schema && typeof schema.type !== 'string') {
     problems.push({ path: `${path}/type`, message: 'must be a single type name (use "nullable: true" for null)' });
@@ -417,7 +425,10 @@ function filingProblems(filing: Json, streamUnits: Set<string | undefined>, base
       problems.push({
         file,
         path: `${at}/uvc_per_year/from`,
-        message: expectedFrom === null ? 'follows a tier without an upper bound' : `must be ${expectedFrom}: the tiers cover every yearly count from 0, without a gap or an overlap`,
+        message:
+          expectedFrom === null
+            ? 'follows a tier without an upper bound'
+            : `must be ${expectedFrom}: the tiers cover every yearly count from 0, without a gap or an overlap`,
       });
     }
     if (typeof from === 'number' && typeof below === 'number' && below <= from) {
@@ -427,10 +438,15 @@ function filingProblems(filing: Json, streamUnits: Set<string | undefined>, base
       problems.push({ file, path: `${at}/uvc_per_year/below`, message: 'only the last tier has no upper bound' });
     }
     if (k === tiers.length - 1 && typeof below === 'number') {
-      problems.push({ file, path: `${at}/uvc_per_year/below`, message: 'the last tier has no upper bound (null): every yearly count falls in a tier' });
+      problems.push({
+        file,
+        path: `${at}/uvc_per_year/below`,
+        message: 'the last tier has no upper bound (null): every yearly count falls in a tier',
+      });
     }
     expectedFrom = typeof below === 'number' ? below : null;
-    if (tier.filing === 'flat_fee' && tier.fee === null) problems.push({ file, path: `${at}/fee`, message: 'a flat-fee tier states its fee' });
+    if (tier.filing === 'flat_fee' && tier.fee === null)
+      problems.push({ file, path: `${at}/fee`, message: 'a flat-fee tier states its fee' });
   });
   return problems;
 }
@@ -496,31 +512,57 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
     items(stream, 'unit_requirements').forEach((requirement, j) => {
       for (const key of ['unit', 'requires']) {
         if (!streamUnits.has(requirement[key] as string)) {
-          problems.push({ file: streamsFile, path: `${base}/unit_requirements/${j}/${key}`, message: `"${String(requirement[key])}" is not one of the stream's units` });
+          problems.push({
+            file: streamsFile,
+            path: `${base}/unit_requirements/${j}/${key}`,
+            message: `"${String(requirement[key])}" is not one of the stream's units`,
+          });
         }
       }
     });
     const materialCodes = new Set(items(stream, 'materials').map((m) => m.code));
     items(stream, 'retired_materials').forEach((retired, j) => {
       if (materialCodes.has(retired.code)) {
-        problems.push({ file: streamsFile, path: `${base}/retired_materials/${j}/code`, message: `"${String(retired.code)}" is retired and published at once` });
+        problems.push({
+          file: streamsFile,
+          path: `${base}/retired_materials/${j}/code`,
+          message: `"${String(retired.code)}" is retired and published at once`,
+        });
       }
-      checkRefs(retired.replaced_by, materialCodes as Set<string>, streamsFile, `${base}/retired_materials/${j}/replaced_by`, 'material code');
+      checkRefs(
+        retired.replaced_by,
+        materialCodes as Set<string>,
+        streamsFile,
+        `${base}/retired_materials/${j}/replaced_by`,
+        'material code',
+      );
     });
     if (stream.replaced_by !== null && stream.replaced_by !== undefined && !streamCodes.has(stream.replaced_by as string)) {
       problems.push({ file: streamsFile, path: `${base}/replaced_by`, message: `unknown stream code "${String(stream.replaced_by)}"` });
     }
     if ((stream.declarable_until === null) !== (stream.declarable_until_basis === null)) {
-      problems.push({ file: streamsFile, path: `${base}/declarable_until_basis`, message: 'declarable_until and its basis go together (both null or both set)' });
+      problems.push({
+        file: streamsFile,
+        path: `${base}/declarable_until_basis`,
+        message: 'declarable_until and its basis go together (both null or both set)',
+      });
     }
     if (isDate(stream.declarable_until) && isDate(stream.declarable_from) && stream.declarable_until < stream.declarable_from) {
-      problems.push({ file: streamsFile, path: `${base}/declarable_until`, message: `is before declarable_from ${stream.declarable_from}` });
+      problems.push({
+        file: streamsFile,
+        path: `${base}/declarable_until`,
+        message: `is before declarable_from ${stream.declarable_from}`,
+      });
     }
     if (stream.status === 'upcoming' && stream.start_date === null) {
       problems.push({ file: streamsFile, path: `${base}/start_date`, message: 'an upcoming stream needs a start date' });
     }
     if (isDate(stream.start_date) && isDate(stream.declarable_from) && stream.declarable_from < stream.start_date) {
-      problems.push({ file: streamsFile, path: `${base}/declarable_from`, message: `is before the stream's start date ${stream.start_date}` });
+      problems.push({
+        file: streamsFile,
+        path: `${base}/declarable_from`,
+        message: `is before the stream's start date ${stream.start_date}`,
+      });
     }
     items(stream, 'eco_organisms').forEach((organism, j) => {
       const at = `${base}/eco_organisms/${j}/approval`;
@@ -529,13 +571,21 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
       const checkedOn = isObject(sources.streams) ? sources.streams.checked : undefined;
       const approvalKnown = organism.role === 'approved' || organism.role === 'coordinating_body';
       if (approvalKnown && isObject(approval) && isDate(approval.to) && isDate(checkedOn) && approval.to < checkedOn) {
-        problems.push({ file: streamsFile, path: `${at}/to`, message: `the approval ended on ${approval.to}, before the file was checked (${checkedOn}): do not publish it as in force` });
+        problems.push({
+          file: streamsFile,
+          path: `${at}/to`,
+          message: `the approval ended on ${approval.to}, before the file was checked (${checkedOn}): do not publish it as in force`,
+        });
       }
       if (approvalKnown && approval === null) {
         problems.push({ file: streamsFile, path: at, message: 'an approved eco-organism needs its known approval period' });
       }
       if (!approvalKnown && approval !== null && approval !== undefined) {
-        problems.push({ file: streamsFile, path: at, message: `an eco-organism whose role is "${String(organism.role)}" has no known approval period (use null)` });
+        problems.push({
+          file: streamsFile,
+          path: at,
+          message: `an eco-organism whose role is "${String(organism.role)}" has no known approval period (use null)`,
+        });
       }
       if (isObject(organism.filing)) problems.push(...filingProblems(organism.filing, streamUnits, `${base}/eco_organisms/${j}/filing`));
       if (isObject(approval) && isDate(approval.from) && isDate(approval.to) && approval.to < approval.from) {

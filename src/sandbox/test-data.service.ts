@@ -31,7 +31,12 @@ export class TestDataService {
         targetType: 'client',
         targetId: client.clientId,
         clientId: client.clientId,
-        changes: { token_id: client.tokenId, declarations: wiped.declarations, idempotency_keys: wiped.idempotencyKeys, products: wiped.products },
+        changes: {
+          token_id: client.tokenId,
+          declarations: wiped.declarations,
+          idempotency_keys: wiped.idempotencyKeys,
+          products: wiped.products,
+        },
       });
     });
   }

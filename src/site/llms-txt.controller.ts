@@ -20,10 +20,16 @@ export class LlmsTxtController {
   @ApiOperation({
     operationId: 'getLlmsTxt',
     summary: 'Markdown summary of the service (llms.txt)',
-    description: describe('The service, its reference files and its client API in a few paragraphs of Markdown with links, following the llms.txt convention, for people and language models.'),
+    description: describe(
+      'The service, its reference files and its client API in a few paragraphs of Markdown with links, following the llms.txt convention, for people and language models.',
+    ),
   })
   @ApiProduces('text/markdown')
-  @ApiOkResponse({ description: 'The summary, in Markdown.', content: { 'text/markdown': { schema: { type: 'string' } } }, headers: VALIDATORS })
+  @ApiOkResponse({
+    description: 'The summary, in Markdown.',
+    content: { 'text/markdown': { schema: { type: 'string' } } },
+    headers: VALIDATORS,
+  })
   @ApiResponse(NOT_MODIFIED)
   llms(@Req() req: Request, @Res() res: Response): void {
     this.files.send(LLMS_PATH, req, res);

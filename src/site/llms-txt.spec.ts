@@ -34,7 +34,8 @@ describe('llms.txt', () => {
     }
     expect(text).toContain('Base URL: https://api.example.org/client/v1');
     expect(text).toContain('Authorization: Bearer <token>');
-    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`GET /declarations/{id}`', '`POST /declarations`']) expect(text).toContain(endpoint);
+    for (const endpoint of ['`GET /me`', '`GET /declarations`', '`GET /declarations/{id}`', '`POST /declarations`'])
+      expect(text).toContain(endpoint);
     expect(text).toContain('/docs/openapi.json)');
     // The parts that speak to people, in French too.
     const french = text.slice(text.indexOf('\n## En français\n'));
@@ -46,7 +47,9 @@ describe('llms.txt', () => {
     expect(french).toContain('- `EPRO`\u00a0: Emballages professionnels, L541-10-1 2°, déclarable à partir du 1er juillet 2026');
     expect(french).not.toContain('](https://www.example.org/obligations)');
     // Filing tiers, for a reader that computes a producer's tier.
-    expect(text).toContain('  - Citeo, filing tiers by yearly count of `uvc`: under 10000 `uvc`: €80 flat fee (`flat_fee`, secondary_source);');
+    expect(text).toContain(
+      '  - Citeo, filing tiers by yearly count of `uvc`: under 10000 `uvc`: €80 flat fee (`flat_fee`, secondary_source);',
+    );
     expect(text).toContain('](https://www.example.org/docs)');
     expect(text).toContain('[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/)');
     for (const stream of sources.streams.streams) expect(text).toContain(`\`${stream.code}\``);

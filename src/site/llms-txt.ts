@@ -28,7 +28,8 @@ export const LLMS_PATH = '/llms.txt';
  */
 const LLMS_TEXT = {
   en: {
-    summary: (updated: string) => `The reference data needs no key, was last updated on ${updated} and is published under the CC BY 4.0 licence.`,
+    summary: (updated: string) =>
+      `The reference data needs no key, was last updated on ${updated} and is published under the CC BY 4.0 licence.`,
     verification:
       'Every legal reference, date, eco-organism, material line, filing tier and deadline carries its source URLs, a `verification` label ' +
       '(`official_text`: read in an official text, `secondary_source`: read in a secondary source only, or `unverified`) ' +
@@ -91,13 +92,28 @@ const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: LocalizedText; des
 const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], LocalizedText> = {
   notFound: { en: 'Page not found', fr: 'Page introuvable' },
   home: { en: 'Home', fr: 'Accueil' },
-  start: { en: 'Getting started: for producers, how to become a client and what to have ready', fr: 'Pour commencer\u00a0: pour les metteurs sur le marché, devenir client et ce qu’il faut préparer' },
+  start: {
+    en: 'Getting started: for producers, how to become a client and what to have ready',
+    fr: 'Pour commencer\u00a0: pour les metteurs sur le marché, devenir client et ce qu’il faut préparer',
+  },
   pricing: { en: 'Pricing', fr: 'Tarifs' },
-  streams: { en: 'Streams: units, material categories, eco-organisms, legal basis', fr: 'Filières\u00a0: unités, catégories de matériaux, éco-organismes, base légale' },
+  streams: {
+    en: 'Streams: units, material categories, eco-organisms, legal basis',
+    fr: 'Filières\u00a0: unités, catégories de matériaux, éco-organismes, base légale',
+  },
   law: { en: 'Law: each legal text with its date and sources', fr: 'Textes\u00a0: chaque texte avec sa date et ses sources' },
-  obligations: { en: 'Obligations: what a producer must do, with deadlines', fr: 'Obligations\u00a0: ce que doit faire un producteur, avec les échéances' },
-  developers: { en: 'Developers: how to get a token, the API in short with examples', fr: 'Développeurs\u00a0: obtenir un jeton, l’API en bref avec des exemples' },
-  problems: { en: 'Error types: one page per problem `type` of the API', fr: 'Types d’erreur\u00a0: une page par `type` de problème de l’API' },
+  obligations: {
+    en: 'Obligations: what a producer must do, with deadlines',
+    fr: 'Obligations\u00a0: ce que doit faire un producteur, avec les échéances',
+  },
+  developers: {
+    en: 'Developers: how to get a token, the API in short with examples',
+    fr: 'Développeurs\u00a0: obtenir un jeton, l’API en bref avec des exemples',
+  },
+  problems: {
+    en: 'Error types: one page per problem `type` of the API',
+    fr: 'Types d’erreur\u00a0: une page par `type` de problème de l’API',
+  },
   problem: { en: 'Error type', fr: 'Type d’erreur' },
 };
 
@@ -113,14 +129,19 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
     lines.push(
       `- \`${stream.code}\`: ${stream.name.en} (${stream.name.fr}), ${stream.legal_item}, ${stream.status}; ` +
         `units ${stream.units.map((u) => `\`${u}\``).join(', ')}; declarations from ${stream.declarable_from}` +
-        (stream.declarable_until ? ` until ${stream.declarable_until}${stream.replaced_by ? ` (then \`${stream.replaced_by}\`)` : ''}` : ''),
+        (stream.declarable_until
+          ? ` until ${stream.declarable_until}${stream.replaced_by ? ` (then \`${stream.replaced_by}\`)` : ''}`
+          : ''),
     );
     for (const organism of stream.eco_organisms) {
       const tiers = organism.filing?.tiers ?? [];
       if (tiers.length === 0) continue;
       const unit = `\`${organism.filing!.count_unit}\``;
       const bounds = tiers.map((tier) => {
-        const range = tier.uvc_per_year.below === null ? en.noUpperBound(String(tier.uvc_per_year.from), unit) : en.range(String(tier.uvc_per_year.from), String(tier.uvc_per_year.below), unit);
+        const range =
+          tier.uvc_per_year.below === null
+            ? en.noUpperBound(String(tier.uvc_per_year.from), unit)
+            : en.range(String(tier.uvc_per_year.from), String(tier.uvc_per_year.below), unit);
         return `${range}: ${tier.label.en} (\`${tier.filing}\`, ${tier.verification})`;
       });
       lines.push(`  - ${organism.name}, ${en.tiers} ${unit}: ${bounds.join('; ')}`);
@@ -189,11 +210,12 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
 
 /** An ISO date as French running text writes it: "25 novembre 2026", "1er juillet 2026". */
 function frenchDate(iso: string): string {
-  const date = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  const date = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${iso}T00:00:00Z`),
+  );
   return date.replace(/^1 /, '1er ');
 }
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
-

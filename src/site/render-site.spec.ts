@@ -46,7 +46,11 @@ function marksOf(html: string): Mark[] {
 /** Every leaf of a JSON value (empty arrays and objects count as leaves), by JSON pointer. */
 function leaves(value: Json, pointer = ''): Map<string, Json> {
   const out = new Map<string, Json>();
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : value && typeof value === 'object' ? Object.entries(value) : [];
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as const)
+    : value && typeof value === 'object'
+      ? Object.entries(value)
+      : [];
   if (entries.length === 0) out.set(pointer, value);
   for (const [key, child] of entries) {
     for (const [p, v] of leaves(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)) out.set(p, v);
@@ -56,7 +60,14 @@ function leaves(value: Json, pointer = ''): Map<string, Json> {
 
 /** A text for people: exactly `{fr, en}`. */
 function isLocalized(value: Json | undefined): value is { fr: string; en: string } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 2 && typeof value.fr === 'string' && typeof value.en === 'string';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 2 &&
+    typeof value.fr === 'string' &&
+    typeof value.en === 'string'
+  );
 }
 
 /** The leaves the pages of `lang` must show: a text for people in that language only (its other language is the other pages'). */
@@ -103,7 +114,10 @@ describe('renderSite', () => {
     reference = renderReference(await realSources(), urls);
     site = renderSite(reference, urls);
     documents = new Map(
-      PUBLISHED_FILES.filter((name) => name.endsWith('.json')).map((name) => [name, JSON.parse(reference.find((f) => f.name === name)!.body.toString('utf8')) as Json]),
+      PUBLISHED_FILES.filter((name) => name.endsWith('.json')).map((name) => [
+        name,
+        JSON.parse(reference.find((f) => f.name === name)!.body.toString('utf8')) as Json,
+      ]),
     );
     pages = SITE_PAGES.map((page) => ({
       path: page.path,
@@ -118,7 +132,9 @@ describe('renderSite', () => {
       const html = pages.find((p) => p.path === page.path)!.html;
       expect(html).toContain(`<html lang="${page.lang}">`);
       expect(html).toContain(`<link rel="alternate" hreflang="${page.lang}" href="${urls.siteUrl}${page.path}">`);
-      expect(html).toContain(`<link rel="alternate" hreflang="${page.lang === 'en' ? 'fr' : 'en'}" href="${urls.siteUrl}${page.otherPath}">`);
+      expect(html).toContain(
+        `<link rel="alternate" hreflang="${page.lang === 'en' ? 'fr' : 'en'}" href="${urls.siteUrl}${page.otherPath}">`,
+      );
       expect(html).toContain(`<link rel="alternate" type="application/json" href="${page.json}">`);
       expect(html).toContain(`href="${page.otherPath}" hreflang="${page.lang === 'en' ? 'fr' : 'en'}"`);
     }
@@ -146,10 +162,13 @@ describe('renderSite', () => {
         const where = `${page.path} ${mark.file}#${mark.pointer}`;
         if (value === undefined) wrong.push(`${where}: not in the file`);
         else if (mark.value !== undefined) {
-          if (JSON.stringify(mark.value) !== JSON.stringify(value)) wrong.push(`${where}: data-value ${JSON.stringify(mark.value)} ≠ ${JSON.stringify(value)}`);
+          if (JSON.stringify(mark.value) !== JSON.stringify(value))
+            wrong.push(`${where}: data-value ${JSON.stringify(mark.value)} ≠ ${JSON.stringify(value)}`);
           if (mark.text === '') wrong.push(`${where}: shown as nothing`);
-        } else if (typeof value !== 'string' && typeof value !== 'number') wrong.push(`${where}: ${JSON.stringify(value)} shown without data-value`);
-        else if (mark.text !== squash(String(value))) wrong.push(`${where}: shows ${JSON.stringify(mark.text)}, the file holds ${JSON.stringify(value)}`);
+        } else if (typeof value !== 'string' && typeof value !== 'number')
+          wrong.push(`${where}: ${JSON.stringify(value)} shown without data-value`);
+        else if (mark.text !== squash(String(value)))
+          wrong.push(`${where}: shows ${JSON.stringify(mark.text)}, the file holds ${JSON.stringify(value)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -162,7 +181,8 @@ describe('renderSite', () => {
       const missing: string[] = [];
       for (const [file, document] of documents) {
         for (const pointer of leavesFor(document, lang)) {
-          if (pointer.endsWith(`/${lang}`) && isLocalized(resolve(document, pointer.slice(0, -3))) && !marked.has(`${file}#${pointer}`)) missing.push(`${file}#${pointer}`);
+          if (pointer.endsWith(`/${lang}`) && isLocalized(resolve(document, pointer.slice(0, -3))) && !marked.has(`${file}#${pointer}`))
+            missing.push(`${file}#${pointer}`);
         }
       }
       expect({ lang, missing }).toEqual({ lang, missing: [] });
@@ -176,7 +196,8 @@ describe('renderSite', () => {
       const text = squash(decode(page.html.replace(/<[^>]*>/g, ' ')));
       for (const mark of marksOf(page.html)) {
         const parent = mark.pointer.replace(/\/(fr|en)$/, '');
-        if (mark.pointer.endsWith(`/${other}`) && !parent.endsWith('/name') && isLocalized(resolve(documents.get(mark.file)!, parent))) wrong.push(`${page.path}: marks ${mark.file}#${mark.pointer}`);
+        if (mark.pointer.endsWith(`/${other}`) && !parent.endsWith('/name') && isLocalized(resolve(documents.get(mark.file)!, parent)))
+          wrong.push(`${page.path}: marks ${mark.file}#${mark.pointer}`);
       }
       for (const [file, document] of documents) {
         for (const [pointer, value] of sentences(document)) {
@@ -206,15 +227,23 @@ describe('renderSite', () => {
       const text = squash(decode(page.html.replace(/<(code|pre)\b[^>]*>[^<]*<\/\1>/g, ' ').replace(/<[^>]*>/g, ' ')));
       for (const key of snake) if (new RegExp(`(^|[^\\w])${key}($|[^\\w])`).test(text)) found.push(`${page.path}: key ${key}`);
       // A key followed by an index, as "deadlines 1 due month 2" (keys that are ordinary words aside).
-      for (const key of [...keys].filter((k) => k.length > 4 && k !== 'version')) if (new RegExp(`(^|\\s)${key} \\d+\\b`).test(text)) found.push(`${page.path}: "${key} <index>"`);
-      for (const filler of [/\bnull\b/, /\bundefined\b/, /\bNaN\b/, /\[object/, /non renseigné/, /\bnot set\b/, /\{|\}/]) if (filler.test(text)) found.push(`${page.path}: ${filler}`);
+      for (const key of [...keys].filter((k) => k.length > 4 && k !== 'version'))
+        if (new RegExp(`(^|\\s)${key} \\d+\\b`).test(text)) found.push(`${page.path}: "${key} <index>"`);
+      for (const filler of [/\bnull\b/, /\bundefined\b/, /\bNaN\b/, /\[object/, /non renseigné/, /\bnot set\b/, /\{|\}/])
+        if (filler.test(text)) found.push(`${page.path}: ${filler}`);
     }
     expect(found).toEqual([]);
   });
 
   it('writes French formats on French pages and English ones on English pages: money, dates, numbers, apostrophes and spacing', () => {
     // Only ASCII white space is squashed: the no-break spaces are what is checked.
-    const text = (path: string) => decode(pages.find((p) => p.path === path)!.html.replace(/<(code|pre)\b[^>]*>[^<]*<\/\1>/g, ' ').replace(/<[^>]*>/g, ' ')).replace(/[ \t\r\n]+/g, ' ');
+    const text = (path: string) =>
+      decode(
+        pages
+          .find((p) => p.path === path)!
+          .html.replace(/<(code|pre)\b[^>]*>[^<]*<\/\1>/g, ' ')
+          .replace(/<[^>]*>/g, ' '),
+      ).replace(/[ \t\r\n]+/g, ' ');
     const plan = (documents.get('pricing.json') as { plans: { price: { amount: string } }[] }).plans[0]!.price.amount;
     expect(text('/fr/pricing')).toContain(`${plan.replace('.', ',')}\u00a0€`);
     expect(text('/pricing')).toContain(`€${plan}`);
@@ -227,7 +256,11 @@ describe('renderSite', () => {
     expect(text('/streams')).toMatch(/10,000/);
     for (const page of pages.filter((p) => p.lang === 'fr')) {
       const t = text(page.path);
-      expect({ path: page.path, straight: /\p{L}'\p{L}/u.test(t), space: / [:;?!](\s|$)/.test(t) }).toEqual({ path: page.path, straight: false, space: false });
+      expect({ path: page.path, straight: /\p{L}'\p{L}/u.test(t), space: / [:;?!](\s|$)/.test(t) }).toEqual({
+        path: page.path,
+        straight: false,
+        space: false,
+      });
       // The title is French all through: no English name of the service after it.
       expect(/<title>([^<]*)<\/title>/.exec(page.html)![1]).not.toMatch(/API|Declarations/);
     }
@@ -238,7 +271,12 @@ describe('renderSite', () => {
     const codes = new Set<string>();
     for (const document of documents.values()) {
       for (const [pointer, value] of leaves(document)) {
-        if (typeof value === 'string' && /\/(code|id|units\/\d+|streams\/\d+|legal_basis\/\d+|law\/\d+)$/.test(pointer) && /[A-Z0-9_-]/.test(value)) codes.add(value);
+        if (
+          typeof value === 'string' &&
+          /\/(code|id|units\/\d+|streams\/\d+|legal_basis\/\d+|law\/\d+)$/.test(pointer) &&
+          /[A-Z0-9_-]/.test(value)
+        )
+          codes.add(value);
       }
     }
     const found: string[] = [];
@@ -247,7 +285,8 @@ describe('renderSite', () => {
       const text = decode(page.html.replace(MARK, ' ').replace(/<[^>]*>/g, ' '));
       for (const match of text.matchAll(/\b\d{4}-\d{2}-\d{2}\b|\b\d+[.,]\d{2}\b/g)) found.push(`${page.path}: ${match[0]}`);
       for (const code of codes) {
-        if (new RegExp(`(^|[^\\w-])${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(text)) found.push(`${page.path}: ${code}`);
+        if (new RegExp(`(^|[^\\w-])${code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(text))
+          found.push(`${page.path}: ${code}`);
       }
     }
     expect(found).toEqual([]);
@@ -258,7 +297,8 @@ describe('renderSite', () => {
     const errors: string[] = [];
     for (const file of site.filter((f) => f.contentType === HTML_CONTENT_TYPE)) {
       const report = await validator.validateString(file.body.toString('utf8'), file.file);
-      for (const result of report.results) for (const m of result.messages) errors.push(`${file.file}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+      for (const result of report.results)
+        for (const m of result.messages) errors.push(`${file.file}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
     }
     expect(errors).toEqual([]);
   });
@@ -291,7 +331,9 @@ describe('buildSite', () => {
   });
 
   async function readTree(dir: string): Promise<Map<string, Buffer>> {
-    const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+    const names = (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name)));
     return new Map(await Promise.all(names.sort().map(async (name) => [name, await readFile(join(dir, name))] as const)));
   }
 
@@ -302,7 +344,17 @@ describe('buildSite', () => {
     const b = await readTree(join(work, 'b'));
     expect([...a.keys()]).toEqual([...b.keys()]);
     for (const [name, body] of a) expect({ name, same: body.equals(b.get(name)!) }).toEqual({ name, same: true });
-    for (const name of ['index.html', 'fr/index.html', 'problems/not-found.html', 'assets/site.css', 'sitemap.xml', 'robots.txt', 'llms.txt', 'api/v1/streams.json', 'api/v1/index.json']) {
+    for (const name of [
+      'index.html',
+      'fr/index.html',
+      'problems/not-found.html',
+      'assets/site.css',
+      'sitemap.xml',
+      'robots.txt',
+      'llms.txt',
+      'api/v1/streams.json',
+      'api/v1/index.json',
+    ]) {
       expect(a.has(name)).toBe(true);
       expect(a.has(`${name}.br`) && a.has(`${name}.gz`)).toBe(true);
     }

@@ -24,7 +24,19 @@ import {
   type ReferenceUrls,
   type RenderedFile,
 } from '../reference/reference-documents.js';
-import { DASHBOARD_SCRIPT_PATH, ICON_PATH, LANGUAGES, NAV_KINDS, NOT_FOUND_PAGES, PAGE_ALIASES, SITE_PAGES, STYLESHEET_PATH, problemSlug, type Language, type SitePage } from './site-pages.js';
+import {
+  DASHBOARD_SCRIPT_PATH,
+  ICON_PATH,
+  LANGUAGES,
+  NAV_KINDS,
+  NOT_FOUND_PAGES,
+  PAGE_ALIASES,
+  SITE_PAGES,
+  STYLESHEET_PATH,
+  problemSlug,
+  type Language,
+  type SitePage,
+} from './site-pages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
@@ -69,17 +81,38 @@ export function renderSite(files: readonly RenderedFile[], urls: ReferenceUrls):
   }));
   // The pages for an unknown address: served with status 404 only, at no path of their own.
   for (const page of NOT_FOUND_PAGES) {
-    out.push({ paths: [], file: page.file, body: Buffer.from(tidy(views.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'), contentType: HTML_CONTENT_TYPE });
+    out.push({
+      paths: [],
+      file: page.file,
+      body: Buffer.from(tidy(views.render(page.template, viewModel(page, documents, index, siteUrl))), 'utf8'),
+      contentType: HTML_CONTENT_TYPE,
+    });
   }
   for (const [path, asset] of SITE_ASSETS) {
     out.push({ paths: [path], file: path.slice(1), body: readFileSync(join(ASSETS_DIR, asset.source)), contentType: asset.contentType });
   }
-  out.push({ paths: [LLMS_PATH], file: LLMS_FILE, body: Buffer.from(renderLlmsTxt(documents, index, { ...urls, referenceBaseUrl: urls.referenceBaseUrl.replace(/\/+$/, ''), siteUrl }), 'utf8'), contentType: MARKDOWN_CONTENT_TYPE });
-  out.push({ paths: ['/sitemap.xml'], file: 'sitemap.xml', body: Buffer.from(sitemap(siteUrl, index.updated), 'utf8'), contentType: 'application/xml; charset=utf-8' });
+  out.push({
+    paths: [LLMS_PATH],
+    file: LLMS_FILE,
+    body: Buffer.from(
+      renderLlmsTxt(documents, index, { ...urls, referenceBaseUrl: urls.referenceBaseUrl.replace(/\/+$/, ''), siteUrl }),
+      'utf8',
+    ),
+    contentType: MARKDOWN_CONTENT_TYPE,
+  });
+  out.push({
+    paths: ['/sitemap.xml'],
+    file: 'sitemap.xml',
+    body: Buffer.from(sitemap(siteUrl, index.updated), 'utf8'),
+    contentType: 'application/xml; charset=utf-8',
+  });
   out.push({
     paths: ['/robots.txt'],
     file: 'robots.txt',
-    body: Buffer.from(`User-agent: *\nAllow: /\nDisallow: /api/v1/me\nDisallow: /api/v1/declarations\nDisallow: /api/v1/admin/\n\nSitemap: ${siteUrl}/sitemap.xml\n`, 'utf8'),
+    body: Buffer.from(
+      `User-agent: *\nAllow: /\nDisallow: /api/v1/me\nDisallow: /api/v1/declarations\nDisallow: /api/v1/admin/\n\nSitemap: ${siteUrl}/sitemap.xml\n`,
+      'utf8',
+    ),
     contentType: 'text/plain; charset=utf-8',
   });
   return out;
@@ -188,7 +221,8 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   const colon = MESSAGES[lang].site.colon;
   const p = h.ptr('streams.json', 'streams', i);
   const events: { date: string; html: string }[] = [];
-  const at = (date: string, pointer: string, text: string) => events.push({ date, html: `${h.date(pointer, date)}${colon} ${escapeHtml(text)}` });
+  const at = (date: string, pointer: string, text: string) =>
+    events.push({ date, html: `${h.date(pointer, date)}${colon} ${escapeHtml(text)}` });
   if (stream.start_date !== null) at(stream.start_date, `${p}/start_date`, s.eventStart);
   at(stream.declarable_from, `${p}/declarable_from`, s.eventFirst);
   if (stream.declarable_until !== null) {
@@ -198,7 +232,10 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   stream.eco_organisms.forEach((eo, j) => {
     if (eo.approval === null) return;
     const e = `${p}/eco_organisms/${j}`;
-    events.push({ date: eo.approval.from, html: `${h.date(`${e}/approval/from`, eo.approval.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(s.eventApproval)} ${h.date(`${e}/approval/to`, eo.approval.to)}` });
+    events.push({
+      date: eo.approval.from,
+      html: `${h.date(`${e}/approval/from`, eo.approval.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(s.eventApproval)} ${h.date(`${e}/approval/to`, eo.approval.to)}`,
+    });
   });
   events.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const lines = events.map((event) => event.html);
@@ -231,7 +268,8 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
   const lawByUrl = new Map(law.law.map((entry) => [entry.url, entry.title[lang]]));
   const h = {
     /** A value as the file holds it (text, number); true/false as a word. */
-    fact: (pointer: string, value: unknown) => mark(pointer, value, typeof value === 'string' || typeof value === 'number' ? String(value) : word(value)),
+    fact: (pointer: string, value: unknown) =>
+      mark(pointer, value, typeof value === 'string' || typeof value === 'number' ? String(value) : word(value)),
     /** A value shown in words the page chooses (`null` as "unlimited", `true` as "API access included"). */
     shown: (pointer: string, value: unknown, words: string) => mark(pointer, value, words),
     /** A code of a closed list (status, role…) as a word of the page's language. */
@@ -241,7 +279,8 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     /** A count: "10 000" (narrow no-break space), "10,000". */
     count: (pointer: string, value: number) => mark(pointer, value, formatNumber(lang, value)),
     /** A price `{amount, currency}`: "290,00 €", "€290.00". */
-    money: (pointer: string, price: { amount: string; currency: string }) => mark(`${pointer}/amount`, price.amount, formatMoney(lang, price.amount, price.currency)),
+    money: (pointer: string, price: { amount: string; currency: string }) =>
+      mark(`${pointer}/amount`, price.amount, formatMoney(lang, price.amount, price.currency)),
     /** The verification label of a fact. */
     badge: (pointer: string, value: string) => mark(pointer, value, word(value), ` class="badge badge-${escapeHtml(value)}"`),
     /** A link whose text is the address the file holds. */
@@ -252,7 +291,8 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     sources: (pointer: string, urls: readonly string[]) =>
       urls.length === 0 ? '' : `<ul class="sources">${urls.map((url, i) => `<li>${h.source(`${pointer}/${i}`, url)}</li>`).join('')}</ul>`,
     /** A text for people ({fr, en}) in the page's language only. */
-    text: (pointer: string, value: { fr: string; en: string } | null | undefined) => (value ? mark(`${pointer}/${lang}`, value[lang], value[lang]) : ''),
+    text: (pointer: string, value: { fr: string; en: string } | null | undefined) =>
+      value ? mark(`${pointer}/${lang}`, value[lang], value[lang]) : '',
     /** A JSON pointer into a file: `streams.json#/streams/0`. */
     ptr: (file: string, ...path: (string | number)[]) => `${file}#${path.map((p) => `/${escapePointer(String(p))}`).join('')}`,
     /** The date a deadline falls on for the quantities of `year`: `day` past the month's end is its last day. */
@@ -283,7 +323,13 @@ function sourceTitle(url: string, lawByUrl: ReadonlyMap<string, string>): string
     const host = parsed.hostname.replace(/^www\./, '');
     const segments = parsed.pathname.split('/').filter((s) => s !== '');
     const last = segments.at(-1);
-    const page = last === undefined ? '' : safeDecode(last).replace(/\.(php\d?|html?|aspx?)$/, '').replace(/[-_+]+/g, ' ').trim();
+    const page =
+      last === undefined
+        ? ''
+        : safeDecode(last)
+            .replace(/\.(php\d?|html?|aspx?)$/, '')
+            .replace(/[-_+]+/g, ' ')
+            .trim();
     const words = page.length > 70 ? `${page.slice(0, 69).replace(/\s+\S*$/, '')}…` : page;
     return words === '' || /^\d+$/.test(words) || /^[A-Z0-9]{12,}$/.test(words) ? host : `${host} · ${words}`;
   } catch {

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
-import { type Encoding, PUBLIC_CACHE_CONTROL, type PrebuiltFile, PrebuiltFiles, type Representation, representation } from '../common/http/prebuilt-files.js';
+import {
+  type Encoding,
+  PUBLIC_CACHE_CONTROL,
+  type PrebuiltFile,
+  PrebuiltFiles,
+  type Representation,
+  representation,
+} from '../common/http/prebuilt-files.js';
 import type { Request, Response } from 'express';
 import { CORS_HEADERS } from '../reference/reference-files.js';
 import { LLMS_PATH } from './llms-txt.js';
@@ -44,9 +51,16 @@ export class SiteFiles {
     });
     const lastModified = store.get('index.json').lastModified;
     const routes = new Map<string, PrebuiltFile>();
-    const urls = { referenceBaseUrl: config.referenceBaseUrl, clientBaseUrl: config.clientBaseUrl, siteUrl: config.publicBaseUrl, contact: config.contactEmail ?? null };
+    const urls = {
+      referenceBaseUrl: config.referenceBaseUrl,
+      clientBaseUrl: config.clientBaseUrl,
+      siteUrl: config.publicBaseUrl,
+      contact: config.contactEmail ?? null,
+    };
     const rendered = renderSite(files, urls);
-    this.notFound = Object.fromEntries(NOT_FOUND_PAGES.map((page) => [page.lang, rendered.find((f) => f.file === page.file)!.body])) as Record<Language, Buffer>;
+    this.notFound = Object.fromEntries(
+      NOT_FOUND_PAGES.map((page) => [page.lang, rendered.find((f) => f.file === page.file)!.body]),
+    ) as Record<Language, Buffer>;
     for (const file of rendered) {
       const prebuilt = prebuiltVariants(file.file, file.body);
       const variants: Partial<Record<Encoding, Representation>> = { identity: representation(file.body, 'identity'), ...prebuilt };
@@ -55,7 +69,12 @@ export class SiteFiles {
         lastModified,
         cacheControl: PUBLIC_CACHE_CONTROL,
         // Pages: the strict CSP; llms.txt: open to any origin, as the reference files.
-        headers: file.contentType === HTML_CONTENT_TYPE ? { 'Content-Security-Policy': SITE_CONTENT_SECURITY_POLICY } : file.paths.includes(LLMS_PATH) ? CORS_HEADERS : {},
+        headers:
+          file.contentType === HTML_CONTENT_TYPE
+            ? { 'Content-Security-Policy': SITE_CONTENT_SECURITY_POLICY }
+            : file.paths.includes(LLMS_PATH)
+              ? CORS_HEADERS
+              : {},
         variant: (encoding) => (variants[encoding] ??= representation(encoding === 'br' ? brotli(file.body) : gzip(file.body), encoding)),
       };
       for (const path of file.paths) routes.set(path, served);

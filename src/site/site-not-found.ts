@@ -26,7 +26,8 @@ function wantsHtml(req: Request): boolean {
  */
 export function siteNotFound(files: SiteFiles): PageProblems {
   return {
-    handles: (req) => (req.method === 'GET' || req.method === 'HEAD') && (FRENCH_DASHBOARD.test(req.path) || (!API_PATHS.test(req.path) && wantsHtml(req))),
+    handles: (req) =>
+      (req.method === 'GET' || req.method === 'HEAD') && (FRENCH_DASHBOARD.test(req.path) || (!API_PATHS.test(req.path) && wantsHtml(req))),
     render: (req: Request, res: Response) => {
       res.setHeader('Cache-Control', 'no-store');
       if (FRENCH_DASHBOARD.test(req.path)) {

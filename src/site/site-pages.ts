@@ -11,7 +11,8 @@ import { PROBLEM_TYPES, type ProblemCode } from '../common/problem/problem.js';
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export type PageKind = 'notFound' | 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
+export type PageKind =
+  'notFound' | 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'developers' | 'problems' | 'problem';
 
 export interface SitePage {
   kind: PageKind;

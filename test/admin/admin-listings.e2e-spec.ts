@@ -13,9 +13,17 @@ afterAll(async () => {
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
 const get = (path: string) => request(t.url).get(path).set(admin());
 // Household packaging counted in sales units (a weight would need its count beside it); food-service in kg.
-const line = (quantity: number, stream = 'EMB', material = 'Verre') => ({ stream, material, unit: stream === 'EMB' ? 'uvc' : 'kg', quantity });
+const line = (quantity: number, stream = 'EMB', material = 'Verre') => ({
+  stream,
+  material,
+  unit: stream === 'EMB' ? 'uvc' : 'kg',
+  quantity,
+});
 const submit = (token: string, body: unknown) =>
-  request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send(body as object);
+  request(t.url)
+    .post('/api/v1/declarations')
+    .set('authorization', `Bearer ${token}`)
+    .send(body as object);
 
 /** Every item of a listing, page after page. */
 async function all(path: string, limit = 2): Promise<Array<Record<string, unknown>>> {
@@ -37,8 +45,18 @@ describe('GET /api/v1/admin/clients', () => {
   it('finds clients newest first, by text, confirmation, plan and stream, page by page', async () => {
     const tag = `find${Date.now().toString(36)}`;
     const a = await createClient(t, { client_id: `${tag}-a`, company: `Alpha ${tag} SARL`, plan: 'business', streams: ['EMB'] });
-    const b = await createClient(t, { client_id: `${tag}-b`, company: 'Beta SAS', email: `contact@${tag}.fr`, plan: 'business', streams: ['EMB', 'EPRO'] });
-    const c = await createClient(t, { client_id: `${tag}-c`, company: `Gamma ${tag}`, plan: 'business', streams: ['EMB'] }, { confirm: false });
+    const b = await createClient(t, {
+      client_id: `${tag}-b`,
+      company: 'Beta SAS',
+      email: `contact@${tag}.fr`,
+      plan: 'business',
+      streams: ['EMB', 'EPRO'],
+    });
+    const c = await createClient(
+      t,
+      { client_id: `${tag}-c`, company: `Gamma ${tag}`, plan: 'business', streams: ['EMB'] },
+      { confirm: false },
+    );
 
     const found = await all(`/api/v1/admin/clients?q=${tag.toUpperCase()}`);
     expect(found.map((x) => x.client_id)).toEqual([c.clientId, b.clientId, a.clientId]);
@@ -79,7 +97,8 @@ describe('GET /api/v1/admin/declarations', () => {
     const y1 = (await submit(y.token, { period: '2026-S1', lines: [line(3)] })).body;
     const x2 = (await submit(x.token, { period: '2026-S1', lines: [line(4)] })).body;
     const y2 = (await submit(y.token, { period: '2026-S2', lines: [line(5)] })).body;
-    const mine = (items: Array<Record<string, unknown>>) => items.map((d) => d.id).filter((id) => [x1.id, y1.id, x2.id, y2.id].includes(id));
+    const mine = (items: Array<Record<string, unknown>>) =>
+      items.map((d) => d.id).filter((id) => [x1.id, y1.id, x2.id, y2.id].includes(id));
 
     expect(mine(await all('/api/v1/admin/declarations'))).toEqual([y2.id, x2.id, y1.id, x1.id]);
     expect(mine(await all('/api/v1/admin/declarations?period=2026-S1'))).toEqual([x2.id, y1.id, x1.id]);

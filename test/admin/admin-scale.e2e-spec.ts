@@ -23,7 +23,8 @@ async function plan(query: Omit<AdminListQuery, 'limit'>): Promise<string> {
   const { rows } = await t.pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, values);
   return rows.map((r) => r['QUERY PLAN'] as string).join('\n');
 }
-const buffers = (text: string) => [...text.matchAll(/Buffers: shared hit=(\d+)(?: read=(\d+))?/g)].reduce((n, m) => n + Number(m[1]) + Number(m[2] ?? 0), 0);
+const buffers = (text: string) =>
+  [...text.matchAll(/Buffers: shared hit=(\d+)(?: read=(\d+))?/g)].reduce((n, m) => n + Number(m[1]) + Number(m[2] ?? 0), 0);
 
 describe(`the operator's declaration listing on ${CLIENTS * 100} declarations`, () => {
   beforeAll(async () => {

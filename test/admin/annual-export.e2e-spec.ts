@@ -12,7 +12,10 @@ const submit = async (token: string, period: string, lines: unknown[]) => {
   return res.body as { receipt: string };
 };
 const setStream = async (clientId: string, eco_organism: string) =>
-  expect((await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ eco_organism, liable_from: '2025-S1' })).status).toBe(200);
+  expect(
+    (await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ eco_organism, liable_from: '2025-S1' }))
+      .status,
+  ).toBe(200);
 
 let a: { clientId: string; token: string };
 let b: { clientId: string; token: string };
@@ -50,27 +53,58 @@ describe('GET /api/v1/admin/years/{year}/export', () => {
     expect(res.body.eco_organism).toBe('Citeo');
     const rows = res.body.rows.filter((r: { client_id: string }) => r.client_id === a.clientId);
     expect(rows).toEqual([
-      expect.objectContaining({ stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'uvc', quantity: '3', revisions: { s1: aS1.receipt, s2: null } }),
-      expect.objectContaining({ stream: 'EMB', material: null, material_category: 'glass', unit: 'kg', quantity: '1000.75', revisions: { s1: aS1.receipt, s2: aS2.receipt } }),
-      expect.objectContaining({ stream: 'EMB', material: null, material_category: 'glass', unit: 'uvc', quantity: '200', revisions: { s1: aS1.receipt, s2: aS2.receipt } }),
+      expect.objectContaining({
+        stream: 'EMB',
+        material: 'Film étirable',
+        material_category: null,
+        unit: 'uvc',
+        quantity: '3',
+        revisions: { s1: aS1.receipt, s2: null },
+      }),
+      expect.objectContaining({
+        stream: 'EMB',
+        material: null,
+        material_category: 'glass',
+        unit: 'kg',
+        quantity: '1000.75',
+        revisions: { s1: aS1.receipt, s2: aS2.receipt },
+      }),
+      expect.objectContaining({
+        stream: 'EMB',
+        material: null,
+        material_category: 'glass',
+        unit: 'uvc',
+        quantity: '200',
+        revisions: { s1: aS1.receipt, s2: aS2.receipt },
+      }),
     ]);
     expect(rows[0]).toMatchObject({ company: 'Alpha SAS', eco_organism: 'Citeo', country: 'FR' });
     // Léko's client is not in Citeo's filing.
     expect(res.body.rows.map((r: { client_id: string }) => r.client_id)).not.toContain(b.clientId);
-    expect(res.body.missing_clients).toEqual([{ client_id: late.clientId, company: 'Tardif SARL', email: expect.any(String), missing_periods: ['2025-S2'] }]);
+    expect(res.body.missing_clients).toEqual([
+      { client_id: late.clientId, company: 'Tardif SARL', email: expect.any(String), missing_periods: ['2025-S2'] },
+    ]);
 
     const all = await request(t.url).get('/api/v1/admin/years/2025/export').set(admin);
     expect(all.body.eco_organism).toBeNull();
     expect(new Set(all.body.rows.map((r: { client_id: string }) => r.client_id))).toEqual(new Set([a.clientId, b.clientId, late.clientId]));
-    expect(all.body.rows.find((r: { client_id: string }) => r.client_id === b.clientId)).toMatchObject({ eco_organism: 'Léko', quantity: '15' });
+    expect(all.body.rows.find((r: { client_id: string }) => r.client_id === b.clientId)).toMatchObject({
+      eco_organism: 'Léko',
+      quantity: '15',
+    });
   });
 
   it('CSV in both dialects: total rows then missing rows; French headers, semicolons and decimal commas', async () => {
-    const en = await request(t.url).get('/api/v1/admin/years/2025/export?eco_organism=Citeo').set(admin).set('accept', 'text/csv').buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const en = await request(t.url)
+      .get('/api/v1/admin/years/2025/export?eco_organism=Citeo')
+      .set(admin)
+      .set('accept', 'text/csv')
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(en.status).toBe(200);
     expect(en.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(en.headers['content-disposition']).toBe('attachment; filename="epr-annual-2025-Citeo.csv"');
@@ -78,23 +112,35 @@ describe('GET /api/v1/admin/years/{year}/export', () => {
     expect(text.startsWith('\uFEFFkind,year,eco_organism,client_id,')).toBe(true);
     const lines = text.slice(1).trim().split('\r\n');
     expect(lines.filter((l) => l.startsWith('total,'))).toHaveLength(4);
-    expect(lines).toContain(`total,2025,Citeo,${a.clientId},Alpha SAS,FR,FR000000_01ABCD,EMB,,glass,kg,1000.75,${aS1.receipt},${aS2.receipt},`);
+    expect(lines).toContain(
+      `total,2025,Citeo,${a.clientId},Alpha SAS,FR,FR000000_01ABCD,EMB,,glass,kg,1000.75,${aS1.receipt},${aS2.receipt},`,
+    );
     expect(lines.at(-1)).toMatch(new RegExp(`^missing,2025,Citeo,${late.clientId},Tardif SARL,.*,2025-S2$`));
 
     // The CSV's own operation (typed as text for generated clients; issue 34.3): the same file, whatever Accept says.
-    const fr = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo&dialect=fr').set(admin).set('accept', 'application/json');
+    const fr = await request(t.url)
+      .get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo&dialect=fr')
+      .set(admin)
+      .set('accept', 'application/json');
     expect(fr.status).toBe(200);
     expect(fr.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(fr.headers['content-disposition']).toBe('attachment; filename="epr-annual-2025-Citeo.csv"');
     expect(fr.text).toContain('type;année;éco-organisme;identifiant client;');
     expect(fr.text).toContain(`total;2025;Citeo;${a.clientId};Alpha SAS;FR;FR000000_01ABCD;EMB;;glass;kg;"1000,75";`);
-    const french = await request(t.url).get('/api/v1/admin/years/2025/export?eco_organism=Citeo&dialect=fr').set(admin).set('accept', 'text/csv');
+    const french = await request(t.url)
+      .get('/api/v1/admin/years/2025/export?eco_organism=Citeo&dialect=fr')
+      .set(admin)
+      .set('accept', 'text/csv');
     expect(french.text).toBe(fr.text);
-    const english = await request(t.url).get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo').set(admin).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const english = await request(t.url)
+      .get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo')
+      .set(admin)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect((english.body as Buffer).equals(en.body as Buffer)).toBe(true);
   });
 

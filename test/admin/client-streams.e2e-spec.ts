@@ -11,9 +11,12 @@ afterAll(async () => {
 });
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const put = (clientId: string, stream: string, body: object) => request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/${stream}`).set(admin).send(body);
+const put = (clientId: string, stream: string, body: object) =>
+  request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/${stream}`).set(admin).send(body);
 const listClients = async (query: string) =>
-  ((await request(t.url).get(`/api/v1/admin/clients?${query}`).set(admin)).body.data as Array<{ client_id: string }>).map((c) => c.client_id);
+  ((await request(t.url).get(`/api/v1/admin/clients?${query}`).set(admin)).body.data as Array<{ client_id: string }>).map(
+    (c) => c.client_id,
+  );
 
 /** The half-year of today in France, worked out apart from the service's code. */
 function halfYearToday(): string {
@@ -51,7 +54,11 @@ describe('per client and stream: eco-organism and liability start', () => {
 
     const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=client.stream_updated`).set(admin);
     expect(audit.body.data).toHaveLength(1);
-    expect(audit.body.data[0].changes).toEqual({ stream: 'EMB', eco_organism: { from: null, to: 'Léko' }, liable_from: { from: null, to: '2024-S1' } });
+    expect(audit.body.data[0].changes).toEqual({
+      stream: 'EMB',
+      eco_organism: { from: null, to: 'Léko' },
+      liable_from: { from: null, to: '2024-S1' },
+    });
     // The same again changes and records nothing.
     expect((await put(clientId, 'EMB', { eco_organism: 'Léko', liable_from: '2024-S1' })).status).toBe(200);
     const again = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=client.stream_updated`).set(admin);
@@ -86,7 +93,10 @@ describe('per client and stream: eco-organism and liability start', () => {
     expect(notRegistered.body.errors[0].code).toBe('stream_not_registered');
     const malformed = await put(clientId, 'EMB', { liable_from: '2025-H1', eco_organism: '' });
     expect(malformed.status).toBe(422);
-    expect([...new Set(malformed.body.errors.map((e: { pointer: string }) => e.pointer))].sort()).toEqual(['/eco_organism', '/liable_from']);
+    expect([...new Set(malformed.body.errors.map((e: { pointer: string }) => e.pointer))].sort()).toEqual([
+      '/eco_organism',
+      '/liable_from',
+    ]);
     expect((await put(clientId, 'NOPE', {})).status).toBe(404);
     expect((await put('no-such-client', 'EMB', {})).status).toBe(404);
     expect((await request(t.url).get('/api/v1/admin/clients/no-such-client/streams').set(admin)).status).toBe(404);

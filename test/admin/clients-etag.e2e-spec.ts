@@ -64,7 +64,14 @@ describe('GET /admin/clients/{id} ETag and PATCH If-Match', () => {
   it('a confirmation changes the ETag: a PATCH prepared before it is refused', async () => {
     const { clientId } = await createClient(t, {}, { confirm: false });
     const read = await request(t.url).get(path(clientId)).set(admin);
-    expect((await request(t.url).post(`${path(clientId)}/confirm`).set(admin).send({})).status).toBe(200);
+    expect(
+      (
+        await request(t.url)
+          .post(`${path(clientId)}/confirm`)
+          .set(admin)
+          .send({})
+      ).status,
+    ).toBe(200);
     expect((await patch(clientId, { company: 'Tard SAS' }, read.headers.etag)).status).toBe(412);
   });
 

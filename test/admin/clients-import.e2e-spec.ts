@@ -19,11 +19,16 @@ afterAll(async () => {
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const importFile = (csv: string | Buffer, query = '', type = 'text/csv') =>
-  request(t.url).post(`/api/v1/admin/clients/import${query}`).set(admin).set('content-type', type).send(Buffer.isBuffer(csv) ? csv : Buffer.from(csv, 'utf8'));
+  request(t.url)
+    .post(`/api/v1/admin/clients/import${query}`)
+    .set(admin)
+    .set('content-type', type)
+    .send(Buffer.isBuffer(csv) ? csv : Buffer.from(csv, 'utf8'));
 const clientCount = async () => Number((await t.pool.query('SELECT count(*) FROM clients')).rows[0].count);
 
 // French dialect as Excel saves it: BOM, semicolons, French headers, CRLF.
-const FRENCH = '\ufeffraison sociale;e-mail;pays;offre;flux;IDU;langue;identifiant client\r\n' +
+const FRENCH =
+  '\ufeffraison sociale;e-mail;pays;offre;flux;IDU;langue;identifiant client\r\n' +
   'Vins du Sud SARL;contact@vins-du-sud.fr;FR;business;EMB;FR000001_01AAAA|FR000001_01BBBB;fr;vins-du-sud\r\n' +
   ';;;;;;;\r\n' +
   'Brasserie Nord;compta@brasserie-nord.fr;FR;business;EMB;;;\r\n';
@@ -40,10 +45,29 @@ describe('POST /api/v1/admin/clients/import', () => {
         {
           row: 2,
           client_id: 'vins-du-sud',
-          pending: { email: 'contact@vins-du-sud.fr', company: 'Vins du Sud SARL', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR000001_01AAAA', 'FR000001_01BBBB'] },
+          pending: {
+            email: 'contact@vins-du-sud.fr',
+            company: 'Vins du Sud SARL',
+            country: 'FR',
+            plan: 'business',
+            streams: ['EMB'],
+            idus: ['FR000001_01AAAA', 'FR000001_01BBBB'],
+          },
           language: 'fr',
         },
-        { row: 4, client_id: null, pending: { email: 'compta@brasserie-nord.fr', company: 'Brasserie Nord', country: 'FR', plan: 'business', streams: ['EMB'], idus: [] }, language: 'fr' },
+        {
+          row: 4,
+          client_id: null,
+          pending: {
+            email: 'compta@brasserie-nord.fr',
+            company: 'Brasserie Nord',
+            country: 'FR',
+            plan: 'business',
+            streams: ['EMB'],
+            idus: [],
+          },
+          language: 'fr',
+        },
       ],
     });
     expect(await clientCount()).toBe(before);
@@ -53,7 +77,8 @@ describe('POST /api/v1/admin/clients/import', () => {
   });
 
   it('with dry_run=false creates every client of the file, pending, each audited as client.created from the import', async () => {
-    const csv = 'client_id,company,email,country,plan,streams,language\n' +
+    const csv =
+      'client_id,company,email,country,plan,streams,language\n' +
       'imp-alpha,Alpha SAS,alpha@example.fr,FR,business,EMB,en\n' +
       ',Beta SAS,beta@example.fr,FR,business,EMB,\n';
     const res = await importFile(csv, '?dry_run=false');
@@ -65,12 +90,19 @@ describe('POST /api/v1/admin/clients/import', () => {
 
     const got = await request(t.url).get('/api/v1/admin/clients/imp-alpha').set(admin);
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ pending: { company: 'Alpha SAS', email: 'alpha@example.fr', streams: ['EMB'] }, confirmed_at: null, language: 'en' });
+    expect(got.body).toMatchObject({
+      pending: { company: 'Alpha SAS', email: 'alpha@example.fr', streams: ['EMB'] },
+      confirmed_at: null,
+      language: 'en',
+    });
     expect((await request(t.url).get(`/api/v1/admin/clients/${beta.client_id}`).set(admin)).body.pending.company).toBe('Beta SAS');
     // Pending like after POST /admin/clients: the operator confirms each.
     expect((await request(t.url).post('/api/v1/admin/clients/imp-alpha/confirm').set(admin)).status).toBe(200);
 
-    const audit = await t.pool.query(`SELECT client_id, changes FROM audit_events WHERE action = 'client.created' AND client_id = ANY($1) ORDER BY client_id`, [[alpha.client_id, beta.client_id]]);
+    const audit = await t.pool.query(
+      `SELECT client_id, changes FROM audit_events WHERE action = 'client.created' AND client_id = ANY($1) ORDER BY client_id`,
+      [[alpha.client_id, beta.client_id]],
+    );
     expect(audit.rows).toHaveLength(2);
     for (const row of audit.rows) expect(row.changes).toMatchObject({ source: 'import', company: { from: null } });
     expect(audit.rows.find((r) => r.client_id === 'imp-alpha').changes).toMatchObject({ row: 2, language: { from: null, to: 'en' } });
@@ -78,7 +110,8 @@ describe('POST /api/v1/admin/clients/import', () => {
 
   it('checks the whole file: every problem at its row and column, and nothing is created, applying or not', async () => {
     await createClient(t, { client_id: 'taken-id', company: 'Déjà Là SA', email: 'deja@la.fr' });
-    const csv = 'client_id;company;email;country;plan;streams;idus\r\n' +
+    const csv =
+      'client_id;company;email;country;plan;streams;idus\r\n' +
       'ok-one;Un SAS;un@example.fr;FR;business;EMB;\r\n' + // 2: fine
       ';;pas-une-adresse;fr;gold;EMB|NOPE;\r\n' + // 3: company missing, e-mail, country, plan, stream
       'ok-one;Deux SAS;deux@example.fr;FR;business;EMB;\r\n' + // 4: id repeats row 2
@@ -141,6 +174,8 @@ describe('POST /api/v1/admin/clients/import', () => {
     const flag = await importFile('company,email\nX,x@example.fr\n', '?dry_run=no');
     expect(flag.status).toBe(422);
     expect(flag.body.errors[0]).toMatchObject({ pointer: '/query/dry_run', code: 'invalid_boolean' });
-    expect((await request(t.url).post('/api/v1/admin/clients/import').set('content-type', 'text/csv').send('company,email\n')).status).toBe(401);
+    expect((await request(t.url).post('/api/v1/admin/clients/import').set('content-type', 'text/csv').send('company,email\n')).status).toBe(
+      401,
+    );
   });
 });

@@ -137,10 +137,17 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     const listed = await request(t.url).get(links(clientId)).set(admin);
     expect(listed.status).toBe(200);
     expect(listed.body.map((l: { id: string }) => l.id)).toEqual([second.body.id, first.body.id]);
-    expect(listed.body[0]).toEqual({ id: second.body.id, issued_via: 'operator', created_at: expect.any(String), expires_at: second.body.expires_at });
+    expect(listed.body[0]).toEqual({
+      id: second.body.id,
+      issued_via: 'operator',
+      created_at: expect.any(String),
+      expires_at: second.body.expires_at,
+    });
     expect(JSON.stringify(listed.body)).not.toContain('eprl_');
 
-    const revoked = await request(t.url).delete(`${links(clientId)}/${first.body.id}`).set(admin);
+    const revoked = await request(t.url)
+      .delete(`${links(clientId)}/${first.body.id}`)
+      .set(admin);
     expect(revoked.status).toBe(204);
     expect((await new DashboardClient(t.url).signIn(first.body.url)).status).toBe(400);
     expect((await request(t.url).get(links(clientId)).set(admin)).body.map((l: { id: string }) => l.id)).toEqual([second.body.id]);
@@ -148,11 +155,35 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     expect(audit.body.data.map((e: { target: { id: string } }) => e.target.id)).toEqual([first.body.id]);
 
     // Again, a used one, another client's, a malformed id: 404.
-    expect((await request(t.url).delete(`${links(clientId)}/${first.body.id}`).set(admin)).status).toBe(404);
-    expect((await request(t.url).delete(`${links(clientId)}/${used.body.id}`).set(admin)).status).toBe(404);
+    expect(
+      (
+        await request(t.url)
+          .delete(`${links(clientId)}/${first.body.id}`)
+          .set(admin)
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request(t.url)
+          .delete(`${links(clientId)}/${used.body.id}`)
+          .set(admin)
+      ).status,
+    ).toBe(404);
     const other = await createClient(t);
-    expect((await request(t.url).delete(`${links(other.clientId)}/${second.body.id}`).set(admin)).status).toBe(404);
-    expect((await request(t.url).delete(`${links(clientId)}/not-a-uuid`).set(admin)).status).toBe(404);
+    expect(
+      (
+        await request(t.url)
+          .delete(`${links(other.clientId)}/${second.body.id}`)
+          .set(admin)
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request(t.url)
+          .delete(`${links(clientId)}/not-a-uuid`)
+          .set(admin)
+      ).status,
+    ).toBe(404);
     expect((await request(t.url).get(links('no-such-client')).set(admin)).status).toBe(404);
   });
 });

@@ -33,10 +33,10 @@ describe('operator tokens', () => {
     expect(res.body.token).toMatch(OPERATOR_TOKEN_SHAPE);
     expect(res.body).toMatchObject({ name: 'Camille', prefix: res.body.token.slice(0, 13) });
 
-    const { rows } = await t.pool.query(`SELECT token_hash, encode(sha256(convert_to($2, 'UTF8')), 'hex') AS expected FROM operator_tokens WHERE id = $1`, [
-      res.body.id,
-      res.body.token,
-    ]);
+    const { rows } = await t.pool.query(
+      `SELECT token_hash, encode(sha256(convert_to($2, 'UTF8')), 'hex') AS expected FROM operator_tokens WHERE id = $1`,
+      [res.body.id, res.body.token],
+    );
     expect(rows[0].token_hash).toBe(rows[0].expected);
 
     const list = await request(t.url).get(OPERATORS).set(admin());
@@ -69,7 +69,8 @@ describe('operator tokens', () => {
     const operator = await createOperator('Morgan');
     const other = await createOperator('Noa');
     const before = await auditCount();
-    const tokens = async () => (await t.pool.query('SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM operator_tokens')).rows[0];
+    const tokens = async () =>
+      (await t.pool.query('SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM operator_tokens')).rows[0];
     const counted = await tokens();
     const mint = await request(t.url).post(OPERATORS).set(bearer(operator.token)).send({ name: 'a copy of me' });
     expect([mint.status, mint.body.code]).toEqual([403, 'insufficient_scope']);
@@ -93,7 +94,9 @@ describe('operator tokens', () => {
 
   it('an unknown operator-shaped token is 401; a name is required', async () => {
     const { generateToken, OPERATOR_TOKEN_PREFIX } = await import('../../src/common/token-format.js');
-    const res = await request(t.url).get(OPERATORS).set(bearer(generateToken(OPERATOR_TOKEN_PREFIX)));
+    const res = await request(t.url)
+      .get(OPERATORS)
+      .set(bearer(generateToken(OPERATOR_TOKEN_PREFIX)));
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('invalid_token');
     for (const body of [{}, { name: ' ' }, { name: 'x'.repeat(101) }, { name: 'a', scope: 'all' }]) {
@@ -112,7 +115,10 @@ describe('the audit trail', () => {
     let tokenId = '';
     let secondOperator = '';
     steps.push(
-      { action: 'client.created', run: () => request(t.url).post('/api/v1/admin/clients').set(as('req-1')).send({ client_id: clientId, company: 'Audit SAS' }) },
+      {
+        action: 'client.created',
+        run: () => request(t.url).post('/api/v1/admin/clients').set(as('req-1')).send({ client_id: clientId, company: 'Audit SAS' }),
+      },
       {
         action: 'client.updated',
         run: () =>
@@ -122,11 +128,27 @@ describe('the audit trail', () => {
             .send({ email: 'a@audit.fr', country: 'FR', plan: 'business', streams: ['EMB'] }),
       },
       { action: 'client.confirmed', run: () => request(t.url).post(`/api/v1/admin/clients/${clientId}/confirm`).set(as('req-3')).send({}) },
-      { action: 'token.issued', run: () => request(t.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set(as('req-4')).send({ name: 'ERP' }) },
+      {
+        action: 'token.issued',
+        run: () => request(t.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set(as('req-4')).send({ name: 'ERP' }),
+      },
       { action: 'token.revoked', run: () => request(t.url).delete(`/api/v1/admin/clients/${clientId}/tokens/${tokenId}`).set(as('req-5')) },
       // Only ADMIN_TOKEN mints and revokes operator tokens.
-      { action: 'operator_token.created', run: () => request(t.url).post(OPERATORS).set({ ...admin(), 'x-request-id': 'req-6' }).send({ name: 'Sacha' }) },
-      { action: 'operator_token.revoked', run: () => request(t.url).delete(`${OPERATORS}/${secondOperator}`).set({ ...admin(), 'x-request-id': 'req-7' }) },
+      {
+        action: 'operator_token.created',
+        run: () =>
+          request(t.url)
+            .post(OPERATORS)
+            .set({ ...admin(), 'x-request-id': 'req-6' })
+            .send({ name: 'Sacha' }),
+      },
+      {
+        action: 'operator_token.revoked',
+        run: () =>
+          request(t.url)
+            .delete(`${OPERATORS}/${secondOperator}`)
+            .set({ ...admin(), 'x-request-id': 'req-7' }),
+      },
     );
     const secrets: string[] = [];
     for (const [i, step] of steps.entries()) {
@@ -154,7 +176,10 @@ describe('the audit trail', () => {
       expect(entry.occurred_at).toBeInstanceOf(Date);
       if (step.action.startsWith('client.') || step.action.startsWith('token.')) expect(entry.client_id).toBe(clientId);
     }
-    const { rows } = await t.pool.query(`SELECT action, target_type, target_id, changes FROM audit_events WHERE client_id = $1 ORDER BY occurred_at`, [clientId]);
+    const { rows } = await t.pool.query(
+      `SELECT action, target_type, target_id, changes FROM audit_events WHERE client_id = $1 ORDER BY occurred_at`,
+      [clientId],
+    );
     expect(rows.map((r) => r.action)).toEqual(['client.created', 'client.updated', 'client.confirmed', 'token.issued', 'token.revoked']);
     expect(rows[0]).toMatchObject({ target_type: 'client', target_id: clientId, changes: { company: { from: null, to: 'Audit SAS' } } });
     expect(rows[1].changes).toEqual({
@@ -175,7 +200,13 @@ describe('the audit trail', () => {
   it('the bootstrap ADMIN_TOKEN is recorded as such', async () => {
     const { clientId } = await createClient(t, {}, { confirm: false });
     const entry = await latestAudit();
-    expect(entry).toMatchObject({ action: 'client.created', actor_type: 'admin', operator_id: null, actor_name: 'ADMIN_TOKEN', client_id: clientId });
+    expect(entry).toMatchObject({
+      action: 'client.created',
+      actor_type: 'admin',
+      operator_id: null,
+      actor_name: 'ADMIN_TOKEN',
+      client_id: clientId,
+    });
     expect(entry.request_id).toEqual(expect.any(String));
   });
 
@@ -195,7 +226,10 @@ describe('the audit trail', () => {
     await t.pool.query(`CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE unique_violation; END $$`);
     await t.pool.query(`CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()`);
     try {
-      const res = await request(t.url).post('/api/v1/admin/clients').set(admin()).send({ client_id: 'never-created', company: 'Ghost SAS' });
+      const res = await request(t.url)
+        .post('/api/v1/admin/clients')
+        .set(admin())
+        .send({ client_id: 'never-created', company: 'Ghost SAS' });
       expect(res.status).toBe(409);
       expect((await t.pool.query(`SELECT 1 FROM clients WHERE client_id = 'never-created'`)).rowCount).toBe(0);
     } finally {
@@ -222,7 +256,12 @@ describe('the audit trail', () => {
 
     const byClient = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}`).set(admin());
     expect(byClient.status).toBe(200);
-    expect(byClient.body.data.map((e: { action: string }) => e.action)).toEqual(['token.issued', 'client.updated', 'client.confirmed', 'client.created']);
+    expect(byClient.body.data.map((e: { action: string }) => e.action)).toEqual([
+      'token.issued',
+      'client.updated',
+      'client.confirmed',
+      'client.created',
+    ]);
     expect(byClient.body.data[0]).toMatchObject({
       actor: { type: 'operator', operator_token_id: operator.id, name: 'Lou' },
       target: { type: 'token' },
@@ -255,7 +294,10 @@ describe('the audit trail', () => {
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.code).toBe('invalid_cursor');
     for (const query of ['actor=someone', 'action=DROP', 'from=yesterday', 'client_id=A', 'limit=0', 'page=2']) {
-      expect({ query, status: (await request(t.url).get(`/api/v1/admin/audit?${query}`).set(admin())).status }).toEqual({ query, status: 422 });
+      expect({ query, status: (await request(t.url).get(`/api/v1/admin/audit?${query}`).set(admin())).status }).toEqual({
+        query,
+        status: 422,
+      });
     }
   });
 });
@@ -264,7 +306,9 @@ describe('schema', () => {
   it('the entities match the migration (TypeORM sees nothing to change)', async () => {
     const { DataSource } = await import('typeorm');
     const pending = await t.app.get(DataSource).driver.createSchemaBuilder().log();
-    const mine = pending.upQueries.map((q) => q.query).filter((q) => /operator_tokens|audit_events|ix_clients_created|ix_declarations_/.test(q));
+    const mine = pending.upQueries
+      .map((q) => q.query)
+      .filter((q) => /operator_tokens|audit_events|ix_clients_created|ix_declarations_/.test(q));
     expect(mine).toEqual([]);
   });
 

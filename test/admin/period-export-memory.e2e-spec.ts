@@ -140,7 +140,10 @@ it(`streams a period in memory that does not grow with its size (${SMALL.declara
   await fill(LARGE.period, LARGE.declarations);
 
   // Warm up (code paths, pools, the JIT) on an empty period, then take the baseline.
-  for (let i = 0; i < 3; i++) expect((await fetch(`${app.url}/api/v1/admin/periods/2024-S1/export`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+  for (let i = 0; i < 3; i++)
+    expect(
+      (await fetch(`${app.url}/api/v1/admin/periods/2024-S1/export`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status,
+    ).toBe(200);
   await new Promise((resolve) => setTimeout(resolve, 200));
   const baselineMb = rssMb();
 
@@ -160,7 +163,9 @@ it(`streams a period in memory that does not grow with its size (${SMALL.declara
         (e) =>
           `export of ${e.lines} lines: JSON ${(e.json.bytes / 2 ** 20).toFixed(1)} MiB, CSV ${(e.csv.bytes / 2 ** 20).toFixed(1)} MiB; ` +
           `service RSS +${e.growthMb.toFixed(0)} MB at its peak over ${baselineMb.toFixed(0)} MB; while the reader paused: ` +
-          [e.json, e.csv].map(({ pause: p }) => `${p.startMb.toFixed(0)} → ${p.settledMb.toFixed(0)} → ${p.endMb.toFixed(0)} MB`).join(' (JSON), ') +
+          [e.json, e.csv]
+            .map(({ pause: p }) => `${p.startMb.toFixed(0)} → ${p.settledMb.toFixed(0)} → ${p.endMb.toFixed(0)} MB`)
+            .join(' (JSON), ') +
           ' (CSV)',
       )
       .join('\n') + `\ngrowth per line from the small period to the large one: ${kbPerLine.toFixed(3)} KB (bound ${MAX_KB_PER_LINE})`,

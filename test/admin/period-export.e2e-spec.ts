@@ -73,13 +73,21 @@ describe("a period's export and summary", () => {
   let current: Array<{ stream: string; material: string; unit: string; quantity: number }>;
 
   beforeAll(async () => {
-    a = await createClientWithToken(t, { client_id: 'export-a', company: '=HYPERLINK("http://evil")', idus: ['FR1_A', 'FR2_A'], streams: ['CHR'] });
+    a = await createClientWithToken(t, {
+      client_id: 'export-a',
+      company: '=HYPERLINK("http://evil")',
+      idus: ['FR1_A', 'FR2_A'],
+      streams: ['CHR'],
+    });
     b = await createClientWithToken(t, { client_id: 'export-b', company: 'Bravo SAS', country: 'BE', streams: ['CHR'] });
     quiet = await createClient(t, { client_id: 'export-quiet', company: 'Quiet SAS', streams: ['CHR'] });
     pending = await createClient(t, { client_id: 'export-pending' }, { confirm: false });
     // Onboarded today, but declaring food-service packaging since 2025: liable for the half-years of the test.
     for (const { clientId } of [a, b, quiet]) {
-      const set = await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/CHR`).set(admin()).send({ liable_from: '2025-S1', eco_organism: clientId === b.clientId ? 'Citeo Pro' : null });
+      const set = await request(t.url)
+        .put(`/api/v1/admin/clients/${clientId}/streams/CHR`)
+        .set(admin())
+        .send({ liable_from: '2025-S1', eco_organism: clientId === b.clientId ? 'Citeo Pro' : null });
       expect(set.status).toBe(200);
     }
     // a amends: only its second revision counts.
@@ -90,7 +98,10 @@ describe("a period's export and summary", () => {
     await submit(b.token, bLines);
     current = [...aLines, ...bLines];
     // Another period is not exported.
-    await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${b.token}`).send({ period: '2025-S1', lines: [line(5, 'Verre')] });
+    await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${b.token}`)
+      .send({ period: '2025-S1', lines: [line(5, 'Verre')] });
   });
 
   it('summary: exact totals of the current revisions per stream, material and unit; who declared and who has not', async () => {
@@ -106,13 +117,18 @@ describe("a period's export and summary", () => {
     expect(res.body.stream_totals).toEqual([{ stream: 'CHR', unit: 'kg', quantity: decimal(total) }]);
     expect(res.body.stream_totals[0].quantity).toBe('1000000000013.5');
     const byMaterial = Object.fromEntries(
-      res.body.totals.map((x: { material_category: string | null; material: string | null; quantity: string }) => [x.material_category ?? x.material, x.quantity]),
+      res.body.totals.map((x: { material_category: string | null; material: string | null; quantity: string }) => [
+        x.material_category ?? x.material,
+        x.quantity,
+      ]),
     );
     expect(byMaterial).toEqual({ glass: '0.301', paper_cardboard: '999999999999.999', wood: '0.7', '+Palettes consignées': '12.5' });
     const glass = res.body.totals.find((x: { material_category: string }) => x.material_category === 'glass');
     expect(glass).toMatchObject({ client_count: 2, line_count: 3 });
     // The sum of the summary's rows is the stream total, exactly.
-    expect(decimal(res.body.totals.reduce((s: bigint, x: { quantity: string }) => s + milli(x.quantity), 0n))).toBe(res.body.stream_totals[0].quantity);
+    expect(decimal(res.body.totals.reduce((s: bigint, x: { quantity: string }) => s + milli(x.quantity), 0n))).toBe(
+      res.body.stream_totals[0].quantity,
+    );
   });
 
   it('JSON export: the current revision of every client that declared, with company, country and IDUs; its lines sum to the summary', async () => {
@@ -122,14 +138,30 @@ describe("a period's export and summary", () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body.period).toBe(PERIOD);
     expect(res.body.declarations.map((d: { client_id: string }) => d.client_id)).toEqual([a.clientId, b.clientId]);
-    expect(res.body.declarations[0]).toMatchObject({ company: '=HYPERLINK("http://evil")', country: 'FR', idus: ['FR1_A', 'FR2_A'], revision: 2 });
+    expect(res.body.declarations[0]).toMatchObject({
+      company: '=HYPERLINK("http://evil")',
+      country: 'FR',
+      idus: ['FR1_A', 'FR2_A'],
+      revision: 2,
+    });
     expect(res.body.declarations[0].lines).toEqual([
       { stream: 'CHR', material: 'Verre', material_category: 'glass', unit: 'kg', quantity: '0.1', eco_organism: null },
       { stream: 'CHR', material: 'glass', material_category: 'glass', unit: 'kg', quantity: '0.2', eco_organism: null },
-      { stream: 'CHR', material: 'paper_cardboard', material_category: 'paper_cardboard', unit: 'kg', quantity: '999999999999.999', eco_organism: null },
+      {
+        stream: 'CHR',
+        material: 'paper_cardboard',
+        material_category: 'paper_cardboard',
+        unit: 'kg',
+        quantity: '999999999999.999',
+        eco_organism: null,
+      },
     ]);
     // The eco-organism set for b's stream goes with each of its lines.
-    expect(res.body.declarations[1].lines.map((l: { eco_organism: string | null }) => l.eco_organism)).toEqual(['Citeo Pro', 'Citeo Pro', 'Citeo Pro']);
+    expect(res.body.declarations[1].lines.map((l: { eco_organism: string | null }) => l.eco_organism)).toEqual([
+      'Citeo Pro',
+      'Citeo Pro',
+      'Citeo Pro',
+    ]);
     const lines = res.body.declarations.flatMap((d: { lines: Array<{ quantity: string }> }) => d.lines);
     expect(decimal(lines.reduce((s: bigint, l: { quantity: string }) => s + milli(l.quantity), 0n))).toBe('1000000000013.5');
   });
@@ -145,7 +177,21 @@ describe("a period's export and summary", () => {
     expect(byAccept.text).toBe(byPath.text);
     const [header, ...rows] = parseCsv(byPath.text);
     expect(header).toEqual([
-      'period', 'client_id', 'company', 'country', 'idus', 'declaration_id', 'revision', 'receipt', 'submitted_at', 'stream', 'material', 'material_category', 'unit', 'quantity', 'eco_organism',
+      'period',
+      'client_id',
+      'company',
+      'country',
+      'idus',
+      'declaration_id',
+      'revision',
+      'receipt',
+      'submitted_at',
+      'stream',
+      'material',
+      'material_category',
+      'unit',
+      'quantity',
+      'eco_organism',
     ]);
     expect(rows).toHaveLength(6);
     const column = (name: string) => header!.indexOf(name);
@@ -159,7 +205,11 @@ describe("a period's export and summary", () => {
   });
 
   it('CSV export with dialect=fr: what French Excel opens as columns (BOM, `;`, decimal comma, French headers), the same rows; the default has no BOM', async () => {
-    const byAccept = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export?dialect=fr`).set(admin()).set('accept', 'text/csv').buffer(true);
+    const byAccept = await request(t.url)
+      .get(`/api/v1/admin/periods/${PERIOD}/export?dialect=fr`)
+      .set(admin())
+      .set('accept', 'text/csv')
+      .buffer(true);
     const byPath = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv?dialect=fr`).set(admin()).buffer(true);
     for (const res of [byAccept, byPath]) {
       expect(res.status).toBe(200);
@@ -167,7 +217,11 @@ describe("a period's export and summary", () => {
       expect(res.headers['content-disposition']).toBe(`attachment; filename="epr-declarations-${PERIOD}.csv"`);
     }
     expect(byAccept.text).toBe(byPath.text);
-    expect(byPath.text.startsWith('\ufeffpériode;identifiant client;société;pays;IDU;identifiant de déclaration;révision;reçu;date de dépôt;filière;matériau;catégorie de matériau;unité;quantité;éco-organisme\r\n')).toBe(true);
+    expect(
+      byPath.text.startsWith(
+        '\ufeffpériode;identifiant client;société;pays;IDU;identifiant de déclaration;révision;reçu;date de dépôt;filière;matériau;catégorie de matériau;unité;quantité;éco-organisme\r\n',
+      ),
+    ).toBe(true);
     const [header, ...rows] = parseCsv(byPath.text.slice(1), ';');
     const english = parseCsv((await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv`).set(admin())).text);
     expect(rows).toHaveLength(english.length - 1);
@@ -175,14 +229,19 @@ describe("a period's export and summary", () => {
     // The same cells, quantities with a decimal comma; IDUs (which hold `;`) quoted, formulas neutralised.
     expect(rows.map((r) => r[quantity])).toEqual(english.slice(1).map((r) => r[13]!.replace('.', ',')));
     expect(rows.map((r) => r[quantity])).toContain('999999999999,999');
-    expect(rows.map((r) => [...r.slice(0, quantity), ...r.slice(quantity + 1)])).toEqual(english.slice(1).map((r) => [...r.slice(0, 13), ...r.slice(14)]));
+    expect(rows.map((r) => [...r.slice(0, quantity), ...r.slice(quantity + 1)])).toEqual(
+      english.slice(1).map((r) => [...r.slice(0, 13), ...r.slice(14)]),
+    );
     expect(rows[0]![header!.indexOf('IDU')]).toBe('FR1_A; FR2_A');
     expect(rows[0]![header!.indexOf('société')]).toBe(`'=HYPERLINK("http://evil")`);
     // The default is unchanged: comma, point, no byte order mark.
     const plain = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv?dialect=en`).set(admin()).buffer(true);
     expect(plain.text.startsWith('period,client_id,')).toBe(true);
     const bad = await request(t.url).get(`/api/v1/admin/periods/${PERIOD}/export.csv?dialect=de`).set(admin());
-    expect([bad.status, bad.body.errors]).toEqual([422, [expect.objectContaining({ pointer: '/query/dialect', code: 'invalid_csv_dialect' })]]);
+    expect([bad.status, bad.body.errors]).toEqual([
+      422,
+      [expect.objectContaining({ pointer: '/query/dialect', code: 'invalid_csv_dialect' })],
+    ]);
   });
 
   it('a period nobody declared: empty export, and nobody missing before the clients are liable; a malformed period is a 404', async () => {
@@ -191,7 +250,13 @@ describe("a period's export and summary", () => {
     const csv = await request(t.url).get('/api/v1/admin/periods/2023-S1/export.csv').set(admin());
     expect(parseCsv(csv.text)).toHaveLength(1);
     const summary = await request(t.url).get('/api/v1/admin/periods/2023-S1/summary').set(admin());
-    expect(summary.body).toMatchObject({ ended: true, clients: { confirmed: 3, liable: 0, declared: 0, missing: 0 }, missing_clients: [], totals: [], stream_totals: [] });
+    expect(summary.body).toMatchObject({
+      ended: true,
+      clients: { confirmed: 3, liable: 0, declared: 0, missing: 0 },
+      missing_clients: [],
+      totals: [],
+      stream_totals: [],
+    });
     for (const path of ['2025-S3/export', '2025/export.csv', 'now/summary']) {
       expect((await request(t.url).get(`/api/v1/admin/periods/${path}`).set(admin())).status).toBe(404);
     }
@@ -236,10 +301,13 @@ const formulaParts = (text: string, separator: string) =>
     .filter((part) => /^[=+\-@]/.test(part));
 
 describe('formulas in the export, whichever separator a spreadsheet splits it on', () => {
-  it('`@` first, and a formula after a `;`, a `,` or a space and a quote: every part starts with `\'` (issue 27)', async () => {
+  it("`@` first, and a formula after a `;`, a `,` or a space and a quote: every part starts with `'` (issue 27)", async () => {
     const { token } = await createClientWithToken(t, { company: 'Evil; =1+2', streams: ['CHR'] });
     const lines = [line(1, ';=1+2;'), line(2, '@SUM(A1)'), line(3, 'x,-2+3'), line(4, 'y; "+1"')];
-    const created = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period: '2024-S1', lines });
+    const created = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({ period: '2024-S1', lines });
     expect(created.status).toBe(201);
     const res = await request(t.url).get('/api/v1/admin/periods/2024-S1/export.csv').set(admin());
     expect(res.status).toBe(200);
@@ -250,7 +318,8 @@ describe('formulas in the export, whichever separator a spreadsheet splits it on
     // A cell holding `;` is quoted, so that a spreadsheet splitting on `;` keeps it whole.
     expect(res.text).toContain(`"Evil; '=1+2"`);
     expect(res.text).toContain(`";'=1+2;"`);
-    for (const separator of [',', ';', '\t']) expect({ separator, parts: formulaParts(res.text, separator) }).toEqual({ separator, parts: [] });
+    for (const separator of [',', ';', '\t'])
+      expect({ separator, parts: formulaParts(res.text, separator) }).toEqual({ separator, parts: [] });
   });
 });
 

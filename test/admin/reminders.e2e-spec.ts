@@ -45,7 +45,8 @@ afterAll(async () => {
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const PERIOD = '2025-S2';
 const remind = (body: object, query = '') => request(t.url).post(`/api/v1/admin/reminders${query}`).set(admin).send(body);
-const liableFrom = (clientId: string, period: string) => request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: period });
+const liableFrom = (clientId: string, period: string) =>
+  request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin).send({ liable_from: period });
 const recipient = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '').toLowerCase();
 const count = async (sql: string, params: unknown[] = []) => Number((await t.pool.query(sql, params)).rows[0].n);
 
@@ -64,7 +65,13 @@ beforeAll(async () => {
   await request(t.url)
     .post('/api/v1/declarations')
     .set('authorization', `Bearer ${declared.token}`)
-    .send({ period: PERIOD, lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 }] })
+    .send({
+      period: PERIOD,
+      lines: [
+        { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 },
+        { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 },
+      ],
+    })
     .expect(201);
   // Liable from a later half-year (confirmed today, no liable_from): left out.
   await createClient(t, { client_id: 'nouveau-client' });
@@ -85,8 +92,24 @@ describe('POST /api/v1/admin/reminders', () => {
       dry_run: true,
       sent: 0,
       reminders: [
-        { client_id: 'rappel-fr', company: 'Conserverie Exemple SAS', email: 'conformite@conserverie.fr', language: 'fr', missing, last_reminded_at: null, outcome: 'would_send' },
-        { client_id: 'reminder-en', company: 'Sample Foods Ltd', email: 'compliance@sample.co.uk', language: 'en', missing, last_reminded_at: null, outcome: 'would_send' },
+        {
+          client_id: 'rappel-fr',
+          company: 'Conserverie Exemple SAS',
+          email: 'conformite@conserverie.fr',
+          language: 'fr',
+          missing,
+          last_reminded_at: null,
+          outcome: 'would_send',
+        },
+        {
+          client_id: 'reminder-en',
+          company: 'Sample Foods Ltd',
+          email: 'compliance@sample.co.uk',
+          language: 'en',
+          missing,
+          last_reminded_at: null,
+          outcome: 'would_send',
+        },
       ],
     });
     expect(inbox).toHaveLength(0);
@@ -103,13 +126,19 @@ describe('POST /api/v1/admin/reminders', () => {
     expect(inbox.map(recipient).sort()).toEqual(['compliance@sample.co.uk', 'conformite@conserverie.fr']);
 
     const french = inbox.find((m) => recipient(m) === 'conformite@conserverie.fr')!;
-    expect(french.subject).toBe('Rappel\u00a0: déclaration REP de Conserverie Exemple SAS pour le second semestre 2025, à déposer au plus tard le 28 février 2026');
+    expect(french.subject).toBe(
+      'Rappel\u00a0: déclaration REP de Conserverie Exemple SAS pour le second semestre 2025, à déposer au plus tard le 28 février 2026',
+    );
     expect(french.text).toContain('Bonjour');
-    expect(french.text).toContain('n’a pas encore déposé sa déclaration des emballages mis sur le marché au second semestre 2025 (2025-S2)');
+    expect(french.text).toContain(
+      'n’a pas encore déposé sa déclaration des emballages mis sur le marché au second semestre 2025 (2025-S2)',
+    );
     expect(french.text).toMatch(/- Emballages ménagers \(EMB\)\u00a0: à déclarer au plus tard le 28 février 2026/);
     const english = inbox.find((m) => recipient(m) === 'compliance@sample.co.uk')!;
     expect(english.subject).toBe('Reminder: the EPR declaration of Sample Foods Ltd for the second half of 2025, due by 28 February 2026');
-    expect(english.text).toContain('has not yet filed its declaration of packaging placed on the market in the second half of 2025 (2025-S2)');
+    expect(english.text).toContain(
+      'has not yet filed its declaration of packaging placed on the market in the second half of 2025 (2025-S2)',
+    );
     expect(english.text).toMatch(/- Household packaging \(EMB\): to file by 28 February 2026/);
 
     // A fresh single-use link, lasting 7 days, that signs the client in.
@@ -121,7 +150,13 @@ describe('POST /api/v1/admin/reminders', () => {
 
     const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${fr}&action=reminder.sent`).set(admin);
     expect(audit.body.data).toHaveLength(1);
-    expect(audit.body.data[0].changes).toMatchObject({ period: PERIOD, missing: ['EMB'], sent_to: 'conformite@conserverie.fr', language: 'fr', forced: false });
+    expect(audit.body.data[0].changes).toMatchObject({
+      period: PERIOD,
+      missing: ['EMB'],
+      sent_to: 'conformite@conserverie.fr',
+      language: 'fr',
+      forced: false,
+    });
     expect(JSON.stringify(audit.body)).not.toContain('eprl_');
   });
 
@@ -143,7 +178,11 @@ describe('POST /api/v1/admin/reminders', () => {
 
     // Another half-year is another deadline (and the client that declared 2025-S2 has not declared 2025-S1).
     const earlier = await remind({ period: '2025-S1' });
-    expect(earlier.body.reminders.map((r: { client_id: string; outcome: string }) => `${r.client_id} ${r.outcome}`)).toEqual(['deja-declare would_send', 'rappel-fr would_send', 'reminder-en would_send']);
+    expect(earlier.body.reminders.map((r: { client_id: string; outcome: string }) => `${r.client_id} ${r.outcome}`)).toEqual([
+      'deja-declare would_send',
+      'rappel-fr would_send',
+      'reminder-en would_send',
+    ]);
   });
 
   it('a reminder the mail server refuses is failed and keeps nothing: applying again sends it', async () => {
@@ -168,8 +207,12 @@ describe('POST /api/v1/admin/reminders', () => {
     expect(open.body.errors).toEqual([expect.objectContaining({ pointer: '/period', code: 'period_not_ended' })]);
     expect((await remind({ period: '2025-s2' })).body.errors).toEqual([expect.objectContaining({ pointer: '/period', code: 'matches' })]);
     expect((await remind({})).body.errors).toEqual([expect.objectContaining({ pointer: '/period', code: 'required' })]);
-    expect((await remind({ period: PERIOD, force: 'yes' })).body.errors).toEqual([expect.objectContaining({ pointer: '/force', code: 'invalid_boolean' })]);
-    expect((await remind({ period: PERIOD }, '?dry_run=0')).body.errors).toEqual([expect.objectContaining({ pointer: '/query/dry_run', code: 'invalid_boolean' })]);
+    expect((await remind({ period: PERIOD, force: 'yes' })).body.errors).toEqual([
+      expect.objectContaining({ pointer: '/force', code: 'invalid_boolean' }),
+    ]);
+    expect((await remind({ period: PERIOD }, '?dry_run=0')).body.errors).toEqual([
+      expect.objectContaining({ pointer: '/query/dry_run', code: 'invalid_boolean' }),
+    ]);
     expect((await request(t.url).post('/api/v1/admin/reminders').send({ period: PERIOD })).status).toBe(401);
   });
 });

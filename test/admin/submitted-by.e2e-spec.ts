@@ -11,7 +11,10 @@ afterAll(async () => {
 });
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const declaration = (quantity: number, period = '2025-S1') => ({ period, lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity }] });
+const declaration = (quantity: number, period = '2025-S1') => ({
+  period,
+  lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity }],
+});
 const submit = (token: string, body: object, key?: string) => {
   const req = request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`);
   if (key) req.set('idempotency-key', key);

@@ -7,7 +7,14 @@ import request from 'supertest';
 import { AuthenticationCache } from '../../src/auth/tokens/authentication-cache.js';
 import { DashboardClient, signedIn, signInLink } from '../support/dashboard-browser.js';
 import { createClientWithToken } from '../support/factories.js';
-import { ADMIN_TOKEN, createTestDatabase, SERVER_DATABASE_URL, startTestApp, type TestApp, type TestDatabase } from '../support/test-app.js';
+import {
+  ADMIN_TOKEN,
+  createTestDatabase,
+  SERVER_DATABASE_URL,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+} from '../support/test-app.js';
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const declaration = { period: '2025-S2', lines: [{ stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 7 }] };
@@ -29,7 +36,8 @@ describe('suspend, reactivate, offboard', () => {
   afterAll(async () => {
     await t?.close();
   });
-  const act = (clientId: string, what: string, body: object = {}) => request(t.url).post(`/api/v1/admin/clients/${clientId}/${what}`).set(admin).send(body);
+  const act = (clientId: string, what: string, body: object = {}) =>
+    request(t.url).post(`/api/v1/admin/clients/${clientId}/${what}`).set(admin).send(body);
   const me = (token: string) => request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`);
 
   it('a suspended client’s token is refused with 403 account_suspended; the operator still reads everything; reactivation restores the same token', async () => {
@@ -48,7 +56,10 @@ describe('suspend, reactivate, offboard', () => {
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(refused.body).toMatchObject({ code: 'account_suspended', status: 403 });
     expect(refused.body.detail).toContain('suspended');
-    const post = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ ...declaration, period: '2025-S1' });
+    const post = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({ ...declaration, period: '2025-S1' });
     expect(post.status).toBe(403);
     const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM declarations WHERE client_id = $1', [clientId]);
     expect(rows[0].n).toBe(1);
@@ -69,7 +80,10 @@ describe('suspend, reactivate, offboard', () => {
     expect(reactivated.status).toBe(200);
     expect(reactivated.body.status).toBe('active');
     expect((await me(token)).status).toBe(200);
-    const { rows: tokens } = await t.pool.query('SELECT count(*)::int AS n FROM client_tokens WHERE client_id = $1 AND revoked_at IS NULL', [clientId]);
+    const { rows: tokens } = await t.pool.query(
+      'SELECT count(*)::int AS n FROM client_tokens WHERE client_id = $1 AND revoked_at IS NULL',
+      [clientId],
+    );
     expect(tokens[0].n).toBe(1);
   });
 
@@ -125,7 +139,9 @@ describe('suspend, reactivate, offboard', () => {
     expect((await request(t.url).get(`/api/v1/admin/declarations/${filed.body.id}`).set(admin)).status).toBe(200);
     expect((await request(t.url).get(`/api/v1/admin/clients/${clientId}`).set(admin)).body.status).toBe('offboarded');
     const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}`).set(admin);
-    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['client.offboarded', 'session.ended_all']));
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(
+      expect.arrayContaining(['client.offboarded', 'session.ended_all']),
+    );
   });
 
   it('404 for an unknown client; 422 for a reason too long', async () => {

@@ -60,20 +60,37 @@ describe('the product pages in Chromium, in French', () => {
       await page.getByText('Aucun produit pour le moment').waitFor();
       found.push(...(await check(page, 'products-empty')));
 
-      await page.getByLabel('Fichier CSV').first().setInputFiles({ name: 'catalogue.csv', mimeType: 'text/csv', buffer: Buffer.from(CATALOGUE.replace('410,5', '410,5555'), 'utf8') });
+      await page
+        .getByLabel('Fichier CSV')
+        .first()
+        .setInputFiles({
+          name: 'catalogue.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(CATALOGUE.replace('410,5', '410,5555'), 'utf8'),
+        });
       await page.getByRole('button', { name: 'Importer' }).first().click();
       await page.getByText('Rien n’a été enregistré.').waitFor();
       expect(await page.locator('#product-errors').innerText()).toContain('Ligne 2 du fichier');
       found.push(...(await check(page, 'products-problems')));
 
-      await page.getByLabel('Fichier CSV').first().setInputFiles({ name: 'catalogue.csv', mimeType: 'text/csv', buffer: Buffer.from(CATALOGUE, 'utf8') });
+      await page
+        .getByLabel('Fichier CSV')
+        .first()
+        .setInputFiles({ name: 'catalogue.csv', mimeType: 'text/csv', buffer: Buffer.from(CATALOGUE, 'utf8') });
       await page.getByRole('button', { name: 'Importer' }).first().click();
       await page.getByText('Catalogue mis à jour').waitFor();
       expect(await page.locator('main').innerText()).toContain('1 × Verre de 410,5 g');
       found.push(...(await check(page, 'products-list')));
 
       await page.getByLabel('Semestre', { exact: true }).fill('2026-S1');
-      await page.getByLabel('Fichier CSV').last().setInputFiles({ name: 'ventes.csv', mimeType: 'text/csv', buffer: Buffer.from('référence;unités vendues\r\nBTL-75;1000\r\n', 'utf8') });
+      await page
+        .getByLabel('Fichier CSV')
+        .last()
+        .setInputFiles({
+          name: 'ventes.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from('référence;unités vendues\r\nBTL-75;1000\r\n', 'utf8'),
+        });
       await page.getByRole('button', { name: 'Importer' }).last().click();
       await page.getByText('Ventes enregistrées pour 2026-S1').waitFor();
       expect(await page.locator('main').innerText()).toContain('410,5');

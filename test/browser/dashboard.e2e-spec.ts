@@ -37,7 +37,14 @@ async function onboard(): Promise<{ clientId: string; url: string }> {
   const created = await request(t.url)
     .post('/api/v1/admin/clients')
     .set(admin())
-    .send({ email: 'achats@exemple.fr', company: 'Exemple Vins SAS', country: 'FR', plan: 'business', streams: ['EMB'], idus: ['FR123456_01ABCD'] });
+    .send({
+      email: 'achats@exemple.fr',
+      company: 'Exemple Vins SAS',
+      country: 'FR',
+      plan: 'business',
+      streams: ['EMB'],
+      idus: ['FR123456_01ABCD'],
+    });
   expect(created.status).toBe(201);
   const clientId = created.body.client_id as string;
   expect((await request(t.url).post(`/api/v1/admin/clients/${clientId}/confirm`).set(admin()).send({})).status).toBe(200);
@@ -143,7 +150,11 @@ describe('the dashboard in Chromium', () => {
       await frNav(page, fr.dashboard.nav.declarations).click();
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
       await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
-      await page.getByLabel(p.form.file).setInputFiles({ name: 'erreurs.csv', mimeType: 'text/csv', buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;12 kg\r\nEMB;Verre;uvc;4\u00a0200\r\n') });
+      await page.getByLabel(p.form.file).setInputFiles({
+        name: 'erreurs.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;12 kg\r\nEMB;Verre;uvc;4\u00a0200\r\n'),
+      });
       await page.getByRole('button', { name: p.form.upload }).click();
       const reportDownload = page.waitForEvent('download');
       await page.getByRole('link', { name: p.form.report }).click();
@@ -151,7 +162,9 @@ describe('the dashboard in Chromium', () => {
       expect(report.suggestedFilename()).toBe('rapport-erreurs-erreurs.csv');
       const reportPath = join(SCREENSHOTS, `rapport-erreurs-${Date.now()}.csv`);
       await report.saveAs(reportPath);
-      expect(await readFile(reportPath, 'utf8')).toMatch(/^\ufeffligne;colonne;type;code;message;flux;matériau;unité;quantité\r\n2;quantité;erreur;number_has_unit;[^\r\n]+;EMB;Verre;kg;12 kg\r\n$/);
+      expect(await readFile(reportPath, 'utf8')).toMatch(
+        /^\ufeffligne;colonne;type;code;message;flux;matériau;unité;quantité\r\n2;quantité;erreur;number_has_unit;[^\r\n]+;EMB;Verre;kg;12 kg\r\n$/,
+      );
 
       // A token created and revoked: the API takes it, then refuses it.
       await frNav(page, fr.dashboard.nav.tokens).click();
@@ -217,7 +230,11 @@ describe('the dashboard in Chromium', () => {
       await nav(page, 'Declarations').click();
       await page.getByRole('link', { name: 'New declaration' }).click();
       await page.getByLabel('Half-year').last().fill('2025-S2');
-      await page.getByLabel('CSV file').setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1250,5\r\nEMB;Verre;uvc;4200\r\n', 'latin1') });
+      await page.getByLabel('CSV file').setInputFiles({
+        name: 'ventes-2025-S2.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1250,5\r\nEMB;Verre;uvc;4200\r\n', 'latin1'),
+      });
       await page.getByRole('button', { name: 'Upload and check' }).click();
       await declareOnCheckPage(page, MESSAGES.en.dashboardPages, 'John Smith');
       await page.getByText('Declaration filed').first().waitFor();
@@ -241,7 +258,10 @@ describe('the dashboard in Chromium', () => {
       await page.getByText('You are signed out.').waitFor();
       await page.goto(`${t.url}/dashboard`);
       await expectHeading(page, 'Sign in');
-      const { rows } = await t.pool.query(`SELECT count(*)::int AS live FROM dashboard_sessions WHERE client_id = $1 AND ended_at IS NULL`, [clientId]);
+      const { rows } = await t.pool.query(
+        `SELECT count(*)::int AS live FROM dashboard_sessions WHERE client_id = $1 AND ended_at IS NULL`,
+        [clientId],
+      );
       expect(rows[0].live).toBe(0);
       await page.goto(url);
       await page.getByRole('button', { name: 'Continue to the dashboard' }).click();
@@ -252,13 +272,21 @@ describe('the dashboard in Chromium', () => {
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
   }, 120_000);
 
-  for (const [language, width] of [['fr', 375], ['fr', 1280], ['en', 375], ['en', 1280]] as const) {
+  for (const [language, width] of [
+    ['fr', 375],
+    ['fr', 1280],
+    ['en', 375],
+    ['en', 1280],
+  ] as const) {
     it(`every page in ${language} at ${width} px: no WCAG 2.1 AA violation, nothing wider than the screen, no error`, async () => {
       const m = MESSAGES[language];
       const p = m.dashboardPages;
       const line = (n: number, field: string) => `${p.form.lineNumber} ${n}, ${field}`;
       const { url } = await onboard();
-      const context: BrowserContext = await browser.newContext({ viewport: { width, height: 800 }, locale: language === 'fr' ? 'fr-FR' : 'en-GB' });
+      const context: BrowserContext = await browser.newContext({
+        viewport: { width, height: 800 },
+        locale: language === 'fr' ? 'fr-FR' : 'en-GB',
+      });
       const page = await context.newPage();
       const problems = watch(page, new URL(t.url).origin);
       const shot = (name: string) => check(page, `${language}-${name}`, width);
@@ -345,7 +373,8 @@ describe('the dashboard in Chromium', () => {
 
 /** A link of the dashboard's navigation. */
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
-const frNav = (page: Page, name: string) => page.getByRole('navigation', { name: MESSAGES.fr.dashboard.nav.label }).getByRole('link', { name });
+const frNav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: MESSAGES.fr.dashboard.nav.label }).getByRole('link', { name });
 
 async function expectHeading(page: Page, text: string): Promise<void> {
   await page.locator('main h1', { hasText: text }).waitFor();

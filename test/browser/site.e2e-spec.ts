@@ -23,7 +23,9 @@ const WIDTHS = [375, 1280] as const;
  * checks the first in each language (they share one template and differ only in their words, which
  * html-validate and the other checks still read on every page).
  */
-const AXE_PAGES = SITE_PAGES.filter((page, i) => page.kind !== 'problem' || SITE_PAGES.findIndex((p) => p.kind === 'problem' && p.lang === page.lang) === i);
+const AXE_PAGES = SITE_PAGES.filter(
+  (page, i) => page.kind !== 'problem' || SITE_PAGES.findIndex((p) => p.kind === 'problem' && p.lang === page.lang) === i,
+);
 
 let t: TestApp;
 let browser: Browser;
@@ -59,19 +61,27 @@ describe('the public site in Chromium', () => {
           problems.length = 0;
           const response = await page.goto(`${origin}${sitePage.path}`, { waitUntil: 'load' });
           if (response?.status() !== 200) problems.push(`HTTP ${response?.status()} for the page itself`);
-          const links = await page.$$eval('a[href], link[rel="alternate"], link[rel="stylesheet"], link[rel="icon"], link[rel="canonical"]', (elements) =>
-            // Runs in the page: the resolved address of each link (the DOM types are not in this project's lib).
-            elements.map((e) => (e as unknown as { href: string }).href),
+          const links = await page.$$eval(
+            'a[href], link[rel="alternate"], link[rel="stylesheet"], link[rel="icon"], link[rel="canonical"]',
+            (elements) =>
+              // Runs in the page: the resolved address of each link (the DOM types are not in this project's lib).
+              elements.map((e) => (e as unknown as { href: string }).href),
           );
           for (const link of links) if (new URL(link).origin === origin) internalLinks.add(link);
           const wider = await overflow(page);
           if (wider > 0) problems.push(`the page is ${wider} px wider than the viewport`);
           if (AXE_PAGES.includes(sitePage)) problems.push(...(await axeViolations(page)));
-          await page.screenshot({ path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`), fullPage: true });
+          await page.screenshot({
+            path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`),
+            fullPage: true,
+          });
           if (problems.length > 0) failures[sitePage.path] = [...problems];
         }
         // A mistyped address: the page for it in each language, status 404, as clean as the others.
-        for (const [path, lang] of [['/nimportequoi', 'en'], ['/fr/nimportequoi', 'fr']] as const) {
+        for (const [path, lang] of [
+          ['/nimportequoi', 'en'],
+          ['/fr/nimportequoi', 'fr'],
+        ] as const) {
           problems.length = 0;
           const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
           // The page's own 404 is what is asked for, not a problem (Chromium logs it as a console error).

@@ -15,7 +15,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const count = async (clientId: string) => (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n as number;
+const count = async (clientId: string) =>
+  (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n as number;
 const idOf = (location: string | null) => /^\/dashboard\/declarations\/([0-9a-f-]{36})\?result=(filed|unchanged)$/.exec(location ?? '');
 
 async function submitForm(browser: DashboardClient, period: string, lines: Array<[string, string, string, string]>) {
@@ -55,16 +56,27 @@ describe('a declaration by form', () => {
     const page = await browser.get(res.location!);
     expect(page.status).toBe(200);
     expect(page.html).toContain('Declaration filed');
-    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [id]);
-    expect(stored.rows).toEqual([{ unit: 'kg', quantity: '1200.500' }, { unit: 'uvc', quantity: '3000.000' }]);
+    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [
+      id,
+    ]);
+    expect(stored.rows).toEqual([
+      { unit: 'kg', quantity: '1200.500' },
+      { unit: 'uvc', quantity: '3000.000' },
+    ]);
 
     // The same lines again: nothing new (the API's 200), said as such.
-    const again = await fileForm(browser, '2025-S1', [['EMB', 'Verre', 'uvc', '3000'], ['EMB', 'Verre', 'kg', '1200.5']]);
+    const again = await fileForm(browser, '2025-S1', [
+      ['EMB', 'Verre', 'uvc', '3000'],
+      ['EMB', 'Verre', 'kg', '1200.5'],
+    ]);
     expect(idOf(again.location)?.slice(1)).toEqual([id, 'unchanged']);
     expect(await count(clientId)).toBe(1);
 
     // A new revision supersedes it; the page lists both revisions.
-    const second = await fileForm(browser, '2025-S1', [['EMB', 'Verre', 'kg', '1300'], ['EMB', 'Verre', 'uvc', '3100']]);
+    const second = await fileForm(browser, '2025-S1', [
+      ['EMB', 'Verre', 'kg', '1300'],
+      ['EMB', 'Verre', 'uvc', '3100'],
+    ]);
     const secondId = idOf(second.location)![1]!;
     const detail = await browser.get(`/dashboard/declarations/${secondId}`);
     expect(detail.html).toContain('revision 2 (this one)');
@@ -94,7 +106,14 @@ describe('a declaration by form', () => {
   it('"Add a line" keeps what was typed and adds a blank line, storing nothing', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    const res = await browser.post('/dashboard/declarations', { period: '2025-S2', stream: ['EMB'], material: ['Verre'], unit: ['kg'], quantity: ['7'], action: 'add' });
+    const res = await browser.post('/dashboard/declarations', {
+      period: '2025-S2',
+      stream: ['EMB'],
+      material: ['Verre'],
+      unit: ['kg'],
+      quantity: ['7'],
+      action: 'add',
+    });
     expect(res.status).toBe(200);
     expect(res.html).toContain('value="Verre"');
     expect(res.html).toContain('id="quantity-1"');
@@ -131,7 +150,11 @@ describe('a declaration from a spreadsheet', () => {
     expect(list.html).toContain(`href="/dashboard/declarations/${id}"`);
     expect(list.html).toContain('2025-S2');
 
-    const bad = await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'bad.csv', content: 'stream,material,unit,quantity\nEMB,Verre,kg,abc\nEMB,Verre,uvc,1.5\n' });
+    const bad = await browser.upload(
+      '/dashboard/declarations/upload',
+      { period: '2025-S2' },
+      { name: 'bad.csv', content: 'stream,material,unit,quantity\nEMB,Verre,kg,abc\nEMB,Verre,uvc,1.5\n' },
+    );
     expect(bad.status).toBe(422);
     expect(bad.html).toContain('Nothing was recorded from bad.csv.');
     expect(bad.html).toContain('Row 2 of the file, quantity column:');
@@ -143,7 +166,10 @@ describe('a declaration from a spreadsheet', () => {
     // A broken multipart body: a 400 page, nothing stored.
     const broken = await fetch(`${t.url}/dashboard/declarations/upload`, {
       method: 'POST',
-      headers: { cookie: [...browser.cookies].map(([n, v]) => `${n}=${v}`).join('; '), 'content-type': 'multipart/form-data; boundary=xyz' },
+      headers: {
+        cookie: [...browser.cookies].map(([n, v]) => `${n}=${v}`).join('; '),
+        'content-type': 'multipart/form-data; boundary=xyz',
+      },
       body: '--xyz\r\nContent-Disposition: form-data; name="period"\r\n\r\n2025-S2',
       redirect: 'manual',
     });
@@ -156,24 +182,44 @@ describe('a declaration from a spreadsheet', () => {
     const api = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', `Bearer ${token}`)
-      .send({ period: '2024-S2', lines: [{ stream: 'EMB', material: '=cmd', unit: 'kg', quantity: 0.5 }, { stream: 'EMB', material: '=cmd', unit: 'uvc', quantity: 2 }] });
+      .send({
+        period: '2024-S2',
+        lines: [
+          { stream: 'EMB', material: '=cmd', unit: 'kg', quantity: 0.5 },
+          { stream: 'EMB', material: '=cmd', unit: 'uvc', quantity: 2 },
+        ],
+      });
     const browser = await signedIn(t, clientId);
     const fromPage = await browser.get(`/dashboard/declarations/${api.body.id}/csv`);
     expect(fromPage.status).toBe(200);
     expect(fromPage.headers.get('content-disposition')).toBe('attachment; filename="declaration-2024-S2-r1.csv"');
-    const fromApi = await request(t.url).get(`/api/v1/declarations/${api.body.id}`).set('authorization', `Bearer ${token}`).set('accept', 'text/csv').buffer(true).parse((res, done) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => done(null, text));
-    });
+    const fromApi = await request(t.url)
+      .get(`/api/v1/declarations/${api.body.id}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('accept', 'text/csv')
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => done(null, text));
+      });
     expect(fromPage.html).toBe(fromApi.body);
   });
 
   it('lists with filters and pages through with the cursor', async () => {
     const { clientId, token } = await createClientWithToken(t);
     for (const period of ['2023-S1', '2023-S2', '2024-S1']) {
-      await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period, lines: [{ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1 }, { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1 }] });
+      await request(t.url)
+        .post('/api/v1/declarations')
+        .set('authorization', `Bearer ${token}`)
+        .send({
+          period,
+          lines: [
+            { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1 },
+            { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1 },
+          ],
+        });
     }
     const browser = await signedIn(t, clientId);
     const filtered = await browser.get('/dashboard/declarations?period=2023-S2');
@@ -189,7 +235,7 @@ describe('a declaration from a spreadsheet', () => {
   });
 });
 
-describe('files in the page\'s dialect (issue 31.3)', () => {
+describe("files in the page's dialect (issue 31.3)", () => {
   const BOM = '\ufeff';
   const LINES = [
     { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
@@ -200,49 +246,91 @@ describe('files in the page\'s dialect (issue 31.3)', () => {
   ];
 
   it.each([
-    ['fr', `${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`],
-    ['en', `${BOM}stream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,1.2340\r\nEMB,Papier-carton,uvc,3\r\n`],
+    [
+      'fr',
+      `${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`,
+    ],
+    [
+      'en',
+      `${BOM}stream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,1.2340\r\nEMB,Papier-carton,uvc,3\r\n`,
+    ],
   ])('in %s: the download is in that dialect and uploads again unchanged (the same lines: no new revision)', async (language, expected) => {
     const { clientId, token } = await createClientWithToken(t);
-    const api = await request(t.url).post('/api/v1/declarations').set('authorization', `Bearer ${token}`).send({ period: '2024-S1', lines: LINES });
+    const api = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({ period: '2024-S1', lines: LINES });
     expect(api.status).toBe(201);
     const browser = await signedIn(t, clientId, language);
     const file = await browser.get(`/dashboard/declarations/${api.body.id}/csv`);
     expect([file.status, file.headers.get('content-type')]).toEqual([200, 'text/csv; charset=utf-8']);
     expect(file.html).toBe(expected);
-    const check = await browser.upload('/dashboard/declarations/upload', { period: '2024-S1' }, { name: 'declaration-2024-S1-r1.csv', content: Buffer.from(file.html, 'utf8') });
+    const check = await browser.upload(
+      '/dashboard/declarations/upload',
+      { period: '2024-S1' },
+      { name: 'declaration-2024-S1-r1.csv', content: Buffer.from(file.html, 'utf8') },
+    );
     expect(check.status).toBe(200);
     const again = await browser.declare(check, 'Claire Martin');
     expect(idOf(again.location)?.slice(1)).toEqual([api.body.id, 'unchanged']);
-    const stored = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [api.body.id]);
+    const stored = await t.pool.query(`SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [
+      api.body.id,
+    ]);
     expect(stored.rows.map((r) => r.quantity)).toEqual(['1200.500', '4800.000', '1.234', '3.000']);
     expect(await count(clientId)).toBe(1);
   });
 
   it.each([
-    ['fr', 'modele-declaration.csv', /^\ufeffflux;matériau;unité;quantité\r\n"# Les lignes qui commencent par # sont des remarques[^\r\n]*\r\n(# EMB;[^;\r\n]+;(kg|uvc);1250\r\n){2}$/],
-    ['en', 'declaration-template.csv', /^\ufeffstream,material,unit,quantity\r\n"# Rows starting with # are notes and examples[^\r\n]*\r\n(# EMB,[^,\r\n]+,(kg|uvc),1250\r\n){2}$/],
-  ])('in %s: the template is in that dialect; its examples are comments that file nothing until their # is taken away', async (language, name, shape) => {
-    const { clientId } = await createClient(t);
-    const browser = await signedIn(t, clientId, language);
-    const form = await browser.get('/dashboard/declarations/new');
-    expect(form.html).toContain('href="/dashboard/declarations/template.csv"');
-    const template = await browser.get('/dashboard/declarations/template.csv');
-    expect([template.status, template.headers.get('content-type'), template.headers.get('content-disposition')]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="${name}"`]);
-    expect(template.html).toMatch(shape);
-    // Sent as downloaded: nothing filed, and the page says there is no line.
-    const unchanged = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html, 'utf8') });
-    expect(unchanged.status).toBe(422);
-    expect(unchanged.html).toContain(language === 'fr' ? 'La déclaration ne comporte aucune ligne.' : 'The declaration has no line.');
-    // Why: the rows starting with # are not read, and what to do.
-    expect(unchanged.html).toContain(language === 'fr' ? 'Les 3 lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues' : 'The file’s 3 rows that start with # (the template’s notes and examples) are never read');
-    expect(await count(clientId)).toBe(0);
-    // The examples kept on purpose (their # taken away): filed.
-    const check = await browser.upload('/dashboard/declarations/upload', { period: '2024-S2' }, { name, content: Buffer.from(template.html.replace(/^# /gm, ''), 'utf8') });
-    expect(check.status).toBe(200);
-    const kept = await browser.declare(check, 'Claire Martin');
-    expect([kept.status, idOf(kept.location)?.[2]]).toEqual([303, 'filed']);
-  });
+    [
+      'fr',
+      'modele-declaration.csv',
+      /^\ufeffflux;matériau;unité;quantité\r\n"# Les lignes qui commencent par # sont des remarques[^\r\n]*\r\n(# EMB;[^;\r\n]+;(kg|uvc);1250\r\n){2}$/,
+    ],
+    [
+      'en',
+      'declaration-template.csv',
+      /^\ufeffstream,material,unit,quantity\r\n"# Rows starting with # are notes and examples[^\r\n]*\r\n(# EMB,[^,\r\n]+,(kg|uvc),1250\r\n){2}$/,
+    ],
+  ])(
+    'in %s: the template is in that dialect; its examples are comments that file nothing until their # is taken away',
+    async (language, name, shape) => {
+      const { clientId } = await createClient(t);
+      const browser = await signedIn(t, clientId, language);
+      const form = await browser.get('/dashboard/declarations/new');
+      expect(form.html).toContain('href="/dashboard/declarations/template.csv"');
+      const template = await browser.get('/dashboard/declarations/template.csv');
+      expect([template.status, template.headers.get('content-type'), template.headers.get('content-disposition')]).toEqual([
+        200,
+        'text/csv; charset=utf-8',
+        `attachment; filename="${name}"`,
+      ]);
+      expect(template.html).toMatch(shape);
+      // Sent as downloaded: nothing filed, and the page says there is no line.
+      const unchanged = await browser.upload(
+        '/dashboard/declarations/upload',
+        { period: '2024-S2' },
+        { name, content: Buffer.from(template.html, 'utf8') },
+      );
+      expect(unchanged.status).toBe(422);
+      expect(unchanged.html).toContain(language === 'fr' ? 'La déclaration ne comporte aucune ligne.' : 'The declaration has no line.');
+      // Why: the rows starting with # are not read, and what to do.
+      expect(unchanged.html).toContain(
+        language === 'fr'
+          ? 'Les 3 lignes du fichier qui commencent par # (remarques et exemples du modèle) ne sont jamais lues'
+          : 'The file’s 3 rows that start with # (the template’s notes and examples) are never read',
+      );
+      expect(await count(clientId)).toBe(0);
+      // The examples kept on purpose (their # taken away): filed.
+      const check = await browser.upload(
+        '/dashboard/declarations/upload',
+        { period: '2024-S2' },
+        { name, content: Buffer.from(template.html.replace(/^# /gm, ''), 'utf8') },
+      );
+      expect(check.status).toBe(200);
+      const kept = await browser.declare(check, 'Claire Martin');
+      expect([kept.status, idOf(kept.location)?.[2]]).toEqual([303, 'filed']);
+    },
+  );
 });
 
 describe('an upload with problems gives the file back as an error report (issue 31.7)', () => {
@@ -252,7 +340,7 @@ describe('an upload with problems gives the file back as an error report (issue 
     return link ? { name: link[2]!, text: Buffer.from(link[1]!, 'base64').toString('utf8') } : undefined;
   };
 
-  it('in French, for a French file: each problem\'s row, column, type, code and what to do, then the row\'s cells, in the file\'s dialect', async () => {
+  it("in French, for a French file: each problem's row, column, type, code and what to do, then the row's cells, in the file's dialect", async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId, 'fr');
     const file = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;12,5 kg\r\nEMB;Verre;litre;40\r\nEMB;Carton;kg;1\u00a0200,5\r\n';
@@ -260,7 +348,10 @@ describe('an upload with problems gives the file back as an error report (issue 
     expect(res.status).toBe(422);
     const report = reportOf(res.html)!;
     expect(report.name).toBe('rapport-erreurs-ventes-S1.csv');
-    const [header, ...rows] = report.text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    const [header, ...rows] = report.text
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(report.text.startsWith('\ufeff')).toBe(true);
     expect(header).toBe('ligne;colonne;type;code;message;flux;matériau;unité;quantité');
     const cells = rows.map((row) => row.split(';'));
@@ -289,20 +380,32 @@ describe('an upload with problems gives the file back as an error report (issue 
     expect(res.status).toBe(422);
     const report = reportOf(res.html)!;
     expect(report.name).toBe('error-report-big.csv');
-    const [header, ...rows] = report.text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    const [header, ...rows] = report.text
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(header).toBe('row,column,type,code,message,stream,material,unit,quantity');
     expect(rows).toHaveLength(1000);
     expect(rows[0]).toMatch(/^2,,error,too_many_cells,/);
-    expect(res.html).toMatch(/It lists at most 1,000 problems: here the first 1,000 of 1,\d{3}; fix them, then upload the file again to see the others\./);
+    expect(res.html).toMatch(
+      /It lists at most 1,000 problems: here the first 1,000 of 1,\d{3}; fix them, then upload the file again to see the others\./,
+    );
   });
 
-  it('a file refused whole (no header it can read) gets a report of that problem, in the page\'s dialect', async () => {
+  it("a file refused whole (no header it can read) gets a report of that problem, in the page's dialect", async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId, 'fr');
-    const res = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'notes.csv', content: 'bonjour\r\n' });
+    const res = await browser.upload(
+      '/dashboard/declarations/upload',
+      { period: '2025-S1' },
+      { name: 'notes.csv', content: 'bonjour\r\n' },
+    );
     expect(res.status).toBe(422);
     const report = reportOf(res.html)!;
-    const [header, row] = report.text.replace(/^\ufeff/, '').trimEnd().split('\r\n');
+    const [header, row] = report.text
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(header).toBe('ligne;colonne;type;code;message;flux;matériau;unité;quantité');
     expect(row).toMatch(/^1;;erreur;invalid_csv_header;"?La première ligne du fichier doit nommer les colonnes/);
   });

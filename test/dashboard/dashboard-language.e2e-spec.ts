@@ -75,7 +75,9 @@ describe('the language of a page', () => {
     const browser = new DashboardClient(t.url, 'en-US,en;q=0.9');
     const chosen = await browser.get('/dashboard/sign-in?lang=fr');
     expect(langOf(chosen.html)).toBe('fr');
-    expect(chosen.headers.getSetCookie().find((c) => c.startsWith('lang='))).toMatch(/^lang=fr; Max-Age=\d+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+    expect(chosen.headers.getSetCookie().find((c) => c.startsWith('lang='))).toMatch(
+      /^lang=fr; Max-Age=\d+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/,
+    );
     expect(langOf((await browser.get('/dashboard/sign-in')).html)).toBe('fr');
     // Switching back is remembered too; a value that is not a language changes nothing.
     expect(langOf((await browser.get('/dashboard/sign-in?lang=en')).html)).toBe('en');
@@ -89,7 +91,15 @@ describe('every page in one language only', () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId, language === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9');
     // The check page (with a warning: an uncategorised material), then the declaration by name, then its confirmation.
-    const check = await browser.post('/dashboard/declarations', form('2025-S1', [['EMB', 'Verre', 'kg', '1200,5'], ['EMB', 'Verre', 'uvc', '4800'], ['EMB', 'Plastique', 'kg', '3'], ['EMB', 'Plastique', 'uvc', '10']]));
+    const check = await browser.post(
+      '/dashboard/declarations',
+      form('2025-S1', [
+        ['EMB', 'Verre', 'kg', '1200,5'],
+        ['EMB', 'Verre', 'uvc', '4800'],
+        ['EMB', 'Plastique', 'kg', '3'],
+        ['EMB', 'Plastique', 'uvc', '10'],
+      ]),
+    );
     expect(check.status).toBe(200);
     const stored = await browser.declare(check, 'Claire Martin');
     expect(stored.status).toBe(303);
@@ -105,8 +115,18 @@ describe('every page in one language only', () => {
       check,
       declaration: await browser.get(stored.location!),
       newForm: await browser.get('/dashboard/declarations/new'),
-      formErrors: await browser.post('/dashboard/declarations', form('2025-S9', [['EMB', 'Verre', 'kg', '-5'], ['EMB', 'Verre', 'uvc', '1.200']])),
-      uploadErrors: await browser.upload('/dashboard/declarations/upload', { period: '2025-S2' }, { name: 'ventes.csv', content: 'flux;matériau;unité;quantité\nEMB;Verre;kg;12 kg\n' }),
+      formErrors: await browser.post(
+        '/dashboard/declarations',
+        form('2025-S9', [
+          ['EMB', 'Verre', 'kg', '-5'],
+          ['EMB', 'Verre', 'uvc', '1.200'],
+        ]),
+      ),
+      uploadErrors: await browser.upload(
+        '/dashboard/declarations/upload',
+        { period: '2025-S2' },
+        { name: 'ventes.csv', content: 'flux;matériau;unité;quantité\nEMB;Verre;kg;12 kg\n' },
+      ),
       notFound: await browser.get('/dashboard/declarations/00000000-0000-4000-8000-000000000000'),
       signIn: await new DashboardClient(t.url, browser.language).get('/dashboard/sign-in'),
       link: await new DashboardClient(t.url, browser.language).get('/dashboard/sign-in/link?token=x'),
@@ -143,12 +163,22 @@ describe('numbers as people write them, in the form', () => {
   it('"1 200,5" and "4 800" (no-break spaces too) are stored exactly; "1.200" alone is refused with both readings, nothing stored', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId, 'fr');
-    const check = await browser.post('/dashboard/declarations', form('2024-S2', [['EMB', 'Verre', 'kg', '1 200,5'], ['EMB', 'Verre', 'uvc', '4\u202f800'], ['EMB', 'Acier', 'kg', '1.250,125'], ['EMB', 'Acier', 'uvc', '12\u00a0000']]));
+    const check = await browser.post(
+      '/dashboard/declarations',
+      form('2024-S2', [
+        ['EMB', 'Verre', 'kg', '1 200,5'],
+        ['EMB', 'Verre', 'uvc', '4\u202f800'],
+        ['EMB', 'Acier', 'kg', '1.250,125'],
+        ['EMB', 'Acier', 'uvc', '12\u00a0000'],
+      ]),
+    );
     expect(check.status).toBe(200);
     const res = await browser.declare(check, 'Claire Martin');
     expect(res.status).toBe(303);
     const id = /\/dashboard\/declarations\/([0-9a-f-]{36})/.exec(res.location!)![1];
-    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [id]);
+    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [
+      id,
+    ]);
     expect(stored.rows).toEqual([
       { unit: 'kg', quantity: '1200.500' },
       { unit: 'uvc', quantity: '4800.000' },
@@ -157,7 +187,13 @@ describe('numbers as people write them, in the form', () => {
     ]);
 
     const before = (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n;
-    const ambiguous = await browser.post('/dashboard/declarations', form('2024-S1', [['EMB', 'Verre', 'kg', '1.200'], ['EMB', 'Verre', 'uvc', '4800']]));
+    const ambiguous = await browser.post(
+      '/dashboard/declarations',
+      form('2024-S1', [
+        ['EMB', 'Verre', 'kg', '1.200'],
+        ['EMB', 'Verre', 'uvc', '4800'],
+      ]),
+    );
     expect(ambiguous.status).toBe(422);
     expect(ambiguous.html).toContain('id="quantity-0-error"');
     expect(textOf(ambiguous.html)).toContain('Écrivez 1200 dans le premier cas, 1,2 dans le second');

@@ -32,7 +32,11 @@ describe('products in the dashboard', () => {
     expect(empty.html).toContain('Aucun produit pour le moment\u00a0: importez votre catalogue.');
     expect(empty.html).toContain('href="/dashboard/products"');
 
-    const bad = await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: CATALOGUE.replace('Verre', 'Verre teinté') });
+    const bad = await browser.upload(
+      '/dashboard/products/upload',
+      {},
+      { name: 'catalogue.csv', content: CATALOGUE.replace('Verre', 'Verre teinté') },
+    );
     expect(bad.status).toBe(422);
     expect(bad.html).toContain('Rien n’a été enregistré.');
     expect(bad.html).toContain('Ligne 2 du fichier');
@@ -47,7 +51,11 @@ describe('products in the dashboard', () => {
     expect(listed.html).toContain('1 × Verre de 410,5 g');
     expect(listed.html).toContain('2 × Papier-carton de 2,25 g');
 
-    const sales = await browser.upload('/dashboard/products/sales', { period: '2026-S1' }, { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1000\r\n' });
+    const sales = await browser.upload(
+      '/dashboard/products/sales',
+      { period: '2026-S1' },
+      { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1000\r\n' },
+    );
     expect(sales.status).toBe(303);
     const preview = await browser.get(sales.location!);
     expect(preview.status).toBe(200);
@@ -70,7 +78,9 @@ describe('products in the dashboard', () => {
       { material: 'paper_cardboard', unit: 'kg', quantity: '4.500' },
       { material: 'paper_cardboard', unit: 'uvc', quantity: '1000.000' },
     ]);
-    const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [clientId]);
+    const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [
+      clientId,
+    ]);
     expect(audit[0].changes).toMatchObject({ via: 'dashboard' });
   });
 
@@ -80,7 +90,11 @@ describe('products in the dashboard', () => {
     browser.cookies.set('lang', 'en');
     const page = await browser.get('/dashboard/products');
     expect(page.html).toContain('No product yet: upload your catalogue.');
-    const bad = await browser.upload('/dashboard/products/sales', { period: '2026-S1' }, { name: 'sales.csv', content: 'reference,units\r\nNOPE,3\r\n' });
+    const bad = await browser.upload(
+      '/dashboard/products/sales',
+      { period: '2026-S1' },
+      { name: 'sales.csv', content: 'reference,units\r\nNOPE,3\r\n' },
+    );
     expect(bad.status).toBe(422);
     expect(bad.html).toContain('Nothing was stored.');
     expect(bad.html).toContain('NOPE is not in your product catalogue.');

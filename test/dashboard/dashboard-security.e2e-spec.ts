@@ -34,18 +34,26 @@ describe('sign-in links (operator)', () => {
     expect(rows).toEqual([{ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/), issued_via: 'operator', used_at: null }]);
     const dump = JSON.stringify((await t.pool.query(`SELECT * FROM sign_in_links`)).rows);
     expect(dump).not.toContain(secret);
-    const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=sign_in_link.issued`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
-    expect(audit.body.data).toEqual([expect.objectContaining({ target: { type: 'sign_in_link', id: link.id }, actor: expect.objectContaining({ type: 'admin' }) })]);
+    const audit = await request(t.url)
+      .get(`/api/v1/admin/audit?client_id=${clientId}&action=sign_in_link.issued`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect(audit.body.data).toEqual([
+      expect.objectContaining({ target: { type: 'sign_in_link', id: link.id }, actor: expect.objectContaining({ type: 'admin' }) }),
+    ]);
     // Nor does the request log hold it.
     expect(t.logs.join('\n')).not.toContain(secret);
   });
 
   it('404 for an unknown client; 401 without the operator credential; 403 with a client token', async () => {
-    const unknown = await request(t.url).post('/api/v1/admin/clients/nobody-here/sign-in-links').set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    const unknown = await request(t.url)
+      .post('/api/v1/admin/clients/nobody-here/sign-in-links')
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(unknown.status).toBe(404);
     const { clientId, token } = await createClientWithToken(t);
     expect((await request(t.url).post(`/api/v1/admin/clients/${clientId}/sign-in-links`)).status).toBe(401);
-    expect((await request(t.url).post(`/api/v1/admin/clients/${clientId}/sign-in-links`).set('authorization', `Bearer ${token}`)).status).toBe(403);
+    expect(
+      (await request(t.url).post(`/api/v1/admin/clients/${clientId}/sign-in-links`).set('authorization', `Bearer ${token}`)).status,
+    ).toBe(403);
   });
 
   it('opening the link spends nothing; continuing signs in once, with a fresh HttpOnly, SameSite=Lax session cookie', async () => {
@@ -96,7 +104,10 @@ describe('sign-in links (operator)', () => {
     await t.pool.query(`UPDATE sign_in_links SET expires_at = now() - interval '31 days' WHERE client_id = $1`, [clientId]);
     await t.pool.query(`UPDATE dashboard_sessions SET expires_at = now() - interval '31 days' WHERE client_id = $1`, [clientId]);
     await signedIn(t, clientId);
-    const left = await t.pool.query(`SELECT (SELECT count(*)::int FROM sign_in_links WHERE client_id = $1) AS links, (SELECT count(*)::int FROM dashboard_sessions WHERE client_id = $1) AS sessions`, [clientId]);
+    const left = await t.pool.query(
+      `SELECT (SELECT count(*)::int FROM sign_in_links WHERE client_id = $1) AS links, (SELECT count(*)::int FROM dashboard_sessions WHERE client_id = $1) AS sessions`,
+      [clientId],
+    );
     expect(left.rows[0]).toEqual({ links: 1, sessions: 1 });
   });
 
@@ -132,7 +143,13 @@ describe('sessions', () => {
 
   it('every dashboard page without a live session redirects to sign-in (303), and a form post changes nothing', async () => {
     const anonymous = new DashboardClient(t.url);
-    for (const path of ['/dashboard', '/dashboard/tokens', '/dashboard/declarations', '/dashboard/declarations/new', '/dashboard/declarations/0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/tokens',
+      '/dashboard/declarations',
+      '/dashboard/declarations/new',
+      '/dashboard/declarations/0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10',
+    ]) {
       const res = await anonymous.get(path);
       expect([path, res.status, res.location]).toEqual([path, 303, '/dashboard/sign-in?session=ended']);
     }
@@ -173,7 +190,13 @@ describe('sessions', () => {
     replay.cookies.set('epr_session', cookie);
     expect((await replay.get('/dashboard')).status).toBe(303);
     const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
-    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['session.ended', 'session.started', 'sign_in_link.issued', 'client.confirmed', 'client.created']);
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual([
+      'session.ended',
+      'session.started',
+      'sign_in_link.issued',
+      'client.confirmed',
+      'client.created',
+    ]);
     expect(audit.body.data[0].actor).toEqual({ type: 'client', operator_token_id: null, name: 'dashboard' });
   });
 });
@@ -182,14 +205,17 @@ describe('CSRF', () => {
   it('a form without its token, with a made-up one, or with another session’s, is refused (403 page) and changes nothing', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    const count = async () => (await t.pool.query(`SELECT count(*)::int AS n FROM client_tokens WHERE client_id = $1`, [clientId])).rows[0].n;
+    const count = async () =>
+      (await t.pool.query(`SELECT count(*)::int AS n FROM client_tokens WHERE client_id = $1`, [clientId])).rows[0].n;
     const without = await browser.post('/dashboard/tokens', { name: 'no token' }, { csrf: false });
     expect(without.status).toBe(403);
     expect(without.headers.get('content-type')).toContain('text/html');
     expect(without.html).toContain('The form was open for too long, or was sent from another site.');
     expect((await browser.post('/dashboard/tokens', { name: 'made up' }, { csrf: 'abc.def' })).status).toBe(403);
     const other = await signedIn(t, (await createClient(t)).clientId);
-    expect((await browser.post('/dashboard/tokens', { name: 'stolen' }, { csrf: await other.csrfFor('/dashboard/tokens') })).status).toBe(403);
+    expect((await browser.post('/dashboard/tokens', { name: 'stolen' }, { csrf: await other.csrfFor('/dashboard/tokens') })).status).toBe(
+      403,
+    );
     expect(await count()).toBe(0);
     expect((await browser.post('/dashboard/tokens', { name: 'with its token' })).status).toBe(201);
     expect(await count()).toBe(1);
@@ -198,7 +224,11 @@ describe('CSRF', () => {
   it('the sign-in forms need their page’s token too (no login CSRF)', async () => {
     const { clientId } = await createClient(t);
     const link = await signInLink(t, clientId);
-    const res = await new DashboardClient(t.url).post('/dashboard/sign-in/link', { token: new URL(link.url).searchParams.get('token')! }, { csrf: false });
+    const res = await new DashboardClient(t.url).post(
+      '/dashboard/sign-in/link',
+      { token: new URL(link.url).searchParams.get('token')! },
+      { csrf: false },
+    );
     expect(res.status).toBe(403);
     expect((await t.pool.query(`SELECT used_at FROM sign_in_links WHERE id = $1`, [link.id])).rows[0].used_at).toBeNull();
   });
@@ -220,8 +250,15 @@ describe('tokens from the dashboard', () => {
     const admin = await request(t.url).get(`/api/v1/admin/clients/${clientId}/tokens`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
     expect(admin.body).toEqual([expect.objectContaining({ name: 'ERP', created_via: 'dashboard', prefix: secret.slice(0, 12) })]);
     const tokenId = admin.body[0].id as string;
-    const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=token.issued`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
-    expect(audit.body.data[0]).toEqual(expect.objectContaining({ actor: { type: 'client', operator_token_id: null, name: 'dashboard' }, target: { type: 'token', id: tokenId } }));
+    const audit = await request(t.url)
+      .get(`/api/v1/admin/audit?client_id=${clientId}&action=token.issued`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect(audit.body.data[0]).toEqual(
+      expect.objectContaining({
+        actor: { type: 'client', operator_token_id: null, name: 'dashboard' },
+        target: { type: 'token', id: tokenId },
+      }),
+    );
     expect(JSON.stringify(audit.body)).not.toContain(secret);
 
     const confirm = await browser.get(`/dashboard/tokens/${tokenId}/revoke`);
@@ -251,10 +288,20 @@ describe('one client’s session against another client’s records', () => {
     const bDeclaration = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', `Bearer ${b.token}`)
-      .send({ period: '2025-S1', lines: [{ stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 5 }, { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 5 }] });
+      .send({
+        period: '2025-S1',
+        lines: [
+          { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 5 },
+          { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 5 },
+        ],
+      });
     expect(bDeclaration.status).toBe(201);
     const browser = await signedIn(t, a.clientId);
-    for (const path of [`/dashboard/declarations/${bDeclaration.body.id}`, `/dashboard/declarations/${bDeclaration.body.id}/csv`, `/dashboard/tokens/${b.tokenId}/revoke`]) {
+    for (const path of [
+      `/dashboard/declarations/${bDeclaration.body.id}`,
+      `/dashboard/declarations/${bDeclaration.body.id}/csv`,
+      `/dashboard/tokens/${b.tokenId}/revoke`,
+    ]) {
       const res = await browser.get(path);
       expect([path, res.status]).toEqual([path, 404]);
       expect(res.html).not.toContain(b.clientId);
@@ -290,7 +337,8 @@ describe('the shipped cookie flags on https, and the sign-in rate limit', () => 
     const browser = new DashboardClient(secure.url);
     const page = await browser.get('/dashboard/sign-in/link?token=x');
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await browser.post('/dashboard/sign-in/link', { token: 'eprl_guess' }, { csrf: csrfOf(page.html) })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await browser.post('/dashboard/sign-in/link', { token: 'eprl_guess' }, { csrf: csrfOf(page.html) })).status);
     // Earlier tests of this app used some of the minute's budget: what matters is the switch to 429.
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);

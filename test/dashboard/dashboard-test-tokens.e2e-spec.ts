@@ -25,7 +25,8 @@ const GLASS = (kg: number, uvc: number) => [
 ];
 const secretOf = (html: string) => /value="(epr[ct]_[0-9A-Za-z]{32}_[0-9A-Za-z]{6})"/.exec(html)?.[1];
 /** The list's card of the token named `name`. */
-const cardOf = (html: string, name: string) => html.split('<li class="card">').find((card) => card.includes(`<h3 class="card-title">${name} `));
+const cardOf = (html: string, name: string) =>
+  html.split('<li class="card">').find((card) => card.includes(`<h3 class="card-title">${name} `));
 const en = MESSAGES.en.dashboardPages;
 const fr = MESSAGES.fr.dashboardPages;
 
@@ -48,7 +49,10 @@ describe('a test token from the dashboard', () => {
 
     // It works on the API, on the sandbox: what it files is a test declaration the dashboard does not show.
     expect((await request(t.url).get('/api/v1/me').set(bearer(secret))).status).toBe(200);
-    const filed = await request(t.url).post('/api/v1/declarations').set(bearer(secret)).send({ period: '2025-S1', lines: GLASS(10, 40) });
+    const filed = await request(t.url)
+      .post('/api/v1/declarations')
+      .set(bearer(secret))
+      .send({ period: '2025-S1', lines: GLASS(10, 40) });
     expect(filed.status).toBe(201);
     expect(filed.body.mode).toBe('test');
 
@@ -69,11 +73,15 @@ describe('a test token from the dashboard', () => {
 
     // The operator sees the same tokens with their modes; the audit records the mode and who made it.
     const tokens = await request(t.url).get(`/api/v1/admin/clients/${clientId}/tokens`).set(admin);
-    const byName = Object.fromEntries((tokens.body as Array<{ name: string; mode: string; created_via: string; id: string }>).map((tok) => [tok.name, tok]));
+    const byName = Object.fromEntries(
+      (tokens.body as Array<{ name: string; mode: string; created_via: string; id: string }>).map((tok) => [tok.name, tok]),
+    );
     expect(byName['ERP recette']).toMatchObject({ mode: 'test', created_via: 'dashboard' });
     expect(byName['ERP production']).toMatchObject({ mode: 'live', created_via: 'dashboard' });
     const audit = await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=token.issued`).set(admin);
-    const issued = (audit.body.data as Array<{ target: { id: string }; actor: { type: string }; changes: { mode: string } }>).find((e) => e.target.id === byName['ERP recette']!.id);
+    const issued = (audit.body.data as Array<{ target: { id: string }; actor: { type: string }; changes: { mode: string } }>).find(
+      (e) => e.target.id === byName['ERP recette']!.id,
+    );
     expect(issued).toMatchObject({ actor: { type: 'client' }, changes: { mode: 'test', created_via: 'dashboard' } });
     expect(JSON.stringify(audit.body)).not.toContain(secret);
   });
@@ -97,7 +105,10 @@ describe('the dashboard says which data it shows', () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
     const test = secretOf((await browser.post('/dashboard/tokens', { name: 'ERP recette', mode: 'test' })).html)!;
-    const filed = await request(t.url).post('/api/v1/declarations').set(bearer(test)).send({ period: '2025-S1', lines: GLASS(10, 40) });
+    const filed = await request(t.url)
+      .post('/api/v1/declarations')
+      .set(bearer(test))
+      .send({ period: '2025-S1', lines: GLASS(10, 40) });
     expect(filed.status).toBe(201);
 
     for (const path of ['/dashboard', '/dashboard/declarations', '/dashboard/declarations/new', '/dashboard/products']) {

@@ -24,11 +24,22 @@ describe('the year on the overview', () => {
   it('gives the year’s count of units and its tier with each eco-organism, in the page’s language and formats', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
     expect((await file(token, '2025-S1', [line('glass', 'kg', 10), line('glass', 'uvc', 4000)])).status).toBe(201);
-    expect((await file(token, '2025-S2', [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 1000)])).status).toBe(201);
+    expect(
+      (
+        await file(token, '2025-S2', [
+          line('glass', 'kg', 10),
+          line('glass', 'uvc', 4400),
+          line('steel', 'kg', 1),
+          line('steel', 'uvc', 1000),
+        ])
+      ).status,
+    ).toBe(201);
     const fr = await signedIn(t, clientId, 'fr');
     const french = (await fr.get('/dashboard')).html;
     // 8,400 units carry glass, 1,000 steel: 8,400 to 9,400 units in the whole year 2025, under Citeo's 10,000.
-    expect(french).toContain(`Chez Citeo\u00a0: de ${formatNumber('fr', 8400)} à ${formatNumber('fr', 9400)} UVC → Forfait de 80\u00a0€ HT.`);
+    expect(french).toContain(
+      `Chez Citeo\u00a0: de ${formatNumber('fr', 8400)} à ${formatNumber('fr', 9400)} UVC → Forfait de 80\u00a0€ HT.`,
+    );
     const en = await signedIn(t, clientId, 'en');
     const english = (await en.get('/dashboard')).html;
     expect(english).toContain('With Citeo: 8,400 to 9,400 consumer sales units → €80 flat fee.');
@@ -36,7 +47,16 @@ describe('the year on the overview', () => {
     expect(english).not.toContain('With Adelphe');
 
     // 2,000 steel units instead: 8,400 to 10,400 straddles the threshold, and the page says so rather than guess.
-    expect((await file(token, '2025-S2', [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 2000)])).status).toBe(201);
+    expect(
+      (
+        await file(token, '2025-S2', [
+          line('glass', 'kg', 10),
+          line('glass', 'uvc', 4400),
+          line('steel', 'kg', 1),
+          line('steel', 'uvc', 2000),
+        ])
+      ).status,
+    ).toBe(201);
     const straddling = (await en.get('/dashboard')).html;
     expect(straddling).toContain('With Citeo: between 8,400 and 10,400 consumer sales units');
     expect(straddling).toContain('€80 flat fee or Simplified declaration');
@@ -56,7 +76,10 @@ describe('the rest of the overview, read in one statement (issue 36)', () => {
     expect(before).toContain('One browser is signed in');
 
     // The operator records a new company name and does not confirm it yet; a second browser signs in.
-    const patched = await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ company: 'Nouvelle Raison Sociale SAS' });
+    const patched = await request(t.url)
+      .patch(`/api/v1/admin/clients/${clientId}`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ company: 'Nouvelle Raison Sociale SAS' });
     expect(patched.status).toBe(200);
     await signedIn(t, clientId, 'en');
     const after = (await first.get('/dashboard')).html;

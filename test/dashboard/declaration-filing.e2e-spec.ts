@@ -37,7 +37,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
-const count = async (clientId: string) => (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n as number;
+const count = async (clientId: string) =>
+  (await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n as number;
 const mainOf = (html: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>'));
 const filedId = (location: string | null) => /^\/dashboard\/declarations\/([0-9a-f-]{36})\?result=filed$/.exec(location ?? '')?.[1];
 
@@ -61,16 +62,19 @@ describe('materials chosen, not guessed', () => {
   it.each([
     ['fr', 'Papier-carton', 'Paper and cardboard'],
     ['en', 'Paper and cardboard', 'Papier-carton'],
-  ] as const)('in %s, the form offers the published categories in the page’s language, and still takes free text', async (language, own, other) => {
-    const { clientId } = await createClient(t);
-    const browser = await signedIn(t, clientId, language);
-    const form = (await browser.get('/dashboard/declarations/new')).html;
-    const list = form.slice(form.indexOf('<datalist id="materials">'), form.indexOf('</datalist>'));
-    expect(list).toContain(`<option value="${own}">`);
-    expect(list).not.toContain(`<option value="${other}">`);
-    // A text input tied to the list, not a select: any material can still be typed.
-    expect(form).toMatch(/<input id="material-0" name="material" value="" list="materials"/);
-  });
+  ] as const)(
+    'in %s, the form offers the published categories in the page’s language, and still takes free text',
+    async (language, own, other) => {
+      const { clientId } = await createClient(t);
+      const browser = await signedIn(t, clientId, language);
+      const form = (await browser.get('/dashboard/declarations/new')).html;
+      const list = form.slice(form.indexOf('<datalist id="materials">'), form.indexOf('</datalist>'));
+      expect(list).toContain(`<option value="${own}">`);
+      expect(list).not.toContain(`<option value="${other}">`);
+      // A text input tied to the list, not a select: any material can still be typed.
+      expect(form).toMatch(/<input id="material-0" name="material" value="" list="materials"/);
+    },
+  );
 });
 
 describe('check, declare, confirm', () => {
@@ -90,7 +94,9 @@ describe('check, declare, confirm', () => {
     expect(main).toMatch(/5\u202f800[\u00a0\u202f]UVC/);
     // The uncategorised material is said at its line, and the statement is there with the name field.
     expect(main).toContain('À vérifier avant le dépôt');
-    expect(main).toMatch(/Ligne 3, matériau.: «.Plastique.» n’est pas une catégorie de matériau de la filière Emballages ménagers \(EMB\)[^<]*par exemple «.Emballages plastiques complexes.»/);
+    expect(main).toMatch(
+      /Ligne 3, matériau.: «.Plastique.» n’est pas une catégorie de matériau de la filière Emballages ménagers \(EMB\)[^<]*par exemple «.Emballages plastiques complexes.»/,
+    );
     expect(main).toContain('Je certifie que les informations déclarées sont exactes et complètes');
     expect(main).toContain('<label for="name">Vos nom et prénom</label>');
     expect(await count(clientId)).toBe(0);
@@ -114,7 +120,10 @@ describe('check, declare, confirm', () => {
     const confirmation = await browser.get(filed.location!);
     const receipt = /<code>(EPR-2025S1-R1-[0-9A-Z]{8})<\/code>/.exec(confirmation.html)?.[1];
     expect(receipt).toBeDefined();
-    const panel = confirmation.html.slice(confirmation.html.indexOf('id="confirmation"'), confirmation.html.indexOf('</div>', confirmation.html.indexOf('id="confirmation"')));
+    const panel = confirmation.html.slice(
+      confirmation.html.indexOf('id="confirmation"'),
+      confirmation.html.indexOf('</div>', confirmation.html.indexOf('id="confirmation"')),
+    );
     expect(confirmation.html).toContain('<title>Déclaration déposée');
     expect(panel).toContain('<h2>Déclaration 2025-S1, version 1</h2>');
     expect(panel).toContain('<dt>Déclarée par</dt><dd>Claire Martin</dd>');
@@ -144,10 +153,18 @@ describe('check, declare, confirm', () => {
     const api = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', `Bearer ${token}`)
-      .send({ period: '2025-S2', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 10 }] });
+      .send({
+        period: '2025-S2',
+        lines: [
+          { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1 },
+          { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 10 },
+        ],
+      });
     expect(api.status).toBe(201);
     expect(api.body.submitted_by).not.toHaveProperty('declared_by_name');
-    expect((await t.pool.query(`SELECT declared_by_name FROM declarations WHERE id = $1`, [api.body.id])).rows).toEqual([{ declared_by_name: null }]);
+    expect((await t.pool.query(`SELECT declared_by_name FROM declarations WHERE id = $1`, [api.body.id])).rows).toEqual([
+      { declared_by_name: null },
+    ]);
   });
 
   it('the check page names the revision it replaces; a revision filed meanwhile is not overwritten unseen (409, nothing filed)', async () => {
@@ -155,15 +172,26 @@ describe('check, declare, confirm', () => {
     const browser = await signedIn(t, clientId);
     const first = await browser.declare(await check(browser, '2024-S2', GLASS), 'Claire Martin');
     expect(first.status).toBe(303);
-    const page = await check(browser, '2024-S2', [['EMB', 'Verre', 'kg', '1300'], ['EMB', 'Verre', 'uvc', '4800']]);
-    expect(mainOf(page.html)).toMatch(/Filing this replaces revision 1 \(receipt EPR-2024S2-R1-[0-9A-Z]{8}, filed [^)]+\), which stays readable\./);
+    const page = await check(browser, '2024-S2', [
+      ['EMB', 'Verre', 'kg', '1300'],
+      ['EMB', 'Verre', 'uvc', '4800'],
+    ]);
+    expect(mainOf(page.html)).toMatch(
+      /Filing this replaces revision 1 \(receipt EPR-2024S2-R1-[0-9A-Z]{8}, filed [^)]+\), which stays readable\./,
+    );
 
     // Another revision is filed (through the API) between the check and the filing.
     const { token } = await issueToken(t, clientId);
     const meanwhile = await request(t.url)
       .post('/api/v1/declarations')
       .set('authorization', `Bearer ${token}`)
-      .send({ period: '2024-S2', lines: [{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: 7 }, { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 70 }] });
+      .send({
+        period: '2024-S2',
+        lines: [
+          { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 7 },
+          { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 70 },
+        ],
+      });
     expect(meanwhile.status).toBe(201);
     expect(await count(clientId)).toBe(2);
     const stale = await browser.declare(page, 'Claire Martin');
@@ -174,7 +202,9 @@ describe('check, declare, confirm', () => {
     // Declared again from the page that says so, it files as revision 3.
     const filed = await browser.declare(stale, 'Claire Martin');
     expect(filed.status).toBe(303);
-    expect((await t.pool.query(`SELECT revision FROM declarations WHERE id = $1`, [filedId(filed.location)])).rows).toEqual([{ revision: 3 }]);
+    expect((await t.pool.query(`SELECT revision FROM declarations WHERE id = $1`, [filedId(filed.location)])).rows).toEqual([
+      { revision: 3 },
+    ]);
   });
 
   it('"Change" takes the lines back to the form; an altered or another session\'s pending declaration files nothing', async () => {
@@ -201,15 +231,20 @@ describe('check, declare, confirm', () => {
     expect(await count(clientId)).toBe(0);
     // Without the page's CSRF token: refused before anything.
     const seal = /name="seal" value="([^"]*)"/.exec(page.html)![1]!;
-    const noCsrf = await browser.post('/dashboard/declarations/file', { pending, seal, name: 'Claire Martin', action: 'file' }, { csrf: false });
+    const noCsrf = await browser.post(
+      '/dashboard/declarations/file',
+      { pending, seal, name: 'Claire Martin', action: 'file' },
+      { csrf: false },
+    );
     expect(noCsrf.status).toBe(403);
     expect(await count(clientId)).toBe(0);
   });
 
-  it('an uploaded file goes through the same check page, its warnings pointing at the file\'s rows', async () => {
+  it("an uploaded file goes through the same check page, its warnings pointing at the file's rows", async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    const file = 'stream,material,unit,quantity\r\nEMB,glass,kg,0.05\r\nEMB,glass,uvc,1000\r\nEMB,Plastique,kg,3\r\nEMB,Plastique,uvc,1000\r\n';
+    const file =
+      'stream,material,unit,quantity\r\nEMB,glass,kg,0.05\r\nEMB,glass,uvc,1000\r\nEMB,Plastique,kg,3\r\nEMB,Plastique,uvc,1000\r\n';
     const page = await browser.upload('/dashboard/declarations/upload', { period: '2023-S2' }, { name: 'ventes.csv', content: file });
     expect(page.status).toBe(200);
     const main = mainOf(page.html);

@@ -19,7 +19,9 @@ afterAll(async () => {
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
 const sessionsOf = (clientId: string) => `/api/v1/admin/clients/${clientId}/sessions`;
 const auditOf = async (clientId: string, action = 'session.ended_all') =>
-  (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=${action}`).set(admin())).body.data as Array<Record<string, unknown>>;
+  (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=${action}`).set(admin())).body.data as Array<
+    Record<string, unknown>
+  >;
 const live = async (browser: DashboardClient) => (await browser.get('/dashboard')).status === 200;
 
 describe('the operator: GET and DELETE /api/v1/admin/clients/{client_id}/sessions', () => {
@@ -28,7 +30,10 @@ describe('the operator: GET and DELETE /api/v1/admin/clients/{client_id}/session
     const first = await signedIn(t, clientId);
     const second = await signedIn(t, clientId);
     const idle = await signedIn(t, clientId);
-    await t.pool.query(`UPDATE dashboard_sessions SET last_seen_at = now() - interval '31 minutes' WHERE id = (SELECT id FROM dashboard_sessions WHERE client_id = $1 ORDER BY created_at DESC LIMIT 1)`, [clientId]);
+    await t.pool.query(
+      `UPDATE dashboard_sessions SET last_seen_at = now() - interval '31 minutes' WHERE id = (SELECT id FROM dashboard_sessions WHERE client_id = $1 ORDER BY created_at DESC LIMIT 1)`,
+      [clientId],
+    );
     const res = await request(t.url).get(sessionsOf(clientId)).set(admin());
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -48,7 +53,9 @@ describe('the operator: GET and DELETE /api/v1/admin/clients/{client_id}/session
     const { clientId: other } = await createClient(t);
     const browsers = [await signedIn(t, clientId), await signedIn(t, clientId)];
     const bystander = await signedIn(t, other);
-    const res = await request(t.url).delete(sessionsOf(clientId)).set({ ...admin(), 'x-request-id': 'end-sessions-1' });
+    const res = await request(t.url)
+      .delete(sessionsOf(clientId))
+      .set({ ...admin(), 'x-request-id': 'end-sessions-1' });
     expect(res.status).toBe(204);
     for (const browser of browsers) expect(await live(browser)).toBe(false);
     expect(await live(bystander)).toBe(true);
@@ -97,15 +104,30 @@ describe('a new confirmed e-mail address', () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
     // A link mailed to the old address, still unused (as the e-mail form makes it).
-    await t.pool.query(`INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at) VALUES ($1, md5('mailed') || md5('link'), 'email', now() + interval '10 minutes')`, [clientId]);
-    expect((await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set(admin()).send({ email: `new.${Date.now()}@example.fr` })).status).toBe(200);
+    await t.pool.query(
+      `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at) VALUES ($1, md5('mailed') || md5('link'), 'email', now() + interval '10 minutes')`,
+      [clientId],
+    );
+    expect(
+      (
+        await request(t.url)
+          .patch(`/api/v1/admin/clients/${clientId}`)
+          .set(admin())
+          .send({ email: `new.${Date.now()}@example.fr` })
+      ).status,
+    ).toBe(200);
     // A pending change alone changes nothing.
     expect(await live(browser)).toBe(true);
     expect((await request(t.url).post(`/api/v1/admin/clients/${clientId}/confirm`).set(admin()).send({})).status).toBe(200);
     expect(await live(browser)).toBe(false);
-    const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1 AND issued_via = 'email' AND expires_at > now()`, [clientId]);
+    const { rows } = await t.pool.query(
+      `SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1 AND issued_via = 'email' AND expires_at > now()`,
+      [clientId],
+    );
     expect(rows[0].n).toBe(0);
-    expect(await auditOf(clientId)).toEqual([expect.objectContaining({ changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 1 } })]);
+    expect(await auditOf(clientId)).toEqual([
+      expect.objectContaining({ changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 1 } }),
+    ]);
     // The operator's links still work.
     expect(await live(await signedIn(t, clientId))).toBe(true);
   });
@@ -127,8 +149,13 @@ describe('a new confirmed e-mail address', () => {
   it('if ending the sessions fails, the confirmation is undone too', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set(admin()).send({ email: `other.${Date.now()}@example.fr` });
-    await t.pool.query(`CREATE FUNCTION fail_ended_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.action = 'session.ended_all' THEN RAISE 'refused'; END IF; RETURN NEW; END $$`);
+    await request(t.url)
+      .patch(`/api/v1/admin/clients/${clientId}`)
+      .set(admin())
+      .send({ email: `other.${Date.now()}@example.fr` });
+    await t.pool.query(
+      `CREATE FUNCTION fail_ended_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.action = 'session.ended_all' THEN RAISE 'refused'; END IF; RETURN NEW; END $$`,
+    );
     await t.pool.query(`CREATE TRIGGER fail_ended_all AFTER INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_ended_all()`);
     try {
       const before = (await request(t.url).get(`/api/v1/admin/clients/${clientId}`).set(admin())).body.confirmed.email;
@@ -161,7 +188,10 @@ describe('"Sign out everywhere" in the dashboard', () => {
     expect(await live(bystander)).toBe(true);
     expect((await here.get('/dashboard/sign-in?signed-out=everywhere')).html).toContain('signed out on every browser');
     expect(await auditOf(clientId)).toEqual([
-      expect.objectContaining({ actor: { type: 'client', operator_token_id: null, name: 'dashboard' }, changes: { reason: 'sign_out_everywhere', sessions: 2, mailed_links_voided: 0 } }),
+      expect.objectContaining({
+        actor: { type: 'client', operator_token_id: null, name: 'dashboard' },
+        changes: { reason: 'sign_out_everywhere', sessions: 2, mailed_links_voided: 0 },
+      }),
     ]);
     // Without a session, the form is one more page that sends to sign in.
     expect((await new DashboardClient(t.url).post('/dashboard/sign-out/everywhere', {}, { csrf: 'x' })).status).toBe(303);
@@ -202,14 +232,18 @@ describe('forged session cookies', () => {
 describe('a page view is a read (issue 36)', () => {
   // Every UPDATE of a row writes a new version of it with a new xmin, even when it sets the same values.
   const version = async (clientId: string) =>
-    (await t.pool.query(`SELECT xmin::text AS v, last_seen_at FROM dashboard_sessions WHERE client_id = $1`, [clientId])).rows[0] as { v: string; last_seen_at: Date };
+    (await t.pool.query(`SELECT xmin::text AS v, last_seen_at FROM dashboard_sessions WHERE client_id = $1`, [clientId])).rows[0] as {
+      v: string;
+      last_seen_at: Date;
+    };
 
   it('writes nothing to the session within the minute it was last marked seen, and marks it once past that minute', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
     await t.pool.query(`UPDATE dashboard_sessions SET last_seen_at = now() - interval '50 seconds' WHERE client_id = $1`, [clientId]);
     const before = await version(clientId);
-    for (const path of ['/dashboard', '/dashboard/declarations', '/dashboard/tokens', '/dashboard']) expect((await browser.get(path)).status).toBe(200);
+    for (const path of ['/dashboard', '/dashboard/declarations', '/dashboard/tokens', '/dashboard'])
+      expect((await browser.get(path)).status).toBe(200);
     expect(await version(clientId)).toEqual(before);
 
     // Past the minute (SESSION_SEEN_RESOLUTION_MS), the next view slides the idle timeout: one write, then reads again.

@@ -37,7 +37,9 @@ beforeAll(async () => {
     logger: false,
     onRcptTo(address, _session, callback) {
       if (!refused.has(address.address)) return callback();
-      const error = new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`) as Error & { responseCode: number };
+      const error = new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`) as Error & {
+        responseCode: number;
+      };
       error.responseCode = 550;
       callback(error);
     },
@@ -52,7 +54,9 @@ beforeAll(async () => {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' } });
+  t = await startTestApp({
+    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -71,7 +75,8 @@ const mailsOf = (clientId: string) => inbox.filter((r) => r.mail.text?.includes(
 const askFor = (email: string) => new DashboardClient(t.url).post('/dashboard/sign-in', { email });
 const mainOf = (html: string, email: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>')).replaceAll(email, '<email>');
 const audit = async (clientId: string, action = 'sign_in_link.issued') =>
-  (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=${action}`).set('authorization', `Bearer ${ADMIN_TOKEN}`)).body.data as Array<Record<string, unknown>>;
+  (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&action=${action}`).set('authorization', `Bearer ${ADMIN_TOKEN}`))
+    .body.data as Array<Record<string, unknown>>;
 
 describe('where the link goes', () => {
   it('a look-alike of a client’s address (İ for i) is refused on the page: no link, no mail, to either address', async () => {
@@ -82,7 +87,8 @@ describe('where the link goes', () => {
     expect(res.status).toBe(422);
     expect(res.html).toContain('id="email-error"');
     expect(res.html).toContain('with Latin letters');
-    for (const other of [`${email}\u200b`, email.replace('c', 'с'), email.replace('@', '\uff20'), email.replace('.fr', '.fr\u00a0x')]) expect((await askFor(other)).status).toBe(422);
+    for (const other of [`${email}\u200b`, email.replace('c', 'с'), email.replace('@', '\uff20'), email.replace('.fr', '.fr\u00a0x')])
+      expect((await askFor(other)).status).toBe(422);
     await settle();
     expect(mailsOf(clientId)).toEqual([]);
     expect((await t.pool.query(`SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1`, [clientId])).rows[0].n).toBe(0);
@@ -104,7 +110,11 @@ describe('where the link goes', () => {
 
   it('one mail limit per stored address, each mail counted: three clients of one address get two links a minute', async () => {
     const email = address();
-    const clients = [await createClient(t, { email }), await createClient(t, { email: email.toUpperCase() }), await createClient(t, { email })];
+    const clients = [
+      await createClient(t, { email }),
+      await createClient(t, { email: email.toUpperCase() }),
+      await createClient(t, { email }),
+    ];
     expect((await askFor(email)).status).toBe(200);
     await waitFor(() => clients.filter((c) => mailsOf(c.clientId).length > 0).length >= 2);
     await settle();
@@ -127,7 +137,11 @@ describe('the audit trail of anonymous requests', () => {
     await askFor(email);
     await waitFor(() => mailsOf(clientId).length > 0);
     const [entry] = await audit(clientId);
-    expect(entry).toMatchObject({ actor: { type: 'anonymous', operator_token_id: null, name: 'sign-in e-mail request' }, client_id: clientId, changes: expect.objectContaining({ issued_via: 'email' }) });
+    expect(entry).toMatchObject({
+      actor: { type: 'anonymous', operator_token_id: null, name: 'sign-in e-mail request' },
+      client_id: clientId,
+      changes: expect.objectContaining({ issued_via: 'email' }),
+    });
     expect(JSON.stringify(entry)).not.toContain(email);
   });
 

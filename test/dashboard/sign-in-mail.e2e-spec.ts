@@ -27,7 +27,9 @@ beforeAll(async () => {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' } });
+  t = await startTestApp({
+    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -42,16 +44,23 @@ const waitFor = async (predicate: () => boolean, ms = 20_000) => {
 const mainOf = (html: string, email: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>')).replaceAll(email, '<email>');
 
 describe('sign-in by e-mail', () => {
-
   it('writes to each client in its language: French by default, English once the operator sets it; the link opens the dashboard in it (issue 31)', async () => {
     const french = await createClient(t, { email: `achats.${Date.now()}@exemple.fr` });
     const english = await createClient(t, { email: `buyer.en.${Date.now()}@example.co.uk` });
-    const patched = await request(t.url).patch(`/api/v1/admin/clients/${english.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ language: 'en' });
+    const patched = await request(t.url)
+      .patch(`/api/v1/admin/clients/${english.clientId}`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ language: 'en' });
     expect([patched.status, patched.body.language]).toEqual([200, 'en']);
-    const wrong = await request(t.url).patch(`/api/v1/admin/clients/${english.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ language: 'de' });
+    const wrong = await request(t.url)
+      .patch(`/api/v1/admin/clients/${english.clientId}`)
+      .set('authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ language: 'de' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/language']);
-    expect((await request(t.url).get(`/api/v1/admin/clients/${french.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`)).body.language).toBe('fr');
+    expect(
+      (await request(t.url).get(`/api/v1/admin/clients/${french.clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`)).body.language,
+    ).toBe('fr');
 
     for (const client of [french, english]) {
       const { rows } = await t.pool.query(`SELECT confirmed_email FROM clients WHERE client_id = $1`, [client.clientId]);

@@ -29,7 +29,8 @@ const linesForm = (lines: Array<[string, string, string, string]>) => ({
   unit: lines.map((l) => l[2]),
   quantity: lines.map((l) => l[3]),
 });
-const pairs = (n: number): Array<[string, string, string, string]> => Array.from({ length: n }, (_, i) => ['EMB', `Matériau ${i >> 1}`, i % 2 ? 'uvc' : 'kg', '1']);
+const pairs = (n: number): Array<[string, string, string, string]> =>
+  Array.from({ length: n }, (_, i) => ['EMB', `Matériau ${i >> 1}`, i % 2 ? 'uvc' : 'kg', '1']);
 
 describe('CSRF', () => {
   it('the spreadsheet upload (multipart) without its _csrf field: 403, nothing stored', async () => {
@@ -39,13 +40,22 @@ describe('CSRF', () => {
     const form = new FormData();
     form.append('period', '2025-S1');
     form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), 'ok.csv');
-    const res = await fetch(`${t.url}/dashboard/declarations/upload`, { method: 'POST', body: form, headers: { cookie: cookieHeader(browser) }, redirect: 'manual' });
+    const res = await fetch(`${t.url}/dashboard/declarations/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie: cookieHeader(browser) },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(403);
     // No Accept-Language: the page is in French, the default.
     expect(await res.text()).toContain('Le formulaire a expiré');
     expect(await declarationsOf(clientId)).toBe(0);
     // The same upload with its token is stored.
-    const ok = await browser.upload('/dashboard/declarations/upload', { period: '2025-S1' }, { name: 'ok.csv', content: 'stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n' });
+    const ok = await browser.upload(
+      '/dashboard/declarations/upload',
+      { period: '2025-S1' },
+      { name: 'ok.csv', content: 'stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n' },
+    );
     expect(ok.status).toBe(200);
     expect((await browser.declare(ok, 'Claire Martin')).status).toBe(303);
     expect(await declarationsOf(clientId)).toBe(1);
@@ -71,7 +81,10 @@ describe('sessions', () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
     // Signed in 40 minutes ago, last seen 29 minutes ago: still live; this request is seen now.
-    await t.pool.query(`UPDATE dashboard_sessions SET created_at = now() - interval '40 minutes', last_seen_at = now() - interval '29 minutes' WHERE client_id = $1`, [clientId]);
+    await t.pool.query(
+      `UPDATE dashboard_sessions SET created_at = now() - interval '40 minutes', last_seen_at = now() - interval '29 minutes' WHERE client_id = $1`,
+      [clientId],
+    );
     expect((await browser.get('/dashboard')).status).toBe(200);
     // Three more minutes pass (32 since the last-but-one request, 3 since the last).
     await t.pool.query(`UPDATE dashboard_sessions SET last_seen_at = last_seen_at - interval '3 minutes' WHERE client_id = $1`, [clientId]);
@@ -99,20 +112,29 @@ describe('sessions', () => {
 describe('audit entries in the write’s own transaction: a failure after the entry is written leaves neither', () => {
   /** Makes the transaction that writes `event` on `table` fail at its commit, after every statement of it (the audit entry's included) has run. */
   const failAtCommit = async (table: string, event: 'INSERT' | 'UPDATE') => {
-    await t.pool.query(`CREATE OR REPLACE FUNCTION fail_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE 'refused at commit'; END $$`);
-    await t.pool.query(`CREATE CONSTRAINT TRIGGER fail_at_commit AFTER ${event} ON ${table} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_at_commit()`);
+    await t.pool.query(
+      `CREATE OR REPLACE FUNCTION fail_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE 'refused at commit'; END $$`,
+    );
+    await t.pool.query(
+      `CREATE CONSTRAINT TRIGGER fail_at_commit AFTER ${event} ON ${table} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_at_commit()`,
+    );
     return async () => {
       await t.pool.query(`DROP TRIGGER IF EXISTS fail_at_commit ON ${table}`);
       await t.pool.query('DROP FUNCTION IF EXISTS fail_at_commit()');
     };
   };
   const entries = (action: string, targetId?: string) =>
-    count(`SELECT count(*)::int AS n FROM audit_events WHERE action = $1 AND ($2::text IS NULL OR target_id = $2)`, [action, targetId ?? null]);
+    count(`SELECT count(*)::int AS n FROM audit_events WHERE action = $1 AND ($2::text IS NULL OR target_id = $2)`, [
+      action,
+      targetId ?? null,
+    ]);
 
   it('session.started: no session, no entry, the link not spent', async () => {
     const { clientId } = await createClient(t);
     const link = await signInLink(t, clientId);
-    const started = await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'session.started' AND client_id = $1`, [clientId]);
+    const started = await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'session.started' AND client_id = $1`, [
+      clientId,
+    ]);
     const restore = await failAtCommit('dashboard_sessions', 'INSERT');
     try {
       expect((await new DashboardClient(t.url).signIn(link.url)).status).toBe(500);
@@ -120,7 +142,9 @@ describe('audit entries in the write’s own transaction: a failure after the en
       await restore();
     }
     expect(await count(`SELECT count(*)::int AS n FROM dashboard_sessions WHERE client_id = $1`, [clientId])).toBe(0);
-    expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'session.started' AND client_id = $1`, [clientId])).toBe(started);
+    expect(await count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'session.started' AND client_id = $1`, [clientId])).toBe(
+      started,
+    );
     expect((await t.pool.query(`SELECT used_at FROM sign_in_links WHERE id = $1`, [link.id])).rows[0].used_at).toBeNull();
     expect((await new DashboardClient(t.url).signIn(link.url)).status).toBe(303);
   });
@@ -169,7 +193,12 @@ describe('the declaration form', () => {
     const largest = await browser.post('/dashboard/declarations', { period: '2025-S1', ...linesForm(pairs(200)), action: 'submit' });
     expect(largest.status).toBe(200);
     expect((await browser.declare(largest, 'Claire Martin')).status).toBe(303);
-    expect(await count(`SELECT count(*)::int AS n FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id WHERE d.client_id = $1`, [clientId])).toBe(200);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id WHERE d.client_id = $1`,
+        [clientId],
+      ),
+    ).toBe(200);
   });
 
   it('a problem points at the form’s own line when blank lines come before it', async () => {
@@ -194,11 +223,19 @@ describe('the declaration form', () => {
   it('a single-value field sent twice: the last value counts (the form, and the upload’s period)', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    const body = new URLSearchParams([['period', '2024-S1'], ['period', '2025-S1']]);
+    const body = new URLSearchParams([
+      ['period', '2024-S1'],
+      ['period', '2025-S1'],
+    ]);
     for (const [name, values] of Object.entries(linesForm(pairs(2)))) for (const value of values) body.append(name, value);
     body.append('action', 'submit');
     body.append('_csrf', await browser.csrfFor('/dashboard/declarations'));
-    const res = await fetch(`${t.url}/dashboard/declarations`, { method: 'POST', body, headers: { cookie: cookieHeader(browser), 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+    const res = await fetch(`${t.url}/dashboard/declarations`, {
+      method: 'POST',
+      body,
+      headers: { cookie: cookieHeader(browser), 'content-type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
     // The check page of the last period sent.
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('<dd>2025-S1</dd>');
@@ -208,7 +245,12 @@ describe('the declaration form', () => {
     form.append('period', '2023-S1');
     form.append('period', '2023-S2');
     form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), 'x.csv');
-    const upload = await fetch(`${t.url}/dashboard/declarations/upload`, { method: 'POST', body: form, headers: { cookie: cookieHeader(browser) }, redirect: 'manual' });
+    const upload = await fetch(`${t.url}/dashboard/declarations/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie: cookieHeader(browser) },
+      redirect: 'manual',
+    });
     expect(upload.status).toBe(200);
     expect(await upload.text()).toContain('<dd>2023-S2</dd>');
     expect(await declarationsOf(clientId)).toBe(0);
@@ -220,8 +262,14 @@ describe('the declaration form', () => {
     const form = new FormData();
     form.append('_csrf', await browser.csrfFor('/dashboard/declarations'));
     form.append('period', '2025-S1');
-    for (const name of ['a.csv', 'b.csv']) form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), name);
-    const res = await fetch(`${t.url}/dashboard/declarations/upload`, { method: 'POST', body: form, headers: { cookie: cookieHeader(browser) }, redirect: 'manual' });
+    for (const name of ['a.csv', 'b.csv'])
+      form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), name);
+    const res = await fetch(`${t.url}/dashboard/declarations/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie: cookieHeader(browser) },
+      redirect: 'manual',
+    });
     expect([res.status, res.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
     expect(await res.text()).toContain('La demande n’a pas pu être lue');
     expect(await declarationsOf(clientId)).toBe(0);
@@ -233,7 +281,10 @@ describe('the audit listing', () => {
     const { clientId } = await createClient(t, {}, { confirm: false });
     const [entry] = (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}`).set(admin())).body.data;
     const at: string = entry.occurred_at;
-    const list = async (query: string) => (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&${query}`).set(admin())).body.data.map((e: { id: string }) => e.id);
+    const list = async (query: string) =>
+      (await request(t.url).get(`/api/v1/admin/audit?client_id=${clientId}&${query}`).set(admin())).body.data.map(
+        (e: { id: string }) => e.id,
+      );
     expect(await list(`to=${encodeURIComponent(at)}`)).toEqual([]);
     // One microsecond later, exactly (the listing shows microseconds).
     const micros = BigInt(Date.parse(`${at.slice(0, 19)}Z`)) * 1000n + BigInt(at.slice(20, 26)) + 1n;

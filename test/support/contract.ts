@@ -29,7 +29,11 @@ type Schema = Json;
 const OPENAPI_PATH = '/docs/openapi.json';
 const DOC_ID = 'http://contract.test/openapi.json';
 /** Swagger UI (HTML, JS, CSS) and the document itself: not API operations. */
-const EXEMPT = [/^\/docs(\/.*)?$/, /^\/dashboard(\/.*)?$/, ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))];
+const EXEMPT = [
+  /^\/docs(\/.*)?$/,
+  /^\/dashboard(\/.*)?$/,
+  ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)),
+];
 /**
  * Deliberately outside the contract: test-only controllers (e.g. the throwing route of
  * foundation.e2e-spec.ts) that the app under test documents; treated as undocumented.
@@ -39,7 +43,16 @@ const OUTSIDE_CONTRACT = [/^\/test-only\//];
  * Response headers a client acts on: when the API sends one, the document must say so. (Not ETag:
  * Express adds a weak one to every body it sends; the reference files document theirs.)
  */
-const RELIED_UPON_HEADERS = ['location', 'retry-after', 'www-authenticate', 'idempotent-replayed', 'ratelimit', 'ratelimit-policy', 'x-request-id', 'accept-post'];
+const RELIED_UPON_HEADERS = [
+  'location',
+  'retry-after',
+  'www-authenticate',
+  'idempotent-replayed',
+  'ratelimit',
+  'ratelimit-policy',
+  'x-request-id',
+  'accept-post',
+];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 interface MediaType {
@@ -83,7 +96,10 @@ export function toJsonSchema(schema: unknown): unknown {
     else out[key] = value;
   }
   // 3.0 boolean exclusiveMinimum/Maximum → draft-07 numbers.
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (out[exclusive] === true) [out[exclusive], out[bound]] = [out[bound], undefined];
     if (out[exclusive] === false) delete out[exclusive];
     if (out[bound] === undefined) delete out[bound];
@@ -114,7 +130,12 @@ function compile(document: Json): Contract {
     return { template, regex: new RegExp(`^${pattern}$`), params: (template.match(/\{/g) ?? []).length, operations };
   });
   routes.sort((a, b) => a.params - b.params); // literal segments win over templates
-  const operations = new Map(routes.flatMap((r) => Object.values(r.operations)).filter((o) => o.operationId).map((o) => [o.operationId!, o]));
+  const operations = new Map(
+    routes
+      .flatMap((r) => Object.values(r.operations))
+      .filter((o) => o.operationId)
+      .map((o) => [o.operationId!, o]),
+  );
   return { routes, operations, validator, problem: validator({ $ref: '#/components/schemas/ProblemDto' }) };
 }
 
@@ -172,8 +193,10 @@ export async function contractProblems(method: string, url: string, res: Observe
   if (!operation) {
     if (res.status < 400 && outside) return undefined;
     if (res.status < 400) return [`no documented operation answers ${method.toUpperCase()} ${pathname}, yet it got ${res.status}`];
-    if (mediaType !== 'application/problem+json') return [`outside the document, only a problem is acceptable; got content-type ${mediaType}`];
-    if (method !== 'head' && !contract.problem(body)) return [`problem body invalid against ProblemDto:\n${formatErrors(contract.problem.errors)}`];
+    if (mediaType !== 'application/problem+json')
+      return [`outside the document, only a problem is acceptable; got content-type ${mediaType}`];
+    if (method !== 'head' && !contract.problem(body))
+      return [`problem body invalid against ProblemDto:\n${formatErrors(contract.problem.errors)}`];
     return undefined;
   }
 
@@ -202,7 +225,8 @@ export async function contractProblems(method: string, url: string, res: Observe
   }
   const documentedHeaders = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()));
   for (const name of RELIED_UPON_HEADERS) {
-    if (res.headers[name] !== undefined && !documentedHeaders.has(name)) problems.push(`header ${name} is sent but not documented for ${res.status}`);
+    if (res.headers[name] !== undefined && !documentedHeaders.has(name))
+      problems.push(`header ${name} is sent but not documented for ${res.status}`);
   }
 
   const content = response.content ?? {};
@@ -230,7 +254,9 @@ export async function contractProblems(method: string, url: string, res: Observe
 export async function contractError(method: string, url: string, res: ObservedResponse): Promise<Error | undefined> {
   const problems = await contractProblems(method, url, res);
   if (!problems) return undefined;
-  return new Error(`OpenAPI contract: ${method.toUpperCase()} ${new URL(url).pathname} → ${res.status}\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  return new Error(
+    `OpenAPI contract: ${method.toUpperCase()} ${new URL(url).pathname} → ${res.status}\n${problems.map((p) => `- ${p}`).join('\n')}`,
+  );
 }
 
 // Hook supertest: its `assert(err, res, fn)` runs after every response (await, .then and .end

@@ -50,7 +50,10 @@ export class DashboardClient {
   async declare(check: PageResponse, name: string, action: 'file' | 'edit' = 'file'): Promise<PageResponse> {
     const pending = /name="pending" value="([^"]*)"/.exec(check.html)?.[1];
     const seal = /name="seal" value="([^"]*)"/.exec(check.html)?.[1];
-    if (pending === undefined || seal === undefined) throw new Error(`not a check page (${check.status}): ${check.html.slice(check.html.indexOf('<main'), check.html.indexOf('<main') + 800)}`);
+    if (pending === undefined || seal === undefined)
+      throw new Error(
+        `not a check page (${check.status}): ${check.html.slice(check.html.indexOf('<main'), check.html.indexOf('<main') + 800)}`,
+      );
     return this.post('/dashboard/declarations/file', { pending, seal, name, action });
   }
 
@@ -69,7 +72,15 @@ export class DashboardClient {
 
   private async send(path: string, init: RequestInit): Promise<PageResponse> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const res = await fetch(`${this.origin}${path}`, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}), ...(this.language ? { 'accept-language': this.language } : {}) } });
+    const res = await fetch(`${this.origin}${path}`, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        ...(cookie ? { cookie } : {}),
+        ...(this.language ? { 'accept-language': this.language } : {}),
+      },
+    });
     for (const set of res.headers.getSetCookie()) {
       const [pair] = set.split(';');
       const at = pair!.indexOf('=');
@@ -79,7 +90,12 @@ export class DashboardClient {
       else this.cookies.set(name, value);
     }
     // As bytes decoded: a byte order mark stays (fetch's text() would drop it).
-    return { status: res.status, headers: res.headers, html: Buffer.from(await res.arrayBuffer()).toString('utf8'), location: res.headers.get('location') };
+    return {
+      status: res.status,
+      headers: res.headers,
+      html: Buffer.from(await res.arrayBuffer()).toString('utf8'),
+      location: res.headers.get('location'),
+    };
   }
 }
 
@@ -94,9 +110,20 @@ function tokenOf(html: string): string {
 }
 
 /** A sign-in link made by the operator through the admin API. */
-export async function signInLink(t: TestApp, clientId: string): Promise<{ url: string; id: string; status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
-  const res = await request(t.url).post(`/api/v1/admin/clients/${encodeURIComponent(clientId)}/sign-in-links`).set('authorization', `Bearer ${ADMIN_TOKEN}`);
-  return { url: res.body.url as string, id: res.body.id as string, status: res.status, body: res.body as Record<string, unknown>, headers: res.headers as Record<string, string> };
+export async function signInLink(
+  t: TestApp,
+  clientId: string,
+): Promise<{ url: string; id: string; status: number; body: Record<string, unknown>; headers: Record<string, string> }> {
+  const res = await request(t.url)
+    .post(`/api/v1/admin/clients/${encodeURIComponent(clientId)}/sign-in-links`)
+    .set('authorization', `Bearer ${ADMIN_TOKEN}`);
+  return {
+    url: res.body.url as string,
+    id: res.body.id as string,
+    status: res.status,
+    body: res.body as Record<string, unknown>,
+    headers: res.headers as Record<string, string>,
+  };
 }
 
 /** A client's browser signed in to its dashboard. */

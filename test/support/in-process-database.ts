@@ -33,7 +33,7 @@ export async function inProcessDatabase() {
   const db = await PGlite.create();
   const runner = { query: queryLike(db) };
   for (const Migration of MIGRATIONS) {
-    await (new (Migration as new () => { up(r: unknown): Promise<void> })()).up(runner);
+    await new (Migration as new () => { up(r: unknown): Promise<void> })().up(runner);
   }
   const managerOf = (q: Queryable) => ({ query: queryLike(q) }) as unknown as EntityManager;
   const dataSource = {

@@ -143,7 +143,9 @@ export const raw = (text: string): Raw => new Raw(`raw(${text.length > 60 ? `${t
 const huge = (length: number, unit: string): Raw =>
   new Raw(`huge(${length}×${JSON.stringify(unit)})`, () => JSON.stringify(unit.repeat(Math.ceil(length / unit.length))));
 const deep = (depth: number, kind: 'array' | 'object'): Raw =>
-  new Raw(`deep-${kind}(${depth})`, () => (kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+  new Raw(`deep-${kind}(${depth})`, () =>
+    kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+  );
 
 class OverBudget extends Error {}
 
@@ -212,7 +214,9 @@ function stringArb(schema: Schema): fc.Arbitrary<string> {
   }
   if (typeof schema.pattern === 'string') {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= (typeof schema.maxLength === 'number' ? schema.maxLength : 1e6));
+      return fc
+        .stringMatching(new RegExp(schema.pattern))
+        .filter((s) => s.length <= (typeof schema.maxLength === 'number' ? schema.maxLength : 1e6));
     } catch {
       // fall through to a plain string
     }
@@ -265,7 +269,9 @@ export function valueArb(doc: Json, schema: Schema, depth = 0): fc.Arbitrary<unk
       case 'object': {
         const properties = (s.properties ?? {}) as Record<string, Schema>;
         const required = (s.required ?? []) as string[];
-        const model = Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, depth > 6 ? fc.constant(null) : valueArb(doc, sub, depth + 1)]));
+        const model = Object.fromEntries(
+          Object.entries(properties).map(([name, sub]) => [name, depth > 6 ? fc.constant(null) : valueArb(doc, sub, depth + 1)]),
+        );
         base = fc.record(model, { requiredKeys: required.filter((r) => r in properties) });
         break;
       }
@@ -282,21 +288,120 @@ export function valueArb(doc: Json, schema: Schema, depth = 0): fc.Arbitrary<unk
 // Mutations of a JSON value
 
 const BOUNDARY_NUMBERS = [
-  '0', '-0', '-1', '1', '0.0001', '0.001', '1.0005', '1e12', '1000000000000', '1000000000001', '1e12+1', '1000000000000.001', '999999999999.999',
-  '1e308', '-1e308', '1e309', '-1e309', '5e-324', '1e-400', '9007199254740993', '123456789012345678901234567890', '1.0000000000000000000001',
-  '1E3', '-0.0', '2147483648', '-2147483649', '1e-7', '100000000000000000000000000000000000000000000000000',
+  '0',
+  '-0',
+  '-1',
+  '1',
+  '0.0001',
+  '0.001',
+  '1.0005',
+  '1e12',
+  '1000000000000',
+  '1000000000001',
+  '1e12+1',
+  '1000000000000.001',
+  '999999999999.999',
+  '1e308',
+  '-1e308',
+  '1e309',
+  '-1e309',
+  '5e-324',
+  '1e-400',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '1.0000000000000000000001',
+  '1E3',
+  '-0.0',
+  '2147483648',
+  '-2147483649',
+  '1e-7',
+  '100000000000000000000000000000000000000000000000000',
 ];
-const NUMERIC_LOOKING_STRINGS = ['NaN', 'Infinity', '-Infinity', '1e3', '0x10', ' 12 ', '', '1,5', '١٢٣', '12kg', '+1', '.5', '5.', '0b1', '1_000', 'null', 'true'];
+const NUMERIC_LOOKING_STRINGS = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e3',
+  '0x10',
+  ' 12 ',
+  '',
+  '1,5',
+  '١٢٣',
+  '12kg',
+  '+1',
+  '.5',
+  '5.',
+  '0b1',
+  '1_000',
+  'null',
+  'true',
+];
 const WRONG_TYPE_VALUES: unknown[] = [0, 1.5, -1, 'text', '', true, false, null, [], {}, [1, 'a'], { a: 1 }, [[]], [{}], { '': null }];
 const ODD_STRINGS = [
-  '📦🇫🇷👩‍👩‍👧', 'مرحبا بالعالم', '\u202Eabc\u202C', 'abc\u0000def', '\u0000', '\u0001\u0002\u001f\u007f', '\t\n\r', ' EMB ', 'emb', 'ＥＭＢ',
-  '\u200B', 'e\u0301', '\ufeff', '\ud800', '\udfff', 'a\ud83d', '\udc00\ud800', 'İı', '../../etc/passwd', "' OR '1'='1", "'; DROP TABLE clients; --",
-  '<script>alert(1)</script>', '${jndi:ldap://x}', '%s%n%x', '\\', '"', '{{7*7}}', '__proto__', 'constructor', '\u2028\u2029', '𝕍𝕖𝕣𝕣𝕖',
-  'Verre'.padEnd(121, 'e'), ' ', 'kg\u0000', 'KG', 'kilogram',
+  '📦🇫🇷👩‍👩‍👧',
+  'مرحبا بالعالم',
+  '\u202Eabc\u202C',
+  'abc\u0000def',
+  '\u0000',
+  '\u0001\u0002\u001f\u007f',
+  '\t\n\r',
+  ' EMB ',
+  'emb',
+  'ＥＭＢ',
+  '\u200B',
+  'e\u0301',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  'a\ud83d',
+  '\udc00\ud800',
+  'İı',
+  '../../etc/passwd',
+  "' OR '1'='1",
+  "'; DROP TABLE clients; --",
+  '<script>alert(1)</script>',
+  '${jndi:ldap://x}',
+  '%s%n%x',
+  '\\',
+  '"',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  '\u2028\u2029',
+  '𝕍𝕖𝕣𝕣𝕖',
+  'Verre'.padEnd(121, 'e'),
+  ' ',
+  'kg\u0000',
+  'KG',
+  'kilogram',
   // Text that displays as other text (issue 12): zero-width characters, a lone joiner, a separator, compatibility forms.
-  'Ve\u200brre', 'Verre\u200d', '\u202eerreV', 'Ver\u2028re', 'Ｖｅｒｒｅ', 'ﬁlm', 'Straße',
+  'Ve\u200brre',
+  'Verre\u200d',
+  '\u202eerreV',
+  'Ver\u2028re',
+  'Ｖｅｒｒｅ',
+  'ﬁlm',
+  'Straße',
 ];
-const ODD_KEYS = ['', 'unknown', '__proto__', 'constructor', 'prototype', ' period', 'Period', 'lines ', '\u0000', '📦', 'a'.repeat(300), 'errors', '$ref', 'id', 'client_id', 'revision', 'status'];
+const ODD_KEYS = [
+  '',
+  'unknown',
+  '__proto__',
+  'constructor',
+  'prototype',
+  ' period',
+  'Period',
+  'lines ',
+  '\u0000',
+  '📦',
+  'a'.repeat(300),
+  'errors',
+  '$ref',
+  'id',
+  'client_id',
+  'revision',
+  'status',
+];
 
 /** Any UTF-16 code unit, so lone surrogates too (JSON.stringify writes them as `\udXXX` escapes). */
 const anyCodeUnitString = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 30 });
@@ -344,7 +449,10 @@ export const mutationArb: fc.Arbitrary<Mutation> = weighted<Mutation>(
     fc.record({
       kind: fc.constant('affix' as const),
       at: fc.nat(),
-      text: weighted([3, fc.constantFrom('\u0000', '\u0000x', ' ', '\n', '\u202E', '📦', '\ud800', '\u0007', "'", '"', '\\', '%00', 'é')], [1, anyCodeUnitString]),
+      text: weighted(
+        [3, fc.constantFrom('\u0000', '\u0000x', ' ', '\n', '\u202E', '📦', '\ud800', '\u0007', "'", '"', '\\', '%00', 'é')],
+        [1, anyCodeUnitString],
+      ),
       prepend: fc.boolean(),
     }),
   ],
@@ -407,7 +515,9 @@ export function applyMutation(value: unknown, m: Mutation): unknown {
       });
     }
     case 'affix': {
-      const strings = all.filter((p) => typeof p.reduce<unknown>((n, seg) => (n as Record<string | number, unknown>)[seg], value) === 'string');
+      const strings = all.filter(
+        (p) => typeof p.reduce<unknown>((n, seg) => (n as Record<string | number, unknown>)[seg], value) === 'string',
+      );
       const target = pick(strings);
       if (!target) return value;
       return editAt(value, target, (node) => (m.prepend ? m.text + String(node) : String(node) + m.text));
@@ -418,7 +528,7 @@ export function applyMutation(value: unknown, m: Mutation): unknown {
       if (!target) return value;
       return editAt(value, target, (node) => {
         const items = node as unknown[];
-        return Array.from({ length: m.count }, (_, i) => items.length ? items[i % items.length] : i);
+        return Array.from({ length: m.count }, (_, i) => (items.length ? items[i % items.length] : i));
       });
     }
   }
@@ -437,15 +547,47 @@ export type TextMutation =
   | { kind: 'duplicateFirstKey' };
 
 const NOT_A_JSON_OBJECT = [
-  '', ' ', 'null', 'true', '1', '-0', '"text"', '[]', '[{}]', '{', '}', '{"a":1,}', "{'a':1}", '{"a":1}/*c*/', '{a:1}', 'NaN', '{"a":NaN}',
-  '{"a":Infinity}', '{"a":undefined}', '{"a":01}', '{"a":.5}', '{"a":"\\x41"}', '{"a":"\\u12"}', '\u0000', 'ＪＳＯＮ', '{"a":1}{"b":2}',
-  'period=2025-S1&lines=1', '<xml/>', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+  '',
+  ' ',
+  'null',
+  'true',
+  '1',
+  '-0',
+  '"text"',
+  '[]',
+  '[{}]',
+  '{',
+  '}',
+  '{"a":1,}',
+  "{'a':1}",
+  '{"a":1}/*c*/',
+  '{a:1}',
+  'NaN',
+  '{"a":NaN}',
+  '{"a":Infinity}',
+  '{"a":undefined}',
+  '{"a":01}',
+  '{"a":.5}',
+  '{"a":"\\x41"}',
+  '{"a":"\\u12"}',
+  '\u0000',
+  'ＪＳＯＮ',
+  '{"a":1}{"b":2}',
+  'period=2025-S1&lines=1',
+  '<xml/>',
+  '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
 ];
 
 export const textMutationArb: fc.Arbitrary<TextMutation> = weighted<TextMutation>(
   [2, fc.record({ kind: fc.constant('truncate' as const), fraction: fc.double({ min: 0, max: 1, noNaN: true }) })],
-  [2, fc.record({ kind: fc.constant('append' as const), text: fc.constantFrom('}', ']', ',', 'x', ' {"a":1}', '\u0000', 'null', '\n\n--', '"') })],
-  [1, fc.record({ kind: fc.constant('prepend' as const), text: fc.constantFrom('\ufeff', ' \n\t', 'x', ')]}\'\n', '[', '\u0000') })],
+  [
+    2,
+    fc.record({
+      kind: fc.constant('append' as const),
+      text: fc.constantFrom('}', ']', ',', 'x', ' {"a":1}', '\u0000', 'null', '\n\n--', '"'),
+    }),
+  ],
+  [1, fc.record({ kind: fc.constant('prepend' as const), text: fc.constantFrom('\ufeff', ' \n\t', 'x', ")]}'\n", '[', '\u0000') })],
   [3, fc.record({ kind: fc.constant('replaceAll' as const), text: fc.constantFrom(...NOT_A_JSON_OBJECT) })],
   [1, fc.record({ kind: fc.constant('invalidUtf8' as const), fraction: fc.double({ min: 0, max: 1, noNaN: true }) })],
   [1, fc.record({ kind: fc.constant('rawControlInString' as const), char: fc.constantFrom('\u0000', '\n', '\u001b', '\t') })],
@@ -503,11 +645,14 @@ const CSV_HEADERS: Record<CsvShape['header'], string[]> = {
   unknown: ['stream', 'material', 'unit', 'quantity', 'weight'],
   none: [],
 };
-const CSV_FIELDS: Record<string, string> = { flux: 'stream', 'matériau': 'material', unite: 'unit', 'quantité': 'quantity' };
+const CSV_FIELDS: Record<string, string> = { flux: 'stream', matériau: 'material', unite: 'unit', quantité: 'quantity' };
 
 export const csvShapeArb: fc.Arbitrary<CsvShape> = fc.record({
   delimiter: weighted<CsvShape['delimiter']>([6, fc.constantFrom(',', ';')], [1, fc.constant('\t')]),
-  header: weighted<CsvShape['header']>([8, fc.constantFrom('english', 'french', 'shuffled')], [1, fc.constantFrom('missing', 'unknown', 'none')]),
+  header: weighted<CsvShape['header']>(
+    [8, fc.constantFrom('english', 'french', 'shuffled')],
+    [1, fc.constantFrom('missing', 'unknown', 'none')],
+  ),
   encoding: weighted<CsvShape['encoding']>([8, fc.constantFrom('utf-8', 'utf-8-bom', 'windows-1252')], [1, fc.constant('utf-16le')]),
   newline: fc.constantFrom('\r\n', '\n', '\r'),
   quoteAll: fc.boolean(),
@@ -524,7 +669,8 @@ export const csvShapeArb: fc.Arbitrary<CsvShape> = fc.record({
 export function csvBytes(value: unknown, shape: CsvShape): Buffer {
   const header = CSV_HEADERS[shape.header];
   const fields = header.map((name) => CSV_FIELDS[name.toLowerCase()] ?? name.toLowerCase());
-  const lines = value !== null && typeof value === 'object' && Array.isArray((value as Json).lines) ? ((value as Json).lines as unknown[]) : [value];
+  const lines =
+    value !== null && typeof value === 'object' && Array.isArray((value as Json).lines) ? ((value as Json).lines as unknown[]) : [value];
   const cellOf = (v: unknown): string => {
     if (typeof v === 'string') return v;
     if (typeof v === 'number') return shape.decimalComma && shape.delimiter === ';' ? String(v).replace('.', ',') : String(v);
@@ -551,7 +697,9 @@ export function csvBytes(value: unknown, shape: CsvShape): Buffer {
       if (last?.length) last[last.length - 1] = `1 234${shape.delimiter === ';' ? ',' : '.'}5`;
       break;
   }
-  let text = rows.map((row) => [...row.map(quote), ...(shape.trailingEmpty ? ['', ''] : [])].join(shape.delimiter)).join(shape.newline) + shape.newline;
+  let text =
+    rows.map((row) => [...row.map(quote), ...(shape.trailingEmpty ? ['', ''] : [])].join(shape.delimiter)).join(shape.newline) +
+    shape.newline;
   if (shape.breakage === 'unclosed-quote') text = text.replace(shape.newline, `${shape.newline}"`);
   if (shape.breakage === 'stray-quote') text = text.replace(shape.delimiter, `x"y${shape.delimiter}`);
   if (shape.breakage === 'nul-byte') text = `${text}\u0000`;
@@ -629,11 +777,47 @@ export function nestingDepth(text: string): number {
 }
 
 const ODD_PATH_SEGMENTS = [
-  '..', '.', '%2e%2e', '%2E', '%2F', '..%2F..%2Fadmin', '%00', '%ff', '%E0%A4%A', '%', '%%', '%25', '%20', '+', '~', '*', '@', ';', ':', '!',
-  encodeURIComponent('📦'), encodeURIComponent('مرحبا'), encodeURIComponent('\u202Eabc'), encodeURIComponent("' OR 1=1 --"),
-  encodeURIComponent('1; DROP TABLE clients'), encodeURIComponent('00000000-0000-0000-0000-000000000000') + '%00',
-  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '{00000000-0000-0000-0000-000000000000}',
-  'a'.repeat(2_000), 'x'.repeat(64), 'NULL', 'undefined', 'null', '0', '-1', '1e309', 'admin', 'me', 'tokens', 'exemple-sas',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2E',
+  '%2F',
+  '..%2F..%2Fadmin',
+  '%00',
+  '%ff',
+  '%E0%A4%A',
+  '%',
+  '%%',
+  '%25',
+  '%20',
+  '+',
+  '~',
+  '*',
+  '@',
+  ';',
+  ':',
+  '!',
+  encodeURIComponent('📦'),
+  encodeURIComponent('مرحبا'),
+  encodeURIComponent('\u202Eabc'),
+  encodeURIComponent("' OR 1=1 --"),
+  encodeURIComponent('1; DROP TABLE clients'),
+  encodeURIComponent('00000000-0000-0000-0000-000000000000') + '%00',
+  '00000000-0000-0000-0000-000000000000',
+  'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+  '{00000000-0000-0000-0000-000000000000}',
+  'a'.repeat(2_000),
+  'x'.repeat(64),
+  'NULL',
+  'undefined',
+  'null',
+  '0',
+  '-1',
+  '1e309',
+  'admin',
+  'me',
+  'tokens',
+  'exemple-sas',
 ];
 
 function pathValueArb(param: Param, fixtures: FuzzFixtures, doc: Json, writes: boolean): fc.Arbitrary<string> {
@@ -648,11 +832,45 @@ function pathValueArb(param: Param, fixtures: FuzzFixtures, doc: Json, writes: b
 }
 
 const ODD_QUERY_VALUES = [
-  '-1', '0', '1', '100', '101', '1e9', '1000000000', '99999999999999999999', '1.5', '-0', '+5', '05', ' 5', '0x10', 'abc', '', '٣', 'NaN', 'null',
-  encodeURIComponent('📦'), '%ff', '%', '%00', encodeURIComponent("' OR 1=1 --"), 'a'.repeat(3_000), '2025-S1', '2025-S3', '2025-s1', 'current',
-  'CURRENT', 'superseded', 'eyJ4IjoxfQ', 'eyJ4IjoxfQ.AAAA', '....', '%2e%2e%2f',
+  '-1',
+  '0',
+  '1',
+  '100',
+  '101',
+  '1e9',
+  '1000000000',
+  '99999999999999999999',
+  '1.5',
+  '-0',
+  '+5',
+  '05',
+  ' 5',
+  '0x10',
+  'abc',
+  '',
+  '٣',
+  'NaN',
+  'null',
+  encodeURIComponent('📦'),
+  '%ff',
+  '%',
+  '%00',
+  encodeURIComponent("' OR 1=1 --"),
+  'a'.repeat(3_000),
+  '2025-S1',
+  '2025-S3',
+  '2025-s1',
+  'current',
+  'CURRENT',
+  'superseded',
+  'eyJ4IjoxfQ',
+  'eyJ4IjoxfQ.AAAA',
+  '....',
+  '%2e%2e%2f',
   // A well-formed cursor whose timestamp does not exist (30 February): was a 500.
-  Buffer.from(JSON.stringify({ v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: '0000000000000000' })).toString('base64url'),
+  Buffer.from(
+    JSON.stringify({ v: 1, t: '2026-02-30T08:00:00.123456Z', i: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10', f: '0000000000000000' }),
+  ).toString('base64url'),
 ];
 
 /** Percent-encodes what may not appear raw in a request target (non-ASCII, spaces, controls); keeps odd `%` sequences as they are. */
@@ -667,22 +885,38 @@ function queryArb(op: Operation, fixtures: FuzzFixtures, doc: Json): fc.Arbitrar
     weighted<string[]>(
       [5, fc.constant([])],
       [3, valueArb(doc, p.schema).map((v) => [piece(p.name, encodeURIComponent(String(v)))])],
-      [fixtures.queryValues[p.name]?.length ? 2 : 0, fc.constantFrom(...(fixtures.queryValues[p.name] ?? ['-'])).map((v) => [piece(p.name, encodeURIComponent(v))])],
+      [
+        fixtures.queryValues[p.name]?.length ? 2 : 0,
+        fc.constantFrom(...(fixtures.queryValues[p.name] ?? ['-'])).map((v) => [piece(p.name, encodeURIComponent(v))]),
+      ],
       [2, fc.constantFrom(...ODD_QUERY_VALUES).map((v) => [piece(p.name, v)])],
       // Repeated: ?period=a&period=b
-      [1, fc.tuple(valueArb(doc, p.schema), fc.constantFrom(...ODD_QUERY_VALUES)).map(([a, b]) => [piece(p.name, encodeURIComponent(String(a))), piece(p.name, b)])],
+      [
+        1,
+        fc
+          .tuple(valueArb(doc, p.schema), fc.constantFrom(...ODD_QUERY_VALUES))
+          .map(([a, b]) => [piece(p.name, encodeURIComponent(String(a))), piece(p.name, b)]),
+      ],
       [1, fc.constantFrom(`${p.name}[]=1`, `${p.name}[a]=b`, `${p.name}`, `${p.name}=`, `${p.name}[]=1&${p.name}[]=2`).map((s) => [s])],
     ),
   );
   const extra = weighted<string[]>(
     [params.length ? 8 : 20, fc.constant([])],
-    [1, fc.constantFrom('foo=1', '=1', '&&', '%=%', 'a=%ff', '__proto__[x]=1', 'constructor=1', 'limit=1&limit=2', 'a'.repeat(4_000) + '=1').map((s) => [s])],
+    [
+      1,
+      fc
+        .constantFrom('foo=1', '=1', '&&', '%=%', 'a=%ff', '__proto__[x]=1', 'constructor=1', 'limit=1&limit=2', 'a'.repeat(4_000) + '=1')
+        .map((s) => [s]),
+    ],
   );
   return fc.tuple(fc.tuple(...validPieces), extra).map(([pieces, more]) => [...pieces.flat(), ...more]);
 }
 
 const latin1Visible = fc.string({
-  unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)),
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
   minLength: 1,
   maxLength: 60,
 });
@@ -738,10 +972,26 @@ const ODD_HEADERS: fc.Arbitrary<[string, string]> = fc.constantFrom<[string, str
 );
 
 const CONTENT_TYPES_ODD = [
-  'text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1',
-  'application/json; charset=utf-16', 'application/json; charset=""', 'application/JSON', 'application/json;', 'application/problem+json',
-  'application/merge-patch+json', 'application/vnd.api+json', 'application/xml', '*/*', 'garbage', '', 'application/json, text/plain',
-  'application/octet-stream', 'application/jsonx', 'application/json; boundary=x',
+  'text/plain',
+  'text/plain; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/json; charset=""',
+  'application/JSON',
+  'application/json;',
+  'application/problem+json',
+  'application/merge-patch+json',
+  'application/vnd.api+json',
+  'application/xml',
+  '*/*',
+  'garbage',
+  '',
+  'application/json, text/plain',
+  'application/octet-stream',
+  'application/jsonx',
+  'application/json; boundary=x',
 ];
 
 export interface GenerateOptions {
@@ -755,7 +1005,8 @@ export interface GenerateOptions {
  */
 const HEADER_BUDGET = 15_000;
 function fitHeaderLimit(req: FuzzRequest, maxAuthorization: number): FuzzRequest {
-  const size = (r: FuzzRequest) => pathWithQuery(r).length + r.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0) + maxAuthorization + 300;
+  const size = (r: FuzzRequest) =>
+    pathWithQuery(r).length + r.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0) + maxAuthorization + 300;
   let fitted = req;
   if (size(fitted) > HEADER_BUDGET) fitted = { ...fitted, headers: fitted.headers.filter(([name]) => name !== 'x-pad') };
   while (size(fitted) > HEADER_BUDGET && fitted.query.length) {
@@ -769,20 +1020,25 @@ function requestArb(op: Operation, fixtures: FuzzFixtures, doc: Json, options: G
   const maxAuthorization = Math.max(...Object.values(fixtures.authorization).map((v) => v?.length ?? 0), 80);
   const writes = op.method !== 'GET';
   const pathParams = fc.tuple(...op.pathParams.map((p) => pathValueArb(p, fixtures, doc, writes)));
-  const headerParams = fc.tuple(
-    ...op.headerParams.map((p) =>
-      weighted<Array<[string, string]>>(
-        [2, fc.constant([])],
-        [1, fc.uuid().map((u) => [[p.name, u]] as Array<[string, string]>)],
-        [1, valueArb(doc, p.schema).map((v) => [[p.name, escapeUnsafe(String(v))]] as Array<[string, string]>)],
-        // A few values used again and again, so that later requests meet earlier ones (e.g. an
-        // Idempotency-Key replayed with the same body, or reused with another).
-        [2, fc.constantFrom('fuzz-1', 'fuzz-2', '"fuzz-1"').map((v) => [[p.name, v]] as Array<[string, string]>)],
-        [1, latin1Visible.map((v) => [[p.name, v]] as Array<[string, string]>)],
+  const headerParams = fc
+    .tuple(
+      ...op.headerParams.map((p) =>
+        weighted<Array<[string, string]>>(
+          [2, fc.constant([])],
+          [1, fc.uuid().map((u) => [[p.name, u]] as Array<[string, string]>)],
+          [1, valueArb(doc, p.schema).map((v) => [[p.name, escapeUnsafe(String(v))]] as Array<[string, string]>)],
+          // A few values used again and again, so that later requests meet earlier ones (e.g. an
+          // Idempotency-Key replayed with the same body, or reused with another).
+          [2, fc.constantFrom('fuzz-1', 'fuzz-2', '"fuzz-1"').map((v) => [[p.name, v]] as Array<[string, string]>)],
+          [1, latin1Visible.map((v) => [[p.name, v]] as Array<[string, string]>)],
+        ),
       ),
-    ),
-  ).map((lists) => lists.flat());
-  const extraHeaders = weighted<Array<[string, string]>>([6, fc.constant([])], [3, fc.uniqueArray(ODD_HEADERS, { minLength: 1, maxLength: 3, selector: ([name]) => name })]);
+    )
+    .map((lists) => lists.flat());
+  const extraHeaders = weighted<Array<[string, string]>>(
+    [6, fc.constant([])],
+    [3, fc.uniqueArray(ODD_HEADERS, { minLength: 1, maxLength: 3, selector: ([name]) => name })],
+  );
   const method = weighted<string>(
     [30, fc.constant(op.method)],
     [1, fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD').filter((m) => m !== op.method)],
@@ -794,7 +1050,10 @@ function requestArb(op: Operation, fixtures: FuzzFixtures, doc: Json, options: G
       hasBody ? 200 : 1,
       fc.record({
         json: op.body ? valueArb(doc, op.body.schema) : fc.jsonValue({ maxDepth: 2 }),
-        mutations: weighted<Mutation[]>([options.unmutatedWeight, fc.constant([])], [100 - options.unmutatedWeight, fc.array(mutationArb, { minLength: 1, maxLength: 3 })]),
+        mutations: weighted<Mutation[]>(
+          [options.unmutatedWeight, fc.constant([])],
+          [100 - options.unmutatedWeight, fc.array(mutationArb, { minLength: 1, maxLength: 3 })],
+        ),
         text: weighted<TextMutation | undefined>([12, fc.constant(undefined)], [2, textMutationArb]),
         csv: weighted<CsvShape | undefined>([1, fc.constant(undefined)], [6, csvShapeArb]),
       }),
@@ -812,7 +1071,17 @@ function requestArb(op: Operation, fixtures: FuzzFixtures, doc: Json, options: G
     [1, fc.constantFrom('extra-segment', 'trailing-slash', 'drop-last', 'v2', 'double-slash', 'upper-case')],
   );
   return fc
-    .record({ auth: authArb(op.audience, fixtures), pathParams, query: queryArb(op, fixtures, doc), headerParams, extraHeaders, method, body, contentType, route })
+    .record({
+      auth: authArb(op.audience, fixtures),
+      pathParams,
+      query: queryArb(op, fixtures, doc),
+      headerParams,
+      extraHeaders,
+      method,
+      body,
+      contentType,
+      route,
+    })
     .map((r): FuzzRequest => {
       let i = 0;
       let path = op.template.replace(/\{[^}]+\}/g, () => r.pathParams[i++] ?? 'x');
@@ -860,7 +1129,11 @@ export function fuzzRequestArb(
   fixtures: FuzzFixtures,
   options: GenerateOptions & { weights?: Record<string, number> },
 ): fc.Arbitrary<FuzzRequest> {
-  return weighted(...operations.map((op) => [options.weights?.[op.key] ?? 1, requestArb(op, fixtures, doc, options)] as [number, fc.Arbitrary<FuzzRequest>]));
+  return weighted(
+    ...operations.map(
+      (op) => [options.weights?.[op.key] ?? 1, requestArb(op, fixtures, doc, options)] as [number, fc.Arbitrary<FuzzRequest>],
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -936,9 +1209,15 @@ export function send(baseUrl: string, req: FuzzRequest, fixtures: FuzzFixtures, 
         res.on('end', () => {
           settled = true;
           try {
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: decode(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8') });
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: decode(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8'),
+            });
           } catch (error) {
-            reject(new Error(`the ${res.statusCode} response body is not valid ${String(res.headers['content-encoding'])}: ${String(error)}`));
+            reject(
+              new Error(`the ${res.statusCode} response body is not valid ${String(res.headers['content-encoding'])}: ${String(error)}`),
+            );
           }
         });
         res.on('error', (e) => !settled && reject(e));
@@ -956,7 +1235,11 @@ export function send(baseUrl: string, req: FuzzRequest, fixtures: FuzzFixtures, 
 /** One line per request for reports: method, path, auth, content type, body summary. */
 export function describeRequest(req: FuzzRequest): string {
   const body = req.body ? bodyBytes(req.body) : undefined;
-  const shown = body ? (body.length > 300 ? `${body.subarray(0, 300).toString('utf8')}… (${body.length} bytes)` : body.toString('utf8')) : '(no body)';
+  const shown = body
+    ? body.length > 300
+      ? `${body.subarray(0, 300).toString('utf8')}… (${body.length} bytes)`
+      : body.toString('utf8')
+    : '(no body)';
   return [
     `${req.method} ${pathWithQuery(req).slice(0, 300)}   [generated from ${req.from}]`,
     `auth: ${req.auth.slice(0, 80)}   content-type: ${req.contentType === null ? '(none)' : JSON.stringify(req.contentType)}`,
@@ -1009,5 +1292,7 @@ export async function databaseSnapshot(pool: pg.Pool, sql: string): Promise<Snap
 export function snapshotDiff(before: Snapshot, after: Snapshot): string[] {
   return Object.keys({ ...before, ...after })
     .filter((t) => before[t]?.h !== after[t]?.h || before[t]?.n !== after[t]?.n)
-    .map((t) => `${t}: ${before[t]?.n ?? '-'} rows → ${after[t]?.n ?? '-'} rows${before[t]?.n === after[t]?.n ? ' (contents changed)' : ''}`);
+    .map(
+      (t) => `${t}: ${before[t]?.n ?? '-'} rows → ${after[t]?.n ?? '-'} rows${before[t]?.n === after[t]?.n ? ' (contents changed)' : ''}`,
+    );
 }

@@ -107,7 +107,12 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
     };
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'epr-'));
-  return { connection: { url: 'embedded' }, pool: undefined as unknown as pg.Pool, dataDir, close: () => rm(dataDir, { recursive: true, force: true }) };
+  return {
+    connection: { url: 'embedded' },
+    pool: undefined as unknown as pg.Pool,
+    dataDir,
+    close: () => rm(dataDir, { recursive: true, force: true }),
+  };
 }
 
 export interface TestApp {
@@ -165,7 +170,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const opened: Database = await openDatabase(config);
   const pool =
     database.pool ??
-    quietPool(new pg.Pool({ ...('host' in opened.connection ? { host: opened.connection.host, port: opened.connection.port, user: 'postgres', database: 'postgres' } : {}), max: 2 }));
+    quietPool(
+      new pg.Pool({
+        ...('host' in opened.connection
+          ? { host: opened.connection.host, port: opened.connection.port, user: 'postgres', database: 'postgres' }
+          : {}),
+        max: 2,
+      }),
+    );
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {

@@ -30,7 +30,12 @@ export class ImportedClientDto {
   language!: 'fr' | 'en';
 
   static from(client: ImportedClient): ImportedClientDto {
-    return Object.assign(new ImportedClientDto(), { row: client.row, client_id: client.clientId, pending: ProfileDto.from(client.pending), language: client.language });
+    return Object.assign(new ImportedClientDto(), {
+      row: client.row,
+      client_id: client.clientId,
+      pending: ProfileDto.from(client.pending),
+      language: client.language,
+    });
   }
 }
 

@@ -21,7 +21,9 @@ export class StreamSettingInputDto {
   liable_from?: string | null;
 }
 
-@ApiSchema({ description: 'One stream of a client, with the eco-organism its declarations go to and the half-year from which it declares.' })
+@ApiSchema({
+  description: 'One stream of a client, with the eco-organism its declarations go to and the half-year from which it declares.',
+})
 export class StreamSettingDto {
   @ApiProperty({ example: 'EMB' })
   stream!: string;
@@ -42,7 +44,13 @@ export class StreamSettingDto {
   liable_from!: string | null;
 
   static from(view: StreamSettingView): StreamSettingDto {
-    return { stream: view.stream, confirmed: view.confirmed, eco_organism: view.ecoOrganism, liable_from_set: view.liableFromSet, liable_from: view.liableFrom };
+    return {
+      stream: view.stream,
+      confirmed: view.confirmed,
+      eco_organism: view.ecoOrganism,
+      liable_from_set: view.liableFromSet,
+      liable_from: view.liableFrom,
+    };
   }
 }
 

@@ -4,7 +4,6 @@ import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { UUID_PATTERN } from '../../common/uuid.js';
 
-
 export class ListAuditQueryDto extends PageQueryDto {
   /** Only entries about this client. */
   @ApiPropertyOptional({ pattern: '^[a-z0-9][a-z0-9_-]{2,62}$' })
@@ -61,7 +60,9 @@ export class AuditTargetDto {
   id!: string;
 }
 
-@ApiSchema({ description: 'One write by the operator or in the dashboard, recorded in the same transaction as the write. Never changed or deleted.' })
+@ApiSchema({
+  description: 'One write by the operator or in the dashboard, recorded in the same transaction as the write. Never changed or deleted.',
+})
 export class AuditEventDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;

@@ -9,7 +9,8 @@ export const BARE_CHALLENGE = `Bearer realm="${REALM}"`;
 
 /** `error_description` of each rejection (RFC 6750 §3: no `"` or `\`). */
 export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
-  malformed: 'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits> (test tokens: eprt_ and the same).',
+  malformed:
+    'The token is malformed; client tokens look like eprc_<32 letters and digits>_<6 letters and digits> (test tokens: eprt_ and the same).',
   checksum: 'The token checksum does not match; the token was probably mistyped or truncated.',
   unknown: 'The token is not recognised.',
   expired: 'The token has expired; ask the operator for a new one.',
@@ -20,7 +21,10 @@ export const REJECTION_DESCRIPTIONS: Record<TokenRejection, string> = {
 
 /** The problem for a valid token of a suspended account: not a bad credential (401), a refusal that says why. */
 export const accountSuspended = (clientId: string) =>
-  new Problem('account_suspended', `The account "${clientId}" is suspended: its tokens and dashboard sessions are refused until the operator reactivates it.`);
+  new Problem(
+    'account_suspended',
+    `The account "${clientId}" is suspended: its tokens and dashboard sessions are refused until the operator reactivates it.`,
+  );
 
 let strategies = 0;
 
@@ -87,7 +91,10 @@ export function refuseTokenOutsideHeader(req: Pick<Request, 'url'>): void {
   if (query === -1) return;
   // `access_token` as RFC 6750 §2.3 names it, in any case or percent-encoding: a token in a URL lands in logs and histories.
   if ([...new URLSearchParams(req.url.slice(query + 1)).keys()].some((key) => key.toLowerCase() === 'access_token')) {
-    throw new Problem('bad_request', 'Send the token in the Authorization header ("Authorization: Bearer <token>"), never in the address: remove access_token from the query string, and revoke the token if this address was shared or logged.');
+    throw new Problem(
+      'bad_request',
+      'Send the token in the Authorization header ("Authorization: Bearer <token>"), never in the address: remove access_token from the query string, and revoke the token if this address was shared or logged.',
+    );
   }
 }
 

@@ -42,7 +42,8 @@ export class ClientBearerStrategy extends PassportStrategy(Strategy, CLIENT_BEAR
       throw invalidToken(REJECTION_DESCRIPTIONS[parsed.reason === 'checksum' ? 'checksum' : 'malformed']);
     }
     const result = await this.verifier.verify(token);
-    if (!result.ok) throw result.reason === 'suspended' ? accountSuspended(result.clientId!) : invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
+    if (!result.ok)
+      throw result.reason === 'suspended' ? accountSuspended(result.clientId!) : invalidToken(REJECTION_DESCRIPTIONS[result.reason]);
     return result.client;
   }
 }

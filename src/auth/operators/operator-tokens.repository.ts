@@ -42,7 +42,10 @@ export class OperatorTokensRepository {
 
   /** The token of this hash, revoked or not. */
   async lookup(tokenHash: string): Promise<OperatorTokenLookupRow | undefined> {
-    const [row] = (await this.tokens.query(`SELECT id, name, revoked_at IS NOT NULL AS revoked FROM operator_tokens WHERE token_hash = $1`, [tokenHash])) as OperatorTokenLookupRow[];
+    const [row] = (await this.tokens.query(
+      `SELECT id, name, revoked_at IS NOT NULL AS revoked FROM operator_tokens WHERE token_hash = $1`,
+      [tokenHash],
+    )) as OperatorTokenLookupRow[];
     return row;
   }
 }

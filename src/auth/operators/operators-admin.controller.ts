@@ -41,7 +41,11 @@ export class OperatorsAdminController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listOperatorTokens', summary: 'List operator tokens (metadata only), newest first', description: 'Revoked ones included.' })
+  @ApiOperation({
+    operationId: 'listOperatorTokens',
+    summary: 'List operator tokens (metadata only), newest first',
+    description: 'Revoked ones included.',
+  })
   @ApiOkResponse({ description: 'Every operator token (metadata only, no secret).', type: [OperatorTokenDto] })
   async list(): Promise<OperatorTokenDto[]> {
     return (await this.operators.list()).map(OperatorTokenDto.from);

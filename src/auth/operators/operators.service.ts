@@ -17,8 +17,8 @@ export interface OperatorTokenMetadata {
   revokedAt: Date | null;
 }
 
-export type OperatorVerifyResult = { ok: true; operator: OperatorIdentity & { kind: 'operator' } } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
-
+export type OperatorVerifyResult =
+  { ok: true; operator: OperatorIdentity & { kind: 'operator' } } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
 
 const metadataOf = (t: OperatorTokenEntity): OperatorTokenMetadata => ({
   id: t.id,
@@ -69,7 +69,12 @@ export class OperatorsService {
         if (!(await this.repository.exists(manager, id))) throw new NotFoundProblem(`Operator token "${id}"`);
         return;
       }
-      await this.audit.record(manager, actor, { action: 'operator_token.revoked', targetType: 'operator_token', targetId: id, changes: { name: revoked.name } });
+      await this.audit.record(manager, actor, {
+        action: 'operator_token.revoked',
+        targetType: 'operator_token',
+        targetId: id,
+        changes: { name: revoked.name },
+      });
     });
   }
 

@@ -26,7 +26,9 @@ function secretStore() {
 }
 
 async function protection(store = secretStore(), publicBaseUrl = 'http://localhost:3000') {
-  const csrf = new CsrfProtection(new ServiceSecretsRepository(store.dataSource), { cookies: cookieSettings(publicBaseUrl) } as unknown as SessionsService);
+  const csrf = new CsrfProtection(new ServiceSecretsRepository(store.dataSource), {
+    cookies: cookieSettings(publicBaseUrl),
+  } as unknown as SessionsService);
   await csrf.onModuleInit();
   return csrf;
 }
@@ -39,7 +41,13 @@ interface Browser {
 
 /** A request of `browser` (its cookies), signed in to `sessionId` or not, with a body. */
 function requestOf(browser: Browser, sessionId?: string, body?: unknown) {
-  const req = { method: 'POST', headers: {}, cookies: { ...browser.cookies }, body, [AUTHENTICATED_CLIENT]: sessionId === undefined ? undefined : { clientId: 'acme', sessionId } };
+  const req = {
+    method: 'POST',
+    headers: {},
+    cookies: { ...browser.cookies },
+    body,
+    [AUTHENTICATED_CLIENT]: sessionId === undefined ? undefined : { clientId: 'acme', sessionId },
+  };
   const res = {
     cookie: (name: string, value: string, options: Record<string, unknown>) => {
       browser.cookies[name] = value;
@@ -83,7 +91,11 @@ describe('CsrfProtection', () => {
         csrf.check(req);
       } catch (error) {
         expect(error).toBeInstanceOf(Problem);
-        expect(error).toMatchObject({ code: 'csrf_failed', status: 403, detail: 'This form has expired or did not come from this site: reload the page and send it again.' });
+        expect(error).toMatchObject({
+          code: 'csrf_failed',
+          status: 403,
+          detail: 'This form has expired or did not come from this site: reload the page and send it again.',
+        });
         return true;
       }
       return false;
@@ -127,7 +139,11 @@ describe('CsrfInterceptor', () => {
     const checked: unknown[] = [];
     const csrf = { check: (req: unknown) => void checked.push(req) } as unknown as CsrfProtection;
     const req = { method };
-    const context = { getHandler: () => handler, getClass: () => Controller, switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
+    const context = {
+      getHandler: () => handler,
+      getClass: () => Controller,
+      switchToHttp: () => ({ getRequest: () => req }),
+    } as unknown as ExecutionContext;
     let handled = false;
     new CsrfInterceptor(csrf, new Reflector()).intercept(context, { handle: () => ((handled = true), undefined) as never });
     return { checked: checked.length, handled };

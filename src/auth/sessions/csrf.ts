@@ -90,7 +90,9 @@ export class CsrfInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
-    const form = audienceOf(context) === 'session' || this.reflector.getAllAndOverride<boolean>(FORM_KEY, [context.getHandler(), context.getClass()]) === true;
+    const form =
+      audienceOf(context) === 'session' ||
+      this.reflector.getAllAndOverride<boolean>(FORM_KEY, [context.getHandler(), context.getClass()]) === true;
     if (form && !['GET', 'HEAD', 'OPTIONS'].includes(req.method)) this.csrf.check(req);
     return next.handle();
   }

@@ -64,7 +64,7 @@ export class SessionsAdminController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'endSessions',
-    summary: "End every dashboard session of a client",
+    summary: 'End every dashboard session of a client',
     description:
       'Signs every person of the client out of the dashboard, on every replica, from the next request; sign-in links mailed to the client and not used yet stop working too. ' +
       'Recorded in the audit trail (`session.ended_all`, with how many sessions ended) when there was anything to end. Idempotent: 204 whether or not anyone was signed in. ' +

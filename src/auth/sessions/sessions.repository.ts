@@ -24,7 +24,8 @@ export type LiveSessionRow = AccountRow & {
 };
 
 /** The condition of a live session of `dashboard_sessions` (as `s`), its idle time in ms as `$idle` (SESSION_IDLE_MS). */
-export const LIVE = (idle: string) => `s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => ${idle}::int / 1000.0)`;
+export const LIVE = (idle: string) =>
+  `s.ended_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => ${idle}::int / 1000.0)`;
 
 /**
  * A live session by the hash of its cookie, with its account, and whether it was last marked seen

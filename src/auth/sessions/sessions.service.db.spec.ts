@@ -25,9 +25,20 @@ beforeAll(async () => {
     `INSERT INTO clients (client_id, confirmed_at, confirmed_email, confirmed_company, confirmed_country, confirmed_plan, confirmed_streams, confirmed_idus)
      VALUES ('acme', now(), 'a@acme.fr', 'Acme', 'FR', 'business', '{EMB}', '{X}'), ('other', NULL, NULL, NULL, NULL, NULL, '{}', '{}')`,
   );
-  const statements = { query: (statement: Statement, values: unknown[]) => database.dataSource.query(statement.text, values) } as unknown as PreparedStatements;
-  const accounts = { onConfirming: (listener: ConfirmingListener) => listeners.push(listener), onStatusChanging: () => {} } as unknown as AccountsService;
-  sessions = new SessionsService(new SessionsRepository(statements, database.dataSource), new AuditTrail(), database.dataSource, { publicBaseUrl: 'https://epr.example.org' } as AppConfig, accounts);
+  const statements = {
+    query: (statement: Statement, values: unknown[]) => database.dataSource.query(statement.text, values),
+  } as unknown as PreparedStatements;
+  const accounts = {
+    onConfirming: (listener: ConfirmingListener) => listeners.push(listener),
+    onStatusChanging: () => {},
+  } as unknown as AccountsService;
+  sessions = new SessionsService(
+    new SessionsRepository(statements, database.dataSource),
+    new AuditTrail(),
+    database.dataSource,
+    { publicBaseUrl: 'https://epr.example.org' } as AppConfig,
+    accounts,
+  );
 });
 afterAll(() => database.close());
 beforeEach(async () => {
@@ -35,27 +46,42 @@ beforeEach(async () => {
 });
 
 const started = (clientId = 'acme') => database.dataSource.transaction((manager) => sessions.start(manager, clientId, 'req-start'));
-const audit = async () => (await database.db.query<Record<string, unknown>>(`SELECT actor_type, actor_name, action, target_type, target_id, client_id, changes, request_id FROM audit_events ORDER BY occurred_at DESC, id DESC LIMIT 1`)).rows[0];
+const audit = async () =>
+  (
+    await database.db.query<Record<string, unknown>>(
+      `SELECT actor_type, actor_name, action, target_type, target_id, client_id, changes, request_id FROM audit_events ORDER BY occurred_at DESC, id DESC LIMIT 1`,
+    )
+  ).rows[0];
 const auditCount = async () => (await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_events')).rows[0]!.n;
 /** Moves a session's clock: signed in and last seen that long ago (SQL intervals). */
 const age = (id: string, seen: string, signedIn = seen) =>
-  database.db.query(`UPDATE dashboard_sessions SET last_seen_at = now() - $2::interval, created_at = now() - $3::interval, expires_at = now() - $3::interval + interval '12 hours' WHERE id = $1`, [id, seen, signedIn]);
+  database.db.query(
+    `UPDATE dashboard_sessions SET last_seen_at = now() - $2::interval, created_at = now() - $3::interval, expires_at = now() - $3::interval + interval '12 hours' WHERE id = $1`,
+    [id, seen, signedIn],
+  );
 const mailedLink = (clientId: string, options: { via?: string; used?: boolean; expired?: boolean } = {}) =>
   database.db.query(
     `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at, used_at) VALUES ($1, md5(random()::text) || md5(random()::text), $2, now() + $3::interval, $4)`,
     [clientId, options.via ?? 'email', options.expired ? '-1 minute' : '10 minutes', options.used ? new Date() : null],
   );
 const liveLinks = async (clientId: string) =>
-  (await database.db.query<{ via: string }>(`SELECT issued_via AS via FROM sign_in_links WHERE client_id = $1 AND expires_at > now() ORDER BY issued_via`, [clientId])).rows.map((r) => r.via);
+  (
+    await database.db.query<{ via: string }>(
+      `SELECT issued_via AS via FROM sign_in_links WHERE client_id = $1 AND expires_at > now() ORDER BY issued_via`,
+      [clientId],
+    )
+  ).rows.map((r) => r.via);
 
 describe('SessionsService (PostgreSQL in process)', () => {
   it('start: a row holding the secret’s SHA-256 only, 12 hours at most, and session.started in the same transaction', async () => {
     const { sessionId, secret } = await started();
     expect(secret).toMatch(/^eprs_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
-    const [row] = (await database.db.query<{ hash: string; life: number; ended: boolean }>(
-      `SELECT session_hash AS hash, EXTRACT(EPOCH FROM expires_at - created_at)::int AS life, ended_at IS NOT NULL AS ended FROM dashboard_sessions WHERE id = $1`,
-      [sessionId],
-    )).rows;
+    const [row] = (
+      await database.db.query<{ hash: string; life: number; ended: boolean }>(
+        `SELECT session_hash AS hash, EXTRACT(EPOCH FROM expires_at - created_at)::int AS life, ended_at IS NOT NULL AS ended FROM dashboard_sessions WHERE id = $1`,
+        [sessionId],
+      )
+    ).rows;
     expect(row).toEqual({ hash: hashToken(secret), life: 12 * 3600, ended: false });
     expect(await audit()).toEqual({
       actor_type: 'client',
@@ -73,27 +99,47 @@ describe('SessionsService (PostgreSQL in process)', () => {
     const { sessionId, secret } = await started();
     await age(sessionId, '29 minutes', '40 minutes');
     const session = await sessions.resolve(secret);
-    expect(session).toEqual({ sessionId, clientId: 'acme', suspended: false, account: expect.objectContaining({ clientId: 'acme', profile: expect.objectContaining({ email: 'a@acme.fr', company: 'Acme' }) }) });
-    const [row] = (await database.db.query<{ idle: number }>(`SELECT EXTRACT(EPOCH FROM now() - last_seen_at)::int AS idle FROM dashboard_sessions WHERE id = $1`, [sessionId])).rows;
+    expect(session).toEqual({
+      sessionId,
+      clientId: 'acme',
+      suspended: false,
+      account: expect.objectContaining({ clientId: 'acme', profile: expect.objectContaining({ email: 'a@acme.fr', company: 'Acme' }) }),
+    });
+    const [row] = (
+      await database.db.query<{ idle: number }>(
+        `SELECT EXTRACT(EPOCH FROM now() - last_seen_at)::int AS idle FROM dashboard_sessions WHERE id = $1`,
+        [sessionId],
+      )
+    ).rows;
     expect(row!.idle).toBeLessThan(2);
   });
 
   it('resolve: a page view is a read — a session seen under a minute ago is not written again (issue 36)', async () => {
     const { sessionId, secret } = await started();
     await age(sessionId, '50 seconds', '1 hour');
-    const before = (await database.db.query<{ seen: string }>(`SELECT last_seen_at::text AS seen FROM dashboard_sessions WHERE id = $1`, [sessionId])).rows[0]!.seen;
+    const before = (
+      await database.db.query<{ seen: string }>(`SELECT last_seen_at::text AS seen FROM dashboard_sessions WHERE id = $1`, [sessionId])
+    ).rows[0]!.seen;
     for (let i = 0; i < 3; i++) expect(await sessions.resolve(secret)).toMatchObject({ sessionId });
-    const after = (await database.db.query<{ seen: string }>(`SELECT last_seen_at::text AS seen FROM dashboard_sessions WHERE id = $1`, [sessionId])).rows[0]!.seen;
+    const after = (
+      await database.db.query<{ seen: string }>(`SELECT last_seen_at::text AS seen FROM dashboard_sessions WHERE id = $1`, [sessionId])
+    ).rows[0]!.seen;
     expect(after).toBe(before);
     // Past the minute, the next view marks it seen, once.
     await age(sessionId, '61 seconds', '1 hour');
     await sessions.resolve(secret);
-    const [row] = (await database.db.query<{ idle: number }>(`SELECT EXTRACT(EPOCH FROM now() - last_seen_at)::int AS idle FROM dashboard_sessions WHERE id = $1`, [sessionId])).rows;
+    const [row] = (
+      await database.db.query<{ idle: number }>(
+        `SELECT EXTRACT(EPOCH FROM now() - last_seen_at)::int AS idle FROM dashboard_sessions WHERE id = $1`,
+        [sessionId],
+      )
+    ).rows;
     expect(row!.idle).toBeLessThan(2);
   });
 
   it('resolve: nothing for a cookie that is not one, unknown, ended, idle 30 minutes or past its 12 hours', async () => {
-    for (const cookie of [undefined, 42, '', 'eprs_x', generateToken(SESSION_PREFIX), generateToken()]) expect(await sessions.resolve(cookie)).toBeUndefined();
+    for (const cookie of [undefined, 42, '', 'eprs_x', generateToken(SESSION_PREFIX), generateToken()])
+      expect(await sessions.resolve(cookie)).toBeUndefined();
     const idle = await started();
     await age(idle.sessionId, '30 minutes 1 second');
     expect(await sessions.resolve(idle.secret)).toBeUndefined();
@@ -103,7 +149,13 @@ describe('SessionsService (PostgreSQL in process)', () => {
     const ended = await started();
     await sessions.endById({ sessionId: ended.sessionId, clientId: 'acme' }, 'req-out');
     expect(await sessions.resolve(ended.secret)).toBeUndefined();
-    expect(await audit()).toMatchObject({ action: 'session.ended', target_type: 'session', target_id: ended.sessionId, actor_type: 'client', request_id: 'req-out' });
+    expect(await audit()).toMatchObject({
+      action: 'session.ended',
+      target_type: 'session',
+      target_id: ended.sessionId,
+      actor_type: 'client',
+      request_id: 'req-out',
+    });
     const live = await started();
     expect((await sessions.resolve(live.secret))?.sessionId).toBe(live.sessionId);
   });
@@ -143,7 +195,13 @@ describe('SessionsService (PostgreSQL in process)', () => {
     for (const { secret } of mine) expect(await sessions.resolve(secret)).toBeUndefined();
     expect((await sessions.resolve(theirs.secret))?.clientId).toBe('other');
     expect(await liveLinks('acme')).toEqual(['email', 'operator']);
-    expect((await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = 'acme' AND issued_via = 'email' AND used_at IS NULL AND expires_at > now()`)).rows[0]!.n).toBe(0);
+    expect(
+      (
+        await database.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = 'acme' AND issued_via = 'email' AND used_at IS NULL AND expires_at > now()`,
+        )
+      ).rows[0]!.n,
+    ).toBe(0);
     expect(await liveLinks('other')).toEqual(['email']);
     expect(await audit()).toEqual({
       actor_type: 'admin',
@@ -175,7 +233,10 @@ describe('SessionsService (PostgreSQL in process)', () => {
     expect(await sessions.resolve(secret)).toBeDefined();
     await confirm({ email: { from: 'a@acme.fr', to: 'b@acme.fr' } });
     expect(await sessions.resolve(secret)).toBeUndefined();
-    expect(await audit()).toMatchObject({ action: 'session.ended_all', changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 0 } });
+    expect(await audit()).toMatchObject({
+      action: 'session.ended_all',
+      changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 0 },
+    });
   });
 
   it('deleteLongExpired: forgets the client’s sessions expired over 30 days ago, keeps the others and other clients’', async () => {

@@ -89,12 +89,16 @@ export class SessionsService {
   async start(manager: EntityManager, clientId: string, requestId: string | null): Promise<{ sessionId: string; secret: string }> {
     const secret = generateToken(SESSION_PREFIX);
     const sessionId = await this.repository.insert(manager, clientId, hashToken(secret));
-    await this.audit.record(manager, { operator: { kind: 'client', clientId, sessionId }, requestId }, {
-      action: 'session.started',
-      targetType: 'session',
-      targetId: sessionId,
-      clientId,
-    });
+    await this.audit.record(
+      manager,
+      { operator: { kind: 'client', clientId, sessionId }, requestId },
+      {
+        action: 'session.started',
+        targetType: 'session',
+        targetId: sessionId,
+        clientId,
+      },
+    );
     return { sessionId, secret };
   }
 
@@ -122,13 +126,21 @@ export class SessionsService {
     await this.dataSource.transaction((manager) => this.end(manager, session, requestId));
   }
 
-  private async end(manager: EntityManager, session: Pick<DashboardSession, 'sessionId' | 'clientId'>, requestId: string | null): Promise<void> {
+  private async end(
+    manager: EntityManager,
+    session: Pick<DashboardSession, 'sessionId' | 'clientId'>,
+    requestId: string | null,
+  ): Promise<void> {
     await this.repository.end(manager, session.sessionId);
-    await this.audit.record(manager, { operator: { kind: 'client', clientId: session.clientId, sessionId: session.sessionId }, requestId }, {
-      action: 'session.ended',
-      targetType: 'session',
-      targetId: session.sessionId,
-      clientId: session.clientId,
-    });
+    await this.audit.record(
+      manager,
+      { operator: { kind: 'client', clientId: session.clientId, sessionId: session.sessionId }, requestId },
+      {
+        action: 'session.ended',
+        targetType: 'session',
+        targetId: session.sessionId,
+        clientId: session.clientId,
+      },
+    );
   }
 }

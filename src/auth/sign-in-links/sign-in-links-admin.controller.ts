@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
 import { IsOptional, ValidateBy } from 'class-validator';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
@@ -41,7 +50,10 @@ export class CreateSignInLinkDto {
   /** `true`: the service e-mails the link to the client's confirmed address, in the client's language (needs SMTP_URL). */
   @ApiPropertyOptional({ type: Boolean, example: false })
   @IsOptional()
-  @ValidateBy({ name: 'invalidBoolean', validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => 'send must be true or false' } })
+  @ValidateBy({
+    name: 'invalidBoolean',
+    validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => 'send must be true or false' },
+  })
   send?: boolean;
 }
 
@@ -76,15 +88,22 @@ export class SignInLinksAdminController {
       `A single-use URL that signs a person in to the client's dashboard, valid ${SIGN_IN_LINK_TTL_MS / 60_000} minutes (or \`expires_in_minutes\`, up to 7 days: an invitation), shown in this response only ` +
       '(only its SHA-256 is stored). Opening it shows a page that asks to continue; continuing spends the link and starts a session. ' +
       'Works for a client whose onboarding is not confirmed yet too (the dashboard then shows what is pending). ' +
-      'With `send: true` the service e-mails it to the client\'s confirmed address, in the client\'s language (`language` of the client, French unless set): 409 when SMTP_URL is not configured or the client has no confirmed address; ' +
+      "With `send: true` the service e-mails it to the client's confirmed address, in the client's language (`language` of the client, French unless set): 409 when SMTP_URL is not configured or the client has no confirmed address; " +
       'if the mail server refuses it, nothing is kept (503). An offboarded client gets none (409). Recorded in the audit trail (`sign_in_link.issued`, with `sent_to` when sent).',
   })
   @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
   @ApiCreatedResponse({ description: 'The link, shown this once.', type: SignInLinkDto })
   @ApiProblems(404, 409, 413, 415, 422)
-  async create(@Param('client_id') clientId: string, @Body() body: CreateSignInLinkDto, @CurrentActor() actor: Actor): Promise<SignInLinkDto> {
+  async create(
+    @Param('client_id') clientId: string,
+    @Body() body: CreateSignInLinkDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<SignInLinkDto> {
     const minutes = body?.expires_in_minutes;
-    const link = await this.links.issue(clientId, actor, { ttlMs: minutes === undefined ? undefined : minutes * 60_000, send: body?.send === true });
+    const link = await this.links.issue(clientId, actor, {
+      ttlMs: minutes === undefined ? undefined : minutes * 60_000,
+      send: body?.send === true,
+    });
     return { id: link.id, url: link.url, expires_at: link.expiresAt, ...(link.sentTo ? { sent_to: link.sentTo } : {}) };
   }
 
@@ -98,7 +117,12 @@ export class SignInLinksAdminController {
   @ApiOkResponse({ description: 'The outstanding links.', type: [OutstandingSignInLinkDto] })
   @ApiProblems(404)
   async list(@Param('client_id') clientId: string): Promise<OutstandingSignInLinkDto[]> {
-    return (await this.links.outstanding(clientId)).map((l) => ({ id: l.id, issued_via: l.issuedVia, created_at: l.createdAt, expires_at: l.expiresAt }));
+    return (await this.links.outstanding(clientId)).map((l) => ({
+      id: l.id,
+      issued_via: l.issuedVia,
+      created_at: l.createdAt,
+      expires_at: l.expiresAt,
+    }));
   }
 
   @Delete(':link_id')
@@ -106,7 +130,8 @@ export class SignInLinksAdminController {
   @ApiOperation({
     operationId: 'revokeSignInLink',
     summary: 'Revoke an outstanding sign-in link',
-    description: 'It stops working at once. 404 when the client has no such outstanding link (already used, revoked or expired). Recorded as `sign_in_link.revoked`.',
+    description:
+      'It stops working at once. 404 when the client has no such outstanding link (already used, revoked or expired). Recorded as `sign_in_link.revoked`.',
   })
   @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
   @ApiParam({ name: 'link_id', description: 'The link id', schema: { type: 'string', format: 'uuid' } })

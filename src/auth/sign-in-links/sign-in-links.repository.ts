@@ -38,7 +38,10 @@ export class SignInLinksRepository {
   }
 
   /** A new link of `ttlMs`, in `manager`'s transaction; its id and when it expires. */
-  async insert(manager: EntityManager, link: { clientId: string; tokenHash: string; issuedVia: 'operator' | 'email'; ttlMs: number }): Promise<{ id: string; expiresAt: Date }> {
+  async insert(
+    manager: EntityManager,
+    link: { clientId: string; tokenHash: string; issuedVia: 'operator' | 'email'; ttlMs: number },
+  ): Promise<{ id: string; expiresAt: Date }> {
     const [row] = (await manager.query(
       `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at)
        VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0)) RETURNING id, expires_at AS "expiresAt"`,

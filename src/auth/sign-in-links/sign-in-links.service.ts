@@ -82,8 +82,16 @@ export class SignInLinksService {
       const client = (await this.repository.clientForIssue(manager, clientId))!;
       if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
       if (request.send) {
-        if (!this.mailer.enabled) throw new Problem('conflict', 'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.');
-        if (!client.email) throw new Problem('conflict', `Client "${clientId}" has no confirmed e-mail address to send the link to: confirm its profile first.`);
+        if (!this.mailer.enabled)
+          throw new Problem(
+            'conflict',
+            'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.',
+          );
+        if (!client.email)
+          throw new Problem(
+            'conflict',
+            `Client "${clientId}" has no confirmed e-mail address to send the link to: confirm its profile first.`,
+          );
       }
       const { language } = client;
       const sentTo = request.send ? client.email! : undefined;
@@ -92,10 +100,17 @@ export class SignInLinksService {
         const words = messagesFor(language).operator.invitation;
         const company = client.company ?? clientId;
         try {
-          await this.mailer.send({ to: sentTo, subject: words.subject({ company }), text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }) });
+          await this.mailer.send({
+            to: sentTo,
+            subject: words.subject({ company }),
+            text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }),
+          });
         } catch (error) {
           // The transaction rolls back: no link is kept that its recipient never got.
-          throw new Problem('service_unavailable', 'The mail server did not accept the invitation; nothing was kept. Retry later.', { headers: { 'Retry-After': '60' }, cause: error });
+          throw new Problem('service_unavailable', 'The mail server did not accept the invitation; nothing was kept. Retry later.', {
+            headers: { 'Retry-After': '60' },
+            cause: error,
+          });
         }
       }
       return { ...link, ...(sentTo ? { sentTo } : {}) };
@@ -106,7 +121,13 @@ export class SignInLinksService {
    * An invitation issued within the caller's transaction (a reminder's: the link is kept only if
    * its e-mail is sent), recorded in the audit trail with `extra`.
    */
-  async issueWithin(manager: EntityManager, clientId: string, actor: Actor, ttlMs: number, extra: Record<string, unknown> = {}): Promise<IssuedLink> {
+  async issueWithin(
+    manager: EntityManager,
+    clientId: string,
+    actor: Actor,
+    ttlMs: number,
+    extra: Record<string, unknown> = {},
+  ): Promise<IssuedLink> {
     return this.insert(manager, clientId, actor, 'operator', ttlMs, extra);
   }
 
@@ -139,7 +160,14 @@ export class SignInLinksService {
     });
   }
 
-  private async insert(manager: EntityManager, clientId: string, actor: Actor, via: 'operator' | 'email', ttlMs = SIGN_IN_LINK_TTL_MS, extra: Record<string, unknown> = {}): Promise<IssuedLink> {
+  private async insert(
+    manager: EntityManager,
+    clientId: string,
+    actor: Actor,
+    via: 'operator' | 'email',
+    ttlMs = SIGN_IN_LINK_TTL_MS,
+    extra: Record<string, unknown> = {},
+  ): Promise<IssuedLink> {
     const secret = generateToken(SIGN_IN_LINK_PREFIX);
     const row = await this.repository.insert(manager, { clientId, tokenHash: hashToken(secret), issuedVia: via, ttlMs });
     await this.audit.record(manager, actor, {

@@ -59,7 +59,12 @@ export class AuthChangesListener implements OnApplicationBootstrap, BeforeApplic
   }
 
   private async listen(url: string): Promise<void> {
-    const client = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     client.on('notification', (message) => {
       const payload = message.payload ?? '*';
       if (payload.startsWith(PROBE_PREFIX)) this.probes.get(payload)?.();
@@ -77,7 +82,9 @@ export class AuthChangesListener implements OnApplicationBootstrap, BeforeApplic
     } catch (error) {
       // Once per failure in a row: a database that cannot notify would otherwise say it every 30 s.
       if (!this.stopped && this.retryMs === RETRY_MS.first) {
-        this.logger.warn(`authentication cache off: cannot listen for changes (${error instanceof Error ? error.message : String(error)}); retrying`);
+        this.logger.warn(
+          `authentication cache off: cannot listen for changes (${error instanceof Error ? error.message : String(error)}); retrying`,
+        );
       }
       client.end().catch(() => undefined);
       this.schedule(url);
@@ -103,7 +110,10 @@ export class AuthChangesListener implements OnApplicationBootstrap, BeforeApplic
       // a timeout that fired while a busy database held the pg_notify back was a rejection nobody
       // handled, and it stopped the process.
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`a notification sent through the pool did not reach this connection within ${PROBE_MS} ms`)), PROBE_MS).unref();
+        timer = setTimeout(
+          () => reject(new Error(`a notification sent through the pool did not reach this connection within ${PROBE_MS} ms`)),
+          PROBE_MS,
+        ).unref();
       });
       await Promise.race([back, late]);
     } finally {

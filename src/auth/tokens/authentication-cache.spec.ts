@@ -39,7 +39,7 @@ describe('AuthenticationCache', () => {
     expect(cache.get('h1')).toBeUndefined();
   });
 
-  it("never keeps a token past its own expiry, and does not keep one that has none left", () => {
+  it('never keeps a token past its own expiry, and does not keep one that has none left', () => {
     const { cache, clock } = setup({ ttlMs: 10_000 });
     cache.listening(true);
     cache.remember('soon', cache.mark(), acme, 2_000);

@@ -7,7 +7,13 @@ import { PreparedStatements, type Statement } from '../../database/prepared-stat
 import { ClientTokenEntity, type TokenCreatedVia } from './client-token.entity.js';
 
 /** A token found by the hash of its secret, with its client's account and its state by PostgreSQL's clock. */
-export type TokenLookupRow = AccountRow & { tokenId: string; mode: TokenMode; revoked: boolean; expired: boolean | null; expiresInMs: number | null };
+export type TokenLookupRow = AccountRow & {
+  tokenId: string;
+  mode: TokenMode;
+  revoked: boolean;
+  expired: boolean | null;
+  expiresInMs: number | null;
+};
 
 /** A token by the hash of its secret, with its client's account: the one query of a client request's authentication. */
 const LOOKUP: Statement = {

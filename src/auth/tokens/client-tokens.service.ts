@@ -56,7 +56,11 @@ export class ClientTokensService {
   ) {}
 
   /** `mode` `test`: an `eprt_` token for the client's sandbox (default `live`). */
-  async issue(clientId: string, options: { name?: string | null; expiresAt?: Date | null; mode?: TokenMode }, actor: Actor): Promise<IssuedToken> {
+  async issue(
+    clientId: string,
+    options: { name?: string | null; expiresAt?: Date | null; mode?: TokenMode },
+    actor: Actor,
+  ): Promise<IssuedToken> {
     await this.accounts.assertExists(clientId);
     const mode = options.mode ?? 'live';
     const token = generateToken(clientTokenPrefix(mode));
@@ -98,7 +102,13 @@ export class ClientTokensService {
         if (!(await this.tokens.exists(manager, clientId, tokenId))) throw notFound;
         return;
       }
-      await this.audit.record(manager, actor, { action: 'token.revoked', targetType: 'token', targetId: tokenId, clientId, changes: { name: revoked.name } });
+      await this.audit.record(manager, actor, {
+        action: 'token.revoked',
+        targetType: 'token',
+        targetId: tokenId,
+        clientId,
+        changes: { name: revoked.name },
+      });
     });
     // At once on this replica; the others hear of it from PostgreSQL (migration AuthChangeNotifications).
     this.cache.changed(clientId);

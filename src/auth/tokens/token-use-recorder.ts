@@ -49,7 +49,10 @@ export class TokenUseRecorder implements BeforeApplicationShutdown {
     const ids = [...this.usedSince];
     this.usedSince.clear();
     const write = this.tokens.markUsed(ids).catch((error: unknown) => {
-      this.logger.warn({ token_ids: ids.slice(0, 20), err: error instanceof Error ? error.message : String(error) }, 'could not record last_used_at');
+      this.logger.warn(
+        { token_ids: ids.slice(0, 20), err: error instanceof Error ? error.message : String(error) },
+        'could not record last_used_at',
+      );
     });
     this.writing.add(write);
     void write.finally(() => this.writing.delete(write));

@@ -27,7 +27,11 @@ describe('csvTooBig', () => {
   });
 
   it('a header then a million blank rows is refused at the first row past the bound', () => {
-    expect(csvTooBig(`stream,material,unit,quantity\n${'\n'.repeat(1_000_000)}`, 2001)).toMatchObject({ pointer: '/rows/2002', code: 'too_many_rows', row: 2002 });
+    expect(csvTooBig(`stream,material,unit,quantity\n${'\n'.repeat(1_000_000)}`, 2001)).toMatchObject({
+      pointer: '/rows/2002',
+      code: 'too_many_rows',
+      row: 2002,
+    });
     expect(csvTooBig(`stream,material,unit,quantity\r\n${'\r\n'.repeat(2000)}`, 2001)).toBeUndefined();
     expect(csvTooBig(`stream,material,unit,quantity\r\n${'\r\n'.repeat(2001)}x`, 2001)).toMatchObject({ row: 2002 });
   });
@@ -41,8 +45,19 @@ describe('csvTooBig', () => {
   it(`at most ${MAX_CSV_SEPARATORS_PER_ROW} separators (commas and semicolons outside quotes) a row`, () => {
     expect(MAX_CSV_SEPARATORS_PER_ROW).toBe(100);
     expect(csvTooBig(',;'.repeat(50), 10)).toBeUndefined();
-    expect(csvTooBig(`${',;'.repeat(50)},`, 10)).toEqual({ pointer: '/rows/1', code: 'too_many_cells', row: 1, params: { row: 1, cells: 101 }, detail: 'row 1: more than 101 cells; the rows of these files have a few columns' });
-    expect(csvTooBig(`a\nb\n${';'.repeat(4)}`, 10, 3)).toMatchObject({ pointer: '/rows/3', code: 'too_many_cells', row: 3, detail: 'row 3: more than 4 cells; the rows of these files have a few columns' });
+    expect(csvTooBig(`${',;'.repeat(50)},`, 10)).toEqual({
+      pointer: '/rows/1',
+      code: 'too_many_cells',
+      row: 1,
+      params: { row: 1, cells: 101 },
+      detail: 'row 1: more than 101 cells; the rows of these files have a few columns',
+    });
+    expect(csvTooBig(`a\nb\n${';'.repeat(4)}`, 10, 3)).toMatchObject({
+      pointer: '/rows/3',
+      code: 'too_many_cells',
+      row: 3,
+      detail: 'row 3: more than 4 cells; the rows of these files have a few columns',
+    });
     // Counted per row.
     expect(csvTooBig(`${',,,\n'.repeat(5)}`, 10, 3)).toBeUndefined();
     expect(csvTooBig(`${',,,\r\n'.repeat(5)}`, 10, 3)).toBeUndefined();

@@ -36,7 +36,13 @@ export function csvTooBig(text: string, maxRows: number, maxSeparators = MAX_CSV
       continue;
     } else if (char === COMMA || char === SEMICOLON) {
       if (++separators > maxSeparators) {
-        return { pointer: `/rows/${row}`, code: 'too_many_cells', row, params: { row, cells: maxSeparators + 1 }, detail: `row ${row}: more than ${maxSeparators + 1} cells; the rows of these files have a few columns` };
+        return {
+          pointer: `/rows/${row}`,
+          code: 'too_many_cells',
+          row,
+          params: { row, cells: maxSeparators + 1 },
+          detail: `row ${row}: more than ${maxSeparators + 1} cells; the rows of these files have a few columns`,
+        };
       }
     } else if (char === LF || char === CR) {
       if (char === CR && text.charCodeAt(at + 1) === LF) at++;

@@ -35,6 +35,7 @@ export const CSV_DIALECT_QUERY = {
 /** The dialect a `dialect` query parameter asks for (absent: `en`); anything else is a 422 pointing at it. */
 export function csvDialectQuery(value: unknown): CsvDialect {
   if (value === undefined) return CSV_DIALECTS.en;
-  if (!isCsvDialectName(value)) throw new ValidationProblem([{ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' }]);
+  if (!isCsvDialectName(value))
+    throw new ValidationProblem([{ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' }]);
   return CSV_DIALECTS[value];
 }

@@ -55,7 +55,9 @@ export function writeDeclarationTemplate(examples: readonly CsvLine[], note: str
   const rows = [
     csvRow(CSV_HEADERS[dialect.name], dialect),
     csvRow([`${COMMENT_MARK} ${note}`], dialect),
-    ...examples.map((line) => csvRow([`${COMMENT_MARK} ${line.stream}`, line.material, line.unit, fileQuantity(line.quantity, dialect)], dialect)),
+    ...examples.map((line) =>
+      csvRow([`${COMMENT_MARK} ${line.stream}`, line.material, line.unit, fileQuantity(line.quantity, dialect)], dialect),
+    ),
   ];
   return Buffer.concat([UTF8_BOM, Buffer.from(rows.join(''), 'utf8')]);
 }

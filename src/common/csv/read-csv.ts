@@ -27,10 +27,14 @@ export function decodeCsv(bytes: Buffer, charset: CsvCharset | undefined, accept
   try {
     text = new TextDecoder(charset ?? 'utf-8', { fatal: charset !== 'windows-1252' }).decode(body);
   } catch {
-    if (charset === 'utf-8') throw notText('The file is not valid UTF-8 although its Content-Type says charset=utf-8; save it as "CSV UTF-8", or leave the charset out.');
+    if (charset === 'utf-8')
+      throw notText(
+        'The file is not valid UTF-8 although its Content-Type says charset=utf-8; save it as "CSV UTF-8", or leave the charset out.',
+      );
     text = new TextDecoder('windows-1252').decode(body);
   }
-  if (NOT_TEXT.test(text)) throw notText('The body is not a text file (it holds control characters); send a CSV file saved by a spreadsheet.');
+  if (NOT_TEXT.test(text))
+    throw notText('The body is not a text file (it holds control characters); send a CSV file saved by a spreadsheet.');
   return text;
 }
 
@@ -115,11 +119,24 @@ function detectDelimiter<C extends string>(text: string, spec: CsvColumns<C>, na
     comma === 0
       ? `row ${row}: the header must name the columns ${columnsHelp(spec)}, separated by commas or semicolons.${tab}`
       : `row ${row}: the header splits into known column names with commas and with semicolons alike; use one separator only.`;
-  throw invalidFile([{ pointer: `/rows/${row}`, code: 'invalid_csv_header', detail, row, params: { reason: comma === 0 ? 'no_columns' : 'both_separators', tabs: tab !== '' } }]);
+  throw invalidFile([
+    {
+      pointer: `/rows/${row}`,
+      code: 'invalid_csv_header',
+      detail,
+      row,
+      params: { reason: comma === 0 ? 'no_columns' : 'both_separators', tabs: tab !== '' },
+    },
+  ]);
 }
 
 /** The column of each header cell; 422 for an unknown, repeated or missing column. */
-function readHeader<C extends string>(header: string[], row: number, spec: CsvColumns<C>, names: ReadonlyMap<string, C>): (C | undefined)[] {
+function readHeader<C extends string>(
+  header: string[],
+  row: number,
+  spec: CsvColumns<C>,
+  names: ReadonlyMap<string, C>,
+): (C | undefined)[] {
   const errors: FieldError[] = [];
   const columns = header.map((cell, index) => {
     const column = names.get(headerKey(cell));
@@ -137,9 +154,22 @@ function readHeader<C extends string>(header: string[], row: number, spec: CsvCo
   for (const column of spec.columns) {
     const count = columns.filter((c) => c === column).length;
     if (count === 0 && !spec.optional?.includes(column)) {
-      errors.push({ pointer: `/rows/${row}`, code: 'missing_column', detail: `row ${row}: the column ${column} is missing; the columns are ${columnsHelp(spec)}`, row, params: { column } });
+      errors.push({
+        pointer: `/rows/${row}`,
+        code: 'missing_column',
+        detail: `row ${row}: the column ${column} is missing; the columns are ${columnsHelp(spec)}`,
+        row,
+        params: { column },
+      });
     }
-    if (count > 1) errors.push({ pointer: `/rows/${row}`, code: 'duplicate_column', detail: `row ${row}: the column ${column} is named ${count} times`, row, params: { column, count } });
+    if (count > 1)
+      errors.push({
+        pointer: `/rows/${row}`,
+        code: 'duplicate_column',
+        detail: `row ${row}: the column ${column} is named ${count} times`,
+        row,
+        params: { column, count },
+      });
   }
   if (errors.length > 0) throw invalidFile(errors);
   return columns;
@@ -170,7 +200,15 @@ export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>
       error.code === 'CSV_QUOTE_NOT_CLOSED'
         ? `row ${row}: a quote (") opens a cell that is never closed`
         : `row ${row}: ${error.message.replace(/ at line \d+.*$/, '')}; a cell that contains quotes must be quoted, its quotes doubled ("")`;
-    throw invalidFile([{ pointer: `/rows/${row}`, code: 'invalid_csv', detail, row, params: { reason: error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'quote_not_closed' : 'quotes' } }]);
+    throw invalidFile([
+      {
+        pointer: `/rows/${row}`,
+        code: 'invalid_csv',
+        detail,
+        row,
+        params: { reason: error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'quote_not_closed' : 'quotes' },
+      },
+    ]);
   }
   const isComment = (cells: string[]) => spec.comment !== undefined && (cells[0] ?? '').trim().startsWith(spec.comment);
   const headerIndex = rows.findIndex((cells) => cells.some((cell) => cell.trim() !== '') && !isComment(cells));

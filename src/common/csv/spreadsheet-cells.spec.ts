@@ -36,7 +36,10 @@ describe('neutraliseCell', () => {
     for (const value of ['Verre', "l'=1", "'Verre", "a;'b", "'", "''"]) expect(restoreCell(value)).toBe(value);
   });
 
-  const text = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', "'", '"', ',', ';', '\t', '\r', '\n', ' ', '\u00a0', 'a', 'é'), maxLength: 16 });
+  const text = fc.string({
+    unit: fc.constantFrom('=', '+', '-', '@', "'", '"', ',', ';', '\t', '\r', '\n', ' ', '\u00a0', 'a', 'é'),
+    maxLength: 16,
+  });
 
   it('no part of a written cell starts a formula, whichever separator a spreadsheet splits it on', () => {
     fc.assert(

@@ -24,7 +24,8 @@ function requestOf(chunks: Buffer[], headers: Record<string, string> = {}, optio
 }
 
 /** `bytes` cut in pieces of `size`, as a socket delivers them. */
-const pieces = (bytes: Buffer, size = 1024) => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+const pieces = (bytes: Buffer, size = 1024) =>
+  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
 
 describe('withinInflateRatio', () => {
   it('allows the floor whatever the ratio, and past it the ratio times the bytes received', () => {
@@ -76,18 +77,28 @@ describe('readRequestBody', () => {
     const bomb = Buffer.alloc(200 * 1024, 0x20);
     const error = await readRequestBody(requestOf(pieces(gzipSync(bomb)), { 'content-encoding': 'gzip' }), LIMITS).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Problem);
-    expect(error).toMatchObject({ status: 413, code: 'payload_too_large', detail: expect.stringContaining('inflates more than 50:1 (past 128 KiB)') });
+    expect(error).toMatchObject({
+      status: 413,
+      code: 'payload_too_large',
+      detail: expect.stringContaining('inflates more than 50:1 (past 128 KiB)'),
+    });
     // The same bytes uncompressed are no bomb.
     await expect(readRequestBody(requestOf(pieces(bomb)), LIMITS)).resolves.toHaveLength(bomb.length);
     // Under the floor, any ratio.
-    await expect(readRequestBody(requestOf([gzipSync(Buffer.alloc(100 * 1024))], { 'content-encoding': 'gzip' }), LIMITS)).resolves.toHaveLength(100 * 1024);
+    await expect(
+      readRequestBody(requestOf([gzipSync(Buffer.alloc(100 * 1024))], { 'content-encoding': 'gzip' }), LIMITS),
+    ).resolves.toHaveLength(100 * 1024);
   });
 
   it('the caller’s 413 past maxBytes, as sent or once inflated', async () => {
-    await expect(readRequestBody(requestOf(pieces(text)), { maxBytes: text.length - 1, tooLarge })).rejects.toMatchObject({ detail: 'too large' });
+    await expect(readRequestBody(requestOf(pieces(text)), { maxBytes: text.length - 1, tooLarge })).rejects.toMatchObject({
+      detail: 'too large',
+    });
     await expect(readRequestBody(requestOf(pieces(text)), { maxBytes: text.length, tooLarge })).resolves.toHaveLength(text.length);
     const varied = Buffer.from(Array.from({ length: 2000 }, (_, i) => `${(i * 7919) % 10007};`).join(''));
-    await expect(readRequestBody(requestOf([gzipSync(varied)], { 'content-encoding': 'gzip' }), { maxBytes: 1000, tooLarge })).rejects.toMatchObject({ detail: 'too large' });
+    await expect(
+      readRequestBody(requestOf([gzipSync(varied)], { 'content-encoding': 'gzip' }), { maxBytes: 1000, tooLarge }),
+    ).rejects.toMatchObject({ detail: 'too large' });
   });
 
   it('reads no more of a refused body (the connection is then closed by the answer)', async () => {
@@ -103,7 +114,9 @@ describe('readRequestBody', () => {
       code: 'unsupported_media_type',
       detail: 'Content-Encoding compress is not supported; send the body as is, or with Content-Encoding gzip, deflate or br.',
     });
-    const broken = await readRequestBody(requestOf([Buffer.from('not gzip at all')], { 'content-encoding': 'gzip' }), LIMITS).catch((e: unknown) => e);
+    const broken = await readRequestBody(requestOf([Buffer.from('not gzip at all')], { 'content-encoding': 'gzip' }), LIMITS).catch(
+      (e: unknown) => e,
+    );
     expect(broken).toBeInstanceOf(HttpException);
     expect((broken as HttpException).getStatus()).toBe(400);
     expect((broken as HttpException).message).toMatch(/^The gzip body cannot be decompressed: /);

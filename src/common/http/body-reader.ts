@@ -51,7 +51,12 @@ export function readRequestBody(req: IncomingMessage, limits: BodyLimits): Promi
     if (coding !== 'identity') {
       const make = DECODERS[coding];
       if (!make) {
-        return reject(new Problem('unsupported_media_type', `Content-Encoding ${coding} is not supported; send the body as is, or with Content-Encoding gzip, deflate or br.`));
+        return reject(
+          new Problem(
+            'unsupported_media_type',
+            `Content-Encoding ${coding} is not supported; send the body as is, or with Content-Encoding gzip, deflate or br.`,
+          ),
+        );
       }
       decoder = make();
     }
@@ -99,14 +104,17 @@ export function readRequestBody(req: IncomingMessage, limits: BodyLimits): Promi
     const onClose = () => {
       if (!req.complete) finish(new HttpException('The request was aborted before its body was complete.', 400));
     };
-    const onError = (error: Error) => finish(new HttpException(`The request body cannot be read: ${error.message}.`, 400, { cause: error }));
+    const onError = (error: Error) =>
+      finish(new HttpException(`The request body cannot be read: ${error.message}.`, 400, { cause: error }));
     // Counted before the decoder sees the bytes (listeners run in the order they were added).
     req.on('data', onWire);
     req.once('close', onClose);
     req.once('error', onError);
     if (decoder) {
       decoder.on('data', onInflated);
-      decoder.once('error', (error: Error) => finish(new HttpException(`The ${coding} body cannot be decompressed: ${error.message}.`, 400, { cause: error })));
+      decoder.once('error', (error: Error) =>
+        finish(new HttpException(`The ${coding} body cannot be decompressed: ${error.message}.`, 400, { cause: error })),
+      );
       decoder.once('end', () => finish());
       req.pipe(decoder);
     } else {

@@ -7,7 +7,13 @@ describe('parseForm', () => {
   it('reads fields as the URL standard does: + and percent-encoding decoded, UTF-8, no prototype', () => {
     const body = parseForm(form('a=1&b=%C3%A9t%C3%A9+x&__proto__=p&empty=&=nameless'));
     expect(Object.getPrototypeOf(body)).toBeNull();
-    expect(Object.entries(body)).toEqual([['a', '1'], ['b', 'été x'], ['__proto__', 'p'], ['empty', ''], ['', 'nameless']]);
+    expect(Object.entries(body)).toEqual([
+      ['a', '1'],
+      ['b', 'été x'],
+      ['__proto__', 'p'],
+      ['empty', ''],
+      ['', 'nameless'],
+    ]);
   });
 
   it('keeps every value of a repeated field, in order, in one list', () => {
@@ -32,11 +38,15 @@ describe('parseForm', () => {
     expect((parseForm(fields(MAX_FORM_FIELDS)).a as string[]).length).toBe(MAX_FORM_FIELDS);
     const refuse = () => parseForm(fields(MAX_FORM_FIELDS + 1));
     expect(refuse).toThrow(Problem);
-    expect(refuse).toThrow(expect.objectContaining({ status: 413, code: 'payload_too_large', detail: expect.stringContaining('more than 1,000 fields') }));
+    expect(refuse).toThrow(
+      expect.objectContaining({ status: 413, code: 'payload_too_large', detail: expect.stringContaining('more than 1,000 fields') }),
+    );
     // Empty pieces count too: `&&&…` is refused unread.
     expect(() => parseForm(form('&'.repeat(MAX_FORM_FIELDS)))).toThrow(expect.objectContaining({ status: 413 }));
     // A smaller bound when asked.
-    expect(() => parseForm(form('a=1&b=2&c=3'), 2)).toThrow(expect.objectContaining({ status: 413, detail: expect.stringContaining('more than 2 fields') }));
+    expect(() => parseForm(form('a=1&b=2&c=3'), 2)).toThrow(
+      expect.objectContaining({ status: 413, detail: expect.stringContaining('more than 2 fields') }),
+    );
     expect(Object.keys(parseForm(form('a=1&b=2'), 2))).toEqual(['a', 'b']);
   });
 

@@ -25,7 +25,10 @@ export function countFormFields(bytes: Buffer, max: number): number {
  */
 export function parseForm(bytes: Buffer, maxFields = MAX_FORM_FIELDS): FormBody {
   if (countFormFields(bytes, maxFields) > maxFields) {
-    throw new Problem('payload_too_large', `The form has more than ${maxFields.toLocaleString('en')} fields; the largest form of this service has about 800.`);
+    throw new Problem(
+      'payload_too_large',
+      `The form has more than ${maxFields.toLocaleString('en')} fields; the largest form of this service has about 800.`,
+    );
   }
   const form = Object.create(null) as FormBody;
   for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {

@@ -56,7 +56,8 @@ export function parseJsonBody(bytes: Buffer): unknown {
   // A UTF-8 byte order mark is no part of the text (body-parser's decoder dropped it too).
   const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8');
   // Objects and arrays only, as body-parser's strict mode had it: a bare `1` or `"x"` is malformed.
-  if (!/^[\x20\t\n\r]*[{[]/.test(text)) throw new Problem('malformed_json', 'The request body is not valid JSON: a JSON object or array is expected.');
+  if (!/^[\x20\t\n\r]*[{[]/.test(text))
+    throw new Problem('malformed_json', 'The request body is not valid JSON: a JSON object or array is expected.');
   try {
     try {
       return parseLossless(text, null, parseNumber);
@@ -67,7 +68,8 @@ export function parseJsonBody(bytes: Buffer): unknown {
       throw error;
     }
   } catch (error) {
-    if (error instanceof SyntaxError) throw new Problem('malformed_json', `The request body is not valid JSON: ${error.message}.`, { cause: error });
+    if (error instanceof SyntaxError)
+      throw new Problem('malformed_json', `The request body is not valid JSON: ${error.message}.`, { cause: error });
     throw error;
   }
 }

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
-import { acceptsEncoding, type Encoding, PUBLIC_CACHE_CONTROL, PrebuiltFiles, type PrebuiltFile, representation } from './prebuilt-files.js';
+import {
+  acceptsEncoding,
+  type Encoding,
+  PUBLIC_CACHE_CONTROL,
+  PrebuiltFiles,
+  type PrebuiltFile,
+  representation,
+} from './prebuilt-files.js';
 
 /** A file whose variants are made when first asked for, counting how often. */
 function lazyFile(text: string, headers: OutgoingHttpHeaders = {}): PrebuiltFile & { made: Encoding[] } {
@@ -47,7 +54,12 @@ describe('PrebuiltFiles', () => {
     expect(head.status).toBe(200);
     expect(head.body).toBeUndefined();
     expect(head.headers!['Content-Length']).toBe(Buffer.from('identity:p').length);
-    for (const [method, url] of [['POST', '/pricing'], ['GET', '/pricing/'], ['GET', '/Pricing'], ['GET', '/other']]) {
+    for (const [method, url] of [
+      ['POST', '/pricing'],
+      ['GET', '/pricing/'],
+      ['GET', '/Pricing'],
+      ['GET', '/other'],
+    ]) {
       expect(call(files, method!, url!).next).toBe(true);
     }
   });
@@ -64,11 +76,15 @@ describe('PrebuiltFiles', () => {
     expect([...file.made].sort()).toEqual(['br', 'gzip', 'identity']);
   });
 
-  it('answers 304 to any of the file\'s ETags (weak comparison) or a later If-Modified-Since, with the headers of its kind', () => {
+  it("answers 304 to any of the file's ETags (weak comparison) or a later If-Modified-Since, with the headers of its kind", () => {
     const file = lazyFile('p', { 'Content-Security-Policy': "default-src 'none'" });
     const files = new PrebuiltFiles(new Map([['/p', file]]));
     const first = call(files, 'GET', '/p', { 'accept-encoding': 'br' });
-    expect(first.headers).toMatchObject({ 'Cache-Control': PUBLIC_CACHE_CONTROL, Vary: 'Accept-Encoding', 'Content-Security-Policy': "default-src 'none'" });
+    expect(first.headers).toMatchObject({
+      'Cache-Control': PUBLIC_CACHE_CONTROL,
+      Vary: 'Accept-Encoding',
+      'Content-Security-Policy': "default-src 'none'",
+    });
     const etag = first.headers!.ETag as string;
     const again = call(files, 'GET', '/p', { 'if-none-match': `W/${etag}` });
     expect(again.status).toBe(304);
@@ -84,7 +100,12 @@ describe('PrebuiltFiles', () => {
 describe('PrebuiltFiles.answer (before any other middleware)', () => {
   function answer(files: PrebuiltFiles, method: string, url: string, headers: Record<string, string> = {}) {
     const sent: { status?: number; headers?: string[]; body?: Buffer } = {};
-    const req = { method, url, headers, acceptsEncodings: (e: string) => (headers['accept-encoding'] ?? '').includes(e) } as unknown as Request;
+    const req = {
+      method,
+      url,
+      headers,
+      acceptsEncodings: (e: string) => (headers['accept-encoding'] ?? '').includes(e),
+    } as unknown as Request;
     const res = {
       writeHead(status: number, h: string[]) {
         sent.status = status;
@@ -101,7 +122,7 @@ describe('PrebuiltFiles.answer (before any other middleware)', () => {
     return { path, ...sent, pairs, count: (sent.headers?.length ?? 0) / 2 };
   }
 
-  it('sends the security headers, the file\'s own taking precedence, and the request id, in one list', () => {
+  it("sends the security headers, the file's own taking precedence, and the request id, in one list", () => {
     const security = { 'Content-Security-Policy': "default-src 'self'", 'X-Content-Type-Options': 'nosniff' };
     const files = new PrebuiltFiles(new Map([['/p', lazyFile('p', { 'content-security-policy': "default-src 'none'" })]]), security);
     const ok = answer(files, 'GET', '/p?x=1', { 'accept-encoding': 'br' });
@@ -125,7 +146,12 @@ describe('PrebuiltFiles.answer (before any other middleware)', () => {
 
   it('does nothing for another method or path', () => {
     const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]));
-    for (const [method, url] of [['POST', '/p'], ['GET', '/p/'], ['GET', '/P'], ['GET', '/q']]) {
+    for (const [method, url] of [
+      ['POST', '/p'],
+      ['GET', '/p/'],
+      ['GET', '/P'],
+      ['GET', '/q'],
+    ]) {
       const result = answer(files, method!, url!);
       expect({ method, url, path: result.path, status: result.status }).toEqual({ method, url, path: undefined, status: undefined });
     }
@@ -149,10 +175,18 @@ describe('PrebuiltFiles, what the mutation run found untested', () => {
     files.answer(req, res, requestId);
     return sent;
   }
-  const named = (headers: string[] | undefined, name: string) => (headers ?? []).filter((_, i) => i % 2 === 0 && headers![i]!.toLowerCase() === name);
+  const named = (headers: string[] | undefined, name: string) =>
+    (headers ?? []).filter((_, i) => i % 2 === 0 && headers![i]!.toLowerCase() === name);
 
   it('lists the paths it answers', () => {
-    expect(new PrebuiltFiles(new Map([['/a', lazyFile('a')], ['/b', lazyFile('b')]])).paths()).toEqual(['/a', '/b']);
+    expect(
+      new PrebuiltFiles(
+        new Map([
+          ['/a', lazyFile('a')],
+          ['/b', lazyFile('b')],
+        ]),
+      ).paths(),
+    ).toEqual(['/a', '/b']);
   });
 
   it('sends the bytes as they are when the client accepts neither brotli nor gzip', () => {
@@ -162,7 +196,7 @@ describe('PrebuiltFiles, what the mutation run found untested', () => {
     expect(plain.headers!['Content-Encoding']).toBeUndefined();
   });
 
-  it('asks a file for its variants only while preparing each encoding\'s response, never again', () => {
+  it("asks a file for its variants only while preparing each encoding's response, never again", () => {
     const file = lazyFile('p');
     const asked: Encoding[] = [];
     const counting: PrebuiltFile = { ...file, variant: (encoding) => (asked.push(encoding), file.variant(encoding)) };
@@ -177,12 +211,15 @@ describe('PrebuiltFiles, what the mutation run found untested', () => {
     expect(asked).toHaveLength(prepared);
   });
 
-  it('sends one X-Request-Id, the current request\'s, however many requests came before', () => {
+  it("sends one X-Request-Id, the current request's, however many requests came before", () => {
     const files = new PrebuiltFiles(new Map([['/p', lazyFile('p')]]));
     const first = answer(files, '/p', {}, 'first');
     const etag = first.headers![first.headers!.indexOf('ETag') + 1]!;
     expect(answer(files, '/p', { 'if-none-match': etag }, 'second').status).toBe(304);
-    for (const [headers, id] of [[{}, 'third'], [{ 'if-none-match': etag }, 'fourth']] as const) {
+    for (const [headers, id] of [
+      [{}, 'third'],
+      [{ 'if-none-match': etag }, 'fourth'],
+    ] as const) {
       const sent = answer(files, '/p', headers, id);
       expect(named(sent.headers, 'x-request-id')).toHaveLength(1);
       expect(sent.headers![sent.headers!.length - 1]).toBe(id);

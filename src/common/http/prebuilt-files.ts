@@ -109,7 +109,12 @@ export class PrebuiltFiles {
         'Last-Modified': file.lastModified,
         ...file.headers,
       };
-      const headers = { 'Content-Type': file.contentType, ...common, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': variant.body.length };
+      const headers = {
+        'Content-Type': file.contentType,
+        ...common,
+        ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+        'Content-Length': variant.body.length,
+      };
       prepared = byEncoding[slot] = {
         body: variant.body,
         lastModified: file.lastModified,

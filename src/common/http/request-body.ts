@@ -1,12 +1,6 @@
 import { MIMEType } from 'node:util';
 import busboy from 'busboy';
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Injectable,
-  type NestInterceptor,
-  SetMetadata,
-} from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type express from 'express';
 import type { Observable } from 'rxjs';
@@ -103,7 +97,10 @@ export class RequestBodyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const req = http.getRequest<express.Request>();
     if (BODY_METHODS.has(req.method) && typeis.hasBody(req)) {
-      const accepted = this.reflector.getAllAndOverride<BodyType[] | undefined>(ACCEPTS_KEY, [context.getHandler(), context.getClass()]) ?? ['json'];
+      const accepted = this.reflector.getAllAndOverride<BodyType[] | undefined>(ACCEPTS_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? ['json'];
       if (!declaresBody(req)) {
         // An empty body: `{}` for JSON as JSON parsers have always given; nothing otherwise.
         req.body = typeis(req, MEDIA_TYPES.json) && accepted.includes('json') ? {} : undefined;
@@ -114,12 +111,21 @@ export class RequestBodyInterceptor implements NestInterceptor {
         const bytes = await readRequestBody(req, { maxBytes: BODY_LIMIT_BYTES, tooLarge }).catch((error: unknown) => {
           // A Content-Encoding the service cannot read is a 415 like any other: it says what the route takes.
           if (error instanceof Problem && error.code === 'unsupported_media_type') {
-            throw new Problem(error.code, error.detail, { extensions: error.extensions, headers: { ...error.headers, 'Accept-Post': acceptPostOf(accepted) } });
+            throw new Problem(error.code, error.detail, {
+              extensions: error.extensions,
+              headers: { ...error.headers, 'Accept-Post': acceptPostOf(accepted) },
+            });
           }
           throw error;
         });
         req.body =
-          type === 'json' ? parseJsonBody(bytes) : type === 'csv' ? new CsvBody(bytes, charset) : type === 'form' ? parseForm(bytes) : await parseMultipart(req, bytes);
+          type === 'json'
+            ? parseJsonBody(bytes)
+            : type === 'csv'
+              ? new CsvBody(bytes, charset)
+              : type === 'form'
+                ? parseForm(bytes)
+                : await parseMultipart(req, bytes);
       }
     }
     return next.handle();
@@ -135,7 +141,8 @@ function negotiate(req: express.Request, accepted: BodyType[]): { type: BodyType
   const refuse = (detail: string) => new Problem('unsupported_media_type', detail, { headers: { 'Accept-Post': acceptPost } });
   const contentType = req.headers['content-type'];
   const type = accepted.find((kind) => typeis(req, MEDIA_TYPES[kind]));
-  if (type === undefined) throw refuse(`Content-Type ${contentType ?? '(none)'} is not accepted here; send ${acceptPost.replace(/, ([^,]*)$/, ' or $1')}.`);
+  if (type === undefined)
+    throw refuse(`Content-Type ${contentType ?? '(none)'} is not accepted here; send ${acceptPost.replace(/, ([^,]*)$/, ' or $1')}.`);
   let charset: string | undefined;
   try {
     charset = new MIMEType(contentType!).params.get('charset')?.toLowerCase();
@@ -144,7 +151,9 @@ function negotiate(req: express.Request, accepted: BodyType[]): { type: BodyType
   }
   if (type === 'csv') {
     if (charset !== undefined && !CSV_CHARSETS[charset]) {
-      throw refuse(`A CSV file is read as UTF-8 or Windows-1252, not charset=${charset}: save it as "CSV UTF-8", or leave the charset out.`);
+      throw refuse(
+        `A CSV file is read as UTF-8 or Windows-1252, not charset=${charset}: save it as "CSV UTF-8", or leave the charset out.`,
+      );
     }
     return { type, charset: charset === undefined ? undefined : CSV_CHARSETS[charset] };
   }
@@ -154,7 +163,8 @@ function negotiate(req: express.Request, accepted: BodyType[]): { type: BodyType
   return { type };
 }
 
-const tooLarge = () => new Problem('payload_too_large', `The request body exceeds the limit of 1 MiB (${BODY_LIMIT_BYTES.toLocaleString('en')} bytes).`);
+const tooLarge = () =>
+  new Problem('payload_too_large', `The request body exceeds the limit of 1 MiB (${BODY_LIMIT_BYTES.toLocaleString('en')} bytes).`);
 
 /** A multipart form already read (at most 1 MiB), parsed by busboy; a malformed one is a 400. */
 function parseMultipart(req: express.Request, bytes: Buffer): Promise<MultipartBody> {

@@ -4,7 +4,8 @@ import { filtersHash, KeysetCursor, pageOf, positionOf, UUID_ID } from './keyset
 const position = { at: '2025-07-01T08:00:00.123456Z', id: '0b6f1c2e-6a55-4c1e-9a7e-3f3f1d2a9b10' };
 const ANY_ID = /^.+$/;
 const raw = (payload: unknown) => Buffer.from(JSON.stringify(payload)).toString('base64url');
-const payload = (overrides: Record<string, unknown>, filters = {}) => raw({ v: 1, t: position.at, i: position.id, f: filtersHash(filters), ...overrides });
+const payload = (overrides: Record<string, unknown>, filters = {}) =>
+  raw({ v: 1, t: position.at, i: position.id, f: filtersHash(filters), ...overrides });
 const read = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
 
 describe('filtersHash', () => {
@@ -14,7 +15,9 @@ describe('filtersHash', () => {
   });
 
   it('tells apart values, their types, and a filter absent from one set but not the other', () => {
-    const hashes = [{}, { a: undefined }, { a: 'true' }, { a: true }, { a: false }, { a: '' }, { a: 'x', b: 'y' }, { a: 'y', b: 'x' }].map(filtersHash);
+    const hashes = [{}, { a: undefined }, { a: 'true' }, { a: true }, { a: false }, { a: '' }, { a: 'x', b: 'y' }, { a: 'y', b: 'x' }].map(
+      filtersHash,
+    );
     expect(new Set(hashes).size).toBe(hashes.length);
   });
 });

@@ -20,7 +20,11 @@ export const UUID_ID = new RegExp(UUID_PATTERN);
  * of the filters with sorted keys (an absent one is null).
  */
 export function filtersHash(filters: Filters): string {
-  const sorted = Object.fromEntries(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+  const sorted = Object.fromEntries(
+    Object.keys(filters)
+      .sort()
+      .map((key) => [key, filters[key] ?? null]),
+  );
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
 }
 
@@ -66,9 +70,16 @@ export function positionOf(cursor: string | undefined, filters: Filters, idPatte
   if (cursor === undefined) return undefined;
   const decoded = KeysetCursor.decode(cursor, filters, idPattern);
   if (decoded === 'mismatch') {
-    throw new Problem('invalid_cursor', 'This cursor belongs to a listing with other filters: keep the filters unchanged while paging, or start again without cursor.');
+    throw new Problem(
+      'invalid_cursor',
+      'This cursor belongs to a listing with other filters: keep the filters unchanged while paging, or start again without cursor.',
+    );
   }
-  if (!decoded) throw new Problem('invalid_cursor', 'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.');
+  if (!decoded)
+    throw new Problem(
+      'invalid_cursor',
+      'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.',
+    );
   return decoded;
 }
 

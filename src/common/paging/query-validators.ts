@@ -8,7 +8,8 @@ export const IsRfc3339 = (options?: ValidationOptions) =>
     {
       name: 'isDateTime',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && RFC3339.test(value) && isISO8601(value, { strict: true, strictSeparator: true }),
+        validate: (value: unknown) =>
+          typeof value === 'string' && RFC3339.test(value) && isISO8601(value, { strict: true, strictSeparator: true }),
         defaultMessage: () => '$property must be an RFC 3339 date-time with a time zone, e.g. 2026-01-31T00:00:00Z',
       },
     },

@@ -118,9 +118,7 @@ export class ProblemFilter implements ExceptionFilter {
       case 429:
         return new Problem('rate_limited', 'Too many requests; slow down and retry after the delay given in Retry-After.');
       default: {
-        const code = (Object.keys(PROBLEM_TYPES) as ProblemCode[]).find(
-          (key) => PROBLEM_TYPES[key].status === status,
-        );
+        const code = (Object.keys(PROBLEM_TYPES) as ProblemCode[]).find((key) => PROBLEM_TYPES[key].status === status);
         if (code && status < 500) return new Problem(code, messageOf(exception));
         return new Problem('internal_error', 'An unexpected error occurred. Quote the request id when reporting it.');
       }

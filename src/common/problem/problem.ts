@@ -21,7 +21,15 @@ export interface FieldError {
 }
 
 /** A value of `FieldError.params`: text, a number, a list, or a name in each language (`{ fr, en }`). */
-export type FieldErrorParam = string | number | boolean | null | readonly string[] | readonly number[] | Readonly<Record<string, string>> | readonly Readonly<Record<string, string>>[];
+export type FieldErrorParam =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly string[]
+  | readonly number[]
+  | Readonly<Record<string, string>>
+  | readonly Readonly<Record<string, string>>[];
 export type FieldErrorParams = Readonly<Record<string, FieldErrorParam | undefined>>;
 
 /** A field error as the API answers it: without `params`. */
@@ -109,7 +117,12 @@ export class ValidationProblem extends Problem {
     const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => ({ ...error, detail: truncate(error.detail) }));
     const unlisted = Math.max(total, errors.length) - listed.length;
     if (unlisted > 0) {
-      listed.push({ pointer: '', code: 'more_errors', detail: `${unlisted} more problem${unlisted > 1 ? 's' : ''} not listed`, params: { count: unlisted } });
+      listed.push({
+        pointer: '',
+        code: 'more_errors',
+        detail: `${unlisted} more problem${unlisted > 1 ? 's' : ''} not listed`,
+        params: { count: unlisted },
+      });
     }
     super('validation_failed', truncate(detail), { extensions: { errors: listed } });
   }

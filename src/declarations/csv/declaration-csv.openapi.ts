@@ -1,8 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 // Household packaging (EMB) declares each material in kg and in uvc (reference-data/streams.yaml, unit_requirements).
-export const CSV_REQUEST_EXAMPLE = 'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1200,5\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;310\r\nEMB;Papier-carton;uvc;1500\r\n';
-export const CSV_RESPONSE_EXAMPLE = '\ufeffstream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,310\r\nEMB,Papier-carton,uvc,1500\r\n';
+export const CSV_REQUEST_EXAMPLE =
+  'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1200,5\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;310\r\nEMB;Papier-carton;uvc;1500\r\n';
+export const CSV_RESPONSE_EXAMPLE =
+  '\ufeffstream,material,unit,quantity\r\nEMB,Verre,kg,1200.5\r\nEMB,Verre,uvc,4800\r\nEMB,Papier-carton,kg,310\r\nEMB,Papier-carton,uvc,1500\r\n';
 
 /**
  * `@nestjs/swagger` gives every media type of a request body the DTO's schema: the `text/csv`
@@ -27,7 +29,7 @@ const CSV_BODIES: [path: string, description: string, example: string][] = [
   ],
   [
     '/api/v1/products',
-    'A header row (`reference`, `name`, `stream`, `gtin`, `valid_from`, `material`, `weight_g`, `per_unit`, `packaging_category`, `reuse_status`, or their French names) and one row per packaging element, the product\'s cells repeated; comma or semicolon separated; UTF-8 or Windows-1252.',
+    "A header row (`reference`, `name`, `stream`, `gtin`, `valid_from`, `material`, `weight_g`, `per_unit`, `packaging_category`, `reuse_status`, or their French names) and one row per packaging element, the product's cells repeated; comma or semicolon separated; UTF-8 or Windows-1252.",
     'référence;désignation;flux;gtin;à partir de;matériau;poids (g);nombre par UVC\r\nBTL-75-BLANC;Vin blanc 75 cl;EMB;;2026-S1;Verre;410,5;1\r\nBTL-75-BLANC;Vin blanc 75 cl;EMB;;2026-S1;Papier-carton;2,5;2\r\n',
   ],
   [

@@ -27,7 +27,9 @@ describe('readDeclarationCsv', () => {
   it('numbers rows as a spreadsheet does when blank rows come before the header', () => {
     const sheet = read('\r\n;;;\r\nstream;material;unit;quantity\r\nEMB;Verre;kg;1\r\n');
     expect(sheet.rows).toEqual([4]);
-    expect(() => read('\n\nstream;material;quantity\n')).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/3', code: 'missing_column' })] }));
+    expect(() => read('\n\nstream;material;quantity\n')).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/3', code: 'missing_column' })] }),
+    );
   });
 
   it('refuses a header that splits both ways', () => {
@@ -35,7 +37,11 @@ describe('readDeclarationCsv', () => {
   });
 
   it('reads back what writeDeclarationCsv writes, whatever the material (formula cells included)', () => {
-    const material = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', "'", '"', ',', ';', ' ', 'a', 'é', '😀'), minLength: 1, maxLength: 12 });
+    const material = fc.string({
+      unit: fc.constantFrom('=', '+', '-', '@', "'", '"', ',', ';', ' ', 'a', 'é', '😀'),
+      minLength: 1,
+      maxLength: 12,
+    });
     fc.assert(
       fc.property(material, (text) => {
         const stored = text.trim();
@@ -64,8 +70,12 @@ describe('readDeclarationCsv: bounds before parsing', () => {
       return undefined;
     })();
     expect(refused).toBeInstanceOf(ValidationProblem);
-    expect((refused as ValidationProblem).errors).toEqual([expect.objectContaining({ pointer: '/rows/2002', code: 'too_many_rows', row: 2002 })]);
-    expect(() => read(`${header}${'\r\n'.repeat(50_000)}`)).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ code: 'too_many_rows' })] }));
+    expect((refused as ValidationProblem).errors).toEqual([
+      expect.objectContaining({ pointer: '/rows/2002', code: 'too_many_rows', row: 2002 }),
+    ]);
+    expect(() => read(`${header}${'\r\n'.repeat(50_000)}`)).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ code: 'too_many_rows' })] }),
+    );
   });
 
   it('1,000 lines and 1,000 blank rows are read; the 1,001st line is the precise too_many_lines, not too_many_rows', () => {
@@ -74,7 +84,9 @@ describe('readDeclarationCsv: bounds before parsing', () => {
     expect(sheet.errors).toEqual([]);
     expect(read(`${header}${lines(1001)}`).errors).toEqual([expect.objectContaining({ pointer: '/rows/1002', code: 'too_many_lines' })]);
     expect(read(`${header}${lines(2000)}`).errors).toEqual([expect.objectContaining({ pointer: '/rows/1002', code: 'too_many_lines' })]);
-    expect(() => read(`${header}${lines(2001)}`)).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/2002', code: 'too_many_rows' })] }));
+    expect(() => read(`${header}${lines(2001)}`)).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/rows/2002', code: 'too_many_rows' })] }),
+    );
   });
 
   it('a header of 100,000 commas: 422 too_many_cells at row 1, without parsing it', () => {

@@ -34,7 +34,6 @@ export interface DeclarationSheet {
   comments: number;
 }
 
-
 /**
  * A declaration file as the JSON body it stands for (common/csv/read-csv.ts reads it as a table:
  * either separator, rows numbered as a spreadsheet shows them, blank rows ignored). A file that
@@ -46,10 +45,18 @@ export function readDeclarationCsv(file: DeclarationFile, period: string | undef
   const table = readCsvTable(text, DECLARATION_COLUMNS, maxLines);
   const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors], comments: table.comments };
   // The evidence of every quantity of the file at once: "1.200" is 1200 in a file that writes "12,5" elsewhere.
-  const context = numberContext(table.records.slice(0, maxLines).map(({ cells }) => (typeof cells.quantity === 'string' ? cells.quantity : '')));
+  const context = numberContext(
+    table.records.slice(0, maxLines).map(({ cells }) => (typeof cells.quantity === 'string' ? cells.quantity : '')),
+  );
   for (const { row, cells } of table.records) {
     if (sheet.rows.length === maxLines) {
-      sheet.errors.push({ pointer: `/rows/${row}`, code: 'too_many_lines', detail: `row ${row}: a declaration has at most ${maxLines} lines; this row is line ${maxLines + 1}`, row, params: { max: maxLines } });
+      sheet.errors.push({
+        pointer: `/rows/${row}`,
+        code: 'too_many_lines',
+        detail: `row ${row}: a declaration has at most ${maxLines} lines; this row is line ${maxLines + 1}`,
+        row,
+        params: { max: maxLines },
+      });
       break;
     }
     const line: Record<string, unknown> = { ...cells };
@@ -108,14 +115,26 @@ export function pointAtCells(sheet: DeclarationSheet, errors: FieldError[]): Fie
     const line = /^\/lines\/(\d+)(\/.*)?$/.exec(error.pointer);
     if (line) {
       const row = sheet.rows[Number(line[1])]!;
-      return { pointer: `/rows/${row}${line[2] ?? ''}`, code: error.code, detail: `row ${row}: ${error.detail}`, row, params: paramsAtRows(sheet, error.params) };
+      return {
+        pointer: `/rows/${row}${line[2] ?? ''}`,
+        code: error.code,
+        detail: `row ${row}: ${error.detail}`,
+        row,
+        params: paramsAtRows(sheet, error.params),
+      };
     }
     // No line, but comment rows: most likely the template's examples, left commented.
     if (error.pointer === '/lines' && error.code === 'too_few_lines' && sheet.comments > 0) {
-      return { ...error, pointer: '/rows', detail: `${error.detail}; the file's ${sheet.comments} row(s) starting with # are comments, which are not read: remove the # of the examples you keep`, params: { ...error.params, comments: sheet.comments } };
+      return {
+        ...error,
+        pointer: '/rows',
+        detail: `${error.detail}; the file's ${sheet.comments} row(s) starting with # are comments, which are not read: remove the # of the examples you keep`,
+        params: { ...error.params, comments: sheet.comments },
+      };
     }
     if (error.pointer === '/lines') return { ...error, pointer: '/rows' };
-    if (error.pointer === '/period') return { ...error, pointer: '/query/period', detail: `${error.detail} (in the address: ?period=2025-S1)` };
+    if (error.pointer === '/period')
+      return { ...error, pointer: '/query/period', detail: `${error.detail} (in the address: ?period=2025-S1)` };
     return error;
   });
   const all = [...sheet.errors, ...mapped.filter((error) => !read.has(error.pointer))];

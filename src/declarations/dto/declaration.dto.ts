@@ -1,7 +1,14 @@
 import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/reference-documents.js';
-import type { DeclarationRecordRow, DeclarationRow, DeclarationSummaryRow, LineRow, SubmittedBy, TotalRow } from '../declarations.repository.js';
+import type {
+  DeclarationRecordRow,
+  DeclarationRow,
+  DeclarationSummaryRow,
+  LineRow,
+  SubmittedBy,
+  TotalRow,
+} from '../declarations.repository.js';
 import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export class LocalizedNameDto {
@@ -143,7 +150,9 @@ export abstract class DeclarationBaseDto {
   totals!: DeclarationTotalDto[];
 }
 
-@ApiSchema({ description: 'A declaration as stored: never changed after acknowledgement, except `status` when a later revision supersedes it.' })
+@ApiSchema({
+  description: 'A declaration as stored: never changed after acknowledgement, except `status` when a later revision supersedes it.',
+})
 export class DeclarationDto extends DeclarationBaseDto {
   /** In the order submitted. */
   @ApiProperty({ type: [DeclarationLineDto] })
@@ -168,7 +177,14 @@ export class DeclarationDto extends DeclarationBaseDto {
   static reorder(stored: DeclarationDto): DeclarationDto {
     const { id, client_id, period, revision, status, supersedes, submitted_at, receipt } = stored;
     return {
-      id, client_id, period, revision, status, supersedes, submitted_at, receipt,
+      id,
+      client_id,
+      period,
+      revision,
+      status,
+      supersedes,
+      submitted_at,
+      receipt,
       // Responses stored before catalogue versions existed were all of version 1.
       catalogue_version: stored.catalogue_version ?? 1,
       // Responses stored before the sandbox existed were all live.
@@ -187,7 +203,9 @@ export class DeclarationDto extends DeclarationBaseDto {
   }
 }
 
-@ApiSchema({ description: 'Something a person should check in a declaration that was accepted: never an error, never stored with the declaration.' })
+@ApiSchema({
+  description: 'Something a person should check in a declaration that was accepted: never an error, never stored with the declaration.',
+})
 export class DeclarationWarningDto {
   /** JSON Pointer into the request body (`/lines/3/material`), or the CSV cell (`/rows/4/material`). */
   @ApiProperty({ example: '/lines/2/material' })
@@ -201,11 +219,16 @@ export class DeclarationWarningDto {
   @ApiProperty({ enum: ['material_uncategorised', 'quantity_maybe_tonnes'], example: 'material_uncategorised' })
   code!: string;
 
-  @ApiProperty({ example: '"Plastique" is not a material category of EMB: it is stored as written, but it will not match a line of the eco-organism\'s grid.' })
+  @ApiProperty({
+    example:
+      '"Plastique" is not a material category of EMB: it is stored as written, but it will not match a line of the eco-organism\'s grid.',
+  })
   detail!: string;
 }
 
-@ApiSchema({ description: 'The answer to a submission: the declaration, and what to check in it (`warnings`, empty when there is nothing to say).' })
+@ApiSchema({
+  description: 'The answer to a submission: the declaration, and what to check in it (`warnings`, empty when there is nothing to say).',
+})
 export class SubmittedDeclarationDto extends DeclarationDto {
   /** Things to check that do not stop the filing; an empty array when there are none. The same on a replay with the same `Idempotency-Key`. */
   @ApiProperty({ type: [DeclarationWarningDto] })
@@ -213,7 +236,8 @@ export class SubmittedDeclarationDto extends DeclarationDto {
 }
 
 @ApiSchema({
-  description: 'A declaration in a list: the record without its lines (up to 1000 each), with `line_count`. The full record is `GET /api/v1/declarations/{id}`.',
+  description:
+    'A declaration in a list: the record without its lines (up to 1000 each), with `line_count`. The full record is `GET /api/v1/declarations/{id}`.',
 })
 export class DeclarationSummaryDto extends DeclarationBaseDto {
   @ApiProperty({ type: 'integer', example: 12, minimum: 1 })

@@ -41,8 +41,40 @@ export interface MissingRow {
 
 /** The columns of the CSV, in each dialect's words (French headers for the French dialect). */
 export const ANNUAL_CSV_COLUMNS = {
-  en: ['kind', 'year', 'eco_organism', 'client_id', 'company', 'country', 'idus', 'stream', 'material', 'material_category', 'unit', 'quantity', 's1_receipt', 's2_receipt', 'missing_periods'],
-  fr: ['type', 'année', 'éco-organisme', 'identifiant client', 'société', 'pays', 'IDU', 'filière', 'matériau', 'catégorie de matériau', 'unité', 'quantité', 'reçu S1', 'reçu S2', 'semestres manquants'],
+  en: [
+    'kind',
+    'year',
+    'eco_organism',
+    'client_id',
+    'company',
+    'country',
+    'idus',
+    'stream',
+    'material',
+    'material_category',
+    'unit',
+    'quantity',
+    's1_receipt',
+    's2_receipt',
+    'missing_periods',
+  ],
+  fr: [
+    'type',
+    'année',
+    'éco-organisme',
+    'identifiant client',
+    'société',
+    'pays',
+    'IDU',
+    'filière',
+    'matériau',
+    'catégorie de matériau',
+    'unité',
+    'quantité',
+    'reçu S1',
+    'reçu S2',
+    'semestres manquants',
+  ],
 } as const;
 
 /** Rows fetched per round trip by the cursor. */
@@ -79,7 +111,13 @@ export class AnnualExportService {
     private readonly clock: Clock,
   ) {}
 
-  async write(yearText: string, ecoOrganism: string | undefined, format: 'json' | 'csv', dialectName: CsvDialectName, res: Response): Promise<void> {
+  async write(
+    yearText: string,
+    ecoOrganism: string | undefined,
+    format: 'json' | 'csv',
+    dialectName: CsvDialectName,
+    res: Response,
+  ): Promise<void> {
     if (!/^[0-9]{4}$/.test(yearText)) throw new NotFoundProblem('The year (four digits, e.g. 2025)');
     const year = Number(yearText);
     if (ecoOrganism !== undefined) this.checkEcoOrganism(ecoOrganism);
@@ -92,12 +130,17 @@ export class AnnualExportService {
     try {
       await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
-      const query = Object.assign(new QueryStream(ANNUAL_ROWS, [s1, s2, eco], { batchSize: BATCH_ROWS, highWaterMark: BATCH_ROWS }), { query_timeout: STREAMING_STATEMENT_TIMEOUT_MS });
+      const query = Object.assign(new QueryStream(ANNUAL_ROWS, [s1, s2, eco], { batchSize: BATCH_ROWS, highWaterMark: BATCH_ROWS }), {
+        query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
+      });
       const rows = client.query(query) as unknown as AsyncIterable<AnnualRow>;
       res.status(200);
       if (format === 'csv') {
         res.setHeader('Content-Type', CSV_MEDIA_TYPE);
-        res.setHeader('Content-Disposition', `attachment; filename="epr-annual-${year}${eco ? `-${eco.normalize('NFD').replace(/[^A-Za-z0-9]+/g, '-')}` : ''}.csv"`);
+        res.setHeader(
+          'Content-Disposition',
+          `attachment; filename="epr-annual-${year}${eco ? `-${eco.normalize('NFD').replace(/[^A-Za-z0-9]+/g, '-')}` : ''}.csv"`,
+        );
       } else {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
@@ -138,7 +181,15 @@ export class AnnualExportService {
   }
 
   private checkEcoOrganism(name: string): void {
-    const listed = [...new Set(this.catalogue.streamCodes().flatMap((code) => (this.catalogue.stream(code)?.eco_organisms ?? []).filter((o) => o.role !== 'coordinating_body').map((o) => o.name)))];
+    const listed = [
+      ...new Set(
+        this.catalogue
+          .streamCodes()
+          .flatMap((code) =>
+            (this.catalogue.stream(code)?.eco_organisms ?? []).filter((o) => o.role !== 'coordinating_body').map((o) => o.name),
+          ),
+      ),
+    ];
     if (!listed.includes(name)) {
       throw new ValidationProblem([
         {
@@ -205,7 +256,12 @@ class JsonWriter extends ExportWriter {
     return `${index === 0 ? '' : ','}\n${JSON.stringify(row)}`;
   }
   protected async tail(): Promise<string> {
-    const missing = (await this.missing()).map((m) => ({ client_id: m.clientId, company: m.company, email: m.email, missing_periods: m.missing }));
+    const missing = (await this.missing()).map((m) => ({
+      client_id: m.clientId,
+      company: m.company,
+      email: m.email,
+      missing_periods: m.missing,
+    }));
     return `\n],"missing_clients":${JSON.stringify(missing)}}\n`;
   }
 }
@@ -246,7 +302,28 @@ class CsvWriter extends ExportWriter {
   }
   protected async tail(): Promise<string> {
     return (await this.missing())
-      .map((m) => csvRow(['missing', String(this.year), this.eco, m.clientId, m.company, null, null, null, null, null, null, null, null, null, m.missing.join(' ')], this.dialect))
+      .map((m) =>
+        csvRow(
+          [
+            'missing',
+            String(this.year),
+            this.eco,
+            m.clientId,
+            m.company,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            m.missing.join(' '),
+          ],
+          this.dialect,
+        ),
+      )
       .join('');
   }
 }

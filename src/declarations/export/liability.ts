@@ -29,7 +29,11 @@ export function periodEnded(period: string, now: Date): boolean {
  * SQL: the client `c` (a `clients` row) is liable for the half-year `$period` (text), which ends at
  * `$end` (timestamptz): one of its confirmed streams is declared from that half-year on.
  */
-export const LIABLE = (period: string, end: string, stream?: string) => `(c.confirmed_at IS NOT NULL AND c.status <> 'offboarded' AND EXISTS (
+export const LIABLE = (
+  period: string,
+  end: string,
+  stream?: string,
+) => `(c.confirmed_at IS NOT NULL AND c.status <> 'offboarded' AND EXISTS (
     SELECT 1 FROM unnest(c.confirmed_streams) AS s(stream)
       LEFT JOIN client_streams cs ON cs.client_id = c.client_id AND cs.stream = s.stream
      WHERE ${stream ? `s.stream = ${stream} AND ` : ''}CASE WHEN cs.liable_from IS NOT NULL THEN cs.liable_from <= ${period} ELSE c.first_confirmed_at < ${end} END))`;

@@ -90,9 +90,12 @@ export class PeriodExportRepository {
       // The cursor stays open while the reader reads: a slow reader's export outlives the usual statement timeout.
       await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
       // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise), which it takes from the query object.
-      const query = Object.assign(new QueryStream(EXPORT_LINES, [period], { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }), {
-        query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
-      });
+      const query = Object.assign(
+        new QueryStream(EXPORT_LINES, [period], { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }),
+        {
+          query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
+        },
+      );
       const stream = client.query(query);
       await consume(stream as AsyncIterable<ExportLineRow>);
       await client.query('COMMIT');

@@ -155,8 +155,15 @@ const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: strin
 const frenchCsvFormatter = (period: string): ExportFormatter => {
   const dialect = CSV_DIALECTS.fr;
   return {
-    start: () => `\ufeff${csvRow(CSV_COLUMNS.map((c) => CSV_COLUMNS_FR[c]), dialect)}`,
-    declaration: (rows) => csvCells(period, rows, (value) => csvDecimal(value, dialect)).map((cells) => csvRow(cells, dialect)).join(''),
+    start: () =>
+      `\ufeff${csvRow(
+        CSV_COLUMNS.map((c) => CSV_COLUMNS_FR[c]),
+        dialect,
+      )}`,
+    declaration: (rows) =>
+      csvCells(period, rows, (value) => csvDecimal(value, dialect))
+        .map((cells) => csvRow(cells, dialect))
+        .join(''),
     end: () => '',
   };
 };
@@ -167,7 +174,11 @@ const csvFormatter = (period: string): ExportFormatter => {
   const options = { cast: { string: neutraliseCell }, quoted_match: /[;\t]/ };
   return {
     start: () => stringify([[...CSV_COLUMNS]]),
-    declaration: (rows) => stringify(csvCells(period, rows, (value) => value), options),
+    declaration: (rows) =>
+      stringify(
+        csvCells(period, rows, (value) => value),
+        options,
+      ),
     end: () => '',
   };
 };
@@ -195,7 +206,8 @@ export class PeriodExportService {
       } else {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
-      const formatter = format === 'json' ? jsonFormatter(period) : dialect.name === 'fr' ? frenchCsvFormatter(period) : csvFormatter(period);
+      const formatter =
+        format === 'json' ? jsonFormatter(period) : dialect.name === 'fr' ? frenchCsvFormatter(period) : csvFormatter(period);
       await pipeline(rows, new ByDeclaration(formatter), res);
     });
   }

@@ -1,5 +1,16 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiExtension, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtension,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { CSV_DIALECT_QUERY, csvDialectQuery } from '../../common/csv/csv-dialect.js';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
@@ -7,12 +18,18 @@ import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import { CSV_COLUMNS, CSV_COLUMNS_FR, type ExportFormat, IDU_SEPARATOR, PeriodExportService } from './period-export.service.js';
 
-const PERIOD_PARAM = { name: 'period', description: 'A half-year, `YYYY-S1` or `YYYY-S2` (anything else: 404).', schema: { type: 'string', example: '2025-S1' } };
+const PERIOD_PARAM = {
+  name: 'period',
+  description: 'A half-year, `YYYY-S1` or `YYYY-S2` (anything else: 404).',
+  schema: { type: 'string', example: '2025-S1' },
+};
 const CSV_DESCRIPTION =
   `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
   `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_COLUMNS.map((c) => `\`${CSV_COLUMNS_FR[c]}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text.`;
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
-const DISPOSITION = { 'Content-Disposition': { description: '`attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } } };
+const DISPOSITION = {
+  'Content-Disposition': { description: '`attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } },
+};
 
 /** Operator: a period's filing export and summary. */
 @ApiTags('admin')
@@ -27,7 +44,7 @@ export class PeriodsAdminController {
     operationId: 'exportPeriod',
     summary: "A period's filing export: the current revision of every client (JSON or CSV)",
     description: [
-      'For one half-year, the current revision of every client that declared it, with the client\'s confirmed company, country and IDUs; quantities are exact decimal strings.',
+      "For one half-year, the current revision of every client that declared it, with the client's confirmed company, country and IDUs; quantities are exact decimal strings.",
       '',
       'The same export as CSV is the operation `exportPeriodCsv` (`GET /api/v1/admin/periods/{period}/export.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file.',
       '',
@@ -37,10 +54,24 @@ export class PeriodsAdminController {
   @ApiExtension('x-csv-operation', 'exportPeriodCsv')
   @ApiParam(PERIOD_PARAM)
   @ApiQuery(CSV_DIALECT_QUERY)
-  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for the file of `exportPeriodCsv`; JSON otherwise.', schema: { type: 'string' } })
-  @ApiResponse({ status: 200, description: 'The export.', content: { 'application/json': { schema: { $ref: getSchemaPath(PeriodExportDto) } } } })
+  @ApiHeader({
+    name: 'Accept',
+    required: false,
+    description: '`text/csv` for the file of `exportPeriodCsv`; JSON otherwise.',
+    schema: { type: 'string' },
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The export.',
+    content: { 'application/json': { schema: { $ref: getSchemaPath(PeriodExportDto) } } },
+  })
   @ApiProblems(404, 422)
-  async export(@Param('period') period: string, @Query('dialect') dialect: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async export(
+    @Param('period') period: string,
+    @Query('dialect') dialect: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const csvDialect = csvDialectQuery(dialect);
     const format: ExportFormat = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
     await this.exports.writeExport(period, format, res, csvDialect);

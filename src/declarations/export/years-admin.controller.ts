@@ -9,7 +9,19 @@ import { ANNUAL_CSV_COLUMNS, AnnualExportService } from './annual-export.service
 
 const ROW_SCHEMA = {
   type: 'object',
-  required: ['client_id', 'company', 'country', 'idus', 'eco_organism', 'stream', 'material', 'material_category', 'unit', 'quantity', 'revisions'],
+  required: [
+    'client_id',
+    'company',
+    'country',
+    'idus',
+    'eco_organism',
+    'stream',
+    'material',
+    'material_category',
+    'unit',
+    'quantity',
+    'revisions',
+  ],
   properties: {
     client_id: { type: 'string' },
     company: { type: 'string', nullable: true },
@@ -53,9 +65,21 @@ const JSON_SCHEMA = {
 };
 
 const YEAR_PARAM = { name: 'year', description: 'Four digits (else 404)', schema: { type: 'string', example: '2025' } };
-const ECO_QUERY = { name: 'eco_organism', required: false, description: 'An eco-organism name as `/api/v1/streams.json` lists it', schema: { type: 'string' } };
-const DIALECT_QUERY = { name: 'dialect', required: false, description: '`en` (default) or `fr`', schema: { type: 'string', enum: ['en', 'fr'] } };
-const DISPOSITION = { 'Content-Disposition': { description: '`attachment; filename="epr-annual-<year>[-<eco-organism>].csv"`.', schema: { type: 'string' } } };
+const ECO_QUERY = {
+  name: 'eco_organism',
+  required: false,
+  description: 'An eco-organism name as `/api/v1/streams.json` lists it',
+  schema: { type: 'string' },
+};
+const DIALECT_QUERY = {
+  name: 'dialect',
+  required: false,
+  description: '`en` (default) or `fr`',
+  schema: { type: 'string', enum: ['en', 'fr'] },
+};
+const DISPOSITION = {
+  'Content-Disposition': { description: '`attachment; filename="epr-annual-<year>[-<eco-organism>].csv"`.', schema: { type: 'string' } },
+};
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${ANNUAL_CSV_COLUMNS.en.join(',')}\n` } } };
 
 /** Operator: the annual filing per eco-organism. */
@@ -81,10 +105,21 @@ export class YearsAdminController {
   @ApiParam(YEAR_PARAM)
   @ApiQuery(ECO_QUERY)
   @ApiQuery({ ...DIALECT_QUERY, description: 'With `Accept: text/csv` only (see `exportYearCsv`): `en` (default) or `fr`' })
-  @ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for the file of `exportYearCsv`; JSON otherwise.', schema: { type: 'string' } })
+  @ApiHeader({
+    name: 'Accept',
+    required: false,
+    description: '`text/csv` for the file of `exportYearCsv`; JSON otherwise.',
+    schema: { type: 'string' },
+  })
   @ApiResponse({ status: 200, description: 'The annual filing.', content: { 'application/json': { schema: JSON_SCHEMA } } })
   @ApiProblems(404, 422)
-  async export(@Param('year') year: string, @Query('eco_organism') eco: unknown, @Query('dialect') dialect: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async export(
+    @Param('year') year: string,
+    @Query('eco_organism') eco: unknown,
+    @Query('dialect') dialect: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const format = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
     await this.annual.write(year, checkedEcoOrganism(eco, dialect), format, isCsvDialectName(dialect) ? dialect : 'en', res);
   }
@@ -105,7 +140,12 @@ export class YearsAdminController {
   @ApiQuery(DIALECT_QUERY)
   @ApiResponse({ status: 200, description: 'The annual filing as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
   @ApiProblems(404, 422)
-  async exportCsv(@Param('year') year: string, @Query('eco_organism') eco: unknown, @Query('dialect') dialect: unknown, @Res() res: Response): Promise<void> {
+  async exportCsv(
+    @Param('year') year: string,
+    @Query('eco_organism') eco: unknown,
+    @Query('dialect') dialect: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.annual.write(year, checkedEcoOrganism(eco, dialect), 'csv', isCsvDialectName(dialect) ? dialect : 'en', res);
   }
 }
@@ -116,7 +156,8 @@ function checkedEcoOrganism(eco: unknown, dialect: unknown): string | undefined 
   if (eco !== undefined && (typeof eco !== 'string' || eco.trim() === '' || eco.length > 100)) {
     errors.push({ pointer: '/query/eco_organism', code: 'invalid_string', detail: 'must be an eco-organism name' });
   }
-  if (dialect !== undefined && !isCsvDialectName(dialect)) errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
+  if (dialect !== undefined && !isCsvDialectName(dialect))
+    errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
   if (errors.length > 0) throw new ValidationProblem(errors);
   return eco as string | undefined;
 }

@@ -104,7 +104,7 @@ export class StreamObligationsDto {
 
 @ApiSchema({
   description:
-    "Your declaration obligations, computed from the published reference data (streams.json) and your current declarations. An account whose profile is not confirmed yet gets `account_status: \"pending\"`, a `detail` and no streams: this is also how a client system discovers its onboarding state.",
+    'Your declaration obligations, computed from the published reference data (streams.json) and your current declarations. An account whose profile is not confirmed yet gets `account_status: "pending"`, a `detail` and no streams: this is also how a client system discovers its onboarding state.',
 })
 export class ObligationsDto {
   @ApiProperty({ example: 'exemple-sas' })

@@ -5,9 +5,24 @@ import { dueDate, type LiableClient, liableFrom, obligationsOf, periodOf } from 
 /** A client liable from the half-year of its confirmation (no start set by the operator). */
 const confirmedAt = (instant: Date): LiableClient => ({ startOf: () => halfYearOf(instant) });
 
-const deadline = { id: 'declare', label: { fr: 'Déclarer', en: 'Declare' }, by: 'producer' as const, due: { years_after_period: 1, month: 2, day: 29 }, verification: 'secondary_source' as const, checked: '2026-11-23', sources: ['https://example.org'] };
+const deadline = {
+  id: 'declare',
+  label: { fr: 'Déclarer', en: 'Declare' },
+  by: 'producer' as const,
+  due: { years_after_period: 1, month: 2, day: 29 },
+  verification: 'secondary_source' as const,
+  checked: '2026-11-23',
+  sources: ['https://example.org'],
+};
 const stream = (code: string, from: string, until: string | null = null) =>
-  ({ code, name: { fr: code, en: code }, declarable_from: from, declarable_until: until, replaced_by: until ? 'EPRO' : null, deadlines: [deadline] }) as unknown as Stream;
+  ({
+    code,
+    name: { fr: code, en: code },
+    declarable_from: from,
+    declarable_until: until,
+    replaced_by: until ? 'EPRO' : null,
+    deadlines: [deadline],
+  }) as unknown as Stream;
 
 describe('obligations', () => {
   it('periodOf and dueDate (29 February clamps to the 28th in a common year)', () => {
@@ -18,7 +33,11 @@ describe('obligations', () => {
   });
 
   it('lists every half-year from the first declarable one to today, declared or missing, with the deadlines ahead', () => {
-    const [emb] = obligationsOf([stream('EMB', '2025-01-01')], [{ id: 'd1', period: '2025-S2', revision: 2, receipt: 'R', streams: ['EMB'] }], '2026-11-23');
+    const [emb] = obligationsOf(
+      [stream('EMB', '2025-01-01')],
+      [{ id: 'd1', period: '2025-S2', revision: 2, receipt: 'R', streams: ['EMB'] }],
+      '2026-11-23',
+    );
     expect(emb!.periods.map((p) => [p.period, p.status, p.ended])).toEqual([
       ['2025-S1', 'overdue', true],
       ['2025-S2', 'declared', true],
@@ -33,7 +52,11 @@ describe('obligations', () => {
   });
 
   it('stops at the last period of an ended stream; a declaration of another stream does not count', () => {
-    const [chr] = obligationsOf([stream('CHR', '2024-03-15', '2026-06-30')], [{ id: 'd', period: '2024-S1', revision: 1, receipt: 'R', streams: ['EMB'] }], '2026-11-23');
+    const [chr] = obligationsOf(
+      [stream('CHR', '2024-03-15', '2026-06-30')],
+      [{ id: 'd', period: '2024-S1', revision: 1, receipt: 'R', streams: ['EMB'] }],
+      '2026-11-23',
+    );
     expect(chr!.first_period).toBe('2024-S1');
     expect(chr!.last_period).toBe('2026-S1');
     expect(chr!.periods.map((p) => p.period)).toEqual(['2024-S1', '2024-S2', '2025-S1', '2025-S2', '2026-S1']);
@@ -52,7 +75,12 @@ describe('obligations', () => {
     expect(fresh!.liable_from).toBe('2026-S2');
     expect(fresh!.periods.map((p) => [p.period, p.status])).toEqual([['2026-S2', 'open']]);
 
-    const [early] = obligationsOf([emb], [{ id: 'd', period: '2025-S1', revision: 1, receipt: 'R', streams: ['EMB'] }], '2026-11-23', confirmedAt(new Date('2026-03-01T10:00:00Z')));
+    const [early] = obligationsOf(
+      [emb],
+      [{ id: 'd', period: '2025-S1', revision: 1, receipt: 'R', streams: ['EMB'] }],
+      '2026-11-23',
+      confirmedAt(new Date('2026-03-01T10:00:00Z')),
+    );
     expect(early!.periods.map((p) => [p.period, p.status])).toEqual([
       ['2025-S1', 'declared'],
       ['2026-S1', 'to_declare'],

@@ -94,7 +94,9 @@ export function dueDate(deadline: Deadline, period: Period): string {
 
 /** The filing deadline of a stream's half-year: its first published deadline for the producer (else its first one); null when none is published. */
 export function filingDue(stream: Pick<Stream, 'deadlines'>, period: Period): string | null {
-  const dueDates = stream.deadlines.map((deadline) => ({ by: deadline.by, due: dueDate(deadline, period) })).sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0));
+  const dueDates = stream.deadlines
+    .map((deadline) => ({ by: deadline.by, due: dueDate(deadline, period) }))
+    .sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0));
   return (dueDates.find((d) => d.by === 'producer') ?? dueDates[0])?.due ?? null;
 }
 
@@ -103,13 +105,21 @@ export function filingDue(stream: Pick<Stream, 'deadlines'>, period: Period): st
  * its last declarable period): declared or missing, ended or open, and the deadlines still ahead.
  * Pure: the published streams, the account's streams, its current declarations and today's date.
  */
-export function obligationsOf(streams: readonly Stream[], declared: readonly DeclaredPeriod[], today: string, client: LiableClient = { startOf: () => '0000-S1' }): StreamObligations[] {
+export function obligationsOf(
+  streams: readonly Stream[],
+  declared: readonly DeclaredPeriod[],
+  today: string,
+  client: LiableClient = { startOf: () => '0000-S1' },
+): StreamObligations[] {
   const current = periodOf(today);
   return streams.map((stream) => {
     const first = periodOf(stream.declarable_from);
     const liable = parsePeriod(liableFrom(client, stream) ?? current.code)!;
     // Nothing before liability; a half-year the client declared anyway is still shown (as declared).
-    const declaredBefore = declared.filter((d) => d.streams.includes(stream.code) && d.period < liable.code && d.period >= first.code).map((d) => d.period).sort();
+    const declaredBefore = declared
+      .filter((d) => d.streams.includes(stream.code) && d.period < liable.code && d.period >= first.code)
+      .map((d) => d.period)
+      .sort();
     const from = declaredBefore.length > 0 ? parsePeriod(declaredBefore[0]!)! : liable;
     const last = stream.declarable_until === null ? null : periodOf(stream.declarable_until);
     const until = last && last.start < current.start ? last : current;

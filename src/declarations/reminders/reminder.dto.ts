@@ -14,7 +14,10 @@ export class RemindersRequestDto {
   /** `true`: remind again the clients already reminded of this half-year (the operator insists). */
   @ApiPropertyOptional({ type: Boolean, default: false, example: false })
   @IsOptional()
-  @ValidateBy({ name: 'invalidBoolean', validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => 'force must be true or false' } })
+  @ValidateBy({
+    name: 'invalidBoolean',
+    validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => 'force must be true or false' },
+  })
   force?: boolean;
 }
 

@@ -76,17 +76,27 @@ export class RemindersService {
     const parsed = parsePeriod(period)!;
     if (!periodEnded(period, this.clock.now())) {
       throw new ValidationProblem([
-        { pointer: '/period', code: 'period_not_ended', detail: `the half-year ${period} has not ended (it ends on ${parsed.end}): nothing of it is due yet`, params: { field: 'period', period, end: parsed.end } },
+        {
+          pointer: '/period',
+          code: 'period_not_ended',
+          detail: `the half-year ${period} has not ended (it ends on ${parsed.end}): nothing of it is due yet`,
+          params: { field: 'period', period, end: parsed.end },
+        },
       ]);
     }
     if (options.apply && !this.mailer.enabled) {
-      throw new Problem('conflict', 'The service cannot send e-mail: SMTP_URL is not configured. The dry run (without dry_run=false) still lists who would get what.');
+      throw new Problem(
+        'conflict',
+        'The service cannot send e-mail: SMTP_URL is not configured. The dry run (without dry_run=false) still lists who would get what.',
+      );
     }
     const reminders = (await this.candidates(period)).flatMap((candidate): Reminder[] => {
       const missing = candidate.streams.flatMap((code): MissingStream[] => {
         const stream = this.catalogue.stream(code);
         if (!stream) return [];
-        const declarable = periodOf(stream.declarable_from).code <= period && (stream.declarable_until === null || period <= periodOf(stream.declarable_until).code);
+        const declarable =
+          periodOf(stream.declarable_from).code <= period &&
+          (stream.declarable_until === null || period <= periodOf(stream.declarable_until).code);
         return declarable ? [{ stream: code, name: stream.name, due: filingDue(stream, parsed) }] : [];
       });
       if (missing.length === 0) return [];
@@ -130,13 +140,20 @@ export class RemindersService {
       return await this.dataSource.transaction(async (manager) => {
         await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reminder:' || $1 || ':' || $2))`, [reminder.clientId, period]);
         if (!force) {
-          const [sent] = (await manager.query(`SELECT max(sent_at) AS at FROM reminders WHERE client_id = $1 AND period = $2`, [reminder.clientId, period])) as [{ at: Date | null }];
+          const [sent] = (await manager.query(`SELECT max(sent_at) AS at FROM reminders WHERE client_id = $1 AND period = $2`, [
+            reminder.clientId,
+            period,
+          ])) as [{ at: Date | null }];
           if (sent.at !== null) {
             reminder.lastRemindedAt = sent.at;
             return 'already_reminded';
           }
         }
-        const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, REMINDER_LINK_TTL_MS, { sent_to: reminder.email, language: reminder.language, reminder_period: period });
+        const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, REMINDER_LINK_TTL_MS, {
+          sent_to: reminder.email,
+          language: reminder.language,
+          reminder_period: period,
+        });
         const streams = reminder.missing.map((m) => m.stream);
         const [row] = (await manager.query(
           `INSERT INTO reminders (client_id, period, sent_to, language, missing, sign_in_link_id, forced) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, sent_at AS "sentAt"`,
@@ -147,10 +164,21 @@ export class RemindersService {
           targetType: 'reminder',
           targetId: row.id,
           clientId: reminder.clientId,
-          changes: { period, missing: streams, sent_to: reminder.email, language: reminder.language, forced: force, sign_in_link_id: link.id },
+          changes: {
+            period,
+            missing: streams,
+            sent_to: reminder.email,
+            language: reminder.language,
+            forced: force,
+            sign_in_link_id: link.id,
+          },
         });
         const words = messagesFor(reminder.language).operator.reminder;
-        const due = reminder.missing.map((m) => m.due).filter((d) => d !== null).sort()[0] ?? null;
+        const due =
+          reminder.missing
+            .map((m) => m.due)
+            .filter((d) => d !== null)
+            .sort()[0] ?? null;
         const mail = {
           to: reminder.email,
           subject: words.subject({ company: reminder.company, period, due }),

@@ -1,6 +1,14 @@
 import { unitCount, type YearLine } from './annual-filing.js';
 
-const line = (stream: string, unit: string, quantity: string): YearLine => ({ stream, material: 'm', materialCode: null, unit, s1: null, s2: null, quantity });
+const line = (stream: string, unit: string, quantity: string): YearLine => ({
+  stream,
+  material: 'm',
+  materialCode: null,
+  unit,
+  s1: null,
+  s2: null,
+  quantity,
+});
 
 describe('unitCount', () => {
   it('bounds the units placed on the market by the largest line and the sum, of that stream and unit only', () => {

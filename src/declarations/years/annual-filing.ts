@@ -89,7 +89,14 @@ export function yearDeadlines(stream: Stream, year: number): DueDeadline[] {
       const due = dueDate(deadline, period);
       if (seen.has(`${deadline.id} ${due}`)) continue;
       seen.add(`${deadline.id} ${due}`);
-      deadlines.push({ id: deadline.id, label: deadline.label, by: deadline.by, due, verification: deadline.verification, sources: deadline.sources });
+      deadlines.push({
+        id: deadline.id,
+        label: deadline.label,
+        by: deadline.by,
+        due,
+        verification: deadline.verification,
+        sources: deadline.sources,
+      });
     }
   }
   return deadlines.sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : a.id < b.id ? -1 : 1));

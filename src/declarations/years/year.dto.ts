@@ -35,10 +35,22 @@ export class YearLineDto {
   @ApiProperty({ example: 'kg' })
   unit!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: '800.5', ...DECIMAL, description: 'Quantity of the S1 current revision; null when S1 has no such line.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '800.5',
+    ...DECIMAL,
+    description: 'Quantity of the S1 current revision; null when S1 has no such line.',
+  })
   s1!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '723', ...DECIMAL, description: 'Quantity of the S2 current revision; null when S2 has no such line.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '723',
+    ...DECIMAL,
+    description: 'Quantity of the S2 current revision; null when S2 has no such line.',
+  })
   s2!: string | null;
 
   @ApiProperty({ example: '1523.5', ...DECIMAL, description: 'S1 + S2, exact: what the annual declaration carries for this line.' })
@@ -102,14 +114,22 @@ export class TierPlacementDto {
     type: UnitCountDto,
     nullable: true,
     description:
-      'The year\'s count of sales units from your `uvc` lines of the stream. A `uvc` line counts the units whose packaging includes that material, so a unit made of two materials appears on two lines: the units you placed on the market are at least the largest line (`at_least`) and at most the sum of the lines (`at_most`). Null when the year has no such line.',
+      "The year's count of sales units from your `uvc` lines of the stream. A `uvc` line counts the units whose packaging includes that material, so a unit made of two materials appears on two lines: the units you placed on the market are at least the largest line (`at_least`) and at most the sum of the lines (`at_most`). Null when the year has no such line.",
   })
   count!: UnitCountDto | null;
 
-  @ApiProperty({ type: TierDto, nullable: true, description: 'The tier the whole count range falls in; null when the range straddles tiers (see `possible_tiers`), or without a count.' })
+  @ApiProperty({
+    type: TierDto,
+    nullable: true,
+    description: 'The tier the whole count range falls in; null when the range straddles tiers (see `possible_tiers`), or without a count.',
+  })
   tier!: TierDto | null;
 
-  @ApiProperty({ type: [String], example: ['flat-fee'], description: 'Ids of the tiers the count may fall in (streams.json, `eco_organisms[].filing.tiers`), lowest first.' })
+  @ApiProperty({
+    type: [String],
+    example: ['flat-fee'],
+    description: 'Ids of the tiers the count may fall in (streams.json, `eco_organisms[].filing.tiers`), lowest first.',
+  })
   possible_tiers!: string[];
 }
 
@@ -133,7 +153,7 @@ export class YearDto {
   @ApiProperty({ format: 'date', example: '2026-11-25' })
   today!: string;
 
-  @ApiProperty({ description: 'Both half-years are over and declared: the totals are the year\'s.' })
+  @ApiProperty({ description: "Both half-years are over and declared: the totals are the year's." })
   complete!: boolean;
 
   @ApiProperty({ type: [YearPeriodDto] })
@@ -145,6 +165,9 @@ export class YearDto {
   @ApiProperty({ type: [TierPlacementDto] })
   filing_tiers!: TierPlacementDto[];
 
-  @ApiProperty({ type: [YearDeadlineDto], description: 'Per stream of your account, the deadlines of the year\'s filings, each once, soonest first.' })
+  @ApiProperty({
+    type: [YearDeadlineDto],
+    description: "Per stream of your account, the deadlines of the year's filings, each once, soonest first.",
+  })
   deadlines!: YearDeadlineDto[];
 }

@@ -27,7 +27,8 @@ export class YearsService {
     const today = parisDate(this.clock.now());
     const year = /^[0-9]{4}$/.test(yearText) ? Number(yearText) : NaN;
     // A year the service cannot hold declarations for is not a resource: 404, as an unknown id.
-    if (!(year >= FIRST_YEAR && year <= Number(today.slice(0, 4)))) throw new NotFoundProblem(`Year ${JSON.stringify(yearText).slice(0, 20)} (years from ${FIRST_YEAR} to the current one)`);
+    if (!(year >= FIRST_YEAR && year <= Number(today.slice(0, 4))))
+      throw new NotFoundProblem(`Year ${JSON.stringify(yearText).slice(0, 20)} (years from ${FIRST_YEAR} to the current one)`);
     const scope = { clientId: account.clientId, mode };
     const [revisions, lines] = await Promise.all([this.repository.currentRevisions(scope, year), this.repository.lines(scope, year)]);
     const periods = [`${year}-S1`, `${year}-S2`].map((code) => {
@@ -48,18 +49,28 @@ export class YearsService {
       today,
       complete: periods.every((period) => period.ended && period.status === 'declared'),
       periods,
-      lines: lines.map((line) => ({ stream: line.stream, material: line.material, material_code: line.materialCode, unit: line.unit, s1: line.s1, s2: line.s2, quantity: line.quantity })),
-      filing_tiers: tierPlacements(streams, lines, year, (stream, eco, count) => this.catalogue.filingTier(stream, eco, count)).map((placement) => ({
-        ...placement,
-        tier: placement.tier && {
-          id: placement.tier.id,
-          filing: placement.tier.filing,
-          label: placement.tier.label,
-          fee: placement.tier.fee,
-          verification: placement.tier.verification,
-          sources: placement.tier.sources,
-        },
+      lines: lines.map((line) => ({
+        stream: line.stream,
+        material: line.material,
+        material_code: line.materialCode,
+        unit: line.unit,
+        s1: line.s1,
+        s2: line.s2,
+        quantity: line.quantity,
       })),
+      filing_tiers: tierPlacements(streams, lines, year, (stream, eco, count) => this.catalogue.filingTier(stream, eco, count)).map(
+        (placement) => ({
+          ...placement,
+          tier: placement.tier && {
+            id: placement.tier.id,
+            filing: placement.tier.filing,
+            label: placement.tier.label,
+            fee: placement.tier.fee,
+            verification: placement.tier.verification,
+            sources: placement.tier.sources,
+          },
+        }),
+      ),
       deadlines: streams.flatMap((stream) => yearDeadlines(stream, year).map((deadline) => ({ stream: stream.code, ...deadline }))),
     };
   }

@@ -23,13 +23,15 @@ function codesInSource(): Map<string, string> {
   const codes = new Map<string, string>();
   for (const { path, text } of sources) {
     if (NOT_FIELD_ERRORS.has(path) || path.startsWith('src/i18n/messages/')) continue;
-    for (const match of text.matchAll(/\bcode: '([a-z_]+)'|\b(?:fail|bad)\(\s*[^,()]+,\s*'([a-z_]+)'/g)) codes.set(match[1] ?? match[2]!, path);
+    for (const match of text.matchAll(/\bcode: '([a-z_]+)'|\b(?:fail|bad)\(\s*[^,()]+,\s*'([a-z_]+)'/g))
+      codes.set(match[1] ?? match[2]!, path);
   }
   return codes;
 }
 
 /** The code the validation pipe gives a failed constraint. */
-const codeOf = (constraint: string) => toFieldErrors([{ property: 'x', constraints: { [constraint]: 'x is wrong' }, children: [] } as ValidationError])[0]!.code;
+const codeOf = (constraint: string) =>
+  toFieldErrors([{ property: 'x', constraints: { [constraint]: 'x is wrong' }, children: [] } as ValidationError])[0]!.code;
 
 async function codesOfDtos(): Promise<Map<string, string>> {
   const codes = new Map<string, string>();
@@ -42,7 +44,10 @@ async function codesOfDtos(): Promise<Map<string, string>> {
       for (const metadata of getMetadataStorage().getTargetValidationMetadatas(value, '', true, false)) {
         // IsOptional only decides whether the others run.
         if (metadata.type === 'conditionalValidation') continue;
-        codes.set(codeOf(metadata.type === 'customValidation' ? metadata.name! : metadata.type), `${path} (${value.name}.${metadata.propertyName})`);
+        codes.set(
+          codeOf(metadata.type === 'customValidation' ? metadata.name! : metadata.type),
+          `${path} (${value.name}.${metadata.propertyName})`,
+        );
       }
     }
     expect(text).toBeTruthy();
@@ -55,15 +60,21 @@ describe('the catalogues know every validation code of the API', () => {
     const codes = codesInSource();
     expect(codes.size).toBeGreaterThan(30);
     for (const language of ['fr', 'en'] as const) {
-      expect([...codes].filter(([code]) => !Object.hasOwn(MESSAGES[language].fields, code)).map(([code, path]) => `${code} (${path})`)).toEqual([]);
+      expect(
+        [...codes].filter(([code]) => !Object.hasOwn(MESSAGES[language].fields, code)).map(([code, path]) => `${code} (${path})`),
+      ).toEqual([]);
     }
   });
 
   it('made of the DTOs’ constraints by the validation pipe', async () => {
     const codes = await codesOfDtos();
-    expect([...codes.keys()]).toEqual(expect.arrayContaining(['max_length', 'invalid_email', 'not_blank', 'limit_out_of_range', 'invalid_country_code']));
+    expect([...codes.keys()]).toEqual(
+      expect.arrayContaining(['max_length', 'invalid_email', 'not_blank', 'limit_out_of_range', 'invalid_country_code']),
+    );
     for (const language of ['fr', 'en'] as const) {
-      expect([...codes].filter(([code]) => !Object.hasOwn(MESSAGES[language].fields, code)).map(([code, where]) => `${code}: ${where}`)).toEqual([]);
+      expect(
+        [...codes].filter(([code]) => !Object.hasOwn(MESSAGES[language].fields, code)).map(([code, where]) => `${code}: ${where}`),
+      ).toEqual([]);
     }
   });
 });

@@ -6,7 +6,17 @@ import { MESSAGES, type Messages } from './index.js';
 
 /** Arguments each function of a catalogue outside `fields` is said with. */
 const SAMPLE_ARGS: Record<string, unknown[][]> = {
-  'common.position': [[{}], [{ field: 'period' }], [{ field: 'colour' }], [{ line: 3 }], [{ line: 3, field: 'quantity' }], [{ line: 3, field: 'lines' }], [{ row: 5 }], [{ row: 5, field: 'quantity' }], [{ row: 5, field: 'x' }]],
+  'common.position': [
+    [{}],
+    [{ field: 'period' }],
+    [{ field: 'colour' }],
+    [{ line: 3 }],
+    [{ line: 3, field: 'quantity' }],
+    [{ line: 3, field: 'lines' }],
+    [{ row: 5 }],
+    [{ row: 5, field: 'quantity' }],
+    [{ row: 5, field: 'x' }],
+  ],
   'common.halfYear': [
     [2026, 1],
     [2026, 2],
@@ -18,25 +28,60 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboard.link.failed': [[15]],
   'products.problems': [[1], [3]],
   'products.imported': [[2, 1, 0]],
-  'products.salesRecorded': [[1, '2026-S1'], [3, '2026-S1']],
+  'products.salesRecorded': [
+    [1, '2026-S1'],
+    [3, '2026-S1'],
+  ],
   'products.element': [['Verre', '410,5', 1]],
   'products.derivedTitle': [['2026-S1']],
   'products.contribution': [['BTL-75', '1 000', '410,5']],
   'products.lastFiled': [[2, '2026S1-R2-ABCD-EFGH']],
-  'products.located': [['Ligne 2 du fichier', 'Ce texte est trop long.'], [null, 'Ce texte est trop long.']],
+  'products.located': [
+    ['Ligne 2 du fichier', 'Ce texte est trop long.'],
+    [null, 'Ce texte est trop long.'],
+  ],
   'operator.invitation.subject': [[{ company: 'Exemple SAS' }]],
-  'operator.invitation.text': [[{ company: 'Exemple SAS', clientId: 'exemple-sas', url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }]],
-  'operator.reminder.subject': [[{ company: 'Exemple SAS', period: '2025-S2', due: '2026-02-28' }], [{ company: 'Exemple SAS', period: '2026-S1', due: null }]],
+  'operator.invitation.text': [
+    [
+      {
+        company: 'Exemple SAS',
+        clientId: 'exemple-sas',
+        url: 'https://declarations.example/dashboard/sign-in/link?token=abc',
+        until: '2027-03-01T10:00:00Z',
+      },
+    ],
+  ],
+  'operator.reminder.subject': [
+    [{ company: 'Exemple SAS', period: '2025-S2', due: '2026-02-28' }],
+    [{ company: 'Exemple SAS', period: '2026-S1', due: null }],
+  ],
   'operator.reminder.text': [
-    [{ company: 'Exemple SAS', clientId: 'exemple-sas', period: '2025-S2', missing: [{ stream: 'EMB', name: 'Emballages ménagers', due: '2026-02-28' }, { stream: 'EPRO', name: 'Emballages professionnels', due: null }], url: 'https://declarations.example/dashboard/sign-in/link?token=abc', until: '2027-03-01T10:00:00Z' }],
+    [
+      {
+        company: 'Exemple SAS',
+        clientId: 'exemple-sas',
+        period: '2025-S2',
+        missing: [
+          { stream: 'EMB', name: 'Emballages ménagers', due: '2026-02-28' },
+          { stream: 'EPRO', name: 'Emballages professionnels', due: null },
+        ],
+        url: 'https://declarations.example/dashboard/sign-in/link?token=abc',
+        until: '2027-03-01T10:00:00Z',
+      },
+    ],
   ],
   'dashboardPages.common.revisionN': [[2]],
   'dashboardPages.overview.waitingText': [[true], [false]],
   'dashboardPages.overview.periodsOf': [['Emballages ménagers']],
   'dashboardPages.overview.year': [['2026', '28 février 2027']],
   'dashboardPages.overview.yearNoDue': [['2026']],
-  'dashboardPages.overview.tier': [[{ eco: 'Citeo', low: '8 400', high: '9 400', soFar: true, tier: 'Forfait de 80 € HT' }], [{ eco: 'Citeo', low: '8 400', high: '8 400', soFar: false, tier: 'Forfait de 80 € HT' }]],
-  'dashboardPages.overview.tierOpen': [[{ eco: 'Citeo', low: '8 400', high: '10 400', soFar: true, tiers: 'Forfait de 80 € HT ou Déclaration simplifiée' }]],
+  'dashboardPages.overview.tier': [
+    [{ eco: 'Citeo', low: '8 400', high: '9 400', soFar: true, tier: 'Forfait de 80 € HT' }],
+    [{ eco: 'Citeo', low: '8 400', high: '8 400', soFar: false, tier: 'Forfait de 80 € HT' }],
+  ],
+  'dashboardPages.overview.tierOpen': [
+    [{ eco: 'Citeo', low: '8 400', high: '10 400', soFar: true, tiers: 'Forfait de 80 € HT ou Déclaration simplifiée' }],
+  ],
   'dashboardPages.overview.computedOn': [['25 novembre 2026', 3]],
   'dashboardPages.overview.sessionsText': [[1], [2]],
   'dashboardPages.tokens.revoked': [['eprc_OZQ40kG']],
@@ -51,12 +96,27 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.form.nothingStoredFrom': [['ventes.csv']],
   'dashboardPages.form.tooManyLines': [[200]],
   'files.report.fileName': [['ventes']],
-  'dashboardPages.form.reportHelp': [[3, 1000], [1234, 1000]],
+  'dashboardPages.form.reportHelp': [
+    [3, 1000],
+    [1234, 1000],
+  ],
   'dashboardPages.error.heading': [[404]],
   'site.streamPage.eventRetired': [[2]],
   'mail.filed.subject': [[{ period: '2026-S1', receipt: 'EPR-2026S1-R1-V3QPTVJT' }]],
   'mail.filed.text': [
-    [{ company: 'Exemple SAS', period: '2026-S1', revision: 1, receipt: 'EPR-2026S1-R1-V3QPTVJT', name: 'Claire Martin', at: '26 novembre 2026 à 04:07 UTC+1', lines: 4, totals: ['EMB 1 510,5 kg'], url: 'https://declarations.example/dashboard/declarations/x' }],
+    [
+      {
+        company: 'Exemple SAS',
+        period: '2026-S1',
+        revision: 1,
+        receipt: 'EPR-2026S1-R1-V3QPTVJT',
+        name: 'Claire Martin',
+        at: '26 novembre 2026 à 04:07 UTC+1',
+        lines: 4,
+        totals: ['EMB 1 510,5 kg'],
+        url: 'https://declarations.example/dashboard/declarations/x',
+      },
+    ],
   ],
   'dashboardPages.check.replaces': [[1, 'EPR-2026S1-R1-V3QPTVJT', '26 novembre 2026 à 04:07 UTC+1']],
   'dashboardPages.check.linesCaption': [[1], [4]],
@@ -153,7 +213,9 @@ describe('the catalogues', () => {
 
   it('say nothing in French exactly as in English, but codes, units and names', () => {
     const english = new Map(texts.en.map(({ key, text }) => [key, text]));
-    const same = texts.fr.filter(({ key, path, text }) => english.get(key) === text && !SAME_IN_BOTH.has(path)).map(({ key, text }) => `${key}: ${text}`);
+    const same = texts.fr
+      .filter(({ key, path, text }) => english.get(key) === text && !SAME_IN_BOTH.has(path))
+      .map(({ key, text }) => `${key}: ${text}`);
     expect(same).toEqual([]);
     // And the list holds only words that are the same.
     const french = new Map(texts.fr.map(({ key, text }) => [key, text]));
@@ -162,7 +224,11 @@ describe('the catalogues', () => {
 
   it('never show JSON syntax, a pointer, an undefined value or an empty quotation to a person', () => {
     for (const language of LANGUAGES) {
-      const bad = person(language).filter(({ text }) => /[{}[\]]|\/(lines|rows|period|query|headers)\b|undefined|NaN|\bnull\b|\[object|« *»|“”|\s{2,}(?!\n)|\s[.,]/u.test(text.replace(/\n\n/g, '\n')));
+      const bad = person(language).filter(({ text }) =>
+        /[{}[\]]|\/(lines|rows|period|query|headers)\b|undefined|NaN|\bnull\b|\[object|« *»|“”|\s{2,}(?!\n)|\s[.,]/u.test(
+          text.replace(/\n\n/g, '\n'),
+        ),
+      );
       expect(bad.map(({ key, text }) => `${key}: ${text}`)).toEqual([]);
     }
   });
@@ -178,9 +244,11 @@ describe('the catalogues', () => {
       const found: string[] = [];
       if (/['"]/.test(text)) found.push('straight quote or apostrophe');
       // A colon of a time (11:05), an address (https://) or an ISO date-time is not punctuation.
-      for (const match of text.matchAll(/(?<!\d):(?!\d)(?!\/\/)/g)) if (text[match.index - 1] !== '\u00a0') found.push(`colon at ${match.index}`);
+      for (const match of text.matchAll(/(?<!\d):(?!\d)(?!\/\/)/g))
+        if (text[match.index - 1] !== '\u00a0') found.push(`colon at ${match.index}`);
       // A semicolon between two words is a CSV example (flux;matériau;unité;quantité).
-      for (const match of text.matchAll(/(?<!\p{L});|;(?!\p{L})|[!?](?=\s|$)/gu)) if (text[match.index - 1] !== '\u202f') found.push(`${match[0]} at ${match.index}`);
+      for (const match of text.matchAll(/(?<!\p{L});|;(?!\p{L})|[!?](?=\s|$)/gu))
+        if (text[match.index - 1] !== '\u202f') found.push(`${match[0]} at ${match.index}`);
       if (/«(?!\u00a0)|(?<!\u00a0)»/.test(text)) found.push('guillemets without no-break spaces');
       return found.map((problem) => `${key}: ${problem}: ${text}`);
     });
@@ -188,6 +256,10 @@ describe('the catalogues', () => {
   });
 
   it('write the English apostrophe as ’ too', () => {
-    expect(person('en').filter(({ text }) => /'/.test(text)).map(({ key }) => key)).toEqual([]);
+    expect(
+      person('en')
+        .filter(({ text }) => /'/.test(text))
+        .map(({ key }) => key),
+    ).toEqual([]);
   });
 });

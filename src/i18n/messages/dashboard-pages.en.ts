@@ -40,7 +40,8 @@ export const dashboardPagesEn = {
     title: 'Overview',
     account: 'Your account',
     pendingTitle: 'Onboarding pending.',
-    pendingText: 'The operator has not confirmed your account yet. What is due is shown once it is confirmed, and declarations are refused until then.',
+    pendingText:
+      'The operator has not confirmed your account yet. What is due is shown once it is confirmed, and declarations are refused until then.',
     clientId: 'Client identifier',
     company: 'Company',
     country: 'Country',
@@ -51,7 +52,8 @@ export const dashboardPagesEn = {
     confirmed: 'Confirmed on',
     notYet: 'not yet',
     waiting: 'Waiting for the operator’s confirmation',
-    waitingText: (change: boolean) => `The operator has recorded this ${change ? 'change to your profile' : 'profile'}; it applies once confirmed.`,
+    waitingText: (change: boolean) =>
+      `The operator has recorded this ${change ? 'change to your profile' : 'profile'}; it applies once confirmed.`,
     due: 'What is due',
     nothingYet: 'Nothing yet: what is due is worked out once your account is confirmed.',
     periodsOf: (stream: string) => `Half-years of ${stream}`,
@@ -71,7 +73,8 @@ export const dashboardPagesEn = {
     tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string }) =>
       `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''}; a unit made of several materials counts on several lines, so the filing depends on your exact number of units: ${p.tiers}.`,
     annual: 'The two half-years of a year (S1 and S2) are added together for the eco-organism’s annual declaration.',
-    computedOn: (date: string, version: number) => `Worked out on ${date} (date in France) from the published streams data, version ${version}.`,
+    computedOn: (date: string, version: number) =>
+      `Worked out on ${date} (date in France) from the published streams data, version ${version}.`,
     sessions: 'Where you are signed in',
     sessionsText: (count: number) =>
       `${count === 1 ? 'One browser is' : `${n(count)} browsers are`} signed in to this account’s dashboard now, this one included. Signing out everywhere ends them all; API tokens keep working.`,
@@ -123,7 +126,8 @@ export const dashboardPagesEn = {
     useIt: 'Your software sends it with each request, in the Authorization header, for example:',
     expiresOn: (date: string) => `It expires on ${date}.`,
     noExpiry: 'It does not expire: revoke it when it is no longer used.',
-    createdTest: 'This is a test token: it reaches only your test data, with a request budget of its own. To start again from nothing, wipe your test data:',
+    createdTest:
+      'This is a test token: it reaches only your test data, with a request budget of its own. To start again from nothing, wipe your test data:',
     createdLive: 'This is a live token: what it files are your real declarations. To try out your software first, create a test token.',
     back: 'Back to your tokens',
     revokeTitle: 'Revoke a token',
@@ -159,20 +163,23 @@ export const dashboardPagesEn = {
   check: {
     title: 'Check your declaration before filing it',
     lead: 'Nothing is filed yet. Check what will be filed; change it if needed, then declare it.',
-    replaces: (revision: number, receipt: string, at: string) => `Filing this replaces revision ${revision} (receipt ${receipt}, filed ${at}), which stays readable.`,
+    replaces: (revision: number, receipt: string, at: string) =>
+      `Filing this replaces revision ${revision} (receipt ${receipt}, filed ${at}), which stays readable.`,
     first: 'This is the first declaration for this half-year.',
     warningsTitle: 'To check before filing',
     warningsLead: 'These points do not stop the filing. Correct them if they are mistakes; keep them if they are right.',
     linesCaption: (count: number) => `The ${times(count, 'line', 'lines')} that will be filed`,
     change: 'Change the declaration',
     declareTitle: 'Declaration',
-    statement: 'I declare that the information in this declaration is accurate and complete, and that I am authorised to file it for my company.',
+    statement:
+      'I declare that the information in this declaration is accurate and complete, and that I am authorised to file it for my company.',
     name: 'Your full name',
     nameHint: 'First name and surname, as you sign, for example Claire Martin.',
     nameMissing: 'Enter your full name to declare, for example Claire Martin.',
     nameTooLong: 'Enter your full name in 200 characters at most.',
     file: 'Declare and file',
-    stale: (revision: number) => `Another revision (revision ${revision}) was filed for this half-year since this page was shown: check again what filing this one would replace.`,
+    stale: (revision: number) =>
+      `Another revision (revision ${revision}) was filed for this half-year since this page was shown: check again what filing this one would replace.`,
     expired: 'This check page is no longer valid (you signed in again since it was shown). Fill in the declaration again.',
   },
   filed: {
@@ -181,7 +188,8 @@ export const dashboardPagesEn = {
     by: 'Declared by',
     at: 'Filed on',
     next: 'What happens next',
-    nextText: 'The declaration is recorded for this half-year. The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
+    nextText:
+      'The declaration is recorded for this half-year. The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
     mailSent: (email: string) => `A confirmation e-mail is sent to ${email}.`,
   },
   form: {
@@ -191,9 +199,11 @@ export const dashboardPagesEn = {
     byForm: 'Fill in the lines',
     periodHint: (example: string) => `The year, then S1 (January to June) or S2 (July to December), for example ${example}.`,
     linesLabel: 'Lines of the declaration',
-    caption: 'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (CSU, “uvc”).',
+    caption:
+      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (CSU, “uvc”).',
     lineNumber: 'Line',
-    emptyLines: 'Empty lines are left out. Write numbers as you usually do: 1,200.5 or 1 200.5. Masses in kg with up to 3 decimals, sales units as whole numbers.',
+    emptyLines:
+      'Empty lines are left out. Write numbers as you usually do: 1,200.5 or 1 200.5. Masses in kg with up to 3 decimals, sales units as whole numbers.',
     add: 'Add a line',
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',

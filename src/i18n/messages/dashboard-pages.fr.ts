@@ -70,7 +70,8 @@ export const dashboardPagesFr = {
     tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string }) =>
       t`Chez ${p.eco} : entre ${p.low} et ${p.high} UVC${p.soFar ? ' à ce jour' : ''} ; une UVC faite de plusieurs matériaux compte sur plusieurs lignes, le mode de déclaration dépend donc du nombre exact d'UVC : ${p.tiers}.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
-    computedOn: (date: string, version: number) => t`Calculé le ${date} (date en France) à partir des données publiées sur les filières, version ${version}.`,
+    computedOn: (date: string, version: number) =>
+      t`Calculé le ${date} (date en France) à partir des données publiées sur les filières, version ${version}.`,
     sessions: 'Où vous êtes connecté',
     sessionsText: (count: number) =>
       t`${count === 1 ? 'Un navigateur est connecté' : `${n(count)} navigateurs sont connectés`} en ce moment au tableau de bord de ce compte, celui-ci compris. « Se déconnecter partout » les déconnecte tous ; les jetons d'API continuent de fonctionner.`,
@@ -150,7 +151,8 @@ export const dashboardPagesFr = {
     catalogueVersion: 'Version des données de référence',
     thisOne: 'celle-ci',
     download: 'Télécharger en CSV',
-    linesCaption: (count: number) => `${plural('fr', count, { one: 'La', other: 'Les' })} ${times(count, 'ligne', 'lignes')} de cette version`,
+    linesCaption: (count: number) =>
+      `${plural('fr', count, { one: 'La', other: 'Les' })} ${times(count, 'ligne', 'lignes')} de cette version`,
     revisionsOf: (period: string) => `Versions de ${period}`,
     all: 'Toutes les déclarations',
   },
@@ -162,7 +164,8 @@ export const dashboardPagesFr = {
     first: 'C’est la première déclaration pour ce semestre.',
     warningsTitle: 'À vérifier avant le dépôt',
     warningsLead: t`Ces points n'empêchent pas le dépôt. Corrigez-les s'il s'agit d'erreurs ; conservez-les s'ils sont exacts.`,
-    linesCaption: (count: number) => `${plural('fr', count, { one: 'La', other: 'Les' })} ${times(count, 'ligne', 'lignes')} qui ${plural('fr', count, { one: 'sera déclarée', other: 'seront déclarées' })}`,
+    linesCaption: (count: number) =>
+      `${plural('fr', count, { one: 'La', other: 'Les' })} ${times(count, 'ligne', 'lignes')} qui ${plural('fr', count, { one: 'sera déclarée', other: 'seront déclarées' })}`,
     change: 'Modifier la déclaration',
     declareTitle: 'Déclaration sur l’honneur',
     statement: t`Je certifie que les informations déclarées sont exactes et complètes, et que je suis habilité(e) à effectuer cette déclaration pour le compte de mon entreprise.`,
@@ -203,7 +206,8 @@ export const dashboardPagesFr = {
     file: 'Fichier CSV',
     upload: 'Envoyer et vérifier',
     nothingStoredFrom: (file: string) => t`Rien n'a été enregistré à partir de ${file}.`,
-    tooManyLines: (max: number) => t`Le formulaire compte au plus ${n(max)} lignes : au-delà, déposez un tableur (CSV), jusqu'à ${n(1000)} lignes.`,
+    tooManyLines: (max: number) =>
+      t`Le formulaire compte au plus ${n(max)} lignes : au-delà, déposez un tableur (CSV), jusqu'à ${n(1000)} lignes.`,
     report: t`Télécharger le rapport d'erreurs (CSV)`,
     reportHelp: (total: number, max: number) =>
       t`Votre fichier en retour, avec une ligne par problème : son numéro de ligne dans votre fichier, son type (erreur ou avertissement), son code et la correction à apporter, au format de votre fichier, à ouvrir à côté de celui-ci. Il liste au plus ${n(max)} problèmes${total > max ? t` : ici les ${n(max)} premiers sur ${n(total)} ; corrigez-les, puis renvoyez le fichier pour voir les suivants` : ''}.`,

@@ -33,7 +33,8 @@ const and = (items: readonly string[]) => formatList('en', items, 'and');
 const named = (names: Names | undefined, code?: string) => names?.en ?? code ?? '';
 const quoted = (items: readonly string[]) => items.map((item) => `“${item}”`);
 /** A stream as a person knows it: "Household packaging (EMB)". */
-const streamOf = (p: { stream?: string; streamName?: Names }) => (p.streamName ? `${p.streamName.en} (${p.stream})` : (p.stream ?? 'this stream'));
+const streamOf = (p: { stream?: string; streamName?: Names }) =>
+  p.streamName ? `${p.streamName.en} (${p.stream})` : (p.stream ?? 'this stream');
 const theStream = (p: { stream?: string; streamName?: Names }) => (p.stream ? `the stream ${streamOf(p)}` : 'this stream');
 const times = (count: number, one: string, other: string) => `${n(count)} ${plural('en', count, { one, other })}`;
 
@@ -73,8 +74,10 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The messages of a product catalogue or sales upload (src/products/): in `fields` with every code, and in `products`. */
 const productFields = {
-  no_products: () => 'The file or request holds no product or sale. Add at least one row, for example BTL-75, Red wine 75 cl, EMB, 2026-S1, glass, 410.5.',
-  too_many_products: (p) => `Send at most ${n(p.max ?? 1000)} at a time${p.count === undefined ? '' : `, not ${n(p.count)}`}: split the file in two.`,
+  no_products: () =>
+    'The file or request holds no product or sale. Add at least one row, for example BTL-75, Red wine 75 cl, EMB, 2026-S1, glass, 410.5.',
+  too_many_products: (p) =>
+    `Send at most ${n(p.max ?? 1000)} at a time${p.count === undefined ? '' : `, not ${n(p.count)}`}: split the file in two.`,
   duplicate_reference: (p) =>
     `${p.value ?? 'This reference'} appears twice${p.other === undefined ? '' : ` (first as item ${n(p.other)})`}. Give each product, with its starting half-year, once only.`,
   invalid_text: (p) =>
@@ -87,8 +90,10 @@ const productFields = {
     p.reason === 'check_digit'
       ? `The last digit of ${p.value ?? 'this GTIN'} does not match the others: copy the number under the barcode again.`
       : 'A GTIN (EAN code) is 8, 12, 13 or 14 digits, without spaces, for example 3017620422003. Leave it empty if the product has none.',
-  no_elements: () => 'Give the product at least one packaging element: a material, the weight of one element in grams, and how many per unit.',
-  too_many_elements: (p) => `A product has at most ${n(p.max ?? 50)} packaging elements. Group identical elements with their number per unit.`,
+  no_elements: () =>
+    'Give the product at least one packaging element: a material, the weight of one element in grams, and how many per unit.',
+  too_many_elements: (p) =>
+    `A product has at most ${n(p.max ?? 50)} packaging elements. Group identical elements with their number per unit.`,
   unknown_material: (p) =>
     `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
   invalid_weight: (p) =>
@@ -97,8 +102,10 @@ const productFields = {
       : p.reason === 'too_large'
         ? `The weight of one element is at most ${n(p.max ?? 10000000)} grams. Write it in grams, not in kilograms.`
         : `Write the weight of one element in grams, in figures, for example ${n('410.5')}.`,
-  weight_too_precise: (p) => `A weight has at most ${n(p.decimals ?? 3)} decimals (to the milligram), for example ${n('2.125')} grams. Round it.`,
-  invalid_count: (p) => `Write a whole number from ${n(p.min ?? 0)} to ${n(p.max ?? 1e12)}, without decimals or spaces, for example ${n(48000)}.`,
+  weight_too_precise: (p) =>
+    `A weight has at most ${n(p.decimals ?? 3)} decimals (to the milligram), for example ${n('2.125')} grams. Round it.`,
+  invalid_count: (p) =>
+    `Write a whole number from ${n(p.min ?? 0)} to ${n(p.max ?? 1e12)}, without decimals or spaces, for example ${n(48000)}.`,
   not_applicable: (p) => `${p.stream ?? 'This stream'} publishes no packaging categories or reuse statuses: leave this cell empty.`,
   unknown_packaging_category: (p) => `Choose the packaging category among the published ones${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
   unknown_reuse_status: (p) => `Choose the reuse status among the published ones${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
@@ -122,7 +129,10 @@ export const en = {
     fieldNames: FIELD_NAMES,
     /** Where a problem is, in words: "Line 3, quantity", "Row 5 of the file, quantity column"; undefined for the whole request. */
     position: (p: Position): string | undefined => {
-      if (p.row !== undefined) return p.field !== undefined && Object.hasOwn(CSV_COLUMNS, p.field) ? `Row ${p.row} of the file, ${CSV_COLUMNS[p.field]} column` : `Row ${p.row} of the file`;
+      if (p.row !== undefined)
+        return p.field !== undefined && Object.hasOwn(CSV_COLUMNS, p.field)
+          ? `Row ${p.row} of the file, ${CSV_COLUMNS[p.field]} column`
+          : `Row ${p.row} of the file`;
       const name = fieldName(p.field);
       if (p.line !== undefined) return name && p.field !== 'lines' ? `Line ${p.line}, ${name}` : `Line ${p.line}`;
       return name ? capital(name) : undefined;
@@ -151,7 +161,8 @@ export const en = {
     },
     missing_token: {
       title: 'API token missing',
-      explanation: 'This address needs an API token. Your programs send it with each request; create one in the dashboard, under API tokens.',
+      explanation:
+        'This address needs an API token. Your programs send it with each request; create one in the dashboard, under API tokens.',
     },
     invalid_token: {
       title: 'This API token does not work',
@@ -168,11 +179,13 @@ export const en = {
     },
     account_suspended: {
       title: 'Your account is suspended',
-      explanation: 'The operator has suspended your account: your API tokens and dashboard sessions do not work for now, and your declarations are kept. Contact the operator to have it reactivated.',
+      explanation:
+        'The operator has suspended your account: your API tokens and dashboard sessions do not work for now, and your declarations are kept. Contact the operator to have it reactivated.',
     },
     session_required: {
       title: 'Please sign in',
-      explanation: 'Your session has ended: you signed out, or it was idle for 30 minutes, or it is 12 hours old. Sign in again with a new link.',
+      explanation:
+        'Your session has ended: you signed out, or it was idle for 30 minutes, or it is 12 hours old. Sign in again with a new link.',
     },
     csrf_failed: {
       title: 'The form has expired',
@@ -192,11 +205,13 @@ export const en = {
     },
     precondition_failed: {
       title: 'The record changed since you read it',
-      explanation: 'Someone changed this record after you opened it, and nothing was changed. Reload it, check what is there now, then make your change again.',
+      explanation:
+        'Someone changed this record after you opened it, and nothing was changed. Reload it, check what is there now, then make your change again.',
     },
     idempotency_key_in_flight: {
       title: 'Your declaration is still being recorded',
-      explanation: 'The same declaration is still being recorded. Wait a few seconds, then look at your list of declarations before you send it again.',
+      explanation:
+        'The same declaration is still being recorded. Wait a few seconds, then look at your list of declarations before you send it again.',
     },
     payload_too_large: {
       title: 'The file is too large',
@@ -204,7 +219,8 @@ export const en = {
     },
     unsupported_media_type: {
       title: 'This kind of file is not accepted',
-      explanation: 'Send the declaration as a CSV file: in Excel or LibreOffice, choose Save as, then CSV UTF-8 (comma delimited) or CSV with semicolons.',
+      explanation:
+        'Send the declaration as a CSV file: in Excel or LibreOffice, choose Save as, then CSV UTF-8 (comma delimited) or CSV with semicolons.',
     },
     validation_failed: {
       title: 'Some information needs correcting',
@@ -221,7 +237,8 @@ export const en = {
     },
     internal_error: {
       title: 'Something went wrong on our side',
-      explanation: 'The service met an unexpected error; nothing you did caused it. Try again in a few minutes; if it happens again, write to us with the reference shown on this page.',
+      explanation:
+        'The service met an unexpected error; nothing you did caused it. Try again in a few minutes; if it happens again, write to us with the reference shown on this page.',
     },
     service_unavailable: {
       title: 'The service is briefly unavailable',
@@ -263,7 +280,8 @@ export const en = {
         case 'unit':
           return `Write the unit as ${or(['kg', 'uvc'].map(unitHelp))}.`;
         default:
-          if (p.line !== undefined) return `Each line gives a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`;
+          if (p.line !== undefined)
+            return `Each line gives a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`;
           if (p.field === undefined) return 'Send a declaration: a half-year and its lines, as the documentation shows.';
           return 'This value is not of the expected kind: write it as the form or the documentation shows.';
       }
@@ -290,7 +308,10 @@ export const en = {
       }
     },
     not_trimmed: () => 'Remove the spaces at the start and end of the unique identifier (IDU), for example FR000000_01ABCD.',
-    max_length: (p) => (p.max === undefined ? 'This text is too long: shorten it.' : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`),
+    max_length: (p) =>
+      p.max === undefined
+        ? 'This text is too long: shorten it.'
+        : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`,
     invalid_length: (p) =>
       p.min !== undefined
         ? `Write at least ${times(p.min, 'character', 'characters')}.`
@@ -299,14 +320,16 @@ export const en = {
           : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`,
     invalid_email: () => 'Enter an e-mail address in the right format, for example name@example.com.',
     invalid_array: () => 'Give a list here, even of one item, for example the stream EMB.',
-    array_max_size: (p) => (p.max === undefined ? 'The list is too long: shorten it.' : `The list is too long: keep ${times(p.max, 'item', 'items')} at most.`),
+    array_max_size: (p) =>
+      p.max === undefined ? 'The list is too long: shorten it.' : `The list is too long: keep ${times(p.max, 'item', 'items')} at most.`,
     matches: () =>
       'Write the client identifier with 3 to 63 lower-case letters, digits, hyphens or underscores, starting with a letter or a digit, for example exemple-sas.',
     invalid_date_time: () => 'Give a date and time with its time zone, for example 2027-01-31T00:00:00Z.',
     expiry_out_of_range: (p) => `Choose an expiry date in the future, at most ${times(p.max ?? 2, 'year', 'years')} from today.`,
     limit_out_of_range: (p) => `Ask for ${n(p.min ?? 1)} to ${n(p.max ?? 100)} results per page, for example 20.`,
     invalid_status: () => 'Choose current (the revisions in force) or superseded (the replaced ones).',
-    invalid_mode: () => 'Choose live (a token for your real declarations) or test (a token for your sandbox, whose declarations are never filed).',
+    invalid_mode: () =>
+      'Choose live (a token for your real declarations) or test (a token for your sandbox, whose declarations are never filed).',
     invalid_client_id: () => 'Write a client identifier as the operator gave it, for example exemple-sas.',
     invalid_actor: () => 'Write admin, or the identifier of an operator token, for example 0f8fad5b-d9cb-469f-a165-70867728950e.',
     invalid_action: () => 'Write an action as the audit trail names it, for example client.updated.',
@@ -315,9 +338,11 @@ export const en = {
     invalid_boolean: () => 'Write true (yes) or false (no).',
     invalid_country_code: () => 'Write the country as its two-letter ISO code in capitals, for example FR for France.',
     invalid_language_code: () => 'Write fr for French or en for English.',
-    duplicate: (p) => (p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`),
+    duplicate: (p) =>
+      p.value === undefined ? 'This is listed more than once: keep it once.' : `“${p.value}” is listed more than once: keep it once.`,
     no_clients: () => 'The file has a header but no client. Add one row per client below the header.',
-    too_many_clients: (p) => `A file onboards at most ${n(p.max ?? 1000)} clients: the rows from this one on are not read. Split the file in two and send each part.`,
+    too_many_clients: (p) =>
+      `A file onboards at most ${n(p.max ?? 1000)} clients: the rows from this one on are not read. Split the file in two and send each part.`,
     duplicate_client: (p) =>
       `This client is already on row ${p.other === undefined ? 'above' : n(p.other)} of the file (the same client id, or the same company and e-mail address). Keep one of the two rows.`,
     period_not_ended: (p) =>
@@ -335,7 +360,8 @@ export const en = {
 
     invalid_client_status: () => 'Choose active, suspended or offboarded.',
     invalid_csv_dialect: () => 'Choose en (comma between cells, decimal point) or fr (semicolon between cells, decimal comma).',
-    link_lifetime_out_of_range: (p) => `Choose how many minutes the link works: a whole number from ${n(p.min ?? 1)} to ${n(p.max ?? 10080)} (7 days), for example ${n(2880)} for 2 days.`,
+    link_lifetime_out_of_range: (p) =>
+      `Choose how many minutes the link works: a whole number from ${n(p.min ?? 1)} to ${n(p.max ?? 10080)} (7 days), for example ${n(2880)} for 2 days.`,
     unknown_eco_organism: (p) =>
       `${p.value === undefined ? 'This is not' : `“${p.value}” is not`} an eco-organism the published data lists for ${p.stream ?? 'this stream'}${p.period ? ` in ${p.period}` : ''}. ${p.listed?.length ? `Choose ${or(p.listed)}.` : 'None is listed for it: leave the eco-organism empty.'}`,
 
@@ -383,7 +409,8 @@ export const en = {
         : `“${p.value}” is not a number. Write the quantity in figures only, without unit or thousands separator, for example ${p.delimiter === ';' ? '1200,5 or 1200.5' : '1200.5 (in a comma-separated file, a decimal comma would split the cell)'}.`,
     quantity_negative: () =>
       `The quantity cannot be negative. Write the quantity placed on the market, for example ${n('1200.5')}; to correct an earlier declaration, file it again with the right figures.`,
-    quantity_too_large: (p) => `The quantity is over ${n(p.max ?? 1e12)}. Check the unit: a mass is written in kilograms, for example ${n(1200)} for 1.2 tonnes.`,
+    quantity_too_large: (p) =>
+      `The quantity is over ${n(p.max ?? 1e12)}. Check the unit: a mass is written in kilograms, for example ${n(1200)} for 1.2 tonnes.`,
     quantity_too_precise: (p) => {
       const unit = p.unit ? `in ${p.unit}` : 'in this unit';
       if (p.decimals === 0) return `A quantity ${unit} is a count: write a whole number, for example ${n(4800)}.`;
@@ -416,7 +443,8 @@ export const en = {
       p.column
         ? `The file has no ${column(p.column)} column. Add it to the first row, for example stream,material,unit,quantity.`
         : 'A column is missing from the file. Name them all in the first row, for example stream,material,unit,quantity.',
-    duplicate_column: (p) => `${p.column ? `The ${column(p.column)} column` : 'A column'} is named ${p.count === undefined ? 'more than once' : times(p.count, 'time', 'times')}. Keep one, and delete or rename the others, so that the first row reads, for example, stream,material,unit,quantity.`,
+    duplicate_column: (p) =>
+      `${p.column ? `The ${column(p.column)} column` : 'A column'} is named ${p.count === undefined ? 'more than once' : times(p.count, 'time', 'times')}. Keep one, and delete or rename the others, so that the first row reads, for example, stream,material,unit,quantity.`,
     invalid_csv: (p) =>
       p.reason === 'quote_not_closed'
         ? 'A cell opens a quotation mark that is never closed. Close it or remove it, for example "Glass, bottles" (not "Glass, bottles). A spreadsheet places quotation marks for you when it saves the file.'
@@ -536,7 +564,17 @@ export const en = {
     /** After a declaration is filed from the dashboard (issue 31.6), to the account's confirmed address. */
     filed: {
       subject: (p: { period: string; receipt: string }) => `Declaration ${p.period} filed: receipt ${p.receipt}`,
-      text: (p: { company: string; period: string; revision: number; receipt: string; name: string; at: string; lines: number; totals: readonly string[]; url: string }) =>
+      text: (p: {
+        company: string;
+        period: string;
+        revision: number;
+        receipt: string;
+        name: string;
+        at: string;
+        lines: number;
+        totals: readonly string[];
+        url: string;
+      }) =>
         [
           'Hello,',
           '',
@@ -597,7 +635,14 @@ export const en = {
     reminder: {
       subject: (p: { company: string; period: string; due: string | null }) =>
         `Reminder: the EPR declaration of ${p.company} for the ${halfYear(p.period)}${p.due ? `, due by ${date(p.due)}` : ''}`,
-      text: (p: { company: string; clientId: string; period: string; missing: { name: string; stream: string; due: string | null }[]; url: string; until: string }) =>
+      text: (p: {
+        company: string;
+        clientId: string;
+        period: string;
+        missing: { name: string; stream: string; due: string | null }[];
+        url: string;
+        until: string;
+      }) =>
         [
           'Hello,',
           '',
@@ -658,9 +703,11 @@ export const en = {
       problem: 'Error',
     },
     intros: {
-      start: 'You place packaged products on the French market: what the service does for you, how to become a client and what to have ready.',
+      start:
+        'You place packaged products on the French market: what the service does for you, how to become a client and what to have ready.',
       pricing: "The service's own plans. Prices are per year, VAT excluded. They are not eco-organism tariffs.",
-      streams: 'The extended producer responsibility (EPR, in French REP) streams a client can declare, with their units, material categories, eco-organisms and legal basis.',
+      streams:
+        'The extended producer responsibility (EPR, in French REP) streams a client can declare, with their units, material categories, eco-organisms and legal basis.',
       law: 'French and EU texts on packaging EPR, each with its reference, date, status, official address and sources.',
       obligations: 'What a producer placing packaged products on the French market must do, with the legal basis, deadlines and sources.',
       developers: 'How to get a token, and the API in short, with examples you can copy.',
@@ -804,10 +851,12 @@ export const en = {
     dev: {
       token: 'Get a token',
       signIn: 'Once you are a client, tokens are created in the dashboard:',
-      authText: 'Each client system sends its own token in the header "Authorization: Bearer <token>" (RFC 6750). A token is shown once; the service keeps only its SHA-256 hash.',
+      authText:
+        'Each client system sends its own token in the header "Authorization: Bearer <token>" (RFC 6750). A token is shown once; the service keeps only its SHA-256 hash.',
       tokenText:
         'The operator onboards your company and sends you a sign-in link to your dashboard, where you create a token for each client system (the operator can issue them too). A token is shown once: keep it in your secret store. The service keeps only its SHA-256 hash.',
-      tokenShape: 'A token looks like eprc_ followed by 32 letters and digits, an underscore and a 6-character checksum, so secret scanners can find it.',
+      tokenShape:
+        'A token looks like eprc_ followed by 32 letters and digits, an underscore and a 6-character checksum, so secret scanners can find it.',
       inShort: 'The API in short',
       clientApi: 'Client API',
       base: 'Base address',
@@ -953,40 +1002,101 @@ export const en = {
     },
     /** What each problem type means and what to do, for the developers reading its page (/problems/<code>). */
     problemTypes: {
-      bad_request: { what: 'The request could not be understood, for example a path that is not correctly encoded.', todo: 'Read the detail, fix the request and send it again.' },
-      malformed_json: { what: 'The body is not valid JSON.', todo: 'Send a JSON document (check quotes, commas and brackets) with Content-Type: application/json.' },
-      invalid_cursor: { what: 'The cursor query parameter is not one this service gave.', todo: 'Use the next_cursor value of the previous page as it is, or start again without a cursor.' },
-      missing_token: { what: 'The route needs a bearer token and none was sent.', todo: 'Send the header Authorization: Bearer <token>. The WWW-Authenticate header names the realm.' },
-      invalid_token: { what: 'The token is unknown, malformed, expired or revoked.', todo: 'Check that the whole token was copied; ask the operator for a new one if it was revoked or has expired.' },
-      insufficient_scope: { what: 'The token is valid but not for this route (a client token on an operator route).', todo: 'Use the routes of the client API, or the operator credential for operator routes.' },
-      admin_api_disabled: { what: 'The operator API is switched off on this instance (no operator credential is configured).', todo: 'The operator configures ADMIN_TOKEN to use it.' },
-      session_required: { what: 'The dashboard page needs you to be signed in, and you are not (or your session ended: signed out, idle for 30 minutes, or 12 hours old).', todo: 'Sign in again at /dashboard/sign-in: with a link from the operator, or by e-mail.' },
-      csrf_failed: { what: 'A dashboard form was sent without the security token of the page it came from, or with an old one.', todo: 'Reload the page and send the form again. Forms only work from this site’s own pages.' },
-      not_found: { what: 'Nothing is at this address, or the record is not yours (another client’s record is reported the same way).', todo: 'Check the path and the id.' },
+      bad_request: {
+        what: 'The request could not be understood, for example a path that is not correctly encoded.',
+        todo: 'Read the detail, fix the request and send it again.',
+      },
+      malformed_json: {
+        what: 'The body is not valid JSON.',
+        todo: 'Send a JSON document (check quotes, commas and brackets) with Content-Type: application/json.',
+      },
+      invalid_cursor: {
+        what: 'The cursor query parameter is not one this service gave.',
+        todo: 'Use the next_cursor value of the previous page as it is, or start again without a cursor.',
+      },
+      missing_token: {
+        what: 'The route needs a bearer token and none was sent.',
+        todo: 'Send the header Authorization: Bearer <token>. The WWW-Authenticate header names the realm.',
+      },
+      invalid_token: {
+        what: 'The token is unknown, malformed, expired or revoked.',
+        todo: 'Check that the whole token was copied; ask the operator for a new one if it was revoked or has expired.',
+      },
+      insufficient_scope: {
+        what: 'The token is valid but not for this route (a client token on an operator route).',
+        todo: 'Use the routes of the client API, or the operator credential for operator routes.',
+      },
+      admin_api_disabled: {
+        what: 'The operator API is switched off on this instance (no operator credential is configured).',
+        todo: 'The operator configures ADMIN_TOKEN to use it.',
+      },
+      session_required: {
+        what: 'The dashboard page needs you to be signed in, and you are not (or your session ended: signed out, idle for 30 minutes, or 12 hours old).',
+        todo: 'Sign in again at /dashboard/sign-in: with a link from the operator, or by e-mail.',
+      },
+      csrf_failed: {
+        what: 'A dashboard form was sent without the security token of the page it came from, or with an old one.',
+        todo: 'Reload the page and send the form again. Forms only work from this site’s own pages.',
+      },
+      not_found: {
+        what: 'Nothing is at this address, or the record is not yours (another client’s record is reported the same way).',
+        todo: 'Check the path and the id.',
+      },
       method_not_allowed: { what: 'The path exists but not with this method.', todo: 'Use one of the methods in the Allow header.' },
-      conflict: { what: 'The request conflicts with the current state of a record.', todo: 'Read the record again and decide whether to retry.' },
-      precondition_failed: { what: 'The If-Match header does not match the current ETag of the record: it changed since it was read. Nothing was changed.', todo: 'GET the record again, reapply the change to what it is now, and send it with the new ETag.' },
-      account_suspended: { what: 'The token or session is valid, but the operator has suspended the client’s account.', todo: 'Contact the operator; the same tokens work again once the account is reactivated.' },
-      idempotency_key_in_flight: { what: 'A request with the same Idempotency-Key is still running.', todo: 'Wait the number of seconds in Retry-After and send the same request again: you will get the first response.' },
-      payload_too_large: { what: 'The body is over 1 MiB, or holds too many JSON objects and arrays.', todo: 'Split the data into smaller requests (a declaration holds at most 1,000 lines).' },
+      conflict: {
+        what: 'The request conflicts with the current state of a record.',
+        todo: 'Read the record again and decide whether to retry.',
+      },
+      precondition_failed: {
+        what: 'The If-Match header does not match the current ETag of the record: it changed since it was read. Nothing was changed.',
+        todo: 'GET the record again, reapply the change to what it is now, and send it with the new ETag.',
+      },
+      account_suspended: {
+        what: 'The token or session is valid, but the operator has suspended the client’s account.',
+        todo: 'Contact the operator; the same tokens work again once the account is reactivated.',
+      },
+      idempotency_key_in_flight: {
+        what: 'A request with the same Idempotency-Key is still running.',
+        todo: 'Wait the number of seconds in Retry-After and send the same request again: you will get the first response.',
+      },
+      payload_too_large: {
+        what: 'The body is over 1 MiB, or holds too many JSON objects and arrays.',
+        todo: 'Split the data into smaller requests (a declaration holds at most 1,000 lines).',
+      },
       unsupported_media_type: { what: 'The body is not JSON.', todo: 'Send Content-Type: application/json.' },
-      validation_failed: { what: 'The body or the query breaks one or more rules. The errors array lists every problem at once, each with a JSON pointer, a detail and a stable code. Nothing was stored.', todo: 'Fix every listed field and send the request again.' },
-      idempotency_key_reused: { what: 'The Idempotency-Key was already used with a different body in the last 24 hours.', todo: 'Use a new key for a new request; reuse a key only to retry the same request.' },
-      rate_limited: { what: 'Too many requests with this token in the current minute.', todo: 'Wait the number of seconds in Retry-After; the RateLimit headers show your budget.' },
-      internal_error: { what: 'An unexpected error on our side. The response carries only the request id.', todo: 'Retry later; if it persists, send the instance (request id) to the contact address.' },
-      service_unavailable: { what: 'The service cannot reach its database for a moment.', todo: 'Retry after the number of seconds in Retry-After.' },
+      validation_failed: {
+        what: 'The body or the query breaks one or more rules. The errors array lists every problem at once, each with a JSON pointer, a detail and a stable code. Nothing was stored.',
+        todo: 'Fix every listed field and send the request again.',
+      },
+      idempotency_key_reused: {
+        what: 'The Idempotency-Key was already used with a different body in the last 24 hours.',
+        todo: 'Use a new key for a new request; reuse a key only to retry the same request.',
+      },
+      rate_limited: {
+        what: 'Too many requests with this token in the current minute.',
+        todo: 'Wait the number of seconds in Retry-After; the RateLimit headers show your budget.',
+      },
+      internal_error: {
+        what: 'An unexpected error on our side. The response carries only the request id.',
+        todo: 'Retry later; if it persists, send the instance (request id) to the contact address.',
+      },
+      service_unavailable: {
+        what: 'The service cannot reach its database for a moment.',
+        todo: 'Retry after the number of seconds in Retry-After.',
+      },
     } satisfies Record<ProblemCode, { what: string; todo: string }>,
     /** The sandbox (issue 34): test tokens, wiping, and the examples that work with them (/developers). */
     sandbox: {
       title: 'Try everything in your sandbox first',
-      text:
-        'Create a test token on the API tokens page of your dashboard (choose “Test token”), or ask the operator for one: it starts with eprt_ instead of eprc_, so you and your secret scanner can tell it at a glance, and its answers, like your test declarations, say "mode": "test". With a test token every call works exactly as with a live one, against your sandbox only. Your test declarations persist between calls, so you can test whole journeys (submit, correct, list, download); their receipts start with TEST-; they are never filed, the operator never sees them, and your live tokens never see them (nor does a test token see your live declarations). The sandbox has its own rate-limit budget: a test run never slows your live traffic.',
-      issue: 'The operator issues a test token with the body {"mode": "test"} on POST /api/v1/admin/clients/{client_id}/tokens. The dashboard shows your live data only.',
+      text: 'Create a test token on the API tokens page of your dashboard (choose “Test token”), or ask the operator for one: it starts with eprt_ instead of eprc_, so you and your secret scanner can tell it at a glance, and its answers, like your test declarations, say "mode": "test". With a test token every call works exactly as with a live one, against your sandbox only. Your test declarations persist between calls, so you can test whole journeys (submit, correct, list, download); their receipts start with TEST-; they are never filed, the operator never sees them, and your live tokens never see them (nor does a test token see your live declarations). The sandbox has its own rate-limit budget: a test run never slows your live traffic.',
+      issue:
+        'The operator issues a test token with the body {"mode": "test"} on POST /api/v1/admin/clients/{client_id}/tokens. The dashboard shows your live data only.',
       wipe: 'Start again from nothing: wipe your test data (with a test token only; a live token gets a 403 and nothing is deleted).',
       examplesIntro: 'Every command below works as it stands: set EPR_TOKEN to your test token and run it.',
       exPost:
         'Submit a declaration for a half-year. Household packaging is declared, for each material, in kilograms (kg) and in consumer sales units (uvc). Sent again with the same Idempotency-Key, it returns the first answer:',
-      exCsv: 'The same from a spreadsheet saved as CSV, with the half-year in the address (here corrected figures: revision 2 of the half-year):',
+      exCsv:
+        'The same from a spreadsheet saved as CSV, with the half-year in the address (here corrected figures: revision 2 of the half-year):',
     },
   },
 
@@ -996,7 +1106,8 @@ export const en = {
     title: 'Products and packaging',
     lead: 'Your products with their packaging, and the units sold each half-year: the service computes the declaration from them. Each product version applies from a half-year until a later one.',
     uploadProducts: 'Upload the product catalogue',
-    uploadProductsHint: 'A CSV file, one row per packaging element: reference, name, stream, gtin (optional), valid_from, material, weight_g, per_unit, and for professional packaging packaging_category and reuse_status. Comma or semicolon separated; French headers accepted.',
+    uploadProductsHint:
+      'A CSV file, one row per packaging element: reference, name, stream, gtin (optional), valid_from, material, weight_g, per_unit, and for professional packaging packaging_category and reuse_status. Comma or semicolon separated; French headers accepted.',
     uploadSales: 'Upload the sales of a half-year',
     uploadSalesHint: 'A CSV file with the columns reference and units: the sales units placed on the French market in the half-year.',
     file: 'CSV file',
@@ -1005,8 +1116,10 @@ export const en = {
     send: 'Upload',
     nothingStored: 'Nothing was stored.',
     problems: (count: number) => (count === 1 ? 'One problem to fix:' : `${n(count)} problems to fix:`),
-    imported: (created: number, replaced: number, unchanged: number) => `Catalogue updated: ${n(created)} new, ${n(replaced)} replaced, ${n(unchanged)} unchanged.`,
-    salesRecorded: (count: number, period: string) => `Sales recorded for ${period}: ${n(count)} ${plural('en', count, { one: 'product', other: 'products' })}.`,
+    imported: (created: number, replaced: number, unchanged: number) =>
+      `Catalogue updated: ${n(created)} new, ${n(replaced)} replaced, ${n(unchanged)} unchanged.`,
+    salesRecorded: (count: number, period: string) =>
+      `Sales recorded for ${period}: ${n(count)} ${plural('en', count, { one: 'product', other: 'products' })}.`,
     empty: 'No product yet: upload your catalogue.',
     reference: 'Reference',
     name: 'Name',
@@ -1017,7 +1130,8 @@ export const en = {
     element: (material: string, grams: string, perUnit: number) => `${perUnit} × ${material}, ${grams} g`,
     derivedTitle: (period: string) => `Declaration computed for ${period}`,
     derivedLink: 'See the declaration computed for a half-year',
-    derivedLead: 'Computed from your catalogue and sales: for each material, kg = units × elements per unit × grams ÷ 1,000, rounded to the gram on the line; the sales units carrying the material are counted once per unit. Nothing is filed until you confirm below.',
+    derivedLead:
+      'Computed from your catalogue and sales: for each material, kg = units × elements per unit × grams ÷ 1,000, rounded to the gram on the line; the sales units carrying the material are counted once per unit. Nothing is filed until you confirm below.',
     noSales: 'No sales are recorded for this half-year.',
     material: 'Material',
     kg: 'kg',
@@ -1026,7 +1140,8 @@ export const en = {
     products: 'Products',
     contribution: (reference: string, units: string, kg: string) => `${reference}: ${units} units, ${kg} kg`,
     fileDeclaration: 'File this declaration',
-    fileHint: 'It becomes a new revision of the half-year, like a declaration entered by hand; the products and sales it used are recorded with it.',
+    fileHint:
+      'It becomes a new revision of the half-year, like a declaration entered by hand; the products and sales it used are recorded with it.',
     lastFiled: (revision: number, receipt: string) => `Last filed from the catalogue: revision ${revision}, receipt ${receipt}.`,
     show: 'Show',
     located: (position: string | null, message: string) => (position ? `${position}: ${message}` : message),

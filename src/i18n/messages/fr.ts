@@ -11,13 +11,13 @@ import { formatDate, formatDateTime, formatList, formatNumber, plural } from '..
 import { fr as t, frenchTypography } from '../typography.js';
 import type { Messages } from './en.js';
 
-
 /** Every string of `words` (functions' results too) set by `frenchTypography`. */
 function frenchWords<T>(words: T): T {
   if (typeof words === 'string') return frenchTypography(words) as T;
   if (typeof words === 'function') return ((...args: unknown[]) => frenchWords((words as (...a: unknown[]) => unknown)(...args))) as T;
   if (Array.isArray(words)) return words.map((w: unknown) => frenchWords(w)) as T;
-  if (words !== null && typeof words === 'object') return Object.fromEntries(Object.entries(words).map(([key, value]) => [key, frenchWords(value)])) as T;
+  if (words !== null && typeof words === 'object')
+    return Object.fromEntries(Object.entries(words).map(([key, value]) => [key, frenchWords(value)])) as T;
   return words;
 }
 
@@ -73,8 +73,10 @@ type F<K extends keyof FieldParams> = (p: FieldParams[K]) => string;
 
 /** Les messages d’un envoi de produits ou de ventes (src/products/) : dans `fields` avec tous les codes. */
 const productFields = {
-  no_products: () => t`Le fichier ou l'envoi ne contient aucun produit ni aucune vente. Ajoutez au moins une ligne, par exemple BTL-75, Vin rouge 75 cl, EMB, 2026-S1, verre, ${n('410.5')}.`,
-  too_many_products: (p) => t`Envoyez au plus ${n(p.max ?? 1000)} éléments à la fois${p.count === undefined ? '' : t` (et non ${n(p.count)})`} : découpez le fichier en deux.`,
+  no_products: () =>
+    t`Le fichier ou l'envoi ne contient aucun produit ni aucune vente. Ajoutez au moins une ligne, par exemple BTL-75, Vin rouge 75 cl, EMB, 2026-S1, verre, ${n('410.5')}.`,
+  too_many_products: (p) =>
+    t`Envoyez au plus ${n(p.max ?? 1000)} éléments à la fois${p.count === undefined ? '' : t` (et non ${n(p.count)})`} : découpez le fichier en deux.`,
   duplicate_reference: (p) =>
     t`${p.value ?? 'Cette référence'} figure deux fois${p.other === undefined ? '' : t` (d'abord en position ${n(p.other)})`}. Indiquez chaque produit, avec son semestre d'application, une seule fois.`,
   invalid_text: (p) =>
@@ -87,8 +89,10 @@ const productFields = {
     p.reason === 'check_digit'
       ? t`Le dernier chiffre de ${p.value ?? 'ce GTIN'} ne correspond pas aux autres : recopiez le numéro inscrit sous le code-barres.`
       : t`Un GTIN (code EAN) compte 8, 12, 13 ou 14 chiffres, sans espace, par exemple 3017620422003. Laissez la case vide si le produit n'en a pas.`,
-  no_elements: () => t`Indiquez au moins un élément d'emballage pour ce produit : son matériau, le poids d'un élément en grammes et leur nombre par UVC.`,
-  too_many_elements: (p) => t`Un produit compte au plus ${n(p.max ?? 50)} éléments d'emballage. Regroupez les éléments identiques en indiquant leur nombre par UVC.`,
+  no_elements: () =>
+    t`Indiquez au moins un élément d'emballage pour ce produit : son matériau, le poids d'un élément en grammes et leur nombre par UVC.`,
+  too_many_elements: (p) =>
+    t`Un produit compte au plus ${n(p.max ?? 50)} éléments d'emballage. Regroupez les éléments identiques en indiquant leur nombre par UVC.`,
   unknown_material: (p) =>
     t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
   invalid_weight: (p) =>
@@ -97,19 +101,25 @@ const productFields = {
       : p.reason === 'too_large'
         ? t`Le poids d'un élément est d'au plus ${n(p.max ?? 10000000)} grammes. Indiquez-le en grammes, et non en kilogrammes.`
         : t`Indiquez le poids d'un élément en grammes, en chiffres, par exemple ${n('410.5')}.`,
-  weight_too_precise: (p) => t`Un poids compte au plus ${n(p.decimals ?? 3)} décimales (au milligramme près), par exemple ${n('2.125')} grammes. Arrondissez-le.`,
-  invalid_count: (p) => t`Indiquez un nombre entier de ${n(p.min ?? 0)} à ${n(p.max ?? 1e12)}, sans décimale ni espace, par exemple ${n(48000)}.`,
-  not_applicable: (p) => t`${p.stream ?? 'Cette filière'} ne publie ni catégorie d'emballage ni statut de réemploi : laissez cette case vide.`,
-  unknown_packaging_category: (p) => t`Choisissez la catégorie d'emballage parmi celles publiées${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
+  weight_too_precise: (p) =>
+    t`Un poids compte au plus ${n(p.decimals ?? 3)} décimales (au milligramme près), par exemple ${n('2.125')} grammes. Arrondissez-le.`,
+  invalid_count: (p) =>
+    t`Indiquez un nombre entier de ${n(p.min ?? 0)} à ${n(p.max ?? 1e12)}, sans décimale ni espace, par exemple ${n(48000)}.`,
+  not_applicable: (p) =>
+    t`${p.stream ?? 'Cette filière'} ne publie ni catégorie d'emballage ni statut de réemploi : laissez cette case vide.`,
+  unknown_packaging_category: (p) =>
+    t`Choisissez la catégorie d'emballage parmi celles publiées${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
   unknown_reuse_status: (p) => t`Choisissez le statut de réemploi parmi ceux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
   inconsistent_product: (p) =>
     t`Toutes les lignes d'un même produit reprennent la même désignation, la même filière et le même GTIN${p.first === undefined ? '' : t` que la ligne ${n(p.first)}`}. Corrigez cette ligne, ou donnez-lui une autre référence ou un autre semestre d'application.`,
   product_version_filed: (p) =>
     t`L'emballage de ${p.value ?? 'ce produit'} applicable à partir de ${p.period ?? 'ce semestre'} a servi à une déclaration déjà déposée et ne peut plus changer. Envoyez le nouvel emballage avec le semestre à partir duquel il s'applique.`,
-  unknown_product: (p) => t`${p.value ?? 'Cette référence'} ne figure pas dans votre catalogue de produits. Ajoutez d'abord le produit, puis ses ventes.`,
+  unknown_product: (p) =>
+    t`${p.value ?? 'Cette référence'} ne figure pas dans votre catalogue de produits. Ajoutez d'abord le produit, puis ses ventes.`,
   no_version_for_period: (p) =>
     t`${p.value ?? 'Ce produit'} n'a pas d'emballage applicable en ${p.period ?? 'ce semestre'} : son emballage ne s'applique qu'à partir d'un semestre ultérieur. Envoyez son emballage à partir de ${p.period ?? 'ce semestre'} ou d'un semestre antérieur.`,
-  nothing_to_derive: (p) => t`Aucune vente n'est enregistrée pour ${p.period ?? 'ce semestre'} : envoyez d'abord le nombre d'UVC vendues par produit.`,
+  nothing_to_derive: (p) =>
+    t`Aucune vente n'est enregistrée pour ${p.period ?? 'ce semestre'} : envoyez d'abord le nombre d'UVC vendues par produit.`,
 } satisfies { [K in keyof ProductFieldParams]: (p: ProductFieldParams[K]) => string };
 
 export const fr = {
@@ -120,7 +130,10 @@ export const fr = {
   common: {
     fieldNames: FIELD_NAMES,
     position: (p: Position): string | undefined => {
-      if (p.row !== undefined) return p.field !== undefined && Object.hasOwn(CSV_COLUMNS, p.field) ? `Ligne ${p.row} du fichier, colonne ${CSV_COLUMNS[p.field]}` : `Ligne ${p.row} du fichier`;
+      if (p.row !== undefined)
+        return p.field !== undefined && Object.hasOwn(CSV_COLUMNS, p.field)
+          ? `Ligne ${p.row} du fichier, colonne ${CSV_COLUMNS[p.field]}`
+          : `Ligne ${p.row} du fichier`;
       const name = fieldName(p.field);
       if (p.line !== undefined) return name && p.field !== 'lines' ? `Ligne ${p.line}, ${name}` : `Ligne ${p.line}`;
       return name ? capital(name) : undefined;
@@ -256,7 +269,8 @@ export const fr = {
         case 'unit':
           return t`Écrivez l'unité : ${or(['kg', 'uvc'].map(unitHelp))}.`;
         default:
-          if (p.line !== undefined) return `Chaque ligne indique une filière, un matériau, une unité et une quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`;
+          if (p.line !== undefined)
+            return `Chaque ligne indique une filière, un matériau, une unité et une quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`;
           if (p.field === undefined) return t`Envoyez une déclaration : un semestre et ses lignes, comme le montre la documentation.`;
           return t`Cette valeur n'est pas du type attendu : écrivez-la comme l'indique le formulaire ou la documentation.`;
       }
@@ -283,7 +297,10 @@ export const fr = {
       }
     }) satisfies F<'not_blank'>,
     not_trimmed: () => t`Retirez les espaces au début et à la fin de l'identifiant unique (IDU), par exemple FR000000_01ABCD.`,
-    max_length: (p) => (p.max === undefined ? t`Ce texte est trop long : raccourcissez-le.` : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`),
+    max_length: (p) =>
+      p.max === undefined
+        ? t`Ce texte est trop long : raccourcissez-le.`
+        : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`,
     invalid_length: (p) =>
       p.min !== undefined
         ? `Écrivez au moins ${times(p.min, 'caractère', 'caractères')}.`
@@ -292,14 +309,18 @@ export const fr = {
           : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`,
     invalid_email: () => 'Saisissez une adresse électronique valide, par exemple nom@exemple.fr.',
     invalid_array: () => t`Indiquez ici une liste, même d'un seul élément, par exemple la filière EMB.`,
-    array_max_size: (p) => (p.max === undefined ? t`La liste est trop longue : raccourcissez-la.` : t`La liste est trop longue : gardez-en ${times(p.max, 'élément', 'éléments')} au plus.`),
+    array_max_size: (p) =>
+      p.max === undefined
+        ? t`La liste est trop longue : raccourcissez-la.`
+        : t`La liste est trop longue : gardez-en ${times(p.max, 'élément', 'éléments')} au plus.`,
     matches: () =>
       t`Écrivez l'identifiant client avec 3 à 63 lettres minuscules, chiffres, tirets ou tirets bas, en commençant par une lettre ou un chiffre, par exemple exemple-sas.`,
     invalid_date_time: () => 'Indiquez une date et une heure avec leur fuseau horaire, par exemple 2027-01-31T00:00:00Z.',
     expiry_out_of_range: (p) => t`Choisissez une date d'expiration à venir, au plus ${times(p.max ?? 2, 'an', 'ans')} après aujourd'hui.`,
     limit_out_of_range: (p) => `Demandez de ${n(p.min ?? 1)} à ${n(p.max ?? 100)} résultats par page, par exemple 20.`,
     invalid_status: () => 'Choisissez current (révisions en vigueur) ou superseded (révisions remplacées).',
-    invalid_mode: () => 'Choisissez live (un jeton pour vos déclarations réelles) ou test (un jeton pour votre environnement de test, dont les déclarations ne sont jamais transmises).',
+    invalid_mode: () =>
+      'Choisissez live (un jeton pour vos déclarations réelles) ou test (un jeton pour votre environnement de test, dont les déclarations ne sont jamais transmises).',
     invalid_client_id: () => t`Écrivez un identifiant client tel que l'opérateur l'a donné, par exemple exemple-sas.`,
     invalid_actor: () => t`Écrivez admin, ou l'identifiant d'un jeton d'opérateur, par exemple 0f8fad5b-d9cb-469f-a165-70867728950e.`,
     invalid_action: () => t`Écrivez une action telle que le journal d'audit la nomme, par exemple client.updated.`,
@@ -309,9 +330,12 @@ export const fr = {
     invalid_country_code: () => 'Écrivez le pays avec son code ISO à deux lettres majuscules, par exemple FR pour la France.',
     invalid_language_code: () => 'Écrivez fr pour le français ou en pour l’anglais.',
     duplicate: (p) =>
-      p.value === undefined ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.` : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
+      p.value === undefined
+        ? t`Cette valeur figure plusieurs fois : ne la gardez qu'une fois.`
+        : t`« ${p.value} » figure plusieurs fois : ne le gardez qu'une fois.`,
     no_clients: () => t`Le fichier a une ligne d'en-tête mais aucun client. Ajoutez une ligne par client sous l'en-tête.`,
-    too_many_clients: (p) => t`Un fichier inscrit au plus ${n(p.max ?? 1000)} clients : les lignes à partir de celle-ci ne sont pas lues. Scindez le fichier en deux et envoyez chaque partie.`,
+    too_many_clients: (p) =>
+      t`Un fichier inscrit au plus ${n(p.max ?? 1000)} clients : les lignes à partir de celle-ci ne sont pas lues. Scindez le fichier en deux et envoyez chaque partie.`,
     duplicate_client: (p) =>
       t`Ce client figure déjà à la ligne ${p.other === undefined ? 'précédente' : n(p.other)} du fichier (même identifiant, ou même raison sociale et même adresse e-mail). Ne gardez qu'une des deux lignes.`,
     period_not_ended: (p) =>
@@ -328,8 +352,10 @@ export const fr = {
       t`Cet identifiant d'envoi (Idempotency-Key) a déjà servi pour d'autres chiffres dans les dernières 24 heures. Envoyez les nouveaux chiffres avec un nouvel identifiant.`,
 
     invalid_client_status: () => 'Choisissez active (actif), suspended (suspendu) ou offboarded (sorti du service).',
-    invalid_csv_dialect: () => t`Choisissez fr (point-virgule entre les cellules, virgule décimale) ou en (virgule entre les cellules, point décimal).`,
-    link_lifetime_out_of_range: (p) => t`Indiquez combien de minutes le lien reste valable : un nombre entier de ${n(p.min ?? 1)} à ${n(p.max ?? 10080)} (7 jours), par exemple ${n(2880)} pour 2 jours.`,
+    invalid_csv_dialect: () =>
+      t`Choisissez fr (point-virgule entre les cellules, virgule décimale) ou en (virgule entre les cellules, point décimal).`,
+    link_lifetime_out_of_range: (p) =>
+      t`Indiquez combien de minutes le lien reste valable : un nombre entier de ${n(p.min ?? 1)} à ${n(p.max ?? 10080)} (7 jours), par exemple ${n(2880)} pour 2 jours.`,
     unknown_eco_organism: (p) =>
       `${p.value === undefined ? t`Ce n'est pas` : t`« ${p.value} » n'est pas`} ${t`un éco-organisme que les données publiées mentionnent pour ${p.stream ? `la filière ${p.stream}` : 'cette filière'}${p.period ? ` au semestre ${p.period}` : ''}.`} ${p.listed?.length ? t`Choisissez ${or(p.listed)}.` : t`Aucun n'y figure : laissez l'éco-organisme vide.`}`,
 
@@ -377,7 +403,8 @@ export const fr = {
         : `${t`« ${p.value} » n'est pas un nombre. Écrivez la quantité en chiffres seulement, sans unité ni séparateur de milliers, par exemple`} ${p.delimiter === ';' ? '1200,5.' : t`1200.5 : dans un fichier séparé par des virgules, une virgule décimale couperait la cellule en deux.`}`,
     quantity_negative: () =>
       t`La quantité ne peut pas être négative. Indiquez la quantité mise sur le marché, par exemple ${n('1200.5')} ; pour corriger une déclaration, déposez-la de nouveau avec les bons chiffres.`,
-    quantity_too_large: (p) => t`La quantité dépasse ${n(p.max ?? 1e12)}. Vérifiez l'unité : une masse s'indique en kilogrammes, par exemple ${n(1200)} pour 1,2 tonne.`,
+    quantity_too_large: (p) =>
+      t`La quantité dépasse ${n(p.max ?? 1e12)}. Vérifiez l'unité : une masse s'indique en kilogrammes, par exemple ${n(1200)} pour 1,2 tonne.`,
     quantity_too_precise: (p) => {
       const unit = p.unit ? `en ${p.unit}` : 'dans cette unité';
       if (p.decimals === 0) return t`Une quantité ${unit} est un nombre d'unités : écrivez un nombre entier, par exemple ${n(4800)}.`;
@@ -448,7 +475,7 @@ export const fr = {
     },
     number_invalid: (p) =>
       `${p.value === undefined ? t`Ce n'est pas un nombre.` : t`« ${p.value} » n'est pas un nombre.`} Écrivez seulement des chiffres, avec une virgule ou un point pour les décimales, par exemple ${n('1200.5')}.`,
-     ...productFields,
+    ...productFields,
   },
 
   dashboard: {
@@ -528,7 +555,17 @@ export const fr = {
   mail: {
     filed: {
       subject: (p: { period: string; receipt: string }) => t`Déclaration ${p.period} déposée : accusé de réception ${p.receipt}`,
-      text: (p: { company: string; period: string; revision: number; receipt: string; name: string; at: string; lines: number; totals: readonly string[]; url: string }) =>
+      text: (p: {
+        company: string;
+        period: string;
+        revision: number;
+        receipt: string;
+        name: string;
+        at: string;
+        lines: number;
+        totals: readonly string[];
+        url: string;
+      }) =>
         [
           'Bonjour,',
           '',
@@ -587,7 +624,14 @@ export const fr = {
     reminder: {
       subject: (p: { company: string; period: string; due: string | null }) =>
         t`Rappel : déclaration REP de ${p.company} pour le ${halfYear(p.period)}${p.due ? t`, à déposer au plus tard le ${date(p.due)}` : ''}`,
-      text: (p: { company: string; clientId: string; period: string; missing: { name: string; stream: string; due: string | null }[]; url: string; until: string }) =>
+      text: (p: {
+        company: string;
+        clientId: string;
+        period: string;
+        missing: { name: string; stream: string; due: string | null }[];
+        url: string;
+        until: string;
+      }) =>
         [
           'Bonjour,',
           '',
@@ -646,12 +690,14 @@ export const fr = {
       problem: 'Erreur',
     },
     intros: {
-      start: 'Vous mettez des produits emballés sur le marché français\u00a0: voici ce que le service fait pour vous, comment devenir client et ce qu’il faut préparer.',
+      start:
+        'Vous mettez des produits emballés sur le marché français\u00a0: voici ce que le service fait pour vous, comment devenir client et ce qu’il faut préparer.',
       pricing: 'Les offres du service. Prix annuels, hors TVA. Ce ne sont pas des barèmes d’éco-organismes.',
       streams:
         'Les filières de responsabilité élargie du producteur (REP) qu’un client peut déclarer, avec leurs unités, catégories de matériaux, éco-organismes et base légale.',
       law: 'Textes français et européens sur la REP emballages, chacun avec sa référence, sa date, son statut, son adresse officielle et ses sources.',
-      obligations: 'Ce que doit faire un producteur qui met des produits emballés sur le marché français, avec base légale, échéances et sources.',
+      obligations:
+        'Ce que doit faire un producteur qui met des produits emballés sur le marché français, avec base légale, échéances et sources.',
       developers: 'Obtenir un jeton, et l’API en bref, avec des exemples à copier.',
       problems: 'Chaque erreur de l’API est un document application/problem+json dont le `type` est l’adresse d’une de ces pages.',
     },
@@ -670,7 +716,8 @@ export const fr = {
       plans: 'Offres',
       streams: 'Filières acceptées',
       data: 'Données de référence',
-      dataText: 'Chaque page ci-dessous est construite à partir du fichier JSON vers lequel elle pointe, en même temps et depuis les mêmes sources.',
+      dataText:
+        'Chaque page ci-dessous est construite à partir du fichier JSON vers lequel elle pointe, en même temps et depuis les mêmes sources.',
       perYear: 'par an',
     },
     facts: {
@@ -793,10 +840,12 @@ export const fr = {
     dev: {
       token: 'Obtenir un jeton',
       signIn: 'Une fois client, vous créez vos jetons depuis le tableau de bord\u00a0:',
-      authText: 'Chaque système client envoie son propre jeton dans l’en-tête « Authorization: Bearer <jeton> » (RFC 6750). Un jeton n’est affiché qu’une fois\u00a0; le service n’en conserve que l’empreinte SHA-256.',
+      authText:
+        'Chaque système client envoie son propre jeton dans l’en-tête « Authorization: Bearer <jeton> » (RFC 6750). Un jeton n’est affiché qu’une fois\u00a0; le service n’en conserve que l’empreinte SHA-256.',
       tokenText:
         'L’opérateur enregistre votre entreprise et vous envoie un lien de connexion à votre tableau de bord, où vous créez un jeton par système client (l’opérateur peut aussi les délivrer). Un jeton n’est affiché qu’une fois\u00a0: gardez-le dans votre coffre à secrets. Le service n’en conserve que l’empreinte SHA-256.',
-      tokenShape: 'Un jeton commence par eprc_, suivi de 32 lettres et chiffres, d’un tiret bas et d’une somme de contrôle de 6 caractères, pour que les scanners de secrets le repèrent.',
+      tokenShape:
+        'Un jeton commence par eprc_, suivi de 32 lettres et chiffres, d’un tiret bas et d’une somme de contrôle de 6 caractères, pour que les scanners de secrets le repèrent.',
       inShort: 'L’API en bref',
       clientApi: 'API client',
       base: 'Adresse de base',
@@ -809,7 +858,8 @@ export const fr = {
       exPost: 'Déposer une déclaration pour un semestre (réessayez sans risque avec la même Idempotency-Key) :',
       exList: 'Vos déclarations, les plus récentes d’abord :',
       errors: 'Erreurs',
-      errorsText: 'Chaque erreur est au format application/problem+json avec un code stable ; son type est l’adresse d’une page qui l’explique.',
+      errorsText:
+        'Chaque erreur est au format application/problem+json avec un code stable ; son type est l’adresse d’une page qui l’explique.',
       links: 'Documentation',
       swagger: 'Swagger UI : chaque route, schéma et erreur',
       openapi: 'Document OpenAPI',
@@ -942,40 +992,101 @@ export const fr = {
     },
     /** What each problem type means and what to do, for the developers reading its page (/problems/<code>). */
     problemTypes: {
-      bad_request: { what: 'La requête n’a pas pu être comprise, par exemple un chemin mal encodé.', todo: 'Lisez le détail, corrigez la requête et renvoyez-la.' },
-      malformed_json: { what: 'Le corps n’est pas un JSON valide.', todo: 'Envoyez un document JSON (vérifiez guillemets, virgules et crochets) avec Content-Type: application/json.' },
-      invalid_cursor: { what: 'Le paramètre cursor n’a pas été donné par ce service.', todo: 'Reprenez tel quel le next_cursor de la page précédente, ou recommencez sans curseur.' },
-      missing_token: { what: 'La route exige un jeton et aucun n’a été envoyé.', todo: 'Envoyez l’en-tête Authorization: Bearer <jeton>. L’en-tête WWW-Authenticate indique le domaine.' },
-      invalid_token: { what: 'Le jeton est inconnu, mal formé, expiré ou révoqué.', todo: 'Vérifiez que le jeton a été copié en entier ; demandez-en un nouveau à l’opérateur s’il a été révoqué ou a expiré.' },
-      insufficient_scope: { what: 'Le jeton est valide mais pas pour cette route (un jeton client sur une route de l’opérateur).', todo: 'Utilisez les routes de l’API client, ou l’identifiant de l’opérateur pour ses routes.' },
-      admin_api_disabled: { what: 'L’API de l’opérateur est désactivée sur cette instance (aucun identifiant d’opérateur configuré).', todo: 'L’opérateur configure ADMIN_TOKEN pour l’utiliser.' },
-      session_required: { what: 'La page du tableau de bord demande d’être connecté, et vous ne l’êtes pas (ou votre session a pris fin : déconnexion, 30 minutes d’inactivité ou 12 heures d’ancienneté).', todo: 'Reconnectez-vous sur /dashboard/sign-in : avec un lien de l’opérateur, ou par e-mail.' },
-      csrf_failed: { what: 'Un formulaire du tableau de bord a été envoyé sans le jeton de sécurité de sa page, ou avec un jeton périmé.', todo: 'Rechargez la page et renvoyez le formulaire. Les formulaires ne fonctionnent que depuis les pages de ce site.' },
-      not_found: { what: 'Rien à cette adresse, ou l’enregistrement n’est pas le vôtre (celui d’un autre client est traité de la même façon).', todo: 'Vérifiez le chemin et l’identifiant.' },
+      bad_request: {
+        what: 'La requête n’a pas pu être comprise, par exemple un chemin mal encodé.',
+        todo: 'Lisez le détail, corrigez la requête et renvoyez-la.',
+      },
+      malformed_json: {
+        what: 'Le corps n’est pas un JSON valide.',
+        todo: 'Envoyez un document JSON (vérifiez guillemets, virgules et crochets) avec Content-Type: application/json.',
+      },
+      invalid_cursor: {
+        what: 'Le paramètre cursor n’a pas été donné par ce service.',
+        todo: 'Reprenez tel quel le next_cursor de la page précédente, ou recommencez sans curseur.',
+      },
+      missing_token: {
+        what: 'La route exige un jeton et aucun n’a été envoyé.',
+        todo: 'Envoyez l’en-tête Authorization: Bearer <jeton>. L’en-tête WWW-Authenticate indique le domaine.',
+      },
+      invalid_token: {
+        what: 'Le jeton est inconnu, mal formé, expiré ou révoqué.',
+        todo: 'Vérifiez que le jeton a été copié en entier ; demandez-en un nouveau à l’opérateur s’il a été révoqué ou a expiré.',
+      },
+      insufficient_scope: {
+        what: 'Le jeton est valide mais pas pour cette route (un jeton client sur une route de l’opérateur).',
+        todo: 'Utilisez les routes de l’API client, ou l’identifiant de l’opérateur pour ses routes.',
+      },
+      admin_api_disabled: {
+        what: 'L’API de l’opérateur est désactivée sur cette instance (aucun identifiant d’opérateur configuré).',
+        todo: 'L’opérateur configure ADMIN_TOKEN pour l’utiliser.',
+      },
+      session_required: {
+        what: 'La page du tableau de bord demande d’être connecté, et vous ne l’êtes pas (ou votre session a pris fin : déconnexion, 30 minutes d’inactivité ou 12 heures d’ancienneté).',
+        todo: 'Reconnectez-vous sur /dashboard/sign-in : avec un lien de l’opérateur, ou par e-mail.',
+      },
+      csrf_failed: {
+        what: 'Un formulaire du tableau de bord a été envoyé sans le jeton de sécurité de sa page, ou avec un jeton périmé.',
+        todo: 'Rechargez la page et renvoyez le formulaire. Les formulaires ne fonctionnent que depuis les pages de ce site.',
+      },
+      not_found: {
+        what: 'Rien à cette adresse, ou l’enregistrement n’est pas le vôtre (celui d’un autre client est traité de la même façon).',
+        todo: 'Vérifiez le chemin et l’identifiant.',
+      },
       method_not_allowed: { what: 'Le chemin existe, mais pas avec cette méthode.', todo: 'Utilisez une des méthodes de l’en-tête Allow.' },
-      conflict: { what: 'La requête est en conflit avec l’état actuel d’un enregistrement.', todo: 'Relisez l’enregistrement et décidez s’il faut réessayer.' },
-      precondition_failed: { what: t`L'en-tête If-Match ne correspond pas à l'ETag actuel de l'enregistrement : il a changé depuis sa lecture. Rien n'a été modifié.`, todo: t`Relisez l'enregistrement (GET), refaites la modification sur son contenu actuel et renvoyez-la avec le nouvel ETag.` },
-      account_suspended: { what: t`Le jeton ou la session est valide, mais l'opérateur a suspendu le compte de l'adhérent.`, todo: t`Contactez l'opérateur : les mêmes jetons fonctionneront de nouveau dès la réactivation du compte.` },
-      idempotency_key_in_flight: { what: 'Une requête avec la même Idempotency-Key est encore en cours.', todo: 'Attendez le nombre de secondes de Retry-After et renvoyez la même requête : vous recevrez la première réponse.' },
-      payload_too_large: { what: 'Le corps dépasse 1 Mio, ou contient trop d’objets et de tableaux JSON.', todo: 'Découpez les données en requêtes plus petites (une déclaration compte au plus 1 000 lignes).' },
+      conflict: {
+        what: 'La requête est en conflit avec l’état actuel d’un enregistrement.',
+        todo: 'Relisez l’enregistrement et décidez s’il faut réessayer.',
+      },
+      precondition_failed: {
+        what: t`L'en-tête If-Match ne correspond pas à l'ETag actuel de l'enregistrement : il a changé depuis sa lecture. Rien n'a été modifié.`,
+        todo: t`Relisez l'enregistrement (GET), refaites la modification sur son contenu actuel et renvoyez-la avec le nouvel ETag.`,
+      },
+      account_suspended: {
+        what: t`Le jeton ou la session est valide, mais l'opérateur a suspendu le compte de l'adhérent.`,
+        todo: t`Contactez l'opérateur : les mêmes jetons fonctionneront de nouveau dès la réactivation du compte.`,
+      },
+      idempotency_key_in_flight: {
+        what: 'Une requête avec la même Idempotency-Key est encore en cours.',
+        todo: 'Attendez le nombre de secondes de Retry-After et renvoyez la même requête : vous recevrez la première réponse.',
+      },
+      payload_too_large: {
+        what: 'Le corps dépasse 1 Mio, ou contient trop d’objets et de tableaux JSON.',
+        todo: 'Découpez les données en requêtes plus petites (une déclaration compte au plus 1 000 lignes).',
+      },
       unsupported_media_type: { what: 'Le corps n’est pas du JSON.', todo: 'Envoyez Content-Type: application/json.' },
-      validation_failed: { what: 'Le corps ou la requête enfreint une ou plusieurs règles. Le tableau errors liste tous les problèmes à la fois, chacun avec un pointeur JSON, un détail et un code stable. Rien n’a été enregistré.', todo: 'Corrigez chaque champ listé et renvoyez la requête.' },
-      idempotency_key_reused: { what: 'L’Idempotency-Key a déjà servi avec un autre corps dans les dernières 24 heures.', todo: 'Prenez une nouvelle clé pour une nouvelle requête ; ne réutilisez une clé que pour réessayer la même requête.' },
-      rate_limited: { what: 'Trop de requêtes avec ce jeton dans la minute en cours.', todo: 'Attendez le nombre de secondes de Retry-After ; les en-têtes RateLimit indiquent votre budget.' },
-      internal_error: { what: 'Une erreur inattendue de notre côté. La réponse ne porte que l’identifiant de la requête.', todo: 'Réessayez plus tard ; si cela persiste, envoyez l’instance (identifiant de requête) à l’adresse de contact.' },
-      service_unavailable: { what: 'Le service ne joint pas sa base de données pour un instant.', todo: 'Réessayez après le nombre de secondes de Retry-After.' },
+      validation_failed: {
+        what: 'Le corps ou la requête enfreint une ou plusieurs règles. Le tableau errors liste tous les problèmes à la fois, chacun avec un pointeur JSON, un détail et un code stable. Rien n’a été enregistré.',
+        todo: 'Corrigez chaque champ listé et renvoyez la requête.',
+      },
+      idempotency_key_reused: {
+        what: 'L’Idempotency-Key a déjà servi avec un autre corps dans les dernières 24 heures.',
+        todo: 'Prenez une nouvelle clé pour une nouvelle requête ; ne réutilisez une clé que pour réessayer la même requête.',
+      },
+      rate_limited: {
+        what: 'Trop de requêtes avec ce jeton dans la minute en cours.',
+        todo: 'Attendez le nombre de secondes de Retry-After ; les en-têtes RateLimit indiquent votre budget.',
+      },
+      internal_error: {
+        what: 'Une erreur inattendue de notre côté. La réponse ne porte que l’identifiant de la requête.',
+        todo: 'Réessayez plus tard ; si cela persiste, envoyez l’instance (identifiant de requête) à l’adresse de contact.',
+      },
+      service_unavailable: {
+        what: 'Le service ne joint pas sa base de données pour un instant.',
+        todo: 'Réessayez après le nombre de secondes de Retry-After.',
+      },
     },
     /** L’environnement de test (issue 34) : jetons de test, remise à zéro, et les exemples qui marchent avec eux (/fr/developers). */
     sandbox: {
       title: 'Tout essayer d’abord dans votre environnement de test',
-      text:
-        'Créez un jeton de test sur la page « Jetons d’API » de votre tableau de bord (choisissez « Jeton de test »), ou demandez-en un à l’opérateur : il commence par eprt_ au lieu de eprc_, pour que vous et votre détecteur de secrets le reconnaissiez au premier coup d’œil, et ses réponses, comme vos déclarations de test, indiquent "mode": "test". Avec un jeton de test, chaque appel fonctionne exactement comme avec un jeton de production, mais sur vos seules données de test. Vos déclarations de test sont conservées d’un appel à l’autre, pour tester des parcours complets (dépôt, correction, liste, téléchargement) ; leur accusé de réception commence par TEST- ; elles ne sont jamais transmises, l’opérateur ne les voit pas, vos jetons de production non plus (et un jeton de test ne voit pas vos déclarations réelles). L’environnement de test a son propre quota de requêtes : vos essais ne ralentissent jamais votre trafic de production.',
-      issue: 'L’opérateur délivre un jeton de test avec le corps {"mode": "test"} sur POST /api/v1/admin/clients/{client_id}/tokens. Le tableau de bord ne montre que vos données réelles.',
+      text: 'Créez un jeton de test sur la page « Jetons d’API » de votre tableau de bord (choisissez « Jeton de test »), ou demandez-en un à l’opérateur : il commence par eprt_ au lieu de eprc_, pour que vous et votre détecteur de secrets le reconnaissiez au premier coup d’œil, et ses réponses, comme vos déclarations de test, indiquent "mode": "test". Avec un jeton de test, chaque appel fonctionne exactement comme avec un jeton de production, mais sur vos seules données de test. Vos déclarations de test sont conservées d’un appel à l’autre, pour tester des parcours complets (dépôt, correction, liste, téléchargement) ; leur accusé de réception commence par TEST- ; elles ne sont jamais transmises, l’opérateur ne les voit pas, vos jetons de production non plus (et un jeton de test ne voit pas vos déclarations réelles). L’environnement de test a son propre quota de requêtes : vos essais ne ralentissent jamais votre trafic de production.',
+      issue:
+        'L’opérateur délivre un jeton de test avec le corps {"mode": "test"} sur POST /api/v1/admin/clients/{client_id}/tokens. Le tableau de bord ne montre que vos données réelles.',
       wipe: 'Repartir de zéro : effacez vos données de test (avec un jeton de test uniquement ; un jeton de production reçoit une erreur 403 et rien n’est supprimé).',
       examplesIntro: 'Chaque commande ci-dessous fonctionne telle quelle : mettez votre jeton de test dans EPR_TOKEN et lancez-la.',
       exPost:
         'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code uvc). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
-      exCsv: 'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : révision 2 du semestre) :',
+      exCsv:
+        'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : révision 2 du semestre) :',
     },
   }),
 
@@ -993,8 +1104,10 @@ export const fr = {
     send: 'Importer',
     nothingStored: t`Rien n'a été enregistré.`,
     problems: (count: number) => (count === 1 ? t`Un point à corriger :` : t`${n(count)} points à corriger :`),
-    imported: (created: number, replaced: number, unchanged: number) => t`Catalogue mis à jour : ${n(created)} ${plural('fr', created, { one: 'nouvelle version', other: 'nouvelles versions' })}, ${n(replaced)} ${plural('fr', replaced, { one: 'remplacée', other: 'remplacées' })}, ${n(unchanged)} sans changement.`,
-    salesRecorded: (count: number, period: string) => t`Ventes enregistrées pour ${period} : ${n(count)} ${plural('fr', count, { one: 'produit', other: 'produits' })}.`,
+    imported: (created: number, replaced: number, unchanged: number) =>
+      t`Catalogue mis à jour : ${n(created)} ${plural('fr', created, { one: 'nouvelle version', other: 'nouvelles versions' })}, ${n(replaced)} ${plural('fr', replaced, { one: 'remplacée', other: 'remplacées' })}, ${n(unchanged)} sans changement.`,
+    salesRecorded: (count: number, period: string) =>
+      t`Ventes enregistrées pour ${period} : ${n(count)} ${plural('fr', count, { one: 'produit', other: 'produits' })}.`,
     empty: t`Aucun produit pour le moment : importez votre catalogue.`,
     reference: 'Référence',
     name: 'Désignation',
@@ -1015,7 +1128,8 @@ export const fr = {
     contribution: (reference: string, units: string, kg: string) => t`${reference} : ${units} UVC, ${kg} kg`,
     fileDeclaration: 'Déposer cette déclaration',
     fileHint: t`Elle devient une nouvelle révision du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
-    lastFiled: (revision: number, receipt: string) => t`Dernier dépôt à partir du catalogue : révision ${revision}, accusé de réception ${receipt}.`,
+    lastFiled: (revision: number, receipt: string) =>
+      t`Dernier dépôt à partir du catalogue : révision ${revision}, accusé de réception ${receipt}.`,
     show: 'Afficher',
     located: (position: string | null, message: string) => (position ? t`${position} : ${message}` : message),
   },

@@ -9,7 +9,18 @@ export interface CsvFile {
 }
 
 /** The columns of a catalogue file, in the order the service writes them: one row per packaging element. */
-export const PRODUCT_CSV_COLUMNS = ['reference', 'name', 'stream', 'gtin', 'valid_from', 'material', 'weight_g', 'per_unit', 'packaging_category', 'reuse_status'] as const;
+export const PRODUCT_CSV_COLUMNS = [
+  'reference',
+  'name',
+  'stream',
+  'gtin',
+  'valid_from',
+  'material',
+  'weight_g',
+  'per_unit',
+  'packaging_category',
+  'reuse_status',
+] as const;
 type ProductColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 
 /** Header names, English then French (compared ignoring case and accents), then other spellings accepted. */
@@ -74,7 +85,13 @@ export function readProductCsv(file: CsvFile, maxRows: number): Sheet<{ products
     if (index === undefined) {
       index = sheet.body.products.length;
       byKey.set(key, index);
-      const product: Record<string, unknown> = { reference: cells.reference, name: cells.name, stream: cells.stream, valid_from: cells.valid_from, elements: [] };
+      const product: Record<string, unknown> = {
+        reference: cells.reference,
+        name: cells.name,
+        stream: cells.stream,
+        valid_from: cells.valid_from,
+        elements: [],
+      };
       if (cells.gtin !== undefined) product.gtin = cells.gtin;
       sheet.body.products.push(product);
       sheet.rows.push([]);

@@ -1,8 +1,20 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PERIOD_PATTERN_TEXT } from '../../declarations/period.js';
-import { MAX_ELEMENTS, MAX_NAME_LENGTH, MAX_PER_UNIT, MAX_PRODUCTS, MAX_REFERENCE_LENGTH, MAX_SALES, MAX_UNITS, MAX_WEIGHT_G } from '../product-rules.js';
+import {
+  MAX_ELEMENTS,
+  MAX_NAME_LENGTH,
+  MAX_PER_UNIT,
+  MAX_PRODUCTS,
+  MAX_REFERENCE_LENGTH,
+  MAX_SALES,
+  MAX_UNITS,
+  MAX_WEIGHT_G,
+} from '../product-rules.js';
 
-@ApiSchema({ description: 'One packaging element of one sales unit (a bottle, a cap, a label, a carton). Unknown fields are refused (`unknown_field`).' })
+@ApiSchema({
+  description:
+    'One packaging element of one sales unit (a bottle, a cap, a label, a carton). Unknown fields are refused (`unknown_field`).',
+})
 export class PackagingElementInputDto {
   /** A material category of the stream's published grid (`/api/v1/streams.json`), by code, French or English name, ignoring case; else `unknown_material`. Stored as the category code. */
   @ApiProperty({ example: 'glass' })
@@ -70,7 +82,9 @@ export class SaleInputDto {
   units!: number;
 }
 
-@ApiSchema({ description: 'Units sold per product in the half-year of `?period=`, all or nothing. Each product once (`duplicate_reference`).' })
+@ApiSchema({
+  description: 'Units sold per product in the half-year of `?period=`, all or nothing. Each product once (`duplicate_reference`).',
+})
 export class CreateSalesDto {
   @ApiProperty({ type: [SaleInputDto], minItems: 1, maxItems: MAX_SALES })
   sales!: SaleInputDto[];

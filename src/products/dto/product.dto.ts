@@ -195,7 +195,13 @@ export class DerivedDeclarationDto {
   lines!: DerivedLineDto[];
 
   /** The declaration lines that `POST` would file, as `POST /api/v1/declarations` takes them. */
-  @ApiProperty({ type: 'array', items: { type: 'object', properties: { stream: { type: 'string' }, material: { type: 'string' }, unit: { type: 'string' }, quantity: { type: 'number' } } } })
+  @ApiProperty({
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { stream: { type: 'string' }, material: { type: 'string' }, unit: { type: 'string' }, quantity: { type: 'number' } },
+    },
+  })
   declaration_lines!: { stream: string; material: string; unit: string; quantity: number }[];
 
   /** The latest revision filed from the catalogue for this period, if any. */
@@ -228,7 +234,10 @@ export class FiledProductDto {
   elements!: PackagingElementDto[];
 }
 
-@ApiSchema({ description: 'A declaration revision derived from a client\'s catalogue and sales, with the per-product detail a filing per consumer sales unit needs.' })
+@ApiSchema({
+  description:
+    "A declaration revision derived from a client's catalogue and sales, with the per-product detail a filing per consumer sales unit needs.",
+})
 export class DerivationDto {
   @ApiProperty({ format: 'uuid' })
   declaration_id!: string;

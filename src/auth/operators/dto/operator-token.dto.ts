@@ -33,7 +33,13 @@ export class OperatorTokenDto {
   revoked_at!: Date | null;
 
   static from(t: OperatorTokenMetadata): OperatorTokenDto {
-    return Object.assign(new OperatorTokenDto(), { id: t.id, name: t.name, prefix: t.prefix, created_at: t.createdAt, revoked_at: t.revokedAt });
+    return Object.assign(new OperatorTokenDto(), {
+      id: t.id,
+      name: t.name,
+      prefix: t.prefix,
+      created_at: t.createdAt,
+      revoked_at: t.revokedAt,
+    });
   }
 }
 

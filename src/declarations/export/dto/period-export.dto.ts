@@ -55,7 +55,7 @@ export class ExportDeclarationDto {
   lines!: ExportLineDto[];
 }
 
-@ApiSchema({ description: 'A period\'s filing export: the current revision of every client that declared, in client id order.' })
+@ApiSchema({ description: "A period's filing export: the current revision of every client that declared, in client id order." })
 export class PeriodExportDto {
   @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
