@@ -1,8 +1,11 @@
 // The embedded-database tier (`npm run test:embedded`; CI's second pass, after `npm test` on the
 // PostgreSQL server): the files where the engine under the service matters. PGlite runs in the
 // service's process with one connection, so what differs from a server is start-up and the data
-// directory, locks and transactions on one connection, notifications, cursors and the SQL of the
+// directory (see below), locks and transactions on one connection, notifications, cursors and the SQL of the
 // aggregates; every other file tests HTTP behaviour that is the same on both and runs once, on the server.
+// The embedded database itself (data directory, its lock, restart on the same data, `npm start`) is
+// tested by test/embedded-database.e2e-spec.ts and test/startup.e2e-spec.ts, which start the service on
+// an embedded database of their own whatever DATABASE_URL says: they run in `npm test`'s pass.
 import base, { e2e } from './jest.config.js';
 
 /** @type {import('jest').Config} */
@@ -12,9 +15,6 @@ export default {
     {
       ...e2e,
       testMatch: [
-        // The embedded database itself: data directory, its lock, restart on the same data, `npm start`.
-        '<rootDir>/test/embedded-database.e2e-spec.ts',
-        '<rootDir>/test/startup.e2e-spec.ts',
         // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
         '<rootDir>/test/declarations.e2e-spec.ts',
         // No kept authentications where notifications reach only the committing connection.
