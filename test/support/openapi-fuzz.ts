@@ -1143,7 +1143,16 @@ export interface FuzzResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  /**
+   * The connection was reset before any answer while a body over the service's 1 MiB bound was
+   * still being sent: the service refused it by closing (RFC 9112 §9.6), and the reset can discard
+   * its answer before the client reads it. Status 0; nothing else is known.
+   */
+  reset?: boolean;
 }
+
+/** The service's bound on a request body (413 past it). */
+const SERVICE_BODY_LIMIT = 2 ** 20;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -1226,7 +1235,13 @@ export function send(baseUrl: string, req: FuzzRequest, fixtures: FuzzFixtures, 
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`no response within ${timeoutMs} ms`)));
     // The server may answer (413, 415, 401…) and close before the whole body is written: only the
     // absence of a response is an error.
-    outgoing.on('error', (e) => !settled && reject(e));
+    outgoing.on('error', (e: NodeJS.ErrnoException) => {
+      if (settled) return;
+      if ((body?.length ?? 0) > SERVICE_BODY_LIMIT && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) {
+        settled = true;
+        resolve({ status: 0, headers: {}, text: '', reset: true });
+      } else reject(e);
+    });
     if (body) outgoing.end(body);
     else outgoing.end();
   });
