@@ -2,42 +2,26 @@
  * Invitations (issue 33, item 1): sign-in links that last up to 7 days, sent by the service to the
  * client's confirmed address through a real SMTP server started here; listed and revoked.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
-import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
-let refuse = false;
-const inbox: ParsedMail[] = [];
+let mailbox: Mailbox;
+let inbox: ParsedMail[];
 
 beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      if (refuse) {
-        stream.resume();
-        stream.on('end', () => callback(new Error('mailbox unavailable')));
-        return;
-      }
-      simpleParser(stream)
-        .then((mail) => inbox.push(mail))
-        .then(() => callback(), callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'operator@epr.example.org' } });
+  mailbox = await startMailbox();
+  inbox = mailbox.inbox;
+  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'operator@epr.example.org' } });
 }, 60_000);
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox?.close();
 });
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -115,13 +99,13 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     expect(unconfirmed.body.detail).toContain('confirmed e-mail address');
 
     const confirmed = await createClient(t);
-    refuse = true;
+    mailbox.refuse = true;
     try {
       const failed = await create(confirmed.clientId, { send: true });
       expect(failed.status).toBe(503);
       expect(failed.body.code).toBe('service_unavailable');
     } finally {
-      refuse = false;
+      mailbox.refuse = false;
     }
     const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1', [confirmed.clientId]);
     expect(rows[0].n).toBe(0);

@@ -4,42 +4,26 @@
  * what is missing and a fresh sign-in link, through a real SMTP server started here; one reminder
  * per client and half-year unless `force`; every sending audited; without SMTP, applying is refused.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient, createClientWithToken } from '../support/factories.js';
-import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
-let refuse = false;
-const inbox: ParsedMail[] = [];
+let mailbox: Mailbox;
+let inbox: ParsedMail[];
 
 beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      if (refuse) {
-        stream.resume();
-        stream.on('end', () => callback(new Error('mailbox unavailable')));
-        return;
-      }
-      simpleParser(stream)
-        .then((mail) => inbox.push(mail))
-        .then(() => callback(), callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'operator@epr.example.org' } });
+  mailbox = await startMailbox();
+  inbox = mailbox.inbox;
+  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'operator@epr.example.org' } });
 }, 60_000);
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox?.close();
 });
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -187,12 +171,12 @@ describe('POST /api/v1/admin/reminders', () => {
 
   it('a reminder the mail server refuses is failed and keeps nothing: applying again sends it', async () => {
     const links = await count('SELECT count(*) AS n FROM sign_in_links');
-    refuse = true;
+    mailbox.refuse = true;
     let res;
     try {
       res = await remind({ period: '2025-S1' }, '?dry_run=false');
     } finally {
-      refuse = false;
+      mailbox.refuse = false;
     }
     expect(res.status).toBe(200);
     expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['failed', 'failed', 'failed']);

@@ -5,36 +5,26 @@
  * confirmation page gives the receipt, who and when; an e-mail follows (real SMTP server started here).
  * Also the warnings of issue 31.5 as the dashboard says them.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
 import { type DashboardClient, signedIn } from '../support/dashboard-browser.js';
 import { createClient, issueToken } from '../support/factories.js';
-import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
+let mailbox: Mailbox;
+let inbox: ParsedMail[];
 
 beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => inbox.push(mail))
-        .then(() => callback(), callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org' } });
+  mailbox = await startMailbox();
+  inbox = mailbox.inbox;
+  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'dashboard@epr.example.org' } });
 }, 60_000);
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox?.close();
 });
 
 const count = async (clientId: string) =>

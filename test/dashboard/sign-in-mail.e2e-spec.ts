@@ -3,38 +3,28 @@
  * message as received (mailparser). The page answers the same for any address; only a confirmed
  * client's address gets mail, at most RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE times a minute.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
-import { ADMIN_TOKEN, freePort, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
+let mailbox: Mailbox;
+let inbox: ParsedMail[];
 
 beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => inbox.push(mail))
-        .then(() => callback(), callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  mailbox = await startMailbox();
+  inbox = mailbox.inbox;
   t = await startTestApp({
-    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' },
+    env: { SMTP_URL: mailbox.url, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' },
   });
 }, 60_000);
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox?.close();
 });
 
 const waitFor = async (predicate: () => boolean, ms = 20_000) => {
