@@ -19,9 +19,10 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const WIDTHS = [375, 1280] as const;
 /**
- * axe takes over a second a page on this machine: it checks every page but the problem types, of which it
- * checks the first in each language (they share one template and differ only in their words, which
- * html-validate and the other checks still read on every page).
+ * axe (over a second a page on this machine) and the full-page screenshot (as long again on a long page)
+ * are taken of every page but the problem types, of which only the first in each language: the 44 share
+ * one template and differ only in their words, which html-validate and the other checks still read on
+ * every page.
  */
 const AXE_PAGES = SITE_PAGES.filter(
   (page, i) => page.kind !== 'problem' || SITE_PAGES.findIndex((p) => p.kind === 'problem' && p.lang === page.lang) === i,
@@ -70,11 +71,13 @@ describe('the public site in Chromium', () => {
           for (const link of links) if (new URL(link).origin === origin) internalLinks.add(link);
           const wider = await overflow(page);
           if (wider > 0) problems.push(`the page is ${wider} px wider than the viewport`);
-          if (AXE_PAGES.includes(sitePage)) problems.push(...(await axeViolations(page)));
-          await page.screenshot({
-            path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`),
-            fullPage: true,
-          });
+          if (AXE_PAGES.includes(sitePage)) {
+            problems.push(...(await axeViolations(page)));
+            await page.screenshot({
+              path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`),
+              fullPage: true,
+            });
+          }
           if (problems.length > 0) failures[sitePage.path] = [...problems];
         }
         // A mistyped address: the page for it in each language, status 404, as clean as the others.
