@@ -24,6 +24,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { MailModule } from '../mail/mailer.js';
 import { RemindersAdminController } from './reminders/reminders-admin.controller.js';
+import { RemindersRepository } from './reminders/reminders.repository.js';
 import { RemindersService } from './reminders/reminders.service.js';
 import { YearTotalsRepository } from './years/year-totals.repository.js';
 import { YearsController } from './years/years.controller.js';
@@ -62,6 +63,7 @@ import { YearsService } from './years/years.service.js';
     YearsService,
     YearTotalsRepository,
     RemindersService,
+    RemindersRepository,
   ],
   // For the dashboard: the same submissions, listings and obligations as the API's.
   exports: [DeclarationsService, ObligationsService, YearsService, Clock],
