@@ -14,6 +14,7 @@ import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
 import { PeriodExportRepository } from './export/period-export.repository.js';
 import { PeriodExportService } from './export/period-export.service.js';
 import { PeriodsAdminController } from './export/periods-admin.controller.js';
+import { AnnualExportRepository } from './export/annual-export.repository.js';
 import { AnnualExportService } from './export/annual-export.service.js';
 import { YearsAdminController } from './export/years-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
@@ -56,6 +57,7 @@ import { YearsService } from './years/years.service.js';
     PeriodExportService,
     PeriodExportRepository,
     AnnualExportService,
+    AnnualExportRepository,
     DeclarationValidator,
     IdempotencyStore,
     Clock,
