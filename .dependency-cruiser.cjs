@@ -7,6 +7,10 @@
 //   domain       reference/, then audit/, then accounts/
 //   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/
 //
+// Within a module, SQL sits in its repositories (`*.repository.ts`; stores and listeners that hold a connection) and shared
+// SQL helpers in database/: DTOs do not import repositories, services and controllers neither pg nor common/http/ (and
+// ESLint refuses a `.query(` call in them).
+//
 // Build-time code (reference/build/, site/build-site.ts, scripts/) is kept out of the running service by ESLint
 // (eslint.config.js). Specs may import what they test and test support.
 const LAYERS = {
@@ -56,6 +60,28 @@ module.exports = {
       from: { path: folders([from]), pathNot: NOT_SPECS },
       to: { path: folders(to) },
     })),
+    // One way to the database per module: its SQL in its repositories (`*.repository.ts`), shared SQL helpers in database/.
+    {
+      name: 'dto-imports-repository',
+      comment: 'a DTO maps from domain types (e.g. declarations/declaration.ts), never from the row types of a repository',
+      severity: 'error',
+      from: { path: '/dto/', pathNot: NOT_SPECS },
+      to: { path: '\\.repository\\.ts$' },
+    },
+    {
+      name: 'service-or-controller-imports-pg',
+      comment: 'services and controllers do not talk to PostgreSQL: the driver (pg, pg-query-stream) is for repositories and database/',
+      severity: 'error',
+      from: { path: '\\.(service|controller)\\.ts$', pathNot: NOT_SPECS },
+      to: { path: '(^|/)node_modules/(pg|pg-query-stream)/' },
+    },
+    {
+      name: 'service-imports-http',
+      comment: 'a service takes domain inputs: HTTP (common/http/: bodies, prebuilt files) stays in controllers and the edge',
+      severity: 'error',
+      from: { path: '\\.service\\.ts$', pathNot: NOT_SPECS },
+      to: { path: '^src/common/http/' },
+    },
     {
       name: 'no-circular',
       comment: 'no cycles between files (type-only imports included)',

@@ -56,6 +56,21 @@ export default tseslint.config(
       ],
     },
   })),
+  // One way to the database per module: services and controllers call no SQL (`.query(`, a query builder); their module's
+  // repository does (`*.repository.ts`), in the transaction the service passes it.
+  {
+    files: ['src/**/*.service.ts', 'src/**/*.controller.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|createQueryBuilder)$/]',
+          message:
+            "SQL belongs in the module's repository (*.repository.ts): call a method of it, passing the transaction's EntityManager.",
+        },
+      ],
+    },
+  },
   // config/ is read by every module, so it depends on none of them: what it shares with one lives in common/.
   {
     files: ['src/config/**/*.ts'],

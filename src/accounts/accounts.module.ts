@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module.js';
+import { AccountsRepository } from './accounts.repository.js';
 import { AccountsService } from './accounts.service.js';
 import { ClientEntity } from './client.entity.js';
 import { ClientsAdminController } from './clients-admin.controller.js';
@@ -13,7 +14,7 @@ import { ClientStreamsService } from './client-streams.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ClientEntity]), AuditModule],
   controllers: [ClientsAdminController, MeController, ClientStreamsAdminController],
-  providers: [AccountsService, ClientStreamsRepository, ClientStreamsService],
+  providers: [AccountsService, AccountsRepository, ClientStreamsRepository, ClientStreamsService],
   exports: [AccountsService, ClientStreamsService],
 })
 export class AccountsModule {}

@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, type EntityManager, type Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
 import { type Page, pageOf, positionOf } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { ClientEntity, type ClientStatus } from './client.entity.js';
+import { AccountsRepository } from './accounts.repository.js';
+import type { ClientEntity, ClientStatus } from './client.entity.js';
 import { contactKey, type ImportRow, readClientsCsv } from './clients-import.js';
 import type { CsvCharset } from '../common/csv/read-csv.js';
 import { clientEtag, ifMatchAllows } from './client-etag.js';
-import { ASCII_LOWER, ASCII_UPPER, foldEmail } from '../common/email-address.js';
+import { foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
   applyPatch,
@@ -174,7 +175,7 @@ export class AccountsService {
   private readonly statusListeners: StatusChangingListener[] = [];
 
   constructor(
-    @InjectRepository(ClientEntity) private readonly clients: Repository<ClientEntity>,
+    private readonly clients: AccountsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly catalogue: ReferenceCatalogue,
     private readonly audit: AuditTrail,
@@ -184,12 +185,12 @@ export class AccountsService {
     const { clientId: chosen, language, ...patch } = input;
     this.checkValues(patch);
     const clientId = chosen ?? generateClientId();
-    const entity = this.clients.create({ clientId, confirmedAt: null, language: language ?? 'fr' });
+    const entity = this.clients.build({ clientId, confirmedAt: null, language: language ?? 'fr' });
     const pending = applyPatch(emptyProfile(), patch);
     setPending(entity, pending);
     try {
       return await this.dataSource.transaction(async (manager) => {
-        await manager.insert(ClientEntity, entity);
+        await this.clients.insert(manager, entity);
         await this.audit.record(manager, actor, {
           action: 'client.created',
           targetType: 'client',
@@ -235,10 +236,10 @@ export class AccountsService {
     try {
       return await this.dataSource.transaction(async (manager) => {
         // Two imports at once cannot both find a client absent and both create it.
-        await manager.query(`SELECT pg_advisory_xact_lock(hashtext('clients.import'))`);
+        await this.clients.lockImport(manager);
         const clients = await planned(manager);
         const entities = clients.map((client) => {
-          const entity = this.clients.create({
+          const entity = this.clients.build({
             clientId: client.clientId ?? generateClientId(),
             confirmedAt: null,
             language: client.language,
@@ -246,7 +247,7 @@ export class AccountsService {
           setPending(entity, client.pending);
           return entity;
         });
-        await manager.insert(ClientEntity, entities);
+        await this.clients.insert(manager, entities);
         for (const [i, entity] of entities.entries()) {
           const { row, pending, language } = clients[i]!;
           clients[i] = { ...clients[i]!, clientId: entity.clientId };
@@ -280,17 +281,12 @@ export class AccountsService {
     const errors = [...fileErrors];
     const ids = rows.flatMap((r) => (r.input.clientId ? [r.input.clientId] : []));
     const emails = rows.map((r) => foldEmail(r.input.email!));
-    const existing: { client_id: string; pe: string | null; pc: string | null; ce: string | null; cc: string | null }[] =
-      await manager.query(
-        `SELECT client_id, pending_email AS pe, pending_company AS pc, confirmed_email AS ce, confirmed_company AS cc FROM clients
-        WHERE client_id = ANY($1::text[]) OR translate(pending_email, $3, $4) = ANY($2::text[]) OR translate(confirmed_email, $3, $4) = ANY($2::text[])`,
-        [ids, emails, ASCII_UPPER, ASCII_LOWER],
-      );
-    const existingIds = new Set(existing.map((c) => c.client_id));
+    const existing = await this.clients.findExisting(manager, ids, emails);
+    const existingIds = new Set(existing.map((c) => c.clientId));
     const contacts = new Map<string, string>();
     for (const c of existing) {
-      if (c.pe && c.pc) contacts.set(contactKey(c.pe, c.pc), c.client_id);
-      if (c.ce && c.cc) contacts.set(contactKey(c.ce, c.cc), c.client_id);
+      if (c.pendingEmail && c.pendingCompany) contacts.set(contactKey(c.pendingEmail, c.pendingCompany), c.clientId);
+      if (c.confirmedEmail && c.confirmedCompany) contacts.set(contactKey(c.confirmedEmail, c.confirmedCompany), c.clientId);
     }
     for (const { row, input } of rows) {
       if (input.clientId && existingIds.has(input.clientId)) {
@@ -350,7 +346,7 @@ export class AccountsService {
       if (Object.keys(changes).length === 0) return viewOf(client);
       setPending(client, after);
       client.language = nextLanguage;
-      const saved = await manager.save(client);
+      const saved = await this.clients.save(manager, client);
       await this.audit.record(manager, actor, { action: 'client.updated', targetType: 'client', targetId: clientId, clientId, changes });
       return viewOf(saved);
     });
@@ -394,7 +390,7 @@ export class AccountsService {
       client.confirmedIdus = [...pending.idus];
       client.confirmedAt = new Date();
       client.firstConfirmedAt ??= client.confirmedAt;
-      const saved = await manager.save(client);
+      const saved = await this.clients.save(manager, client);
       await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
       for (const listener of this.confirmingListeners) await listener(manager, clientId, changes, actor);
       return viewOf(saved);
@@ -428,7 +424,7 @@ export class AccountsService {
       if (before === to) return viewOf(client);
       client.status = to;
       client.statusChangedAt = new Date();
-      const saved = await manager.save(client);
+      const saved = await this.clients.save(manager, client);
       await this.audit.record(manager, actor, {
         action,
         targetType: 'client',
@@ -458,40 +454,26 @@ export class AccountsService {
     };
     const after = positionOf(input.cursor, filters, CLIENT_ID_PATTERN);
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
-    const query = this.clients
-      .createQueryBuilder('c')
-      .addSelect(`to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, 'created_text')
-      .orderBy('c.created_at', 'DESC')
-      .addOrderBy('c.client_id', 'DESC')
-      .limit(limit + 1);
-    if (input.q !== undefined) {
-      const like = `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query.andWhere(
-        `(c.pending_company ILIKE :like OR c.pending_email ILIKE :like OR c.confirmed_company ILIKE :like OR c.confirmed_email ILIKE :like)`,
-        { like },
-      );
-    }
-    if (input.confirmed !== undefined) query.andWhere(input.confirmed ? 'c.confirmed_at IS NOT NULL' : 'c.confirmed_at IS NULL');
-    if (input.plan !== undefined) query.andWhere('(c.pending_plan = :plan OR c.confirmed_plan = :plan)', { plan: input.plan });
-    if (input.stream !== undefined)
-      query.andWhere('(:stream = ANY(c.pending_streams) OR :stream = ANY(c.confirmed_streams))', { stream: input.stream });
-    if (input.ecoOrganism !== undefined) {
-      query.andWhere('EXISTS (SELECT 1 FROM client_streams cs WHERE cs.client_id = c.client_id AND cs.eco_organism = :eco)', {
-        eco: input.ecoOrganism,
-      });
-    }
-    if (input.status !== undefined) query.andWhere('c.status = :status', { status: input.status });
-    if (after) query.andWhere('(c.created_at, c.client_id) < (:at::timestamptz, :id)', { at: after.at, id: after.id });
-    const { entities, raw } = await query.getRawAndEntities<{ created_text: string }>();
-    const rows = entities.map((entity, i) => ({ view: viewOf(entity), createdText: raw[i]!.created_text }));
+    const listed = await this.clients.list(
+      {
+        q: input.q,
+        confirmed: input.confirmed,
+        plan: input.plan,
+        stream: input.stream,
+        ecoOrganism: input.ecoOrganism,
+        status: input.status,
+      },
+      after,
+      limit + 1,
+    );
+    const rows = listed.map(({ client, createdText }) => ({ view: viewOf(client), createdText }));
     const page = pageOf(rows, limit, (r) => ({ at: r.createdText, id: r.view.clientId }), filters);
     return { ...page, items: page.items.map((r) => r.view) };
   }
 
   /** 404 unless the client exists. */
   async assertExists(clientId: string): Promise<void> {
-    if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.existsBy({ clientId })))
-      throw new NotFoundProblem(`Client "${clientId}"`);
+    if (!CLIENT_ID_PATTERN.test(clientId) || !(await this.clients.exists(clientId))) throw new NotFoundProblem(`Client "${clientId}"`);
   }
 
   /**
@@ -500,12 +482,7 @@ export class AccountsService {
    * with that address as stored: who may get a sign-in link by e-mail, and where it goes.
    */
   async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string; language: 'fr' | 'en' }[]> {
-    const rows: { client_id: string; email: string; language: 'fr' | 'en' }[] = await this.clients.query(
-      `SELECT client_id, confirmed_email AS email, language FROM clients
-        WHERE confirmed_at IS NOT NULL AND status <> 'offboarded' AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,
-      [foldEmail(email), ASCII_UPPER, ASCII_LOWER],
-    );
-    return rows.map((r) => ({ clientId: r.client_id, email: r.email, language: r.language }));
+    return this.clients.confirmedWithEmail(foldEmail(email));
   }
 
   private checkValues(patch: ProfilePatch): void {
@@ -516,10 +493,7 @@ export class AccountsService {
   private async load(manager: EntityManager, clientId: string, lock = false): Promise<ClientEntity> {
     // An id that cannot exist is not looked up (and a NUL byte never reaches PostgreSQL).
     if (!CLIENT_ID_PATTERN.test(clientId)) throw new NotFoundProblem(`Client "${clientId}"`);
-    const client = await manager.findOne(ClientEntity, {
-      where: { clientId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const client = await this.clients.find(manager, clientId, lock);
     if (!client) throw new NotFoundProblem(`Client "${clientId}"`);
     return client;
   }

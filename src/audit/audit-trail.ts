@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from '../caller/actor.js';
+import { AuditRepository } from './audit.repository.js';
 
 /** What an admin write did. `changes` says what changed; it never holds a secret (a token, a hash). */
 export interface AuditEvent {
@@ -23,31 +24,30 @@ export const ANONYMOUS_ACTOR_NAME = 'sign-in e-mail request';
 const ACTOR_NAMES = { admin: BOOTSTRAP_ACTOR_NAME, client: DASHBOARD_ACTOR_NAME, anonymous: ANONYMOUS_ACTOR_NAME } as const;
 
 /**
- * Writes the audit trail. `record` takes the EntityManager of the write's own transaction: the
+ * Writes the audit trail: who is recorded as the actor of a write (audit.repository.ts stores it). `record` takes the EntityManager of the write's own transaction: the
  * entry commits with the write or not at all.
  */
 @Injectable()
 export class AuditTrail {
+  constructor(private readonly events: AuditRepository) {}
+
   async record(manager: EntityManager, actor: Actor, event: AuditEvent): Promise<void> {
     const { operator } = actor;
-    await manager.query(
-      `INSERT INTO audit_events (actor_type, operator_id, actor_name, action, target_type, target_id, client_id, changes, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)`,
-      [
-        operator.kind,
-        operator.kind === 'operator' ? operator.id : null,
+    await this.events.insert(manager, {
+      actorType: operator.kind,
+      operatorId: operator.kind === 'operator' ? operator.id : null,
+      actorName:
         operator.kind === 'operator'
           ? operator.name
           : operator.kind === 'client' && operator.token
             ? `token ${operator.token.prefix ?? operator.token.id}`
             : ACTOR_NAMES[operator.kind],
-        event.action,
-        event.targetType,
-        event.targetId,
-        event.clientId ?? null,
-        JSON.stringify(event.changes ?? {}),
-        actor.requestId,
-      ],
-    );
+      action: event.action,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      clientId: event.clientId ?? null,
+      changes: event.changes ?? {},
+      requestId: actor.requestId,
+    });
   }
 }

@@ -4,15 +4,12 @@ import { DataSource } from 'typeorm';
 import type { KeysetPosition } from '../common/paging/keyset-cursor.js';
 import {
   DECLARATION_COLUMNS,
-  type DeclarationRecordRow,
-  type DeclarationRow,
-  type DeclarationSummaryRow,
   type LineAggregate,
   type LineAggregateRow,
   lineAggregates,
   RECORD_LINES_AND_TOTALS,
 } from './declarations.repository.js';
-import type { DeclarationStatus } from './entities/declaration.entity.js';
+import type { Declaration, DeclarationRecord, DeclarationStatus, DeclarationSummary } from './declaration.js';
 
 /** The operator's listing across clients. */
 export interface AdminListQuery {
@@ -77,16 +74,16 @@ const FIND_RECORD = `WITH declaration AS (SELECT * FROM declarations WHERE id = 
 export class DeclarationsAdminRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async listPage(query: AdminListQuery): Promise<DeclarationSummaryRow[]> {
+  async listPage(query: AdminListQuery): Promise<DeclarationSummary[]> {
     const { text, values } = adminListStatement(query);
-    const rows: DeclarationRow[] = await this.dataSource.query(text, values);
+    const rows: Declaration[] = await this.dataSource.query(text, values);
     const aggregates = await this.aggregate(rows.map((r) => r.id));
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
   }
 
   /** Any client's declaration by id. */
-  async findRecord(id: string): Promise<DeclarationRecordRow | undefined> {
-    const [record] = await this.dataSource.query<DeclarationRecordRow[]>(FIND_RECORD, [id]);
+  async findRecord(id: string): Promise<DeclarationRecord | undefined> {
+    const [record] = await this.dataSource.query<DeclarationRecord[]>(FIND_RECORD, [id]);
     return record;
   }
 

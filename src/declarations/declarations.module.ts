@@ -14,6 +14,7 @@ import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
 import { PeriodExportRepository } from './export/period-export.repository.js';
 import { PeriodExportService } from './export/period-export.service.js';
 import { PeriodsAdminController } from './export/periods-admin.controller.js';
+import { AnnualExportRepository } from './export/annual-export.repository.js';
 import { AnnualExportService } from './export/annual-export.service.js';
 import { YearsAdminController } from './export/years-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
@@ -24,6 +25,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { MailModule } from '../mail/mailer.js';
 import { RemindersAdminController } from './reminders/reminders-admin.controller.js';
+import { RemindersRepository } from './reminders/reminders.repository.js';
 import { RemindersService } from './reminders/reminders.service.js';
 import { YearTotalsRepository } from './years/year-totals.repository.js';
 import { YearsController } from './years/years.controller.js';
@@ -55,6 +57,7 @@ import { YearsService } from './years/years.service.js';
     PeriodExportService,
     PeriodExportRepository,
     AnnualExportService,
+    AnnualExportRepository,
     DeclarationValidator,
     IdempotencyStore,
     Clock,
@@ -62,6 +65,7 @@ import { YearsService } from './years/years.service.js';
     YearsService,
     YearTotalsRepository,
     RemindersService,
+    RemindersRepository,
   ],
   // For the dashboard: the same submissions, listings and obligations as the API's.
   exports: [DeclarationsService, ObligationsService, YearsService, Clock],

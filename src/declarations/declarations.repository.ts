@@ -5,7 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import type { CursorPosition } from './declaration-cursor.js';
 import type { ValidLine } from './declaration-validator.js';
-import type { DeclarationStatus } from './entities/declaration.entity.js';
+import type { Declaration, DeclarationRecord, DeclarationStatus, DeclarationSummary, DeclarationTotal } from './declaration.js';
 import type { TokenMode } from '../common/token-format.js';
 
 /** Whose data a client query reaches: one client, in one mode (its live data or its sandbox). */
@@ -23,58 +23,9 @@ export function periodLockKey(clientId: string, period: string, mode: TokenMode 
 /** A timestamptz as UTC text with its full microsecond precision (a JS Date would drop three digits). */
 export const utcText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** A declaration row, as the API shows it. */
-export interface DeclarationRow {
-  id: string;
-  clientId: string;
-  period: string;
-  revision: number;
-  status: DeclarationStatus;
-  supersedes: string | null;
-  /** UTC, microseconds: `2025-07-01T08:00:00.123456Z`. */
-  submittedAt: string;
-  receipt: string;
-  catalogueVersion: number;
-  mode: TokenMode;
-  /** Who filed it; null for revisions filed before this was recorded. */
-  submittedBy: SubmittedBy | null;
-}
-
-/** Who filed a revision, as stored and shown: a client token (id and prefix, never the secret), a dashboard session, or the operator. */
-export type SubmittedBy =
-  | { type: 'token'; token_id: string; token_prefix: string | null }
-  | { type: 'dashboard'; session_id: string | null; declared_by_name?: string }
-  | { type: 'operator'; name: string };
-
 /** Who files, as the caller layer knows it (the token prefix is read from the token's row in the insert). */
 export type Submitter =
   { type: 'token'; tokenId: string } | { type: 'dashboard'; sessionId: string | null } | { type: 'operator'; name: string };
-
-export interface LineRow {
-  stream: string;
-  material: string;
-  materialCode: string | null;
-  unit: string;
-  /** numeric(16,3) as text, e.g. `"1200.000"`. */
-  quantity: string;
-}
-
-export interface TotalRow {
-  stream: string;
-  unit: string;
-  /** Exact decimal text without trailing zeros, e.g. `"0.3"`, `"1200"`. */
-  quantity: string;
-}
-
-export interface DeclarationSummaryRow extends DeclarationRow {
-  lineCount: number;
-  totals: TotalRow[];
-}
-
-export interface DeclarationRecordRow extends DeclarationRow {
-  lines: LineRow[];
-  totals: TotalRow[];
-}
 
 export interface CurrentDeclarationRow {
   id: string;
@@ -249,8 +200,8 @@ export class DeclarationsRepository {
    * PostgreSQL returned from the inserts), in one statement. `submitted_at` is the wall-clock time
    * once the period lock is held, so that revisions of a period are in submission order.
    */
-  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecordRow> {
-    const [record] = await this.statements.query<DeclarationRecordRow>(
+  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecord> {
+    const [record] = await this.statements.query<DeclarationRecord>(
       INSERT,
       [
         declaration.clientId,
@@ -275,8 +226,8 @@ export class DeclarationsRepository {
   }
 
   /** The full record, or undefined if `id` is not a declaration of this client in this mode. */
-  async findRecord(scope: DataScope, id: string, manager?: EntityManager): Promise<DeclarationRecordRow | undefined> {
-    const [record] = await this.statements.query<DeclarationRecordRow>(FIND_RECORD, [scope.clientId, id, scope.mode], manager);
+  async findRecord(scope: DataScope, id: string, manager?: EntityManager): Promise<DeclarationRecord | undefined> {
+    const [record] = await this.statements.query<DeclarationRecord>(FIND_RECORD, [scope.clientId, id, scope.mode], manager);
     return record;
   }
 
@@ -295,9 +246,9 @@ export class DeclarationsRepository {
    * One page (plus one row, to tell whether more follow), newest first. The keyset condition
    * `(submitted_at, id) < cursor` and the order match an index, so each page is an index range scan.
    */
-  async listPage(query: ListQuery): Promise<DeclarationSummaryRow[]> {
+  async listPage(query: ListQuery): Promise<DeclarationSummary[]> {
     const { text, values } = listPageStatement(query);
-    const rows: DeclarationRow[] = await this.dataSource.query(text, values);
+    const rows: Declaration[] = await this.dataSource.query(text, values);
     const aggregates = await this.aggregate(
       query,
       rows.map((r) => r.id),
@@ -324,7 +275,7 @@ export class DeclarationsRepository {
 /** A declaration's line count and exact totals per stream and unit. */
 export interface LineAggregate {
   lineCount: number;
-  totals: TotalRow[];
+  totals: DeclarationTotal[];
 }
 
 /** One row of a `GROUP BY declaration_id, stream, unit` over declaration lines. */

@@ -14,7 +14,8 @@ import {
   type ValidationResult,
   type ValidDeclaration,
 } from './declaration-validator.js';
-import { type DataScope, type DeclarationRecordRow, DeclarationsRepository } from './declarations.repository.js';
+import type { DeclarationRecord } from './declaration.js';
+import { type DataScope, DeclarationsRepository } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
@@ -257,7 +258,7 @@ export class DeclarationsService {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
           const current = await this.repository.supersedeCurrent(manager, scope, declaration.period, declaration.contentHash);
-          let record: DeclarationRecordRow;
+          let record: DeclarationRecord;
           let status: 200 | 201;
           if (current?.contentHash === declaration.contentHash) {
             // Identical to the revision in force: nothing is written, the answer is that revision.
@@ -315,7 +316,7 @@ export class DeclarationsService {
 }
 
 /** Who filed, as the audit trail records it: the client (its token or its dashboard session), or the operator. */
-function actorOf(clientId: string, record: DeclarationRecordRow, origin: SubmissionOrigin): Actor {
+function actorOf(clientId: string, record: DeclarationRecord, origin: SubmissionOrigin): Actor {
   const by = record.submittedBy;
   if (by?.type === 'operator') return { operator: { kind: 'admin' }, requestId: origin.requestId };
   return {

@@ -276,6 +276,12 @@ describe('the audit trail', () => {
     expect(byAction.body.data).toHaveLength(1);
     const future = await request(t.url).get(`/api/v1/admin/audit?from=2999-01-01T00:00:00Z`).set(admin());
     expect(future.body).toEqual({ data: [], has_more: false, next_cursor: null });
+    const byAdmin = await request(t.url).get(`/api/v1/admin/audit?actor=admin&client_id=${clientId}`).set(admin());
+    expect(byAdmin.body.data.map((e: { action: string }) => e.action)).toEqual(['client.confirmed', 'client.created']);
+    const past = await request(t.url).get(`/api/v1/admin/audit?to=2000-01-01T00:00:00Z&client_id=${clientId}`).set(admin());
+    expect(past.body).toEqual({ data: [], has_more: false, next_cursor: null });
+    const until = await request(t.url).get(`/api/v1/admin/audit?to=2999-01-01T00:00:00Z&client_id=${clientId}`).set(admin());
+    expect(until.body.data).toHaveLength(4);
 
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { inProcessDatabase } from '../../../test/support/in-process-database.js';
 import type { AccountsService, ConfirmingListener } from '../../accounts/accounts.service.js';
 import { AuditTrail } from '../../audit/audit-trail.js';
+import { AuditRepository } from '../../audit/audit.repository.js';
 import type { AppConfig } from '../../config/config.js';
 import type { PreparedStatements, Statement } from '../../database/prepared-statements.js';
 import { generateToken, hashToken, SESSION_PREFIX } from '../../common/token-format.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
   } as unknown as AccountsService;
   sessions = new SessionsService(
     new SessionsRepository(statements, database.dataSource),
-    new AuditTrail(),
+    new AuditTrail(new AuditRepository(database.dataSource)),
     database.dataSource,
     { publicBaseUrl: 'https://epr.example.org' } as AppConfig,
     accounts,

@@ -1,14 +1,7 @@
 import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/reference-documents.js';
-import type {
-  DeclarationRecordRow,
-  DeclarationRow,
-  DeclarationSummaryRow,
-  LineRow,
-  SubmittedBy,
-  TotalRow,
-} from '../declarations.repository.js';
+import type { Declaration, DeclarationLine, DeclarationRecord, DeclarationSummary, DeclarationTotal, SubmittedBy } from '../declaration.js';
 import { PERIOD_PATTERN_TEXT } from '../period.js';
 
 export class LocalizedNameDto {
@@ -48,7 +41,7 @@ export class DeclarationLineDto {
   @ApiProperty({ type: Number, example: 1200.5 })
   quantity!: number;
 
-  static from(line: LineRow, category: MaterialCategoryDto | null): DeclarationLineDto {
+  static from(line: DeclarationLine, category: MaterialCategoryDto | null): DeclarationLineDto {
     return { stream: line.stream, material: line.material, material_category: category, unit: line.unit, quantity: Number(line.quantity) };
   }
 }
@@ -68,7 +61,7 @@ export class DeclarationTotalDto {
   @ApiProperty({ example: '1200.5', pattern: '^[0-9]+(\\.[0-9]{1,3})?$' })
   quantity!: string;
 
-  static from(total: TotalRow): DeclarationTotalDto {
+  static from(total: DeclarationTotal): DeclarationTotalDto {
     return { stream: total.stream, unit: total.unit, quantity: total.quantity };
   }
 }
@@ -158,7 +151,7 @@ export class DeclarationDto extends DeclarationBaseDto {
   @ApiProperty({ type: [DeclarationLineDto] })
   lines!: DeclarationLineDto[];
 
-  static from(record: DeclarationRecordRow, categoryOf: (stream: string, code: string) => LocalizedName | undefined): DeclarationDto {
+  static from(record: DeclarationRecord, categoryOf: (stream: string, code: string) => LocalizedName | undefined): DeclarationDto {
     return {
       ...baseOf(record),
       lines: record.lines.map((line) => {
@@ -243,7 +236,7 @@ export class DeclarationSummaryDto extends DeclarationBaseDto {
   @ApiProperty({ type: 'integer', example: 12, minimum: 1 })
   line_count!: number;
 
-  static from(row: DeclarationSummaryRow): DeclarationSummaryDto {
+  static from(row: DeclarationSummary): DeclarationSummaryDto {
     return { ...baseOf(row), line_count: row.lineCount, totals: row.totals.map(DeclarationTotalDto.from) };
   }
 }
@@ -262,7 +255,7 @@ export class DeclarationPageDto {
   next_cursor!: string | null;
 }
 
-function baseOf(row: DeclarationRow) {
+function baseOf(row: Declaration) {
   return {
     id: row.id,
     client_id: row.clientId,

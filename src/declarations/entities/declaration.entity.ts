@@ -1,9 +1,8 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ClientEntity } from '../../accounts/client.entity.js';
 import type { TokenMode } from '../../common/token-format.js';
+import type { DeclarationStatus } from '../declaration.js';
 import { PERIOD_PATTERN_TEXT } from '../period.js';
-
-export type DeclarationStatus = 'current' | 'superseded';
 
 /**
  * One acknowledged submission of a client for a period: never updated, except `status`

@@ -1,36 +1,14 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type pg from 'pg';
-import QueryStream from 'pg-query-stream';
-import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { CSV_DIALECTS, type CsvDialectName } from '../../common/csv/csv-dialect.js';
 import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/write-csv.js';
 import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
-import { STREAMING_STATEMENT_TIMEOUT_MS } from '../../database/database-options.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock } from '../clock.js';
-import { LIABLE, periodEnded, periodEndInstant } from './liability.js';
-
-/** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
-export interface AnnualRow {
-  clientId: string;
-  company: string | null;
-  country: string | null;
-  idus: string[];
-  ecoOrganism: string | null;
-  stream: string;
-  /** The published category code, or the submitted text when it names none. */
-  material: string;
-  categorised: boolean;
-  unit: string;
-  quantity: string;
-  s1Receipt: string | null;
-  s2Receipt: string | null;
-}
+import { type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
+import { periodEnded } from './liability.js';
 
 export interface MissingRow {
   clientId: string;
@@ -77,27 +55,6 @@ export const ANNUAL_CSV_COLUMNS = {
   ],
 } as const;
 
-/** Rows fetched per round trip by the cursor. */
-const BATCH_ROWS = 500;
-
-/**
- * The sums of current revisions of S1 and S2 per client, stream, material and unit, in client
- * order; `$3` (nullable) keeps the streams set to one eco-organism.
- */
-export const ANNUAL_ROWS = `
-  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
-         cs.eco_organism AS "ecoOrganism", l.stream, coalesce(l.material_code, l.material) AS material, l.material_code IS NOT NULL AS categorised,
-         l.unit, trim_scale(sum(l.quantity))::text AS quantity,
-         max(d.receipt) FILTER (WHERE d.period = $1) AS "s1Receipt", max(d.receipt) FILTER (WHERE d.period = $2) AS "s2Receipt"
-    FROM declarations d
-    JOIN clients c ON c.client_id = d.client_id
-    JOIN declaration_lines l ON l.declaration_id = d.id
-    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
-   WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live' AND ($3::text IS NULL OR cs.eco_organism = $3)
-   GROUP BY d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, l.stream,
-            coalesce(l.material_code, l.material), l.material_code IS NOT NULL, l.unit
-   ORDER BY d.client_id, l.stream, material, l.unit`;
-
 /**
  * The annual filing per eco-organism (issue 33): what each client files for a year, S1 + S2 from
  * the current revisions, and who has an ended, liable half-year of it undeclared. Streamed from
@@ -106,7 +63,7 @@ export const ANNUAL_ROWS = `
 @Injectable()
 export class AnnualExportService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: AnnualExportRepository,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
   ) {}
@@ -121,19 +78,9 @@ export class AnnualExportService {
     if (!/^[0-9]{4}$/.test(yearText)) throw new NotFoundProblem('The year (four digits, e.g. 2025)');
     const year = Number(yearText);
     if (ecoOrganism !== undefined) this.checkEcoOrganism(ecoOrganism);
-    const [s1, s2] = [`${year}-S1`, `${year}-S2`];
     const eco = ecoOrganism ?? null;
     const dialect = CSV_DIALECTS[dialectName];
-    const pool = (this.dataSource.driver as PostgresDriver).master as pg.Pool;
-    const client = await pool.connect();
-    let failed = false;
-    try {
-      await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
-      const query = Object.assign(new QueryStream(ANNUAL_ROWS, [s1, s2, eco], { batchSize: BATCH_ROWS, highWaterMark: BATCH_ROWS }), {
-        query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
-      });
-      const rows = client.query(query) as unknown as AsyncIterable<AnnualRow>;
+    await this.repository.streamRows(year, eco, async (rows, snapshot) => {
       res.status(200);
       if (format === 'csv') {
         res.setHeader('Content-Type', CSV_MEDIA_TYPE);
@@ -145,32 +92,19 @@ export class AnnualExportService {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
       // The missing half-years are read after the rows, in the same snapshot, and written last.
-      const missing = () => this.missing(client, year, eco);
+      const missing = () => this.missing(snapshot, year);
       const writer = format === 'csv' ? new CsvWriter(year, eco, dialect, missing) : new JsonWriter(year, eco, missing);
       await pipeline(rows, writer, res);
-      await client.query('COMMIT');
-    } catch (error) {
-      failed = true;
-      throw error;
-    } finally {
-      client.release(failed);
-    }
+    });
   }
 
   /** Clients liable for an ended half-year of the year (for a stream of the eco-organism, if one is named) without a current declaration of it. */
-  private async missing(client: pg.PoolClient, year: number, eco: string | null): Promise<MissingRow[]> {
+  private async missing(snapshot: AnnualSnapshot, year: number): Promise<MissingRow[]> {
     const now = this.clock.now();
     const periods = [`${year}-S1`, `${year}-S2`].filter((p) => periodEnded(p, now));
     const out = new Map<string, MissingRow>();
     for (const period of periods) {
-      const { rows } = await client.query<{ clientId: string; company: string | null; email: string | null }>(
-        `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email FROM clients c
-          WHERE ${LIABLE('$1', '$2')}
-            AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM client_streams e WHERE e.client_id = c.client_id AND e.eco_organism = $3))
-            AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live')
-          ORDER BY c.client_id`,
-        [period, periodEndInstant(period), eco],
-      );
+      const rows = await snapshot.undeclared(period);
       for (const row of rows) {
         const entry = out.get(row.clientId) ?? { ...row, missing: [] };
         entry.missing.push(period);

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type pg from 'pg';
-import QueryStream from 'pg-query-stream';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { utcText } from '../declarations.repository.js';
-import { STREAMING_STATEMENT_TIMEOUT_MS } from '../../database/database-options.js';
+import { streamInSnapshot } from '../../database/streamed-query.js';
 import { LIABLE, periodEndInstant } from './liability.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
@@ -68,10 +65,10 @@ const CURRENT_LINES = `declarations d JOIN declaration_lines l ON l.declaration_
 const EXPORT_BATCH_ROWS = 500;
 
 /**
- * A period's filing export, across clients (admin only). The export is read through a cursor
- * (pg-query-stream) in a REPEATABLE READ, READ ONLY transaction: one consistent snapshot, never
- * the whole result in memory, and the next batch is fetched only when the response has taken the
- * previous one (backpressure).
+ * A period's filing export, across clients (admin only). The export is read through a cursor in a
+ * REPEATABLE READ, READ ONLY transaction (database/streamed-query.ts): one consistent snapshot,
+ * never the whole result in memory, and the next batch is fetched only when the response has taken
+ * the previous one (backpressure).
  */
 @Injectable()
 export class PeriodExportRepository {
@@ -81,31 +78,12 @@ export class PeriodExportRepository {
    * Streams the export's rows to `consume`, which must resolve once it has read the stream to its
    * end (or reject); the connection is released then, and destroyed if anything failed.
    */
-  async streamLines(period: string, consume: (rows: AsyncIterable<ExportLineRow>) => Promise<void>): Promise<void> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as pg.Pool;
-    const client = await pool.connect();
-    let failed = false;
-    try {
-      await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      // The cursor stays open while the reader reads: a slow reader's export outlives the usual statement timeout.
-      await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
-      // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise), which it takes from the query object.
-      const query = Object.assign(
-        new QueryStream(EXPORT_LINES, [period], { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }),
-        {
-          query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
-        },
-      );
-      const stream = client.query(query);
-      await consume(stream as AsyncIterable<ExportLineRow>);
-      await client.query('COMMIT');
-    } catch (error) {
-      failed = true;
-      throw error;
-    } finally {
-      // A connection left mid-cursor is not given back to the pool.
-      client.release(failed);
-    }
+  streamLines(period: string, consume: (rows: AsyncIterable<ExportLineRow>) => Promise<void>): Promise<void> {
+    return streamInSnapshot<ExportLineRow>(
+      this.dataSource,
+      { text: EXPORT_LINES, values: [period], batchRows: EXPORT_BATCH_ROWS },
+      (rows) => consume(rows),
+    );
   }
 
   /**

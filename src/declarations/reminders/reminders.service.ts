@@ -14,6 +14,7 @@ import { Clock } from '../clock.js';
 import { periodEndInstant, periodEnded } from '../export/liability.js';
 import { filingDue, periodOf } from '../obligations/obligations.js';
 import { parsePeriod } from '../period.js';
+import { RemindersRepository } from './reminders.repository.js';
 
 /** How long the sign-in link of a reminder works: the longest invitation (7 days). */
 export const REMINDER_LINK_TTL_MS = MAX_SIGN_IN_LINK_TTL_MS;
@@ -46,15 +47,6 @@ class MailRefused extends Error {
   }
 }
 
-interface Candidate {
-  clientId: string;
-  company: string;
-  email: string;
-  language: Language;
-  streams: string[];
-  lastRemindedAt: Date | null;
-}
-
 /**
  * Reminders before a filing deadline (issue 33, item 7): for an ended half-year, every active,
  * confirmed client liable for one of its streams then (the same rule as the period summary) that
@@ -65,6 +57,7 @@ interface Candidate {
 export class RemindersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reminders: RemindersRepository,
     private readonly catalogue: ReferenceCatalogue,
     private readonly signInLinks: SignInLinksService,
     private readonly mailer: Mailer,
@@ -90,7 +83,7 @@ export class RemindersService {
         'The service cannot send e-mail: SMTP_URL is not configured. The dry run (without dry_run=false) still lists who would get what.',
       );
     }
-    const reminders = (await this.candidates(period)).flatMap((candidate): Reminder[] => {
+    const reminders = (await this.reminders.candidates(period, periodEndInstant(period))).flatMap((candidate): Reminder[] => {
       const missing = candidate.streams.flatMap((code): MissingStream[] => {
         const stream = this.catalogue.stream(code);
         if (!stream) return [];
@@ -111,25 +104,6 @@ export class RemindersService {
     return reminders;
   }
 
-  /** The clients liable for a stream in the half-year and without it in their current revision, with the streams concerned. */
-  private async candidates(period: string): Promise<Candidate[]> {
-    return this.dataSource.query(
-      `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email, c.language,
-              array_agg(s.stream ORDER BY s.stream) AS streams,
-              (SELECT max(r.sent_at) FROM reminders r WHERE r.client_id = c.client_id AND r.period = $1) AS "lastRemindedAt"
-         FROM clients c
-        CROSS JOIN LATERAL unnest(c.confirmed_streams) AS s(stream)
-         LEFT JOIN client_streams cs ON cs.client_id = c.client_id AND cs.stream = s.stream
-        WHERE c.confirmed_at IS NOT NULL AND c.status = 'active' AND c.confirmed_email IS NOT NULL
-          AND CASE WHEN cs.liable_from IS NOT NULL THEN cs.liable_from <= $1 ELSE c.first_confirmed_at < $2 END
-          AND NOT EXISTS (SELECT 1 FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
-                           WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live' AND l.stream = s.stream)
-        GROUP BY c.client_id
-        ORDER BY c.client_id`,
-      [period, periodEndInstant(period)],
-    );
-  }
-
   /**
    * One reminder, in one transaction: the sign-in link, the record of the sending and its audit
    * event are kept only if the mail server accepted the e-mail. Serialised per client and half-year,
@@ -138,14 +112,11 @@ export class RemindersService {
   private async send(period: string, reminder: Reminder, force: boolean, actor: Actor): Promise<ReminderOutcome> {
     try {
       return await this.dataSource.transaction(async (manager) => {
-        await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reminder:' || $1 || ':' || $2))`, [reminder.clientId, period]);
+        await this.reminders.lock(manager, reminder.clientId, period);
         if (!force) {
-          const [sent] = (await manager.query(`SELECT max(sent_at) AS at FROM reminders WHERE client_id = $1 AND period = $2`, [
-            reminder.clientId,
-            period,
-          ])) as [{ at: Date | null }];
-          if (sent.at !== null) {
-            reminder.lastRemindedAt = sent.at;
+          const sentAt = await this.reminders.lastSent(manager, reminder.clientId, period);
+          if (sentAt !== null) {
+            reminder.lastRemindedAt = sentAt;
             return 'already_reminded';
           }
         }
@@ -155,10 +126,15 @@ export class RemindersService {
           reminder_period: period,
         });
         const streams = reminder.missing.map((m) => m.stream);
-        const [row] = (await manager.query(
-          `INSERT INTO reminders (client_id, period, sent_to, language, missing, sign_in_link_id, forced) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, sent_at AS "sentAt"`,
-          [reminder.clientId, period, reminder.email, reminder.language, streams, link.id, force],
-        )) as [{ id: string; sentAt: Date }];
+        const row = await this.reminders.insert(manager, {
+          clientId: reminder.clientId,
+          period,
+          sentTo: reminder.email,
+          language: reminder.language,
+          missing: streams,
+          signInLinkId: link.id,
+          forced: force,
+        });
         await this.audit.record(manager, actor, {
           action: 'reminder.sent',
           targetType: 'reminder',

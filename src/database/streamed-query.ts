@@ -1,0 +1,44 @@
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { STREAMING_STATEMENT_TIMEOUT_MS } from './database-options.js';
+
+/** A read on the connection of a streamed query, in its snapshot: its rows. */
+export type SnapshotQuery = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<R[]>;
+
+/**
+ * Streams the rows of `text` through a cursor (pg-query-stream) in a REPEATABLE READ, READ ONLY
+ * transaction: one consistent snapshot, never the whole result in memory, and the next batch of
+ * `batchRows` fetched only when the reader has taken the previous one (backpressure). `consume`
+ * must resolve once it has read the rows to their end (or reject); it may read more in the same
+ * snapshot with `query` meanwhile or after. The connection is released then, and destroyed if
+ * anything failed (a connection left mid-cursor is not given back to the pool).
+ */
+export async function streamInSnapshot<R>(
+  dataSource: DataSource,
+  statement: { text: string; values: unknown[]; batchRows: number },
+  consume: (rows: AsyncIterable<R>, query: SnapshotQuery) => Promise<void>,
+): Promise<void> {
+  const pool = (dataSource.driver as PostgresDriver).master as pg.Pool;
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // The cursor stays open while the reader reads: a slow reader's export outlives the usual statement timeout.
+    await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
+    // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise), which it takes from the query object.
+    const query = Object.assign(
+      new QueryStream(statement.text, statement.values, { batchSize: statement.batchRows, highWaterMark: statement.batchRows }),
+      { query_timeout: STREAMING_STATEMENT_TIMEOUT_MS },
+    );
+    const rows = client.query(query) as unknown as AsyncIterable<R>;
+    await consume(rows, async (text, values) => (await client.query(text, values)).rows);
+    await client.query('COMMIT');
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    client.release(failed);
+  }
+}

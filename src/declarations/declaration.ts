@@ -1,0 +1,58 @@
+import type { TokenMode } from '../common/token-format.js';
+
+/** Exactly one revision per period is `current`; earlier ones are `superseded` and stay readable. */
+export type DeclarationStatus = 'current' | 'superseded';
+
+/** Who filed a revision, as stored and shown: a client token (id and prefix, never the secret), a dashboard session, or the operator. */
+export type SubmittedBy =
+  | { type: 'token'; token_id: string; token_prefix: string | null }
+  | { type: 'dashboard'; session_id: string | null; declared_by_name?: string }
+  | { type: 'operator'; name: string };
+
+/** A revision of a client's declaration for a half-year, without its lines. */
+export interface Declaration {
+  id: string;
+  clientId: string;
+  period: string;
+  revision: number;
+  status: DeclarationStatus;
+  supersedes: string | null;
+  /** UTC, microseconds: `2025-07-01T08:00:00.123456Z`. */
+  submittedAt: string;
+  receipt: string;
+  catalogueVersion: number;
+  mode: TokenMode;
+  /** Who filed it; null for revisions filed before this was recorded. */
+  submittedBy: SubmittedBy | null;
+}
+
+/** A line of a declaration, as submitted (material trimmed) and categorised. */
+export interface DeclarationLine {
+  stream: string;
+  material: string;
+  /** The published category the material names, or null. */
+  materialCode: string | null;
+  unit: string;
+  /** numeric(16,3) as text, e.g. `"1200.000"`. */
+  quantity: string;
+}
+
+/** The exact sum of a declaration's lines for one stream and unit. */
+export interface DeclarationTotal {
+  stream: string;
+  unit: string;
+  /** Exact decimal text without trailing zeros, e.g. `"0.3"`, `"1200"`. */
+  quantity: string;
+}
+
+/** A declaration in a list: its line count and totals, not its lines. */
+export interface DeclarationSummary extends Declaration {
+  lineCount: number;
+  totals: DeclarationTotal[];
+}
+
+/** A declaration with its lines (in the order submitted) and totals. */
+export interface DeclarationRecord extends Declaration {
+  lines: DeclarationLine[];
+  totals: DeclarationTotal[];
+}

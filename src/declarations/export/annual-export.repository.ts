@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
+import { LIABLE, periodEndInstant } from './liability.js';
+
+/** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
+export interface AnnualRow {
+  clientId: string;
+  company: string | null;
+  country: string | null;
+  idus: string[];
+  ecoOrganism: string | null;
+  stream: string;
+  /** The published category code, or the submitted text when it names none. */
+  material: string;
+  categorised: boolean;
+  unit: string;
+  quantity: string;
+  s1Receipt: string | null;
+  s2Receipt: string | null;
+}
+
+/** A client liable for a half-year without a current declaration of it. */
+export interface UndeclaredClientRow {
+  clientId: string;
+  company: string | null;
+  email: string | null;
+}
+
+/** Rows fetched per round trip by the cursor. */
+const BATCH_ROWS = 500;
+
+/**
+ * The sums of current revisions of S1 and S2 per client, stream, material and unit, in client
+ * order; `$3` (nullable) keeps the streams set to one eco-organism.
+ */
+export const ANNUAL_ROWS = `
+  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+         cs.eco_organism AS "ecoOrganism", l.stream, coalesce(l.material_code, l.material) AS material, l.material_code IS NOT NULL AS categorised,
+         l.unit, trim_scale(sum(l.quantity))::text AS quantity,
+         max(d.receipt) FILTER (WHERE d.period = $1) AS "s1Receipt", max(d.receipt) FILTER (WHERE d.period = $2) AS "s2Receipt"
+    FROM declarations d
+    JOIN clients c ON c.client_id = d.client_id
+    JOIN declaration_lines l ON l.declaration_id = d.id
+    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
+   WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live' AND ($3::text IS NULL OR cs.eco_organism = $3)
+   GROUP BY d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, l.stream,
+            coalesce(l.material_code, l.material), l.material_code IS NOT NULL, l.unit
+   ORDER BY d.client_id, l.stream, material, l.unit`;
+
+/** The clients liable for `$1` (ended at `$2`), with a stream set to the eco-organism `$3` if not null, without a current live declaration of it. */
+const UNDECLARED = `
+  SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email FROM clients c
+   WHERE ${LIABLE('$1', '$2')}
+     AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM client_streams e WHERE e.client_id = c.client_id AND e.eco_organism = $3))
+     AND NOT EXISTS (SELECT 1 FROM declarations d WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live')
+   ORDER BY c.client_id`;
+
+/** Reads in the snapshot of the annual rows. */
+export interface AnnualSnapshot {
+  /** The clients liable for the half-year (and the eco-organism, if not null) without a current declaration of it. */
+  undeclared(period: string): Promise<UndeclaredClientRow[]>;
+}
+
+/**
+ * The SQL of the annual filing: its rows streamed through a cursor from one REPEATABLE READ
+ * snapshot (database/streamed-query.ts, as the period export), and who has not declared, read in
+ * the same snapshot.
+ */
+@Injectable()
+export class AnnualExportRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Streams the year's rows (S1 + S2; the eco-organism's streams only when `eco` is not null) to
+   * `consume`, which must resolve once it has read them to their end (or reject), and may read who
+   * has not declared in the same snapshot meanwhile or after.
+   */
+  streamRows(
+    year: number,
+    eco: string | null,
+    consume: (rows: AsyncIterable<AnnualRow>, snapshot: AnnualSnapshot) => Promise<void>,
+  ): Promise<void> {
+    return streamInSnapshot<AnnualRow>(
+      this.dataSource,
+      { text: ANNUAL_ROWS, values: [`${year}-S1`, `${year}-S2`, eco], batchRows: BATCH_ROWS },
+      (rows, query: SnapshotQuery) =>
+        consume(rows, { undeclared: (period) => query<UndeclaredClientRow>(UNDECLARED, [period, periodEndInstant(period), eco]) }),
+    );
+  }
+}
