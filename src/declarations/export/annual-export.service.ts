@@ -14,6 +14,14 @@ import { STREAMING_STATEMENT_TIMEOUT_MS } from '../../database/database-options.
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock } from '../clock.js';
 import { LIABLE, periodEnded, periodEndInstant } from './liability.js';
+import {
+  type ExportDetail,
+  PRODUCT_CSV_COLUMNS,
+  PRODUCT_ELEMENTS,
+  productCells,
+  type ProductElementRow,
+  productJson,
+} from './export-products.js';
 
 /** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
 export interface AnnualRow {
@@ -77,6 +85,35 @@ export const ANNUAL_CSV_COLUMNS = {
   ],
 } as const;
 
+/** With `detail=products`: the CSV's columns, then the half-year of a `product` row, then the product's columns. */
+export const ANNUAL_CSV_DETAIL_COLUMNS = {
+  en: [...ANNUAL_CSV_COLUMNS.en, 'period', ...PRODUCT_CSV_COLUMNS.en],
+  fr: [...ANNUAL_CSV_COLUMNS.fr, 'semestre', ...PRODUCT_CSV_COLUMNS.fr],
+} as const;
+
+/**
+ * One row of the detail (`detail=products`): a current revision of S1 or S2 summed in the filing
+ * and, when it was derived from the catalogue, one packaging element of a product version it used
+ * (the element's columns are null for a declaration entered directly).
+ */
+export type AnnualDetailRow = {
+  clientId: string;
+  company: string | null;
+  country: string | null;
+  idus: string[];
+  period: string;
+  declarationId: string;
+  receipt: string;
+  derived: boolean;
+  /** The eco-organism set for the client and the product's stream. */
+  ecoOrganism: string | null;
+} & { [K in keyof ProductElementRow]: ProductElementRow[K] | null };
+
+/** A detail row among the filing's rows, as the writers receive it. */
+class DetailItem {
+  constructor(readonly row: AnnualDetailRow) {}
+}
+
 /** Rows fetched per round trip by the cursor. */
 const BATCH_ROWS = 500;
 
@@ -99,6 +136,28 @@ export const ANNUAL_ROWS = `
    ORDER BY d.client_id, l.stream, material, l.unit`;
 
 /**
+ * The current revisions of S1 and S2 that ANNUAL_ROWS sums (with `$3`, those with a line of a
+ * stream set to that eco-organism), by client then half-year, each with the packaging elements of
+ * the product versions it was derived from (by reference, then position; with `$3`, of the
+ * products of its streams); one row with null elements for a declaration entered directly.
+ */
+export const ANNUAL_DETAIL_ROWS = `
+  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+         d.period, d.id AS "declarationId", d.receipt, dx.declaration_id IS NOT NULL AS derived, cs.eco_organism AS "ecoOrganism",
+         x.reference, x.name, x.gtin, x."validFrom", x.stream, x.units, x.position, x."materialCode", x."weightG", x."perUnit", x.kg,
+         x."packagingCategory", x."reuseStatus"
+    FROM declarations d
+    JOIN clients c ON c.client_id = d.client_id
+    LEFT JOIN declaration_derivations dx ON dx.declaration_id = d.id
+    LEFT JOIN LATERAL (${PRODUCT_ELEMENTS('d.id')}) x ON true
+    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = x.stream
+   WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live'
+     AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM declaration_lines l JOIN client_streams s ON s.client_id = d.client_id AND s.stream = l.stream
+                                       WHERE l.declaration_id = d.id AND s.eco_organism = $3))
+     AND ($3::text IS NULL OR x.stream IS NULL OR cs.eco_organism = $3)
+   ORDER BY d.client_id, d.period, x.reference, x.position`;
+
+/**
  * The annual filing per eco-organism (issue 33): what each client files for a year, S1 + S2 from
  * the current revisions, and who has an ended, liable half-year of it undeclared. Streamed from
  * one REPEATABLE READ snapshot through a cursor, like the period export.
@@ -117,6 +176,7 @@ export class AnnualExportService {
     format: 'json' | 'csv',
     dialectName: CsvDialectName,
     res: Response,
+    detail?: ExportDetail,
   ): Promise<void> {
     if (!/^[0-9]{4}$/.test(yearText)) throw new NotFoundProblem('The year (four digits, e.g. 2025)');
     const year = Number(yearText);
@@ -133,7 +193,9 @@ export class AnnualExportService {
       const query = Object.assign(new QueryStream(ANNUAL_ROWS, [s1, s2, eco], { batchSize: BATCH_ROWS, highWaterMark: BATCH_ROWS }), {
         query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
       });
-      const rows = client.query(query) as unknown as AsyncIterable<AnnualRow>;
+      const totals = client.query(query) as unknown as AsyncIterable<AnnualRow>;
+      // With the detail, its cursor is opened once the totals' is read to its end, on the same connection and snapshot.
+      const rows = detail === 'products' ? withDetail(client, totals, [s1, s2, eco]) : totals;
       res.status(200);
       if (format === 'csv') {
         res.setHeader('Content-Type', CSV_MEDIA_TYPE);
@@ -146,7 +208,11 @@ export class AnnualExportService {
       }
       // The missing half-years are read after the rows, in the same snapshot, and written last.
       const missing = () => this.missing(client, year, eco);
-      const writer = format === 'csv' ? new CsvWriter(year, eco, dialect, missing) : new JsonWriter(year, eco, missing);
+      const withProducts = detail === 'products';
+      const writer =
+        format === 'csv'
+          ? new CsvWriter(year, eco, dialect, missing, withProducts)
+          : new JsonWriter(year, eco, missing, withProducts, this.catalogue);
       await pipeline(rows, writer, res);
       await client.query('COMMIT');
     } catch (error) {
@@ -203,28 +269,92 @@ export class AnnualExportService {
   }
 }
 
+/** The filing's total rows, then (through a second cursor, once the first is done) the detail's rows. */
+async function* withDetail(
+  client: pg.PoolClient,
+  totals: AsyncIterable<AnnualRow>,
+  params: [string, string, string | null],
+): AsyncGenerator<AnnualRow | DetailItem> {
+  yield* totals;
+  const query = Object.assign(new QueryStream(ANNUAL_DETAIL_ROWS, params, { batchSize: BATCH_ROWS, highWaterMark: BATCH_ROWS }), {
+    query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
+  });
+  for await (const row of client.query(query) as unknown as AsyncIterable<AnnualDetailRow>) yield new DetailItem(row);
+}
+
+/** An element of a detail row (one whose `reference` is set). */
+const elementOf = (row: AnnualDetailRow) => row as ProductElementRow;
+
+/**
+ * The filing's rows, then with the detail its declarations: each detail row is handed to
+ * `declaration` (first row of a declaration), `product` (a product's elements, at most 50, once
+ * complete) and `close` (its end), so that the detail streams like the rows.
+ */
 abstract class ExportWriter extends Transform {
   private started = false;
+  private current: AnnualDetailRow | undefined;
+  private product: AnnualDetailRow[] = [];
+  private products = 0;
+  private declarations = 0;
   constructor() {
     super({ writableObjectMode: true });
   }
   protected abstract head(): string | Buffer;
   protected abstract row(row: AnnualRow, index: number): string;
   protected abstract tail(): Promise<string>;
+  protected declaration(_head: AnnualDetailRow, _index: number): string {
+    return '';
+  }
+  protected productOf(_elements: AnnualDetailRow[], _index: number): string {
+    return '';
+  }
+  protected close(_head: AnnualDetailRow, _products: number): string {
+    return '';
+  }
+  /** How many declarations the detail held (the JSON writer closes its array). */
+  protected get declarationCount(): number {
+    return this.declarations;
+  }
   private index = 0;
 
-  override _transform(row: AnnualRow, _encoding: BufferEncoding, callback: TransformCallback): void {
+  override _transform(item: AnnualRow | DetailItem, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (!this.started) {
       this.started = true;
       this.push(this.head());
     }
-    this.push(this.row(row, this.index++));
+    if (item instanceof DetailItem) this.detail(item.row);
+    else this.push(this.row(item, this.index++));
     callback();
   }
 
   override _flush(callback: TransformCallback): void {
     if (!this.started) this.push(this.head());
+    this.closeDeclaration();
     this.tail().then((text) => callback(null, text), callback);
+  }
+
+  private detail(row: AnnualDetailRow): void {
+    if (this.current && this.current.declarationId !== row.declarationId) this.closeDeclaration();
+    if (!this.current) {
+      this.current = row;
+      this.push(this.declaration(row, this.declarations++));
+    }
+    if (row.reference === null) return;
+    if (this.product.length > 0 && this.product[0]!.reference !== row.reference) this.writeProduct();
+    this.product.push(row);
+  }
+
+  private writeProduct(): void {
+    this.push(this.productOf(this.product, this.products++));
+    this.product = [];
+  }
+
+  private closeDeclaration(): void {
+    if (!this.current) return;
+    if (this.product.length > 0) this.writeProduct();
+    this.push(this.close(this.current, this.products));
+    this.current = undefined;
+    this.products = 0;
   }
 }
 
@@ -233,6 +363,8 @@ class JsonWriter extends ExportWriter {
     private readonly year: number,
     private readonly eco: string | null,
     private readonly missing: () => Promise<MissingRow[]>,
+    private readonly withProducts = false,
+    private readonly catalogue?: ReferenceCatalogue,
   ) {
     super();
   }
@@ -255,6 +387,18 @@ class JsonWriter extends ExportWriter {
     };
     return `${index === 0 ? '' : ','}\n${JSON.stringify(row)}`;
   }
+  protected override declaration(head: AnnualDetailRow, index: number): string {
+    const opening = index === 0 ? '\n],"declarations":[' : ',';
+    const { clientId, period, declarationId, receipt } = head;
+    const entry = JSON.stringify({ client_id: clientId, period, declaration_id: declarationId, receipt });
+    return `${opening}\n${entry.slice(0, -1)},"products":${head.derived ? '[' : 'null'}`;
+  }
+  protected override productOf(elements: AnnualDetailRow[], index: number): string {
+    return `${index === 0 ? '' : ','}\n${JSON.stringify(productJson(elements.map(elementOf), this.catalogue!))}`;
+  }
+  protected override close(head: AnnualDetailRow): string {
+    return head.derived ? ']}' : '}';
+  }
   protected async tail(): Promise<string> {
     const missing = (await this.missing()).map((m) => ({
       client_id: m.clientId,
@@ -262,7 +406,9 @@ class JsonWriter extends ExportWriter {
       email: m.email,
       missing_periods: m.missing,
     }));
-    return `\n],"missing_clients":${JSON.stringify(missing)}}\n`;
+    // With the detail, `declarations` follows `rows` (opened by the first declaration, or empty).
+    const declarations = !this.withProducts ? '' : this.declarationCount === 0 ? '\n],"declarations":[' : '';
+    return `${declarations}\n],"missing_clients":${JSON.stringify(missing)}}\n`;
   }
 }
 
@@ -272,11 +418,48 @@ class CsvWriter extends ExportWriter {
     private readonly eco: string | null,
     private readonly dialect: (typeof CSV_DIALECTS)[CsvDialectName],
     private readonly missing: () => Promise<MissingRow[]>,
+    private readonly withProducts = false,
   ) {
     super();
   }
+  /** With the detail, the empty cells of the half-year and product columns after a `total` or `missing` row. */
+  private get noProduct(): null[] {
+    return this.withProducts ? [null, ...PRODUCT_CSV_COLUMNS.en.map(() => null)] : [];
+  }
   protected head(): Buffer {
-    return Buffer.concat([UTF8_BOM, Buffer.from(csvRow(ANNUAL_CSV_COLUMNS[this.dialect.name], this.dialect), 'utf8')]);
+    const columns = (this.withProducts ? ANNUAL_CSV_DETAIL_COLUMNS : ANNUAL_CSV_COLUMNS)[this.dialect.name];
+    return Buffer.concat([UTF8_BOM, Buffer.from(csvRow(columns, this.dialect), 'utf8')]);
+  }
+  /** A `product` row per packaging element of a derived declaration: unit `kg`, the kg the element gave, the receipt in its half-year's column. */
+  protected override productOf(elements: AnnualDetailRow[]): string {
+    return elements
+      .map((row) => {
+        const e = elementOf(row);
+        const s1 = row.period.endsWith('-S1');
+        return csvRow(
+          [
+            'product',
+            String(this.year),
+            row.ecoOrganism,
+            row.clientId,
+            row.company,
+            row.country,
+            row.idus.join('; '),
+            e.stream,
+            null,
+            e.materialCode,
+            'kg',
+            csvDecimal(e.kg, this.dialect),
+            s1 ? row.receipt : null,
+            s1 ? null : row.receipt,
+            null,
+            row.period,
+            ...productCells(e, (value) => csvDecimal(value, this.dialect)),
+          ],
+          this.dialect,
+        );
+      })
+      .join('');
   }
   protected row(r: AnnualRow): string {
     return csvRow(
@@ -296,6 +479,7 @@ class CsvWriter extends ExportWriter {
         r.s1Receipt,
         r.s2Receipt,
         null,
+        ...this.noProduct,
       ],
       this.dialect,
     );
@@ -320,6 +504,7 @@ class CsvWriter extends ExportWriter {
             null,
             null,
             m.missing.join(' '),
+            ...this.noProduct,
           ],
           this.dialect,
         ),
