@@ -286,9 +286,9 @@ async function* withDetail(
 const elementOf = (row: AnnualDetailRow) => row as ProductElementRow;
 
 /**
- * The filing's rows, then with the detail its declarations: each detail row is handed to
- * `declaration` (first row of a declaration), `product` (a product's elements, at most 50, once
- * complete) and `close` (its end), so that the detail streams like the rows.
+ * The filing's rows, then with the detail its declarations: the writers write a declaration's
+ * opening (`declaration`, at its first detail row), each product once its elements are read
+ * (`productOf`, at most 50 elements held) and its end (`close`), so that the detail streams like the rows.
  */
 abstract class ExportWriter extends Transform {
   private started = false;
