@@ -25,6 +25,8 @@ export default {
         '<rootDir>/test/admin/period-export.e2e-spec.ts',
         '<rootDir>/test/admin/annual-export.e2e-spec.ts',
         '<rootDir>/test/products.e2e-spec.ts',
+        // The exports' per-product detail: lateral joins over the derivations, and a second cursor on the annual export's snapshot.
+        '<rootDir>/test/admin/export-products.e2e-spec.ts',
       ],
     },
   ],

@@ -6,19 +6,27 @@ import { STREAMING_STATEMENT_TIMEOUT_MS } from './database-options.js';
 
 /** A read on the connection of a streamed query, in its snapshot: its rows. */
 export type SnapshotQuery = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<R[]>;
+/** Another cursor on the connection of a streamed query, in its snapshot: to be opened once the first is read to its end. */
+export type SnapshotStream = <R>(text: string, values: unknown[], batchRows: number) => AsyncIterable<R>;
+
+/** A cursor with the streaming timeouts: the database's (SET LOCAL in the transaction) and pg's own read timeout, which it takes from the query object. */
+const cursor = (text: string, values: unknown[], batchRows: number) =>
+  Object.assign(new QueryStream(text, values, { batchSize: batchRows, highWaterMark: batchRows }), {
+    query_timeout: STREAMING_STATEMENT_TIMEOUT_MS,
+  });
 
 /**
  * Streams the rows of `text` through a cursor (pg-query-stream) in a REPEATABLE READ, READ ONLY
  * transaction: one consistent snapshot, never the whole result in memory, and the next batch of
  * `batchRows` fetched only when the reader has taken the previous one (backpressure). `consume`
  * must resolve once it has read the rows to their end (or reject); it may read more in the same
- * snapshot with `query` meanwhile or after. The connection is released then, and destroyed if
+ * snapshot with `query` meanwhile or after, and open another cursor with `stream` once the first is done. The connection is released then, and destroyed if
  * anything failed (a connection left mid-cursor is not given back to the pool).
  */
 export async function streamInSnapshot<R>(
   dataSource: DataSource,
   statement: { text: string; values: unknown[]; batchRows: number },
-  consume: (rows: AsyncIterable<R>, query: SnapshotQuery) => Promise<void>,
+  consume: (rows: AsyncIterable<R>, query: SnapshotQuery, stream: SnapshotStream) => Promise<void>,
 ): Promise<void> {
   const pool = (dataSource.driver as PostgresDriver).master as pg.Pool;
   const client = await pool.connect();
@@ -27,13 +35,14 @@ export async function streamInSnapshot<R>(
     await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // The cursor stays open while the reader reads: a slow reader's export outlives the usual statement timeout.
     await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
-    // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise), which it takes from the query object.
-    const query = Object.assign(
-      new QueryStream(statement.text, statement.values, { batchSize: statement.batchRows, highWaterMark: statement.batchRows }),
-      { query_timeout: STREAMING_STATEMENT_TIMEOUT_MS },
+    // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise): the cursor carries it.
+    const rows = client.query(cursor(statement.text, statement.values, statement.batchRows)) as unknown as AsyncIterable<R>;
+    await consume(
+      rows,
+      async (text, values) => (await client.query(text, values)).rows,
+      <S>(text: string, values: unknown[], batchRows: number) =>
+        client.query(cursor(text, values, batchRows)) as unknown as AsyncIterable<S>,
     );
-    const rows = client.query(query) as unknown as AsyncIterable<R>;
-    await consume(rows, async (text, values) => (await client.query(text, values)).rows);
     await client.query('COMMIT');
   } catch (error) {
     failed = true;

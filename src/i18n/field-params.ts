@@ -94,6 +94,7 @@ export interface FieldParams extends ProductFieldParams {
   invalid_client_status: Position;
   link_lifetime_out_of_range: Position & Bounds;
   invalid_csv_dialect: Position;
+  invalid_export_detail: Position & { listed?: readonly string[] };
   unknown_eco_organism: Position & { value?: string; stream?: string; period?: string; listed?: readonly string[] };
 
   // A declaration (DeclarationValidator)

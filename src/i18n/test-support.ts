@@ -66,6 +66,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   not_in_plan: [{ plan: 'starter', stream: 'EPRO', covered: ['EMB'] }, {}],
   invalid_client_status: [{ field: 'status' }],
   invalid_csv_dialect: [{ field: 'dialect' }],
+  invalid_export_detail: [{ field: 'detail', listed: ['products'] }, {}],
   link_lifetime_out_of_range: [{ field: 'expires_in_minutes', min: 1, max: 10080 }, {}],
   unknown_eco_organism: [
     { value: 'Ecomaison', stream: 'EMB', period: '2026-S1', listed: ['Citeo', 'Adelphe', 'Léko'] },

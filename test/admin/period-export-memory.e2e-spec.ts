@@ -172,3 +172,99 @@ it(`streams a period in memory that does not grow with its size (${SMALL.declara
   );
   expect(kbPerLine).toBeLessThan(MAX_KB_PER_LINE);
 }, 180_000);
+
+const ELEMENTS_PER_PRODUCT = 5;
+/** With `detail=products`: one declaration derived from a few products, and one derived from many (issue 32, item 5). */
+const FEW = { period: '2023-S1', products: 100 };
+const MANY = { period: '2023-S2', products: 20_000 };
+
+/** One client whose current declaration of `period` was derived from `products` products of ELEMENTS_PER_PRODUCT elements each, filled by SQL. */
+async function fillDerived(period: string, products: number): Promise<void> {
+  const clientId = `derived-${period.toLowerCase()}`;
+  const params = [period, clientId, products];
+  await db.pool.query(
+    `INSERT INTO clients (client_id, confirmed_email, confirmed_company, confirmed_country, confirmed_plan, confirmed_streams, confirmed_idus, confirmed_at)
+     VALUES ($1, $1 || '@example.fr', 'Catalogue SAS', 'FR', 'business', '{EMB}', '{FR000000_01ABCD}', now())`,
+    [clientId],
+  );
+  await db.pool.query(
+    `INSERT INTO declarations (id, client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
+     VALUES (md5('derived/' || $1::text)::uuid, $2, $1, 1, 'current', NULL, now(), 'EPR-DERIVED-' || $1::text, 'x')`,
+    [period, clientId],
+  );
+  await db.pool.query(
+    `INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
+     VALUES (md5('derived/' || $1::text)::uuid, 0, 'EMB', 'glass', 'glass', 'kg', 1)`,
+    [period],
+  );
+  await db.pool.query(
+    `INSERT INTO products (id, client_id, reference) SELECT md5($1::text || '/p/' || n)::uuid, $2::text, 'REF-' || lpad(n::text, 6, '0') FROM generate_series(1, $3::int) AS n`,
+    params,
+  );
+  await db.pool.query(
+    `INSERT INTO product_versions (id, product_id, valid_from, name, stream, gtin, content_hash)
+     SELECT md5($1::text || '/v/' || n)::uuid, md5($1::text || '/p/' || n)::uuid, $1, 'Produit numéro ' || n, 'EMB', NULL, 'x' FROM generate_series(1, $2::int) AS n`,
+    [period, products],
+  );
+  await db.pool.query(
+    `INSERT INTO product_elements (version_id, position, material_code, weight_g, per_unit)
+     SELECT md5($1::text || '/v/' || n)::uuid, e, (ARRAY['glass', 'paper_cardboard', 'aluminium', 'steel', 'plastic_pet_tray'])[e + 1], 10.125 + e, 1
+       FROM generate_series(1, $2::int) AS n, generate_series(0, $3::int - 1) AS e`,
+    [period, products, ELEMENTS_PER_PRODUCT],
+  );
+  await db.pool.query(
+    `INSERT INTO declaration_derivations (declaration_id, client_id, period, products) VALUES (md5('derived/' || $1::text)::uuid, $2, $1, $3::int)`,
+    params,
+  );
+  await db.pool.query(
+    `INSERT INTO declaration_derivation_contributions (declaration_id, version_id, stream, material_code, units, elements, kg)
+     SELECT md5('derived/' || $1::text)::uuid, v.id, 'EMB', e.material_code, 100, 100, 1
+       FROM product_versions v JOIN product_elements e ON e.version_id = v.id WHERE v.valid_from = $1`,
+    [period],
+  );
+}
+
+/** Both exports of a period with `detail=products`, checked whole; their peak RSS above `baselineMb`. */
+async function exportDetail(period: string, products: number, baselineMb: number) {
+  const json = await download(`/api/v1/admin/periods/${period}/export?detail=products`);
+  expect(json.status).toBe(200);
+  const parsed = JSON.parse(Buffer.concat(json.body).toString('utf8')) as {
+    declarations: Array<{ products: Array<{ elements: unknown[] }> }>;
+  };
+  expect(parsed.declarations).toHaveLength(1);
+  expect(parsed.declarations[0]!.products).toHaveLength(products);
+  expect(parsed.declarations[0]!.products.every((p) => p.elements.length === ELEMENTS_PER_PRODUCT)).toBe(true);
+  const csv = await download(`/api/v1/admin/periods/${period}/export.csv?detail=products`);
+  expect(csv.status).toBe(200);
+  expect(Buffer.concat(csv.body).toString('utf8').trimEnd().split('\n')).toHaveLength(products * ELEMENTS_PER_PRODUCT + 1);
+  return { json, csv, elements: products * ELEMENTS_PER_PRODUCT, growthMb: Math.max(json.peakMb, csv.peakMb) - baselineMb };
+}
+
+it(`with detail=products, streams a declaration derived from many products one product at a time (${FEW.products * ELEMENTS_PER_PRODUCT} and ${MANY.products * ELEMENTS_PER_PRODUCT} elements)`, async () => {
+  await fillDerived(FEW.period, FEW.products);
+  await fillDerived(MANY.period, MANY.products);
+  for (let i = 0; i < 3; i++)
+    expect(
+      (
+        await fetch(`${app.url}/api/v1/admin/periods/2024-S1/export?detail=products`, {
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        })
+      ).status,
+    ).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const baselineMb = rssMb();
+
+  const few = await exportDetail(FEW.period, FEW.products, baselineMb);
+  const many = await exportDetail(MANY.period, MANY.products, baselineMb);
+  const kbPerElement = ((many.growthMb - few.growthMb) * 1024) / (many.elements - few.elements);
+  reportFigure(
+    [few, many]
+      .map(
+        (e) =>
+          `export with detail=products of one declaration of ${e.elements} product elements: JSON ${(e.json.bytes / 2 ** 20).toFixed(1)} MiB, ` +
+          `CSV ${(e.csv.bytes / 2 ** 20).toFixed(1)} MiB; service RSS +${e.growthMb.toFixed(0)} MB at its peak over ${baselineMb.toFixed(0)} MB`,
+      )
+      .join('\n') + `\ngrowth per element: ${kbPerElement.toFixed(3)} KB (bound ${MAX_KB_PER_LINE})`,
+  );
+  expect(kbPerElement).toBeLessThan(MAX_KB_PER_LINE);
+}, 180_000);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
+import { type SnapshotQuery, type SnapshotStream, streamInSnapshot } from '../../database/streamed-query.js';
+import { PRODUCT_ELEMENTS, type ProductElementRow } from './export-products.js';
 import { LIABLE, periodEndInstant } from './liability.js';
 
 /** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
@@ -20,6 +21,24 @@ export interface AnnualRow {
   s1Receipt: string | null;
   s2Receipt: string | null;
 }
+
+/**
+ * One row of the detail (`detail=products`): a current revision of S1 or S2 summed in the filing
+ * and, when it was derived from the catalogue, one packaging element of a product version it used
+ * (the element's columns are null for a declaration entered directly).
+ */
+export type AnnualDetailRow = {
+  clientId: string;
+  company: string | null;
+  country: string | null;
+  idus: string[];
+  period: string;
+  declarationId: string;
+  receipt: string;
+  derived: boolean;
+  /** The eco-organism set for the client and the product's stream. */
+  ecoOrganism: string | null;
+} & { [K in keyof ProductElementRow]: ProductElementRow[K] | null };
 
 /** A client liable for a half-year without a current declaration of it. */
 export interface UndeclaredClientRow {
@@ -49,6 +68,28 @@ export const ANNUAL_ROWS = `
             coalesce(l.material_code, l.material), l.material_code IS NOT NULL, l.unit
    ORDER BY d.client_id, l.stream, material, l.unit`;
 
+/**
+ * The current revisions of S1 and S2 that ANNUAL_ROWS sums (with `$3`, those with a line of a
+ * stream set to that eco-organism), by client then half-year, each with the packaging elements of
+ * the product versions it was derived from (by reference, then position; with `$3`, of the
+ * products of its streams); one row with null elements for a declaration entered directly.
+ */
+export const ANNUAL_DETAIL_ROWS = `
+  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+         d.period, d.id AS "declarationId", d.receipt, dx.declaration_id IS NOT NULL AS derived, cs.eco_organism AS "ecoOrganism",
+         x.reference, x.name, x.gtin, x."validFrom", x.stream, x.units, x.position, x."materialCode", x."weightG", x."perUnit", x.kg,
+         x."packagingCategory", x."reuseStatus"
+    FROM declarations d
+    JOIN clients c ON c.client_id = d.client_id
+    LEFT JOIN declaration_derivations dx ON dx.declaration_id = d.id
+    LEFT JOIN LATERAL (${PRODUCT_ELEMENTS('d.id')}) x ON true
+    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = x.stream
+   WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live'
+     AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM declaration_lines l JOIN client_streams s ON s.client_id = d.client_id AND s.stream = l.stream
+                                       WHERE l.declaration_id = d.id AND s.eco_organism = $3))
+     AND ($3::text IS NULL OR x.stream IS NULL OR cs.eco_organism = $3)
+   ORDER BY d.client_id, d.period, x.reference, x.position`;
+
 /** The clients liable for `$1` (ended at `$2`), with a stream set to the eco-organism `$3` if not null, without a current live declaration of it. */
 const UNDECLARED = `
   SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email FROM clients c
@@ -61,6 +102,8 @@ const UNDECLARED = `
 export interface AnnualSnapshot {
   /** The clients liable for the half-year (and the eco-organism, if not null) without a current declaration of it. */
   undeclared(period: string): Promise<UndeclaredClientRow[]>;
+  /** The per-product detail (`detail=products`, ANNUAL_DETAIL_ROWS) through a second cursor: to be opened once the rows are read to their end. */
+  detail(): AsyncIterable<AnnualDetailRow>;
 }
 
 /**
@@ -85,8 +128,11 @@ export class AnnualExportRepository {
     return streamInSnapshot<AnnualRow>(
       this.dataSource,
       { text: ANNUAL_ROWS, values: [`${year}-S1`, `${year}-S2`, eco], batchRows: BATCH_ROWS },
-      (rows, query: SnapshotQuery) =>
-        consume(rows, { undeclared: (period) => query<UndeclaredClientRow>(UNDECLARED, [period, periodEndInstant(period), eco]) }),
+      (rows, query: SnapshotQuery, stream: SnapshotStream) =>
+        consume(rows, {
+          undeclared: (period) => query<UndeclaredClientRow>(UNDECLARED, [period, periodEndInstant(period), eco]),
+          detail: () => stream<AnnualDetailRow>(ANNUAL_DETAIL_ROWS, [`${year}-S1`, `${year}-S2`, eco], BATCH_ROWS),
+        }),
     );
   }
 }

@@ -7,8 +7,9 @@ import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/w
 import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock } from '../clock.js';
-import { type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
+import { type AnnualDetailRow, type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
 import { periodEnded } from './liability.js';
+import { type ExportDetail, PRODUCT_CSV_COLUMNS, productCells, type ProductElementRow, productJson } from './export-products.js';
 
 export interface MissingRow {
   clientId: string;
@@ -55,6 +56,17 @@ export const ANNUAL_CSV_COLUMNS = {
   ],
 } as const;
 
+/** With `detail=products`: the CSV's columns, then the half-year of a `product` row, then the product's columns. */
+export const ANNUAL_CSV_DETAIL_COLUMNS = {
+  en: [...ANNUAL_CSV_COLUMNS.en, 'period', ...PRODUCT_CSV_COLUMNS.en],
+  fr: [...ANNUAL_CSV_COLUMNS.fr, 'semestre', ...PRODUCT_CSV_COLUMNS.fr],
+} as const;
+
+/** A detail row among the filing's rows, as the writers receive it. */
+class DetailItem {
+  constructor(readonly row: AnnualDetailRow) {}
+}
+
 /**
  * The annual filing per eco-organism (issue 33): what each client files for a year, S1 + S2 from
  * the current revisions, and who has an ended, liable half-year of it undeclared. Streamed from
@@ -74,13 +86,16 @@ export class AnnualExportService {
     format: 'json' | 'csv',
     dialectName: CsvDialectName,
     res: Response,
+    detail?: ExportDetail,
   ): Promise<void> {
     if (!/^[0-9]{4}$/.test(yearText)) throw new NotFoundProblem('The year (four digits, e.g. 2025)');
     const year = Number(yearText);
     if (ecoOrganism !== undefined) this.checkEcoOrganism(ecoOrganism);
     const eco = ecoOrganism ?? null;
     const dialect = CSV_DIALECTS[dialectName];
-    await this.repository.streamRows(year, eco, async (rows, snapshot) => {
+    await this.repository.streamRows(year, eco, async (totals, snapshot) => {
+      // With the detail, its cursor is opened once the totals' is read to its end, on the same connection and snapshot.
+      const rows = detail === 'products' ? withDetail(totals, snapshot) : totals;
       res.status(200);
       if (format === 'csv') {
         res.setHeader('Content-Type', CSV_MEDIA_TYPE);
@@ -93,7 +108,11 @@ export class AnnualExportService {
       }
       // The missing half-years are read after the rows, in the same snapshot, and written last.
       const missing = () => this.missing(snapshot, year);
-      const writer = format === 'csv' ? new CsvWriter(year, eco, dialect, missing) : new JsonWriter(year, eco, missing);
+      const withProducts = detail === 'products';
+      const writer =
+        format === 'csv'
+          ? new CsvWriter(year, eco, dialect, missing, withProducts)
+          : new JsonWriter(year, eco, missing, withProducts, this.catalogue);
       await pipeline(rows, writer, res);
     });
   }
@@ -137,28 +156,85 @@ export class AnnualExportService {
   }
 }
 
+/** The filing's total rows, then (through a second cursor, once the first is done) the detail's rows. */
+async function* withDetail(totals: AsyncIterable<AnnualRow>, snapshot: AnnualSnapshot): AsyncGenerator<AnnualRow | DetailItem> {
+  yield* totals;
+  for await (const row of snapshot.detail()) yield new DetailItem(row);
+}
+
+/** An element of a detail row (one whose `reference` is set). */
+const elementOf = (row: AnnualDetailRow) => row as ProductElementRow;
+
+/**
+ * The filing's rows, then with the detail its declarations: the writers write a declaration's
+ * opening (`declaration`, at its first detail row), each product once its elements are read
+ * (`productOf`, at most 50 elements held) and its end (`close`), so that the detail streams like the rows.
+ */
 abstract class ExportWriter extends Transform {
   private started = false;
+  private current: AnnualDetailRow | undefined;
+  private product: AnnualDetailRow[] = [];
+  private products = 0;
+  private declarations = 0;
   constructor() {
     super({ writableObjectMode: true });
   }
   protected abstract head(): string | Buffer;
   protected abstract row(row: AnnualRow, index: number): string;
   protected abstract tail(): Promise<string>;
+  protected declaration(_head: AnnualDetailRow, _index: number): string {
+    return '';
+  }
+  protected productOf(_elements: AnnualDetailRow[], _index: number): string {
+    return '';
+  }
+  protected close(_head: AnnualDetailRow, _products: number): string {
+    return '';
+  }
+  /** How many declarations the detail held (the JSON writer closes its array). */
+  protected get declarationCount(): number {
+    return this.declarations;
+  }
   private index = 0;
 
-  override _transform(row: AnnualRow, _encoding: BufferEncoding, callback: TransformCallback): void {
+  override _transform(item: AnnualRow | DetailItem, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (!this.started) {
       this.started = true;
       this.push(this.head());
     }
-    this.push(this.row(row, this.index++));
+    if (item instanceof DetailItem) this.detail(item.row);
+    else this.push(this.row(item, this.index++));
     callback();
   }
 
   override _flush(callback: TransformCallback): void {
     if (!this.started) this.push(this.head());
+    this.closeDeclaration();
     this.tail().then((text) => callback(null, text), callback);
+  }
+
+  private detail(row: AnnualDetailRow): void {
+    if (this.current && this.current.declarationId !== row.declarationId) this.closeDeclaration();
+    if (!this.current) {
+      this.current = row;
+      this.push(this.declaration(row, this.declarations++));
+    }
+    if (row.reference === null) return;
+    if (this.product.length > 0 && this.product[0]!.reference !== row.reference) this.writeProduct();
+    this.product.push(row);
+  }
+
+  private writeProduct(): void {
+    this.push(this.productOf(this.product, this.products++));
+    this.product = [];
+  }
+
+  private closeDeclaration(): void {
+    if (!this.current) return;
+    if (this.product.length > 0) this.writeProduct();
+    this.push(this.close(this.current, this.products));
+    this.current = undefined;
+    this.products = 0;
   }
 }
 
@@ -167,6 +243,8 @@ class JsonWriter extends ExportWriter {
     private readonly year: number,
     private readonly eco: string | null,
     private readonly missing: () => Promise<MissingRow[]>,
+    private readonly withProducts = false,
+    private readonly catalogue?: ReferenceCatalogue,
   ) {
     super();
   }
@@ -189,6 +267,18 @@ class JsonWriter extends ExportWriter {
     };
     return `${index === 0 ? '' : ','}\n${JSON.stringify(row)}`;
   }
+  protected override declaration(head: AnnualDetailRow, index: number): string {
+    const opening = index === 0 ? '\n],"declarations":[' : ',';
+    const { clientId, period, declarationId, receipt } = head;
+    const entry = JSON.stringify({ client_id: clientId, period, declaration_id: declarationId, receipt });
+    return `${opening}\n${entry.slice(0, -1)},"products":${head.derived ? '[' : 'null'}`;
+  }
+  protected override productOf(elements: AnnualDetailRow[], index: number): string {
+    return `${index === 0 ? '' : ','}\n${JSON.stringify(productJson(elements.map(elementOf), this.catalogue!))}`;
+  }
+  protected override close(head: AnnualDetailRow): string {
+    return head.derived ? ']}' : '}';
+  }
   protected async tail(): Promise<string> {
     const missing = (await this.missing()).map((m) => ({
       client_id: m.clientId,
@@ -196,7 +286,9 @@ class JsonWriter extends ExportWriter {
       email: m.email,
       missing_periods: m.missing,
     }));
-    return `\n],"missing_clients":${JSON.stringify(missing)}}\n`;
+    // With the detail, `declarations` follows `rows` (opened by the first declaration, or empty).
+    const declarations = !this.withProducts ? '' : this.declarationCount === 0 ? '\n],"declarations":[' : '';
+    return `${declarations}\n],"missing_clients":${JSON.stringify(missing)}}\n`;
   }
 }
 
@@ -206,11 +298,48 @@ class CsvWriter extends ExportWriter {
     private readonly eco: string | null,
     private readonly dialect: (typeof CSV_DIALECTS)[CsvDialectName],
     private readonly missing: () => Promise<MissingRow[]>,
+    private readonly withProducts = false,
   ) {
     super();
   }
+  /** With the detail, the empty cells of the half-year and product columns after a `total` or `missing` row. */
+  private get noProduct(): null[] {
+    return this.withProducts ? [null, ...PRODUCT_CSV_COLUMNS.en.map(() => null)] : [];
+  }
   protected head(): Buffer {
-    return Buffer.concat([UTF8_BOM, Buffer.from(csvRow(ANNUAL_CSV_COLUMNS[this.dialect.name], this.dialect), 'utf8')]);
+    const columns = (this.withProducts ? ANNUAL_CSV_DETAIL_COLUMNS : ANNUAL_CSV_COLUMNS)[this.dialect.name];
+    return Buffer.concat([UTF8_BOM, Buffer.from(csvRow(columns, this.dialect), 'utf8')]);
+  }
+  /** A `product` row per packaging element of a derived declaration: unit `kg`, the kg the element gave, the receipt in its half-year's column. */
+  protected override productOf(elements: AnnualDetailRow[]): string {
+    return elements
+      .map((row) => {
+        const e = elementOf(row);
+        const s1 = row.period.endsWith('-S1');
+        return csvRow(
+          [
+            'product',
+            String(this.year),
+            row.ecoOrganism,
+            row.clientId,
+            row.company,
+            row.country,
+            row.idus.join('; '),
+            e.stream,
+            null,
+            e.materialCode,
+            'kg',
+            csvDecimal(e.kg, this.dialect),
+            s1 ? row.receipt : null,
+            s1 ? null : row.receipt,
+            null,
+            row.period,
+            ...productCells(e, (value) => csvDecimal(value, this.dialect)),
+          ],
+          this.dialect,
+        );
+      })
+      .join('');
   }
   protected row(r: AnnualRow): string {
     return csvRow(
@@ -230,6 +359,7 @@ class CsvWriter extends ExportWriter {
         r.s1Receipt,
         r.s2Receipt,
         null,
+        ...this.noProduct,
       ],
       this.dialect,
     );
@@ -254,6 +384,7 @@ class CsvWriter extends ExportWriter {
             null,
             null,
             m.missing.join(' '),
+            ...this.noProduct,
           ],
           this.dialect,
         ),

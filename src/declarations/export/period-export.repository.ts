@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { utcText } from '../declarations.repository.js';
 import { streamInSnapshot } from '../../database/streamed-query.js';
 import { LIABLE, periodEndInstant } from './liability.js';
+import { PRODUCT_ELEMENTS, type ProductElementRow } from './export-products.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
 export interface ExportLineRow {
@@ -24,6 +25,17 @@ export interface ExportLineRow {
   /** The eco-organism set for the client and the line's stream, if any. */
   ecoOrganism: string | null;
 }
+
+/**
+ * A row of the export with `detail=products`: a line of the declaration (`element` false), or one
+ * packaging element of a product version it was derived from (`element` true: `stream`, `material`
+ * and `materialCode` are the element's, `unit` is `kg` and `quantity` the kg the element gave).
+ */
+export type ExportDetailRow = ExportLineRow & {
+  /** The declaration was derived from the client's catalogue and sales. */
+  derived: boolean;
+  element: boolean;
+} & { [K in Exclude<keyof ProductElementRow, 'stream' | 'materialCode' | 'kg'>]: ProductElementRow[K] | null };
 
 export interface SummaryTotalRow {
   stream: string;
@@ -58,6 +70,34 @@ export const EXPORT_LINES = `
    WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
    ORDER BY d.client_id, l.position`;
 
+/**
+ * EXPORT_LINES with the per-product detail: per declaration, its lines, then the packaging elements
+ * of the product versions it was derived from (by product reference, then element position); the
+ * line rows come first so that a declaration's head can be written before its products stream by.
+ */
+export const EXPORT_LINES_WITH_PRODUCTS = `
+  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+         d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
+         x.stream, x.material, x.material_code AS "materialCode", x.unit, x.quantity, cs.eco_organism AS "ecoOrganism",
+         dx.declaration_id IS NOT NULL AS derived, x.element, x.reference, x.name, x.gtin, x."validFrom", x.units, x.position,
+         x."weightG", x."perUnit", x."packagingCategory", x."reuseStatus"
+    FROM declarations d
+    JOIN clients c ON c.client_id = d.client_id
+    LEFT JOIN declaration_derivations dx ON dx.declaration_id = d.id
+    CROSS JOIN LATERAL (
+      SELECT false AS element, l.position, l.stream, l.material, l.material_code, l.unit, trim_scale(l.quantity)::text AS quantity,
+             NULL::text AS reference, NULL::text AS name, NULL::text AS gtin, NULL::text AS "validFrom", NULL::text AS units,
+             NULL::text AS "weightG", NULL::integer AS "perUnit", NULL::text AS "packagingCategory", NULL::text AS "reuseStatus"
+        FROM declaration_lines l WHERE l.declaration_id = d.id
+      UNION ALL
+      SELECT true, e.position, e.stream, e."materialCode", e."materialCode", 'kg', e.kg,
+             e.reference, e.name, e.gtin, e."validFrom", e.units, e."weightG", e."perUnit", e."packagingCategory", e."reuseStatus"
+        FROM (${PRODUCT_ELEMENTS('d.id')}) e
+    ) x
+    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = x.stream
+   WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
+   ORDER BY d.client_id, d.id, x.element, x.reference, x.position`;
+
 // Live declarations only, here and everywhere the operator looks: test data is the client's sandbox.
 const CURRENT_LINES = `declarations d JOIN declaration_lines l ON l.declaration_id = d.id WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'`;
 
@@ -79,11 +119,16 @@ export class PeriodExportRepository {
    * end (or reject); the connection is released then, and destroyed if anything failed.
    */
   streamLines(period: string, consume: (rows: AsyncIterable<ExportLineRow>) => Promise<void>): Promise<void> {
-    return streamInSnapshot<ExportLineRow>(
-      this.dataSource,
-      { text: EXPORT_LINES, values: [period], batchRows: EXPORT_BATCH_ROWS },
-      (rows) => consume(rows),
-    );
+    return this.stream(EXPORT_LINES, period, consume);
+  }
+
+  /** streamLines with the per-product detail of derived declarations (`detail=products`): EXPORT_LINES_WITH_PRODUCTS's rows. */
+  streamLinesWithProducts(period: string, consume: (rows: AsyncIterable<ExportDetailRow>) => Promise<void>): Promise<void> {
+    return this.stream(EXPORT_LINES_WITH_PRODUCTS, period, consume);
+  }
+
+  private stream<Row>(sql: string, period: string, consume: (rows: AsyncIterable<Row>) => Promise<void>): Promise<void> {
+    return streamInSnapshot<Row>(this.dataSource, { text: sql, values: [period], batchRows: EXPORT_BATCH_ROWS }, (rows) => consume(rows));
   }
 
   /**

@@ -9,9 +9,18 @@ import { CSV_DIALECTS, type CsvDialect } from '../../common/csv/csv-dialect.js';
 import { csvDecimal, csvRow } from '../../common/csv/write-csv.js';
 import { PERIOD_PATTERN } from '../period.js';
 import { Clock } from '../clock.js';
+import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { periodEnded } from './liability.js';
 import type { PeriodSummaryDto } from './dto/period-export.dto.js';
-import { type ExportLineRow, PeriodExportRepository } from './period-export.repository.js';
+import { type ExportDetailRow, type ExportLineRow, PeriodExportRepository } from './period-export.repository.js';
+import {
+  type ExportDetail,
+  NO_PRODUCT_CELLS,
+  PRODUCT_CSV_COLUMNS,
+  productCells,
+  type ProductElementRow,
+  productJson,
+} from './export-products.js';
 
 export type ExportFormat = 'json' | 'csv';
 
@@ -52,6 +61,10 @@ export const CSV_COLUMNS_FR: Readonly<Record<(typeof CSV_COLUMNS)[number], strin
   quantity: 'quantité',
   eco_organism: 'éco-organisme',
 };
+
+/** The CSV columns with `detail=products`: the export's, then the product's (empty on a line of a declaration entered directly). */
+export const CSV_DETAIL_COLUMNS = [...CSV_COLUMNS, ...PRODUCT_CSV_COLUMNS.en] as const;
+export const CSV_DETAIL_COLUMNS_FR: readonly string[] = [...CSV_COLUMNS.map((c) => CSV_COLUMNS_FR[c]), ...PRODUCT_CSV_COLUMNS.fr];
 
 /** IDUs share one CSV cell. */
 export const IDU_SEPARATOR = '; ';
@@ -104,30 +117,32 @@ class ByDeclaration extends Transform {
   }
 }
 
+/** A declaration of the JSON export: its head from `first`, its `rows` as lines. */
+const declarationJson = (first: ExportLineRow, rows: ExportLineRow[], index: number) => {
+  const declaration = {
+    client_id: first.clientId,
+    company: first.company,
+    country: first.country,
+    idus: first.idus,
+    declaration_id: first.declarationId,
+    revision: first.revision,
+    receipt: first.receipt,
+    submitted_at: first.submittedAt,
+    lines: rows.map((row) => ({
+      stream: row.stream,
+      material: row.material,
+      material_category: row.materialCode,
+      unit: row.unit,
+      quantity: row.quantity,
+      eco_organism: row.ecoOrganism,
+    })),
+  };
+  return `${index === 0 ? '' : ','}\n${JSON.stringify(declaration)}`;
+};
+
 const jsonFormatter = (period: string): ExportFormatter => ({
   start: () => `{"period":${JSON.stringify(period)},"declarations":[`,
-  declaration: (rows, index) => {
-    const first = rows[0]!;
-    const declaration = {
-      client_id: first.clientId,
-      company: first.company,
-      country: first.country,
-      idus: first.idus,
-      declaration_id: first.declarationId,
-      revision: first.revision,
-      receipt: first.receipt,
-      submitted_at: first.submittedAt,
-      lines: rows.map((row) => ({
-        stream: row.stream,
-        material: row.material,
-        material_category: row.materialCode,
-        unit: row.unit,
-        quantity: row.quantity,
-        eco_organism: row.ecoOrganism,
-      })),
-    };
-    return `${index === 0 ? '' : ','}\n${JSON.stringify(declaration)}`;
-  },
+  declaration: (rows, index) => declarationJson(rows[0]!, rows, index),
   end: () => '\n]}\n',
 });
 
@@ -183,12 +198,149 @@ const csvFormatter = (period: string): ExportFormatter => {
   };
 };
 
+/**
+ * How an export with `detail=products` is written: a declaration's head and lines once its lines
+ * are read, then each product version it was derived from as its elements arrive, then its end.
+ */
+interface DetailFormatter {
+  start(): string;
+  /** `head`: the declaration's first row; `lines`: its lines; `index`: the declaration's rank. */
+  open(head: ExportDetailRow, lines: ExportDetailRow[], index: number): string;
+  /** One product version's elements (consecutive rows of one reference); `index`: its rank in the declaration. */
+  product(elements: ExportDetailRow[], index: number): string;
+  /** `products`: how many product versions were written. */
+  close(derived: boolean, products: number): string;
+  end(): string;
+}
+
+/**
+ * Rows arrive per declaration, its lines first, then its product elements by reference: a
+ * declaration's lines (at most 1000) are gathered, then each product's elements (at most 50), so
+ * that a declaration derived from 10,000 products streams too. Backpressure as in ByDeclaration.
+ */
+class ByDeclarationWithProducts extends Transform {
+  private started = false;
+  private written = 0;
+  private head: ExportDetailRow | undefined;
+  private lines: ExportDetailRow[] = [];
+  private opened = false;
+  private products = 0;
+  private product: ExportDetailRow[] = [];
+
+  constructor(private readonly formatter: DetailFormatter) {
+    super({ writableObjectMode: true });
+  }
+
+  override _transform(row: ExportDetailRow, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.start();
+    if (this.head && this.head.declarationId !== row.declarationId) this.closeDeclaration();
+    this.head ??= row;
+    if (!row.element) {
+      this.lines.push(row);
+    } else {
+      if (!this.opened) this.open();
+      if (this.product.length > 0 && this.product[0]!.reference !== row.reference) this.writeProduct();
+      this.product.push(row);
+    }
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.start();
+    this.closeDeclaration();
+    this.push(this.formatter.end());
+    callback();
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.push(this.formatter.start());
+  }
+
+  private open(): void {
+    this.opened = true;
+    this.push(this.formatter.open(this.head!, this.lines, this.written++));
+    this.lines = [];
+  }
+
+  private writeProduct(): void {
+    this.push(this.formatter.product(this.product, this.products++));
+    this.product = [];
+  }
+
+  private closeDeclaration(): void {
+    if (!this.head) return;
+    if (!this.opened) this.open();
+    if (this.product.length > 0) this.writeProduct();
+    this.push(this.formatter.close(this.head.derived, this.products));
+    this.head = undefined;
+    this.opened = false;
+    this.products = 0;
+  }
+}
+
+/** An element row's product fields (set on every element row). */
+const elementOf = (row: ExportDetailRow): ProductElementRow => ({
+  reference: row.reference!,
+  name: row.name!,
+  gtin: row.gtin,
+  validFrom: row.validFrom!,
+  stream: row.stream,
+  units: row.units!,
+  position: row.position!,
+  materialCode: row.materialCode!,
+  weightG: row.weightG!,
+  perUnit: row.perUnit!,
+  kg: row.quantity,
+  packagingCategory: row.packagingCategory,
+  reuseStatus: row.reuseStatus,
+});
+
+/** The JSON export with each declaration's `products`: the versions it was derived from, or null for a declaration entered directly. */
+const jsonDetailFormatter = (period: string, catalogue: ReferenceCatalogue): DetailFormatter => {
+  const plain = jsonFormatter(period);
+  return {
+    start: plain.start,
+    // The declaration as without the detail (its head from its first row), its closing brace left open for `products`.
+    open: (head, lines, index) => declarationJson(head, lines, index).slice(0, -1),
+    product: (elements, index) =>
+      `${index === 0 ? ',"products":[' : ','}\n${JSON.stringify(productJson(elements.map(elementOf), catalogue))}`,
+    close: (derived, products) => (!derived ? ',"products":null}' : products === 0 ? ',"products":[]}' : '\n]}'),
+    end: plain.end,
+  };
+};
+
+/**
+ * The CSV export with `detail=products`: a declaration derived from the catalogue is written as
+ * one row per packaging element of each product version it used (unit `kg`, quantity the kg the
+ * element gave, exact), a declaration entered directly as its lines with the product columns empty.
+ */
+const csvDetailFormatter = (period: string, dialect: CsvDialect): DetailFormatter => {
+  const french = dialect.name === 'fr';
+  const options = { cast: { string: neutraliseCell }, quoted_match: /[;\t]/ };
+  const decimal = (value: string) => (french ? csvDecimal(value, dialect) : value);
+  const write = (rows: string[][]) => (french ? rows.map((cells) => csvRow(cells, dialect)).join('') : stringify(rows, options));
+  return {
+    start: () => (french ? `\ufeff${csvRow(CSV_DETAIL_COLUMNS_FR, dialect)}` : stringify([[...CSV_DETAIL_COLUMNS]])),
+    open: (head, lines) =>
+      head.derived || lines.length === 0 ? '' : write(csvCells(period, lines, decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])),
+    product: (elements) => {
+      const products = elements.map(elementOf);
+      return write(csvCells(period, elements, decimal).map((cells, i) => [...cells, ...productCells(products[i]!, decimal)]));
+    },
+    close: () => '',
+    end: () => '',
+  };
+};
+
 /** A period's filing export (streamed) and its summary. */
 @Injectable()
 export class PeriodExportService {
   constructor(
     private readonly repository: PeriodExportRepository,
     private readonly clock: Clock,
+    private readonly catalogue: ReferenceCatalogue,
   ) {}
 
   /**
@@ -196,9 +348,15 @@ export class PeriodExportService {
    * with backpressure. A failure before the first byte is a problem response; after it, the
    * connection is cut (a truncated body must never look complete).
    */
-  async writeExport(period: string, format: ExportFormat, res: Response, dialect: CsvDialect = CSV_DIALECTS.en): Promise<void> {
+  async writeExport(
+    period: string,
+    format: ExportFormat,
+    res: Response,
+    dialect: CsvDialect = CSV_DIALECTS.en,
+    detail?: ExportDetail,
+  ): Promise<void> {
     checkPeriod(period);
-    await this.repository.streamLines(period, async (rows) => {
+    const head = () => {
       res.status(200);
       if (format === 'csv') {
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');
@@ -206,6 +364,17 @@ export class PeriodExportService {
       } else {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
+    };
+    if (detail === 'products') {
+      await this.repository.streamLinesWithProducts(period, async (rows) => {
+        head();
+        const formatter = format === 'json' ? jsonDetailFormatter(period, this.catalogue) : csvDetailFormatter(period, dialect);
+        await pipeline(rows, new ByDeclarationWithProducts(formatter), res);
+      });
+      return;
+    }
+    await this.repository.streamLines(period, async (rows) => {
+      head();
       const formatter =
         format === 'json' ? jsonFormatter(period) : dialect.name === 'fr' ? frenchCsvFormatter(period) : csvFormatter(period);
       await pipeline(rows, new ByDeclaration(formatter), res);

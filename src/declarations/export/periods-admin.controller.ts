@@ -11,12 +11,21 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { CSV_DIALECT_QUERY, csvDialectQuery } from '../../common/csv/csv-dialect.js';
+import { CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } from '../../common/csv/csv-dialect.js';
+import { ValidationProblem } from '../../common/problem/problem.js';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
-import { CSV_COLUMNS, CSV_COLUMNS_FR, type ExportFormat, IDU_SEPARATOR, PeriodExportService } from './period-export.service.js';
+import {
+  CSV_COLUMNS,
+  CSV_COLUMNS_FR,
+  CSV_DETAIL_COLUMNS,
+  type ExportFormat,
+  IDU_SEPARATOR,
+  PeriodExportService,
+} from './period-export.service.js';
+import { EXPORT_DETAIL_QUERY, type ExportDetail, exportDetail, exportDetailErrors } from './export-products.js';
 
 const PERIOD_PARAM = {
   name: 'period',
@@ -25,7 +34,8 @@ const PERIOD_PARAM = {
 };
 const CSV_DESCRIPTION =
   `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
-  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_COLUMNS.map((c) => `\`${CSV_COLUMNS_FR[c]}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text.`;
+  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_COLUMNS.map((c) => `\`${CSV_COLUMNS_FR[c]}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text. ` +
+  `With \`detail=products\`, the columns ${CSV_DETAIL_COLUMNS.map((c) => `\`${c}\``).join(', ')} (in French with \`dialect=fr\`): a declaration derived from the client's catalogue is written as one row per packaging element of each product version it used (\`material\` and \`material_category\` the element's category, \`unit\` \`kg\`, \`quantity\` the kg that element gave: units × elements per unit × grams / 1000, exact, before the declaration's rounding to the gram), a declaration entered directly as its lines with the product columns empty.`;
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
 const DISPOSITION = {
   'Content-Disposition': { description: '`attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } },
@@ -48,12 +58,15 @@ export class PeriodsAdminController {
       '',
       'The same export as CSV is the operation `exportPeriodCsv` (`GET /api/v1/admin/periods/{period}/export.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file.',
       '',
+      'With `detail=products`, each declaration also carries `products`: for a declaration derived from the client\u2019s product catalogue and sales, each product version it used (by reference) with its units sold and packaging elements; `null` for a declaration entered directly (its lines are all there is). Without it, the export is unchanged.',
+      '',
       'Streamed from one consistent snapshot of the database, whatever its size. If the service fails after the first byte, the connection is cut rather than the body ended: a complete download ends with `]}` (JSON) or the chunked terminator.',
     ].join('\n'),
   })
   @ApiExtension('x-csv-operation', 'exportPeriodCsv')
   @ApiParam(PERIOD_PARAM)
   @ApiQuery(CSV_DIALECT_QUERY)
+  @ApiQuery(EXPORT_DETAIL_QUERY)
   @ApiHeader({
     name: 'Accept',
     required: false,
@@ -69,12 +82,13 @@ export class PeriodsAdminController {
   async export(
     @Param('period') period: string,
     @Query('dialect') dialect: unknown,
+    @Query('detail') detail: unknown,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const csvDialect = csvDialectQuery(dialect);
+    const query = checkedQuery(dialect, detail);
     const format: ExportFormat = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
-    await this.exports.writeExport(period, format, res, csvDialect);
+    await this.exports.writeExport(period, format, res, query.dialect, query.detail);
   }
 
   @Get('export.csv')
@@ -85,10 +99,17 @@ export class PeriodsAdminController {
   })
   @ApiParam(PERIOD_PARAM)
   @ApiQuery(CSV_DIALECT_QUERY)
+  @ApiQuery(EXPORT_DETAIL_QUERY)
   @ApiResponse({ status: 200, description: 'The export as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
   @ApiProblems(404, 422)
-  async exportCsv(@Param('period') period: string, @Query('dialect') dialect: unknown, @Res() res: Response): Promise<void> {
-    await this.exports.writeExport(period, 'csv', res, csvDialectQuery(dialect));
+  async exportCsv(
+    @Param('period') period: string,
+    @Query('dialect') dialect: unknown,
+    @Query('detail') detail: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const query = checkedQuery(dialect, detail);
+    await this.exports.writeExport(period, 'csv', res, query.dialect, query.detail);
   }
 
   @Get('summary')
@@ -106,4 +127,16 @@ export class PeriodsAdminController {
   summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
     return this.exports.summary(period);
   }
+}
+
+/** The query of both export operations, checked before anything is read: every problem at once. */
+function checkedQuery(dialect: unknown, detail: unknown): { dialect: CsvDialect; detail: ExportDetail | undefined } {
+  const errors = [
+    ...(dialect === undefined || isCsvDialectName(dialect)
+      ? []
+      : [{ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' }]),
+    ...exportDetailErrors(detail),
+  ];
+  if (errors.length > 0) throw new ValidationProblem(errors);
+  return { dialect: isCsvDialectName(dialect) ? CSV_DIALECTS[dialect] : CSV_DIALECTS.en, detail: exportDetail(detail) };
 }

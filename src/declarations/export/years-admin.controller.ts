@@ -1,11 +1,23 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtension,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminApi } from '../../caller/audience.js';
 import { isCsvDialectName } from '../../common/csv/csv-dialect.js';
 import { ApiProblems } from '../../common/openapi.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
-import { ANNUAL_CSV_COLUMNS, AnnualExportService } from './annual-export.service.js';
+import { ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS, AnnualExportService } from './annual-export.service.js';
+import { ExportProductDto } from './dto/period-export.dto.js';
+import { EXPORT_DETAIL_QUERY, type ExportDetail, exportDetail, exportDetailErrors } from './export-products.js';
 
 const ROW_SCHEMA = {
   type: 'object',
@@ -48,6 +60,23 @@ const JSON_SCHEMA = {
     year: { type: 'integer' },
     eco_organism: { type: 'string', nullable: true },
     rows: { type: 'array', items: ROW_SCHEMA },
+    declarations: {
+      type: 'array',
+      description:
+        'Only with `detail=products` (absent otherwise): the current revisions of S1 and S2 summed in `rows`, by client then half-year, each with `products`: ' +
+        'for a declaration derived from the client\u2019s product catalogue and sales, each product version it used (with `eco_organism`, those of the streams set to it); `null` for a declaration entered directly.',
+      items: {
+        type: 'object',
+        required: ['client_id', 'period', 'declaration_id', 'receipt', 'products'],
+        properties: {
+          client_id: { type: 'string' },
+          period: { type: 'string', pattern: '^[0-9]{4}-S[12]$' },
+          declaration_id: { type: 'string', format: 'uuid' },
+          receipt: { type: 'string' },
+          products: { type: 'array', nullable: true, items: { $ref: getSchemaPath(ExportProductDto) } },
+        },
+      },
+    },
     missing_clients: {
       type: 'array',
       items: {
@@ -85,6 +114,7 @@ const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: 
 /** Operator: the annual filing per eco-organism. */
 @ApiTags('admin')
 @AdminApi()
+@ApiExtraModels(ExportProductDto)
 @Controller('api/v1/admin/years/:year')
 export class YearsAdminController {
   constructor(private readonly annual: AnnualExportService) {}
@@ -97,6 +127,7 @@ export class YearsAdminController {
       'Every household filing found is annual: this sums, per client, stream, material (published category, else the submitted text) and unit, the current revisions of S1 and S2 of the year, naming the receipts summed. ',
       '`eco_organism` keeps the streams the operator set to that eco-organism (`PUT /admin/clients/{id}/streams/{stream}`); it must be one the published data lists (else 422 with the list). ',
       '`missing_clients`: clients liable for an ended half-year of the year without a current declaration of it (as in the period summary). ',
+      '`detail=products` adds `declarations`: the per-product detail of the revisions summed (what a filing per consumer sales unit needs); without it the filing is unchanged. ',
       'The same filing as CSV is the operation `exportYearCsv` (`GET /api/v1/admin/years/{year}/export.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file (and `dialect` applies). ',
       'Streamed from one consistent snapshot through a cursor; a failure after the first byte cuts the connection.',
     ].join(''),
@@ -105,6 +136,7 @@ export class YearsAdminController {
   @ApiParam(YEAR_PARAM)
   @ApiQuery(ECO_QUERY)
   @ApiQuery({ ...DIALECT_QUERY, description: 'With `Accept: text/csv` only (see `exportYearCsv`): `en` (default) or `fr`' })
+  @ApiQuery(EXPORT_DETAIL_QUERY)
   @ApiHeader({
     name: 'Accept',
     required: false,
@@ -117,11 +149,13 @@ export class YearsAdminController {
     @Param('year') year: string,
     @Query('eco_organism') eco: unknown,
     @Query('dialect') dialect: unknown,
+    @Query('detail') detail: unknown,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     const format = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
-    await this.annual.write(year, checkedEcoOrganism(eco, dialect), format, isCsvDialectName(dialect) ? dialect : 'en', res);
+    const query = checkedQuery(eco, dialect, detail);
+    await this.annual.write(year, query.eco, format, isCsvDialectName(dialect) ? dialect : 'en', res, query.detail);
   }
 
   @Get('export.csv')
@@ -132,32 +166,38 @@ export class YearsAdminController {
       'The rows of `exportYear` as a CSV file, in an operation of its own so that a generated client types the answer as text without a cast. ',
       'In the API\u2019s dialect (`,` and `.`) or with `dialect=fr` the French one (`;`, decimal comma, French headers), UTF-8 with BOM: ',
       `columns ${ANNUAL_CSV_COLUMNS.en.map((c) => `\`${c}\``).join(', ')}; a \`total\` row per sum, then a \`missing\` row per client with a half-year missing. `,
+      `With \`detail=products\`: the columns ${ANNUAL_CSV_DETAIL_COLUMNS.en.map((c) => `\`${c}\``).join(', ')} (in French with \`dialect=fr\`), and between the \`total\` and the \`missing\` rows a \`product\` row per packaging element of each product version a derived declaration of the year used `,
+      '(`material_category` the element\u2019s, `unit` `kg`, `quantity` the kg that element gave: units × elements per unit × grams / 1000, exact; the receipt in `s1_receipt` or `s2_receipt` and `period` say which half-year); a declaration entered directly has only its `total` rows. ',
       'Streamed from one consistent snapshot through a cursor; a failure after the first byte cuts the connection.',
     ].join(''),
   })
   @ApiParam(YEAR_PARAM)
   @ApiQuery(ECO_QUERY)
   @ApiQuery(DIALECT_QUERY)
+  @ApiQuery(EXPORT_DETAIL_QUERY)
   @ApiResponse({ status: 200, description: 'The annual filing as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
   @ApiProblems(404, 422)
   async exportCsv(
     @Param('year') year: string,
     @Query('eco_organism') eco: unknown,
     @Query('dialect') dialect: unknown,
+    @Query('detail') detail: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    await this.annual.write(year, checkedEcoOrganism(eco, dialect), 'csv', isCsvDialectName(dialect) ? dialect : 'en', res);
+    const query = checkedQuery(eco, dialect, detail);
+    await this.annual.write(year, query.eco, 'csv', isCsvDialectName(dialect) ? dialect : 'en', res, query.detail);
   }
 }
 
 /** The query of both operations, checked before anything is read: every problem at once. */
-function checkedEcoOrganism(eco: unknown, dialect: unknown): string | undefined {
+function checkedQuery(eco: unknown, dialect: unknown, detail: unknown): { eco: string | undefined; detail: ExportDetail | undefined } {
   const errors = [];
   if (eco !== undefined && (typeof eco !== 'string' || eco.trim() === '' || eco.length > 100)) {
     errors.push({ pointer: '/query/eco_organism', code: 'invalid_string', detail: 'must be an eco-organism name' });
   }
   if (dialect !== undefined && !isCsvDialectName(dialect))
     errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
+  errors.push(...exportDetailErrors(detail));
   if (errors.length > 0) throw new ValidationProblem(errors);
-  return eco as string | undefined;
+  return { eco: eco as string | undefined, detail: exportDetail(detail) };
 }

@@ -360,6 +360,8 @@ export const en = {
 
     invalid_client_status: () => 'Choose active, suspended or offboarded.',
     invalid_csv_dialect: () => 'Choose en (comma between cells, decimal point) or fr (semicolon between cells, decimal comma).',
+    invalid_export_detail: (p) =>
+      `Leave the detail out for the export as it always was, or choose ${p.listed?.length ? or(p.listed) : 'products'} to add the products behind each declaration derived from a catalogue.`,
     link_lifetime_out_of_range: (p) =>
       `Choose how many minutes the link works: a whole number from ${n(p.min ?? 1)} to ${n(p.max ?? 10080)} (7 days), for example ${n(2880)} for 2 days.`,
     unknown_eco_organism: (p) =>

@@ -354,6 +354,8 @@ export const fr = {
     invalid_client_status: () => 'Choisissez active (actif), suspended (suspendu) ou offboarded (sorti du service).',
     invalid_csv_dialect: () =>
       t`Choisissez fr (point-virgule entre les cellules, virgule décimale) ou en (virgule entre les cellules, point décimal).`,
+    invalid_export_detail: (p) =>
+      t`Omettez le détail pour obtenir l'export habituel, ou choisissez ${p.listed?.length ? or(p.listed) : 'products'} pour y ajouter les produits de chaque déclaration calculée à partir d'un catalogue.`,
     link_lifetime_out_of_range: (p) =>
       t`Indiquez combien de minutes le lien reste valable : un nombre entier de ${n(p.min ?? 1)} à ${n(p.max ?? 10080)} (7 jours), par exemple ${n(2880)} pour 2 jours.`,
     unknown_eco_organism: (p) =>

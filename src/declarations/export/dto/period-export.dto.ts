@@ -1,5 +1,67 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PERIOD_PATTERN_TEXT } from '../../period.js';
+import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+
+/** An exact decimal string without trailing zeros (the kg of a product element has up to 6 decimals, grams up to 3). */
+const EXACT_DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
+
+export class ExportProductElementDto {
+  /** The published material category of the stream's grid. */
+  @ApiProperty({ example: 'glass' })
+  material_category!: string;
+
+  /** Its published name, or null if the published data no longer names it. */
+  @ApiProperty({ type: LocalizedNameDto, nullable: true })
+  material_name!: LocalizedNameDto | null;
+
+  /** Grams of one element, exact decimal string (at most 3 decimals). */
+  @ApiProperty({ example: '410.5', pattern: EXACT_DECIMAL })
+  weight_g!: string;
+
+  /** Elements of this kind on one unit. */
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  per_unit!: number;
+
+  /** What this element gave the declaration: units × per_unit × weight_g / 1000, exact (up to 6 decimals), before the declaration's rounding to the gram. */
+  @ApiProperty({ example: '19704', pattern: EXACT_DECIMAL })
+  kg!: string;
+
+  /** Professional packaging (EPRO): the published packaging category; null otherwise. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  packaging_category!: string | null;
+
+  /** Professional packaging (EPRO): the published reuse status; null otherwise. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  reuse_status!: string | null;
+}
+
+@ApiSchema({ description: 'A product version a derived declaration used: what a filing per consumer sales unit (UVC) needs.' })
+export class ExportProductDto {
+  /** The client's own reference. */
+  @ApiProperty({ example: 'BTL-75-ROUGE' })
+  reference!: string;
+
+  @ApiProperty({ example: 'Vin rouge 75 cl' })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '3017620422003' })
+  gtin!: string | null;
+
+  /** The half-year from which this version of its packaging applies (the one in force in the period). */
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  valid_from!: string;
+
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** Sales units placed on the market in the period, exact whole number as a string. */
+  @ApiProperty({ example: '48000', pattern: '^[0-9]+$' })
+  units!: string;
+
+  /** The packaging of one unit as filed, in element order. */
+  @ApiProperty({ type: [ExportProductElementDto] })
+  elements!: ExportProductElementDto[];
+}
 
 export class ExportLineDto {
   @ApiProperty({ example: 'EMB' })
@@ -53,6 +115,13 @@ export class ExportDeclarationDto {
 
   @ApiProperty({ type: [ExportLineDto] })
   lines!: ExportLineDto[];
+
+  /**
+   * Only with `detail=products` (absent otherwise): for a declaration derived from the client's product catalogue and sales,
+   * each product version it used, by reference; `null` for a declaration entered directly (no product detail exists).
+   */
+  @ApiProperty({ type: [ExportProductDto], nullable: true, required: false })
+  products?: ExportProductDto[] | null;
 }
 
 @ApiSchema({ description: "A period's filing export: the current revision of every client that declared, in client id order." })

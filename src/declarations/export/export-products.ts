@@ -1,0 +1,148 @@
+import type { FieldError } from '../../common/problem/problem.js';
+import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+
+/**
+ * `detail=products` on the operator's period and annual exports (issue 32, item 5): for each
+ * declaration derived from a client's catalogue and sales, the product versions it used, their
+ * units sold in the period and their packaging elements, with the kg each element gave.
+ *
+ * The detail is read by SQL from the products tables (declaration_derivation_contributions,
+ * product_versions, products, product_elements) in the export's own query: declarations/ sits
+ * below products/ and may not import it (.dependency-cruiser.cjs), but SQL over another module's
+ * tables is no import, and one query keeps the export on one snapshot and one cursor. The
+ * versions a filing used never change (products/ refuses to replace them, and the foreign keys
+ * RESTRICT their deletion), so what is read is what was filed.
+ */
+export type ExportDetail = 'products';
+
+export const EXPORT_DETAILS: readonly ExportDetail[] = ['products'];
+
+/** The `detail` query parameter as the OpenAPI document describes it (the period and the annual exports). */
+export const EXPORT_DETAIL_QUERY = {
+  name: 'detail',
+  required: false,
+  description:
+    '`products`: add, for each declaration derived from the client’s product catalogue and sales (`POST /api/v1/periods/{period}/derived-declaration`), ' +
+    'the product versions it used with their units sold in the half-year and each packaging element (material, grams, elements per unit, kg, EPRO category and reuse status): ' +
+    'what a filing per consumer sales unit needs. Absent: the export without it, unchanged. Anything else: 422 `invalid_export_detail`, pointer `/query/detail`.',
+  schema: { type: 'string' as const, enum: [...EXPORT_DETAILS] },
+};
+
+/** The problems of a `detail` query parameter (none when absent or `products`). */
+export function exportDetailErrors(value: unknown): FieldError[] {
+  if (value === undefined || (typeof value === 'string' && (EXPORT_DETAILS as readonly string[]).includes(value))) return [];
+  return [
+    {
+      pointer: '/query/detail',
+      code: 'invalid_export_detail',
+      detail: `must be one of: ${EXPORT_DETAILS.join(', ')}`,
+      params: { listed: [...EXPORT_DETAILS] },
+    },
+  ];
+}
+
+/** The detail a checked `detail` parameter asks for. */
+export const exportDetail = (value: unknown): ExportDetail | undefined => (value === 'products' ? 'products' : undefined);
+
+/** One packaging element of a product version a derived declaration used (one row of the detail). */
+export interface ProductElementRow {
+  reference: string;
+  name: string;
+  gtin: string | null;
+  validFrom: string;
+  stream: string;
+  /** Units sold in the period (whole number as text). */
+  units: string;
+  position: number;
+  materialCode: string;
+  /** Grams of one element, exact, trailing zeros trimmed. */
+  weightG: string;
+  perUnit: number;
+  /** units × per_unit × grams / 1000, exact (up to 6 decimals), trailing zeros trimmed. */
+  kg: string;
+  packagingCategory: string | null;
+  reuseStatus: string | null;
+}
+
+/**
+ * The packaging elements of the product versions that the declaration `declaration` (an SQL
+ * expression) was derived from, one row per element, with the columns of ProductElementRow.
+ * Units are the same on every contribution of a version (one per material): max() takes them once.
+ * kg multiplies by 0.001 rather than dividing by 1000: numeric multiplication is exact.
+ */
+export const PRODUCT_ELEMENTS = (declaration: string) => `
+  SELECT p.reference, v.name, v.gtin, v.valid_from AS "validFrom", v.stream, u.units::text AS units, e.position,
+         e.material_code AS "materialCode", trim_scale(e.weight_g)::text AS "weightG", e.per_unit AS "perUnit",
+         trim_scale(u.units * e.per_unit * e.weight_g * 0.001)::text AS kg,
+         e.packaging_category AS "packagingCategory", e.reuse_status AS "reuseStatus"
+    FROM (SELECT version_id, max(units) AS units FROM declaration_derivation_contributions WHERE declaration_id = ${declaration} GROUP BY version_id) u
+    JOIN product_versions v ON v.id = u.version_id
+    JOIN products p ON p.id = v.product_id
+    JOIN product_elements e ON e.version_id = v.id`;
+
+/** A product version and its elements as the JSON exports write it (`ExportProductDto`). */
+export function productJson(elements: ProductElementRow[], catalogue: ReferenceCatalogue) {
+  const first = elements[0]!;
+  return {
+    reference: first.reference,
+    name: first.name,
+    gtin: first.gtin,
+    valid_from: first.validFrom,
+    stream: first.stream,
+    units: first.units,
+    elements: elements.map((e) => {
+      const name = catalogue.categoryName(e.stream, e.materialCode);
+      return {
+        material_category: e.materialCode,
+        material_name: name ? { fr: name.fr, en: name.en } : null,
+        weight_g: e.weightG,
+        per_unit: e.perUnit,
+        kg: e.kg,
+        packaging_category: e.packagingCategory,
+        reuse_status: e.reuseStatus,
+      };
+    }),
+  };
+}
+
+/** The product columns of the CSV exports with `detail=products`, after the export's own columns, in each dialect's words. */
+export const PRODUCT_CSV_COLUMNS = {
+  en: [
+    'product_reference',
+    'product_name',
+    'gtin',
+    'product_valid_from',
+    'units',
+    'weight_g',
+    'per_unit',
+    'packaging_category',
+    'reuse_status',
+  ],
+  fr: [
+    'référence produit',
+    'désignation du produit',
+    'GTIN',
+    'emballage applicable depuis',
+    'UVC vendues',
+    'grammes par élément',
+    'éléments par UVC',
+    'catégorie d’emballage',
+    'statut de réemploi',
+  ],
+} as const;
+
+/** An element's product cells, in the order of PRODUCT_CSV_COLUMNS; `decimal` writes an exact decimal text in the dialect. */
+export const productCells = (e: ProductElementRow, decimal: (value: string) => string): string[] => [
+  e.reference,
+  e.name,
+  e.gtin ?? '',
+  e.validFrom,
+  e.units,
+  decimal(e.weightG),
+  String(e.perUnit),
+  e.packagingCategory ?? '',
+  e.reuseStatus ?? '',
+];
+
+/** As many empty cells as product columns (a row that is no product element). */
+export const NO_PRODUCT_CELLS: readonly string[] = PRODUCT_CSV_COLUMNS.en.map(() => '');
