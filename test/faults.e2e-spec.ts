@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { periodLockKey } from '../src/declarations/declarations.repository.js';
 import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
@@ -71,21 +72,24 @@ function serviceBehindProxy(): { db: BackingDatabase; proxy: TcpProxy; app: Spaw
 describe('database outage', () => {
   const s = serviceBehindProxy();
 
-  it('answers 503 while the database is away, recovers by itself, and loses no acknowledged POST', async () => {
+  it('answers 503 while the database is away, recovers by itself, loses no acknowledged POST, and stores nothing a client is not told of once it replays its refused POSTs', async () => {
     // Eight clients, each well under its production rate limit (60 POST/min per client).
     const tokens = await Promise.all(Array.from({ length: 8 }, () => createClientWithToken(asTestApp(s.app.url)).then((c) => c.token)));
-    const results: { status: number; id?: string; code?: unknown }[] = [];
+    // Each POST with an Idempotency-Key of its own, so that a refused one can be sent again as it was.
+    const results: { status: number; id?: string; code?: unknown; token: string; body: unknown; key: string }[] = [];
     let stop = false;
     const worker = async (w: number) => {
       const token = tokens[w]!;
       for (let i = 0; !stop; i++) {
         if (i > 0) await sleep(300);
+        const body = { period: `202${2 + (w % 4)}-S${1 + (i % 2)}`, lines: line(w * 1000 + i) };
+        const key = randomUUID();
         try {
-          const res = await post(s.app.url, token, { period: `202${2 + (w % 4)}-S${1 + (i % 2)}`, lines: line(w * 1000 + i) });
-          results.push({ status: res.status, id: res.body.id as string | undefined, code: res.body.code });
+          const res = await post(s.app.url, token, body, { 'idempotency-key': key });
+          results.push({ status: res.status, id: res.body.id as string | undefined, code: res.body.code, token, body, key });
           if (res.status === 503) expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
         } catch (error) {
-          results.push({ status: -1 });
+          results.push({ status: -1, token, body, key });
           throw error;
         }
       }
@@ -117,8 +121,20 @@ describe('database outage', () => {
     expect(results.some((r) => r.status === 503)).toBe(true);
     const acknowledged = results.filter((r) => r.status === 201).map((r) => r.id!);
     expect(acknowledged.length).toBeGreaterThan(0);
+    // A 503 can come after PostgreSQL committed, when the connection was cut before its answer
+    // arrived: the outcome is unknown to the service too. The client's way out is to send the POST
+    // again with its key: a committed one answers its declaration (its key's outcome is written in
+    // the same transaction), one that was not is filed now or, while its key's claim from the cut
+    // request is still held, refused with 409 and nothing stored.
+    const replayed: string[] = [];
+    for (const refused of results.filter((r) => r.status === 503)) {
+      const res = await post(s.app.url, refused.token, refused.body, { 'idempotency-key': refused.key });
+      expect([200, 201, 409]).toContain(res.status);
+      if (res.status !== 409) replayed.push(res.body.id as string);
+    }
     const stored = await s.db.pool.query<{ id: string }>('SELECT id FROM declarations');
-    expect(stored.rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
+    // Nothing acknowledged is lost, and nothing is stored that the client has not been told of.
+    expect(stored.rows.map((r) => r.id).sort()).toEqual([...new Set([...acknowledged, ...replayed])].sort());
     expect(s.app.process.exitCode).toBeNull();
   }, 120_000);
 });
