@@ -28,10 +28,8 @@ export const e2e = {
 /** @type {import('jest').Config} */
 export default {
   projects: [unit, e2e],
-  // Global options (ignored inside a project).
+  // A global option (ignored inside a project).
   testTimeout: 60000,
-  // The slowest files first, on a clean clone too (test/support/slowest-first.mjs).
-  testSequencer: '<rootDir>/test/support/slowest-first.mjs',
   maxWorkers: 2,
   // A fresh worker for every test file. ESM test files (vm modules) leave their module graphs behind,
   // and the embedded database's files their in-process PostgreSQL (WASM memory, outside the heap that
