@@ -10,7 +10,14 @@ import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock } from '../clock.js';
 import { type AnnualDetailRow, type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
 import { periodEnded } from './liability.js';
-import { type ExportDetail, PRODUCT_COLUMN_CODES, PRODUCT_CSV_COLUMNS, productCells, type ProductElementRow, productJson } from './export-products.js';
+import {
+  type ExportDetail,
+  PRODUCT_COLUMN_CODES,
+  PRODUCT_CSV_COLUMNS,
+  productCells,
+  type ProductElementRow,
+  productJson,
+} from './export-products.js';
 
 export interface MissingRow {
   clientId: string;

@@ -165,8 +165,7 @@ const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: strin
 const frenchCsvFormatter = (period: string): ExportFormatter => {
   const dialect = CSV_DIALECTS.fr;
   return {
-    start: () =>
-      `\ufeff${csvRow(CSV_HEADERS.fr, dialect)}`,
+    start: () => `\ufeff${csvRow(CSV_HEADERS.fr, dialect)}`,
     declaration: (rows) =>
       csvCells(period, rows, (value) => csvDecimal(value, dialect))
         .map((cells) => csvRow(cells, dialect))

@@ -48,7 +48,8 @@ const UNIT_HELP: Record<string, string> = {
 const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
 
 /** Columns named by their codes: `{ stream: 'stream', … }` (an English CSV header is the column's code). */
-const codes = <const K extends string>(...keys: K[]): Record<K, string> => Object.fromEntries(keys.map((key): [string, string] => [key, key])) as Record<K, string>;
+const codes = <const K extends string>(...keys: K[]): Record<K, string> =>
+  Object.fromEntries(keys.map((key): [string, string] => [key, key])) as Record<K, string>;
 
 /**
  * The header of each CSV file the service writes or reads, per column, keyed by the column's stable
@@ -58,7 +59,18 @@ const CSV_FILE_COLUMNS = {
   /** A declaration file: the template, a download, an upload. */
   declaration: codes('stream', 'material', 'unit', 'quantity'),
   /** A product catalogue file (products/csv/product-csv.ts). */
-  products: codes('reference', 'name', 'stream', 'gtin', 'valid_from', 'material', 'weight_g', 'per_unit', 'packaging_category', 'reuse_status'),
+  products: codes(
+    'reference',
+    'name',
+    'stream',
+    'gtin',
+    'valid_from',
+    'material',
+    'weight_g',
+    'per_unit',
+    'packaging_category',
+    'reuse_status',
+  ),
   /** A sales file (products/csv/product-csv.ts). */
   sales: codes('reference', 'units'),
   /** The operator's clients file (accounts/clients-import.ts). */
