@@ -10,12 +10,14 @@ import { CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-
 import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 import { ClientImportDto, DryRunQueryDto, ImportedClientDto } from './dto/client-import.dto.js';
-import { MAX_IMPORT_CLIENTS } from './clients-import.js';
+import { IMPORT_CSV_COLUMNS, MAX_IMPORT_CLIENTS } from './clients-import.js';
+import { csvHeader } from '../i18n/csv-columns.js';
 import { Accepts, CsvBody } from '../common/http/request-body.js';
 
 // Two clients as a French spreadsheet saves them (a dry run: the documented example creates nothing).
 const IMPORT_EXAMPLE =
-  'identifiant client;raison sociale;e-mail;pays;offre;flux;IDU;langue\r\nvins-du-sud;Vins du Sud SARL;conformite@vins-du-sud.fr;FR;business;EMB;FR000000_01ABCD;fr\r\n;Sample Ltd;compliance@sample.co.uk;GB;business;EMB;;en\r\n';
+  `${csvHeader('clients', IMPORT_CSV_COLUMNS, 'fr').join(';')}\r\n` +
+  'vins-du-sud;Vins du Sud SARL;conformite@vins-du-sud.fr;FR;business;EMB;FR000000_01ABCD;fr\r\n;Sample Ltd;compliance@sample.co.uk;GB;business;EMB;;en\r\n';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
 const ETAG = {
@@ -69,7 +71,9 @@ export class ClientsAdminController {
     summary: 'Onboard many clients from a CSV file, all or nothing (a dry run unless `dry_run=false`)',
     description: [
       `One row per client with the fields of \`POST /admin/clients\`: \`client_id\` (optional, generated when empty), \`company\`, \`email\` (both required here), \`country\`, \`plan\`, \`streams\`, \`idus\` (lists: items separated by \`|\`, e.g. \`EMB|EMB_PRO\`), \`language\` (\`fr\` or \`en\`) `,
-      '— or in French `identifiant client`, `raison sociale`, `e-mail`, `pays`, `offre`, `flux`, `IDU`, `langue` — in any order, optional columns may be left out. ',
+      `— or in French ${csvHeader('clients', IMPORT_CSV_COLUMNS, 'fr')
+        .map((c) => `\`${c}\``)
+        .join(', ')} — in any order, optional columns may be left out. `,
       `Comma or semicolon separated (detected), UTF-8 with or without BOM or Windows-1252; at most ${MAX_IMPORT_CLIENTS.toLocaleString('en')} clients (beyond: 422 \`too_many_clients\`) and 1 MiB (413).\n\n`,
       'The file is checked whole: every row by the rules of `POST /admin/clients` and the published plans and streams; a row repeating the `client_id`, or the company and e-mail address, of another row is `duplicate_client`; ',
       'a row naming a client that exists (its `client_id`, or the same company at the same address, pending or confirmed) is `client_exists`. ',

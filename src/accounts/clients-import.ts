@@ -3,6 +3,7 @@ import { validateSync } from 'class-validator';
 import { foldEmail } from '../common/email-address.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../common/csv/read-csv.js';
 import type { FieldError } from '../common/problem/problem.js';
+import { csvHeaderNames } from '../i18n/csv-columns.js';
 import { textProblems, toFieldErrors } from '../common/validation.js';
 import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { CreateClientDto } from './dto/client-input.dto.js';
@@ -15,20 +16,17 @@ export const MAX_IMPORT_CLIENTS = 1_000;
 export const IMPORT_CSV_COLUMNS = ['client_id', 'company', 'email', 'country', 'plan', 'streams', 'idus', 'language'] as const;
 type ImportColumn = (typeof IMPORT_CSV_COLUMNS)[number];
 
-/** Header names, English then French (compared ignoring case and accents), then other spellings accepted. */
+/** Header names, English then French from the catalogues (compared ignoring case and accents), then other spellings accepted. */
 export const IMPORT_COLUMNS: CsvColumns<ImportColumn> = {
   columns: IMPORT_CSV_COLUMNS,
   optional: ['client_id', 'country', 'plan', 'streams', 'idus', 'language'],
-  names: {
-    client_id: ['client_id', 'identifiant', 'identifiant client'],
-    company: ['company', 'raison sociale', 'société', 'entreprise'],
-    email: ['email', 'e-mail', 'courriel', 'adresse e-mail'],
-    country: ['country', 'pays'],
-    plan: ['plan', 'offre', 'formule'],
-    streams: ['streams', 'flux'],
-    idus: ['idus', 'IDU', 'identifiants uniques', 'idu'],
-    language: ['language', 'langue'],
-  },
+  names: csvHeaderNames('clients', IMPORT_CSV_COLUMNS, {
+    client_id: ['identifiant'],
+    company: ['société', 'entreprise'],
+    email: ['courriel', 'adresse e-mail'],
+    plan: ['formule'],
+    idus: ['identifiants uniques', 'idu'],
+  }),
 };
 
 /** Items of a list cell (`streams`, `idus`): separated by `|`, e.g. `EMB|EMB_PRO`. */

@@ -25,7 +25,7 @@ import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-typ
 import { ProblemDto } from '../common/problem/problem.dto.js';
 import { CSV_RESPONSE_EXAMPLE } from './csv/declaration-csv.openapi.js';
 import { CSV_DIALECT_QUERY, type CsvDialect, csvDialectQuery } from '../common/csv/csv-dialect.js';
-import { writeDeclarationCsv } from '../common/csv/declaration-file.js';
+import { CSV_HEADERS, writeDeclarationCsv } from '../common/csv/declaration-file.js';
 import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
@@ -72,7 +72,7 @@ export class DeclarationsController {
       '',
       'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order) creates nothing: 200 with the current revision.',
       '',
-      '**From a spreadsheet**: send the lines as `text/csv` with the period in the address (`?period=2025-S1`): a header row naming the columns `stream`, `material`, `unit`, `quantity` (or `flux`, `matériau`, `unité`, `quantité`) in any order, then one row per line. Comma or semicolon separated (detected), UTF-8 with or without BOM or Windows-1252, CRLF or LF, quoted cells; in a semicolon-separated file quantities may use a decimal comma (`12,5`). Blank rows and trailing empty cells are ignored. Problems point at cells as a spreadsheet numbers rows (header = row 1): `/rows/12/quantity`, with `row`. Same rules, limits (1,000 lines, 1 MiB), revisions, idempotency and answers as JSON. A blank template: `GET /api/v1/declaration-template.csv`.',
+      `**From a spreadsheet**: send the lines as \`text/csv\` with the period in the address (\`?period=2025-S1\`): a header row naming the columns \`stream\`, \`material\`, \`unit\`, \`quantity\` (or ${CSV_HEADERS.fr.map((name) => `\`${name}\``).join(', ')}) in any order, then one row per line. Comma or semicolon separated (detected), UTF-8 with or without BOM or Windows-1252, CRLF or LF, quoted cells; in a semicolon-separated file quantities may use a decimal comma (\`12,5\`). Blank rows and trailing empty cells are ignored. Problems point at cells as a spreadsheet numbers rows (header = row 1): \`/rows/12/quantity\`, with \`row\`. Same rules, limits (1,000 lines, 1 MiB), revisions, idempotency and answers as JSON. A blank template: \`GET /api/v1/declaration-template.csv\`.`,
       '',
       '**Idempotency**: send an `Idempotency-Key` (1–255 visible ASCII characters, e.g. a UUID) to retry safely. Keys are per client and kept 24 hours. The same key with the same body (compared as JSON, key order ignored) replays the first response with `Idempotent-Replayed: true`; with another body → 422 `idempotency_key_reused`; while the first request is still running → 409 `idempotency_key_in_flight` with `Retry-After`. Requests that fail are not remembered. A 503 or a lost connection does not say whether the declaration was stored (the database may have committed it as the connection failed): send the same request with the same key, and the answer is the stored declaration if it was, a new filing if it was not.',
     ].join('\n'),
@@ -175,7 +175,7 @@ export class DeclarationsController {
     summary: 'One of your declarations, as a CSV file',
     description:
       'The lines of `GET /api/v1/declarations/{id}` as a CSV file (the same as that route with `Accept: text/csv`), in an operation of its own so that a generated client types the answer as text without a cast. ' +
-      "UTF-8 with BOM, comma-separated, CRLF, header `stream,material,unit,quantity`, a file name in `Content-Disposition`; with `dialect=fr`, French Excel's: `;`, decimal comma, header `flux;matériau;unité;quantité`. Either uploads again unchanged (a quantity such as 1.234, which could be read as thousands, is written 1.2340). Cells a spreadsheet would run as a formula get one more `'` before the dangerous character, which an upload removes again. Another client's, another mode's, an unknown or a malformed id: 404.",
+      `UTF-8 with BOM, comma-separated, CRLF, header \`stream,material,unit,quantity\`, a file name in \`Content-Disposition\`; with \`dialect=fr\`, French Excel's: \`;\`, decimal comma, header \`${CSV_HEADERS.fr.join(';')}\`. Either uploads again unchanged (a quantity such as 1.234, which could be read as thousands, is written 1.2340). Cells a spreadsheet would run as a formula get one more \`'\` before the dangerous character, which an upload removes again. Another client's, another mode's, an unknown or a malformed id: 404.`,
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiQuery(CSV_DIALECT_QUERY)

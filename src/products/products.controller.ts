@@ -26,6 +26,8 @@ import { ProblemDto } from '../common/problem/problem.dto.js';
 import { DeclarationDto } from '../declarations/dto/declaration.dto.js';
 import { PERIOD_PATTERN_TEXT } from '../declarations/period.js';
 import { CreateProductsDto, CreateSalesDto } from './dto/product-input.dto.js';
+import { PRODUCT_CSV_COLUMNS, SALE_CSV_COLUMNS } from './csv/product-csv.js';
+import { csvHeader } from '../i18n/csv-columns.js';
 import { DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 import { type ClientWriter, ProductsService } from './products.service.js';
@@ -70,7 +72,15 @@ export class ProductsController {
       '',
       '**Versions**: a product posted again with another `valid_from` gets one more version; a derived declaration uses, for each product, the version with the latest `valid_from` not after its period. The same reference and `valid_from` again replaces that version (`replaced`), or changes nothing if identical (`unchanged`) — unless a filed derived declaration used it: then the request is refused (`product_version_filed`), since what was filed never changes; post the new packaging with the half-year it applies from.',
       '',
-      `**From a spreadsheet** (\`text/csv\`): one row per packaging element, the product's cells repeated on each of its rows: \`reference\`, \`name\`, \`stream\`, \`gtin\` (optional), \`valid_from\`, \`material\`, \`weight_g\`, \`per_unit\` (optional, 1), \`packaging_category\`, \`reuse_status\` (optional, EPRO) — or in French \`référence\`, \`désignation\`, \`flux\`, \`gtin\`, \`à partir de\`, \`matériau\`, \`poids (g)\`, \`nombre par UVC\`, \`catégorie d’emballage\`, \`statut de réemploi\`, in any order. Comma or semicolon separated (in a semicolon file, weights may use a decimal comma), UTF-8 or Windows-1252; at most ${(5000).toLocaleString('en')} element rows and 1 MiB. Problems point at cells: \`/rows/7/weight_g\`, with \`row\` (header = 1).`,
+      `**From a spreadsheet** (\`text/csv\`): one row per packaging element, the product's cells repeated on each of its rows: \`reference\`, \`name\`, \`stream\`, \`gtin\` (optional), \`valid_from\`, \`material\`, \`weight_g\`, \`per_unit\` (optional, 1), \`packaging_category\`, \`reuse_status\` (optional, EPRO) — or in French ${csvHeader(
+        'products',
+        PRODUCT_CSV_COLUMNS,
+        'fr',
+      )
+        .map((c) => `\`${c}\``)
+        .join(
+          ', ',
+        )}, in any order. Comma or semicolon separated (in a semicolon file, weights may use a decimal comma), UTF-8 or Windows-1252; at most ${(5000).toLocaleString('en')} element rows and 1 MiB. Problems point at cells: \`/rows/7/weight_g\`, with \`row\` (header = 1).`,
     ].join('\n'),
   })
   @Accepts('json', 'csv')
@@ -135,7 +145,9 @@ export class ProductsController {
     description: [
       'Sets, for each product listed, its units placed on the French market in the half-year of `?period=` (the period must have started: `period_not_started`); products not listed keep what they had. All or nothing. Refused: a reference that is not one of your products (`unknown_product`), a product without a version in force in the period (`no_version_for_period`), a product twice (`duplicate_reference`).',
       '',
-      '**From a spreadsheet** (`text/csv`): columns `reference`, `units` (or `référence`, `unités vendues`), one row per product; same rules, problems at cells (`/rows/3/units`).',
+      `**From a spreadsheet** (\`text/csv\`): columns \`reference\`, \`units\` (or ${csvHeader('sales', SALE_CSV_COLUMNS, 'fr')
+        .map((c) => `\`${c}\``)
+        .join(', ')}), one row per product; same rules, problems at cells (\`/rows/3/units\`).`,
     ].join('\n'),
   })
   @Accepts('json', 'csv')

@@ -1,15 +1,16 @@
 // The shape of a declaration file (its columns, how its lines are written): published by reference/ as the
 // blank template and written by declarations/ for a download, so it sits below both.
+import { csvHeader } from '../../i18n/csv-columns.js';
 import { CSV_DIALECTS, type CsvDialect, type CsvDialectName } from './csv-dialect.js';
 import { csvDecimal, csvRow, UTF8_BOM, writeCsv } from './write-csv.js';
 
 /** The columns of a declaration file, in the order the service writes them. */
 export const CSV_COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
 
-/** The header of a declaration file in each dialect: the API's names, or the French template's. */
+/** The header of a declaration file in each dialect, from the catalogue of its language: the API's names, or the French template's. */
 export const CSV_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: CSV_COLUMNS,
-  fr: ['flux', 'matériau', 'unité', 'quantité'],
+  en: csvHeader('declaration', CSV_COLUMNS, 'en'),
+  fr: csvHeader('declaration', CSV_COLUMNS, 'fr'),
 };
 
 /**

@@ -2,6 +2,7 @@ import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
 import { COMMENT_MARK, CSV_COLUMNS } from '../../common/csv/declaration-file.js';
+import { csvHeaderNames } from '../../i18n/csv-columns.js';
 import { type NumberContext, type NumberProblemCode, numberContext, readNumber } from '../../i18n/read-number.js';
 
 type Column = (typeof CSV_COLUMNS)[number];
@@ -13,12 +14,12 @@ export interface DeclarationFile {
 }
 
 /**
- * The columns of a declaration file and their header names, English then French (compared ignoring
- * case and accents); rows starting with `#` are comments (the template's examples).
+ * The columns of a declaration file and their header names, English then French from the catalogues
+ * (compared ignoring case and accents); rows starting with `#` are comments (the template's examples).
  */
 export const DECLARATION_COLUMNS: CsvColumns<Column> = {
   columns: CSV_COLUMNS,
-  names: { stream: ['stream', 'flux'], material: ['material', 'matériau'], unit: ['unit', 'unité'], quantity: ['quantity', 'quantité'] },
+  names: csvHeaderNames('declaration', CSV_COLUMNS),
   comment: COMMENT_MARK,
 };
 

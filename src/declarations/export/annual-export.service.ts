@@ -5,11 +5,19 @@ import type { Response } from 'express';
 import { CSV_DIALECTS, type CsvDialectName } from '../../common/csv/csv-dialect.js';
 import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/write-csv.js';
 import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
+import { csvHeader } from '../../i18n/csv-columns.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock } from '../clock.js';
 import { type AnnualDetailRow, type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
 import { periodEnded } from './liability.js';
-import { type ExportDetail, PRODUCT_CSV_COLUMNS, productCells, type ProductElementRow, productJson } from './export-products.js';
+import {
+  type ExportDetail,
+  PRODUCT_COLUMN_CODES,
+  PRODUCT_CSV_COLUMNS,
+  productCells,
+  type ProductElementRow,
+  productJson,
+} from './export-products.js';
 
 export interface MissingRow {
   clientId: string;
@@ -18,49 +26,36 @@ export interface MissingRow {
   missing: string[];
 }
 
-/** The columns of the CSV, in each dialect's words (French headers for the French dialect). */
-export const ANNUAL_CSV_COLUMNS = {
-  en: [
-    'kind',
-    'year',
-    'eco_organism',
-    'client_id',
-    'company',
-    'country',
-    'idus',
-    'stream',
-    'material',
-    'material_category',
-    'unit',
-    'quantity',
-    's1_receipt',
-    's2_receipt',
-    'missing_periods',
-  ],
-  fr: [
-    'type',
-    'année',
-    'éco-organisme',
-    'identifiant client',
-    'société',
-    'pays',
-    'IDU',
-    'filière',
-    'matériau',
-    'catégorie de matériau',
-    'unité',
-    'quantité',
-    'reçu S1',
-    'reçu S2',
-    'semestres manquants',
-  ],
-} as const;
+/** The columns of the CSV, by code. */
+export const ANNUAL_COLUMN_CODES = [
+  'kind',
+  'year',
+  'eco_organism',
+  'client_id',
+  'company',
+  'country',
+  'idus',
+  'stream',
+  'material',
+  'material_category',
+  'unit',
+  'quantity',
+  's1_receipt',
+  's2_receipt',
+  'missing_periods',
+] as const;
+
+/** The columns of the CSV, in each dialect's words, from the catalogue of its language (French headers for the French dialect). */
+export const ANNUAL_CSV_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = {
+  en: csvHeader('annualExport', ANNUAL_COLUMN_CODES, 'en'),
+  fr: csvHeader('annualExport', ANNUAL_COLUMN_CODES, 'fr'),
+};
 
 /** With `detail=products`: the CSV's columns, then the half-year of a `product` row, then the product's columns. */
-export const ANNUAL_CSV_DETAIL_COLUMNS = {
-  en: [...ANNUAL_CSV_COLUMNS.en, 'period', ...PRODUCT_CSV_COLUMNS.en],
-  fr: [...ANNUAL_CSV_COLUMNS.fr, 'semestre', ...PRODUCT_CSV_COLUMNS.fr],
-} as const;
+export const ANNUAL_CSV_DETAIL_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = {
+  en: [...ANNUAL_CSV_COLUMNS.en, ...csvHeader('annualExport', ['period'], 'en'), ...PRODUCT_CSV_COLUMNS.en],
+  fr: [...ANNUAL_CSV_COLUMNS.fr, ...csvHeader('annualExport', ['period'], 'fr'), ...PRODUCT_CSV_COLUMNS.fr],
+};
 
 /** A detail row among the filing's rows, as the writers receive it. */
 class DetailItem {
@@ -304,7 +299,7 @@ class CsvWriter extends ExportWriter {
   }
   /** With the detail, the empty cells of the half-year and product columns after a `total` or `missing` row. */
   private get noProduct(): null[] {
-    return this.withProducts ? [null, ...PRODUCT_CSV_COLUMNS.en.map(() => null)] : [];
+    return this.withProducts ? [null, ...PRODUCT_COLUMN_CODES.map(() => null)] : [];
   }
   protected head(): Buffer {
     const columns = (this.withProducts ? ANNUAL_CSV_DETAIL_COLUMNS : ANNUAL_CSV_COLUMNS)[this.dialect.name];

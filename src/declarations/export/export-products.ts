@@ -1,4 +1,6 @@
+import type { CsvDialectName } from '../../common/csv/csv-dialect.js';
 import type { FieldError } from '../../common/problem/problem.js';
+import { csvHeader } from '../../i18n/csv-columns.js';
 import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 
 /**
@@ -105,33 +107,26 @@ export function productJson(elements: ProductElementRow[], catalogue: ReferenceC
   };
 }
 
-/** The product columns of the CSV exports with `detail=products`, after the export's own columns, in each dialect's words. */
-export const PRODUCT_CSV_COLUMNS = {
-  en: [
-    'product_reference',
-    'product_name',
-    'gtin',
-    'product_valid_from',
-    'units',
-    'weight_g',
-    'per_unit',
-    'packaging_category',
-    'reuse_status',
-  ],
-  fr: [
-    'référence produit',
-    'désignation du produit',
-    'GTIN',
-    'emballage applicable depuis',
-    'UVC vendues',
-    'grammes par élément',
-    'éléments par UVC',
-    'catégorie d’emballage',
-    'statut de réemploi',
-  ],
-} as const;
+/** The product columns of the CSV exports with `detail=products`, after the export's own columns, by code. */
+export const PRODUCT_COLUMN_CODES = [
+  'product_reference',
+  'product_name',
+  'gtin',
+  'product_valid_from',
+  'units',
+  'weight_g',
+  'per_unit',
+  'packaging_category',
+  'reuse_status',
+] as const;
 
-/** An element's product cells, in the order of PRODUCT_CSV_COLUMNS; `decimal` writes an exact decimal text in the dialect. */
+/** Their headers in each dialect's words, from the catalogue of its language (`files.columns.productDetail`). */
+export const PRODUCT_CSV_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = {
+  en: csvHeader('productDetail', PRODUCT_COLUMN_CODES, 'en'),
+  fr: csvHeader('productDetail', PRODUCT_COLUMN_CODES, 'fr'),
+};
+
+/** An element's product cells, in the order of PRODUCT_COLUMN_CODES; `decimal` writes an exact decimal text in the dialect. */
 export const productCells = (e: ProductElementRow, decimal: (value: string) => string): string[] => [
   e.reference,
   e.name,
@@ -145,4 +140,4 @@ export const productCells = (e: ProductElementRow, decimal: (value: string) => s
 ];
 
 /** As many empty cells as product columns (a row that is no product element). */
-export const NO_PRODUCT_CELLS: readonly string[] = PRODUCT_CSV_COLUMNS.en.map(() => '');
+export const NO_PRODUCT_CELLS: readonly string[] = PRODUCT_COLUMN_CODES.map(() => '');

@@ -5,8 +5,9 @@ import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
-import { CSV_DIALECTS, type CsvDialect } from '../../common/csv/csv-dialect.js';
+import { CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../../common/csv/csv-dialect.js';
 import { csvDecimal, csvRow } from '../../common/csv/write-csv.js';
+import { csvHeader } from '../../i18n/csv-columns.js';
 import { PERIOD_PATTERN } from '../period.js';
 import { Clock } from '../clock.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
@@ -16,6 +17,7 @@ import { type ExportDetailRow, type ExportLineRow, PeriodExportRepository } from
 import {
   type ExportDetail,
   NO_PRODUCT_CELLS,
+  PRODUCT_COLUMN_CODES,
   PRODUCT_CSV_COLUMNS,
   productCells,
   type ProductElementRow,
@@ -43,28 +45,21 @@ export const CSV_COLUMNS = [
   'eco_organism',
 ] as const;
 
-/** The columns in French, for the French dialect (the annual export's words where they are the same columns). */
-export const CSV_COLUMNS_FR: Readonly<Record<(typeof CSV_COLUMNS)[number], string>> = {
-  period: 'période',
-  client_id: 'identifiant client',
-  company: 'société',
-  country: 'pays',
-  idus: 'IDU',
-  declaration_id: 'identifiant de déclaration',
-  revision: 'révision',
-  receipt: 'reçu',
-  submitted_at: 'date de dépôt',
-  stream: 'filière',
-  material: 'matériau',
-  material_category: 'catégorie de matériau',
-  unit: 'unité',
-  quantity: 'quantité',
-  eco_organism: 'éco-organisme',
+/**
+ * The header row in each dialect, from the catalogue of its language (`files.columns.periodExport`):
+ * the codes, or the French words (the annual export's where they are the same columns).
+ */
+export const CSV_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = {
+  en: csvHeader('periodExport', CSV_COLUMNS, 'en'),
+  fr: csvHeader('periodExport', CSV_COLUMNS, 'fr'),
 };
 
 /** The CSV columns with `detail=products`: the export's, then the product's (empty on a line of a declaration entered directly). */
-export const CSV_DETAIL_COLUMNS = [...CSV_COLUMNS, ...PRODUCT_CSV_COLUMNS.en] as const;
-export const CSV_DETAIL_COLUMNS_FR: readonly string[] = [...CSV_COLUMNS.map((c) => CSV_COLUMNS_FR[c]), ...PRODUCT_CSV_COLUMNS.fr];
+export const CSV_DETAIL_COLUMNS = [...CSV_COLUMNS, ...PRODUCT_COLUMN_CODES] as const;
+export const CSV_DETAIL_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = {
+  en: [...CSV_HEADERS.en, ...PRODUCT_CSV_COLUMNS.en],
+  fr: [...CSV_HEADERS.fr, ...PRODUCT_CSV_COLUMNS.fr],
+};
 
 /** IDUs share one CSV cell. */
 export const IDU_SEPARATOR = '; ';
@@ -170,11 +165,7 @@ const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: strin
 const frenchCsvFormatter = (period: string): ExportFormatter => {
   const dialect = CSV_DIALECTS.fr;
   return {
-    start: () =>
-      `\ufeff${csvRow(
-        CSV_COLUMNS.map((c) => CSV_COLUMNS_FR[c]),
-        dialect,
-      )}`,
+    start: () => `\ufeff${csvRow(CSV_HEADERS.fr, dialect)}`,
     declaration: (rows) =>
       csvCells(period, rows, (value) => csvDecimal(value, dialect))
         .map((cells) => csvRow(cells, dialect))
@@ -188,7 +179,7 @@ const csvFormatter = (period: string): ExportFormatter => {
   // (neutraliseCell); a cell holding `;` or a tab is quoted too, so that a spreadsheet splitting on it keeps the cell whole.
   const options = { cast: { string: neutraliseCell }, quoted_match: /[;\t]/ };
   return {
-    start: () => stringify([[...CSV_COLUMNS]]),
+    start: () => stringify([[...CSV_HEADERS.en]]),
     declaration: (rows) =>
       stringify(
         csvCells(period, rows, (value) => value),
@@ -322,7 +313,7 @@ const csvDetailFormatter = (period: string, dialect: CsvDialect): DetailFormatte
   const decimal = (value: string) => (french ? csvDecimal(value, dialect) : value);
   const write = (rows: string[][]) => (french ? rows.map((cells) => csvRow(cells, dialect)).join('') : stringify(rows, options));
   return {
-    start: () => (french ? `\ufeff${csvRow(CSV_DETAIL_COLUMNS_FR, dialect)}` : stringify([[...CSV_DETAIL_COLUMNS]])),
+    start: () => (french ? `\ufeff${csvRow(CSV_DETAIL_HEADERS.fr, dialect)}` : stringify([[...CSV_DETAIL_HEADERS.en]])),
     open: (head, lines) =>
       head.derived || lines.length === 0 ? '' : write(csvCells(period, lines, decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])),
     product: (elements) => {

@@ -19,8 +19,8 @@ import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import {
   CSV_COLUMNS,
-  CSV_COLUMNS_FR,
   CSV_DETAIL_COLUMNS,
+  CSV_HEADERS,
   type ExportFormat,
   IDU_SEPARATOR,
   PeriodExportService,
@@ -34,7 +34,7 @@ const PERIOD_PARAM = {
 };
 const CSV_DESCRIPTION =
   `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
-  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_COLUMNS.map((c) => `\`${CSV_COLUMNS_FR[c]}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text. ` +
+  `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_HEADERS.fr.map((c) => `\`${c}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text. ` +
   `With \`detail=products\`, the columns ${CSV_DETAIL_COLUMNS.map((c) => `\`${c}\``).join(', ')} (in French with \`dialect=fr\`): a declaration derived from the client's catalogue is written as one row per packaging element of each product version it used (\`material\` and \`material_category\` the element's category, \`unit\` \`kg\`, \`quantity\` the kg that element gave: units × elements per unit × grams / 1000, exact, before the declaration's rounding to the gram), a declaration entered directly as its lines with the product columns empty.`;
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
 const DISPOSITION = {

@@ -209,6 +209,8 @@ describe('the catalogues', () => {
     'files.report.type',
     'files.report.code',
     'files.report.message',
+    // A product file's GTIN column: the same word in French.
+    'files.columns.products.gtin',
   ]);
 
   it('say nothing in French exactly as in English, but codes, units and names', () => {

@@ -15,6 +15,8 @@
  *   problem type); facts come only from the reference files.
  * - `dashboard`: the client dashboard's words (the generic ones so far: issue 31 adds its pages).
  * - `mail`: the e-mails.
+ * - `files`: words written into CSV files, among them `files.columns`: the header of every CSV file
+ *   the service writes or reads, keyed by each column's stable code (the English header).
  * Values are strings or small functions of typed parameters; formats come from ../format.ts.
  */
 import type { ProblemCode } from '../../common/problem/problem.js';
@@ -45,8 +47,87 @@ const UNIT_HELP: Record<string, string> = {
 };
 const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
 
+/** Columns named by their codes: `{ stream: 'stream', … }` (an English CSV header is the column's code). */
+const codes = <const K extends string>(...keys: K[]): Record<K, string> =>
+  Object.fromEntries(keys.map((key): [string, string] => [key, key])) as Record<K, string>;
+
+/**
+ * The header of each CSV file the service writes or reads, per column, keyed by the column's stable
+ * code (`files.columns`); the writers take their header row from here, the readers accept it.
+ */
+const CSV_FILE_COLUMNS = {
+  /** A declaration file: the template, a download, an upload. */
+  declaration: codes('stream', 'material', 'unit', 'quantity'),
+  /** A product catalogue file (products/csv/product-csv.ts). */
+  products: codes(
+    'reference',
+    'name',
+    'stream',
+    'gtin',
+    'valid_from',
+    'material',
+    'weight_g',
+    'per_unit',
+    'packaging_category',
+    'reuse_status',
+  ),
+  /** A sales file (products/csv/product-csv.ts). */
+  sales: codes('reference', 'units'),
+  /** The operator's clients file (accounts/clients-import.ts). */
+  clients: codes('client_id', 'company', 'email', 'country', 'plan', 'streams', 'idus', 'language'),
+  /** The operator's period export (declarations/export/period-export.service.ts). */
+  periodExport: codes(
+    'period',
+    'client_id',
+    'company',
+    'country',
+    'idus',
+    'declaration_id',
+    'revision',
+    'receipt',
+    'submitted_at',
+    'stream',
+    'material',
+    'material_category',
+    'unit',
+    'quantity',
+    'eco_organism',
+  ),
+  /** The operator's annual export (declarations/export/annual-export.service.ts); `period`: the half-year of a product row. */
+  annualExport: codes(
+    'kind',
+    'year',
+    'eco_organism',
+    'client_id',
+    'company',
+    'country',
+    'idus',
+    'stream',
+    'material',
+    'material_category',
+    'unit',
+    'quantity',
+    's1_receipt',
+    's2_receipt',
+    'missing_periods',
+    'period',
+  ),
+  /** The product columns of the exports with `detail=products` (declarations/export/export-products.ts). */
+  productDetail: codes(
+    'product_reference',
+    'product_name',
+    'gtin',
+    'product_valid_from',
+    'units',
+    'weight_g',
+    'per_unit',
+    'packaging_category',
+    'reuse_status',
+  ),
+};
+
 /** The columns of a declaration file, as the English template names them. */
-const CSV_COLUMNS: Record<string, string> = { stream: 'stream', material: 'material', unit: 'unit', quantity: 'quantity' };
+const CSV_COLUMNS: Record<string, string> = CSV_FILE_COLUMNS.declaration;
 const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[key]! : key);
 
 /** The fields a person fills in, in words (a key not listed here is never shown). */
@@ -546,7 +627,7 @@ export const en = {
     },
   },
 
-  /** Words written into CSV files for people: the template's note, the upload's error report. */
+  /** Words written into CSV files for people: the template's note, the upload's error report, every file's column headers. */
   files: {
     templateNote:
       'Rows starting with # are notes and examples: they are never filed. Write one row per stream, material and unit under the header (copy an example without its #), then upload the file.',
@@ -560,6 +641,8 @@ export const en = {
       column: 'column',
       fileName: (name: string) => `error-report-${name}.csv`,
     },
+    /** Every CSV file's header, per column code: the words of its header row in this language. */
+    columns: CSV_FILE_COLUMNS,
   },
 
   mail: {

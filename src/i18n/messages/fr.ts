@@ -42,8 +42,86 @@ const UNIT_HELP: Record<string, string> = {
 };
 const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
 
+/**
+ * L’en-tête de chaque fichier CSV que le service écrit ou lit, colonne par colonne (`files.columns`,
+ * par code de colonne) : les mots que les fichiers échangés portent déjà, à garder tels quels.
+ */
+const CSV_FILE_COLUMNS = {
+  declaration: { stream: 'flux', material: 'matériau', unit: 'unité', quantity: 'quantité' },
+  products: {
+    reference: 'référence',
+    name: 'désignation',
+    stream: 'flux',
+    // Le même mot qu’en anglais.
+    gtin: 'gtin',
+    valid_from: 'à partir de',
+    material: 'matériau',
+    weight_g: 'poids (g)',
+    per_unit: 'nombre par UVC',
+    packaging_category: 'catégorie d’emballage',
+    reuse_status: 'statut de réemploi',
+  },
+  sales: { reference: 'référence', units: 'unités vendues' },
+  clients: {
+    client_id: 'identifiant client',
+    company: 'raison sociale',
+    email: 'e-mail',
+    country: 'pays',
+    plan: 'offre',
+    streams: 'flux',
+    idus: 'IDU',
+    language: 'langue',
+  },
+  periodExport: {
+    period: 'période',
+    client_id: 'identifiant client',
+    company: 'société',
+    country: 'pays',
+    idus: 'IDU',
+    declaration_id: 'identifiant de déclaration',
+    revision: 'révision',
+    receipt: 'reçu',
+    submitted_at: 'date de dépôt',
+    stream: 'filière',
+    material: 'matériau',
+    material_category: 'catégorie de matériau',
+    unit: 'unité',
+    quantity: 'quantité',
+    eco_organism: 'éco-organisme',
+  },
+  annualExport: {
+    kind: 'type',
+    year: 'année',
+    eco_organism: 'éco-organisme',
+    client_id: 'identifiant client',
+    company: 'société',
+    country: 'pays',
+    idus: 'IDU',
+    stream: 'filière',
+    material: 'matériau',
+    material_category: 'catégorie de matériau',
+    unit: 'unité',
+    quantity: 'quantité',
+    s1_receipt: 'reçu S1',
+    s2_receipt: 'reçu S2',
+    missing_periods: 'semestres manquants',
+    period: 'semestre',
+  },
+  productDetail: {
+    product_reference: 'référence produit',
+    product_name: 'désignation du produit',
+    gtin: 'GTIN',
+    product_valid_from: 'emballage applicable depuis',
+    units: 'UVC vendues',
+    weight_g: 'grammes par élément',
+    per_unit: 'éléments par UVC',
+    packaging_category: 'catégorie d’emballage',
+    reuse_status: 'statut de réemploi',
+  },
+} satisfies Messages['files']['columns'];
+
 /** Les colonnes d’un fichier de déclaration, telles que le modèle français les nomme. */
-const CSV_COLUMNS: Record<string, string> = { stream: 'flux', material: 'matériau', unit: 'unité', quantity: 'quantité' };
+const CSV_COLUMNS: Record<string, string> = CSV_FILE_COLUMNS.declaration;
 const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[key]! : key);
 
 /** Les champs qu’une personne remplit, en mots (une clé absente d’ici n’est jamais montrée). */
@@ -552,6 +630,7 @@ export const fr = {
       column: 'colonne',
       fileName: (name: string) => `rapport-erreurs-${name}.csv`,
     },
+    columns: CSV_FILE_COLUMNS,
   },
 
   mail: {

@@ -1,6 +1,7 @@
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
 import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
+import { csvHeaderNames } from '../../i18n/csv-columns.js';
 
 /** A CSV body as sent: its bytes and the charset its Content-Type names, if any. */
 export interface CsvFile {
@@ -23,29 +24,26 @@ export const PRODUCT_CSV_COLUMNS = [
 ] as const;
 type ProductColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 
-/** Header names, English then French (compared ignoring case and accents), then other spellings accepted. */
+/** Header names, English then French from the catalogues (compared ignoring case and accents), then other spellings accepted. */
 export const PRODUCT_COLUMNS: CsvColumns<ProductColumn> = {
   columns: PRODUCT_CSV_COLUMNS,
   optional: ['gtin', 'per_unit', 'packaging_category', 'reuse_status'],
-  names: {
-    reference: ['reference', 'référence'],
-    name: ['name', 'désignation', 'nom'],
-    stream: ['stream', 'flux'],
-    gtin: ['gtin', 'gtin', 'ean'],
-    valid_from: ['valid_from', 'à partir de', 'valable à partir de'],
-    material: ['material', 'matériau'],
-    weight_g: ['weight_g', 'poids (g)', 'poids_g', 'poids'],
-    per_unit: ['per_unit', 'nombre par UVC', 'nombre_par_uvc', 'nombre par unité'],
-    packaging_category: ['packaging_category', 'catégorie d’emballage', "catégorie d'emballage", 'categorie_emballage'],
-    reuse_status: ['reuse_status', 'statut de réemploi', 'statut_reemploi'],
-  },
+  names: csvHeaderNames('products', PRODUCT_CSV_COLUMNS, {
+    name: ['nom'],
+    gtin: ['ean'],
+    valid_from: ['valable à partir de'],
+    weight_g: ['poids_g', 'poids'],
+    per_unit: ['nombre_par_uvc', 'nombre par unité'],
+    packaging_category: ["catégorie d'emballage", 'categorie_emballage'],
+    reuse_status: ['statut_reemploi'],
+  }),
 };
 
 export const SALE_CSV_COLUMNS = ['reference', 'units'] as const;
 type SaleColumn = (typeof SALE_CSV_COLUMNS)[number];
 export const SALE_COLUMNS: CsvColumns<SaleColumn> = {
   columns: SALE_CSV_COLUMNS,
-  names: { reference: ['reference', 'référence'], units: ['units', 'unités vendues', 'unités', 'uvc'] },
+  names: csvHeaderNames('sales', SALE_CSV_COLUMNS, { units: ['unités', 'uvc'] }),
 };
 
 /** A file read as the JSON body it stands for, and the spreadsheet rows each item came from. */
