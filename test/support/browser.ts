@@ -35,7 +35,14 @@ export function watch(page: Page, origin: string): string[] {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText ?? '';
+    // A request the browser itself cancelled, not one that failed: going to the next page aborts the
+    // last one's requests still in flight (its icon, fetched after `load`). A server that fails shows
+    // as an HTTP status or as another network error (reset, refused, empty response).
+    if (error === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${r.url()} ${error}`);
+  });
   page.on('request', (r) => {
     if (new URL(r.url()).origin !== origin) problems.push(`request to another host: ${r.url()}`);
   });
