@@ -5,17 +5,13 @@
  * (WCAG 2.1 A and AA) and the width check on each page; screenshots in test-results/screenshots/.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { Clock } from '../../src/declarations/clock.js';
-import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
+import { axeViolations, launchChromium, overflow, screenshot, SCREENSHOTS, watch } from '../support/browser.js';
 import { signedIn } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-
-const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 
 let t: TestApp;
 let browser: Browser;
@@ -36,7 +32,7 @@ async function check(page: Page, name: string): Promise<string[]> {
   const problems = (await axeViolations(page)).map((line) => `${name}: ${line}`);
   const wider = await overflow(page);
   if (wider > 0) problems.push(`${name}: ${wider} px wider than the viewport`);
-  await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
+  await screenshot(page, `dashboard-${name}`);
   return problems;
 }
 

@@ -2,19 +2,16 @@
  * The client dashboard in a real browser (Debian's Chromium driven by playwright-core), with
  * axe-core for accessibility: the whole journey of the issue, then every page at 375 px and
  * 1280 px (no console error, no failed or foreign request, nothing wider than the screen, no
- * WCAG 2.1 AA violation), with full-page screenshots kept in test-results/screenshots/.
+ * WCAG 2.1 AA violation), with full-page screenshots in test-results/screenshots/ when SCREENSHOTS=1.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import { REPO_ROOT } from '../../src/common/repo-root.js';
-import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
+import { axeViolations, launchChromium, overflow, screenshot, SCREENSHOTS, watch } from '../support/browser.js';
 import { signInLink } from '../support/dashboard-browser.js';
 import { MESSAGES } from '../../src/i18n/messages/index.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
-
-const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 
 let t: TestApp;
 let browser: Browser;
@@ -65,7 +62,7 @@ async function check(page: Page, name: string, width: number): Promise<string[]>
   const problems = (await axeViolations(page)).map((line) => `${name}: ${line}`);
   const wider = await overflow(page);
   if (wider > 0) problems.push(`${name}: ${wider} px wider than the viewport`);
-  await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}-${width}.png`), fullPage: true });
+  await screenshot(page, `dashboard-${name}-${width}`);
   return problems;
 }
 

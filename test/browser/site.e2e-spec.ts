@@ -9,14 +9,11 @@
  * on the pages resolves.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { SITE_PAGES } from '../../src/site/site-pages.js';
-import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
+import { axeViolations, launchChromium, overflow, screenshot, SCREENSHOTS, watch } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const WIDTHS = [375, 1280] as const;
 /**
  * axe (over a second a page on this machine) and the full-page screenshot (as long again on a long page)
@@ -73,10 +70,7 @@ describe('the public site in Chromium', () => {
           if (wider > 0) problems.push(`the page is ${wider} px wider than the viewport`);
           if (AXE_PAGES.includes(sitePage)) {
             problems.push(...(await axeViolations(page)));
-            await page.screenshot({
-              path: join(SCREENSHOTS, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}.png`),
-              fullPage: true,
-            });
+            await screenshot(page, `${sitePage.file.replace(/\//g, '_').replace(/\.html$/, '')}-${width}`);
           }
           if (problems.length > 0) failures[sitePage.path] = [...problems];
         }
@@ -94,7 +88,7 @@ describe('the public site in Chromium', () => {
           const wider = await overflow(page);
           if (wider > 0) own.push(`the page is ${wider} px wider than the viewport`);
           own.push(...(await axeViolations(page)));
-          await page.screenshot({ path: join(SCREENSHOTS, `${lang}-404-${width}.png`), fullPage: true });
+          await screenshot(page, `${lang}-404-${width}`);
           if (own.length > 0) failures[path] = own;
         }
       } finally {

@@ -1,6 +1,21 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../../src/common/repo-root.js';
+
+/** Where the browser tests leave screenshots and the files they download (gitignored). */
+export const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+
+/**
+ * A full-page screenshot of the page as it is now, as `test-results/screenshots/<name>.png`, when
+ * SCREENSHOTS=1 (to look at every page after a change: `SCREENSHOTS=1 npm run test:jest -- test/browser`).
+ * Off by default: they took a third of the browser tests' time, and CI keeps no files.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
 
 /** Debian's Chromium (installed by .ci/run when missing); Playwright's own browser download cannot work here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
