@@ -4,9 +4,9 @@
  *
  * Every page, in both languages, at 375 px and 1280 px (and the page for a mistyped address, in
  * each language): no console error, no failed request, no
- * request to another host, no WCAG 2.1 AA violation; a full-page screenshot of each is kept in
- * test-results/screenshots/ (gitignored, kept by CI as artefacts); every internal link and anchor
- * on the pages resolves.
+ * request to another host, no WCAG 2.1 AA violation; with SCREENSHOTS=1, a full-page screenshot of
+ * each distinct page in test-results/screenshots/ (gitignored); every internal link and anchor on
+ * the pages resolves.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
@@ -16,8 +16,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const WIDTHS = [375, 1280] as const;
 /**
- * axe (over a second a page on this machine) and the full-page screenshot (as long again on a long page)
- * are taken of every page but the problem types, of which only the first in each language: the 44 share
+ * axe (over a second a page on this machine) and the screenshot (with SCREENSHOTS=1) are taken of
+ * every page but the problem types, of which only the first in each language: the 44 share
  * one template and differ only in their words, which html-validate and the other checks still read on
  * every page.
  */
