@@ -14,6 +14,7 @@ import { PROBLEM_TYPES } from '../common/problem/problem.js';
 import { REPO_ROOT } from '../common/repo-root.js';
 import { escapePointer } from '../common/problem/json-pointer.js';
 import { views } from '../common/views.js';
+import { dueDate, type DueRule } from '../calendar/half-year.js';
 import {
   LLMS_FILE,
   MARKDOWN_CONTENT_TYPE,
@@ -296,11 +297,7 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     /** A JSON pointer into a file: `streams.json#/streams/0`. */
     ptr: (file: string, ...path: (string | number)[]) => `${file}#${path.map((p) => `/${escapePointer(String(p))}`).join('')}`,
     /** The date a deadline falls on for the quantities of `year`: `day` past the month's end is its last day. */
-    dueDate: (due: { years_after_period: number; month: number; day: number }, year: number) => {
-      const y = year + due.years_after_period;
-      const day = Math.min(due.day, new Date(Date.UTC(y, due.month, 0)).getUTCDate());
-      return formatDate(lang, `${y}-${String(due.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
-    },
+    dueDate: (due: DueRule, year: number) => formatDate(lang, dueDate({ due }, { year })),
     /** A number written for people (not a year, an article or an id). */
     number: (value: number | string) => formatNumber(lang, value),
     /** How a unit code is written after a number: "UVC", "CSU", "kg". */

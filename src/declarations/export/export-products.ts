@@ -4,7 +4,7 @@ import { csvHeader } from '../../i18n/csv-columns.js';
 import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 
 /**
- * `detail=products` on the operator's period and annual exports (issue 32, item 5): for each
+ * `detail=products` on the operator's period and annual exports: for each
  * declaration derived from a client's catalogue and sales, the product versions it used, their
  * units sold in the period and their packaging elements, with the kg each element gave.
  *
