@@ -1,12 +1,9 @@
 /**
- * Renders the public site from the published JSON files (the bytes renderReference produced, parsed
- * back), so a page cannot say anything its file does not. Templates are in views/ (Eta, escaping by
- * default), the stylesheet and icon in assets/. Deterministic: the output depends only on the files,
- * the templates, the assets and the URLs.
- *
- * Every fact taken from a file is marked with `data-fact="<file>#<JSON pointer>"` (and `data-value`
- * when it is shown as a word, e.g. `true` as "yes"): the site's tests check each mark against the
- * file, and that every value of every file is marked on the pages.
+ * Renders the public site from the published JSON files (renderReference's bytes, parsed back), so a
+ * page says nothing its file does not; templates in views/ (Eta, escaping by default), stylesheet and
+ * icon in assets/; deterministic. Every fact taken from a file is marked `data-fact="<file>#<pointer>"`
+ * (and `data-value` when shown as a word, `true` as "yes"): the site's tests check each mark, and that
+ * every value of every file is marked.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
