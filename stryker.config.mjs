@@ -47,7 +47,7 @@
 // - declaration-validator.ts:411, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
 //   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
 // - declaration-validator.ts:414, `?.name.en` → `.name.en`: the reference build refuses a `requires`
-//   that is not one of the stream's units, themselves published units (reference/build/validate-reference.ts).
+//   that is not one of the stream's units, themselves published units (reference/validate-reference.ts).
 // - declaration-validator.ts:474, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
 //   destructuring skips element 0, so a one-element array reads as the empty one.
 // - declaration-validator.ts:479, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).

@@ -34,5 +34,5 @@ export function pathExists(path: string, files: readonly string[], generated: re
   const found = folder
     ? files.some((file) => file.startsWith(path))
     : files.includes(path) || files.some((file) => file.startsWith(`${path}/`));
-  return found || generated.some((entry) => path === entry || path.startsWith(entry.endsWith('/') ? entry : `${entry}/`));
+  return found || generated.some((entry) => `${path}/`.startsWith(entry.endsWith('/') ? entry : `${entry}/`) || path === entry);
 }
