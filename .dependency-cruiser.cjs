@@ -5,7 +5,8 @@
 //   features     declarations/, then sandbox/ and products/
 //   credentials  auth/
 //   domain       reference/, then audit/, then accounts/
-//   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/
+//   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/,
+//                calendar/ (half-years, due dates, liability, the Paris clock)
 //
 // Within a module, SQL sits in its repositories (`*.repository.ts`; stores and listeners that hold a connection) and shared
 // SQL helpers in database/: DTOs do not import repositories, services and controllers neither pg nor common/http/ (and
@@ -14,7 +15,7 @@
 // Build-time code (reference/build/, site/build-site.ts, scripts/) is kept out of the running service by ESLint
 // (eslint.config.js). Specs may import what they test and test support.
 const LAYERS = {
-  platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n'],
+  platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n', 'calendar'],
   domain: ['reference', 'audit', 'accounts'],
   credentials: ['auth'],
   features: ['declarations', 'sandbox', 'products'],
@@ -35,6 +36,7 @@ const WITHIN = [
   ['config', ['database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
   ['caller', ['database', 'mail', 'health', 'rate-limit', 'i18n']],
   ['i18n', ['database', 'mail', 'health', 'rate-limit', 'caller']],
+  ['calendar', ['config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
 ];
 
 module.exports = {

@@ -17,7 +17,7 @@ RUN npm run build
 # An explicit heap limit keeps V8 from growing the heap far past the live set (~300 MB RSS under
 # load without it, ~170 MB with it: README "Benchmarks"); npm run bench runs the service with it.
 # Node 24's young generation grows to 2 × 32 MB semi-spaces, which alone took the RSS under load
-# from ~170 to ~300 MB; 8 MB semi-spaces bring it back (docs/benchmarks.md, issue 18).
+# from ~170 to ~300 MB; 8 MB semi-spaces bring it back (docs/benchmarks.md).
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=8"
 WORKDIR /app

@@ -1,80 +1,81 @@
 // Mutation testing of the files that hold the rules (npm run mutate; not in CI: it takes a while).
-// Run before resolving an issue that touches one of them; the score is in README "Tests and CI".
+// Run after changing one of them; the score is in docs/testing.md.
 // It runs the unit specs only (no database): a mutant only e2e tests would kill counts as a
 // survivor here, which is what the unit specs next to these files are for.
 //
-// Survivors judged equivalent (no input can tell them from the code; measured 2026-11-24, see README):
-// - auth.guard.ts:37, Regex `(?:\s+(...))` → `(?:\s(...))`: the extra whitespace then lands in the
+// Survivors judged equivalent (no input can tell them from the code; measured 2026-11-24, lines as of
+// 2026-11-28; see docs/testing.md):
+// - bearer-header.ts:72, Regex `(?:\s+(...))` → `(?:\s(...))`: the extra whitespace then lands in the
 //   token, which is trimmed.
-// - auth.guard.ts:44, OptionalChaining `match?.[2]` → `match[2]`: the scheme was read from `match`
+// - bearer-header.ts:79, OptionalChaining `match?.[2]` → `match[2]`: the scheme was read from `match`
 //   just above, so it is not null here.
-// - auth.guard.ts:81, OptionalChaining `req.headersDistinct?.` → `req.headersDistinct.`: Node (since
+// - bearer-header.ts:103, OptionalChaining `req.headersDistinct?.` → `req.headersDistinct.`: Node (since
 //   18.3) sets `headersDistinct` on every request; the `?.` only guards hand-made requests.
-// - idempotency-store.ts:127 (rowsOf), `Array.isArray(result)` → true, `result.length === 2` → true,
+// - idempotency-store.ts:128 (rowsOf), `Array.isArray(result)` → true, `result.length === 2` → true,
 //   `A && B` → `A || B` there, `typeof result[1] === 'number'` → true: the answer of `query` is always
 //   an array, and a plain answer is an array of row objects, never one whose first element is an
 //   array; only TypeORM's `[rows, affected]` passes `Array.isArray(result[0])`.
-// - keyset-cursor.ts:41, StringLiteral `'utf8'` → `""`: Buffer.from reads a falsy encoding as UTF-8.
-// - keyset-cursor.ts:50, BlockStatement (the catch's `return undefined` removed): the payload stays
+// - keyset-cursor.ts:46, StringLiteral `'utf8'` → `""`: Buffer.from reads a falsy encoding as UTF-8.
+// - keyset-cursor.ts:56, BlockStatement (the catch's `return undefined` removed): the payload stays
 //   undefined and the next line refuses it.
-// - keyset-cursor.ts:53, `typeof payload !== 'object'` → false: a number, string or boolean payload
+// - keyset-cursor.ts:58, `typeof payload !== 'object'` → false: a number, string or boolean payload
 //   destructures to `v === undefined` and is refused by the version check.
-// - keyset-cursor.ts:56, `typeof t !== 'string'` → false: the timestamp pattern stringifies what it
+// - keyset-cursor.ts:61, `typeof t !== 'string'` → false: the timestamp pattern stringifies what it
 //   tests; nothing JSON.parse makes but a string or a one-element array reads as a timestamp, and the
 //   array then fails isRealInstant (its `slice` is an array, never equal to the string).
-// - shared-counters.ts:161, `c.syncing === done` → true: a round trip starts only for counters with
+// - shared-counters.ts:156, `c.syncing === done` → true: a round trip starts only for counters with
 //   none in flight (`!c.syncing` in hit and flush), so `c.syncing` is `done` when it settles.
-// - shared-counters.ts:173, the reschedule after a successful background flush removed or made
+// - shared-counters.ts:168, the reschedule after a successful background flush removed or made
 //   false (BlockStatement, `false`, `every`, `[]`, `() => undefined`, `c => false`; and the call
 //   removed, which no spec reaches): a hit
 //   counted during the flush schedules its own timer in hit() (the timer is cleared before the flush
 //   starts), so no pending hit is left without a timer; the reschedule is a second guard.
-// - declaration-validator.ts, the `complete` flag of a line (136 `every` → `some`, 145 `complete = true`,
-//   182 the six mutants of `complete && stream !== undefined && unit !== undefined`, 291 and 314 the
+// - declaration-validator.ts, the `complete` flag of a line (175 `every` → `some`, 193 `complete = true`,
+//   235 the six mutants of `complete && stream !== undefined && unit !== undefined`, 385 and 413 the
 //   duplicate and companion rules not clearing it): every way a line becomes incomplete also records a
 //   problem, and the lines are only returned when there is none; the flag is a second guard.
-// - declaration-validator.ts:181, `stream !== undefined` → true in `group`: a line without a usable
+// - declaration-validator.ts:234, `stream !== undefined` → true in `group`: a line without a usable
 //   stream gets a group `undefined…`, but the requirements are looked up by its (undefined) stream: none.
-// - declaration-validator.ts:204, `stream.declarable_until !== null` → true: `period.start > null` is
+// - declaration-validator.ts:273, `stream.declarable_until !== null` → true: `period.start > null` is
 //   false for a date text.
-// - declaration-validator.ts:260, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
+// - declaration-validator.ts:353, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
 //   non-finite branch: the value there is ±Infinity or NaN, never 0, and it is refused as too large
 //   before its text is read.
-// - declaration-validator.ts:263, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
-// - declaration-validator.ts:305 and 311, `line.valid.unit === undefined` → false: a line without a unit
+// - declaration-validator.ts:357, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
+// - declaration-validator.ts:404 and 410, `line.valid.unit === undefined` → false: a line without a unit
 //   adds `undefined` to its group's units, which no requirement names; and it matches no requirement's unit.
-// - declaration-validator.ts:312, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
+// - declaration-validator.ts:411, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
 //   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
-// - declaration-validator.ts:315, `?.name.en` → `.name.en`: the reference build refuses a `requires`
-//   that is not one of the stream's units, themselves published units (reference/build/validate-reference.ts).
-// - declaration-validator.ts:375, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
+// - declaration-validator.ts:414, `?.name.en` → `.name.en`: the reference build refuses a `requires`
+//   that is not one of the stream's units, themselves published units (reference/validate-reference.ts).
+// - declaration-validator.ts:474, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
 //   destructuring skips element 0, so a one-element array reads as the empty one.
-// - declaration-validator.ts:380, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
-// - declaration-validator.ts:390, `point >= 0` → `> 0`: at point 0 both branches give the digits.
-// - token-format.ts:58, `length * 2` → `length / 2` and 60, `if (out.length === length) break` → true:
+// - declaration-validator.ts:479, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
+// - declaration-validator.ts:489, `point >= 0` → `> 0`: at point 0 both branches give the digits.
+// - token-format.ts:62, `length * 2` → `length / 2` and 64, `if (out.length === length) break` → true:
 //   only how many random bytes each round draws; the loop goes on until the token is long enough.
-// - token-format.ts:78, the 255-character limit (`false`, `>=`): a fast path; the anchored token
+// - token-format.ts:30, the 255-character limit (`false`, `>=`): a fast path; the anchored token
 //   pattern refuses anything longer than a token anyway.
-// - token-format.ts:93, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
-// - authentication-cache.ts:90 and 100, `this.generation++` → `--`: a mark is compared with `!==`, so
+// - token-format.ts:104, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
+// - authentication-cache.ts:83 and 93, `this.generation++` → `--`: a mark is compared with `!==`, so
 //   any change of the number makes the marks taken before it stale, whichever way it moves.
-// - prebuilt-files.ts:202, `since === undefined` → false: Date.parse(undefined) is NaN, refused on the
+// - prebuilt-files.ts:207, `since === undefined` → false: Date.parse(undefined) is NaN, refused on the
 //   next line.
 // - prebuilt-files.ts:74, `req.url ?? ''` → another text: Node sets `url` on every request a server
 //   receives; the default only guards hand-made requests, and names no listed path either way.
-// - prebuilt-files.ts:143, `name.toLowerCase()` → `toUpperCase()`: any one case folding merges the same names.
-// - prebuilt-files.ts:165-168, the memo of negotiated encodings (`encoding === undefined` → true, the
+// - prebuilt-files.ts:148, `name.toLowerCase()` → `toUpperCase()`: any one case folding merges the same names.
+// - prebuilt-files.ts:170-173, the memo of negotiated encodings (`encoding === undefined` → true, the
 //   `clear` at 100 entries removed, always or never done, or at > 100, the `set` removed): the answer
 //   is a pure function of the header, computed again or remembered; only the memo's size changes.
-// - prebuilt-files.ts:180, `name = ''` → another default: String.split always gives one element at least.
-// - prebuilt-files.ts:190, `star !== undefined &&` → true: `undefined > 0` is false.
+// - prebuilt-files.ts:185, `name = ''` → another default: String.split always gives one element at least.
+// - prebuilt-files.ts:195, `star !== undefined &&` → true: `undefined > 0` is false.
 // - reference-catalogue.ts:21, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
 //   compared with each other, and no two code points (U+0020–U+2FFFF, checked by a loop over them)
 //   fold to one text one way and to two texts the other way.
-// - format.ts:25 and 32, `!format` → true: the memo of Intl formatters; a new one formats the same.
-// - format.ts:131, `part.type === 'day'` → true: in the formats of format.ts only the day can be the
+// - format.ts:22 and 29, `!format` → true: the memo of Intl formatters; a new one formats the same.
+// - format.ts:133, `part.type === 'day'` → true: in the formats of format.ts only the day can be the
 //   part "1" (hours and minutes have two digits, the month is a word, the year four digits).
-// - read-number.ts:168, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
+// - read-number.ts:148, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
 //   `decimal` nor `thousands`, so it adds nothing; the check narrows the type.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -97,13 +98,15 @@ export default {
   // diagnostics ("reported without a corresponding file"); ts-jest transpiles each mutant instead.
   mutate: [
     'src/declarations/declaration-validator.ts',
-    'src/declarations/period.ts',
-    'src/declarations/clock.ts',
+    'src/calendar/half-year.ts',
+    'src/calendar/clock.ts',
+    'src/calendar/liability.ts',
     'src/declarations/declaration-cursor.ts',
     'src/declarations/idempotency-store.ts',
     'src/common/token-format.ts',
     'src/auth/auth.guard.ts',
-    'src/auth/authentication-cache.ts',
+    'src/auth/bearer/bearer-header.ts',
+    'src/auth/tokens/authentication-cache.ts',
     'src/rate-limit/shared-counters.ts',
     'src/common/paging/keyset-cursor.ts',
     'src/common/http/prebuilt-files.ts',

@@ -1,5 +1,5 @@
 /**
- * The annual export case (issue 33): `GET /api/v1/admin/years/{year}/export?eco_organism=…` as CSV,
+ * The annual export case: `GET /api/v1/admin/years/{year}/export?eco_organism=…` as CSV,
  * 100,000 rows, against psql's `COPY (the same query) TO STDOUT WITH CSV` on the same database, in
  * the same run: the ratio of wall times and the service's RSS while it streams.
  *

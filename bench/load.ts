@@ -22,7 +22,7 @@ export interface DashboardBrowser {
 }
 
 /**
- * The dashboard's share of the mixed load (issue 36): the overview and the declarations list over
+ * The dashboard's share of the mixed load: the overview and the declarations list over
  * `sessionCookies`, a 4-line declaration by form and a 1,000-line CSV upload over `browsers`.
  */
 export interface MixedDashboard {

@@ -9,8 +9,8 @@
  * BENCH_MEMORY_SECONDS (60), BENCH_BIG_TABLE (1000000 declarations), BENCH_PROFILE=1 (the measured
  * service and main.js as shipped write a V8 CPU profile to bench/results/ when they stop), BENCH_SERVICE_NODE_ARGS (extra
  * node flags for the measured service, for experiments), BENCH_ONLY=yardstick (only the yardstick
- * section of issue 18 and the memory case: no embedded start-up, listing or twin rounds),
- * BENCH_ONLY=dashboard (issue 36: the minimal app and the dashboard's cases: overview, list, a form POST
+ * section and the memory case: no embedded start-up, listing or twin rounds),
+ * BENCH_ONLY=dashboard (the minimal app and the dashboard's cases: overview, list, a form POST
  * and a 1,000-line CSV upload with session and CSRF, then the memory case, whose mixed load includes them),
  * BENCH_ONLY=products (only the derived declaration of 10,000 products against psql: bench/products.ts),
  * BENCH_ONLY=annual (only the annual export against psql COPY, bench/annual.ts),
@@ -60,7 +60,7 @@ const MINIMAL_APP = path.resolve(ROOT, process.env.BENCH_MINIMAL_APP || '../shar
 const WRK_SCRIPT = path.join(ROOT, 'bench/wrk.lua');
 /** BENCH_ONLY=yardstick: the yardstick section and the memory case only (quicker). */
 const FULL = !['yardstick', 'dashboard'].includes(process.env.BENCH_ONLY ?? '');
-/** BENCH_ONLY=dashboard: the minimal app and the dashboard's cases (issue 36), and the memory case. */
+/** BENCH_ONLY=dashboard: the minimal app and the dashboard's cases, and the memory case. */
 const DASHBOARD_ONLY = process.env.BENCH_ONLY === 'dashboard';
 const WRK_POST_SCRIPT = path.join(ROOT, 'bench/wrk-dashboard-post.lua');
 
@@ -427,7 +427,7 @@ async function dashboardSessions(service: Service, url: string, ids: string[], t
 }
 
 /**
- * Signed-in browsers of `ids` for the dashboard's POSTs (issue 36): a session each (written as
+ * Signed-in browsers of `ids` for the dashboard's POSTs: a session each (written as
  * signing in writes it, see above), then the declaration form's page, read as a browser reads it,
  * for the CSRF cookie and the form's token. Returns each one's `Cookie` header and token.
  */
@@ -636,7 +636,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  // Issue 32: the derived declaration against one GROUP BY by psql, alone (bench/products.ts).
+  // Products: the derived declaration against one GROUP BY by psql, alone (bench/products.ts).
   if (process.env.BENCH_ONLY === 'products') return runProductsBench();
   if (process.env.BENCH_ONLY === 'annual') {
     // The annual export case alone (bench/annual.ts): service vs psql COPY in the same run.
@@ -881,7 +881,7 @@ async function main(): Promise<void> {
       }
     }
 
-    // ---- the yardstick (issue 18): main.js as shipped vs the minimal NestJS app; the deadline burst ----
+    // ---- the yardstick: main.js as shipped vs the minimal NestJS app; the deadline burst ----
     const burstPeriod = periods[periods.length - 1]!;
     const sessionCookies = await dashboardSessions(
       prod,
@@ -1025,7 +1025,7 @@ async function main(): Promise<void> {
       machine,
       `main.js as a user starts it: NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'} (as the Dockerfile and npm run start:prod), LOG_LEVEL unset (info: one JSON line per request on stdout, read from a pipe), default rate limits; ${prodLogLines} log lines by the end of the yardstick section, ${mixedLogLines} for the ${mixed.count} responses of the mixed load.`,
       `The minimal app: ${path.relative(ROOT, MINIMAL_APP)} run from the project's root (the project's NestJS, same NODE_OPTIONS). GET cases: wrk ${WRK_THREADS} thread × ${WRK_CONNECTIONS} connections, ${YARDSTICK_SECONDS} s, a warm-up run then ${ROUNDS} rounds interleaved with the minimal app; ratio = median of per-round ratios; p50/p99 = median of the rounds' wrk percentiles. streams.json with Accept-Encoding: ${ACCEPT_ENCODING}.`,
-      `Dashboard (issue 36): the overview and the list rotate over the session cookies of ${sessionCookies.length} clients (one declaration each); the form POST (${FORM_LINES} lines) and the CSV upload (${CSV_LINES} lines, multipart) over ${browsers.length} other clients' signed-in browsers (session and CSRF cookies, the form's token), each request new content for a period other than ${burstPeriod} (bench/wrk-dashboard-post.lua, wrk as for the GET cases; a POST counts as answered only by the check page with its lines sealed in it: filing from the dashboard goes through that page, issue 31.6). The mixed load adds the same four dashboard requests.`,
+      `Dashboard: the overview and the list rotate over the session cookies of ${sessionCookies.length} clients (one declaration each); the form POST (${FORM_LINES} lines) and the CSV upload (${CSV_LINES} lines, multipart) over ${browsers.length} other clients' signed-in browsers (session and CSRF cookies, the form's token), each request new content for a period other than ${burstPeriod} (bench/wrk-dashboard-post.lua, wrk as for the GET cases; a POST counts as answered only by the check page with its lines sealed in it: filing from the dashboard goes through that page). The mixed load adds the same four dashboard requests.`,
       ...(DASHBOARD_ONLY
         ? []
         : [
@@ -1056,7 +1056,7 @@ async function main(): Promise<void> {
         'RATE LIMITS RAISED: the measured service is bench/serve.ts → createApp(config, db, { rateLimits: 10^9/min }); the limiter still counts every client request as in production (in memory, flushed to PostgreSQL) but never answers 429. "main.js as shipped" is dist/src/main.js unchanged (info log, default limits), its load spread over the pool of clients. "limiter stubbed" is the same process with the limiter\'s store switched to a no-op (bench-only route) to show what the limiter costs.',
         "CPU ms/req: CPU time of the measured Node process, and of the PostgreSQL processes serving the bench's databases plus the server's background processes, per completed request (raw loop: its client side runs in the load process).",
         `Others' CPU: cores (of ${os.cpus().length}) used by processes outside the bench and PostgreSQL during the case's measurements (mean); each measurement first waits up to ${QUIET_MAX_WAIT_MS / 1000} s for the machine to use < ${QUIET_CORES} core.`,
-        'Baseline (for information since issue 18; the yardstick above is the reference): a twin process (same bench entry, createApp() + a bench-only public route returning {"ok":true}) that serves only that route; the same route in the measured process is shown for information. /me and /declarations rotate over 50 clients\' tokens.',
+        'Baseline (for information only; the yardstick above is the reference): a twin process (same bench entry, createApp() + a bench-only public route returning {"ok":true}) that serves only that route; the same route in the measured process is shown for information. /me and /declarations rotate over 50 clients\' tokens.',
         `POST: consecutive requests go to distinct (client, period) slots (50 clients × ${periods.length} periods), each a new revision; the raw loop writes the same rows (supersede + declaration + lines) with the app's own SQL, ${CONNECTIONS} connections.`,
       ];
       printTable(rows, extra, notes);

@@ -1,11 +1,11 @@
--- The wrk script of bench/run.ts for the dashboard's POSTs (issue 36): a declaration filed from the
+-- The wrk script of bench/run.ts for the dashboard's POSTs: a declaration filed from the
 -- form (urlencoded) or uploaded as a CSV file (multipart), as a signed-in browser sends them.
 -- args[1]: a file with one signed-in browser per line, fields separated by tabs: "Cookie: …" (the
 --          session and CSRF cookies) and "_csrf: …" (the form's token, which goes in the body).
 -- args[2]: "form" or "csv";  args[3]: the periods, comma-separated;  args[4]: lines per declaration;
 -- args[5]: where line 0's quantity starts (run.ts gives each run its own range).
 -- Every request is new content (line 0's quantity counts up). Filing from the dashboard goes through
--- a check page (issue 31.6): the form and the upload read, validate and total every line, then answer
+-- a check page: the form and the upload read, validate and total every line, then answer
 -- the check page with the pending declaration sealed in it; the person's named declaration on that
 -- page files it. This measures the first step, the one that carries the lines.
 -- response() counts the answers: 200 with the sealed pending declaration (the check page) is the

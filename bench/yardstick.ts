@@ -1,5 +1,5 @@
 /**
- * The yardstick section of `npm run bench` (issue 18): the service AS A USER STARTS IT
+ * The yardstick section of `npm run bench`: the service AS A USER STARTS IT
  * (`dist/src/main.js`, LOG_LEVEL unset = info with its line per request, default rate limits)
  * measured against a minimal NestJS app (`../shared/bench/minimal-nest.cjs`: one controller, no
  * global middleware) started in the same run, with wrk (1 thread × 32 connections, 6 s per case);
@@ -545,7 +545,7 @@ export function printYardstick(rows: YardRow[], extra: string[], notes: string[]
     `| ${cells.map((c, i) => ([1, 2, 3, 7, 8].includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
   const print = (s = '') => process.stdout.write(`${s}\n`);
   print();
-  print('Yardstick (issue 18): dist/src/main.js as shipped vs a minimal NestJS app');
+  print('Yardstick: dist/src/main.js as shipped vs a minimal NestJS app');
   print(out(lines[0]!));
   print(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines.slice(1)) print(out(l));

@@ -49,7 +49,7 @@ describe('onboarding flow', () => {
       pending: EMPTY,
       confirmed: EMPTY,
       confirmed_at: null,
-      // The language the service writes to the client in: French unless the operator sets English (issue 31).
+      // The language the service writes to the client in: French unless the operator sets English.
       language: 'fr',
       unconfirmed_changes: true,
       status: 'active',

@@ -1,5 +1,5 @@
 /**
- * Small requests that must not freeze the service (issue 27, items 1 and 2): forms are parsed in
+ * Small requests that must not freeze the service: forms are parsed in
  * linear time and hold at most 1,000 fields, a compressed body inflates 50:1 at most past 128 KiB,
  * a CSV is bounded in rows and cells before it is parsed, a public form's POST counts against its
  * address's sign-in limit before its body is read, and a chunked body is held to 1 MiB.
@@ -60,7 +60,7 @@ function exchange(
 const portOf = (app: TestApp) => Number(new URL(app.url).port);
 
 describe('forms', () => {
-  it('the issue’s 127 bytes (30,000 × "a=&", gzip) to the public sign-in form: 413 before any parsing, not a 403 seconds later', async () => {
+  it('127 bytes (30,000 × "a=&", gzip) to the public sign-in form: 413 before any parsing, not a 403 seconds later', async () => {
     const body = gzipSync(Buffer.from('a=&'.repeat(30_000)), { level: 9 });
     expect(body.length).toBeLessThan(200);
     const browser = new DashboardClient(t.url);

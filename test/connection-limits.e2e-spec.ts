@@ -1,5 +1,5 @@
 /**
- * Connections per client address (issue 27, item 5): slow connections from one address cannot fill
+ * Connections per client address: slow connections from one address cannot fill
  * the server's connections; behind a trusted proxy (TRUST_PROXY) the bound applies to the requests
  * in flight of each forwarded client address instead of to the proxy's own connections.
  */

@@ -3,7 +3,7 @@ import { contractProblems } from './support/contract.js';
 import { createClientWithToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
-// Issue 34.3: nothing left unsaid. What the service sends or reads is in the document where it
+// Nothing left unsaid. What the service sends or reads is in the document where it
 // occurs (test/support/contract.ts also fails any request whose RateLimit, X-Request-Id or
 // Accept-Post header is undocumented), and the answers say what they mean.
 

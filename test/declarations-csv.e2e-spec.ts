@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { Clock } from '../src/declarations/clock.js';
+import { Clock } from '../src/calendar/clock.js';
 import { createClientWithToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -135,7 +135,7 @@ describe('POST /api/v1/declarations with text/csv: the same declaration as the J
     expect(replay.body).toEqual(first.body);
   });
 
-  it('numbers as French Excel writes them (no-break space thousands, decimal comma) are stored exactly as meant (issue 31)', async () => {
+  it('numbers as French Excel writes them (no-break space thousands, decimal comma) are stored exactly as meant', async () => {
     const file =
       'flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0200,5\r\nEMB;Verre;uvc;4\u202f800\r\nEMB;Acier;kg;1.250,125\r\nEMB;Acier;uvc;12 000\r\n';
     const own = await createClientWithToken(t, { streams: ['EMB'] });
@@ -290,7 +290,7 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     expect(json.headers['content-type']).toMatch(/^application\/json/);
   });
 
-  it('a formula after a separator is neutralised too, whichever separator a spreadsheet splits on; the file still goes back unchanged (issue 27)', async () => {
+  it('a formula after a separator is neutralised too, whichever separator a spreadsheet splits on; the file still goes back unchanged', async () => {
     const materials = [';=1+2;', 'x,@SUM(A1)', 'y; "-2+3"', "z;'+1"];
     const created = await postJson(
       '2024-S1',
@@ -325,7 +325,7 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
     for (const separator of [',', ';', '\t']) expect(formulas(template.text, separator)).toEqual([]);
   });
 
-  it("dialect=fr: French Excel's file (`;`, decimal comma, French headers, BOM) on both routes; each dialect uploads again unchanged (issue 31.3)", async () => {
+  it("dialect=fr: French Excel's file (`;`, decimal comma, French headers, BOM) on both routes; each dialect uploads again unchanged", async () => {
     // 1.234 kg could be read as 1234 in a file of whole numbers: written 1.2340 (1,2340) it reads back as meant.
     const lines = [
       { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
@@ -400,7 +400,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(post.requestBody.content)).toEqual(['application/json', 'text/csv']);
     expect(post.requestBody.content['text/csv'].schema).toEqual(expect.objectContaining({ type: 'string', maxLength: 1024 * 1024 }));
     expect(post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'period', in: 'query', required: false })]));
-    // The record is JSON, its CSV an operation of its own (a generated client types each as one thing; issue 34.3).
+    // The record is JSON, its CSV an operation of its own (a generated client types each as one thing).
     const get = doc.paths['/api/v1/declarations/{id}'].get;
     expect(Object.keys(get.responses['200'].content)).toEqual(['application/json']);
     expect(get['x-csv-operation']).toBe('getDeclarationCsv');

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import { canonicalJson, sha256Hex } from '../src/declarations/canonical-json.js';
-import { Clock } from '../src/declarations/clock.js';
+import { Clock } from '../src/calendar/clock.js';
 import { filtersHash } from '../src/declarations/declaration-cursor.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../src/common/repo-root.js';
 import { createClient } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
-// Issue 34.3: what an integrator generates from the published document is usable as it stands. The
+// What an integrator generates from the published document is usable as it stands. The
 // TypeScript types of dist/openapi.json (openapi-typescript, as `npm run openapi:types` makes them)
 // and a small program using openapi-fetch type-check under `strict` with TypeScript 6 (the project's;
 // openapi-typescript 7.13 fails with TypeScript 7): an optional body left out, a test token asked

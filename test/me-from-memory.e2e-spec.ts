@@ -8,7 +8,7 @@ import { AuthenticationCache } from '../src/auth/tokens/authentication-cache.js'
 import { createClientWithToken, issueToken } from './support/factories.js';
 import { ADMIN_TOKEN, createTestDatabase, SERVER_DATABASE_URL, startTestApp, type TestApp, type TestDatabase } from './support/test-app.js';
 
-// Kept authentications and /me from memory (issue 18). On the PostgreSQL server the replica keeps the
+// Kept authentications and /me from memory. On the PostgreSQL server the replica keeps the
 // authentications it verified while PostgreSQL's announcements reach it; on the embedded database it
 // keeps none, and every request goes through Nest's route: the same answers, checked on both.
 const KEEPS = SERVER_DATABASE_URL !== undefined;

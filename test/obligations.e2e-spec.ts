@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import request from 'supertest';
 import type { QueryRunner } from 'typeorm';
 import { DeclarationsCatalogueVersion1795700000000 } from '../migrations/1795700000000-declarations-catalogue-version.js';
-import { Clock } from '../src/declarations/clock.js';
+import { Clock } from '../src/calendar/clock.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -62,7 +62,7 @@ describe('GET /api/v1/me/obligations', () => {
     expect(epro.periods.map((p: { period: string }) => p.period)).toEqual(['2026-S2']);
   });
 
-  it('a new account: nothing before the half-year it was confirmed in (issue 31)', async () => {
+  it('a new account: nothing before the half-year it was confirmed in', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
     await t.pool.query(
       `UPDATE clients SET confirmed_at = '2026-11-20T10:00:00Z', first_confirmed_at = '2026-11-20T10:00:00Z' WHERE client_id = $1`,

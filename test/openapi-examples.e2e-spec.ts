@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../src/common/repo-root.js';
 import { createClient } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
-// Issue 34.2: the examples an integrator copies succeed. Every request example of the published
+// The examples an integrator copies succeed. Every request example of the published
 // OpenAPI document (dist/openapi.json: explicit examples, else the example Swagger UI builds from
 // the schema's property examples) and every command of the built developers' pages (English and
 // French) is run against the service, with a TEST token, and must get the status the document gives

@@ -4,7 +4,7 @@ import { REALM } from '../src/common/openapi.js';
 import { PROBLEM_EXAMPLES } from '../src/common/openapi.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../src/common/problem/problem.js';
 import { MAX_LINES, MAX_MATERIAL_LENGTH, MAX_QUANTITY, MIN_LINES } from '../src/declarations/declaration-validator.js';
-import { PERIOD_PATTERN_TEXT } from '../src/declarations/period.js';
+import { PERIOD_PATTERN_TEXT } from '../src/calendar/half-year.js';
 import { createClient, createClientWithToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 

@@ -3,7 +3,7 @@ import { withinOneWindow } from './support/rate-window.js';
 import { createClient, createClientWithToken } from './support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
-// Issue 34.1: a sandbox per client. Test tokens (eprt_…) reach only the client's test data; the
+// A sandbox per client. Test tokens (eprt_…) reach only the client's test data; the
 // operator, and the client's live tokens, never see it (and the other way round).
 
 let t: TestApp;

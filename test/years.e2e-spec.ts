@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { Clock } from '../src/declarations/clock.js';
+import { Clock } from '../src/calendar/clock.js';
 import { createClientWithToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

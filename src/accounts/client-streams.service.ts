@@ -7,7 +7,8 @@ import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/p
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type ClientStreamsRow, ClientStreamsRepository } from './client-streams.repository.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
-import { halfYearBounds, halfYearOf, liableFrom } from './liability.js';
+import { halfYearOf, parsePeriod } from '../calendar/half-year.js';
+import { liableFrom } from '../calendar/liability.js';
 
 /** What the operator sets for one stream of a client. */
 export interface StreamSettingInput {
@@ -115,7 +116,7 @@ export class ClientStreamsService {
    * body (producers do not join it) and those whose published approval does not cover any of the half-year.
    */
   ecoOrganismsFor(stream: string, period: string): string[] {
-    const { start, end } = halfYearBounds(period);
+    const { start, end } = parsePeriod(period)!;
     return (this.catalogue.stream(stream)?.eco_organisms ?? [])
       .filter((organism) => organism.role !== 'coordinating_body')
       .filter((organism) => !organism.approval || (organism.approval.from <= end && organism.approval.to >= start))

@@ -57,19 +57,12 @@ function bearerGuard(strategy: string) {
 
 /**
  * The global guard (APP_GUARD, first of the pipeline): deny by default, by the route's audience.
- * - `Public()` routes are open;
- * - `DashboardPage()` routes need a live dashboard session (cookie), and reach its client only;
- * - `AdminApi()` routes need the operator's bearer credential (OperatorBearerStrategy: ADMIN_TOKEN or
- *   a named operator token), and answer 403 while no ADMIN_TOKEN is configured;
- * - every other route, including one without any audience metadata, needs a client token
- *   (ClientBearerStrategy).
- * Authenticated responses are `Cache-Control: no-store`. An address with too many failed
- * authentications this minute gets 429 before its token is read (FailedAuthentications).
- *
- * Bearer tokens go through passport (the strategies in bearer/), but for two credentials where a
- * strategy would add nothing: ADMIN_TOKEN, any secret of 32 characters or more (spaces included,
- * which passport-http-bearer's header parser cannot carry) compared by hash in constant time with
- * no I/O; and dashboard sessions, a cookie looked up in PostgreSQL.
+ * `Public()` is open; `DashboardPage()` needs a live dashboard session (cookie) and reaches its client
+ * only; `AdminApi()` the operator's bearer (ADMIN_TOKEN or a named operator token; 403 while no
+ * ADMIN_TOKEN is set); any other route, with or without metadata, a client token. Authenticated
+ * responses are `no-store`; an address over its failed authentications this minute gets 429 before its
+ * token is read. Bearer tokens go through passport (bearer/), except ADMIN_TOKEN (≥ 32 characters,
+ * spaces included, which passport-http-bearer cannot parse; compared by hash in constant time).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {

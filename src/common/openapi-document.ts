@@ -2,8 +2,8 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 
 /**
  * Document-wide completions of the OpenAPI document, applied where it is built (src/openapi.ts):
- * what every operation shares and the decorators would have to repeat on each (issue 34.3,
- * "nothing left unsaid"). test/support/contract.ts checks that every header listed here is
+ * what every operation shares and the decorators would have to repeat on each (so that
+ * nothing the service sends or reads is left unsaid). test/support/contract.ts checks that every header listed here is
  * documented wherever the service sends it.
  */
 

@@ -2,23 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * The one shape of our secrets, shared by auth (issues and checks them), config (refuses an ADMIN_TOKEN
- * of this shape) and logging (scrubs anything of this shape); it depends on nothing of theirs.
- *
- * Client tokens: `eprc_<32 base62 chars>_<6 base62 chars>`.
- *
- * - `eprc` ("EPR client") is a fixed, unique prefix so that secret scanners can spot a leaked token;
- *   `_` separates the parts (not a base62 character; a double click selects the whole token).
- * - The 32 random characters come from `crypto.randomBytes` by rejection sampling, so each is
- *   uniform over 62 symbols: 32 × log2(62) ≈ 190 bits of entropy.
- * - The last part is the CRC32 of everything before it (`eprc_<random>`), in base62, left-padded
- *   to 6 characters: typos and look-alikes are rejected offline, before any database read.
- *
- * Only the SHA-256 of the whole token is stored (see `hashToken`): the token is high-entropy
- * machine output, so a fast hash is enough and allows a direct lookup on a unique index.
+ * The one shape of our secrets, for auth (issues and checks them), config (refuses an ADMIN_TOKEN of this
+ * shape) and logging (scrubs it). Client tokens are `eprc_<32 base62>_<6 base62>`: a fixed prefix secret
+ * scanners spot; `_`, so a double click selects the whole token; 32 characters drawn from
+ * `crypto.randomBytes` by rejection sampling (≈ 190 bits); the CRC32 of `eprc_<random>` in base62, so a
+ * typo is refused before any database read. Only the SHA-256 is stored (`hashToken`): a fast hash is
+ * enough for high-entropy machine output and allows a lookup on a unique index.
  */
 export const TOKEN_PREFIX = 'eprc';
-/** Test tokens (`eprt_…`, "EPR test"): a client's sandbox, same shape, recognisable at a glance (issue 34). */
+/** Test tokens (`eprt_…`, "EPR test"): a client's sandbox, same shape, recognisable at a glance. */
 export const TEST_TOKEN_PREFIX = 'eprt';
 /** Which data a client token reaches: the client's real declarations, or its sandbox. */
 export type TokenMode = 'live' | 'test';

@@ -34,7 +34,7 @@ export interface PageFrame {
   nav: NavKey;
   /**
    * The page shows the client's data (declarations, products): it says they are the live ones, as
-   * a dashboard session always reaches (test data are reached only with a test token; issue 34).
+   * a dashboard session always reaches (test data are reached only with a test token).
    */
   liveData?: boolean;
 }
@@ -113,7 +113,7 @@ export class DashboardViews {
       return;
     }
     if (problem.code === 'account_suspended') {
-      // Its people are told why, in their language, and what to do (issue 33): a page of its own.
+      // Its people are told why, in their language, and what to do: a page of its own.
       const language = pageLanguage(req, res);
       const words = MESSAGES[language].problems.account_suspended;
       this.render(req, res, 'suspended', { title: words.title, nav: 'overview' }, { words, language, instance }, problem.status);

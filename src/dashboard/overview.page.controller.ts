@@ -8,7 +8,7 @@ import { NotFoundProblem } from '../common/problem/problem.js';
 import { ObligationsService } from '../declarations/obligations/obligations.service.js';
 import type { PeriodObligation } from '../declarations/obligations/obligations.js';
 import { tierPlacements, type YearLine } from '../declarations/years/annual-filing.js';
-import { parsePeriod } from '../declarations/period.js';
+import { parsePeriod } from '../calendar/half-year.js';
 import type { Language } from '../i18n/language.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews } from './dashboard-views.js';
@@ -28,7 +28,7 @@ export class OverviewPageController {
 
   @Get()
   async overview(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account): Promise<void> {
-    // Everything the page shows besides the account, in one statement (issue 36).
+    // Everything the page shows besides the account, in one statement.
     const data = await this.overviewData.read(account.clientId);
     if (!data) throw new NotFoundProblem(`Client "${account.clientId}"`);
     const obligations = this.obligations.of(account, data.declared, data.startOf);

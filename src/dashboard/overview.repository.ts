@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { liableFrom } from '../accounts/liability.js';
+import { liableFrom } from '../calendar/liability.js';
 import { type Profile, sameProfile } from '../accounts/profile.js';
 import { LIVE } from '../auth/sessions/sessions.repository.js';
 import { SESSION_IDLE_MS } from '../auth/sessions/session-cookie.js';
@@ -43,7 +43,7 @@ interface OverviewRow {
 }
 
 /**
- * The overview's reads (issue 36): the client's profiles, its per-stream liability, its current
+ * The overview's reads: the client's profiles, its per-stream liability, its current
  * live declarations, each year's totals for the filing tiers, and its live sessions — what five
  * services read in 5 statements plus 2 per declared year — in ONE statement, prepared once per
  * connection. Each part is the SQL of the service named in `OverviewData`; the e2e tests of the

@@ -25,7 +25,7 @@ export interface UploadReport {
 }
 
 /**
- * The uploaded file back as an error report (issue 31.7): one row per problem, in the order of the
+ * The uploaded file back as an error report: one row per problem, in the order of the
  * file, with the row number a spreadsheet shows, the column, its type (error or warning), its code,
  * what to do (the catalogue's message in the page's language), then the cells of that row as the
  * file wrote them. Written in the file's dialect (its separator, hence its decimal sign), so that it

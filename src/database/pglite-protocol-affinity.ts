@@ -6,13 +6,10 @@ const IN_SEQUENCE = new Set(['P', 'B', 'D', 'E', 'C', 'H']);
 const END_OF_SEQUENCE = new Set(['S', 'Q', 'X']);
 
 /**
- * PGLiteSocketServer (0.2.x) queues each wire-protocol message on its own and keeps a
- * connection's turn only while PGlite reports an open transaction. Outside a transaction the
- * Parse/Bind/Execute/Sync of concurrent connections interleave on PGlite's one session: errors
- * such as "unnamed prepared statement does not exist", or one connection receiving the rows of
- * another's query. This view of the database also reports "in transaction" from a connection's
- * first extended-protocol message until its Sync, so that the queue keeps that connection's turn
- * until its sequence is complete.
+ * PGLiteSocketServer (0.2.x) keeps a connection's turn only while PGlite reports an open transaction,
+ * so outside one the Parse/Bind/Execute/Sync of concurrent connections interleave on PGlite's single
+ * session ("unnamed prepared statement does not exist", or another connection's rows). This view also
+ * reports "in transaction" from a connection's first extended-protocol message until its Sync.
  */
 export function withProtocolAffinity(db: PGlite): PGlite {
   let midSequence = false;

@@ -5,7 +5,7 @@ import { escapePointer } from '../common/problem/json-pointer.js';
 import type { LocalizedName, StreamUnit } from '../reference/reference-documents.js';
 import { foldText, ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
-import { parsePeriod, type Period } from './period.js';
+import { parsePeriod, periodOf, type Period } from '../calendar/half-year.js';
 
 /** Bounds of a declaration (documented in the OpenAPI description of the request body). */
 export const MIN_LINES = 1;
@@ -144,7 +144,7 @@ export class DeclarationValidator {
       fail('/period', 'period_not_started', `${period.code} has not started: it opens on ${period.start}`, {
         period: period.code,
         start: period.start,
-        current: `${today.slice(0, 4)}-S${today.slice(5, 7) <= '06' ? 1 : 2}`,
+        current: periodOf(today).code,
       });
     }
     // Still usable for the per-stream date rule, whatever the outcome above.

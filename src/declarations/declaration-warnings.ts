@@ -3,14 +3,11 @@ import { foldText, type ReferenceCatalogue } from '../reference/reference-catalo
 import type { ValidDeclaration } from './declaration-validator.js';
 
 /**
- * Below this mass of one material per consumer sales unit, a kg line most likely holds tonnes.
- * Why 0.1 g: the lightest packaging parts declared on their own (a paper label, a cap, a film)
- * weigh from about half a gram up; tonnes typed as kilograms divide the mass by 1,000, so a
- * 25 g plastic tray shows as 0.025 g and a 2 g cap as 0.002 g. The rule needs the material's
- * count of units (household packaging declares each material in kg and in uvc) and says nothing
- * of heavy packaging (a 300 g bottle typed in tonnes gives 0.3 g): it only warns where the figure
- * cannot be right, and never refuses (DEFRA's service warns the same way; its absolute "under
- * 100 kg" rule does not fit French small producers, many of whom declare a few kilograms).
+ * Below this mass of one material per consumer sales unit, a kg line most likely holds tonnes: the
+ * lightest parts declared alone (a label, a cap, a film) weigh half a gram or more, and tonnes typed as
+ * kg divide by 1,000 (a 25 g tray shows 0.025 g). It needs the material's unit count (household
+ * packaging declares kg and uvc), is blind to heavy packaging (300 g typed in tonnes is 0.3 g), and warns,
+ * never refuses, as DEFRA's service does (whose absolute "under 100 kg" rule misfits small producers).
  */
 export const MIN_GRAMS_PER_UNIT = 0.1;
 

@@ -31,7 +31,7 @@ import { DeclarationsService } from './declarations.service.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto, SubmittedDeclarationDto } from './dto/declaration.dto.js';
 import { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
-import { PERIOD_PATTERN_TEXT } from './period.js';
+import { PERIOD_PATTERN_TEXT } from '../calendar/half-year.js';
 import { submissionOrigin } from './submission-origin.js';
 
 const LOCATION = {

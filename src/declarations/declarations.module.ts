@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Clock } from './clock.js';
+import { Clock } from '../calendar/clock.js';
 import { DeclarationValidator } from './declaration-validator.js';
 import { DeclarationsAdminController } from './declarations-admin.controller.js';
 import { DeclarationsAdminRepository } from './declarations-admin.repository.js';

@@ -5,7 +5,7 @@ import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationPr
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex, TooDeepError } from './canonical-json.js';
 import { type DeclarationFile, pointAtCells, readDeclarationCsv } from './csv/declaration-csv.js';
-import { Clock, parisDate } from './clock.js';
+import { Clock, parisDate } from '../calendar/clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
 import {
   DeclarationValidator,

@@ -3,7 +3,7 @@ import { inProcessDatabase } from '../../test/support/in-process-database.js';
 import { type Claim, IdempotencyStore } from './idempotency-store.js';
 
 // The store's rules are its SQL statements: they run here on PostgreSQL in this process (PGlite,
-// the real migrations); test/idempotency*.e2e-spec.ts cover them through HTTP on the server.
+// the real migrations); test/declarations.e2e-spec.ts (`Idempotency-Key`) covers them through HTTP on the server.
 
 type Database = Awaited<ReturnType<typeof inProcessDatabase>>;
 let database: Database;

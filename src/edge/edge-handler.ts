@@ -23,16 +23,12 @@ export interface EdgeParts {
 }
 
 /**
- * The HTTP server's request listener: what every request meets before Express and Nest, in order.
- *  1. its request id and its one log line (RequestLog);
- *  2. the public files — reference files and site pages — answered from memory with their prebuilt
- *     headers (PublicFiles);
- *  3. helmet's headers, computed once (security-headers.ts), and `X-Request-Id`;
- *  4. behind a trusted proxy, the requests in flight of each client address it forwards, bounded as a
- *     direct client's connections are (connection-limits.ts: 429 past the bound);
- *  5. `GET /api/v1/me` answered from memory when it can be (MeFromMemory);
- *  6. everything else: Express, then Nest's pipeline (AppModule: guards, interceptors, pipe, filter).
- * Also returns Express's compiled TRUST_PROXY, which the connection limits of the server share.
+ * The HTTP server's request listener: what every request meets before Express and Nest, in order:
+ * 1. its request id and log line (RequestLog); 2. the public files (reference files, site pages) from
+ * memory with prebuilt headers (PublicFiles); 3. helmet's headers, computed once, and `X-Request-Id`;
+ * 4. behind a trusted proxy, the in-flight requests of each forwarded address (connection-limits.ts);
+ * 5. `GET /api/v1/me` from memory when it can be (MeFromMemory); 6. Express, then Nest's pipeline.
+ * Also returns Express's compiled TRUST_PROXY, which the server's connection limits share.
  */
 export function edgeHandler({ config, requestLog, files, me, app, draining, connectionLimits }: EdgeParts): {
   listener: RequestListener;

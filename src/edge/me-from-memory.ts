@@ -15,24 +15,13 @@ import { CLIENT_QUOTA, rateLimitKey, tracker } from '../rate-limit/throttlers.js
 export const ME_PATH = '/api/v1/me';
 
 /**
- * `GET /api/v1/me` answered by the edge (edge-handler.ts), before Express and Nest, when all it
- * takes is in memory: the token's authentication kept by this replica
- * (ClientTokenVerifier.verifyKept: the AuthenticationCache, on while PostgreSQL's announcements of changes
- * reach the replica) and a fresh count of the client's quota with room left
- * (PostgresRateLimitStore.hitIfFresh). The answer is the route's own, byte for byte: the account read
- * with the token, `Cache-Control: no-store`, the quota's RateLimit headers, the request log line with
- * its route and client (test/me-from-memory.e2e-spec.ts compares the two).
- *
- * Anything else goes on to Nest's route (MeController) and its guards, which decide as always: a
- * token not kept here (first use, revoked, unknown, malformed), an address over its failed
- * authentications, a quota that is stale or used up, several Authorization headers, a body, a
- * method other than GET, a query. Deny by default holds: this answers only for a token that Nest's
- * AuthGuard verified on this replica and that nothing has changed since.
- *
- * No second implementation: each step is the pipeline's own code — the guard's header parser
- * (bearerToken), its failed-authentication limit (FailedAuthentications), the verifier behind the
- * client bearer strategy (ClientTokenVerifier, from memory only), and the client quota's key and
- * counters of the rate-limit guard (tracker, rateLimitKey, PostgresRateLimitStore).
+ * `GET /api/v1/me` answered by the edge when all it takes is in memory: the token's authentication kept
+ * by this replica (ClientTokenVerifier.verifyKept) and a fresh client quota with room left
+ * (PostgresRateLimitStore.hitIfFresh). The answer is the route's own, byte for byte, headers and log line
+ * (test/me-from-memory.e2e-spec.ts compares them). Anything else (a token not kept, too many failures, a
+ * stale or spent quota, several Authorization headers, a body, another method, a query) goes on to
+ * MeController and its guards. Each step is the pipeline's own code: bearerToken, FailedAuthentications,
+ * ClientTokenVerifier, and the rate-limit guard's key and counters.
  */
 @Injectable()
 export class MeFromMemory {

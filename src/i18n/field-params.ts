@@ -1,12 +1,9 @@
 /**
- * The parameters each validation code's message needs, as the code that finds the problem sets
- * them in `FieldError.params` (src/common/problem/problem.ts): the declaration rules, the CSV
- * reader, the validation pipe, the dashboard, and `readNumber`. One entry per `code` the API can
- * return in `errors[]`; the catalogues (messages/*.ts) have one message per entry.
- *
- * Every parameter is optional where some source of the code cannot give it (the operator's
- * profile rules set none): a message then says it without the detail. Names of reference data
- * come in every language (`{ fr, en }`); codes are what a person writes in a file (`EMB`, `kg`).
+ * The parameters each validation code's message needs, as the code that finds the problem sets them in
+ * `FieldError.params` (src/common/problem/problem.ts): one entry per `code` of `errors[]`, one message
+ * per entry in each catalogue. A parameter is optional where some source cannot give it (the message then
+ * goes without the detail); names of reference data come in every language (`{ fr, en }`), codes as a
+ * person writes them in a file (`EMB`, `kg`).
  */
 import type { NumberProblemParams } from './read-number.js';
 

@@ -1,12 +1,9 @@
 /**
- * Numbers, amounts, quantities, dates and lists as a person reads them in their language, from the
- * platform's `Intl` (ICU) and nothing hand-written: French has a narrow no-break space (U+202F)
- * between thousands and a decimal comma ("1 200,5"), "290,00 €", "28 février 2027"; British
- * English "1,200.5", "€290.00", "28 February 2027". One module for the site, the dashboard, the
- * e-mails and the CSV writers; what is stored never depends on a language.
- *
- * Not for identifiers: years, periods, receipts, IDUs and article numbers are shown as they are
- * written (`String(2027)`, never `formatNumber(2027)`, which groups its thousands).
+ * Numbers, amounts, quantities, dates and lists as a person reads them in their language, from `Intl`
+ * only: French "1 200,5" (narrow no-break space), "290,00 €", "28 février 2027"; English "1,200.5",
+ * "€290.00", "28 February 2027". For the site, the dashboard, the e-mails and the CSV writers; what is
+ * stored never depends on a language. Not for identifiers: years, periods, receipts, IDUs and article
+ * numbers are written as they are (`String(2027)`, never `formatNumber(2027)`).
  */
 import { LOCALES, type Language } from './language.js';
 
@@ -136,7 +133,7 @@ function firstOfMonth(language: Language, parts: Intl.DateTimeFormatPart[]): str
   return parts.map((part) => (language === 'fr' && part.type === 'day' && part.value === '1' ? '1er' : part.value)).join('');
 }
 
-/** Made once per language and type, as the number and date formats (building one costs more than using it: issue 36's profile of the overview). */
+/** Made once per language and type, as the number and date formats (building one costs more than using it: it showed in a profile of the dashboard's overview). */
 const listFormats = new Map<string, Intl.ListFormat>();
 const pluralRules = new Map<Language, Intl.PluralRules>();
 

@@ -1,39 +1,11 @@
 /**
- * Reading a number as a person writes it, in a form field or a spreadsheet cell: "1 200,5",
- * "1200.5", "1.200,5", "1,200.5", "4 800". The result is the exact decimal text (`1200.5`), never
- * a float; what cannot be read for sure is refused with a code and the parameters a message needs
- * to say why and what to write.
- *
- * The rule
- * 1. Around the number: white space is ignored; a sign `-` (or the minus sign U+2212) or `+` may
- *    come first. Nothing else is taken: a unit or symbol ("12 kg", "290 €") is `number_has_unit`,
- *    a spreadsheet's scientific notation ("1,2E+12", written when a column is too narrow, and
- *    rounded) is `number_scientific`, anything else `number_invalid`.
- * 2. Thousands may be separated by a space, a no-break space U+00A0 or a narrow no-break space
- *    U+202F, by `.` or by `,`: groups of exactly three digits after a first group of one to three.
- *    A number uses one thousands separator; a group of another length is `number_grouping`.
- * 3. The decimal separator is `,` or `.`, once, with digits after it ("5." is refused; ",5" is 0.5).
- *    Where the text itself tells, it is read as it says:
- *    - both `.` and `,`: the last one is the decimal separator ("1.200,5", "1,200.5");
- *    - the same one twice or more: thousands ("1.200.000");
- *    - one of them once after space-separated thousands: decimal ("1 200,5", "1 200.500");
- *    - once, with other than three digits after it, or after 0 or more than three digits: decimal
- *      ("1,5", "12.25", "0,500", "1200.500").
- * 4. What is left is ambiguous: one to three digits (not starting with 0), the separator once,
- *    three digits: "1.200" is 1200 to a French reader and 1.2 to a program. The context decides,
- *    from evidence only:
- *    - when the text around it uses the other character as its decimal separator (a file with
- *      "12,5" elsewhere), the separator is a thousands separator: "1.200" is 1200;
- *    - when the text around it uses this very separator for decimals and writes every decimal
- *      number with exactly three places (an export in the format 0.000: "12.500", "0.250"), it is a
- *      decimal separator: "1.200" is 1.2;
- *    - otherwise it is refused (`number_ambiguous`, with both readings): nothing around it tells
- *      (a form field alone, a file of whole numbers), the text uses both separators for decimals,
- *      or it uses this separator for decimals with other than three places ("1.200" in a file
- *      that also writes "12.5" may be a person's 1200).
- *    A file's separator of cells is no evidence: a ";" file is usually French, but a program may
- *    write ";" with decimal points, and a wrong guess here is a declaration off by a factor of 1000.
- *    `numberContext` gathers the evidence from a file's cells (or a form's fields) at once.
+ * Reading a number as a person writes it ("1 200,5", "1.200,5", "1,200.5") into exact decimal text
+ * (`1200.5`), never a float; what cannot be read for sure is refused with a code and its parameters.
+ * Around it, white space and a sign; a unit is `number_has_unit`, "1,2E+12" `number_scientific`.
+ * Thousands: one kind of separator (space, U+00A0, U+202F, `.` or `,`), groups of three (else
+ * `number_grouping`). A decimal `,` or `.` is read as the text says where it tells; "1.200" is left to
+ * the context's evidence (`numberContext`), else `number_ambiguous`. The whole rule, with examples:
+ * docs/api.md, "Numbers in files and forms".
  */
 
 export type DecimalSeparator = ',' | '.';

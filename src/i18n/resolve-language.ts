@@ -1,12 +1,8 @@
 /**
- * Which language to answer a person in, from what the request tells (pure: no request object).
- *
- * In this order, the first that names a language of the service wins:
- * 1. the address: a path under `/fr/…` (or `/en/…`) is in that language, whatever else is said
- *    (a link someone shared opens as they saw it);
- * 2. the choice the person made with the language switch, remembered (a cookie holding `fr` or `en`);
- * 3. the browser's preference (`Accept-Language`, by q-value; `*` accepts the default);
- * 4. the default: French.
+ * Which language to answer a person in, from what the request tells (pure). The first that names a
+ * language of the service wins: 1. the path (`/fr/…`, `/en/…`: a shared link opens as it was seen);
+ * 2. the person's choice with the language switch (a cookie); 3. `Accept-Language` by q-value (`*`
+ * accepts the default); 4. French.
  */
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from './language.js';
 

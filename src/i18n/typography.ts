@@ -1,11 +1,8 @@
 /**
- * French typography for the words of the French catalogue, written in its source as plain text
- * (`fr\`Le semestre : ${period}\``) and set as French requires:
- * - the typographic apostrophe ’ for ';
- * - a no-break space U+00A0 before a colon and inside « guillemets »;
- * - a narrow no-break space U+202F before ; ! and ?.
- * Only the literal text is set: interpolated values (a material, a file's cell, an address) are left
- * exactly as they are. The catalogue's tests check the result.
+ * French typography for the French catalogue's literal text (`fr\`Le semestre : ${period}\``): ’ for ',
+ * a no-break space U+00A0 before a colon and inside « guillemets », a narrow no-break space U+202F before
+ * ; ! and ?. Interpolated values (a material, a cell, an address) are left exactly as they are; the
+ * catalogue's tests check the result.
  */
 const THIN = '\u202f';
 const NBSP = '\u00a0';

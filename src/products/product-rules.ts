@@ -4,7 +4,7 @@ import { escapePointer } from '../common/problem/json-pointer.js';
 import type { FieldError, FieldErrorParams } from '../common/problem/problem.js';
 import { canonicalJson, sha256Hex } from '../declarations/canonical-json.js';
 import { exactDecimal } from '../declarations/declaration-validator.js';
-import { parsePeriod, type Period } from '../declarations/period.js';
+import { parsePeriod, periodOf, type Period } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
 /** Bounds of one upload (documented in the OpenAPI description of the request bodies). */
@@ -216,7 +216,7 @@ export class ProductRules {
       return void fail('/query/period', 'period_not_started', `${period.code} has not started: it opens on ${period.start}`, {
         period: period.code,
         start: period.start,
-        current: `${today.slice(0, 4)}-S${today.slice(5, 7) <= '06' ? 1 : 2}`,
+        current: periodOf(today).code,
       });
     }
     return period;

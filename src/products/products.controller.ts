@@ -24,7 +24,7 @@ import { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
 import { DeclarationDto } from '../declarations/dto/declaration.dto.js';
-import { PERIOD_PATTERN_TEXT } from '../declarations/period.js';
+import { PERIOD_PATTERN_TEXT } from '../calendar/half-year.js';
 import { CreateProductsDto, CreateSalesDto } from './dto/product-input.dto.js';
 import { PRODUCT_CSV_COLUMNS, SALE_CSV_COLUMNS } from './csv/product-csv.js';
 import { csvHeader } from '../i18n/csv-columns.js';

@@ -9,9 +9,9 @@ import type { Actor } from '../caller/actor.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { isUuid } from '../common/uuid.js';
-import { Clock, parisDate } from '../declarations/clock.js';
+import { Clock, parisDate } from '../calendar/clock.js';
 import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
-import { parsePeriod } from '../declarations/period.js';
+import { parsePeriod } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type CsvFile, pointAtRows, readProductCsv, readSaleCsv, type Sheet } from './csv/product-csv.js';
 import type {

@@ -8,18 +8,12 @@ import { announceQuota, RATE_LIMIT_WINDOW_MS, RATE_LIMITS, type RateLimits } fro
 const NAME = 'auth-failures';
 
 /**
- * Failed authentications per client address (`req.ip`: the socket's address, or the one
- * `X-Forwarded-For` gives when TRUST_PROXY trusts the proxy; IPv6 by /64, which one host
- * commonly holds). An address that failed `authFailures` times in the current minute gets 429
- * on every authenticated route until the minute ends, before any token is looked up, even a
- * good one: telling a good token from a bad one is the database lookup a flood of well-formed
- * tokens wants to cost us. Public routes are never refused.
- *
- * Not a @nestjs/throttler throttler: a throttler counts every request it sees, this counts only
- * failures, and must refuse before authentication (in the AuthGuard) while the throttlers count
- * after it (they need the client). It shares their counters (counted in memory, shared through
- * PostgreSQL): the check reads this replica's view only, so a replica refuses an address from
- * the first failure it sees from it once the shared count is over (at most a second late).
+ * Failed authentications per client address (`req.ip`, through TRUST_PROXY; IPv6 by /64). Past
+ * `authFailures` in the current minute, an address gets 429 on every authenticated route before any token
+ * is looked up, even a good one (that lookup is what a flood of well-formed tokens would cost us); public
+ * routes are never refused. Not a @nestjs/throttler throttler: it counts failures only and refuses before
+ * authentication (in the AuthGuard), on the throttlers' shared counters, from this replica's view (so at
+ * most a second late).
  */
 @Injectable()
 export class FailedAuthentications {

@@ -33,16 +33,11 @@ interface Counter {
 }
 
 /**
- * Fixed-window counters shared by every replica through a store (PostgreSQL), with the hot path in
- * memory: a hit waits for the store only when this replica has no fresh total for its key (first
- * hit of the key in a window, or no round trip for `maxStalenessMs`); otherwise it is counted here
- * and sent with the next batched flush, at most `flushMs` later, as one statement for every key.
- *
- * On one replica the count is exact. Across replicas a replica sees the others' hits at most
- * `maxStalenessMs` late, so a token spreading a burst over R replicas can exceed its limit by what
- * the other R − 1 accept in that time (the trade-off of Kong's `sync_rate` or Envoy's local +
- * global limits). In exchange, a request costs no database round trip in the common case, and a
- * client hammering the API past its limit is refused from memory.
+ * Fixed-window counters shared by the replicas through PostgreSQL, the hot path in memory: a hit waits
+ * for the store only without a fresh total for its key (first in the window, or none for
+ * `maxStalenessMs`); otherwise it is counted here and sent in the next batched flush (within `flushMs`,
+ * one statement). Exact on one replica; across R replicas a burst may pass its limit by what the other
+ * R − 1 accept within `maxStalenessMs` (as Kong's `sync_rate`), for no round trip in the common case.
  */
 export class SharedCounters {
   private readonly counters = new Map<string, Counter>();

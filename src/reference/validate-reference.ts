@@ -58,13 +58,10 @@ export const SERVICE_SCHEMA: JsonSchema = {
 };
 
 /**
- * Validates the sources: each document against its JSON Schema (ajv, strict
- * mode, with formats), each schema against the OpenAPI 3.0 subset the API
- * documentation embeds, and the cross-references between documents (law ids,
- * stream codes, unique ids, date consistency).
- *
- * Returns the sources unchanged when they are valid; otherwise throws one
- * `ReferenceValidationError` listing every problem with its file and path.
+ * Validates the sources: each document against its JSON Schema (ajv, strict, with formats), each schema
+ * against the OpenAPI 3.0 subset the API documentation embeds, and the cross-references (law ids, stream
+ * codes, unique ids, dates). Returns them unchanged, else throws one `ReferenceValidationError` listing
+ * every problem with its file and path.
  */
 export function validateReference(sources: ReferenceSources): ReferenceSources {
   const problems: ReferenceProblem[] = [];

@@ -4,7 +4,7 @@ import { TestDataController } from './test-data.controller.js';
 import { TestDataRepository } from './test-data.repository.js';
 import { TestDataService } from './test-data.service.js';
 
-/** A sandbox per client (issue 34): test tokens reach only the client's test data; this wipes it. */
+/** A sandbox per client: test tokens reach only the client's test data; this wipes it. */
 @Module({
   imports: [AuditModule],
   controllers: [TestDataController],

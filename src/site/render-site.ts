@@ -1,12 +1,9 @@
 /**
- * Renders the public site from the published JSON files (the bytes renderReference produced, parsed
- * back), so a page cannot say anything its file does not. Templates are in views/ (Eta, escaping by
- * default), the stylesheet and icon in assets/. Deterministic: the output depends only on the files,
- * the templates, the assets and the URLs.
- *
- * Every fact taken from a file is marked with `data-fact="<file>#<JSON pointer>"` (and `data-value`
- * when it is shown as a word, e.g. `true` as "yes"): the site's tests check each mark against the
- * file, and that every value of every file is marked on the pages.
+ * Renders the public site from the published JSON files (renderReference's bytes, parsed back), so a
+ * page says nothing its file does not; templates in views/ (Eta, escaping by default), stylesheet and
+ * icon in assets/; deterministic. Every fact taken from a file is marked `data-fact="<file>#<pointer>"`
+ * (and `data-value` when shown as a word, `true` as "yes"): the site's tests check each mark, and that
+ * every value of every file is marked.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +11,7 @@ import { PROBLEM_TYPES } from '../common/problem/problem.js';
 import { REPO_ROOT } from '../common/repo-root.js';
 import { escapePointer } from '../common/problem/json-pointer.js';
 import { views } from '../common/views.js';
+import { dueDate, type DueRule } from '../calendar/half-year.js';
 import {
   LLMS_FILE,
   MARKDOWN_CONTENT_TYPE,
@@ -296,11 +294,7 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     /** A JSON pointer into a file: `streams.json#/streams/0`. */
     ptr: (file: string, ...path: (string | number)[]) => `${file}#${path.map((p) => `/${escapePointer(String(p))}`).join('')}`,
     /** The date a deadline falls on for the quantities of `year`: `day` past the month's end is its last day. */
-    dueDate: (due: { years_after_period: number; month: number; day: number }, year: number) => {
-      const y = year + due.years_after_period;
-      const day = Math.min(due.day, new Date(Date.UTC(y, due.month, 0)).getUTCDate());
-      return formatDate(lang, `${y}-${String(due.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
-    },
+    dueDate: (due: DueRule, year: number) => formatDate(lang, dueDate({ due }, { year })),
     /** A number written for people (not a year, an article or an id). */
     number: (value: number | string) => formatNumber(lang, value),
     /** How a unit code is written after a number: "UVC", "CSU", "kg". */

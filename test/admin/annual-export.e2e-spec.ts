@@ -1,4 +1,4 @@
-/** The annual filing per eco-organism (issue 33, item 8): S1 + S2 from current revisions, missing half-years, JSON and CSV in both dialects. */
+/** The annual filing per eco-organism: S1 + S2 from current revisions, missing half-years, JSON and CSV in both dialects. */
 import request from 'supertest';
 import { createClientWithToken } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
@@ -117,7 +117,7 @@ describe('GET /api/v1/admin/years/{year}/export', () => {
     );
     expect(lines.at(-1)).toMatch(new RegExp(`^missing,2025,Citeo,${late.clientId},Tardif SARL,.*,2025-S2$`));
 
-    // The CSV's own operation (typed as text for generated clients; issue 34.3): the same file, whatever Accept says.
+    // The CSV's own operation (typed as text for generated clients): the same file, whatever Accept says.
     const fr = await request(t.url)
       .get('/api/v1/admin/years/2025/export.csv?eco_organism=Citeo&dialect=fr')
       .set(admin)

@@ -1,5 +1,5 @@
 /**
- * Bulk onboarding (issue 33, item 6): `POST /api/v1/admin/clients/import`, a CSV file of clients
+ * Bulk onboarding: `POST /api/v1/admin/clients/import`, a CSV file of clients
  * in either dialect, checked whole with problems by row and column, a dry run unless
  * `dry_run=false`, then applied all or nothing and audited.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 32, item 5: the operator's period and annual exports with `detail=products` carry, for
+ * The operator's period and annual exports with `detail=products` carry, for
  * each declaration derived from a client's catalogue and sales, the product versions behind its
  * lines (what a filing per consumer sales unit needs); without it they are unchanged.
  */

@@ -1,5 +1,5 @@
 /**
- * Invitations (issue 33, item 1): sign-in links that last up to 7 days, sent by the service to the
+ * Invitations: sign-in links that last up to 7 days, sent by the service to the
  * client's confirmed address through a real SMTP server started here; listed and revoked.
  */
 import type { ParsedMail } from 'mailparser';

@@ -174,7 +174,7 @@ it(`streams a period in memory that does not grow with its size (${SMALL.declara
 }, 180_000);
 
 const ELEMENTS_PER_PRODUCT = 5;
-/** With `detail=products`: one declaration derived from a few products, and one derived from many (issue 32, item 5). */
+/** With `detail=products`: one declaration derived from a few products, and one derived from many. */
 const FEW = { period: '2023-S1', products: 100 };
 const MANY = { period: '2023-S2', products: 20_000 };
 

@@ -301,7 +301,7 @@ const formulaParts = (text: string, separator: string) =>
     .filter((part) => /^[=+\-@]/.test(part));
 
 describe('formulas in the export, whichever separator a spreadsheet splits it on', () => {
-  it("`@` first, and a formula after a `;`, a `,` or a space and a quote: every part starts with `'` (issue 27)", async () => {
+  it("`@` first, and a formula after a `;`, a `,` or a space and a quote: every part starts with `'`", async () => {
     const { token } = await createClientWithToken(t, { company: 'Evil; =1+2', streams: ['CHR'] });
     const lines = [line(1, ';=1+2;'), line(2, '@SUM(A1)'), line(3, 'x,-2+3'), line(4, 'y; "+1"')];
     const created = await request(t.url)

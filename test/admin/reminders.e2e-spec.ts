@@ -1,5 +1,5 @@
 /**
- * Reminders (issue 33, item 7): `POST /api/v1/admin/reminders` for an ended half-year lists the
+ * Reminders: `POST /api/v1/admin/reminders` for an ended half-year lists the
  * clients liable and not declared (a dry run by default); applying e-mails each, in its language,
  * what is missing and a fresh sign-in link, through a real SMTP server started here; one reminder
  * per client and half-year unless `force`; every sending audited; without SMTP, applying is refused.

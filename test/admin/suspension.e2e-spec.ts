@@ -1,5 +1,5 @@
 /**
- * Suspend, reactivate, offboard (issue 33, item 5): access stops or resumes at once, on every
+ * Suspend, reactivate, offboard: access stops or resumes at once, on every
  * replica; records stay readable by the operator and in exports.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

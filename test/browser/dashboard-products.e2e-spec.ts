@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { Clock } from '../../src/declarations/clock.js';
+import { Clock } from '../../src/calendar/clock.js';
 import { axeViolations, launchChromium, overflow, screenshot, SCREENSHOTS, watch } from '../support/browser.js';
 import { signedIn } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';

@@ -50,7 +50,7 @@ async function onboard(): Promise<{ clientId: string; url: string }> {
   return { clientId, url: link.url.replace(t.config.publicBaseUrl, t.url) };
 }
 
-/** The check page (issue 31.6): the declaration by a named person, then the confirmation (or the unchanged notice). */
+/** The check page: the declaration by a named person, then the confirmation (or the unchanged notice). */
 async function declareOnCheckPage(page: Page, p: (typeof MESSAGES)['fr']['dashboardPages'], name = 'Claire Martin'): Promise<void> {
   await page.locator('#statement').waitFor();
   await page.getByLabel(p.check.name).fill(name);
@@ -67,7 +67,7 @@ async function check(page: Page, name: string, width: number): Promise<string[]>
 }
 
 describe('the dashboard in Chromium', () => {
-  it('the journey in French: sign in, what is due, a form with “1 200,5” and a mistake, a CSV from French Excel, download and upload again, a token created and revoked (issue 31)', async () => {
+  it('the journey in French: sign in, what is due, a form with “1 200,5” and a mistake, a CSV from French Excel, download and upload again, a token created and revoked', async () => {
     const fr = MESSAGES.fr;
     const p = fr.dashboardPages;
     const { clientId, url } = await onboard();
@@ -176,7 +176,7 @@ describe('the dashboard in Chromium', () => {
       await page.getByText(/est révoqué/).waitFor();
       expect((await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`)).status).toBe(401);
 
-      // A test token, chosen on the form by its label, and told apart in the list at a glance (issue 34).
+      // A test token, chosen on the form by its label, and told apart in the list at a glance.
       await page.getByLabel(p.tokens.name, { exact: true }).fill('ERP recette');
       await page.getByLabel(p.tokens.modeNames.test).check();
       await page.getByRole('button', { name: p.tokens.submit }).click();

@@ -235,7 +235,7 @@ describe('a declaration from a spreadsheet', () => {
   });
 });
 
-describe("files in the page's dialect (issue 31.3)", () => {
+describe("files in the page's dialect", () => {
   const BOM = '\ufeff';
   const LINES = [
     { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1200.5 },
@@ -333,7 +333,7 @@ describe("files in the page's dialect (issue 31.3)", () => {
   );
 });
 
-describe('an upload with problems gives the file back as an error report (issue 31.7)', () => {
+describe('an upload with problems gives the file back as an error report', () => {
   /** The report the page links to: its file name and its text (a data: link, nothing kept on the server). */
   const reportOf = (html: string) => {
     const link = /<a href="data:text\/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)" download="([^"]+)" id="upload-report">/.exec(html);

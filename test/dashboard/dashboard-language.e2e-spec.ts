@@ -1,5 +1,5 @@
 /**
- * The dashboard in French and English (issue 31): the language of a page (`?lang=`, remembered;
+ * The dashboard in French and English: the language of a page (`?lang=`, remembered;
  * else the browser's; else French), a switch on every page, every page's words from its own
  * catalogue only, and numbers typed as people write them.
  */

@@ -4,7 +4,7 @@
  * (the default) and in English (the person's choice). Everything goes through the API's own rules.
  */
 import { jest } from '@jest/globals';
-import { Clock } from '../../src/declarations/clock.js';
+import { Clock } from '../../src/calendar/clock.js';
 import { signedIn } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

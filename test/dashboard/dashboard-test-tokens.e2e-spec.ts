@@ -1,5 +1,5 @@
 /**
- * Issue 34.1, the dashboard's half: a client's people make a test token as well as a live one, see
+ * Test tokens, the dashboard's half: a client's people make a test token as well as a live one, see
  * each token's mode at a glance, and every page that shows the client's data says it is the live
  * data and points to the test environment. Through HTTP, against the real app on PostgreSQL.
  */

@@ -63,7 +63,7 @@ describe('the year on the overview', () => {
   });
 });
 
-describe('the rest of the overview, read in one statement (issue 36)', () => {
+describe('the rest of the overview, read in one statement', () => {
   it('says "so far" for a year not over, shows the operator’s unconfirmed change and counts the browsers signed in', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
     // The current year is never complete (its S2 has not ended): its count is a count so far.

@@ -1,9 +1,9 @@
 /**
- * Check, declare, confirm (issue 31.6, RGAA 11.12): a declaration from the dashboard's form or upload
+ * Check, declare, confirm (RGAA 11.12): a declaration from the dashboard's form or upload
  * is shown on a check page before anything is filed; it is filed by a named person next to the
  * statement, stored with the revision (declared_by_name), shown on its page and to the operator; the
  * confirmation page gives the receipt, who and when; an e-mail follows (real SMTP server started here).
- * Also the warnings of issue 31.5 as the dashboard says them.
+ * Also the declaration's warnings (a material off the eco-organism's grid, kg that look like tonnes) as the dashboard says them.
  */
 import type { ParsedMail } from 'mailparser';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';

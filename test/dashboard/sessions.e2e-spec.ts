@@ -1,5 +1,5 @@
 /**
- * Ending dashboard sessions (issue 27, items 6 and 7): the operator lists and ends a client's
+ * Ending dashboard sessions: the operator lists and ends a client's
  * sessions, a new confirmed e-mail address signs everyone out, the signed-in person can sign out
  * everywhere, and forged session cookies count as failed authentications of their address.
  */
@@ -229,7 +229,7 @@ describe('forged session cookies', () => {
   });
 });
 
-describe('a page view is a read (issue 36)', () => {
+describe('a page view is a read', () => {
   // Every UPDATE of a row writes a new version of it with a new xmin, even when it sets the same values.
   const version = async (clientId: string) =>
     (await t.pool.query(`SELECT xmin::text AS v, last_seen_at FROM dashboard_sessions WHERE client_id = $1`, [clientId])).rows[0] as {

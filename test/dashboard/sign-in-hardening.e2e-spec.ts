@@ -1,5 +1,5 @@
 /**
- * E-mail sign-in, hardened (issue 27, items 3 and 7), against a real SMTP server started here
+ * E-mail sign-in, hardened, against a real SMTP server started here
  * whose behaviour each test sets: the link goes only to the stored confirmed address, addresses are
  * compared with ASCII case folding and non-ASCII look-alikes are refused, one mail limit per stored
  * address and a daily one per client, anonymous requests audited as what they are, recipients never

@@ -34,7 +34,7 @@ const waitFor = async (predicate: () => boolean, ms = 20_000) => {
 const mainOf = (html: string, email: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>')).replaceAll(email, '<email>');
 
 describe('sign-in by e-mail', () => {
-  it('writes to each client in its language: French by default, English once the operator sets it; the link opens the dashboard in it (issue 31)', async () => {
+  it('writes to each client in its language: French by default, English once the operator sets it; the link opens the dashboard in it', async () => {
     const french = await createClient(t, { email: `achats.${Date.now()}@exemple.fr` });
     const english = await createClient(t, { email: `buyer.en.${Date.now()}@example.co.uk` });
     const patched = await request(t.url)

@@ -1,5 +1,5 @@
 /**
- * Behaviours of the web layer that a plausible bug could break unnoticed (issue 27, "tests that
+ * Behaviours of the web layer that a plausible bug could break unnoticed ("tests that
  * bite"): each test here fails if its behaviour is lost. The e-mail sign-in's answer, the minutes
  * in its mail, `@` in the period export and the 1 MiB chunked body are in sign-in-hardening,
  * period-export and body-bounds.

@@ -374,7 +374,7 @@ const ODD_STRINGS = [
   'kg\u0000',
   'KG',
   'kilogram',
-  // Text that displays as other text (issue 12): zero-width characters, a lone joiner, a separator, compatibility forms.
+  // Text that displays as other text: zero-width characters, a lone joiner, a separator, compatibility forms.
   'Ve\u200brre',
   'Verre\u200d',
   '\u202eerreV',
@@ -935,7 +935,7 @@ const ODD_HEADERS: fc.Arbitrary<[string, string]> = fc.constantFrom<[string, str
   ['x-request-id', ''],
   ['x-request-id', 'r'.repeat(500)],
   ['x-request-id', 'é\u00ff "quoted" <tag>'],
-  // Secrets where they would be logged or echoed (issue 12).
+  // Secrets where they would be logged or echoed.
   ['x-request-id', 'eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
   ['user-agent', 'curl/8 Bearer eprc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_BBBBBB'],
   // A second Authorization header (the request has its own): 400.

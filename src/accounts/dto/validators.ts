@@ -13,7 +13,7 @@ export const IsCountryCode = (options?: ValidationOptions) =>
     options,
   );
 
-/** A language the service writes in: `fr` or `en` (issue 31). */
+/** A language the service writes in: `fr` or `en`. */
 export const IsLanguageCode = (options?: ValidationOptions) =>
   ValidateBy(
     {

@@ -115,7 +115,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     expect(row!.idle).toBeLessThan(2);
   });
 
-  it('resolve: a page view is a read — a session seen under a minute ago is not written again (issue 36)', async () => {
+  it('resolve: a page view is a read — a session seen under a minute ago is not written again', async () => {
     const { sessionId, secret } = await started();
     await age(sessionId, '50 seconds', '1 hour');
     const before = (

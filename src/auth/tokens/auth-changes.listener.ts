@@ -16,18 +16,11 @@ const PROBE_MS = 5_000;
 const PROBE_PREFIX = 'probe:';
 
 /**
- * Keeps one connection of its own to the PostgreSQL server LISTENing to the announcements of
- * changes to tokens and accounts, and hands them to the AuthenticationCache. The cache is on only
- * while this connection is up and listening: when it fails, the cache empties and stays off
- * (every request reads the database) until a new connection listens again; it retries with backoff.
- *
- * Each time it starts listening, it sends itself a probe notification through the app's pool and
- * turns the cache on only once the probe has come back on this connection: a database where
- * notifications do not reach another connection leaves the cache off. That is the case of PGlite
- * (the embedded database, and a pglite-socket server given as DATABASE_URL), which serves every
- * connection from one session: a notification reaches whichever connection committed. Without
- * DATABASE_URL (the embedded database, owned by one process) nothing is even tried: every request
- * reads the database, as without a cache.
+ * One connection of its own LISTENing to PostgreSQL's announcements of changes to tokens and accounts,
+ * for the AuthenticationCache, which is on only while it listens (off and empty meanwhile; retried with
+ * backoff). Each start sends a probe through the app's pool and turns the cache on only when the probe
+ * comes back here: PGlite (embedded, or a pglite-socket server as DATABASE_URL) serves every connection
+ * from one session, so it never does. Without DATABASE_URL nothing is tried.
  */
 @Injectable()
 export class AuthChangesListener implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -25,18 +25,11 @@ interface Entry {
 }
 
 /**
- * Client tokens this replica verified, by the SHA-256 of the token, with what they authenticate
- * as (the client and its account), so that a request need not read them again.
- *
- * Kept only while every change reaches this process: PostgreSQL announces each change to a token or
- * an account (migration AuthChangeNotifications), `changed` forgets the client's entries when the
- * announcement arrives, and nothing is kept while the replica is not listening (`listening(false)`:
- * every request then reads the database, as without a cache). A revocation on this replica takes
- * effect at once; on another one as soon as PostgreSQL's notification reaches it (milliseconds),
- * and at worst, if the notifications stopped without the connection failing, after `ttlMs`.
- *
- * A lookup that raced a change is not kept: `mark()` before it, `remember(…, mark)` after; any
- * change announced in between makes the mark stale.
+ * Client tokens this replica verified (by SHA-256), with the client and account they authenticate as.
+ * Kept only while every change reaches this process: PostgreSQL announces each change to a token or an
+ * account (migration AuthChangeNotifications), `changed` forgets that client's entries, and nothing is
+ * kept while not listening. A revocation takes effect here at once, on other replicas in milliseconds,
+ * at worst after `ttlMs`. A lookup that raced a change is not kept (`mark()` before it, `remember(…, mark)` after).
  */
 export class AuthenticationCache {
   private readonly entries = new Map<string, Entry>();

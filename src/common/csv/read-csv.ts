@@ -176,13 +176,11 @@ function readHeader<C extends string>(
 }
 
 /**
- * A CSV file as a table of the columns `spec` names, whichever separator (`,` or `;`) it uses: the
- * one that splits its header into known names. Rows are numbered as a spreadsheet shows them (the
- * header is the first row with something in it); blank rows and trailing empty cells are ignored;
- * cells are trimmed and what `neutraliseCell` added is taken away. Bounded before anything is
- * parsed (at most `2 × maxRecords + 1` rows, a few cells a row: csv-bounds.ts). A file that cannot
- * be read as such a table is refused whole (422 saying how to fix it); a row with more cells than
- * the header names is reported in `errors` and read as far as the columns go.
+ * A CSV file as a table of `spec`'s columns, split on whichever of `,` and `;` makes its header known
+ * names. Rows are numbered as a spreadsheet shows them; blank rows and trailing empty cells are ignored;
+ * cells are trimmed and what `neutraliseCell` added is taken away. Bounded before parsing (csv-bounds.ts).
+ * A file that is no such table is refused whole (422 saying how to fix it); a row with more cells than
+ * the header is reported in `errors` and read as far as the columns go.
  */
 export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>, maxRecords: number): CsvTable<C> {
   const tooBig = csvTooBig(text, maxCsvRows(maxRecords));

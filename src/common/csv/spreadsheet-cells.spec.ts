@@ -13,7 +13,7 @@ describe('neutraliseCell', () => {
     ["'=déjà cité", "''=déjà cité"],
     ['\t=1', "'\t'=1"],
     ['\r=1', "'\r'=1"],
-    // After a separator: the issue's material, and the same after spaces, quotes, a tab or a line break.
+    // After a separator: a material such as `;=1+2;`, and the same after spaces, quotes, a tab or a line break.
     [';=1+2;', ";'=1+2;"],
     ['a,=1', "a,'=1"],
     ['a; "=1"', 'a; "\'=1"'],

@@ -1,12 +1,9 @@
 /**
- * Spreadsheet formulas in the CSV files the service writes (OWASP "CSV injection"). A spreadsheet
- * runs a cell that starts with `=`, `+`, `-` or `@` (some also a tab or a carriage return), and it
- * may split a file on another separator than the one it was written with: French Excel splits a
- * `.csv` on `;`, others on tab. So not only a cell's first character counts, but the first of every
- * part of it that follows a `,`, `;`, tab or line break, after any spaces or quotes: there, a
- * formula character (after any `'`) gets one more `'` in front, which a spreadsheet shows as text.
- * `restoreCell` takes exactly those `'` away again (an upload of a downloaded file reads what was
- * stored). No dependencies: the build writes the public template with it.
+ * Spreadsheet formulas in the CSV files the service writes (OWASP "CSV injection"). A spreadsheet runs a
+ * cell starting with `=`, `+`, `-` or `@` (some also tab or CR) and may split on another separator than
+ * the writer's (French Excel on `;`): so every part after a `,`, `;`, tab or line break, past spaces and
+ * quotes, that starts with a formula character (after any `'`) gets one more `'` in front. `restoreCell`
+ * takes exactly those away. No dependencies: the build writes the public template with it.
  */
 
 /** Where a part starts (the cell's start, or after a separator) and its leading spaces or quotes, before a formula character after any `'`. */

@@ -5,15 +5,10 @@ import { HttpException } from '@nestjs/common';
 import { Problem } from '../problem/problem.js';
 
 /**
- * How far a compressed body may inflate: at most `floorBytes`, or `ratio` times the bytes received,
- * whichever is more (and never past the body limit).
- *
- * The floor covers every real request whatever its compression: the largest declaration (1,000
- * lines) is 25–60 KB as CSV and 70–150 KB as JSON (pretty-printed), the largest form ~20 KB.
- * Past the floor, real bodies compress 4–20× (a 1,000-line declaration: CSV 4× gzip, 8× brotli;
- * JSON 10× gzip, 19× brotli), and even one of identical lines stays under 128 KiB. A bomb is far
- * above 50:1 (1 MiB of blank lines is ~1 KB gzipped, 1,000:1; brotli goes to 75,000:1): with this
- * bound, a 1 MiB body costs its sender at least 21 KB on the wire.
+ * How far a compressed body may inflate: the more of `floorBytes` and `ratio` × the bytes received (never
+ * past the body limit). The floor covers every real request (a 1,000-line declaration is 25–60 KB as CSV,
+ * 70–150 KB as JSON; even identical lines stay under 128 KiB); real bodies compress 4–20×, a bomb far more
+ * than 50:1 (1 MiB of blank lines gzips to ~1 KB; brotli reaches 75,000:1): a 1 MiB body costs its sender ≥ 21 KB.
  */
 export const INFLATE_LIMITS = { floorBytes: 128 * 1024, ratio: 50 };
 

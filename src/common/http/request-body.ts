@@ -78,16 +78,12 @@ export function declaresBody(req: express.Request): boolean {
 }
 
 /**
- * The one request-body pipeline. The body is read only once the request is routed and
- * authenticated: a global interceptor runs after the guards and before the pipes. Until then
- * nothing of it is read, so a request without a valid token costs no parsing, and a wrong method or
- * path gets its 404/405 whatever its body (and the connection is closed rather than drained: see
- * ProblemFilter). Then, in order: 415 for a media type the route does not declare (`@Accepts`) or
- * a charset it cannot read; 413 at once when `Content-Length` is over 1 MiB, or once 1 MiB has been
- * read (inflated), or when a compressed body inflates past its ratio (see readRequestBody); then
- * the body is parsed by its kind (JSON: see parseJsonBody; forms: parseForm, at most
- * MAX_FORM_FIELDS fields). Only the methods that carry a body here have it read (a GET with a body
- * is not a 400 or a 413).
+ * The one request-body pipeline, a global interceptor after the guards: nothing is read before the
+ * request is routed and authenticated (a bad token costs no parsing; a wrong method or path gets its
+ * 404/405 whatever its body, and the connection is closed: ProblemFilter). Then 415 for a media type the
+ * route does not declare (`@Accepts`) or an unreadable charset; 413 past 1 MiB (Content-Length, read, or
+ * inflated past its ratio: readRequestBody); then parsing (parseJsonBody; parseForm, at most
+ * MAX_FORM_FIELDS fields). Only methods that carry a body here have it read (a GET's body is ignored).
  */
 @Injectable()
 export class RequestBodyInterceptor implements NestInterceptor {

@@ -59,7 +59,7 @@ describe('readDeclarationCsv: bounds before parsing', () => {
   const header = 'stream,material,unit,quantity\n';
   const lines = (n: number) => Array.from({ length: n }, (_, i) => `EMB,material ${i},uvc,1\n`).join('');
 
-  // 100,000 rows where the issue sent a million: as refused, and a mutant that parses them all stays a second or so, not a minute.
+  // 100,000 rows rather than the million a hostile file may hold: as refused, and a mutant that parses them all stays a second or so, not a minute.
   it('a header then 100,000 blank rows: 422 at the first row past 2,001, without parsing them', () => {
     const refused = (() => {
       try {

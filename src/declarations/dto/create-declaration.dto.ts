@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PERIOD_PATTERN_TEXT } from '../period.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 import { MAX_LINES, MAX_MATERIAL_LENGTH, MAX_QUANTITY, MIN_LINES } from '../declaration-validator.js';
 
 @ApiSchema({ description: 'One line of a declaration. Unknown fields are refused (`unknown_field`).' })

@@ -2,7 +2,7 @@ import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/reference-documents.js';
 import type { Declaration, DeclarationLine, DeclarationRecord, DeclarationSummary, DeclarationTotal, SubmittedBy } from '../declaration.js';
-import { PERIOD_PATTERN_TEXT } from '../period.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 
 export class LocalizedNameDto {
   @ApiProperty({ example: 'Verre' })

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
-import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../period.js';
+import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 
 export class ListAdminDeclarationsQueryDto extends PageQueryDto {
   /** Only this half-year, e.g. `2025-S1`. */

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, ValidateBy } from 'class-validator';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
-import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../period.js';
+import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 
 const IsPeriod = () =>
   ValidateBy({

@@ -2,7 +2,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedCo
 import { ClientEntity } from '../../accounts/client.entity.js';
 import type { TokenMode } from '../../common/token-format.js';
 import type { DeclarationStatus } from '../declaration.js';
-import { PERIOD_PATTERN_TEXT } from '../period.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 
 /**
  * One acknowledged submission of a client for a period: never updated, except `status`

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type SnapshotQuery, type SnapshotStream, streamInSnapshot } from '../../database/streamed-query.js';
 import { PRODUCT_ELEMENTS, type ProductElementRow } from './export-products.js';
-import { LIABLE, periodEndInstant } from './liability.js';
+import { periodEndInstant } from '../../calendar/half-year.js';
+import { LIABLE } from './liability.js';
 
 /** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
 export interface AnnualRow {

@@ -7,9 +7,9 @@ import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/w
 import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
 import { csvHeader } from '../../i18n/csv-columns.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
-import { Clock } from '../clock.js';
+import { Clock } from '../../calendar/clock.js';
 import { type AnnualDetailRow, type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
-import { periodEnded } from './liability.js';
+import { periodEnded } from '../../calendar/half-year.js';
 import {
   type ExportDetail,
   PRODUCT_COLUMN_CODES,
@@ -63,7 +63,7 @@ class DetailItem {
 }
 
 /**
- * The annual filing per eco-organism (issue 33): what each client files for a year, S1 + S2 from
+ * The annual filing per eco-organism: what each client files for a year, S1 + S2 from
  * the current revisions, and who has an ended, liable half-year of it undeclared. Streamed from
  * one REPEATABLE READ snapshot through a cursor, like the period export.
  */

@@ -4,16 +4,11 @@ import { csvHeader } from '../../i18n/csv-columns.js';
 import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 
 /**
- * `detail=products` on the operator's period and annual exports (issue 32, item 5): for each
- * declaration derived from a client's catalogue and sales, the product versions it used, their
- * units sold in the period and their packaging elements, with the kg each element gave.
- *
- * The detail is read by SQL from the products tables (declaration_derivation_contributions,
- * product_versions, products, product_elements) in the export's own query: declarations/ sits
- * below products/ and may not import it (.dependency-cruiser.cjs), but SQL over another module's
- * tables is no import, and one query keeps the export on one snapshot and one cursor. The
- * versions a filing used never change (products/ refuses to replace them, and the foreign keys
- * RESTRICT their deletion), so what is read is what was filed.
+ * `detail=products` on the operator's period and annual exports: for each declaration derived from a
+ * client's catalogue and sales, the product versions it used, their units sold and their packaging
+ * elements with the kg each gave, read in the export's own query (one snapshot, one cursor). The
+ * versions a filing used never change (products/ refuses to replace them; foreign keys RESTRICT their
+ * deletion), so what is read is what was filed.
  */
 export type ExportDetail = 'products';
 

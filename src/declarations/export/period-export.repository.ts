@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { utcText } from '../declarations.repository.js';
 import { streamInSnapshot } from '../../database/streamed-query.js';
-import { LIABLE, periodEndInstant } from './liability.js';
+import { periodEndInstant } from '../../calendar/half-year.js';
+import { LIABLE } from './liability.js';
 import { PRODUCT_ELEMENTS, type ProductElementRow } from './export-products.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */

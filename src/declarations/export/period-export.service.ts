@@ -8,10 +8,10 @@ import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
 import { CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../../common/csv/csv-dialect.js';
 import { csvDecimal, csvRow } from '../../common/csv/write-csv.js';
 import { csvHeader } from '../../i18n/csv-columns.js';
-import { PERIOD_PATTERN } from '../period.js';
-import { Clock } from '../clock.js';
+import { PERIOD_PATTERN } from '../../calendar/half-year.js';
+import { Clock } from '../../calendar/clock.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
-import { periodEnded } from './liability.js';
+import { periodEnded } from '../../calendar/half-year.js';
 import type { PeriodSummaryDto } from './dto/period-export.dto.js';
 import { type ExportDetailRow, type ExportLineRow, PeriodExportRepository } from './period-export.repository.js';
 import {

@@ -4,7 +4,7 @@ import { ClientStreamsService } from '../../accounts/client-streams.service.js';
 import type { TokenMode } from '../../common/token-format.js';
 import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
-import { Clock, parisDate } from '../clock.js';
+import { Clock, parisDate } from '../../calendar/clock.js';
 import { DeclarationsRepository } from '../declarations.repository.js';
 import type { ObligationsDto } from './obligations.dto.js';
 import { type DeclaredPeriod, obligationsOf } from './obligations.js';

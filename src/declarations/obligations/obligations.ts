@@ -1,5 +1,5 @@
 import type { Deadline, LocalizedName, Stream } from '../../reference/reference-documents.js';
-import { parsePeriod, type Period } from '../period.js';
+import { dueDate, nextPeriod, parsePeriod, periodOf, type Period } from '../../calendar/half-year.js';
 
 /** The current declaration of a period, as far as obligations need it. */
 export interface DeclaredPeriod {
@@ -40,21 +40,16 @@ export interface PeriodObligation {
 
 export type PeriodStatus = 'open' | 'to_declare' | 'overdue' | 'declared';
 
-/** What makes a client liable: when the operator confirmed it (issue 33 adds an operator-set start per stream). */
-/**
- * When a client became liable for each stream: the half-year the operator set
- * (accounts/client-streams.service.ts), else the half-year of its first confirmation (date in
- * France); null while it was never confirmed.
- */
+/** When a client became liable for each stream (calendar/liability.ts `liableFrom`); null while it was never confirmed. */
 export interface LiableClient {
   startOf(stream: string): string | null;
 }
 
 /**
- * The first half-year a client is liable for a stream (`YYYY-Sn`), never before the stream's first
- * declarable one; null for a client never confirmed. The one place the rule lives.
+ * The first half-year a client owes for a stream: when it became liable, but never before the
+ * stream's first declarable half-year; null for a client never confirmed.
  */
-export function liableFrom(client: LiableClient, stream: Pick<Stream, 'code' | 'declarable_from'>): string | null {
+export function firstOwedPeriod(client: LiableClient, stream: Pick<Stream, 'code' | 'declarable_from'>): string | null {
   const start = client.startOf(stream.code);
   if (start === null) return null;
   const first = periodOf(stream.declarable_from).code;
@@ -66,30 +61,13 @@ export interface StreamObligations {
   stream: string;
   name: LocalizedName;
   first_period: string;
-  /** The first half-year the client is liable for (see `liableFrom`): periods start there. */
+  /** The first half-year the client is liable for (see `firstOwedPeriod`): periods start there. */
   liable_from: string;
   /** Last period the stream can be declared for; null while it is open. */
   last_period: string | null;
   replaced_by: string | null;
   /** From `first_period` to the current half-year (or `last_period`), oldest first. */
   periods: PeriodObligation[];
-}
-
-/** The half-year that contains `date` (`YYYY-MM-DD`). */
-export function periodOf(date: string): Period {
-  return parsePeriod(`${date.slice(0, 4)}-S${date.slice(5, 7) <= '06' ? 1 : 2}`)!;
-}
-
-function nextPeriod(period: Period): Period {
-  return parsePeriod(period.half === 1 ? `${period.year}-S2` : `${period.year + 1}-S1`)!;
-}
-
-/** The deadline's date for a period: `day` past the month's end is its last day. */
-export function dueDate(deadline: Deadline, period: Period): string {
-  const year = period.year + deadline.due.years_after_period;
-  const lastDay = new Date(Date.UTC(year, deadline.due.month, 0)).getUTCDate();
-  const day = Math.min(deadline.due.day, lastDay);
-  return `${year}-${String(deadline.due.month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /** The filing deadline of a stream's half-year: its first published deadline for the producer (else its first one); null when none is published. */
@@ -114,7 +92,7 @@ export function obligationsOf(
   const current = periodOf(today);
   return streams.map((stream) => {
     const first = periodOf(stream.declarable_from);
-    const liable = parsePeriod(liableFrom(client, stream) ?? current.code)!;
+    const liable = parsePeriod(firstOwedPeriod(client, stream) ?? current.code)!;
     // Nothing before liability; a half-year the client declared anyway is still shown (as declared).
     const declaredBefore = declared
       .filter((d) => d.streams.includes(stream.code) && d.period < liable.code && d.period >= first.code)

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
-import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../period.js';
+import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 import type { Reminder } from './reminders.service.js';
 
 export class RemindersRequestDto {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Language } from '../../i18n/language.js';
+import { liableBySql } from '../../calendar/liability.js';
 
 /** A client liable for streams of a half-year it has not declared, and when it was last reminded of that half-year. */
 export interface ReminderCandidate {
@@ -42,7 +43,7 @@ export class RemindersRepository {
         CROSS JOIN LATERAL unnest(c.confirmed_streams) AS s(stream)
          LEFT JOIN client_streams cs ON cs.client_id = c.client_id AND cs.stream = s.stream
         WHERE c.confirmed_at IS NOT NULL AND c.status = 'active' AND c.confirmed_email IS NOT NULL
-          AND CASE WHEN cs.liable_from IS NOT NULL THEN cs.liable_from <= $1 ELSE c.first_confirmed_at < $2 END
+          AND ${liableBySql({ setting: 'cs.liable_from', firstConfirmedAt: 'c.first_confirmed_at', period: '$1', periodEnd: '$2' })}
           AND NOT EXISTS (SELECT 1 FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
                            WHERE d.client_id = c.client_id AND d.period = $1 AND d.status = 'current' AND d.mode = 'live' AND l.stream = s.stream)
         GROUP BY c.client_id

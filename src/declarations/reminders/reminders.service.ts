@@ -10,10 +10,9 @@ import { messagesFor } from '../../i18n/messages/index.js';
 import { Mailer } from '../../mail/mailer.js';
 import type { LocalizedName } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
-import { Clock } from '../clock.js';
-import { periodEndInstant, periodEnded } from '../export/liability.js';
-import { filingDue, periodOf } from '../obligations/obligations.js';
-import { parsePeriod } from '../period.js';
+import { Clock } from '../../calendar/clock.js';
+import { filingDue } from '../obligations/obligations.js';
+import { parsePeriod, periodEndInstant, periodEnded, periodOf } from '../../calendar/half-year.js';
 import { RemindersRepository } from './reminders.repository.js';
 
 /** How long the sign-in link of a reminder works: the longest invitation (7 days). */
@@ -48,7 +47,7 @@ class MailRefused extends Error {
 }
 
 /**
- * Reminders before a filing deadline (issue 33, item 7): for an ended half-year, every active,
+ * Reminders before a filing deadline: for an ended half-year, every active,
  * confirmed client liable for one of its streams then (the same rule as the period summary) that
  * has not declared that stream in its current revision. Applying e-mails each, in its language, what
  * is missing and a fresh sign-in link; one reminder per client and half-year unless `force`.

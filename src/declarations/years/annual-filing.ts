@@ -1,7 +1,6 @@
 import type { EcoOrganism, FilingTier, Stream } from '../../reference/reference-documents.js';
 import type { DueDeadline } from '../obligations/obligations.js';
-import { dueDate } from '../obligations/obligations.js';
-import { parsePeriod } from '../period.js';
+import { dueDate, parsePeriod } from '../../calendar/half-year.js';
 
 /** One stream, material and unit of a year: the current revisions' quantities of S1, S2 and their sum. */
 export interface YearLine {

@@ -1,5 +1,5 @@
 /**
- * The dashboard's pages in English (issue 31): one top-level section of the catalogue
+ * The dashboard's pages in English: one top-level section of the catalogue
  * (`dashboardPages`), kept in its own file so that the catalogue's other sections stay as they are.
  * The French one (dashboard-pages.fr.ts) has the same shape.
  */
@@ -29,7 +29,7 @@ export const dashboardPagesEn = {
     never: 'never',
     timesNote: 'Times are Paris times (Europe/Paris).',
     newDeclaration: 'New declaration',
-    /** On every page that shows declarations or products: which of the client's data it shows (issue 34). */
+    /** On every page that shows declarations or products: which of the client's data it shows. */
     liveData: 'Live data.',
     liveDataText:
       'These pages show your real declarations, which the operator takes into your filings with the eco-organisms, and the products they come from. What your software files with a test token stays in your test environment and is not shown here.',

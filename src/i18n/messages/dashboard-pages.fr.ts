@@ -1,5 +1,5 @@
 /**
- * Les pages du tableau de bord en français (issue 31) : la section `dashboardPages` du catalogue,
+ * Les pages du tableau de bord en français : la section `dashboardPages` du catalogue,
  * de même forme que dashboard-pages.en.ts. Typographie française posée par le gabarit `t`.
  */
 import { formatNumber, plural } from '../format.js';

@@ -1,23 +1,10 @@
 /**
- * The service's words in English. This file defines the shape of every catalogue (`Messages`):
- * fr.ts `satisfies` it, so a key missing in another language is a compile error, and a third
- * language is one more file.
- *
- * Sections
- * - `problems`: every problem code of the API (PROBLEM_TYPES), with a title and an explanation
- *   for a person (what happened, what to do): the dashboard's error pages.
- * - `fields`: every validation code the API can return in `errors[]`, as a message for a person
- *   from the parameters the code carries (field-params.ts): what is wrong and how to fix it, with
- *   an example; never JSON syntax, pointers or field keys. Where the problem is (line, row,
- *   column) is `common.position`, said separately, so that a message reads the same next to
- *   its field and in the summary at the top of the page.
- * - `site`: the public site's words (labels, headings, the developers' explanations of each
- *   problem type); facts come only from the reference files.
- * - `dashboard`: the client dashboard's words (the generic ones so far: issue 31 adds its pages).
- * - `mail`: the e-mails.
- * - `files`: words written into CSV files, among them `files.columns`: the header of every CSV file
- *   the service writes or reads, keyed by each column's stable code (the English header).
- * Values are strings or small functions of typed parameters; formats come from ../format.ts.
+ * The service's words in English; this file defines every catalogue's shape (`Messages`), which fr.ts
+ * `satisfies`. Sections: `problems` (each API problem code: a title, what happened and what to do);
+ * `fields` (each validation code, from its parameters, field-params.ts: what is wrong and how to fix it,
+ * with an example, never a pointer or field key; where, is `common.position`); `site`; `dashboard` (its
+ * generic words; the pages' are `dashboardPages`); `mail`; `files` (words written into CSV files, among
+ * them `files.columns`: every CSV header, keyed by its column's stable code). Formats: ../format.ts.
  */
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
@@ -646,7 +633,7 @@ export const en = {
   },
 
   mail: {
-    /** After a declaration is filed from the dashboard (issue 31.6), to the account's confirmed address. */
+    /** After a declaration is filed from the dashboard, to the account's confirmed address. */
     filed: {
       subject: (p: { period: string; receipt: string }) => `Declaration ${p.period} filed: receipt ${p.receipt}`,
       text: (p: {
@@ -698,7 +685,7 @@ export const en = {
     },
   },
 
-  /** The operator's e-mails to clients (issue 33): invitations. */
+  /** The operator's e-mails to clients: invitations. */
   operator: {
     invitation: {
       subject: (p: { company: string }) => `Your access to the EPR declarations dashboard of ${p.company}`,
@@ -1170,7 +1157,7 @@ export const en = {
         todo: 'Retry after the number of seconds in Retry-After.',
       },
     } satisfies Record<ProblemCode, { what: string; todo: string }>,
-    /** The sandbox (issue 34): test tokens, wiping, and the examples that work with them (/developers). */
+    /** The sandbox: test tokens, wiping, and the examples that work with them (/developers). */
     sandbox: {
       title: 'Try everything in your sandbox first',
       text: 'Create a test token on the API tokens page of your dashboard (choose “Test token”), or ask the operator for one: it starts with eprt_ instead of eprc_, so you and your secret scanner can tell it at a glance, and its answers, like your test declarations, say "mode": "test". With a test token every call works exactly as with a live one, against your sandbox only. Your test declarations persist between calls, so you can test whole journeys (submit, correct, list, download); their receipts start with TEST-; they are never filed, the operator never sees them, and your live tokens never see them (nor does a test token see your live declarations). The sandbox has its own rate-limit budget: a test run never slows your live traffic.',
@@ -1232,7 +1219,7 @@ export const en = {
     located: (position: string | null, message: string) => (position ? `${position}: ${message}` : message),
   },
 
-  /** The dashboard's pages (issue 31): dashboard-pages.en.ts. */
+  /** The dashboard's pages: dashboard-pages.en.ts. */
   dashboardPages: dashboardPagesEn,
 };
 

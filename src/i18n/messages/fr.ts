@@ -2,8 +2,7 @@
  * Les mots du service en français : même forme que en.ts (`satisfies Messages`), écrits pour un
  * responsable conformité ou un comptable d’un metteur sur le marché (vouvoiement, termes des textes
  * et des éco-organismes). La typographie française (’, espaces insécables avant : ; ! ? et dans
- * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral ; la
- * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
+ * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral.
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesFr } from './dashboard-pages.fr.js';
@@ -1156,7 +1155,7 @@ export const fr = {
         todo: 'Réessayez après le nombre de secondes de Retry-After.',
       },
     },
-    /** L’environnement de test (issue 34) : jetons de test, remise à zéro, et les exemples qui marchent avec eux (/fr/developers). */
+    /** L’environnement de test : jetons de test, remise à zéro, et les exemples qui marchent avec eux (/fr/developers). */
     sandbox: {
       title: 'Tout essayer d’abord dans votre environnement de test',
       text: 'Créez un jeton de test sur la page « Jetons d’API » de votre tableau de bord (choisissez « Jeton de test »), ou demandez-en un à l’opérateur : il commence par eprt_ au lieu de eprc_, pour que vous et votre détecteur de secrets le reconnaissiez au premier coup d’œil, et ses réponses, comme vos déclarations de test, indiquent "mode": "test". Avec un jeton de test, chaque appel fonctionne exactement comme avec un jeton de production, mais sur vos seules données de test. Vos déclarations de test sont conservées d’un appel à l’autre, pour tester des parcours complets (dépôt, correction, liste, téléchargement) ; leur accusé de réception commence par TEST- ; elles ne sont jamais transmises, l’opérateur ne les voit pas, vos jetons de production non plus (et un jeton de test ne voit pas vos déclarations réelles). L’environnement de test a son propre quota de requêtes : vos essais ne ralentissent jamais votre trafic de production.',
@@ -1215,6 +1214,6 @@ export const fr = {
     located: (position: string | null, message: string) => (position ? t`${position} : ${message}` : message),
   },
 
-  /** The dashboard's pages (issue 31): dashboard-pages.fr.ts. */
+  /** The dashboard's pages: dashboard-pages.fr.ts. */
   dashboardPages: dashboardPagesFr,
 } satisfies Messages;

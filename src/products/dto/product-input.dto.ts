@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PERIOD_PATTERN_TEXT } from '../../declarations/period.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 import {
   MAX_ELEMENTS,
   MAX_NAME_LENGTH,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { LocalizedNameDto } from '../../declarations/dto/declaration.dto.js';
-import { PERIOD_PATTERN_TEXT } from '../../declarations/period.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 
 const DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PERIOD_PATTERN_TEXT } from '../../period.js';
+import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
 import { LocalizedNameDto } from '../../dto/declaration.dto.js';
 
 /** An exact decimal string without trailing zeros (the kg of a product element has up to 6 decimals, grams up to 3). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/** The time source of the declaration rules, injected so that tests can set "today" exactly. */
+/** The time source of the calendar's rules, injected so that tests can set "today" exactly. */
 @Injectable()
 export class Clock {
   now(): Date {
@@ -15,6 +15,8 @@ const PARIS_DATE = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
+const PARIS_HOUR = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: 'numeric', hourCycle: 'h23' });
+
 let last = { minute: Number.NaN, date: '' };
 
 /**
@@ -28,4 +30,10 @@ export function parisDate(instant: Date): string {
     last = { minute, date: `${parts.year}-${parts.month}-${parts.day}` };
   }
   return last.date;
+}
+
+/** The instant a date (`YYYY-MM-DD`) starts in France. */
+export function parisMidnight(date: string): Date {
+  const utc = Date.parse(`${date}T00:00:00Z`);
+  return new Date(utc - Number(PARIS_HOUR.format(new Date(utc))) * 3_600_000);
 }
