@@ -174,7 +174,7 @@ export class SignInPageController {
     try {
       for (const { clientId, email, language } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
         if (!(await this.limits.allowEmail(email))) continue;
-        const link = await this.links.issueByEmail(clientId, requestId);
+        const link = await this.links.issueByEmail(clientId, email, requestId);
         if (!link) continue;
         // In the client's language (set by the operator, French by default), whatever the page's.
         const mail = MESSAGES[language].mail.signIn;

@@ -77,7 +77,8 @@ export class AuditEventDto {
   /**
    * `client.created`, `client.updated`, `client.confirmed`, `token.issued`, `token.revoked`,
    * `operator_token.created`, `operator_token.revoked`, `sign_in_link.issued`, `session.started`, `session.ended`,
-   * `session.ended_all` (every session of a client: `changes.reason` is `operator`, `sign_out_everywhere` or `email_changed`).
+   * `session.ended_all` (every session of a client, and every unused sign-in link: `changes.reason` is `operator`, `sign_out_everywhere`, `email_changed` or `offboarded`),
+   * `sign_in_link.voided_all` (every unused sign-in link of a suspended client).
    */
   @ApiProperty({ example: 'client.updated' })
   action!: string;
