@@ -13,7 +13,7 @@ import type { ClientEntity, ClientStatus } from './client.entity.js';
 import { contactKey, type ImportRow, readClientsCsv } from './clients-import.js';
 import type { CsvCharset } from '../common/csv/read-csv.js';
 import { clientEtag, ifMatchAllows } from './client-etag.js';
-import { foldEmail } from '../common/email-address.js';
+import { emailKey, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
   applyPatch,
@@ -280,7 +280,7 @@ export class AccountsService {
   ): Promise<ImportedClient[]> {
     const errors = [...fileErrors];
     const ids = rows.flatMap((r) => (r.input.clientId ? [r.input.clientId] : []));
-    const emails = rows.map((r) => foldEmail(r.input.email!));
+    const emails = rows.map((r) => emailKey(r.input.email!));
     const existing = await this.clients.findExisting(manager, ids, emails);
     const existingIds = new Set(existing.map((c) => c.clientId));
     const contacts = new Map<string, string>();

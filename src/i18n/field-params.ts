@@ -62,6 +62,7 @@ export interface FieldParams extends ProductFieldParams {
   max_length: Position & Bounds;
   invalid_length: Position & Bounds;
   invalid_email: Position;
+  email_characters: Position;
   invalid_array: Position;
   array_max_size: Position & Bounds;
   matches: Position;

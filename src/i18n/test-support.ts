@@ -40,6 +40,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   max_length: [{ field: 'name', max: 100 }, {}],
   invalid_length: [{ field: 'q', min: 1 }, { field: 'q', max: 200 }, {}],
   invalid_email: [{ field: 'email' }],
+  email_characters: [{ field: 'email' }],
   invalid_array: [{ field: 'streams' }],
   array_max_size: [{ field: 'idus', max: 50 }, {}],
   matches: [{ field: 'client_id' }],

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
-import { IsCountryCode, IsLanguageCode } from './validators.js';
+import { IsCountryCode, IsLanguageCode, IsServiceEmail, normaliseEmail } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
@@ -16,10 +16,17 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
  * absent field is left unchanged and `null` clears it (arrays become empty).
  */
 export class ProfileInputDto {
-  /** Contact address of the client. */
+  /**
+   * Contact address of the client, stored trimmed, in Unicode NFC, its domain in lower case and an
+   * internationalised domain in its ASCII (`xn--`) form. Refused (`email_characters`): a character
+   * outside printable ASCII before the @, a domain label mixing scripts (a Cyrillic `е` among Latin
+   * letters) or written in Cyrillic or Greek letters that look Latin, full-width or other
+   * compatibility characters.
+   */
   @ApiPropertyOptional({ type: String, nullable: true, format: 'email', maxLength: 254, example: 'compliance@example.fr' })
   @IsOptional()
-  @IsEmail({}, { message: '$property must be a valid email address' })
+  @Transform(normaliseEmail)
+  @IsServiceEmail()
   @MaxLength(254)
   email?: string | null;
 

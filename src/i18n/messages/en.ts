@@ -400,6 +400,8 @@ export const en = {
           ? 'This text is too long: shorten it.'
           : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`,
     invalid_email: () => 'Enter an e-mail address in the right format, for example name@example.com.',
+    email_characters: () =>
+      'Type the e-mail address again with plain Latin letters, digits, dots, hyphens, underscores and plus signs before the @, for example name@example.com: it holds a letter of another script that looks like a Latin one, a full-width character or a domain mixing scripts, which would send mail to another mailbox than it reads.',
     invalid_array: () => 'Give a list here, even of one item, for example the stream EMB.',
     array_max_size: (p) =>
       p.max === undefined ? 'The list is too long: shorten it.' : `The list is too long: keep ${times(p.max, 'item', 'items')} at most.`,

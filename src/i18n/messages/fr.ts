@@ -386,6 +386,8 @@ export const fr = {
           ? t`Ce texte est trop long : raccourcissez-le.`
           : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`,
     invalid_email: () => 'Saisissez une adresse électronique valide, par exemple nom@exemple.fr.',
+    email_characters: () =>
+      t`Saisissez de nouveau l'adresse électronique en lettres latines sans accent, chiffres, points, tirets, tirets bas et signes plus avant le @, par exemple nom@exemple.fr : elle contient une lettre d'un autre alphabet qui ressemble à une lettre latine, un caractère pleine chasse ou un domaine qui mélange les alphabets, ce qui enverrait le courrier à une autre boîte que celle qu'on lit.`,
     invalid_array: () => t`Indiquez ici une liste, même d'un seul élément, par exemple la filière EMB.`,
     array_max_size: (p) =>
       p.max === undefined
