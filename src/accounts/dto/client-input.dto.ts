@@ -3,13 +3,15 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
-import { IsCountryCode, IsLanguageCode, IsServiceEmail, normaliseEmail } from './validators.js';
+import { CONTROL, IsCountryCode, IsLanguageCode, IsServiceEmail, NoControlCharacters, normaliseEmail } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
 export const MAX_STREAMS = 20;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Trimmed, unless it holds a control character (CR, LF, VT, NEL, a tab…): left whole for `NoControlCharacters` to refuse. */
+const trimText = ({ value }: { value: unknown }) => (typeof value === 'string' && !CONTROL.test(value) ? value.trim() : value);
 
 /**
  * Profile fields as the operator sends them. Each is optional; on PATCH (JSON merge patch) an
@@ -30,11 +32,12 @@ export class ProfileInputDto {
   @MaxLength(254)
   email?: string | null;
 
-  /** Legal name of the company (surrounding white space is trimmed). */
+  /** Legal name of the company, one line (surrounding spaces are trimmed; control characters such as CR, LF, VT, NEL or a tab are refused: `invalid_characters`). */
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, example: 'Exemple SAS' })
   @IsOptional()
-  @Transform(trim)
+  @Transform(trimText)
   @IsString()
+  @NoControlCharacters()
   @NotBlank()
   @MaxLength(200)
   company?: string | null;

@@ -60,3 +60,19 @@ export const normaliseEmail = ({ value }: { value: unknown }) => {
   const checked = checkEmail(value);
   return checked.ok ? checked.address : value;
 };
+
+/** A control character (C0, DEL, C1: CR, LF, VT, a tab, NEL U+0085…). */
+export const CONTROL = /\p{Cc}/u;
+
+/** One line of text: no control character (`invalid_characters`). */
+export const NoControlCharacters = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'invalidCharacters',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || !CONTROL.test(value),
+        defaultMessage: () => '$property must be one line of text, without control characters (CR, LF, VT, NEL, a tab…)',
+      },
+    },
+    options,
+  );

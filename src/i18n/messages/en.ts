@@ -182,7 +182,9 @@ const productFields = {
       ? 'The weight of an element must be more than 0 grams, for example 410.5.'
       : p.reason === 'too_large'
         ? `The weight of one element is at most ${n(p.max ?? 10000000)} grams. Write it in grams, not in kilograms.`
-        : `Write the weight of one element in grams, in figures, for example ${n('410.5')}.`,
+        : p.reason === 'too_small'
+          ? `The weight of one element is at least ${n(p.min ?? 0.001)} grams (a milligram). Write it in grams, for example ${n('2.125')}.`
+          : `Write the weight of one element in grams, in figures, for example ${n('410.5')}.`,
   weight_too_precise: (p) =>
     `A weight has at most ${n(p.decimals ?? 3)} decimals (to the milligram), for example ${n('2.125')} grams. Round it.`,
   invalid_count: (p) =>

@@ -178,7 +178,9 @@ const productFields = {
       ? t`Le poids d'un élément doit être supérieur à 0 gramme, par exemple ${n('410.5')}.`
       : p.reason === 'too_large'
         ? t`Le poids d'un élément est d'au plus ${n(p.max ?? 10000000)} grammes. Indiquez-le en grammes, et non en kilogrammes.`
-        : t`Indiquez le poids d'un élément en grammes, en chiffres, par exemple ${n('410.5')}.`,
+        : p.reason === 'too_small'
+          ? t`Le poids d'un élément est d'au moins ${n(p.min ?? 0.001)} gramme (un milligramme). Indiquez-le en grammes, par exemple ${n('2.125')}.`
+          : t`Indiquez le poids d'un élément en grammes, en chiffres, par exemple ${n('410.5')}.`,
   weight_too_precise: (p) =>
     t`Un poids compte au plus ${n(p.decimals ?? 3)} décimales (au milligramme près), par exemple ${n('2.125')} grammes. Arrondissez-le.`,
   invalid_count: (p) =>
