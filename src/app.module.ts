@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { AuditModule } from './audit/audit.module.js';
+import { RefusedActionsInterceptor } from './audit/refused-actions.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CsrfInterceptor } from './auth/sessions/csrf.js';
@@ -83,6 +84,8 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: SignInLimitGuard },
         // 4. The body, read only now that the caller is known (json | csv | form | multipart, as the route declares).
         { provide: APP_INTERCEPTOR, useClass: RequestBodyInterceptor },
+        // An operator's write refused (409, 412, 422, from 6 or the handler): recorded in the audit trail, then answered.
+        { provide: APP_INTERCEPTOR, useExisting: RefusedActionsInterceptor },
         // 5. A form's CSRF token, which comes in its body: after 4.
         { provide: APP_INTERCEPTOR, useExisting: CsrfInterceptor },
         // 6. JSON bodies and queries validated against their DTOs (every problem at once: 422).

@@ -358,12 +358,14 @@ describe('bad credentials on a client route', () => {
     expect((await me(`Bearer ${token}`)).status).toBe(200);
   });
 
-  it('a token in a body is never read: the body is read only after authentication', async () => {
+  it('a token in a body is never read: the body is read only after authentication; a form body without the header is 400', async () => {
+    // RFC 6750 §2.2's way (a form body, no Authorization header): refused as documented, without reading the body.
     const res = await request(t.url)
       .post('/api/v1/declarations')
       .set('Content-Type', 'application/x-www-form-urlencoded')
       .send(`access_token=${token}`);
-    expectProblem(res, 401, 'missing_token');
+    expectProblem(res, 400, 'bad_request');
+    expect(res.body.detail).not.toContain(token);
     const json = await request(t.url).post('/api/v1/declarations').send({ access_token: token, period: '2026-S1', lines: [] });
     expectProblem(json, 401, 'missing_token');
   });

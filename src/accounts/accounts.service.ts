@@ -12,8 +12,8 @@ import { AccountsRepository } from './accounts.repository.js';
 import type { ClientEntity, ClientStatus } from './client.entity.js';
 import { contactKey, type ImportRow, readClientsCsv } from './clients-import.js';
 import type { CsvCharset } from '../common/csv/read-csv.js';
-import { clientEtag, ifMatchAllows } from './client-etag.js';
-import { foldEmail } from '../common/email-address.js';
+import { clientEtag, type Preconditions, preconditionsHold } from './client-etag.js';
+import { emailKey, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
 import {
   applyPatch,
@@ -164,6 +164,23 @@ export function profileChanges(before: Profile, after: Profile): Record<string, 
   return changes;
 }
 
+/** 412 unless the conditional headers hold for the client as it is (its ETag). */
+function checkPreconditions(client: ClientEntity, preconditions: Preconditions | undefined): void {
+  if (!preconditionsHold(preconditions, clientEtag(viewOf(client)))) {
+    throw new Problem(
+      'precondition_failed',
+      `Client "${client.clientId}" changed since it was read (If-Match does not match its ETag, or If-None-Match does); read it again and redo the change.`,
+    );
+  }
+}
+
+/** 409: an offboarded client's records are kept as they were, for good. */
+function refuseIfOffboarded(client: ClientEntity, what: string): void {
+  if (client.status === 'offboarded') {
+    throw new Problem('conflict', `Client "${client.clientId}" is offboarded: its records are kept as they are and it cannot be ${what}.`);
+  }
+}
+
 /**
  * Clients and their profile. The operator edits a pending profile; `confirm` copies it to the
  * confirmed profile, which is the only one clients (and declarations) see.
@@ -280,7 +297,7 @@ export class AccountsService {
   ): Promise<ImportedClient[]> {
     const errors = [...fileErrors];
     const ids = rows.flatMap((r) => (r.input.clientId ? [r.input.clientId] : []));
-    const emails = rows.map((r) => foldEmail(r.input.email!));
+    const emails = rows.map((r) => emailKey(r.input.email!));
     const existing = await this.clients.findExisting(manager, ids, emails);
     const existingIds = new Set(existing.map((c) => c.clientId));
     const contacts = new Map<string, string>();
@@ -326,18 +343,14 @@ export class AccountsService {
   }
 
   /** JSON merge patch of the pending profile; the confirmed profile is untouched. A patch that changes nothing writes (and records) nothing. */
-  async update(clientId: string, input: ProfilePatch & LanguagePatch, actor: Actor, ifMatch?: string): Promise<ClientView> {
+  async update(clientId: string, input: ProfilePatch & LanguagePatch, actor: Actor, preconditions?: Preconditions): Promise<ClientView> {
     const { language, ...patch } = input;
     this.checkValues(patch);
     return this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
       // Checked under the row lock: two operators who read the same version cannot both change it.
-      if (!ifMatchAllows(ifMatch, clientEtag(viewOf(client)))) {
-        throw new Problem(
-          'precondition_failed',
-          `Client "${clientId}" changed since it was read (If-Match does not match its ETag); read it again and redo the change.`,
-        );
-      }
+      checkPreconditions(client, preconditions);
+      refuseIfOffboarded(client, 'changed');
       const before = pendingOf(client);
       const after = applyPatch(before, patch);
       const changes: Record<string, { from: unknown; to: unknown }> = profileChanges(before, after);
@@ -373,6 +386,7 @@ export class AccountsService {
     const view = await this.dataSource.transaction(async (manager) => {
       // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
       const client = await this.load(manager, clientId, true);
+      refuseIfOffboarded(client, 'confirmed');
       const pending = pendingOf(client);
       const errors = confirmationErrors(pending, this.catalogue);
       if (errors.length > 0) {
@@ -382,6 +396,8 @@ export class AccountsService {
         );
       }
       const changes = profileChanges(confirmedOf(client), pending);
+      // Confirmed already as it is: nothing to write or record.
+      if (client.confirmedAt !== null && Object.keys(changes).length === 0) return viewOf(client);
       client.confirmedEmail = pending.email;
       client.confirmedCompany = pending.company;
       client.confirmedCountry = pending.country;
@@ -410,10 +426,17 @@ export class AccountsService {
    * Repeating the status a client already has changes and records nothing; offboarded is final
    * (409). Every replica forgets what it kept of the client at once (the clients trigger).
    */
-  async changeStatus(clientId: string, what: StatusAction, actor: Actor, reason?: string): Promise<ClientView> {
+  async changeStatus(
+    clientId: string,
+    what: StatusAction,
+    actor: Actor,
+    reason?: string,
+    preconditions?: Preconditions,
+  ): Promise<ClientView> {
     const { action, to, from } = STATUS_ACTIONS[what];
     const view = await this.dataSource.transaction(async (manager) => {
       const client = await this.load(manager, clientId, true);
+      checkPreconditions(client, preconditions);
       const before = client.status;
       if (!(from as readonly ClientStatus[]).includes(before)) {
         throw new Problem(
@@ -469,6 +492,15 @@ export class AccountsService {
     const rows = listed.map(({ client, createdText }) => ({ view: viewOf(client), createdText }));
     const page = pageOf(rows, limit, (r) => ({ at: r.createdText, id: r.view.clientId }), filters);
     return { ...page, items: page.items.map((r) => r.view) };
+  }
+
+  /**
+   * In `manager`'s transaction, before a credential is issued: 404 unless the client exists, 409 if
+   * it is offboarded; its row is locked until the transaction ends, so that an offboarding cannot
+   * slip in between.
+   */
+  async lockForIssue(manager: EntityManager, clientId: string): Promise<void> {
+    refuseIfOffboarded(await this.load(manager, clientId, true), 'given new tokens');
   }
 
   /** 404 unless the client exists. */

@@ -20,3 +20,24 @@ export function ifMatchAllows(header: string | undefined, current: string): bool
   // A weak tag never matches in a strong comparison.
   return (value.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => tag === current);
 }
+
+/** The conditional headers of a change of a client (RFC 9110 §13.1). */
+export interface Preconditions {
+  ifMatch?: string;
+  ifNoneMatch?: string;
+}
+
+/**
+ * Whether a change of the existing client whose tag is `current` may go ahead (RFC 9110 §13.2.2:
+ * If-Match first, then If-None-Match). An `If-Match` holding no tag (empty) matches nothing; an
+ * `If-None-Match` of `*` never holds for a client that exists, nor one naming its tag (compared
+ * weakly). False means 412.
+ */
+export function preconditionsHold(preconditions: Preconditions | undefined, current: string): boolean {
+  const { ifMatch, ifNoneMatch } = preconditions ?? {};
+  if (!ifMatchAllows(ifMatch, current)) return false;
+  if (ifNoneMatch === undefined) return true;
+  if (ifNoneMatch.trim() === '*') return false;
+  const opaque = (tag: string) => tag.replace(/^W\//, '');
+  return !(ifNoneMatch.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(current));
+}

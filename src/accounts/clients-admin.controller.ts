@@ -20,6 +20,24 @@ const IMPORT_EXAMPLE =
   'vins-du-sud;Vins du Sud SARL;conformite@vins-du-sud.fr;FR;business;EMB;FR000000_01ABCD;fr\r\n;Sample Ltd;compliance@sample.co.uk;GB;business;EMB;;en\r\n';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
+const IF_MATCH = {
+  name: 'If-Match',
+  required: false,
+  description:
+    'The `ETag` read with the client (or `*`): the change applies only if it still matches, else 412 `precondition_failed`. ' +
+    'An empty `If-Match` holds no tag, so matches nothing: 412.',
+  schema: { type: 'string' },
+};
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  required: false,
+  description:
+    'RFC 9110: `*` (or the client\'s current `ETag`) means "only if the client does not exist (or is not this version)"; the client exists, so it is 412 `precondition_failed` and nothing changes.',
+  schema: { type: 'string' },
+};
+/** The conditional headers of a change, as the service reads them. */
+const preconditionsOf = (ifMatch: string | undefined, ifNoneMatch: string | undefined) => ({ ifMatch, ifNoneMatch });
+
 const ETAG = {
   ETag: {
     description: 'Strong entity tag of the client as returned: send it as `If-Match` to `PATCH` only if nobody changed the client since.',
@@ -146,26 +164,24 @@ export class ClientsAdminController {
       'A field present replaces the pending value, `null` clears it (arrays become empty), an absent field is unchanged. ' +
       'Clients keep seeing the confirmed profile until the next `confirm`.\n\n' +
       '**Conditional update**: send the `ETag` of `GET /clients/{client_id}` as `If-Match`; if the client changed since (another operator, a confirmation, a suspension), ' +
-      'the answer is 412 `precondition_failed` and nothing changes. Without `If-Match` the change applies unconditionally (last writer wins).',
+      'the answer is 412 `precondition_failed` and nothing changes. An empty `If-Match`, and `If-None-Match: *`, are 412 too (RFC 9110: neither holds for a client that exists). ' +
+      'Without either header the change applies unconditionally (last writer wins). An offboarded client cannot be changed: 409 `conflict`.',
   })
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiParam(CLIENT_ID_PARAM)
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'The `ETag` read with the client (or `*`): the change applies only if it still matches.',
-    schema: { type: 'string' },
-  })
+  @ApiHeader(IF_MATCH)
+  @ApiHeader(IF_NONE_MATCH)
   @ApiOkResponse({ description: 'The client after the change of its pending profile.', type: AdminClientDto, headers: ETAG })
-  @ApiProblems(400, 404, 412, 413, 415, 422)
+  @ApiProblems(400, 404, 409, 412, 413, 415, 422)
   async update(
     @Param('client_id') clientId: string,
     @Body() body: UpdateClientDto,
     @CurrentActor() actor: Actor,
     @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AdminClientDto> {
-    return withEtag(res, await this.accounts.update(clientId, body, actor, ifMatch));
+    return withEtag(res, await this.accounts.update(clientId, body, actor, preconditionsOf(ifMatch, ifNoneMatch)));
   }
 
   @Post(':client_id/confirm')
@@ -176,11 +192,12 @@ export class ClientsAdminController {
     description:
       'Needs email, company, country, plan and at least one stream, all valid against the published reference data, ' +
       'and every stream covered by the plan; otherwise 422 lists every problem with a pointer into the client (`/pending/...`). ' +
+      'Confirming a profile confirmed already as it is changes and records nothing. An offboarded client cannot be confirmed: 409 `conflict`. ' +
       'No request body is needed (a JSON body, if sent, is ignored).',
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiOkResponse({ description: 'The client, its pending profile now confirmed: what `GET /api/v1/me` shows.', type: AdminClientDto })
-  @ApiProblems(400, 404, 413, 415, 422)
+  @ApiProblems(400, 404, 409, 413, 415, 422)
   async confirm(@Param('client_id') clientId: string, @CurrentActor() actor: Actor): Promise<AdminClientDto> {
     return AdminClientDto.from(await this.accounts.confirm(clientId, actor));
   }
@@ -193,18 +210,23 @@ export class ClientsAdminController {
     description:
       'Its tokens are refused with 403 `account_suspended` (not 401: the credential is fine, the account is not) and its people see a page saying the account is suspended, ' +
       'at once on every replica. Nothing is revoked or deleted: declarations, tokens and sessions are kept, the operator reads them as before and they stay in exports. ' +
-      'Suspending a suspended client changes nothing; an offboarded one is 409. Recorded as `client.suspended` (with `reason` when given).',
+      'Suspending a suspended client changes nothing; an offboarded one is 409. Recorded as `client.suspended` (with `reason` when given). ' +
+      'Conditional like `PATCH`: a stale `If-Match` is 412 and nothing changes.',
   })
   @ApiParam(CLIENT_ID_PARAM)
+  @ApiHeader(IF_MATCH)
+  @ApiHeader(IF_NONE_MATCH)
   @ApiOkResponse({ description: 'The client, suspended.', type: AdminClientDto, headers: ETAG })
-  @ApiProblems(400, 404, 409, 413, 415, 422)
+  @ApiProblems(400, 404, 409, 412, 413, 415, 422)
   async suspend(
     @Param('client_id') clientId: string,
     @Body() body: StatusChangeDto,
     @CurrentActor() actor: Actor,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AdminClientDto> {
-    return withEtag(res, await this.accounts.changeStatus(clientId, 'suspend', actor, body?.reason));
+    return withEtag(res, await this.accounts.changeStatus(clientId, 'suspend', actor, body?.reason, preconditionsOf(ifMatch, ifNoneMatch)));
   }
 
   @Post(':client_id/reactivate')
@@ -213,18 +235,26 @@ export class ClientsAdminController {
     operationId: 'reactivateClient',
     summary: "Restore a suspended client's access",
     description:
-      'The same tokens and live sessions work again at once, on every replica: no new token is needed. An active client is left as it is; an offboarded one is 409. Recorded as `client.reactivated`.',
+      'The same tokens and live sessions work again at once, on every replica: no new token is needed. An active client is left as it is; an offboarded one is 409. Recorded as `client.reactivated`. ' +
+      'Conditional like `PATCH`: a stale `If-Match` is 412 and nothing changes.',
   })
   @ApiParam(CLIENT_ID_PARAM)
+  @ApiHeader(IF_MATCH)
+  @ApiHeader(IF_NONE_MATCH)
   @ApiOkResponse({ description: 'The client, active.', type: AdminClientDto, headers: ETAG })
-  @ApiProblems(400, 404, 409, 413, 415, 422)
+  @ApiProblems(400, 404, 409, 412, 413, 415, 422)
   async reactivate(
     @Param('client_id') clientId: string,
     @Body() body: StatusChangeDto,
     @CurrentActor() actor: Actor,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AdminClientDto> {
-    return withEtag(res, await this.accounts.changeStatus(clientId, 'reactivate', actor, body?.reason));
+    return withEtag(
+      res,
+      await this.accounts.changeStatus(clientId, 'reactivate', actor, body?.reason, preconditionsOf(ifMatch, ifNoneMatch)),
+    );
   }
 
   @Post(':client_id/offboard')
@@ -234,17 +264,25 @@ export class ClientsAdminController {
     summary: "End a client's access for good, keeping its records",
     description:
       'Final: its tokens are refused (401 `invalid_token`, "the account has been closed"), its dashboard sessions end, unused sign-in links no longer work, and it is never counted as missing again. ' +
-      "Its declarations, profile, tokens' metadata and audit trail are kept and stay readable by the operator and in exports (see the README on how long). Recorded as `client.offboarded`.",
+      "Its declarations, profile, tokens' metadata and audit trail are kept and stay readable by the operator and in exports (see the README on how long). Recorded as `client.offboarded`. " +
+      'Conditional like `PATCH`: a stale `If-Match` is 412 and nothing changes (send the `ETag` you read: offboarding is final).',
   })
   @ApiParam(CLIENT_ID_PARAM)
+  @ApiHeader(IF_MATCH)
+  @ApiHeader(IF_NONE_MATCH)
   @ApiOkResponse({ description: 'The client, offboarded.', type: AdminClientDto, headers: ETAG })
-  @ApiProblems(400, 404, 413, 415, 422)
+  @ApiProblems(400, 404, 412, 413, 415, 422)
   async offboard(
     @Param('client_id') clientId: string,
     @Body() body: StatusChangeDto,
     @CurrentActor() actor: Actor,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AdminClientDto> {
-    return withEtag(res, await this.accounts.changeStatus(clientId, 'offboard', actor, body?.reason));
+    return withEtag(
+      res,
+      await this.accounts.changeStatus(clientId, 'offboard', actor, body?.reason, preconditionsOf(ifMatch, ifNoneMatch)),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { foldEmail } from '../common/email-address.js';
+import { remove as confusableSkeleton } from 'confusables';
+import { emailKey } from '../common/email-address.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../common/csv/read-csv.js';
 import type { FieldError } from '../common/problem/problem.js';
 import { csvHeaderNames } from '../i18n/csv-columns.js';
@@ -147,7 +148,16 @@ export function readClientsCsv(file: { bytes: Buffer; charset: CsvCharset | unde
   return sheet;
 }
 
-/** What tells two clients apart besides their id: the same company (ignoring case and spaces) at the same address (ignoring the case of A–Z). */
+/**
+ * A company name as compared for duplicates: compatibility characters made plain (NFKC: full-width
+ * letters), letters that look alike made one (a Cyrillic `Е` and a Latin `E`, `é` and `e`: the
+ * `confusables` package's table), case and runs of white space ignored.
+ */
+export function companyKey(company: string): string {
+  return confusableSkeleton(company.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** What tells two clients apart besides their id: the same company (`companyKey`) at the same address (`emailKey`: the service's rule, A–Z folded). */
 export function contactKey(email: string, company: string): string {
-  return `${foldEmail(email)}\u0000${company.toLowerCase().replace(/\s+/g, ' ').trim()}`;
+  return `${emailKey(email)}\u0000${companyKey(company)}`;
 }

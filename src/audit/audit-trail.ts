@@ -41,7 +41,9 @@ export class AuditTrail {
           ? operator.name
           : operator.kind === 'client' && operator.token
             ? `token ${operator.token.prefix ?? operator.token.id}`
-            : ACTOR_NAMES[operator.kind],
+            : operator.kind === 'anonymous' && operator.name
+              ? operator.name
+              : ACTOR_NAMES[operator.kind],
       action: event.action,
       targetType: event.targetType,
       targetId: event.targetId,

@@ -1,3 +1,4 @@
+import type { RefusedActions } from '../audit/refused-actions.js';
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
@@ -139,8 +140,10 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   } as unknown as SessionsService;
   const clientStrategy = new ClientBearerStrategy(verifier, admin);
   const operatorStrategy = new OperatorBearerStrategy(operators, verifier);
-  const guard = new AuthGuard(admin, failedAuthentications, sessions, clientStrategy, operatorStrategy);
-  return { guard, calls, tokens, failures, operatorCalls, cache, accountListeners, clientStrategy, operatorStrategy };
+  const refused: number[] = [];
+  const refusals = { record: async (_req: unknown, problem: Problem) => void refused.push(problem.status) } as unknown as RefusedActions;
+  const guard = new AuthGuard(admin, failedAuthentications, sessions, refusals, clientStrategy, operatorStrategy);
+  return { guard, calls, tokens, failures, refused, operatorCalls, cache, accountListeners, clientStrategy, operatorStrategy };
 }
 
 function call(audience: { method?: Audience; class?: Audience }, authorization?: string | string[]) {
@@ -620,12 +623,16 @@ describe('AuthGuard, more decisions', () => {
     expect(problem.detail).toBe(description);
   });
 
-  it('refuses an empty bearer token on admin routes too, as a failed authentication', async () => {
-    const { guard, failures } = setup();
+  it('refuses an empty bearer token on admin routes too, as a failed authentication, recorded as a refused operator action', async () => {
+    const { guard, failures, refused } = setup();
     const problem = await rejection(guard.canActivate(call({ method: 'admin' }, 'Bearer   ').context));
     expect([problem.status, problem.code, problem.detail]).toEqual([401, 'invalid_token', 'The bearer token is empty.']);
     expect(problem.headers['WWW-Authenticate']).toBe(`${REALM}, error="invalid_token", error_description="The bearer token is empty."`);
     expect(failures).toEqual(['failure']);
+    expect(refused).toEqual([401]);
+    // A client route's failed authentication is no operator action.
+    await rejection(guard.canActivate(call({ method: 'client' }, 'Bearer   ').context));
+    expect(refused).toEqual([401]);
   });
 });
 

@@ -6,6 +6,7 @@ import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator
 import { audienceOf } from '../caller/audience.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../caller/current-client.js';
 import { Problem } from '../common/problem/problem.js';
+import { RefusedActions } from '../audit/refused-actions.js';
 import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import {
   accountSuspended,
@@ -73,6 +74,7 @@ export class AuthGuard implements CanActivate {
     private readonly admin: AdminCredential,
     private readonly failures: FailedAuthentications,
     private readonly sessions: SessionsService,
+    private readonly refusals: RefusedActions,
     clientStrategy: ClientBearerStrategy,
     operatorStrategy: OperatorBearerStrategy,
   ) {
@@ -134,7 +136,11 @@ export class AuthGuard implements CanActivate {
       this.admitClient(req, await this.passport<VerifiedClient>(this.clientBearer, context, token));
       return true;
     } catch (error) {
-      if (error instanceof Problem && error.status === 401) this.failures.record(req);
+      if (error instanceof Problem && error.status === 401) {
+        this.failures.record(req);
+        // A failed authentication to the admin API is a refused operator action (bounded per address by the line above's limit).
+        if (audience === 'admin') await this.refusals.record(req, error, null);
+      }
       throw error;
     }
   }

@@ -6,8 +6,11 @@ export type OperatorIdentity = { kind: 'admin' } | { kind: 'operator'; id: strin
 /** A client's own people: signed in to the dashboard (a session), or asking for a sign-in link by e-mail (no session yet); or its system, with a token. */
 export type ClientIdentity = { kind: 'client'; clientId: string; sessionId: string | null; token?: { id: string; prefix: string | null } };
 
-/** Someone not signed in at all: a request for a sign-in link by e-mail (the only write anyone may cause). */
-export type AnonymousIdentity = { kind: 'anonymous' };
+/**
+ * Someone not signed in at all: a request for a sign-in link by e-mail (the only write anyone may
+ * cause), or a request to the admin API whose credential was refused (recorded as refused, `name`).
+ */
+export type AnonymousIdentity = { kind: 'anonymous'; name?: string };
 
 /** Who did a write, and in which request: what the audit trail records. */
 export interface Actor {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AccountsService } from '../accounts/accounts.service.js';
-import { foldEmail, hasNonAscii, isSignInEmail } from '../common/email-address.js';
+import { checkEmail, foldEmail } from '../common/email-address.js';
 import { DashboardPage, PublicForm } from '../caller/audience.js';
 import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
 import { SessionsService } from '../auth/sessions/sessions.service.js';
@@ -77,9 +77,11 @@ export class SignInPageController {
         409,
       );
     }
-    if (!isSignInEmail(email)) {
+    // The service's one rule for addresses, as the operator's API and the clients import apply it.
+    const checked = checkEmail(email);
+    if (!checked.ok) {
       // A letter of another script that looks like a Latin one (`İ`, Cyrillic `а`…) would name another mailbox: refused, not folded.
-      const error = hasNonAscii(email) ? m.dashboardPages.signIn.emailNonAscii : m.dashboard.signIn.emailInvalid;
+      const error = checked.code === 'email_characters' ? m.dashboardPages.signIn.emailNonAscii : m.dashboard.signIn.emailInvalid;
       return this.views.render(
         req,
         res,
@@ -90,7 +92,7 @@ export class SignInPageController {
       );
     }
     // The answer does not wait for the lookup or the mail: its content and timing are the same for every address.
-    void this.mailLinks(email, requestIdOf(req));
+    void this.mailLinks(checked.address, requestIdOf(req));
     this.views.render(req, res, 'sign-in', frame, {
       mailEnabled: true,
       notice: null,
@@ -174,7 +176,7 @@ export class SignInPageController {
     try {
       for (const { clientId, email, language } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
         if (!(await this.limits.allowEmail(email))) continue;
-        const link = await this.links.issueByEmail(clientId, requestId);
+        const link = await this.links.issueByEmail(clientId, email, requestId);
         if (!link) continue;
         // In the client's language (set by the operator, French by default), whatever the page's.
         const mail = MESSAGES[language].mail.signIn;

@@ -32,7 +32,7 @@ export interface ProductFieldParams {
   no_elements: Position & { min?: number };
   too_many_elements: Position & { max?: number; count?: number };
   unknown_material: Position & { value?: string; stream?: string; allowed?: readonly string[] };
-  invalid_weight: Position & { reason?: 'not_a_number' | 'not_positive' | 'too_large'; max?: number };
+  invalid_weight: Position & { reason?: 'not_a_number' | 'not_positive' | 'too_large' | 'too_small'; max?: number; min?: number };
   weight_too_precise: Position & { decimals?: number; actual?: number };
   invalid_count: Position & { min?: number; max?: number };
   not_applicable: Position & { stream?: string };
@@ -59,6 +59,7 @@ export interface FieldParams extends ProductFieldParams {
   max_length: Position & Bounds;
   invalid_length: Position & Bounds;
   invalid_email: Position;
+  email_characters: Position;
   invalid_array: Position;
   array_max_size: Position & Bounds;
   matches: Position;

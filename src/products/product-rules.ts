@@ -15,6 +15,8 @@ export const MAX_REFERENCE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 200;
 /** Grams of one element: more than zero, at most 10 tonnes, to the milligram (3 decimals). */
 export const MAX_WEIGHT_G = 10_000_000;
+/** The lightest element: a milligram (weights are kept to the milligram). */
+export const MIN_WEIGHT_G = 0.001;
 export const WEIGHT_DECIMALS = 3;
 export const MAX_PER_UNIT = 10_000;
 /** Units of one product in one half-year, as a declaration line's quantity. */
@@ -421,11 +423,18 @@ export class ProductRules {
     const exact = exactDecimal(String(value));
     if (exact.negative || exact.text === '0')
       return void bad(at, 'invalid_weight', 'weight_g must be more than 0 grams', { reason: 'not_positive' });
-    if (exact.text === '' || Number(exact.text) > MAX_WEIGHT_G)
+    if (exact.overMaximum || (exact.text !== '' && Number(exact.text) > MAX_WEIGHT_G))
       return void bad(at, 'invalid_weight', `weight_g must be at most ${MAX_WEIGHT_G} grams (10 tonnes)`, {
         reason: 'too_large',
         max: MAX_WEIGHT_G,
       });
+    // Below a milligram (1e-999999999 too: too many decimals to write out, never too large).
+    if (exact.text === '' || Number(exact.text) < MIN_WEIGHT_G) {
+      return void bad(at, 'invalid_weight', `weight_g must be at least ${MIN_WEIGHT_G} grams (a milligram)`, {
+        reason: 'too_small',
+        min: MIN_WEIGHT_G,
+      });
+    }
     if (exact.decimals > WEIGHT_DECIMALS) {
       return void bad(
         at,

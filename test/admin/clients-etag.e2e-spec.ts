@@ -36,7 +36,7 @@ describe('GET /admin/clients/{id} ETag and PATCH If-Match', () => {
     expect(after.headers.etag).toBe(changed.headers.etag);
   });
 
-  it('refuses a stale If-Match with 412 problem+json and changes nothing, nor records anything', async () => {
+  it('refuses a stale If-Match with 412 problem+json and changes nothing, recording only the refusal', async () => {
     const { clientId } = await createClient(t, { company: 'Avant SAS' }, { confirm: false });
     const read = await request(t.url).get(path(clientId)).set(admin);
     // Another operator changes the client in between.
@@ -52,7 +52,11 @@ describe('GET /admin/clients/{id} ETag and PATCH If-Match', () => {
     const now = await request(t.url).get(path(clientId)).set(admin);
     expect(now.body.pending.company).toBe('Autre opérateur SAS');
     const { rows: afterRows } = await t.pool.query(`SELECT count(*)::int AS n FROM audit_events WHERE client_id = $1`, [clientId]);
-    expect(afterRows[0].n).toBe(before[0].n);
+    expect(afterRows[0].n).toBe(before[0].n + 1);
+    const { rows: refused } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'admin.refused'`, [
+      clientId,
+    ]);
+    expect(refused.map((r) => r.changes)).toEqual([{ status: 412, code: 'precondition_failed' }]);
 
     // A weak tag, an unknown tag, and a list without the current one are refused; a list holding it, and `*`, are not.
     expect((await patch(clientId, { company: 'X SAS' }, `W/${now.headers.etag}`)).status).toBe(412);

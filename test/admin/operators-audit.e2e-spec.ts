@@ -210,7 +210,7 @@ describe('the audit trail', () => {
     expect(entry.request_id).toEqual(expect.any(String));
   });
 
-  it('refused writes and writes that change nothing record nothing', async () => {
+  it('refused writes record only their refusal (admin.refused); writes that change nothing record nothing', async () => {
     const { clientId, tokenId } = await createClientWithToken(t);
     await request(t.url).delete(`/api/v1/admin/clients/${clientId}/tokens/${tokenId}`).set(admin());
     const before = await auditCount();
@@ -219,7 +219,13 @@ describe('the audit trail', () => {
     expect((await request(t.url).post(`/api/v1/admin/clients/nobody-here/confirm`).set(admin()).send({})).status).toBe(404);
     expect((await request(t.url).delete(`/api/v1/admin/clients/${clientId}/tokens/${tokenId}`).set(admin())).status).toBe(204);
     expect((await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set(admin()).send({})).status).toBe(200);
-    expect(await auditCount()).toBe(before);
+    // The two 422s, nothing else (a 404 is no refusal of an action on something that exists).
+    expect(await auditCount()).toBe(before + 2);
+    const { rows } = await t.pool.query(`SELECT action, changes FROM audit_events ORDER BY occurred_at DESC, id DESC LIMIT 2`);
+    expect(rows.map((r) => [r.action, r.changes.status, r.changes.code])).toEqual([
+      ['admin.refused', 422, 'validation_failed'],
+      ['admin.refused', 422, 'validation_failed'],
+    ]);
   });
 
   it('is written in the transaction of the write: when the entry cannot be written, the write is undone', async () => {

@@ -64,7 +64,7 @@ describe('the operator: GET and DELETE /api/v1/admin/clients/{client_id}/session
       expect.objectContaining({
         actor: { type: 'admin', operator_token_id: null, name: 'ADMIN_TOKEN' },
         target: { type: 'client', id: clientId },
-        changes: { reason: 'operator', sessions: 2, mailed_links_voided: 0 },
+        changes: { reason: 'operator', sessions: 2, links_voided: 0 },
         request_id: 'end-sessions-1',
       }),
     ]);
@@ -126,7 +126,7 @@ describe('a new confirmed e-mail address', () => {
     );
     expect(rows[0].n).toBe(0);
     expect(await auditOf(clientId)).toEqual([
-      expect.objectContaining({ changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 1 } }),
+      expect.objectContaining({ changes: { reason: 'email_changed', sessions: 1, links_voided: 1 } }),
     ]);
     // The operator's links still work.
     expect(await live(await signedIn(t, clientId))).toBe(true);
@@ -190,7 +190,7 @@ describe('"Sign out everywhere" in the dashboard', () => {
     expect(await auditOf(clientId)).toEqual([
       expect.objectContaining({
         actor: { type: 'client', operator_token_id: null, name: 'dashboard' },
-        changes: { reason: 'sign_out_everywhere', sessions: 2, mailed_links_voided: 0 },
+        changes: { reason: 'sign_out_everywhere', sessions: 2, links_voided: 0 },
       }),
     ]);
     // Without a session, the form is one more page that sends to sign in.

@@ -1,33 +1,43 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
-import { IsCountryCode, IsLanguageCode } from './validators.js';
+import { CONTROL, IsCountryCode, IsLanguageCode, IsServiceEmail, NoControlCharacters, normaliseEmail } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
 export const MAX_STREAMS = 20;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Trimmed, unless it holds a control character (CR, LF, VT, NEL, a tab…): left whole for `NoControlCharacters` to refuse. */
+const trimText = ({ value }: { value: unknown }) => (typeof value === 'string' && !CONTROL.test(value) ? value.trim() : value);
 
 /**
  * Profile fields as the operator sends them. Each is optional; on PATCH (JSON merge patch) an
  * absent field is left unchanged and `null` clears it (arrays become empty).
  */
 export class ProfileInputDto {
-  /** Contact address of the client. */
+  /**
+   * Contact address of the client, stored trimmed, in Unicode NFC, its domain in lower case and an
+   * internationalised domain in its ASCII (`xn--`) form. Refused (`email_characters`): a character
+   * outside printable ASCII before the @, a domain label mixing scripts (a Cyrillic `е` among Latin
+   * letters) or written in Cyrillic or Greek letters that look Latin, full-width or other
+   * compatibility characters.
+   */
   @ApiPropertyOptional({ type: String, nullable: true, format: 'email', maxLength: 254, example: 'compliance@example.fr' })
   @IsOptional()
-  @IsEmail({}, { message: '$property must be a valid email address' })
+  @Transform(normaliseEmail)
+  @IsServiceEmail()
   @MaxLength(254)
   email?: string | null;
 
-  /** Legal name of the company (surrounding white space is trimmed). */
+  /** Legal name of the company, one line (surrounding spaces are trimmed; control characters such as CR, LF, VT, NEL or a tab are refused: `invalid_characters`). */
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, example: 'Exemple SAS' })
   @IsOptional()
-  @Transform(trim)
+  @Transform(trimText)
   @IsString()
+  @NoControlCharacters()
   @NotBlank()
   @MaxLength(200)
   company?: string | null;

@@ -39,7 +39,8 @@ export class ListAuditQueryDto extends PageQueryDto {
 export class AuditActorDto {
   /**
    * `admin`: the bootstrap ADMIN_TOKEN; `operator`: a named operator token; `client`: the client's own people, in the dashboard;
-   * `anonymous`: someone not signed in, asking for a sign-in link by e-mail (the link went to the client's confirmed address).
+   * `anonymous`: someone not signed in, asking for a sign-in link by e-mail (the link went to the client's confirmed address),
+   * or calling the admin API with a credential it refused (`admin.refused`, name `unauthenticated`).
    */
   @ApiProperty({ enum: ['admin', 'operator', 'client', 'anonymous'] })
   type!: 'admin' | 'operator' | 'client' | 'anonymous';
@@ -47,13 +48,16 @@ export class AuditActorDto {
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   operator_token_id!: string | null;
 
-  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people, `token <prefix>` for a client's system filing with a token, `sign-in e-mail request` for an anonymous one). */
+  /** The operator token's name at the time (`ADMIN_TOKEN` for the bootstrap credential, `dashboard` for a client's people, `token <prefix>` for a client's system filing with a token, `sign-in e-mail request` for an anonymous one, `unauthenticated` for a refused credential). */
   @ApiProperty({ example: 'Camille (onboarding)' })
   name!: string;
 }
 
 export class AuditTargetDto {
-  @ApiProperty({ enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session', 'declaration', 'reminder'], example: 'client' })
+  @ApiProperty({
+    enum: ['client', 'token', 'operator_token', 'sign_in_link', 'session', 'declaration', 'reminder', 'request'],
+    example: 'client',
+  })
   type!: string;
 
   @ApiProperty({ example: 'exemple-sas' })
@@ -77,7 +81,10 @@ export class AuditEventDto {
   /**
    * `client.created`, `client.updated`, `client.confirmed`, `token.issued`, `token.revoked`,
    * `operator_token.created`, `operator_token.revoked`, `sign_in_link.issued`, `session.started`, `session.ended`,
-   * `session.ended_all` (every session of a client: `changes.reason` is `operator`, `sign_out_everywhere` or `email_changed`).
+   * `session.ended_all` (every session of a client, and every unused sign-in link: `changes.reason` is `operator`, `sign_out_everywhere`, `email_changed` or `offboarded`),
+   * `sign_in_link.voided_all` (every unused sign-in link of a suspended client),
+   * `admin.refused` (an operator's write refused with 409, 412 or 422, or a request to the admin API whose credential was refused, 401;
+   * target `request` `<METHOD> <path>`; `changes`: `status`, `code`, and for 422 each problem's `pointer` and `code`; never a value sent or a token).
    */
   @ApiProperty({ example: 'client.updated' })
   action!: string;

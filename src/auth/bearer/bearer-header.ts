@@ -82,18 +82,26 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /**
- * A token in the query string is refused (400) before any credential is read: only the
- * Authorization header carries one (RFC 6750 §2.1). A body is never read before authentication, so
- * a form's `access_token` (§2.2) cannot reach a strategy either.
+ * A token outside the Authorization header is refused (400) before any credential is read (RFC 6750
+ * §2.1 only): `access_token` in the query string, under any spelling (any case, percent-encoded, as
+ * an array `access_token[]` or a member `access_token.x`), and a form-encoded body sent without an
+ * Authorization header (the way of §2.2; the body itself is never read before authentication, and
+ * no route of the API takes a form).
  */
-export function refuseTokenOutsideHeader(req: Pick<Request, 'url'>): void {
+export function refuseTokenOutsideHeader(req: Pick<Request, 'url' | 'headers'>): void {
   const query = req.url.indexOf('?');
-  if (query === -1) return;
-  // `access_token` as RFC 6750 §2.3 names it, in any case or percent-encoding: a token in a URL lands in logs and histories.
-  if ([...new URLSearchParams(req.url.slice(query + 1)).keys()].some((key) => key.toLowerCase() === 'access_token')) {
+  // A token in a URL lands in logs and histories.
+  if (query !== -1 && [...new URLSearchParams(req.url.slice(query + 1)).keys()].some((key) => /^access_token(?:$|[[.])/i.test(key))) {
     throw new Problem(
       'bad_request',
       'Send the token in the Authorization header ("Authorization: Bearer <token>"), never in the address: remove access_token from the query string, and revoke the token if this address was shared or logged.',
+    );
+  }
+  const type = req.headers['content-type'];
+  if (req.headers.authorization === undefined && typeof type === 'string' && /^\s*application\/x-www-form-urlencoded\b/i.test(type)) {
+    throw new Problem(
+      'bad_request',
+      'Send the token in the Authorization header ("Authorization: Bearer <token>"), never in a form body: this API takes no form-encoded body.',
     );
   }
 }

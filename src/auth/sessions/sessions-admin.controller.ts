@@ -66,8 +66,8 @@ export class SessionsAdminController {
     operationId: 'endSessions',
     summary: 'End every dashboard session of a client',
     description:
-      'Signs every person of the client out of the dashboard, on every replica, from the next request; sign-in links mailed to the client and not used yet stop working too. ' +
-      'Recorded in the audit trail (`session.ended_all`, with how many sessions ended) when there was anything to end. Idempotent: 204 whether or not anyone was signed in. ' +
+      'Signs every person of the client out of the dashboard, on every replica, from the next request; every sign-in link of the client not used yet (mailed on request, invitations, reminders, links handed over) stops working too. ' +
+      'Recorded in the audit trail (`session.ended_all`, with how many sessions ended and links voided) when there was anything to end. Idempotent: 204 whether or not anyone was signed in. ' +
       "The client's API tokens are not affected (revoke them with `DELETE …/tokens/{token_id}`).",
   })
   @ApiParam(CLIENT_ID_PARAM)

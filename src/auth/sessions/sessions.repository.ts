@@ -106,13 +106,14 @@ export class SessionsRepository {
   }
 
   /**
-   * Voids the sign-in links mailed to a client that are still unused (those an operator handed
-   * over are left), in `manager`'s transaction; how many. Here rather than with sign-in links:
-   * they build on sessions, and ending every session must close the mailbox's way back in too.
+   * Voids every sign-in link of a client still unused, whoever issued it (mailed on request,
+   * invitations, reminders, links handed over), in `manager`'s transaction; how many. Here rather
+   * than with sign-in links: they build on sessions, and ending every session must close every way
+   * back in too.
    */
-  async voidUnusedMailedLinks(manager: EntityManager, clientId: string): Promise<number> {
+  async voidUnusedLinks(manager: EntityManager, clientId: string): Promise<number> {
     const voided = (await manager.query(
-      `WITH voided AS (UPDATE sign_in_links SET expires_at = now() WHERE client_id = $1 AND issued_via = 'email' AND used_at IS NULL AND expires_at > now() RETURNING id)
+      `WITH voided AS (UPDATE sign_in_links SET expires_at = now() WHERE client_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now() RETURNING id)
        SELECT id FROM voided`,
       [clientId],
     )) as { id: string }[];

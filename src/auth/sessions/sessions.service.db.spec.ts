@@ -182,7 +182,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     expect(await sessions.list('nobody')).toEqual([]);
   });
 
-  it('endAll: ends the client’s live sessions and voids its unused mailed links, recorded once with the counts; nobody else’s', async () => {
+  it('endAll: ends the client’s live sessions and voids its unused sign-in links whoever issued them, recorded once with the counts; nobody else’s', async () => {
     const mine = [await started(), await started()];
     const idle = await started();
     await age(idle.sessionId, '31 minutes');
@@ -195,11 +195,12 @@ describe('SessionsService (PostgreSQL in process)', () => {
     expect(ended).toBe(2);
     for (const { secret } of mine) expect(await sessions.resolve(secret)).toBeUndefined();
     expect((await sessions.resolve(theirs.secret))?.clientId).toBe('other');
-    expect(await liveLinks('acme')).toEqual(['email', 'operator']);
+    // Only the used link keeps its expiry; the mailed one and the operator's are void.
+    expect(await liveLinks('acme')).toEqual(['email']);
     expect(
       (
         await database.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = 'acme' AND issued_via = 'email' AND used_at IS NULL AND expires_at > now()`,
+          `SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = 'acme' AND used_at IS NULL AND expires_at > now()`,
         )
       ).rows[0]!.n,
     ).toBe(0);
@@ -211,7 +212,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
       target_type: 'client',
       target_id: 'acme',
       client_id: 'acme',
-      changes: { reason: 'operator', sessions: 2, mailed_links_voided: 1 },
+      changes: { reason: 'operator', sessions: 2, links_voided: 2 },
       request_id: 'req-1',
     });
     // Nothing left: nothing recorded.
@@ -221,7 +222,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     // A mailed link alone is enough to record it.
     await mailedLink('acme');
     expect(await sessions.endAllNow('acme', operator, 'sign_out_everywhere')).toBe(0);
-    expect(await audit()).toMatchObject({ changes: { reason: 'sign_out_everywhere', sessions: 0, mailed_links_voided: 1 } });
+    expect(await audit()).toMatchObject({ changes: { reason: 'sign_out_everywhere', sessions: 0, links_voided: 1 } });
   });
 
   it('a confirmation that changes the confirmed address ends the sessions, in its transaction; a first address or another change does not', async () => {
@@ -236,7 +237,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     expect(await sessions.resolve(secret)).toBeUndefined();
     expect(await audit()).toMatchObject({
       action: 'session.ended_all',
-      changes: { reason: 'email_changed', sessions: 1, mailed_links_voided: 0 },
+      changes: { reason: 'email_changed', sessions: 1, links_voided: 0 },
     });
   });
 

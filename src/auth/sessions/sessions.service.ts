@@ -48,9 +48,11 @@ export class SessionsService {
       const email = changes.email;
       if (email !== undefined && email.from !== null) await this.endAll(manager, clientId, actor, 'email_changed');
     });
-    // Offboarding ends every session for good (a suspension keeps them, refused, so that its people see why).
+    // Offboarding ends every session for good; a suspension keeps them, refused, so that its people
+    // see why, but voids every unused sign-in link (a reactivation does not bring them back).
     accounts.onStatusChanging(async (manager, clientId, change, actor) => {
       if (change.to === 'offboarded') await this.endAll(manager, clientId, actor, 'offboarded');
+      if (change.to === 'suspended') await this.voidLinks(manager, clientId, actor, 'suspended');
     });
   }
 
@@ -61,23 +63,37 @@ export class SessionsService {
 
   /**
    * Ends every live session of a client in `manager`'s transaction (the operator's DELETE, "sign out
-   * everywhere", a new confirmed e-mail address; a suspension must call it too), and voids the
-   * sign-in links mailed to it that are still unused. Recorded once (`session.ended_all`, how many
-   * and why) when there was any. Answers how many sessions ended.
+   * everywhere", a new confirmed e-mail address, offboarding), and voids every sign-in link of the
+   * client still unused, whoever issued it. Recorded once (`session.ended_all`, how many and why)
+   * when there was any. Answers how many sessions ended.
    */
   async endAll(manager: EntityManager, clientId: string, actor: Actor, reason: EndReason): Promise<number> {
     const ended = await this.repository.endAllLive(manager, clientId);
-    const voided = await this.repository.voidUnusedMailedLinks(manager, clientId);
+    const voided = await this.repository.voidUnusedLinks(manager, clientId);
     if (ended > 0 || voided > 0) {
       await this.audit.record(manager, actor, {
         action: 'session.ended_all',
         targetType: 'client',
         targetId: clientId,
         clientId,
-        changes: { reason, sessions: ended, mailed_links_voided: voided },
+        changes: { reason, sessions: ended, links_voided: voided },
       });
     }
     return ended;
+  }
+
+  /** Voids every unused sign-in link of the client, sessions left alone (a suspension); recorded as `sign_in_link.voided_all` when there was any. */
+  private async voidLinks(manager: EntityManager, clientId: string, actor: Actor, reason: EndReason): Promise<void> {
+    const voided = await this.repository.voidUnusedLinks(manager, clientId);
+    if (voided > 0) {
+      await this.audit.record(manager, actor, {
+        action: 'sign_in_link.voided_all',
+        targetType: 'client',
+        targetId: clientId,
+        clientId,
+        changes: { reason, links_voided: voided },
+      });
+    }
   }
 
   /** endAll in a transaction of its own. */

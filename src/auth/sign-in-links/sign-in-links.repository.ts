@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ASCII_LOWER, ASCII_UPPER } from '../../common/email-address.js';
 import type { Language } from '../../i18n/language.js';
+
+/**
+ * The SQL of the hash a link keeps of the address it was mailed to: SHA-256 (hex) of the address
+ * folded in A–Z only, as the dashboard compares addresses (email-address.ts).
+ */
+const addressHash = (address: string) =>
+  `encode(sha256(convert_to(translate(${address}, '${ASCII_UPPER}', '${ASCII_LOWER}'), 'UTF8')), 'hex')`;
 
 /** A link not yet used, revoked or expired. */
 export interface OutstandingLink {
@@ -37,15 +45,18 @@ export class SignInLinksRepository {
     return client;
   }
 
-  /** A new link of `ttlMs`, in `manager`'s transaction; its id and when it expires. */
+  /**
+   * A new link of `ttlMs`, in `manager`'s transaction, bound to the address it is mailed to (null:
+   * handed over by the operator); its id and when it expires.
+   */
   async insert(
     manager: EntityManager,
-    link: { clientId: string; tokenHash: string; issuedVia: 'operator' | 'email'; ttlMs: number },
+    link: { clientId: string; tokenHash: string; issuedVia: 'operator' | 'email'; ttlMs: number; mailedTo: string | null },
   ): Promise<{ id: string; expiresAt: Date }> {
     const [row] = (await manager.query(
-      `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at)
-       VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0)) RETURNING id, expires_at AS "expiresAt"`,
-      [link.clientId, link.tokenHash, link.issuedVia, link.ttlMs],
+      `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at, address_hash)
+       VALUES ($1, $2, $3, now() + make_interval(secs => $4::int / 1000.0), ${addressHash('$5::text')}) RETURNING id, expires_at AS "expiresAt"`,
+      [link.clientId, link.tokenHash, link.issuedVia, link.ttlMs, link.mailedTo],
     )) as [{ id: string; expiresAt: Date }];
     return row;
   }
@@ -82,15 +93,16 @@ export class SignInLinksRepository {
 
   /**
    * Spends the usable link of this hash (unused, not revoked, not expired, its client not
-   * offboarded), in `manager`'s transaction; its client id, or undefined. Two uses at once cannot
-   * both spend it.
+   * offboarded, and if it was mailed, mailed to the client's confirmed address of now), in
+   * `manager`'s transaction; its client id, or undefined. Two uses at once cannot both spend it.
    */
   async spend(manager: EntityManager, tokenHash: string): Promise<string | undefined> {
     const [spent] = (await manager.query(
       `WITH spent AS (
          UPDATE sign_in_links SET used_at = now()
           WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-            AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded')
+            AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded'
+                          AND (sign_in_links.address_hash IS NULL OR sign_in_links.address_hash = ${addressHash('c.confirmed_email')}))
          RETURNING client_id)
        SELECT client_id AS "clientId" FROM spent`,
       [tokenHash],

@@ -95,7 +95,15 @@ export class SignInLinksService {
       }
       const { language } = client;
       const sentTo = request.send ? client.email! : undefined;
-      const link = await this.insert(manager, clientId, actor, 'operator', ttlMs, sentTo ? { sent_to: sentTo, language } : {});
+      const link = await this.insert(
+        manager,
+        clientId,
+        actor,
+        'operator',
+        sentTo ?? null,
+        ttlMs,
+        sentTo ? { sent_to: sentTo, language } : {},
+      );
       if (sentTo) {
         const words = messagesFor(language).operator.invitation;
         const company = client.company ?? clientId;
@@ -118,17 +126,18 @@ export class SignInLinksService {
   }
 
   /**
-   * An invitation issued within the caller's transaction (a reminder's: the link is kept only if
-   * its e-mail is sent), recorded in the audit trail with `extra`.
+   * An invitation mailed to `mailedTo`, issued within the caller's transaction (a reminder's: the
+   * link is kept only if its e-mail is sent), recorded in the audit trail with `extra`.
    */
   async issueWithin(
     manager: EntityManager,
     clientId: string,
     actor: Actor,
+    mailedTo: string,
     ttlMs: number,
     extra: Record<string, unknown> = {},
   ): Promise<IssuedLink> {
-    return this.insert(manager, clientId, actor, 'operator', ttlMs, extra);
+    return this.insert(manager, clientId, actor, 'operator', mailedTo, ttlMs, extra);
   }
 
   /** The client's links not yet used, revoked or expired, newest first (never their secret, which is not kept). */
@@ -149,14 +158,15 @@ export class SignInLinksService {
   }
 
   /**
-   * A link for a confirmed client, asked for by e-mail by someone not signed in (recorded in the
-   * audit trail as `anonymous`); none past SIGN_IN_EMAILS_PER_DAY in the last 24 hours.
+   * A link for a confirmed client, to be mailed to its confirmed address `mailedTo`, asked for by
+   * e-mail by someone not signed in (recorded in the audit trail as `anonymous`); none past
+   * SIGN_IN_EMAILS_PER_DAY in the last 24 hours.
    */
-  async issueByEmail(clientId: string, requestId: string | null): Promise<IssuedLink | undefined> {
+  async issueByEmail(clientId: string, mailedTo: string, requestId: string | null): Promise<IssuedLink | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const mailed = await this.repository.countMailedToday(manager, clientId);
       if (mailed >= SIGN_IN_EMAILS_PER_DAY) return undefined;
-      return this.insert(manager, clientId, { operator: { kind: 'anonymous' }, requestId }, 'email');
+      return this.insert(manager, clientId, { operator: { kind: 'anonymous' }, requestId }, 'email', mailedTo);
     });
   }
 
@@ -165,11 +175,13 @@ export class SignInLinksService {
     clientId: string,
     actor: Actor,
     via: 'operator' | 'email',
+    mailedTo: string | null,
     ttlMs = SIGN_IN_LINK_TTL_MS,
     extra: Record<string, unknown> = {},
   ): Promise<IssuedLink> {
     const secret = generateToken(SIGN_IN_LINK_PREFIX);
-    const row = await this.repository.insert(manager, { clientId, tokenHash: hashToken(secret), issuedVia: via, ttlMs });
+    // A mailed link is bound to its address: refused once that is no longer the client's confirmed one.
+    const row = await this.repository.insert(manager, { clientId, tokenHash: hashToken(secret), issuedVia: via, ttlMs, mailedTo });
     await this.audit.record(manager, actor, {
       action: 'sign_in_link.issued',
       targetType: 'sign_in_link',
@@ -180,7 +192,7 @@ export class SignInLinksService {
     return { id: row.id, url: `${this.baseUrl}${SIGN_IN_LINK_PATH}?token=${secret}`, expiresAt: row.expiresAt };
   }
 
-  /** Spends the link and starts a session; refused when unknown, used or expired (the same answer for each). */
+  /** Spends the link and starts a session; refused when unknown, used, expired or mailed to an address no longer the client's (the same answer for each). */
   async use(secret: unknown, requestId: string | null): Promise<LinkUse> {
     if (typeof secret !== 'string' || !parseToken(secret, SIGN_IN_LINK_PREFIX).ok) return { ok: false };
     return this.dataSource.transaction(async (manager) => {

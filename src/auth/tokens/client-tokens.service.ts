@@ -65,6 +65,7 @@ export class ClientTokensService {
     const mode = options.mode ?? 'live';
     const token = generateToken(clientTokenPrefix(mode));
     return this.dataSource.transaction(async (manager) => {
+      await this.accounts.lockForIssue(manager, clientId);
       const saved = await this.tokens.insert(manager, {
         clientId,
         tokenHash: hashToken(token),

@@ -25,7 +25,8 @@ export class TokensAdminController {
       'The body itself is optional: without one, a live token with neither name nor expiry.\n\n' +
       '**Sandbox**: `"mode": "test"` issues a test token (`eprt_…` instead of `eprc_…`). With it every client operation works as with a live token, ' +
       "against the client's test data only: test declarations (receipts `TEST-…`) never appear in the operator's listings, exports and summaries, " +
-      'nor through a live token, and the other way round. They persist between calls; `DELETE /api/v1/test-data` with the test token wipes them.',
+      'nor through a live token, and the other way round. They persist between calls; `DELETE /api/v1/test-data` with the test token wipes them.\n\n' +
+      'An offboarded client is given no new token: 409 `conflict`.',
   })
   @ApiBody({
     type: IssueTokenDto,
@@ -37,7 +38,7 @@ export class TokensAdminController {
   })
   @ApiParam(CLIENT_ID_PARAM)
   @ApiCreatedResponse({ description: 'The token, with its secret: shown this once, never again.', type: IssuedTokenDto })
-  @ApiProblems(400, 404, 413, 415, 422)
+  @ApiProblems(400, 404, 409, 413, 415, 422)
   async issue(@Param('client_id') clientId: string, @Body() body: IssueTokenDto, @CurrentActor() actor: Actor): Promise<IssuedTokenDto> {
     const expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : null;
     return IssuedTokenDto.fromIssued(await this.tokens.issue(clientId, { name: body.name, expiresAt, mode: body.mode }, actor));

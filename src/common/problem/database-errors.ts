@@ -21,3 +21,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** SQLSTATE 57014 (query_canceled): a statement ran past its statement_timeout (or was cancelled). */
+export function isStatementTimeout(error: unknown): boolean {
+  for (
+    let e = error, depth = 0;
+    e && depth < 5;
+    e = (e as { cause?: unknown }).cause ?? (e as { driverError?: unknown }).driverError, depth++
+  ) {
+    if ((e as { code?: unknown }).code === '57014') return true;
+  }
+  return false;
+}

@@ -8,7 +8,7 @@ import { declaresBody } from '../http/request-body.js';
 import { requestId } from '../logging.js';
 import { PAGE_PROBLEMS, type PageProblems, SITE_NOT_FOUND } from './page-problems.js';
 import { type FieldError, PROBLEM_TYPES, Problem, type ProblemCode, publicFieldError } from './problem.js';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { isDatabaseUnavailable, isStatementTimeout } from './database-errors.js';
 import { PROBLEM_CONTENT_TYPE } from './problem-content-type.js';
 
 /**
@@ -75,6 +75,12 @@ export class ProblemFilter implements ExceptionFilter {
     if (exception instanceof Problem) return exception;
     if (isDatabaseUnavailable(exception)) {
       return new Problem('service_unavailable', 'The database is unreachable; retry shortly.', {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    if (isStatementTimeout(exception)) {
+      // The database is busy (a statement waited or ran past its timeout): not the client's fault, worth retrying.
+      return new Problem('service_unavailable', 'The database took too long to answer; retry shortly.', {
         headers: { 'Retry-After': '5' },
       });
     }

@@ -119,7 +119,7 @@ export class RemindersService {
             return 'already_reminded';
           }
         }
-        const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, REMINDER_LINK_TTL_MS, {
+        const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, reminder.email, REMINDER_LINK_TTL_MS, {
           sent_to: reminder.email,
           language: reminder.language,
           reminder_period: period,

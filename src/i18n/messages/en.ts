@@ -169,7 +169,9 @@ const productFields = {
       ? 'The weight of an element must be more than 0 grams, for example 410.5.'
       : p.reason === 'too_large'
         ? `The weight of one element is at most ${n(p.max ?? 10000000)} grams. Write it in grams, not in kilograms.`
-        : `Write the weight of one element in grams, in figures, for example ${n('410.5')}.`,
+        : p.reason === 'too_small'
+          ? `The weight of one element is at least ${n(p.min ?? 0.001)} grams (a milligram). Write it in grams, for example ${n('2.125')}.`
+          : `Write the weight of one element in grams, in figures, for example ${n('410.5')}.`,
   weight_too_precise: (p) =>
     `A weight has at most ${n(p.decimals ?? 3)} decimals (to the milligram), for example ${n('2.125')} grams. Round it.`,
   invalid_count: (p) =>
@@ -387,6 +389,8 @@ export const en = {
           ? 'This text is too long: shorten it.'
           : `This text is too long: shorten it to ${times(p.max, 'character', 'characters')} at most.`,
     invalid_email: () => 'Enter an e-mail address in the right format, for example name@example.com.',
+    email_characters: () =>
+      'Type the e-mail address again with plain Latin letters, digits, dots, hyphens, underscores and plus signs before the @, for example name@example.com: it holds a letter of another script that looks like a Latin one, a full-width character or a domain mixing scripts, which would send mail to another mailbox than it reads.',
     invalid_array: () => 'Give a list here, even of one item, for example the stream EMB.',
     array_max_size: (p) =>
       p.max === undefined ? 'The list is too long: shorten it.' : `The list is too long: keep ${times(p.max, 'item', 'items')} at most.`,

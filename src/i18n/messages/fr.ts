@@ -177,7 +177,9 @@ const productFields = {
       ? t`Le poids d'un élément doit être supérieur à 0 gramme, par exemple ${n('410.5')}.`
       : p.reason === 'too_large'
         ? t`Le poids d'un élément est d'au plus ${n(p.max ?? 10000000)} grammes. Indiquez-le en grammes, et non en kilogrammes.`
-        : t`Indiquez le poids d'un élément en grammes, en chiffres, par exemple ${n('410.5')}.`,
+        : p.reason === 'too_small'
+          ? t`Le poids d'un élément est d'au moins ${n(p.min ?? 0.001)} gramme (un milligramme). Indiquez-le en grammes, par exemple ${n('2.125')}.`
+          : t`Indiquez le poids d'un élément en grammes, en chiffres, par exemple ${n('410.5')}.`,
   weight_too_precise: (p) =>
     t`Un poids compte au plus ${n(p.decimals ?? 3)} décimales (au milligramme près), par exemple ${n('2.125')} grammes. Arrondissez-le.`,
   invalid_count: (p) =>
@@ -385,6 +387,8 @@ export const fr = {
           ? t`Ce texte est trop long : raccourcissez-le.`
           : t`Ce texte est trop long : raccourcissez-le à ${times(p.max, 'caractère', 'caractères')} au plus.`,
     invalid_email: () => 'Saisissez une adresse électronique valide, par exemple nom@exemple.fr.',
+    email_characters: () =>
+      t`Saisissez de nouveau l'adresse électronique en lettres latines sans accent, chiffres, points, tirets, tirets bas et signes plus avant le @, par exemple nom@exemple.fr : elle contient une lettre d'un autre alphabet qui ressemble à une lettre latine, un caractère pleine chasse ou un domaine qui mélange les alphabets, ce qui enverrait le courrier à une autre boîte que celle qu'on lit.`,
     invalid_array: () => t`Indiquez ici une liste, même d'un seul élément, par exemple la filière EMB.`,
     array_max_size: (p) =>
       p.max === undefined

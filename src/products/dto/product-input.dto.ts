@@ -9,6 +9,7 @@ import {
   MAX_SALES,
   MAX_UNITS,
   MAX_WEIGHT_G,
+  MIN_WEIGHT_G,
 } from '../product-rules.js';
 
 @ApiSchema({
@@ -20,8 +21,8 @@ export class PackagingElementInputDto {
   @ApiProperty({ example: 'glass' })
   material!: string;
 
-  /** Grams of ONE element: a JSON number above 0 and at most 10,000,000 (`invalid_weight`), at most 3 decimals (`weight_too_precise`). Stored exactly, as a decimal. */
-  @ApiProperty({ type: Number, example: 410.5, minimum: 0, exclusiveMinimum: true, maximum: MAX_WEIGHT_G })
+  /** Grams of ONE element: a JSON number from 0.001 (a milligram) to 10,000,000 (`invalid_weight`), at most 3 decimals (`weight_too_precise`). Stored exactly, as a decimal. */
+  @ApiProperty({ type: Number, example: 410.5, minimum: MIN_WEIGHT_G, maximum: MAX_WEIGHT_G })
   weight_g!: number;
 
   /** How many such elements one sales unit carries: a whole number from 1 to 10,000 (`invalid_count`). Default 1. */
