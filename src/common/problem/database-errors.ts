@@ -1,7 +1,8 @@
 /** Errors that mean "the database cannot be reached now", as opposed to a bug. */
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOENT', 'EHOSTUNREACH']);
-// SQLSTATE classes 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), 53300 (too many connections).
-const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-4]|53300)/;
+// SQLSTATE classes 08 (connection exception), 57P (operator intervention: shutdown, cannot connect now), 57014 (statement
+// cancelled: statement_timeout, or an operator's pg_cancel_backend), 53300 (too many connections).
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-4]|57014|53300)/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
