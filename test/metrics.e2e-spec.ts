@@ -79,10 +79,15 @@ it('counts requests by route template and status, the pool, timeouts, failed e-m
   // /no/such/… and /metrics on the public port.
   expect(sample(text, duration('GET', '(unmatched)', 404))).toBe(2);
   expect(sample(text, duration('GET', '(public files)', 200))).toBe(1);
-  // A latency histogram: the last bucket holds every request.
-  expect(text).toMatch(
-    /^epr_http_request_duration_seconds_bucket\{[^}]*le="\+Inf"[^}]*route="\/api\/v1\/declarations",status="200"[^}]*\} 3$/m,
-  );
+  // A latency histogram: cumulative buckets, the last one holding every request, and their sum.
+  const buckets = text
+    .split('\n')
+    .filter((l) => l.startsWith('epr_http_request_duration_seconds_bucket{method="GET",route="/api/v1/declarations",status="200",'));
+  expect(buckets).toHaveLength(14);
+  const counts = buckets.map((l) => Number(l.split(' ')[1]));
+  expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  expect(buckets.at(-1)).toMatch(/le="\+Inf"\} 3$/);
+  expect(sample(text, 'epr_http_request_duration_seconds_sum{method="GET",route="/api/v1/declarations",status="200"}')).toBeGreaterThan(0);
   // No path, token or identifier is ever a label.
   expect(text).not.toContain(unknown);
   expect(text).not.toContain(token);
