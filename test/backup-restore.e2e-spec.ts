@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -191,12 +191,13 @@ describe('backup of the embedded database, restored on a PostgreSQL server', () 
     expect(refused.code).toBe(1);
     expect(refused.output).toContain('already holds a database');
 
+    // Restored into an empty DATA_DIR, the database dumps again to the very same file: the same rows,
+    // sequences, functions, triggers and constraints (the server test above shows the service on them).
     const other = path.join(dir, 'restored');
     expect(await command(['restore', backup], { DATA_DIR: other })).toMatchObject({ code: 0 });
-    const app = await spawnApp({ DATA_DIR: other });
-    apps.push(app);
-    expect((await get(`${app.url}/api/v1/me`, client.token)).body).toEqual(before.me.body);
-    expect(await app.stop('SIGTERM')).toBe(0);
+    const again = path.join(dir, 'again.sql');
+    expect(await command(['backup', again], { DATA_DIR: other })).toMatchObject({ code: 0 });
+    expect(await readFile(again, 'utf8')).toBe(await readFile(backup, 'utf8'));
 
     const forced = await command(['restore', backup, '--force'], { DATA_DIR: dataDir });
     expect(forced.code).toBe(0);
