@@ -7,6 +7,7 @@ import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { RequestLog } from './common/logging.js';
+import { Metrics } from './common/metrics.js';
 import { setupOpenApi } from './openapi.js';
 import { quietFrameworkLogger } from './common/startup.js';
 import type { AppConfig } from './config/config.js';
@@ -49,8 +50,9 @@ export async function createApp(
   database: DatabaseConnection,
   options: AppOptions = {},
 ): Promise<NestExpressApplication> {
-  const requestLog = new RequestLog(config, options.logStream);
-  const module = AppModule.forRoot(config, database, { ...options, requestLog });
+  const metrics = config.metrics ? new Metrics() : undefined;
+  const requestLog = new RequestLog(config, options.logStream, metrics);
+  const module = AppModule.forRoot(config, database, { ...options, requestLog, metrics });
   module.imports = [...(module.imports ?? []), ...(options.extraImports ?? [])];
   // Paths are exact: `/API/V1/ME` and `/api/v1/me/` are not aliases of `/api/v1/me`.
   const instance = express();

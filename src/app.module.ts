@@ -11,6 +11,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { CsrfInterceptor } from './auth/sessions/csrf.js';
 import { RequestBodyInterceptor } from './common/http/request-body.js';
 import { RequestLog } from './common/logging.js';
+import { type Metrics, MetricsModule } from './common/metrics.js';
 import { ProblemFilter } from './common/problem/problem.filter.js';
 import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
@@ -39,6 +40,8 @@ export interface AppModuleOptions {
   rateLimits?: Partial<RateLimits>;
   /** The query timeouts of the app's connections (tests lower them). */
   queryTimeouts?: QueryTimeouts;
+  /** The Prometheus metrics, when METRICS_PORT is set (createApp makes them). */
+  metrics?: Metrics;
 }
 
 /**
@@ -59,7 +62,11 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot((options.requestLog ?? new RequestLog(config, options.logStream)).params()),
         // Each module registers its own entities (TypeOrmModule.forFeature).
-        TypeOrmModule.forRoot({ ...databaseOptions(database, config.migrationsRun, options.queryTimeouts), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({
+          ...databaseOptions(database, config.migrationsRun, options.queryTimeouts, (kind) => options.metrics?.queryTimedOut(kind)),
+          autoLoadEntities: true,
+        }),
+        MetricsModule.forRoot(options.metrics),
         PreparedStatementsModule,
         RateLimitModule.forRoot(options.rateLimits),
         HealthModule,

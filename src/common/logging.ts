@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import type { AppConfig } from '../config/config.js';
+import type { Metrics } from './metrics.js';
 
 /** A client-supplied X-Request-Id is kept only if it is short and plain. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -146,12 +147,14 @@ function withRequestId(line: Record<string, unknown>, id: string | undefined): o
 
 const STARTED = Symbol('requestLogStarted');
 const ROUTE = Symbol('requestLogRoute');
+const METRICS_ROUTE = Symbol('metricsRoute');
 type LoggedRequest = IncomingMessage & {
   id?: unknown;
   route?: { path?: string };
   baseUrl?: string;
   clientId?: string;
   [ROUTE]?: string;
+  [METRICS_ROUTE]?: string;
 };
 type LoggedResponse = ServerResponse & { err?: Error };
 
@@ -178,7 +181,11 @@ export class RequestLog {
   readonly logger: Logger;
   private readonly infoEnabled: boolean;
 
-  constructor(config: AppConfig, stream?: DestinationStream) {
+  constructor(
+    config: AppConfig,
+    stream?: DestinationStream,
+    private readonly metrics?: Metrics,
+  ) {
     this.logger = pino(loggerOptions(config), stream ?? bufferedStdout());
     this.infoEnabled = this.logger.isLevelEnabled('info');
   }
@@ -196,11 +203,19 @@ export class RequestLog {
     const logged = req as LoggedRequest;
     const id = requestIdOf(req);
     logged.id = id;
-    (res as ServerResponse & { [STARTED]?: number })[STARTED] = Date.now();
+    const started = Date.now();
+    (res as ServerResponse & { [STARTED]?: number })[STARTED] = started;
     let done = false;
     const end = (error?: Error) => {
       if (done) return;
       done = true;
+      // The route template (a request no route matched is one label, never its path).
+      this.metrics?.observeRequest(
+        req.method ?? '',
+        logged[METRICS_ROUTE] ?? routeOf(logged) ?? '(unmatched)',
+        res.statusCode,
+        (Date.now() - started) / 1000,
+      );
       this.write(logged, res as LoggedResponse, id, error);
     };
     res.once('close', () => end());
@@ -213,9 +228,13 @@ export class RequestLog {
     requestContext.run(id, next);
   }
 
-  /** The route template of a request answered before the router (e.g. a public file's path). */
-  static setRoute(req: IncomingMessage, route: string): void {
+  /**
+   * The route template of a request answered before the router (e.g. a public file's path), and the
+   * route its metrics count it under when that differs (every public file under one).
+   */
+  static setRoute(req: IncomingMessage, route: string, metricsRoute?: string): void {
     (req as LoggedRequest)[ROUTE] = route;
+    if (metricsRoute !== undefined) (req as LoggedRequest)[METRICS_ROUTE] = metricsRoute;
   }
 
   private write(req: LoggedRequest, res: LoggedResponse, id: string, error: Error | undefined): void {

@@ -93,6 +93,10 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'loopback, proxy.example.org' }, 'TRUST_PROXY'],
+    [{ METRICS_PORT: '0' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '3000' }, 'METRICS_PORT'],
+    [{ PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT'],
   ])('refuses %j, naming %s', (env, name) => {
     expect(message(env)).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
   });
@@ -103,6 +107,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', CONTACT_EMAIL: 'contact@exemple.fr' }).contactEmail).toBe('contact@exemple.fr');
     expect(message({ CONTACT_EMAIL: 'nobody' })).toMatch(/^\s*CONTACT_EMAIL: must be an e-mail address/m);
     expect(message({ NODE_ENV: 'production' })).toMatch(/^\s*CONTACT_EMAIL: must be set in production/m);
+  });
+
+  it('reads METRICS_PORT (unset: no metrics) and METRICS_HOST (loopback unless said)', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
   });
 
   it('names every bad variable at once', () => {

@@ -40,6 +40,8 @@ export interface AppConfig {
   mail: { smtpUrl: string | undefined; from: string };
   /** The operator's contact address, shown on the site and in index.json; required in production (NODE_ENV=production). */
   contactEmail: string | undefined;
+  /** Prometheus metrics on a port of their own (never the public one); undefined → no metrics. */
+  metrics: { port: number; host: string } | undefined;
 }
 
 /** Express's names for address ranges in `trust proxy`. */
@@ -125,6 +127,13 @@ const schema = z.object({
   MAIL_FROM: z.email('must be an e-mail address, e.g. no-reply@example.org').optional(),
   CONTACT_EMAIL: z.email('must be an e-mail address, e.g. contact@example.org').optional(),
   NODE_ENV: z.string().optional(),
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a whole number from 1 to 65535' })
+    .int('must be a whole number from 1 to 65535')
+    .min(1, 'must be a whole number from 1 to 65535')
+    .max(65535, 'must be a whole number from 1 to 65535')
+    .optional(),
+  METRICS_HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -162,6 +171,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  CONTACT_EMAIL: must be set in production (NODE_ENV=production): the address people write to, shown on the site and in index.json',
     );
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_PORT: must differ from PORT (the metrics are never served on the public port)',
+    );
+  }
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
@@ -185,5 +199,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(publicBaseUrl).hostname}` },
     contactEmail: e.CONTACT_EMAIL,
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

@@ -22,20 +22,32 @@ export const QUERY_READ_TIMEOUT = 'Query read timeout';
  * pg fails a timed-out query but keeps its connection, still waiting for the answer: handed out
  * again, it would stall every query after it. Destroying it lets the pool replace it.
  */
-function dropConnectionOnQueryTimeout(client: pg.PoolClient): void {
+function dropConnectionOnQueryTimeout(client: pg.PoolClient, onTimeout: OnQueryTimeout | undefined): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const result = query(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
         if ((error as Error | undefined)?.message === QUERY_READ_TIMEOUT) {
+          onTimeout?.('query');
           (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        } else if (
+          (error as { code?: string } | undefined)?.code === QUERY_CANCELED &&
+          /statement timeout/.test((error as Error).message)
+        ) {
+          onTimeout?.('statement');
         }
       });
     }
     return result;
   };
 }
+
+/** PostgreSQL's SQLSTATE of a cancelled statement (statement_timeout among other causes). */
+const QUERY_CANCELED = '57014';
+
+/** Told of each query that times out (the metrics count them). */
+export type OnQueryTimeout = (kind: 'statement' | 'query') => void;
 
 /**
  * How long a streamed export's cursor may stay open (its transaction's statement_timeout): it lives
@@ -58,6 +70,7 @@ export function databaseOptions(
   connection: DatabaseConnection,
   migrationsRun: boolean,
   timeouts: QueryTimeouts = QUERY_TIMEOUTS,
+  onTimeout?: OnQueryTimeout,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -77,7 +90,7 @@ export function databaseOptions(
       // A peer that vanished without a word (no FIN, no RST) is found by the kernel's probes.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      onConnect: dropConnectionOnQueryTimeout,
+      onConnect: (client: pg.PoolClient) => dropConnectionOnQueryTimeout(client, onTimeout),
     },
   };
 }

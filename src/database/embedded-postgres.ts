@@ -78,7 +78,7 @@ export class EmbeddedPostgres {
  * for this service's user only. PGlite creates its files 0666; the directory's mode is what keeps
  * files it creates while running private, and every start and stop tightens them again.
  */
-async function makePrivate(dir: string): Promise<void> {
+export async function makePrivate(dir: string): Promise<void> {
   await chmod(dir, 0o700);
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const target = path.join(entry.parentPath, entry.name);

@@ -47,7 +47,7 @@ export function edgeHandler({ config, requestLog, files, me, app, draining, conn
     try {
       const file = files.files.answer(req, res, id);
       if (file !== undefined) {
-        RequestLog.setRoute(req, file);
+        RequestLog.setRoute(req, file, '(public files)');
         return;
       }
       res.setHeader('X-Request-Id', id);

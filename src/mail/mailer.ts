@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { METRICS, type Metrics } from '../common/metrics.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 
@@ -21,7 +22,10 @@ export class Mailer implements OnApplicationShutdown {
   private readonly transport: Transporter | undefined;
   private readonly from: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics | null = null,
+  ) {
     this.from = config.mail.from;
     this.transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
   }
@@ -35,7 +39,9 @@ export class Mailer implements OnApplicationShutdown {
     if (!this.transport) throw new Error('Mail is not configured (SMTP_URL)');
     try {
       await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+      this.metrics?.mailDone(true);
     } catch (error) {
+      this.metrics?.mailDone(false);
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'could not send mail');
       throw error;
     }
