@@ -1,9 +1,9 @@
 /** Errors that mean "the database cannot be reached now", as opposed to a bug. */
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOENT', 'EHOSTUNREACH']);
 // SQLSTATE classes 08 (connection exception), 53 (insufficient resources: disk full, out of memory, too many
-// connections), 57P (operator intervention: shutdown, cannot connect now), 57014 (statement cancelled: statement_timeout,
-// or an operator's pg_cancel_backend).
-const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-4]|57014)/;
+// connections) and 57P (operator intervention: shutdown, cannot connect now). A statement cancelled by its
+// timeout (57014) is told apart below.
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-4])/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
