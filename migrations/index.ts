@@ -13,6 +13,7 @@ import { ClientLanguage1797300000000 } from './1797300000000-client-language.js'
 import { ProductsSandbox1797400000000 } from './1797400000000-products-sandbox.js';
 import { DeclaredByName1797500000000 } from './1797500000000-declared-by-name.js';
 import { Reminders1797560000000 } from './1797560000000-reminders.js';
+import { MailOutbox1797620000000 } from './1797620000000-mail-outbox.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -31,4 +32,5 @@ export const MIGRATIONS: Function[] = [
   ProductsSandbox1797400000000,
   DeclaredByName1797500000000,
   Reminders1797560000000,
+  MailOutbox1797620000000,
 ];
