@@ -19,6 +19,9 @@ import { RemindersRepository } from './reminders.repository.js';
 /** How long the sign-in link of a reminder works: the longest invitation (7 days). */
 export const REMINDER_LINK_TTL_MS = MAX_SIGN_IN_LINK_TTL_MS;
 
+/** Reminders recorded at the same time by one run (each in its own transaction, on its own connection). */
+const REMINDERS_AT_ONCE = 4;
+
 /** `would_send` / `already_reminded` on a dry run; `queued` (in the mail outbox, sent after the answer) or `already_reminded` when applied. */
 export type ReminderOutcome = 'would_send' | 'already_reminded' | 'queued';
 
@@ -92,9 +95,13 @@ export class RemindersService {
       return [{ ...client, missing, outcome: reminded ? 'already_reminded' : 'would_send' }];
     });
     if (!options.apply) return reminders;
-    for (const reminder of reminders) {
-      if (reminder.outcome === 'would_send') reminder.outcome = await this.send(period, reminder, options.force, actor);
-    }
+    // A few clients at a time (each its own short transaction), leaving most of the pool to other requests.
+    const due = reminders.filter((r) => r.outcome === 'would_send');
+    const next = async (): Promise<void> => {
+      for (let reminder = due.shift(); reminder; reminder = due.shift())
+        reminder.outcome = await this.send(period, reminder, options.force, actor);
+    };
+    await Promise.all(Array.from({ length: REMINDERS_AT_ONCE }, next));
     this.outbox.kick();
     return reminders;
   }
