@@ -35,7 +35,7 @@ export class ClientMessageDto {
   last_error!: string | null;
 
   /** When it was queued (UTC, microseconds). */
-  @ApiProperty({ format: 'date-time', example: '2026-11-28T10:00:00.123456Z' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:00:00.123456Z' })
   created_at!: string;
 
   /** While `queued`: when it is tried next. */
