@@ -31,6 +31,8 @@ export interface ClaimedMail {
   language: Language;
   body: Buffer;
   attempts: number;
+  /** The sign-in link it carries was revoked, used or has expired since it was queued: it is not to be sent. */
+  linkVoid: boolean;
 }
 
 export interface QueuedMail {
@@ -67,7 +69,9 @@ export class MailOutboxRepository {
       `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
         WHERE id IN (SELECT id FROM mail_outbox WHERE state = 'queued' AND next_attempt_at <= now()
                       ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient, subject, language, body, attempts`,
+        RETURNING id, recipient, subject, language, body, attempts,
+                  EXISTS (SELECT 1 FROM sign_in_links l WHERE l.id = mail_outbox.sign_in_link_id
+                             AND (l.revoked_at IS NOT NULL OR l.used_at IS NOT NULL OR l.expires_at <= now())) AS "linkVoid"`,
       [limit, leaseMs],
     )) as [ClaimedMail[], number];
     return rows;
@@ -89,8 +93,8 @@ export class MailOutboxRepository {
   }
 
   /**
-   * Given up: its text is not kept any longer, and the sign-in link it carried, which nobody
-   * received, stops working (it no longer shows as outstanding).
+   * Given up (or not to be sent): its text is not kept any longer, and the sign-in link it carried,
+   * which nobody received, stops working (it no longer shows as outstanding).
    */
   async failed(id: string, error: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {

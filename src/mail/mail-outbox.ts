@@ -131,6 +131,8 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
   }
 
   private async attempt(mail: ClaimedMail): Promise<void> {
+    // Voided meanwhile (the client's address changed, its sessions were ended…): its link must not reach the mailbox any more.
+    if (mail.linkVoid) return this.repository.failed(mail.id, 'not sent: the sign-in link it carries was revoked, used or has expired');
     let failure: string | undefined;
     try {
       const text = this.open(mail.body);

@@ -6,6 +6,7 @@
  */
 import request from 'supertest';
 import { createClient, createClientWithToken } from '../support/factories.js';
+import { DEFAULT_MAIL_DELIVERY } from '../../src/mail/mail-delivery.js';
 import { drainOutbox, FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
 import { ADMIN_TOKEN, SERVER_DATABASE_URL, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -13,6 +14,8 @@ import { ADMIN_TOKEN, SERVER_DATABASE_URL, startTestApp, type TestApp } from '..
 const SMTP_DELAY_MS = 1_500;
 /** What an answer that waits for no mail server takes at most, on a loaded 2-core machine. */
 const PROMPT_MS = 3_000;
+/** Messages the sender takes at once. */
+const FAST_MAIL_DELIVERY_BATCH = DEFAULT_MAIL_DELIVERY.batch;
 
 let t: TestApp;
 let mailbox: Mailbox;
@@ -145,6 +148,28 @@ describe('a slow mail server holds no database connection and no request', () =>
     const messages = await request(t.url).get('/api/v1/admin/clients/rappel-7/messages').set(admin);
     expect(messages.body.data).toEqual([expect.objectContaining({ kind: 'reminder', state: 'sent', to: 'rappel.7@exemple.fr' })]);
   }, 240_000);
+});
+
+describe('a queued invitation whose link is voided before it goes', () => {
+  it('is not sent: its link never reaches the mailbox, and the operator sees why', async () => {
+    const busy = await Promise.all(Array.from({ length: FAST_MAIL_DELIVERY_BATCH }, () => createClient(t)));
+    const { clientId } = await createClient(t, { email: 'ancienne.adresse@exemple.fr' });
+    // The sender is busy with a batch of slow messages: the next one waits for it.
+    mailbox.delayMs = SMTP_DELAY_MS;
+    for (const other of busy) {
+      await request(t.url).post(`/api/v1/admin/clients/${other.clientId}/sign-in-links`).set(admin).send({ send: true }).expect(201);
+    }
+    const link = await request(t.url).post(`/api/v1/admin/clients/${clientId}/sign-in-links`).set(admin).send({ send: true });
+    expect(link.status).toBe(201);
+    await request(t.url).delete(`/api/v1/admin/clients/${clientId}/sign-in-links/${link.body.id}`).set(admin).expect(204);
+    await drainOutbox(t, 60_000);
+    const token = new URL(link.body.url).searchParams.get('token')!;
+    expect(mailbox.inbox.some((mail) => mail.text?.includes(token))).toBe(false);
+    const messages = await request(t.url).get(`/api/v1/admin/clients/${clientId}/messages`).set(admin);
+    expect(messages.body.data).toEqual([
+      expect.objectContaining({ state: 'failed', last_error: 'not sent: the sign-in link it carries was revoked, used or has expired' }),
+    ]);
+  }, 90_000);
 });
 
 describe('GET /api/v1/admin/clients/{client_id}/messages', () => {
