@@ -8,7 +8,14 @@ import request from 'supertest';
 import { createClient, createClientWithToken } from '../support/factories.js';
 import { DEFAULT_MAIL_DELIVERY } from '../../src/mail/mail-delivery.js';
 import { drainOutbox, FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
-import { ADMIN_TOKEN, SERVER_DATABASE_URL, startTestApp, type TestApp } from '../support/test-app.js';
+import {
+  ADMIN_TOKEN,
+  createTestDatabase,
+  SERVER_DATABASE_URL,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+} from '../support/test-app.js';
 
 /** How long the slow server waits before each answer (greeting, MAIL FROM, RCPT TO, end of data): a message takes 4 times this. */
 const SMTP_DELAY_MS = 1_500;
@@ -169,6 +176,47 @@ describe('a queued invitation whose link is voided before it goes', () => {
     expect(messages.body.data).toEqual([
       expect.objectContaining({ state: 'failed', last_error: 'not sent: the sign-in link it carries was revoked, used or has expired' }),
     ]);
+  }, 90_000);
+});
+
+(SERVER_DATABASE_URL ? describe : describe.skip)('two replicas on one database', () => {
+  let db: TestDatabase;
+  let replicas: TestApp[] = [];
+  let shared: Mailbox;
+  beforeAll(async () => {
+    shared = await startMailbox();
+    db = await createTestDatabase();
+    const env = { SMTP_URL: shared.url };
+    replicas = [await startTestApp({ database: db, env, mailDelivery: FAST_MAIL_DELIVERY })];
+    replicas.push(await startTestApp({ database: db, env: { ...env, MIGRATIONS_RUN: 'false' }, mailDelivery: FAST_MAIL_DELIVERY }));
+  }, 60_000);
+  afterAll(async () => {
+    for (const replica of replicas.reverse()) await replica.close({ keepDatabase: true });
+    await db?.close();
+    await shared?.close();
+  });
+
+  it('deliver each message once (rows claimed with FOR UPDATE SKIP LOCKED), whichever queued it', async () => {
+    const [a, b] = replicas as [TestApp, TestApp];
+    const clients = await Promise.all(Array.from({ length: 20 }, () => createClient(a)));
+    shared.delayMs = 200;
+    const links = await Promise.all(
+      clients.map(({ clientId }, i) =>
+        request((i % 2 ? b : a).url)
+          .post(`/api/v1/admin/clients/${clientId}/sign-in-links`)
+          .set(admin)
+          .send({ send: true })
+          .expect(201),
+      ),
+    );
+    await drainOutbox(a, 60_000);
+    expect(shared.inbox).toHaveLength(20);
+    for (const link of links) {
+      const token = new URL(link.body.url).searchParams.get('token')!;
+      expect(shared.inbox.filter((mail) => mail.text?.includes(token))).toHaveLength(1);
+    }
+    const { rows } = await a.pool.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'sent' AND attempts = 1`);
+    expect(rows[0].n).toBe(20);
   }, 90_000);
 });
 
