@@ -5,6 +5,7 @@
  * transaction, the mail arrives afterwards, and each message's delivery is visible to the operator.
  */
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createClient, createClientWithToken } from '../support/factories.js';
 import { DEFAULT_MAIL_DELIVERY } from '../../src/mail/mail-delivery.js';
 import { drainOutbox, FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
@@ -107,6 +108,9 @@ describe('a slow mail server holds no database connection and no request', () =>
 
     await drainOutbox(t, 120_000);
     expect(await watch.stop()).toBe(0);
+    // The backstop: on a server, PostgreSQL ends a session of the service idle in a transaction for 30 s (not on the embedded one).
+    const [setting] = await t.app.get(DataSource).query('SHOW idle_in_transaction_session_timeout');
+    expect(setting.idle_in_transaction_session_timeout).toBe(SERVER_DATABASE_URL ? '30s' : '0');
     for (const { clientId } of clients) expect(mailbox.inbox.some((mail) => mail.text?.includes(clientId))).toBe(true);
     expect(mailbox.inbox.find((mail) => mail.text?.includes(token))).toBeDefined();
     // Sent: the text is gone from the outbox.
