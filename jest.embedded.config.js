@@ -27,6 +27,8 @@ export default {
         '<rootDir>/test/products.e2e-spec.ts',
         // The exports' per-product detail: lateral joins over the derivations, and a second cursor on the annual export's snapshot.
         '<rootDir>/test/admin/export-products.e2e-spec.ts',
+        // The mail outbox: rows claimed with FOR UPDATE SKIP LOCKED while requests write on the same connection.
+        '<rootDir>/test/admin/mail-outbox.e2e-spec.ts',
       ],
     },
   ],

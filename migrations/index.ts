@@ -14,6 +14,7 @@ import { ProductsSandbox1797400000000 } from './1797400000000-products-sandbox.j
 import { DeclaredByName1797500000000 } from './1797500000000-declared-by-name.js';
 import { Reminders1797560000000 } from './1797560000000-reminders.js';
 import { SignInLinkAddress1797610000000 } from './1797610000000-sign-in-link-address.js';
+import { MailOutbox1797620000000 } from './1797620000000-mail-outbox.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -33,4 +34,5 @@ export const MIGRATIONS: Function[] = [
   DeclaredByName1797500000000,
   Reminders1797560000000,
   SignInLinkAddress1797610000000,
+  MailOutbox1797620000000,
 ];

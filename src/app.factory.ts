@@ -87,13 +87,13 @@ export async function createApp(
     connectionLimits,
   });
   server.on('request', edge.listener);
-  // Slow or stalled clients: headers within 10 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
-  server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
+  // Slow or stalled clients: headers within 5 s, the whole request within 30 s (Node answers 408 and closes), idle keep-alive 5 s.
+  server.headersTimeout = options.timeouts?.headersMs ?? 5_000;
   server.requestTimeout = options.timeouts?.requestMs ?? 30_000;
   server.keepAliveTimeout = 5_000;
   // How often Node enforces those timeouts (default 30 s); read when the server starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1_000;
-  // Connections: at most so many in all and per client address (a proxy TRUST_PROXY trusts is counted by the addresses it forwards, at the edge).
+  // Connections: at most so many in all, shared fairly, and per client address (a proxy TRUST_PROXY trusts is counted by the addresses it forwards, at the edge).
   boundConnections(server, connectionLimits, edge.trustsProxy);
   app.disable('x-powered-by');
   // No automatic weak ETags on API responses; the reference files set their own.

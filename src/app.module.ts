@@ -22,6 +22,8 @@ import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { DeclarationsModule } from './declarations/declarations.module.js';
 import { EdgeModule } from './edge/edge.module.js';
 import { HealthModule } from './health/health.module.js';
+import type { MailDelivery } from './mail/mail-delivery.js';
+import { MailModule } from './mail/mail.module.js';
 import { ProductsModule } from './products/products.module.js';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
@@ -42,6 +44,8 @@ export interface AppModuleOptions {
   queryTimeouts?: QueryTimeouts;
   /** The Prometheus metrics, when METRICS_PORT is set (createApp makes them). */
   metrics?: Metrics;
+  /** How the mail outbox is delivered (tests shorten the waits). */
+  mailDelivery?: Partial<MailDelivery>;
 }
 
 /**
@@ -70,6 +74,7 @@ export class AppModule {
         PreparedStatementsModule,
         RateLimitModule.forRoot(options.rateLimits),
         HealthModule,
+        MailModule.forRoot(options.mailDelivery),
         // domain, credentials, features, pages, edge
         ReferenceModule,
         AuditModule,

@@ -59,6 +59,7 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['delete', `${tokensOf(clientId)}/${tokenId}`],
     ['get', `/api/v1/admin/clients/${clientId}/sessions`],
     ['delete', `/api/v1/admin/clients/${clientId}/sessions`],
+    ['get', `/api/v1/admin/clients/${clientId}/messages`],
     ['get', '/api/v1/admin/clients'],
     ['get', '/api/v1/admin/declarations'],
     ['get', '/api/v1/admin/declarations/00000000-0000-4000-8000-000000000000'],

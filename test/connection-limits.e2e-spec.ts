@@ -1,7 +1,9 @@
 /**
  * Connections per client address: slow connections from one address cannot fill
  * the server's connections; behind a trusted proxy (TRUST_PROXY) the bound applies to the requests
- * in flight of each forwarded client address instead of to the proxy's own connections.
+ * in flight of each forwarded client address instead of to the proxy's own connections. Slow
+ * connections from several addresses together cannot fill them either: near the cap, the oldest
+ * idle or unfinished connections of the addresses holding the most are closed first.
  */
 import net from 'node:net';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -61,6 +63,47 @@ describe('without a proxy: connections per address', () => {
     open.shift()!.destroy();
     await new Promise((r) => setTimeout(r, 100));
     expect(await requestFrom(port, '127.0.0.1', get('/health/live'))).toBe(200);
+  });
+});
+
+describe('many addresses holding slow connections: the cap is shared fairly', () => {
+  // Room is made from 54 open connections on; 8 addresses × 10 slow connections would fill 60.
+  const LIMITS = { maxConnections: 60, maxConnectionsPerAddress: 10 };
+  let t: TestApp;
+  const open: net.Socket[] = [];
+  beforeAll(async () => {
+    t = await startTestApp({ connectionLimits: LIMITS });
+  }, 60_000);
+  afterAll(async () => {
+    for (const socket of open) socket.destroy();
+    await t?.close();
+  });
+
+  it('8 addresses × 10 connections that never finish their headers: another address is still served, the oldest slow ones are closed', async () => {
+    const port = portOf(t);
+    const closed: boolean[] = [];
+    for (let address = 2; address < 10; address++) {
+      for (let i = 0; i < LIMITS.maxConnectionsPerAddress; i++) {
+        const socket = await slowConnection(port, `127.0.0.${address}`);
+        const at = closed.push(false) - 1;
+        socket.on('close', () => (closed[at] = true));
+        open.push(socket);
+      }
+    }
+    // A client of another address gets every answer.
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push(await requestFrom(port, '127.0.0.50', get('/health/live')));
+    expect(statuses).toEqual(Array(10).fill(200));
+    // Every address made its 10 connections; the oldest of the addresses holding most were closed to keep room (80 opened, 54 kept).
+    await new Promise((r) => setTimeout(r, 200));
+    expect(closed.filter(Boolean).length).toBeGreaterThanOrEqual(80 - 54);
+    // Of each address, the oldest went first.
+    for (let from = 0; from < closed.length; from += 10) {
+      const mine = closed.slice(from, from + 10);
+      expect(mine).toEqual([...mine].sort((x, y) => Number(y) - Number(x)));
+    }
+    // And the slow addresses still get theirs too, a connection at a time.
+    expect(await requestFrom(port, '127.0.0.9', get('/health/live'))).toBe(200);
   });
 });
 

@@ -26,7 +26,6 @@ import { ClientTokensRepository } from './tokens/client-tokens.repository.js';
 import { ClientTokensService } from './tokens/client-tokens.service.js';
 import { TokenUseRecorder } from './tokens/token-use-recorder.js';
 import { TokensAdminController } from './tokens/tokens-admin.controller.js';
-import { MailModule } from '../mail/mailer.js';
 
 /**
  * Credentials: client tokens (tokens/), the operator's (ADMIN_TOKEN and operator tokens,
@@ -35,7 +34,7 @@ import { MailModule } from '../mail/mailer.js';
  * (registered in order with the rest of the request pipeline by AppModule).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ClientTokenEntity, OperatorTokenEntity]), AccountsModule, AuditModule, MailModule],
+  imports: [TypeOrmModule.forFeature([ClientTokenEntity, OperatorTokenEntity]), AccountsModule, AuditModule],
   controllers: [TokensAdminController, OperatorsAdminController, SignInLinksAdminController, SessionsAdminController],
   providers: [
     // One per app (a factory: tests run two apps in one process, as two replicas).

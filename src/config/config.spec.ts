@@ -52,6 +52,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM/);
   });
 
+  it('reads the display name of the sender, MAIL_FROM_NAME: a plain name, else the service’s name in each mail’s language', () => {
+    expect(loadConfig({}).mail.fromName).toBeUndefined();
+    expect(loadConfig({ MAIL_FROM_NAME: ' Conformité Emballages ' }).mail.fromName).toBe('Conformité Emballages');
+    for (const wrong of ['Evil\r\nBcc: x@example.org', 'A <b@example.org>', 'Say "hi"', 'x'.repeat(101)]) {
+      expect(() => loadConfig({ MAIL_FROM_NAME: wrong })).toThrow(/MAIL_FROM_NAME/);
+    }
+  });
+
   it.each([
     ['true', true],
     ['false', false],

@@ -36,8 +36,11 @@ export interface AppConfig {
   };
   /** Express `trust proxy`: which proxies' `X-Forwarded-For` gives the client address (false: none). */
   trustProxy: boolean | number | string[];
-  /** The dashboard's e-mail sign-in: the SMTP server (undefined → e-mail sign-in off) and the sender. */
-  mail: { smtpUrl: string | undefined; from: string };
+  /**
+   * The service's e-mail: the SMTP server (undefined → no mail, e-mail sign-in off), the sender's
+   * address, and its display name (undefined → the service's name in the mail's language).
+   */
+  mail: { smtpUrl: string | undefined; from: string; fromName: string | undefined };
   /** The operator's contact address, shown on the site and in index.json; required in production (NODE_ENV=production). */
   contactEmail: string | undefined;
   /** Prometheus metrics on a port of their own (never the public one); undefined → no metrics. */
@@ -125,6 +128,16 @@ const schema = z.object({
   RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: perMinute(3),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.email('must be an e-mail address, e.g. no-reply@example.org').optional(),
+  MAIL_FROM_NAME: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .refine(
+      (value) => !/[\p{Cc}\p{Cf}\u2028\u2029<>"]/u.test(value),
+      'must be a plain name: no control characters, quotes or angle brackets',
+    )
+    .optional(),
   CONTACT_EMAIL: z.email('must be an e-mail address, e.g. contact@example.org').optional(),
   NODE_ENV: z.string().optional(),
   METRICS_PORT: z.coerce
@@ -197,7 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signInEmails: e.RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE,
     },
     trustProxy: e.TRUST_PROXY,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(publicBaseUrl).hostname}` },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `no-reply@${new URL(publicBaseUrl).hostname}`, fromName: e.MAIL_FROM_NAME },
     contactEmail: e.CONTACT_EMAIL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };

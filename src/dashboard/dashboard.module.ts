@@ -4,7 +4,6 @@ import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { PAGE_PROBLEMS, type PageProblems } from '../common/problem/page-problems.js';
 import { DeclarationsModule } from '../declarations/declarations.module.js';
-import { MailModule } from '../mail/mailer.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 import { DashboardViews } from './dashboard-views.js';
 import { DeclarationsPageController } from './declarations.page.controller.js';
@@ -20,7 +19,7 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
 
 /** The client dashboard: sign-in, overview, tokens, declarations; server-rendered pages. */
 @Module({
-  imports: [AuthModule, AccountsModule, DeclarationsModule, ProductsModule, ReferenceModule, MailModule],
+  imports: [AuthModule, AccountsModule, DeclarationsModule, ProductsModule, ReferenceModule],
   controllers: [SignInPageController, OverviewPageController, TokensPageController, DeclarationsPageController, ProductsPageController],
   providers: [
     DashboardViews,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { DashboardPage } from '../caller/audience.js';
@@ -16,7 +16,9 @@ import { renderDeclarationTemplate } from '../reference/render-reference.js';
 import { uploadReport } from './upload-report.js';
 import { type CheckedDeclaration, DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
-import { Mailer } from '../mail/mailer.js';
+import { MailOutbox, type OutgoingMail } from '../mail/mail-outbox.js';
+import type { DeclarationDto } from '../declarations/dto/declaration.dto.js';
+import type { Language } from '../i18n/language.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
@@ -59,15 +61,16 @@ export class DeclarationsPageController {
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
     private readonly csrf: CsrfProtection,
-    private readonly mailer: Mailer,
+    private readonly outbox: MailOutbox,
     private readonly accounts: AccountsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
+    this.contact = config.contactEmail ?? null;
   }
 
-  private readonly logger = new Logger(DeclarationsPageController.name);
   private readonly baseUrl: string;
+  private readonly contact: string | null;
 
   @Get()
   async list(
@@ -272,6 +275,9 @@ export class DeclarationsPageController {
         status: 422,
       });
 
+    // The confirmation e-mail, to the account's confirmed address in the client's language, is queued with the filing.
+    const mailTo = this.outbox.enabled ? account.profile.email : null;
+    const mailLanguage = mailTo ? (await this.accounts.get(account.clientId)).language : null;
     let result: SubmitResult;
     try {
       result = await this.declarations.submit(
@@ -281,8 +287,9 @@ export class DeclarationsPageController {
         { ...submissionOrigin(req), declaredByName: name },
         {
           // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
-          onStored: async (_manager, stored) => {
+          onStored: async (manager, stored, filed) => {
             if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
+            if (mailTo && mailLanguage) await this.outbox.enqueue(manager, this.filedMail(account, mailTo, mailLanguage, filed));
           },
         },
       );
@@ -296,7 +303,7 @@ export class DeclarationsPageController {
       const checked = await this.declarations.check(account, declaration);
       return this.checkPage(req, res, client, checked, { lineOf: null, name, notice: words.stale(error.current), status: 409 });
     }
-    if (result.status === 201) await this.mailFiled(account, result);
+    if (result.status === 201 && mailTo) this.outbox.kick();
     this.submitted(res, result, 'filed');
   }
 
@@ -319,7 +326,7 @@ export class DeclarationsPageController {
       result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
     const by = declaration.submitted_by?.type === 'dashboard' ? (declaration.submitted_by.declared_by_name ?? null) : null;
     // The confirmation: right after filing, the receipt, who declared and when, and what happens next.
-    const filed = result === 'filed' && by !== null ? { mailTo: this.mailer.enabled ? account.profile.email : null } : null;
+    const filed = result === 'filed' && by !== null ? { mailTo: this.outbox.enabled ? account.profile.email : null } : null;
     const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
     this.views.render(
       req,
@@ -407,33 +414,29 @@ export class DeclarationsPageController {
     );
   }
 
-  /** The confirmation e-mail, to the account's confirmed address in the client's language, when SMTP is configured; the filing stands if it fails. */
-  private async mailFiled(account: Account, result: SubmitResult): Promise<void> {
-    const to = account.profile.email;
-    if (!this.mailer.enabled || !to) return;
-    try {
-      const { language } = await this.accounts.get(account.clientId);
-      const d = result.body;
-      const words = MESSAGES[language].mail.filed;
-      const by = d.submitted_by?.type === 'dashboard' ? (d.submitted_by.declared_by_name ?? '') : '';
-      await this.mailer.send({
-        to,
-        subject: words.subject({ period: d.period, receipt: d.receipt }),
-        text: words.text({
-          company: account.profile.company ?? account.clientId,
-          period: d.period,
-          revision: d.revision,
-          receipt: d.receipt,
-          name: by,
-          at: formatDateTime(language, d.submitted_at),
-          lines: d.lines.length,
-          totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
-          url: `${this.baseUrl}/dashboard/declarations/${d.id}?lang=${language}`,
-        }),
-      });
-    } catch (error) {
-      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'declaration confirmation e-mail not sent');
-    }
+  /** The confirmation e-mail of a filing, in the client's language. */
+  private filedMail(account: Account, to: string, language: Language, d: DeclarationDto): OutgoingMail {
+    const words = MESSAGES[language].mail.filed;
+    const by = d.submitted_by?.type === 'dashboard' ? (d.submitted_by.declared_by_name ?? '') : '';
+    return {
+      kind: 'declaration_filed',
+      clientId: account.clientId,
+      to,
+      language,
+      subject: words.subject({ period: d.period, receipt: d.receipt }),
+      text: words.text({
+        company: account.profile.company ?? account.clientId,
+        period: d.period,
+        revision: d.revision,
+        receipt: d.receipt,
+        name: by,
+        at: formatDateTime(language, d.submitted_at),
+        lines: d.lines.length,
+        totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
+        url: `${this.baseUrl}/dashboard/declarations/${d.id}?lang=${language}`,
+        contact: this.contact,
+      }),
+    };
   }
 
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {

@@ -8,7 +8,7 @@ import { type AuthenticatedClient, CurrentClient } from '../caller/current-clien
 import { SessionsService } from '../auth/sessions/sessions.service.js';
 import { SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../auth/sign-in-links/sign-in-links.service.js';
 import { Accepts, type FormBody } from '../common/http/request-body.js';
-import { Mailer } from '../mail/mailer.js';
+import { MailOutbox } from '../mail/mail-outbox.js';
 import { SignInLimits } from '../rate-limit/sign-in-limits.js';
 import { MESSAGES } from '../i18n/messages/index.js';
 import { DashboardViews } from './dashboard-views.js';
@@ -34,7 +34,7 @@ export class SignInPageController {
     private readonly links: SignInLinksService,
     private readonly sessions: SessionsService,
     private readonly accounts: AccountsService,
-    private readonly mailer: Mailer,
+    private readonly outbox: MailOutbox,
     private readonly limits: SignInLimits,
   ) {}
 
@@ -55,7 +55,7 @@ export class SignInPageController {
       res,
       'sign-in',
       { title: m.dashboard.signIn.title, nav: 'sign-in' },
-      { mailEnabled: this.mailer.enabled, notice, email: '', error: null, sent: false, minutes: LINK_MINUTES },
+      { mailEnabled: this.outbox.enabled, notice, email: '', error: null, sent: false, minutes: LINK_MINUTES },
     );
   }
 
@@ -67,7 +67,7 @@ export class SignInPageController {
     const email = field(body, 'email').trim();
     const m = this.views.messages(req, res);
     const frame = { title: m.dashboard.signIn.title, nav: 'sign-in' as const };
-    if (!this.mailer.enabled) {
+    if (!this.outbox.enabled) {
       return this.views.render(
         req,
         res,
@@ -171,21 +171,25 @@ export class SignInPageController {
    * A link to each confirmed client whose confirmed address is this one (A–Z folded, nothing else),
    * mailed to that address as stored, never to the text typed; nothing for any other address. Each
    * mail counts against the stored address's limit, and the client's daily one (SignInLinksService).
+   * The mail is queued in the outbox with its link and sent after the commit.
    */
   private async mailLinks(typed: string, requestId: string | null): Promise<void> {
     try {
       for (const { clientId, email, language } of await this.accounts.confirmedWithEmail(foldEmail(typed))) {
         if (!(await this.limits.allowEmail(email))) continue;
-        const link = await this.links.issueByEmail(clientId, email, requestId);
-        if (!link) continue;
-        // In the client's language (set by the operator, French by default), whatever the page's.
+        // In the client's language (set by the operator, French by default), whatever the page's; the link opens the dashboard in it too.
         const mail = MESSAGES[language].mail.signIn;
-        // The link opens the dashboard in that language too.
-        const url = `${link.url}&lang=${language}`;
-        await this.mailer.send({ to: email, subject: mail.subject, text: mail.text({ clientId, minutes: LINK_MINUTES, url }) });
+        await this.links.issueByEmail(clientId, requestId, {
+          to: email,
+          language,
+          compose: (link) => ({
+            subject: mail.subject,
+            text: mail.text({ clientId, minutes: LINK_MINUTES, url: `${link.url}&lang=${language}` }),
+          }),
+        });
       }
     } catch (error) {
-      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'sign-in e-mail not sent');
+      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'sign-in e-mail not queued');
     }
   }
 }

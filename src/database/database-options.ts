@@ -56,6 +56,13 @@ export type OnQueryTimeout = (kind: 'statement' | 'query') => void;
  */
 export const STREAMING_STATEMENT_TIMEOUT_MS = 30 * 60_000;
 
+/**
+ * PostgreSQL ends a session left idle inside an open transaction this long (a backstop: no code
+ * path waits on anything slow inside a transaction; mail goes through the outbox). On a server
+ * only: the embedded database is one backend for every connection, which must never be ended.
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+
 export interface QueryTimeouts {
   /** PostgreSQL's statement_timeout. */
   statementMs: number;
@@ -87,6 +94,7 @@ export function databaseOptions(
       idleTimeoutMillis: 30_000,
       statement_timeout: timeouts.statementMs,
       query_timeout: timeouts.queryMs,
+      ...('url' in connection ? { idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS } : {}),
       // A peer that vanished without a word (no FIN, no RST) is found by the kernel's probes.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,

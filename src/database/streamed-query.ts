@@ -35,6 +35,11 @@ export async function streamInSnapshot<R>(
     await client.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // The cursor stays open while the reader reads: a slow reader's export outlives the usual statement timeout.
     await client.query(`SET LOCAL statement_timeout = ${STREAMING_STATEMENT_TIMEOUT_MS}`);
+    // It idles between batches while the reader reads: where the server ends idle transactions (IDLE_IN_TRANSACTION_TIMEOUT_MS), as long for this one.
+    await client.query(
+      `SELECT set_config('idle_in_transaction_session_timeout', $1, true) WHERE current_setting('idle_in_transaction_session_timeout') <> '0'`,
+      [String(STREAMING_STATEMENT_TIMEOUT_MS)],
+    );
     // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise): the cursor carries it.
     const rows = client.query(cursor(statement.text, statement.values, statement.batchRows)) as unknown as AsyncIterable<R>;
     await consume(

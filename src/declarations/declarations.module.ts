@@ -23,7 +23,6 @@ import { ObligationsService } from './obligations/obligations.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { AuthModule } from '../auth/auth.module.js';
-import { MailModule } from '../mail/mailer.js';
 import { RemindersAdminController } from './reminders/reminders-admin.controller.js';
 import { RemindersRepository } from './reminders/reminders.repository.js';
 import { RemindersService } from './reminders/reminders.service.js';
@@ -38,7 +37,6 @@ import { YearsService } from './years/years.service.js';
     AuditModule,
     AccountsModule,
     AuthModule,
-    MailModule,
   ],
   controllers: [
     DeclarationsController,

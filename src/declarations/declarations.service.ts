@@ -56,8 +56,11 @@ export interface CheckedDeclaration {
 
 /** What a caller of `submit` may add to the transaction of a new revision (products/ records a derivation there). */
 export interface SubmitOptions {
-  /** Runs in the revision's transaction once it is inserted (not for an identical resubmission); a throw rolls everything back. */
-  onStored?: (manager: EntityManager, declaration: { id: string; period: string; revision: number }) => Promise<void>;
+  /**
+   * Runs in the revision's transaction once it is inserted (not for an identical resubmission), with
+   * the revision as the answer shows it; a throw rolls everything back.
+   */
+  onStored?: (manager: EntityManager, declaration: { id: string; period: string; revision: number }, body: DeclarationDto) => Promise<void>;
 }
 
 /**
@@ -295,7 +298,11 @@ export class DeclarationsService {
                 mode: record.mode,
               },
             });
-            await options.onStored?.(manager, { id: record.id, period: record.period, revision: record.revision });
+            await options.onStored?.(
+              manager,
+              { id: record.id, period: record.period, revision: record.revision },
+              DeclarationDto.from(record, this.categoryOf),
+            );
             status = 201;
           }
           const body = DeclarationDto.from(record, this.categoryOf);

@@ -25,6 +25,12 @@ describe('addressKey', () => {
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb::2'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
     expect(addressKey(undefined)).toBe('unknown');
+    // Written otherwise, the same /64; an IPv4 address mapped into IPv6 is that IPv4 address; loopback alone.
+    expect(addressKey('2001:DB8:1:2:0:0:0:1')).toBe(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expect(addressKey('2001:db8:1:2::1%eth0')).toBe(addressKey('2001:db8:1:2::2'));
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::1')).toBe('::1');
+    expect(addressKey('::1')).not.toBe(addressKey('::2'));
   });
 });
 
@@ -54,6 +60,43 @@ describe('boundConnections', () => {
     a1.emit('close');
     expect(connect('203.0.113.7').destroyed).toBe(false);
     expect(server.maxConnections).toBe(CONNECTION_LIMITS.maxConnections);
+    server.emit('close');
+  });
+});
+
+describe('boundConnections when the server is nearly full', () => {
+  // Room is made from 9 open connections on.
+  const limits = { ...CONNECTION_LIMITS, maxConnections: 10, maxConnectionsPerAddress: 5, checkEveryMs: 60_000 };
+
+  it('each new connection closes the oldest one without a request under way of the address holding the most', () => {
+    const server = new EventEmitter() as unknown as Server;
+    boundConnections(server, limits);
+    const connect = (address: string) => {
+      const socket = socketFrom(address);
+      server.emit('connection', socket);
+      return socket;
+    };
+    const a = Array.from({ length: 5 }, () => connect('203.0.113.7'));
+    const b = Array.from({ length: 4 }, () => connect('2001:db8:1:2::' + Math.random().toString(16).slice(2, 6)));
+    // A request under way on a's oldest: that one stays.
+    const res = new EventEmitter();
+    server.emit('request', { socket: a[0] }, res);
+
+    const c1 = connect('198.51.100.1');
+    expect(a.map((s) => s.destroyed)).toEqual([false, true, false, false, false]);
+    expect(b.some((s) => s.destroyed)).toBe(false);
+    expect(c1.destroyed).toBe(false);
+    // a and b (one /64) now hold 4 each: the first found of the most-holding is a; then b, whose oldest goes first.
+    connect('198.51.100.2');
+    connect('198.51.100.3');
+    expect(a.map((s) => s.destroyed)).toEqual([false, true, true, false, false]);
+    expect(b.map((s) => s.destroyed)).toEqual([true, false, false, false]);
+    // The request ended: a's oldest may go now.
+    res.emit('close');
+    connect('198.51.100.4');
+    connect('198.51.100.5');
+    expect(a[0]!.destroyed).toBe(true);
+    expect([c1].map((s) => s.destroyed)).toEqual([false]);
     server.emit('close');
   });
 });

@@ -8,7 +8,12 @@ import { normalizeIp } from '@nestjs/throttler';
  * its connection, not grow the process.
  */
 export const CONNECTION_LIMITS = {
-  /** Open connections at most; past it new ones are closed at once. */
+  /**
+   * Open connections at most; past it new ones are closed at once. Shared fairly: from 90 % of it
+   * on, each new connection first closes the oldest connection without a request under way (idle,
+   * or whose headers are still coming) of the address holding the most connections, so that a few
+   * addresses holding many slow connections cannot lock others out.
+   */
   maxConnections: 1_000,
   /**
    * Open connections from one client address at most (IPv6 by /64, as the rate limits count): past
@@ -28,7 +33,11 @@ export const CONNECTION_LIMITS = {
   checkEveryMs: 1_000,
 };
 
-interface OutputState {
+interface Tracked {
+  /** The address it counts under. */
+  key: string;
+  /** Requests of it under way (a response not yet finished). */
+  busy: number;
   /** Bytes the kernel had taken at the last check. */
   sent: number;
   /** Since when output has waited without any of it being taken; undefined while it flows. */
@@ -38,7 +47,7 @@ interface OutputState {
 /** Whether an address is a proxy TRUST_PROXY trusts (Express's compiled `trust proxy`, asked about the peer: hop 0). */
 export type TrustsProxy = (address: string, hop: number) => boolean;
 
-/** The key an address is counted under: IPv6 by /64 (one host commonly holds one), IPv4 as is. */
+/** The key an address is counted under: IPv6 by /64 (one host commonly holds one; `::1` alone), IPv4 (mapped into IPv6 or not) as is. */
 export const addressKey = (address: string | undefined): string => normalizeIp(address ?? 'unknown');
 
 /**
@@ -71,26 +80,66 @@ export class CountsByAddress {
 
 /**
  * Applies CONNECTION_LIMITS to an HTTP server (before it listens). A connection from a proxy that
- * `trusts` trusts carries many clients: it is not counted per address here (InFlightByAddress
- * bounds the clients it forwards instead).
+ * `trusts` trusts carries many clients: it is not held to the bound per address here
+ * (InFlightByAddress bounds the clients it forwards instead), but it is shared like any other when
+ * the server is nearly full.
  */
 export function boundConnections(server: Server, limits = CONNECTION_LIMITS, trusts: TrustsProxy = () => false): void {
   server.maxConnections = limits.maxConnections;
   server.timeout = limits.idleMs;
-  const sockets = new Map<Socket, OutputState>();
-  const perAddress = new CountsByAddress(limits.maxConnectionsPerAddress);
+  const makeRoomFrom = limits.maxConnections - Math.max(1, Math.floor(limits.maxConnections / 10));
+  const sockets = new Map<Socket, Tracked>();
+  // Each address's open connections, oldest first (a Set keeps the order they were added in).
+  const byAddress = new Map<string, Set<Socket>>();
+  const forget = (socket: Socket) => {
+    const tracked = sockets.get(socket);
+    if (!tracked) return;
+    sockets.delete(socket);
+    const held = byAddress.get(tracked.key)!;
+    held.delete(socket);
+    if (held.size === 0) byAddress.delete(tracked.key);
+  };
+
+  /** Closes the oldest connection without a request under way of the address holding the most that has one. */
+  const makeRoom = () => {
+    let victim: Socket | undefined;
+    let most = 0;
+    for (const held of byAddress.values()) {
+      if (held.size <= most) continue;
+      for (const socket of held) {
+        if (sockets.get(socket)!.busy === 0) {
+          victim = socket;
+          most = held.size;
+          break;
+        }
+      }
+    }
+    if (victim) {
+      forget(victim);
+      victim.destroy();
+    }
+  };
+
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
-    if (address === undefined || !trusts(address, 0)) {
-      const key = addressKey(address);
-      if (!perAddress.open(key)) {
-        socket.destroy();
-        return;
-      }
-      socket.once('close', () => perAddress.close(key));
+    const key = addressKey(address);
+    const held = byAddress.get(key) ?? new Set<Socket>();
+    const bounded = address === undefined || !trusts(address, 0);
+    if (bounded && held.size >= limits.maxConnectionsPerAddress) {
+      socket.destroy();
+      return;
     }
-    sockets.set(socket, { sent: 0 });
-    socket.once('close', () => sockets.delete(socket));
+    if (sockets.size >= makeRoomFrom) makeRoom();
+    held.add(socket);
+    byAddress.set(key, held);
+    sockets.set(socket, { key, busy: 0, sent: 0 });
+    socket.once('close', () => forget(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const tracked = sockets.get(req.socket);
+    if (!tracked) return;
+    tracked.busy += 1;
+    res.once('close', () => (tracked.busy -= 1));
   });
   const check = setInterval(() => {
     const now = Date.now();

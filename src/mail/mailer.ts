@@ -1,48 +1,70 @@
-import { Inject, Injectable, Logger, Module, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { METRICS, type Metrics } from '../common/metrics.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
+import type { Language } from '../i18n/language.js';
+import { MESSAGES } from '../i18n/messages/index.js';
+import { MAIL_DELIVERY, type MailDelivery } from './mail-delivery.js';
 
 /** A message to send: plain text (no HTML, nothing remote to load). */
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  language: Language;
 }
 
 /**
- * The service's outgoing mail, through nodemailer on SMTP_URL (`smtp://` with STARTTLS when the
- * server offers it, or `smtps://`). Without SMTP_URL there is no mail: `enabled` is false and the
- * dashboard says e-mail sign-in is off.
+ * The SMTP side of the service's mail, through nodemailer on SMTP_URL (`smtp://` with STARTTLS when
+ * the server offers it, or `smtps://`), with timeouts of seconds. Without SMTP_URL there is no mail:
+ * `enabled` is false and the dashboard says e-mail sign-in is off. Only the outbox's sender
+ * (MailOutbox) calls `send`, never inside a database transaction.
+ *
+ * From: MAIL_FROM with a display name (MAIL_FROM_NAME, else the service's name in the mail's
+ * language); Reply-To: CONTACT_EMAIL when set, so that an answer reaches the operator.
  */
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
-  private readonly logger = new Logger(Mailer.name);
   private readonly transport: Transporter | undefined;
-  private readonly from: string;
+  private readonly config: AppConfig['mail'];
+  private readonly replyTo: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(MAIL_DELIVERY) delivery: MailDelivery,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics | null = null,
   ) {
-    this.from = config.mail.from;
-    this.transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
+    this.config = config.mail;
+    this.replyTo = config.contactEmail;
+    this.transport = config.mail.smtpUrl
+      ? nodemailer.createTransport({
+          url: config.mail.smtpUrl,
+          connectionTimeout: delivery.smtp.connectionMs,
+          greetingTimeout: delivery.smtp.greetingMs,
+          socketTimeout: delivery.smtp.socketMs,
+        })
+      : undefined;
   }
 
   get enabled(): boolean {
     return this.transport !== undefined;
   }
 
-  /** Sends a message; a failure is logged (without the message, which may hold a sign-in link) and thrown. */
+  /** Sends a message; throws what the mail server or the network said. */
   async send(mail: Mail): Promise<void> {
     if (!this.transport) throw new Error('Mail is not configured (SMTP_URL)');
     try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+      await this.transport.sendMail({
+        from: { name: this.config.fromName ?? MESSAGES[mail.language].site.serviceName, address: this.config.from },
+        ...(this.replyTo ? { replyTo: this.replyTo } : {}),
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      });
       this.metrics?.mailDone(true);
     } catch (error) {
       this.metrics?.mailDone(false);
-      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'could not send mail');
       throw error;
     }
   }
@@ -51,6 +73,3 @@ export class Mailer implements OnApplicationShutdown {
     this.transport?.close();
   }
 }
-
-@Module({ providers: [Mailer], exports: [Mailer] })
-export class MailModule {}

@@ -1,9 +1,10 @@
 /**
  * Invitations: sign-in links that last up to 7 days, sent by the service to the
- * client's confirmed address through a real SMTP server started here; listed and revoked.
+ * client's confirmed address through a real SMTP server started here (after the answer, through the
+ * mail outbox); listed and revoked.
  */
 import type { ParsedMail } from 'mailparser';
-import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { drainOutbox, FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
@@ -16,7 +17,7 @@ let inbox: ParsedMail[];
 beforeAll(async () => {
   mailbox = await startMailbox();
   inbox = mailbox.inbox;
-  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'operator@epr.example.org' } });
+  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'operator@epr.example.org' }, mailDelivery: FAST_MAIL_DELIVERY });
 }, 60_000);
 
 afterAll(async () => {
@@ -66,6 +67,8 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     const res = await create(clientId, { expires_in_minutes: 3 * 24 * 60, send: true });
     expect(res.status).toBe(201);
     expect(res.body.sent_to).toBe(email);
+    expect(res.body.message_id).toEqual(expect.any(String));
+    await drainOutbox(t);
     const mail = inbox.find((m) => m.text?.includes(clientId))!;
     expect(mail).toBeDefined();
     expect((mail.to && 'text' in mail.to ? mail.to.text : '').toLowerCase()).toBe(email.toLowerCase());
@@ -85,6 +88,7 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set(admin).send({ language: 'en' }).expect(200);
     const res = await create(clientId, { send: true });
     expect(res.status).toBe(201);
+    await drainOutbox(t);
     const mail = inbox.find((m) => m.text?.includes(clientId))!;
     expect(mail.subject).toBe('Your access to the EPR declarations dashboard of Sample Foods Ltd');
     expect(mail.text).toContain('Hello');
@@ -92,7 +96,7 @@ describe('invitations: longer sign-in links, sent by the service', () => {
     expect(audit.body.data[0].changes).toMatchObject({ sent_to: res.body.sent_to, language: 'en' });
   });
 
-  it('will not send to a client without a confirmed address; a refused mail keeps nothing', async () => {
+  it('will not send to a client without a confirmed address; a mail the server keeps refusing is tried again, then given up, and its link voided', async () => {
     const { clientId } = await createClient(t, {}, { confirm: false });
     const unconfirmed = await create(clientId, { send: true });
     expect(unconfirmed.status).toBe(409);
@@ -100,15 +104,30 @@ describe('invitations: longer sign-in links, sent by the service', () => {
 
     const confirmed = await createClient(t);
     mailbox.refuse = true;
+    let failed;
     try {
-      const failed = await create(confirmed.clientId, { send: true });
-      expect(failed.status).toBe(503);
-      expect(failed.body.code).toBe('service_unavailable');
+      failed = await create(confirmed.clientId, { send: true });
+      expect(failed.status).toBe(201);
+      await drainOutbox(t);
     } finally {
       mailbox.refuse = false;
     }
-    const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM sign_in_links WHERE client_id = $1', [confirmed.clientId]);
-    expect(rows[0].n).toBe(0);
+    const messages = await request(t.url).get(`/api/v1/admin/clients/${confirmed.clientId}/messages`).set(admin);
+    expect(messages.status).toBe(200);
+    expect(messages.body.data).toEqual([
+      expect.objectContaining({
+        id: failed.body.message_id,
+        kind: 'invitation',
+        state: 'failed',
+        attempts: FAST_MAIL_DELIVERY.maxAttempts,
+      }),
+    ]);
+    expect(messages.body.data[0].last_error).toContain('mailbox unavailable');
+    // Nobody got the link: it is no longer outstanding, and does not sign in.
+    expect((await request(t.url).get(links(confirmed.clientId)).set(admin)).body).toEqual([]);
+    expect((await new DashboardClient(t.url).signIn(failed.body.url)).status).toBe(400);
+    const { rows } = await t.pool.query('SELECT body FROM mail_outbox WHERE id = $1', [failed.body.message_id]);
+    expect(rows).toEqual([{ body: null }]);
   });
 
   it('lists a client’s outstanding links and revokes one: it stops working at once', async () => {

@@ -5,7 +5,7 @@
  * per client and half-year unless `force`; every sending audited; without SMTP, applying is refused.
  */
 import type { ParsedMail } from 'mailparser';
-import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { drainOutbox, FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient, createClientWithToken } from '../support/factories.js';
@@ -18,7 +18,7 @@ let inbox: ParsedMail[];
 beforeAll(async () => {
   mailbox = await startMailbox();
   inbox = mailbox.inbox;
-  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'operator@epr.example.org' } });
+  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'operator@epr.example.org' }, mailDelivery: FAST_MAIL_DELIVERY });
 }, 60_000);
 
 afterAll(async () => {
@@ -74,7 +74,7 @@ describe('POST /api/v1/admin/reminders', () => {
     expect(res.body).toEqual({
       period: PERIOD,
       dry_run: true,
-      sent: 0,
+      queued: 0,
       reminders: [
         {
           client_id: 'rappel-fr',
@@ -105,8 +105,9 @@ describe('POST /api/v1/admin/reminders', () => {
   it('applied, e-mails each client in its language what is missing and a sign-in link; each sending audited', async () => {
     const res = await remind({ period: PERIOD }, '?dry_run=false');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ dry_run: false, sent: 2 });
-    expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['sent', 'sent']);
+    expect(res.body).toMatchObject({ dry_run: false, queued: 2 });
+    expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['queued', 'queued']);
+    await drainOutbox(t);
     expect(inbox.map(recipient).sort()).toEqual(['compliance@sample.co.uk', 'conformite@conserverie.fr']);
 
     const french = inbox.find((m) => recipient(m) === 'conformite@conserverie.fr')!;
@@ -148,14 +149,15 @@ describe('POST /api/v1/admin/reminders', () => {
     const before = inbox.length;
     const again = await remind({ period: PERIOD }, '?dry_run=false');
     expect(again.status).toBe(200);
-    expect(again.body.sent).toBe(0);
+    expect(again.body.queued).toBe(0);
     expect(again.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['already_reminded', 'already_reminded']);
     expect(again.body.reminders[0].last_reminded_at).toEqual(expect.any(String));
     expect(inbox.length).toBe(before);
     expect((await remind({ period: PERIOD })).body.reminders[1].outcome).toBe('already_reminded');
 
     const forced = await remind({ period: PERIOD, force: true }, '?dry_run=false');
-    expect(forced.body.sent).toBe(2);
+    expect(forced.body.queued).toBe(2);
+    await drainOutbox(t);
     expect(inbox.length).toBe(before + 2);
     expect(await count(`SELECT count(*) AS n FROM reminders WHERE client_id = $1 AND period = $2`, [fr, PERIOD])).toBe(2);
     expect(await count(`SELECT count(*) AS n FROM audit_events WHERE action = 'reminder.sent' AND changes->>'forced' = 'true'`)).toBe(2);
@@ -169,20 +171,35 @@ describe('POST /api/v1/admin/reminders', () => {
     ]);
   });
 
-  it('a reminder the mail server refuses is failed and keeps nothing: applying again sends it', async () => {
-    const links = await count('SELECT count(*) AS n FROM sign_in_links');
+  it('a reminder the mail server keeps refusing is given up, visibly, and its link voided: applying again sends it', async () => {
     mailbox.refuse = true;
     let res;
     try {
       res = await remind({ period: '2025-S1' }, '?dry_run=false');
+      expect(res.status).toBe(200);
+      expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['queued', 'queued', 'queued']);
+      await drainOutbox(t);
     } finally {
       mailbox.refuse = false;
     }
-    expect(res.status).toBe(200);
-    expect(res.body.reminders.map((r: { outcome: string }) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
-    expect(await count(`SELECT count(*) AS n FROM reminders WHERE period = '2025-S1'`)).toBe(0);
-    expect(await count('SELECT count(*) AS n FROM sign_in_links')).toBe(links);
-    expect((await remind({ period: '2025-S1' }, '?dry_run=false')).body.sent).toBe(3);
+    const messages = await request(t.url).get(`/api/v1/admin/clients/${fr}/messages`).set(admin);
+    expect(messages.body.data[0]).toMatchObject({ kind: 'reminder', state: 'failed', attempts: FAST_MAIL_DELIVERY.maxAttempts });
+    expect(messages.body.data[0].last_error).toContain('mailbox unavailable');
+    // The links of the reminders given up no longer work.
+    expect(await count(`SELECT count(*) AS n FROM mail_outbox WHERE state = 'failed'`)).toBe(3);
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM mail_outbox m JOIN sign_in_links l ON l.id = m.sign_in_link_id WHERE m.state = 'failed' AND l.revoked_at IS NULL`,
+      ),
+    ).toBe(0);
+    const again = await remind({ period: '2025-S1' }, '?dry_run=false');
+    expect(again.body.queued).toBe(3);
+    await drainOutbox(t);
+    expect((await request(t.url).get(`/api/v1/admin/clients/${fr}/messages`).set(admin)).body.data[0]).toMatchObject({
+      kind: 'reminder',
+      state: 'sent',
+      attempts: 1,
+    });
   });
 
   it('refuses a half-year not ended or not written as one, and a wrong flag', async () => {

@@ -19,7 +19,9 @@ let inbox: ParsedMail[];
 beforeAll(async () => {
   mailbox = await startMailbox();
   inbox = mailbox.inbox;
-  t = await startTestApp({ env: { SMTP_URL: mailbox.url, MAIL_FROM: 'dashboard@epr.example.org' } });
+  t = await startTestApp({
+    env: { SMTP_URL: mailbox.url, MAIL_FROM: 'dashboard@epr.example.org', CONTACT_EMAIL: 'contact@epr.example.org' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -134,6 +136,11 @@ describe('check, declare, confirm', () => {
     expect(mail.text).toContain('Déclarée par\u00a0: Claire Martin');
     expect(mail.text).toContain('Exemple SAS');
     expect(mail.text).toContain(`/dashboard/declarations/${id}?lang=fr`);
+    // From the service's name in the client's language, answers to the operator, whose address the text gives.
+    expect(mail.from?.value).toEqual([{ name: 'Déclarations REP emballages', address: 'dashboard@epr.example.org' }]);
+    expect(mail.replyTo?.value).toEqual([{ name: '', address: 'contact@epr.example.org' }]);
+    expect(mail.text).toContain('écrivez à l’opérateur\u00a0: contact@epr.example.org');
+    expect(mail.text).not.toContain('prévenez l’opérateur.');
 
     // The operator sees who declared it; a revision filed through the API has no name.
     const admin = await request(t.url).get(`/api/v1/admin/declarations/${id}`).set('authorization', `Bearer ${ADMIN_TOKEN}`);

@@ -18,7 +18,13 @@ beforeAll(async () => {
   mailbox = await startMailbox();
   inbox = mailbox.inbox;
   t = await startTestApp({
-    env: { SMTP_URL: mailbox.url, MAIL_FROM: 'dashboard@epr.example.org', RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2' },
+    env: {
+      SMTP_URL: mailbox.url,
+      MAIL_FROM: 'dashboard@epr.example.org',
+      MAIL_FROM_NAME: 'Conformité Emballages Exemple',
+      CONTACT_EMAIL: 'aide@epr.example.org',
+      RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '2',
+    },
   });
 }, 60_000);
 
@@ -94,7 +100,9 @@ describe('sign-in by e-mail', () => {
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
     expect((mail.to && 'text' in mail.to ? mail.to.text : '').toLowerCase()).toBe(email.toLowerCase());
-    expect(mail.from?.text).toBe('dashboard@epr.example.org');
+    // From the configured display name; answers go to the operator's contact address.
+    expect(mail.from?.value).toEqual([{ name: 'Conformité Emballages Exemple', address: 'dashboard@epr.example.org' }]);
+    expect(mail.replyTo?.value).toEqual([{ name: '', address: 'aide@epr.example.org' }]);
     const url = /(https?:\/\/\S+\/dashboard\/sign-in\/link\?token=eprl_\S+)/.exec(mail.text ?? '')![1]!;
     // Nobody else got mail: the unknown address has none.
     expect(inbox.filter((m) => JSON.stringify(m.to).includes('nobody@example.fr'))).toEqual([]);

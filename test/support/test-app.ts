@@ -137,7 +137,10 @@ export const RAISED_RATE_LIMITS: Record<string, string> = {
   RATE_LIMIT_SIGN_IN_EMAILS_PER_MINUTE: '1000000',
 };
 
-export interface TestAppOptions extends Pick<AppOptions, 'extraImports' | 'timeouts' | 'connectionLimits' | 'queryTimeouts'> {
+export interface TestAppOptions extends Pick<
+  AppOptions,
+  'extraImports' | 'timeouts' | 'connectionLimits' | 'queryTimeouts' | 'mailDelivery'
+> {
   /** Environment of the app; the rate limits are RAISED_RATE_LIMITS unless set here (`''`: the shipped default). */
   env?: Record<string, string>;
   /** Reuse a database (e.g. to restart on the same data); otherwise a fresh one is made. */
@@ -193,6 +196,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       timeouts: options.timeouts,
       connectionLimits: options.connectionLimits,
       queryTimeouts: options.queryTimeouts,
+      mailDelivery: options.mailDelivery,
     });
     await app.listen(config.port, config.host);
   } catch (error) {

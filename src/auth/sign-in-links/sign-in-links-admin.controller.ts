@@ -26,9 +26,13 @@ export class SignInLinkDto {
   @ApiProperty({ type: String, format: 'date-time' })
   expires_at!: Date;
 
-  /** The confirmed address the link was e-mailed to (with `send: true`); absent otherwise. */
+  /** The confirmed address the link is e-mailed to (with `send: true`); absent otherwise. */
   @ApiPropertyOptional({ type: String, example: 'compliance@example.fr' })
   sent_to?: string;
+
+  /** With `send: true`: the e-mail in the outbox, sent after this answer; its delivery is listed at `GET /admin/clients/{client_id}/messages`. */
+  @ApiPropertyOptional({ type: String, format: 'uuid' })
+  message_id?: string;
 }
 
 const MAX_MINUTES = MAX_SIGN_IN_LINK_TTL_MS / 60_000;
@@ -88,8 +92,9 @@ export class SignInLinksAdminController {
       `A single-use URL that signs a person in to the client's dashboard, valid ${SIGN_IN_LINK_TTL_MS / 60_000} minutes (or \`expires_in_minutes\`, up to 7 days: an invitation), shown in this response only ` +
       '(only its SHA-256 is stored). Opening it shows a page that asks to continue; continuing spends the link and starts a session. ' +
       'Works for a client whose onboarding is not confirmed yet too (the dashboard then shows what is pending). ' +
-      "With `send: true` the service e-mails it to the client's confirmed address, in the client's language (`language` of the client, French unless set): 409 when SMTP_URL is not configured or the client has no confirmed address; " +
-      'if the mail server refuses it, nothing is kept (503). An offboarded client gets none (409). Recorded in the audit trail (`sign_in_link.issued`, with `sent_to` when sent).',
+      "With `send: true` the service e-mails it to the client's confirmed address, in the client's language (`language` of the client, French unless set): 409 when SMTP_URL is not configured or the client has no confirmed address. " +
+      'The e-mail is queued with the link in one transaction and sent after the answer (`message_id`; its delivery, retries included, at `GET /admin/clients/{client_id}/messages`); ' +
+      'if it is finally given up, the link stops working. An offboarded client gets none (409). Recorded in the audit trail (`sign_in_link.issued`, with `sent_to` when sent).',
   })
   @ApiParam({ name: 'client_id', description: 'The client id', example: 'exemple-sas' })
   @ApiCreatedResponse({ description: 'The link, shown this once.', type: SignInLinkDto })
@@ -104,7 +109,13 @@ export class SignInLinksAdminController {
       ttlMs: minutes === undefined ? undefined : minutes * 60_000,
       send: body?.send === true,
     });
-    return { id: link.id, url: link.url, expires_at: link.expiresAt, ...(link.sentTo ? { sent_to: link.sentTo } : {}) };
+    return {
+      id: link.id,
+      url: link.url,
+      expires_at: link.expiresAt,
+      ...(link.sentTo ? { sent_to: link.sentTo } : {}),
+      ...(link.messageId ? { message_id: link.messageId } : {}),
+    };
   }
 
   @Get()

@@ -10,8 +10,9 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
 import { isUuid } from '../../common/uuid.js';
+import type { Language } from '../../i18n/language.js';
 import { messagesFor } from '../../i18n/messages/index.js';
-import { Mailer } from '../../mail/mailer.js';
+import { MailOutbox } from '../../mail/mail-outbox.js';
 import { type OutstandingLink, SignInLinksRepository } from './sign-in-links.repository.js';
 
 export type { OutstandingLink };
@@ -44,6 +45,8 @@ export interface IssuedLink {
   expiresAt: Date;
   /** Where it was e-mailed, if it was. */
   sentTo?: string;
+  /** The e-mail carrying it, in the outbox (`GET /admin/clients/{id}/messages`), if it was e-mailed. */
+  messageId?: string;
 }
 
 export type LinkUse = { ok: true; sessionId: string; secret: string; clientId: string } | { ok: false };
@@ -64,7 +67,7 @@ export class SignInLinksService {
     private readonly accounts: AccountsService,
     private readonly sessions: SessionsService,
     private readonly audit: AuditTrail,
-    private readonly mailer: Mailer,
+    private readonly outbox: MailOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
@@ -72,17 +75,17 @@ export class SignInLinksService {
 
   /**
    * A link for `clientId` from the operator (404 if there is no such client), recorded in the audit
-   * trail; sent by e-mail when asked, in the same transaction (a link that could not be sent is not kept).
+   * trail; when asked, e-mailed through the outbox, queued in the same transaction and sent after it.
    */
   async issue(clientId: string, actor: Actor, request: LinkRequest = {}): Promise<IssuedLink> {
     await this.accounts.assertExists(clientId);
     const ttlMs = request.ttlMs ?? SIGN_IN_LINK_TTL_MS;
-    return this.dataSource.transaction(async (manager) => {
+    const issued = await this.dataSource.transaction(async (manager) => {
       // It exists (asserted above) and no client row is ever deleted.
       const client = (await this.repository.clientForIssue(manager, clientId))!;
       if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
       if (request.send) {
-        if (!this.mailer.enabled)
+        if (!this.outbox.enabled)
           throw new Problem(
             'conflict',
             'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.',
@@ -104,30 +107,27 @@ export class SignInLinksService {
         ttlMs,
         sentTo ? { sent_to: sentTo, language } : {},
       );
-      if (sentTo) {
-        const words = messagesFor(language).operator.invitation;
-        const company = client.company ?? clientId;
-        try {
-          await this.mailer.send({
-            to: sentTo,
-            subject: words.subject({ company }),
-            text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }),
-          });
-        } catch (error) {
-          // The transaction rolls back: no link is kept that its recipient never got.
-          throw new Problem('service_unavailable', 'The mail server did not accept the invitation; nothing was kept. Retry later.', {
-            headers: { 'Retry-After': '60' },
-            cause: error,
-          });
-        }
-      }
-      return { ...link, ...(sentTo ? { sentTo } : {}) };
+      if (!sentTo) return link;
+      const words = messagesFor(language).operator.invitation;
+      const company = client.company ?? clientId;
+      const messageId = await this.outbox.enqueue(manager, {
+        kind: 'invitation',
+        clientId,
+        to: sentTo,
+        language,
+        subject: words.subject({ company }),
+        text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }),
+        signInLinkId: link.id,
+      });
+      return { ...link, sentTo, messageId };
     });
+    if (issued.messageId) this.outbox.kick();
+    return issued;
   }
 
   /**
-   * An invitation mailed to `mailedTo`, issued within the caller's transaction (a reminder's: the
-   * link is kept only if its e-mail is sent), recorded in the audit trail with `extra`.
+   * An invitation mailed to `mailedTo`, issued within the caller's transaction (a reminder's, which
+   * queues its e-mail in the same transaction), recorded in the audit trail with `extra`.
    */
   async issueWithin(
     manager: EntityManager,
@@ -158,16 +158,31 @@ export class SignInLinksService {
   }
 
   /**
-   * A link for a confirmed client, to be mailed to its confirmed address `mailedTo`, asked for by
-   * e-mail by someone not signed in (recorded in the audit trail as `anonymous`); none past
-   * SIGN_IN_EMAILS_PER_DAY in the last 24 hours.
+   * A link for a confirmed client, bound to its confirmed address `mail.to`, asked for by e-mail by someone not signed in (recorded in the
+   * audit trail as `anonymous`), queued to `to` in the outbox with the text `mail` makes of it;
+   * none past SIGN_IN_EMAILS_PER_DAY in the last 24 hours.
    */
-  async issueByEmail(clientId: string, mailedTo: string, requestId: string | null): Promise<IssuedLink | undefined> {
-    return this.dataSource.transaction(async (manager) => {
+  async issueByEmail(
+    clientId: string,
+    requestId: string | null,
+    mail: { to: string; language: Language; compose: (link: IssuedLink) => { subject: string; text: string } },
+  ): Promise<IssuedLink | undefined> {
+    const issued = await this.dataSource.transaction(async (manager) => {
       const mailed = await this.repository.countMailedToday(manager, clientId);
       if (mailed >= SIGN_IN_EMAILS_PER_DAY) return undefined;
-      return this.insert(manager, clientId, { operator: { kind: 'anonymous' }, requestId }, 'email', mailedTo);
+      const link = await this.insert(manager, clientId, { operator: { kind: 'anonymous' }, requestId }, 'email', mail.to);
+      const messageId = await this.outbox.enqueue(manager, {
+        kind: 'sign_in',
+        clientId,
+        to: mail.to,
+        language: mail.language,
+        ...mail.compose(link),
+        signInLinkId: link.id,
+      });
+      return { ...link, sentTo: mail.to, messageId };
     });
+    if (issued) this.outbox.kick();
+    return issued;
   }
 
   private async insert(

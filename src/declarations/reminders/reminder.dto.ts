@@ -66,10 +66,10 @@ export class ReminderDto {
   last_reminded_at!: Date | null;
 
   /**
-   * Dry run: `would_send`, or `already_reminded` (not sent again without `force`). Applied: `sent`, `already_reminded`,
-   * or `failed` (the mail server refused it: nothing was kept, applying again retries it).
+   * Dry run: `would_send`, or `already_reminded` (not sent again without `force`). Applied: `queued` (recorded, its e-mail in
+   * the mail outbox, sent in the background: see `GET /admin/clients/{client_id}/messages`) or `already_reminded`.
    */
-  @ApiProperty({ enum: ['would_send', 'already_reminded', 'sent', 'failed'] })
+  @ApiProperty({ enum: ['would_send', 'already_reminded', 'queued'] })
   outcome!: Reminder['outcome'];
 
   static from(reminder: Reminder): ReminderDto {
@@ -94,9 +94,9 @@ export class RemindersDto {
   @ApiProperty()
   dry_run!: boolean;
 
-  /** How many e-mails were sent (0 on a dry run). */
+  /** How many e-mails were queued for sending (0 on a dry run). */
   @ApiProperty({ example: 0 })
-  sent!: number;
+  queued!: number;
 
   @ApiProperty({ type: [ReminderDto] })
   reminders!: ReminderDto[];

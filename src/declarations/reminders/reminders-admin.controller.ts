@@ -24,7 +24,9 @@ export class RemindersAdminController {
       "whose current revision has no line of that stream, with what is missing and each stream's filing deadline. Suspended and offboarded clients are left out (their people cannot sign in).\n\n",
       '**Dry run by default**: the answer lists who would get what, and nothing is sent or recorded. With `?dry_run=false` each client gets an e-mail at its confirmed address, in its language (`fr` or `en`), ',
       'naming the half-year, the missing streams and their deadlines, with a fresh single-use sign-in link that lasts 7 days (an invitation: listed and revocable at `/admin/clients/{client_id}/sign-in-links`). ',
-      "Each sending is recorded (`reminder.sent` in the audit trail, with the link's `sign_in_link.issued`) in one transaction with its link, kept only if the mail server accepted the e-mail (else `failed`, nothing kept). ",
+      "Each reminder is recorded (`reminder.sent` in the audit trail, with the link's `sign_in_link.issued`) in one transaction with its link and its e-mail, queued in the mail outbox (`queued`): ",
+      'the answer comes at once and the e-mails are sent in the background, retried when the mail server fails; each one’s delivery is at `GET /admin/clients/{client_id}/messages`. ',
+      'A reminder whose e-mail was given up (`failed` there) does not count: applying again sends a new one. ',
       'A client gets one reminder per half-year: one already reminded is `already_reminded` and not sent again unless `force: true`. ',
       'Applying needs SMTP_URL: without it, 409 `conflict` (the dry run still works).',
     ].join(''),
@@ -40,7 +42,7 @@ export class RemindersAdminController {
     return {
       period: body.period,
       dry_run: !apply,
-      sent: reminders.filter((r) => r.outcome === 'sent').length,
+      queued: reminders.filter((r) => r.outcome === 'queued').length,
       reminders: reminders.map(ReminderDto.from),
     };
   }

@@ -25,6 +25,9 @@ export interface ReminderRecord {
   forced: boolean;
 }
 
+/** A reminder `r` counts unless its e-mail was given up (the mail outbox's `failed`): applying again sends it anew. */
+const DELIVERED = `NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.sign_in_link_id = r.sign_in_link_id AND m.state = 'failed')`;
+
 /** The SQL of reminders (`reminders`) and of who is due one. Writes run in the caller's transaction. */
 @Injectable()
 export class RemindersRepository {
@@ -38,7 +41,7 @@ export class RemindersRepository {
     return this.dataSource.query(
       `SELECT c.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_email AS email, c.language,
               array_agg(s.stream ORDER BY s.stream) AS streams,
-              (SELECT max(r.sent_at) FROM reminders r WHERE r.client_id = c.client_id AND r.period = $1) AS "lastRemindedAt"
+              (SELECT max(r.sent_at) FROM reminders r WHERE r.client_id = c.client_id AND r.period = $1 AND ${DELIVERED}) AS "lastRemindedAt"
          FROM clients c
         CROSS JOIN LATERAL unnest(c.confirmed_streams) AS s(stream)
          LEFT JOIN client_streams cs ON cs.client_id = c.client_id AND cs.stream = s.stream
@@ -57,12 +60,12 @@ export class RemindersRepository {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reminder:' || $1 || ':' || $2))`, [clientId, period]);
   }
 
-  /** When the client was last reminded of the half-year; null if never. */
+  /** When the client was last reminded of the half-year (a reminder given up does not count); null if never. */
   async lastSent(manager: EntityManager, clientId: string, period: string): Promise<Date | null> {
-    const [sent] = (await manager.query(`SELECT max(sent_at) AS at FROM reminders WHERE client_id = $1 AND period = $2`, [
-      clientId,
-      period,
-    ])) as [{ at: Date | null }];
+    const [sent] = (await manager.query(
+      `SELECT max(sent_at) AS at FROM reminders r WHERE client_id = $1 AND period = $2 AND ${DELIVERED}`,
+      [clientId, period],
+    )) as [{ at: Date | null }];
     return sent.at;
   }
 

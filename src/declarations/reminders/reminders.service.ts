@@ -7,7 +7,7 @@ import type { Actor } from '../../caller/actor.js';
 import { Problem, ValidationProblem } from '../../common/problem/problem.js';
 import type { Language } from '../../i18n/language.js';
 import { messagesFor } from '../../i18n/messages/index.js';
-import { Mailer } from '../../mail/mailer.js';
+import { MailOutbox } from '../../mail/mail-outbox.js';
 import type { LocalizedName } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock } from '../../calendar/clock.js';
@@ -18,8 +18,11 @@ import { RemindersRepository } from './reminders.repository.js';
 /** How long the sign-in link of a reminder works: the longest invitation (7 days). */
 export const REMINDER_LINK_TTL_MS = MAX_SIGN_IN_LINK_TTL_MS;
 
-/** `would_send` / `already_reminded` on a dry run; `sent`, `already_reminded` or `failed` (the mail server refused it; nothing kept) when applied. */
-export type ReminderOutcome = 'would_send' | 'already_reminded' | 'sent' | 'failed';
+/** Reminders recorded at the same time by one run (each in its own transaction, on its own connection). */
+const REMINDERS_AT_ONCE = 4;
+
+/** `would_send` / `already_reminded` on a dry run; `queued` (in the mail outbox, sent after the answer) or `already_reminded` when applied. */
+export type ReminderOutcome = 'would_send' | 'already_reminded' | 'queued';
 
 export interface MissingStream {
   stream: string;
@@ -39,18 +42,12 @@ export interface Reminder {
   outcome: ReminderOutcome;
 }
 
-/** The mail server did not take a reminder (the mailer logged why). */
-class MailRefused extends Error {
-  constructor(cause: unknown) {
-    super('the mail server refused the reminder', { cause });
-  }
-}
-
 /**
  * Reminders before a filing deadline: for an ended half-year, every active,
  * confirmed client liable for one of its streams then (the same rule as the period summary) that
  * has not declared that stream in its current revision. Applying e-mails each, in its language, what
- * is missing and a fresh sign-in link; one reminder per client and half-year unless `force`.
+ * is missing and a fresh sign-in link; one reminder per client and half-year unless `force`. The
+ * e-mails are queued in the mail outbox and sent in the background: the run answers at once.
  */
 @Injectable()
 export class RemindersService {
@@ -59,7 +56,7 @@ export class RemindersService {
     private readonly reminders: RemindersRepository,
     private readonly catalogue: ReferenceCatalogue,
     private readonly signInLinks: SignInLinksService,
-    private readonly mailer: Mailer,
+    private readonly outbox: MailOutbox,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
   ) {}
@@ -76,7 +73,7 @@ export class RemindersService {
         },
       ]);
     }
-    if (options.apply && !this.mailer.enabled) {
+    if (options.apply && !this.outbox.enabled) {
       throw new Problem(
         'conflict',
         'The service cannot send e-mail: SMTP_URL is not configured. The dry run (without dry_run=false) still lists who would get what.',
@@ -97,84 +94,84 @@ export class RemindersService {
       return [{ ...client, missing, outcome: reminded ? 'already_reminded' : 'would_send' }];
     });
     if (!options.apply) return reminders;
-    for (const reminder of reminders) {
-      if (reminder.outcome === 'would_send') reminder.outcome = await this.send(period, reminder, options.force, actor);
-    }
+    // A few clients at a time (each its own short transaction), leaving most of the pool to other requests.
+    const due = reminders.filter((r) => r.outcome === 'would_send');
+    const next = async (): Promise<void> => {
+      for (let reminder = due.shift(); reminder; reminder = due.shift())
+        reminder.outcome = await this.send(period, reminder, options.force, actor);
+    };
+    await Promise.all(Array.from({ length: REMINDERS_AT_ONCE }, next));
+    this.outbox.kick();
     return reminders;
   }
 
   /**
-   * One reminder, in one transaction: the sign-in link, the record of the sending and its audit
-   * event are kept only if the mail server accepted the e-mail. Serialised per client and half-year,
-   * so that two operators applying at once send it once.
+   * One reminder, in one transaction: the sign-in link, the record of the sending, its audit event
+   * and its e-mail in the outbox. Serialised per client and half-year, so that two operators
+   * applying at once send it once.
    */
-  private async send(period: string, reminder: Reminder, force: boolean, actor: Actor): Promise<ReminderOutcome> {
-    try {
-      return await this.dataSource.transaction(async (manager) => {
-        await this.reminders.lock(manager, reminder.clientId, period);
-        if (!force) {
-          const sentAt = await this.reminders.lastSent(manager, reminder.clientId, period);
-          if (sentAt !== null) {
-            reminder.lastRemindedAt = sentAt;
-            return 'already_reminded';
-          }
+  private send(period: string, reminder: Reminder, force: boolean, actor: Actor): Promise<ReminderOutcome> {
+    return this.dataSource.transaction(async (manager): Promise<ReminderOutcome> => {
+      await this.reminders.lock(manager, reminder.clientId, period);
+      if (!force) {
+        const sentAt = await this.reminders.lastSent(manager, reminder.clientId, period);
+        if (sentAt !== null) {
+          reminder.lastRemindedAt = sentAt;
+          return 'already_reminded';
         }
-        const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, reminder.email, REMINDER_LINK_TTL_MS, {
+      }
+      const link = await this.signInLinks.issueWithin(manager, reminder.clientId, actor, reminder.email, REMINDER_LINK_TTL_MS, {
+        sent_to: reminder.email,
+        language: reminder.language,
+        reminder_period: period,
+      });
+      const streams = reminder.missing.map((m) => m.stream);
+      const row = await this.reminders.insert(manager, {
+        clientId: reminder.clientId,
+        period,
+        sentTo: reminder.email,
+        language: reminder.language,
+        missing: streams,
+        signInLinkId: link.id,
+        forced: force,
+      });
+      await this.audit.record(manager, actor, {
+        action: 'reminder.sent',
+        targetType: 'reminder',
+        targetId: row.id,
+        clientId: reminder.clientId,
+        changes: {
+          period,
+          missing: streams,
           sent_to: reminder.email,
           language: reminder.language,
-          reminder_period: period,
-        });
-        const streams = reminder.missing.map((m) => m.stream);
-        const row = await this.reminders.insert(manager, {
+          forced: force,
+          sign_in_link_id: link.id,
+        },
+      });
+      const words = messagesFor(reminder.language).operator.reminder;
+      const due =
+        reminder.missing
+          .map((m) => m.due)
+          .filter((d) => d !== null)
+          .sort()[0] ?? null;
+      await this.outbox.enqueue(manager, {
+        kind: 'reminder',
+        clientId: reminder.clientId,
+        to: reminder.email,
+        language: reminder.language,
+        subject: words.subject({ company: reminder.company, period, due }),
+        text: words.text({
+          company: reminder.company,
           clientId: reminder.clientId,
           period,
-          sentTo: reminder.email,
-          language: reminder.language,
-          missing: streams,
-          signInLinkId: link.id,
-          forced: force,
-        });
-        await this.audit.record(manager, actor, {
-          action: 'reminder.sent',
-          targetType: 'reminder',
-          targetId: row.id,
-          clientId: reminder.clientId,
-          changes: {
-            period,
-            missing: streams,
-            sent_to: reminder.email,
-            language: reminder.language,
-            forced: force,
-            sign_in_link_id: link.id,
-          },
-        });
-        const words = messagesFor(reminder.language).operator.reminder;
-        const due =
-          reminder.missing
-            .map((m) => m.due)
-            .filter((d) => d !== null)
-            .sort()[0] ?? null;
-        const mail = {
-          to: reminder.email,
-          subject: words.subject({ company: reminder.company, period, due }),
-          text: words.text({
-            company: reminder.company,
-            clientId: reminder.clientId,
-            period,
-            missing: reminder.missing.map((m) => ({ stream: m.stream, name: m.name[reminder.language] ?? m.stream, due: m.due })),
-            url: link.url,
-            until: link.expiresAt.toISOString(),
-          }),
-        };
-        // A refusal undoes the transaction: no link, record or audit event of a reminder nobody got.
-        await this.mailer.send(mail).catch((error: unknown) => {
-          throw new MailRefused(error);
-        });
-        return 'sent';
+          missing: reminder.missing.map((m) => ({ stream: m.stream, name: m.name[reminder.language] ?? m.stream, due: m.due })),
+          url: link.url,
+          until: link.expiresAt.toISOString(),
+        }),
+        signInLinkId: link.id,
       });
-    } catch (error) {
-      if (error instanceof MailRefused) return 'failed';
-      throw error;
-    }
+      return 'queued';
+    });
   }
 }

@@ -650,6 +650,8 @@ export const en = {
         lines: number;
         totals: readonly string[];
         url: string;
+        /** The operator's address (CONTACT_EMAIL), when set. */
+        contact: string | null;
       }) =>
         [
           'Hello,',
@@ -667,7 +669,9 @@ export const en = {
           '',
           p.url,
           '',
-          'If you did not expect this message, tell the operator.',
+          p.contact
+            ? `If you did not expect this message, write to the operator: ${p.contact}`
+            : 'If you did not expect this message, tell the operator.',
           '',
         ].join('\n'),
     },

@@ -649,6 +649,8 @@ export const fr = {
         lines: number;
         totals: readonly string[];
         url: string;
+        /** The operator's address (CONTACT_EMAIL), when set. */
+        contact: string | null;
       }) =>
         [
           'Bonjour,',
@@ -666,7 +668,9 @@ export const fr = {
           '',
           p.url,
           '',
-          t`Si vous n'attendiez pas ce message, prévenez l'opérateur.`,
+          p.contact
+            ? t`Si vous n'attendiez pas ce message, écrivez à l'opérateur : ${p.contact}`
+            : t`Si vous n'attendiez pas ce message, prévenez l'opérateur.`,
           '',
         ].join('\n'),
     },
