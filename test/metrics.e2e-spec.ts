@@ -56,7 +56,8 @@ it('counts requests by route template and status, the pool, timeouts, failed e-m
     body: JSON.stringify({ send: true }),
   });
   expect(mailed.status).toBe(201);
-  for (let i = 0; i < 100 && sample(await scrape(), 'epr_mail_failed_total') !== 1; i++) await new Promise((r) => setTimeout(r, 100));
+  const attempted = (text: string) => sample(text, 'epr_mail_failed_total') === 1 && sample(text, 'epr_mail_queued') === 1;
+  for (let i = 0; i < 100 && !attempted(await scrape()); i++) await new Promise((r) => setTimeout(r, 100));
 
   // On the server: a declaration waiting on its (client, period) lock, held here, past the 1 s
   // statement timeout: 503. (On the embedded database, an open transaction holds back every other

@@ -143,8 +143,8 @@ export class Metrics {
   }
 
   /**
-   * The hook for the count of e-mails waiting to be sent (the mail outbox): `epr_mail_queued`, read at
-   * each scrape through `count`. Not reported until something is registered here.
+   * The count of e-mails waiting to be sent (the mail outbox): `epr_mail_queued`, read at each scrape
+   * through `count`. Not reported until something is registered here.
    */
   watchMailQueue(count: () => Promise<number> | number): void {
     new Gauge({

@@ -60,6 +60,8 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private again = false;
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
+  /** Messages waiting to be sent, as the last round of delivery counted them. */
+  private queued = 0;
 
   constructor(
     private readonly repository: MailOutboxRepository,
@@ -67,7 +69,9 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
     @Inject(MAIL_DELIVERY) private readonly delivery: MailDelivery,
     @Optional() @Inject(METRICS) metrics: Metrics | null = null,
   ) {
-    metrics?.watchMailQueue(() => this.repository.countQueued());
+    // Counted after each round of delivery (at every kick, and every pollMs), not at each scrape: a
+    // scrape takes no connection from the pool it measures.
+    metrics?.watchMailQueue(() => this.queued);
   }
 
   /** False without SMTP_URL: nothing can be sent, so nothing is queued. */
@@ -137,7 +141,10 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private async deliverDue(): Promise<void> {
     while (!this.stopped) {
       const claimed = await this.repository.claim(this.delivery.batch, this.delivery.leaseMs);
-      if (claimed.length === 0) return;
+      if (claimed.length === 0) {
+        this.queued = await this.repository.countQueued();
+        return;
+      }
       await Promise.all(claimed.map((mail) => this.attempt(mail)));
     }
   }

@@ -9,7 +9,7 @@ import type { ParsedMail } from 'mailparser';
 import request from 'supertest';
 import { DashboardClient } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
-import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { drainOutbox, type Mailbox, startMailbox } from '../support/mailbox.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -38,6 +38,7 @@ const invitation = async (clientId: string) => {
     .set(admin)
     .send({ expires_in_minutes: 7 * 24 * 60, send: true });
   expect(res.status).toBe(201);
+  await drainOutbox(t);
   return linkIn(inbox.find((m) => m.text?.includes(res.body.url))!);
 };
 /** A 7-day link the operator hands over (not mailed). */
@@ -68,6 +69,7 @@ describe('a new confirmed e-mail address', () => {
       .expect(200);
     const reminded = await request(t.url).post('/api/v1/admin/reminders?dry_run=false').set(admin).send({ period: '2025-S2' });
     expect(reminded.status).toBe(200);
+    await drainOutbox(t);
     const mail = inbox.find((m) => recipient(m) === old && m.text?.includes(clientId))!;
     const reminderLink = linkIn(mail);
     const invited = await invitation(clientId);
