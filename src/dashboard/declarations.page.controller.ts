@@ -27,7 +27,8 @@ import { periodOf } from '../declarations/obligations/obligations.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
 import { MESSAGES } from '../i18n/messages/index.js';
-import { numberContext, readNumber } from '../i18n/read-number.js';
+import { inLanguage } from '../i18n/language.js';
+import { numberContext, numberConvention, readNumber } from '../i18n/read-number.js';
 import { field, fields } from './form-fields.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 
@@ -129,7 +130,7 @@ export class DeclarationsPageController {
     // Blank lines are left out; the problems of the others point back at their place in the form.
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
     // Quantities as people write them ("1 200,5", "4 800"): read with the evidence of the whole form; what cannot be read for sure is said why.
-    const context = numberContext(filled.map(({ line }) => line.quantity));
+    const context = { ...numberContext(filled.map(({ line }) => line.quantity)), convention: numberConvention(language) };
     const unread = new Map<number, FieldError>();
     const quantities = filled.map(({ line, index }, at) => {
       const read = readNumber(line.quantity, context);
@@ -428,7 +429,7 @@ export class DeclarationsPageController {
           at: formatDateTime(language, d.submitted_at),
           lines: d.lines.length,
           totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
-          url: `${this.baseUrl}/dashboard/declarations/${d.id}?lang=${language}`,
+          url: inLanguage(`${this.baseUrl}/dashboard/declarations/${d.id}`, language),
         }),
       });
     } catch (error) {

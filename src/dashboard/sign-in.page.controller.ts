@@ -11,6 +11,7 @@ import { Accepts, type FormBody } from '../common/http/request-body.js';
 import { Mailer } from '../mail/mailer.js';
 import { SignInLimits } from '../rate-limit/sign-in-limits.js';
 import { MESSAGES } from '../i18n/messages/index.js';
+import { inLanguage } from '../i18n/language.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
 
@@ -179,7 +180,7 @@ export class SignInPageController {
         // In the client's language (set by the operator, French by default), whatever the page's.
         const mail = MESSAGES[language].mail.signIn;
         // The link opens the dashboard in that language too.
-        const url = `${link.url}&lang=${language}`;
+        const url = inLanguage(link.url, language);
         await this.mailer.send({ to: email, subject: mail.subject, text: mail.text({ clientId, minutes: LINK_MINUTES, url }) });
       }
     } catch (error) {

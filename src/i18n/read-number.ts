@@ -34,6 +34,12 @@
  *    A file's separator of cells is no evidence: a ";" file is usually French, but a program may
  *    write ";" with decimal points, and a wrong guess here is a declaration off by a factor of 1000.
  *    `numberContext` gathers the evidence from a file's cells (or a form's fields) at once.
+ * 5. A person typing in a form of a language whose writing of numbers leaves no doubt reads it that
+ *    way unless the text around it writes decimals otherwise (`convention`): in English the comma separates
+ *    thousands and the point is the decimal separator ("20,000" is 20000, "1.250" is 1.25), as
+ *    the English form's hint says. French has no such rule here: a French reader writes "1,200" for
+ *    1.2 and sometimes "1.200" for 1200, and both reach French forms from English programs, so
+ *    French pages keep rule 4.
  */
 
 export type DecimalSeparator = ',' | '.';
@@ -46,6 +52,13 @@ export interface NumberContext {
   threePlaces?: boolean;
   /** The surrounding text uses both `,` and `.` as decimal separators: nothing ambiguous can be read. */
   mixed?: boolean;
+  /** The decimal separator of the reader's language when it is unambiguous there (English: `.`); used only without other evidence. */
+  convention?: DecimalSeparator;
+}
+
+/** The decimal separator a form in `language` reads by convention (rule 5), if that language has one without doubt. */
+export function numberConvention(language: string): DecimalSeparator | undefined {
+  return language === 'en' ? '.' : undefined;
 }
 
 export type NumberProblemCode =
@@ -142,6 +155,12 @@ export function readNumber(text: string, context: NumberContext = {}): ReadNumbe
       return { ok: true, value: decimalText(negative, shape.int, shape.frac) };
     case 'ambiguous': {
       const { int, frac, separator } = shape;
+      // The language's convention, unless the text around it writes decimals otherwise (rule 5).
+      if (!context.mixed && context.convention !== undefined && (context.decimal ?? context.convention) === context.convention) {
+        return context.convention === separator
+          ? { ok: true, value: decimalText(negative, int, frac) }
+          : { ok: true, value: decimalText(negative, int + frac, '') };
+      }
       if (!context.mixed && context.decimal === other(separator)) return { ok: true, value: decimalText(negative, int + frac, '') };
       if (!context.mixed && context.decimal === separator && context.threePlaces)
         return { ok: true, value: decimalText(negative, int, frac) };

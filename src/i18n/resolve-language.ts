@@ -5,8 +5,10 @@
  * 1. the address: a path under `/fr/…` (or `/en/…`) is in that language, whatever else is said
  *    (a link someone shared opens as they saw it);
  * 2. the choice the person made with the language switch, remembered (a cookie holding `fr` or `en`);
- * 3. the browser's preference (`Accept-Language`, by q-value; `*` accepts the default);
- * 4. the default: French.
+ * 3. once signed in, the account's language (set by the operator): what the browser says no longer counts;
+ * 4. the browser's preference (`Accept-Language`, by q-value; `*` accepts the default);
+ * 5. a browser that names only languages the service does not speak (`zh-CN`, `de`): English, the
+ *    language such a reader is likeliest to read; no preference at all: the default, French.
  */
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from './language.js';
 
@@ -18,14 +20,19 @@ export interface LanguageHints {
   path?: string;
   /** The remembered choice: the value of the LANGUAGE_COOKIE cookie. */
   remembered?: string;
+  /** The language of the signed-in person's account, if signed in. */
+  account?: Language;
   /** The `Accept-Language` header. */
   acceptLanguage?: string;
 }
 
+/** The language for a browser whose preferences name none of the service's. */
+export const FOREIGN_FALLBACK: Language = 'en';
+
 export interface ResolvedLanguage {
   language: Language;
   /** What decided it (a page may offer to switch only when the browser or the default did). */
-  from: 'path' | 'remembered' | 'browser' | 'default';
+  from: 'path' | 'remembered' | 'account' | 'browser' | 'foreign' | 'default';
 }
 
 export function resolveLanguage(hints: LanguageHints, fallback: Language = DEFAULT_LANGUAGE): ResolvedLanguage {
@@ -33,8 +40,12 @@ export function resolveLanguage(hints: LanguageHints, fallback: Language = DEFAU
   if (fromPath) return { language: fromPath, from: 'path' };
   const remembered = hints.remembered?.trim().toLowerCase();
   if (isLanguage(remembered)) return { language: remembered, from: 'remembered' };
+  if (hints.account !== undefined) return { language: hints.account, from: 'account' };
   const browser = hints.acceptLanguage === undefined ? undefined : preferredLanguage(hints.acceptLanguage, fallback);
   if (browser) return { language: browser, from: 'browser' };
+  // A browser that says what it reads, none of it ours: English rather than the default.
+  if (hints.acceptLanguage !== undefined && parseAcceptLanguage(hints.acceptLanguage).some((range) => range.q > 0))
+    return { language: FOREIGN_FALLBACK, from: 'foreign' };
   return { language: fallback, from: 'default' };
 }
 

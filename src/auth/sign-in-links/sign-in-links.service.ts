@@ -10,6 +10,7 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
 import { isUuid } from '../../common/uuid.js';
+import { inLanguage } from '../../i18n/language.js';
 import { messagesFor } from '../../i18n/messages/index.js';
 import { Mailer } from '../../mail/mailer.js';
 import { type OutstandingLink, SignInLinksRepository } from './sign-in-links.repository.js';
@@ -103,7 +104,7 @@ export class SignInLinksService {
           await this.mailer.send({
             to: sentTo,
             subject: words.subject({ company }),
-            text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }),
+            text: words.text({ company, clientId, url: inLanguage(link.url, language), until: link.expiresAt.toISOString() }),
           });
         } catch (error) {
           // The transaction rolls back: no link is kept that its recipient never got.
