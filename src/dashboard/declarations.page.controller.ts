@@ -397,6 +397,7 @@ export class DeclarationsPageController {
         })),
         totals: checked.totals,
         current: checked.current,
+        unchanged: checked.unchanged,
         warnings: localizeErrors(language, warnings),
         pending: value,
         seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),

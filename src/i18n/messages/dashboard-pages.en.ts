@@ -166,6 +166,8 @@ export const dashboardPagesEn = {
     replaces: (revision: number, receipt: string, at: string) =>
       `Filing this replaces revision ${revision} (receipt ${receipt}, filed ${at}), which stays readable.`,
     first: 'This is the first declaration for this half-year.',
+    unchanged: (revision: number, receipt: string) =>
+      `Unchanged: these are the figures of revision ${revision} in force (receipt ${receipt}). Filing them again makes no new revision.`,
     warningsTitle: 'To check before filing',
     warningsLead: 'These points do not stop the filing. Correct them if they are mistakes; keep them if they are right.',
     linesCaption: (count: number) => `The ${times(count, 'line', 'lines')} that will be filed`,

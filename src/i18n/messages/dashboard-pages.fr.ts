@@ -162,6 +162,8 @@ export const dashboardPagesFr = {
     replaces: (revision: number, receipt: string, at: string) =>
       t`Ce dépôt remplace la version ${revision} (accusé de réception ${receipt}, déposée le ${at}), qui reste consultable.`,
     first: 'C’est la première déclaration pour ce semestre.',
+    unchanged: (revision: number, receipt: string) =>
+      t`Sans changement : ce sont les chiffres de la version ${revision} en vigueur (accusé de réception ${receipt}). Les déposer de nouveau ne crée pas de nouvelle version.`,
     warningsTitle: 'À vérifier avant le dépôt',
     warningsLead: t`Ces points n'empêchent pas le dépôt. Corrigez-les s'il s'agit d'erreurs ; conservez-les s'ils sont exacts.`,
     linesCaption: (count: number) =>
