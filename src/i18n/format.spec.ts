@@ -91,14 +91,14 @@ describe('formatQuantity', () => {
     expect(formatQuantity('fr', '1523.095', 'kg')).toBe(`1${NNBSP}523,095${NNBSP}kg`);
     expect(formatQuantity('en', '1523.095', 'kg')).toBe('1,523.095 kg');
     expect(formatQuantity('fr', '4800', 'uvc')).toBe(`4${NNBSP}800${NBSP}UVC`);
-    expect(formatQuantity('en', 4800, 'uvc')).toBe(`4,800${NBSP}CSU`);
+    expect(formatQuantity('en', 4800, 'uvc')).toBe(`4,800${NBSP}UVC`);
     expect(formatQuantity('fr', '12', 't')).toBe(`12${NBSP}t`);
   });
 
   it('names the units', () => {
     expect([unitSymbol('fr', 'uvc'), unitSymbol('en', 'uvc'), unitSymbol('fr', 'kg'), unitSymbol('en', 'toString')]).toEqual([
       'UVC',
-      'CSU',
+      'UVC',
       'kg',
       'toString',
     ]);
@@ -149,8 +149,8 @@ describe('formatList', () => {
   it('joins with the words of the language', () => {
     expect(formatList('fr', ['kg', 'UVC', 't'])).toBe('kg, UVC et t');
     expect(formatList('fr', ['kg', 'UVC'], 'or')).toBe('kg ou UVC');
-    expect(formatList('en', ['kg', 'CSU', 't'])).toBe('kg, CSU and t');
-    expect(formatList('en', ['kg', 'CSU'], 'or')).toBe('kg or CSU');
+    expect(formatList('en', ['kg', 'UVC', 't'])).toBe('kg, UVC and t');
+    expect(formatList('en', ['kg', 'UVC'], 'or')).toBe('kg or UVC');
     expect(formatList('en', ['EMB'])).toBe('EMB');
   });
 });

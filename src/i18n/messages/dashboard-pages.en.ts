@@ -49,6 +49,10 @@ export const dashboardPagesEn = {
     plan: 'Plan',
     streams: 'Streams',
     idus: 'Unique identifiers (IDU)',
+    noIdu:
+      'None yet. The IDU is the registration number ADEME, the French environment agency, gives you for each stream once you have joined an eco-organism; marketplaces ask for it before they sell your products.',
+    noIduNext: 'How to get one, from abroad too',
+    iduPath: '/selling-from-abroad#idu',
     confirmed: 'Confirmed on',
     notYet: 'not yet',
     waiting: 'Waiting for the operator’s confirmation',
@@ -202,7 +206,7 @@ export const dashboardPagesEn = {
     periodHint: (example: string) => `The year, then S1 (January to June) or S2 (July to December), for example ${example}.`,
     linesLabel: 'Lines of the declaration',
     caption:
-      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (CSU, “uvc”).',
+      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (UVC, the unit “uvc”).',
     lineNumber: 'Line',
     emptyLines:
       'Empty lines are left out. Write numbers as you usually do: 1,200.5 or 1 200.5. Masses in kg with up to 3 decimals, sales units as whole numbers.',

@@ -1231,7 +1231,7 @@ export const en = {
     material: 'Material',
     kg: 'kg',
     kgExact: 'exact kg',
-    uvc: 'sales units (UVC)',
+    uvc: 'consumer sales units (UVC)',
     products: 'Products',
     contribution: (reference: string, units: string, kg: string) => `${reference}: ${units} units, ${kg} kg`,
     fileDeclaration: 'File this declaration',
