@@ -110,8 +110,9 @@ export function formatDate(language: Language, date: string | Date): string {
 }
 
 /**
- * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1",
- * "28 July 2027 at 12:05 CEST" (the zone as ICU abbreviates it in each language).
+ * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1" (as ICU writes it in
+ * French), "28 July 2027 at 12:05 Paris time" (named plainly for a reader abroad, to whom "CEST"
+ * says nothing).
  */
 export function formatDateTime(language: Language, at: string | Date): string {
   const parts = dateFormat(language, {
@@ -121,9 +122,9 @@ export function formatDateTime(language: Language, at: string | Date): string {
     hour: '2-digit',
     minute: '2-digit',
     timeZone: TIME_ZONE,
-    timeZoneName: 'short',
+    ...(language === 'fr' ? { timeZoneName: 'short' as const } : {}),
   }).formatToParts(instant(at));
-  return firstOfMonth(language, parts);
+  return `${firstOfMonth(language, parts)}${language === 'en' ? ' Paris time' : ''}`;
 }
 
 function instant(value: string | Date): Date {
