@@ -8,7 +8,7 @@ import type { ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { MESSAGES } from '../../src/i18n/messages/index.js';
-import { launchChromium, watch } from '../support/browser.js';
+import { axeViolations, launchChromium, overflow, watch } from '../support/browser.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -34,8 +34,10 @@ const p = en.dashboardPages;
 /** Words of the French catalogue a French page would show on these pages. */
 const FRENCH = /Tableau de bord|Déclaration|déclaration|Continuer|semestre|Accusé|Identifiants uniques/;
 
+/** The page is in English (no word of the French catalogue), passes axe (WCAG 2.1 AA) and fits the screen. */
 async function englishPage(page: Page, what: string): Promise<string> {
   expect([what, await page.locator('html').getAttribute('lang')]).toEqual([what, 'en']);
+  expect([what, await axeViolations(page), await overflow(page)]).toEqual([what, [], 0]);
   const text = await page.locator('main').innerText();
   expect([what, FRENCH.exec(text)?.[0] ?? null]).toEqual([what, null]);
   return text;
@@ -118,6 +120,7 @@ describe('a seller abroad, in English, in Chromium', () => {
       // The page the overview points to, on the public site, in English too.
       await page.goto(`${t.url}/selling-from-abroad#idu`);
       expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      expect([await axeViolations(page), await overflow(page)]).toEqual([[], 0]);
       expect(await page.locator('#idu h2').innerText()).toContain('What is the IDU');
       expect(problems).toEqual([]);
     } finally {
