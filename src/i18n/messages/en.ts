@@ -1055,6 +1055,7 @@ export const en = {
     },
     obligationPage: {
       toc: 'Obligations on this page',
+      abroad: 'Selling to France from abroad? The questions in order, with a plain answer per case',
       what: 'What to do',
       who: 'Who it concerns',
       streams: 'Streams',

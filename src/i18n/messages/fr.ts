@@ -1041,6 +1041,7 @@ export const fr = {
     },
     obligationPage: {
       toc: 'Obligations sur cette page',
+      abroad: 'Vous vendez en France depuis l’étranger\u202f? Les questions dans l’ordre, avec une réponse selon votre cas',
       what: 'Ce qu’il faut faire',
       who: 'Qui est concerné',
       streams: 'Filières',
