@@ -209,7 +209,7 @@ export const dashboardPagesEn = {
       'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (UVC, the unit “uvc”).',
     lineNumber: 'Line',
     emptyLines:
-      'Empty lines are left out. Write numbers as you usually do: 1,200.5 or 1 200.5. Masses in kg with up to 3 decimals, sales units as whole numbers.',
+      'Empty lines are left out. Write numbers as you usually do, with a decimal point: 1,200.5 or 20,000. Masses in kg with up to 3 decimals, consumer sales units (UVC) as whole numbers.',
     add: 'Add a line',
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',
