@@ -1,3 +1,4 @@
+import type { Language } from '../i18n/language.js';
 import { emptyProfile, type Profile } from './profile.js';
 
 // The accounts module's public surface for other modules: what an account is, and how a query that
@@ -11,6 +12,8 @@ export interface Account {
   clientId: string;
   profile: Profile;
   confirmedAt: Date | null;
+  /** The language the service speaks to the client in (set by the operator): its e-mails, and its dashboard unless a person chose otherwise. */
+  language?: Language;
 }
 
 /**
@@ -19,14 +22,19 @@ export interface Account {
  */
 export const ACCOUNT_COLUMNS = `c.client_id AS "clientId", c.confirmed_at AS "confirmedAt", c.confirmed_email AS "email",
   c.confirmed_company AS "company", c.confirmed_country AS "country", c.confirmed_plan AS "plan",
-  c.confirmed_streams AS "streams", c.confirmed_idus AS "idus", c.status AS "status"`;
+  c.confirmed_streams AS "streams", c.confirmed_idus AS "idus", c.status AS "status", c.language AS "language"`;
 
 /** `active`; `suspended` (its credentials are refused until reactivated); `offboarded` (access ended for good). */
 export type AccountStatus = 'active' | 'suspended' | 'offboarded';
 
-export type AccountRow = Profile & { clientId: string; confirmedAt: Date | null; status?: AccountStatus };
+export type AccountRow = Profile & { clientId: string; confirmedAt: Date | null; status?: AccountStatus; language?: Language };
 
 export function accountFromRow(row: AccountRow): Account {
-  const { clientId, confirmedAt, email, company, country, plan, streams, idus } = row;
-  return { clientId, confirmedAt, profile: confirmedAt === null ? emptyProfile() : { email, company, country, plan, streams, idus } };
+  const { clientId, confirmedAt, email, company, country, plan, streams, idus, language } = row;
+  return {
+    clientId,
+    confirmedAt,
+    profile: confirmedAt === null ? emptyProfile() : { email, company, country, plan, streams, idus },
+    ...(language ? { language } : {}),
+  };
 }

@@ -12,6 +12,7 @@ import { formatDate, formatDateTime, formatList, formatNumber, formatQuantity, u
 import { LANGUAGES, type Language } from '../i18n/language.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { pageLanguage, switchHref } from './page-language.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
 /**
  * The dashboard's pages load this origin's stylesheet, icon and one script (the copy button), post
@@ -51,6 +52,7 @@ export class DashboardViews {
 
   constructor(
     private readonly csrf: CsrfProtection,
+    private readonly catalogue: ReferenceCatalogue,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
@@ -78,7 +80,7 @@ export class DashboardViews {
       m,
       d: m.dashboard,
       p: m.dashboardPages,
-      f: formatters(lang),
+      f: { ...formatters(lang), stream: this.streamName(lang) },
       otherLang,
       colon: lang === 'fr' ? '\u00a0:' : ':',
       otherLangName: MESSAGES[otherLang].language.name,
@@ -100,6 +102,14 @@ export class DashboardViews {
     res.setHeader('Content-Security-Policy', DASHBOARD_CONTENT_SECURITY_POLICY);
     res.setHeader('Cache-Control', 'no-store');
     res.send(req.method === 'HEAD' ? undefined : html);
+  }
+
+  /** A stream code as a person reads it: its name, the code in brackets ("Household packaging (EMB)"). */
+  private streamName(language: Language) {
+    return (code: string) => {
+      const name = this.catalogue.stream(code)?.name[language];
+      return name ? `${name} (${code})` : code;
+    };
   }
 
   /**

@@ -18,7 +18,7 @@ import { type CheckedDeclaration, DeclarationsService, type SubmitResult } from 
 import { CsrfProtection } from '../auth/sessions/csrf.js';
 import { MailOutbox, type OutgoingMail } from '../mail/mail-outbox.js';
 import type { DeclarationDto } from '../declarations/dto/declaration.dto.js';
-import type { Language } from '../i18n/language.js';
+import { inLanguage, type Language } from '../i18n/language.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
@@ -29,7 +29,7 @@ import { periodOf } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
 import { MESSAGES } from '../i18n/messages/index.js';
-import { numberContext, readNumber } from '../i18n/read-number.js';
+import { numberContext, numberConvention, readNumber } from '../i18n/read-number.js';
 import { field, fields } from './form-fields.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 
@@ -132,7 +132,7 @@ export class DeclarationsPageController {
     // Blank lines are left out; the problems of the others point back at their place in the form.
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
     // Quantities as people write them ("1 200,5", "4 800"): read with the evidence of the whole form; what cannot be read for sure is said why.
-    const context = numberContext(filled.map(({ line }) => line.quantity));
+    const context = { ...numberContext(filled.map(({ line }) => line.quantity)), convention: numberConvention(language) };
     const unread = new Map<number, FieldError>();
     const quantities = filled.map(({ line, index }, at) => {
       const read = readNumber(line.quantity, context);
@@ -403,6 +403,7 @@ export class DeclarationsPageController {
         })),
         totals: checked.totals,
         current: checked.current,
+        unchanged: checked.unchanged,
         warnings: localizeErrors(language, warnings),
         pending: value,
         seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
@@ -433,7 +434,7 @@ export class DeclarationsPageController {
         at: formatDateTime(language, d.submitted_at),
         lines: d.lines.length,
         totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
-        url: `${this.baseUrl}/dashboard/declarations/${d.id}?lang=${language}`,
+        url: inLanguage(`${this.baseUrl}/dashboard/declarations/${d.id}`, language),
         contact: this.contact,
       }),
     };

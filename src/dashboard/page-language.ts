@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { REQUEST_ACCOUNT, type RequestWithAccount } from '../accounts/current-account.js';
 import { isLanguage, type Language } from '../i18n/language.js';
 import { LANGUAGE_COOKIE, resolveLanguage } from '../i18n/resolve-language.js';
 
@@ -6,12 +7,13 @@ import { LANGUAGE_COOKIE, resolveLanguage } from '../i18n/resolve-language.js';
 const REMEMBER_MS = 365 * 86_400_000;
 const CHOSEN = Symbol('dashboard language');
 
-type WithLanguage = Request & { [CHOSEN]?: Language; cookies?: Record<string, unknown> };
+type WithLanguage = Request & RequestWithAccount & { [CHOSEN]?: Language; cookies?: Record<string, unknown> };
 
 /**
  * The language of a dashboard page, in this order: `?lang=fr|en` on any dashboard address (the
- * language switch, the public site's link; remembered in a cookie), the remembered choice, the
- * browser's `Accept-Language`, French. Decided once per request.
+ * language switch, the public site's link, an e-mail's link; remembered in a cookie), the
+ * remembered choice, once signed in the account's language, the browser's `Accept-Language`
+ * (English for a browser that reads none of the service's languages), French. Decided once per request.
  */
 export function pageLanguage(req: Request, res: Response, secure = false): Language {
   const r = req as WithLanguage;
@@ -28,6 +30,7 @@ export function pageLanguage(req: Request, res: Response, secure = false): Langu
     const accept = req.headers['accept-language'];
     language = resolveLanguage({
       remembered: typeof remembered === 'string' ? remembered : undefined,
+      account: r[REQUEST_ACCOUNT]?.language,
       acceptLanguage: typeof accept === 'string' ? accept : undefined,
     }).language;
   }

@@ -11,6 +11,7 @@ import { Accepts, type FormBody } from '../common/http/request-body.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { SignInLimits } from '../rate-limit/sign-in-limits.js';
 import { MESSAGES } from '../i18n/messages/index.js';
+import { inLanguage } from '../i18n/language.js';
 import { DashboardViews } from './dashboard-views.js';
 import { field } from './form-fields.js';
 
@@ -184,7 +185,7 @@ export class SignInPageController {
           language,
           compose: (link) => ({
             subject: mail.subject,
-            text: mail.text({ clientId, minutes: LINK_MINUTES, url: `${link.url}&lang=${language}` }),
+            text: mail.text({ clientId, minutes: LINK_MINUTES, url: inLanguage(link.url, language) }),
           }),
         });
       }

@@ -492,6 +492,36 @@ export function exactDecimal(json: string): ExactDecimal {
   return { negative: sign === '-', overMaximum, decimals, text };
 }
 
+/** What a line declares, for comparing declarations: the material by its category when it names one, else its folded text. */
+export interface DeclaredLine {
+  stream: string;
+  unit: string;
+  material: string;
+  materialCode: string | null;
+  /** Exact decimal text, trailing zeros of the decimals allowed (`1200.500`, as PostgreSQL's numeric gives it). */
+  quantity: string;
+}
+
+/**
+ * The same declaration, whichever way its lines came: one material is one identity (its published
+ * category: `paper_cardboard`, "Paper and cardboard" and "Papier-carton" alike; an uncategorised
+ * material by its folded text), quantities by value, lines in any order. Equal identities = the
+ * same figures: filing them again makes no new revision.
+ */
+export function declarationIdentity(lines: readonly DeclaredLine[]): string {
+  const canonical = lines
+    .map((line) =>
+      canonicalJson([
+        line.stream,
+        line.unit,
+        line.materialCode === null ? `text:${foldText(line.material)}` : `category:${line.materialCode}`,
+        line.quantity.includes('.') ? line.quantity.replace(/\.?0+$/, '') : line.quantity,
+      ]),
+    )
+    .sort();
+  return sha256Hex(`[${canonical.join(',')}]`);
+}
+
 /**
  * Order-independent hash of the lines as stored: SHA-256 of the canonical JSON of the lines'
  * `[stream, unit, material, quantity]` arrays in the order of their own canonical JSON (each

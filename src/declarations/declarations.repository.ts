@@ -102,17 +102,18 @@ export const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
      FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
 
+/** See `supersedeCurrent`: the revision in force, with its lines. */
+const CURRENT_RECORD: Statement = {
+  name: 'declarations.current-record',
+  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND mode = $3 AND period = $2 AND status = 'current'),
+              line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
+         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
+};
+
 /** See `supersedeCurrent`. */
 const SUPERSEDE: Statement = {
   name: 'declarations.supersede',
-  text: `WITH current AS (
-           SELECT id, revision, content_hash FROM declarations
-            WHERE client_id = $1 AND mode = $4 AND period = $2 AND status = 'current'
-         ), superseded AS (
-           UPDATE declarations d SET status = 'superseded'
-             FROM current WHERE d.id = current.id AND current.content_hash <> $3
-         )
-         SELECT id, revision, content_hash AS "contentHash" FROM current`,
+  text: `UPDATE declarations SET status = 'superseded' WHERE id = $1 AND status = 'current'`,
 };
 
 /** See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000 parameters. */
@@ -181,18 +182,27 @@ export class DeclarationsRepository {
   }
 
   /**
-   * The current revision of the period, if any, marked superseded in the same statement unless its
-   * content hash is `contentHash` (then it stays current: the submission is identical). Call with
-   * the period lock held; superseding first keeps at most one current row at any moment (the
-   * partial unique index).
+   * The current revision of the period, if any, marked superseded unless `same` says the new
+   * submission declares the same figures (then it stays current). Call with the period lock held;
+   * superseding before inserting keeps at most one current row at any moment (the partial unique index).
    */
-  async supersedeCurrent(manager: EntityManager, scope: DataScope, period: string, contentHash: string) {
-    const [current] = await this.statements.query<{ id: string; revision: number; contentHash: string }>(
-      SUPERSEDE,
-      [scope.clientId, period, contentHash, scope.mode],
-      manager,
-    );
-    return current;
+  async supersedeCurrent(
+    manager: EntityManager,
+    scope: DataScope,
+    period: string,
+    same: (current: DeclarationRecord) => boolean,
+  ): Promise<{ record: DeclarationRecord; same: boolean } | undefined> {
+    const [record] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode], manager);
+    if (!record) return undefined;
+    if (same(record)) return { record, same: true };
+    await this.statements.query(SUPERSEDE, [record.id], manager);
+    return { record, same: false };
+  }
+
+  /** The current revision of the period with its lines, if any (outside any transaction: for the check page). */
+  async currentRecord(scope: DataScope, period: string): Promise<DeclarationRecord | undefined> {
+    const [record] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode]);
+    return record;
   }
 
   /**

@@ -8,6 +8,7 @@ import { type DeclarationFile, pointAtCells, readDeclarationCsv } from './csv/de
 import { Clock, parisDate } from '../calendar/clock.js';
 import { DeclarationCursor, type ListFilters } from './declaration-cursor.js';
 import {
+  declarationIdentity,
   DeclarationValidator,
   MAX_LINES,
   MAX_REPORTED_ERRORS,
@@ -52,6 +53,8 @@ export interface CheckedDeclaration {
   totals: { stream: string; unit: string; quantity: string }[];
   /** The revision in force for the period, which filing this would replace; null for the first. */
   current: DeclarationSummaryDto | null;
+  /** The revision in force declares the same figures: filing this changes nothing (no new revision). */
+  unchanged: boolean;
 }
 
 /** What a caller of `submit` may add to the transaction of a new revision (products/ records a derivation there). */
@@ -200,7 +203,16 @@ export class DeclarationsService {
       status: 'current',
       limit: 1,
     });
-    return { declaration, warnings, totals: totalsOf(declaration.lines), current: current ? DeclarationSummaryDto.from(current) : null };
+    const lines = current
+      ? (await this.repository.currentRecord({ clientId: account.clientId, mode: 'live' }, declaration.period))?.lines
+      : undefined;
+    return {
+      declaration,
+      warnings,
+      totals: totalsOf(declaration.lines),
+      current: current ? DeclarationSummaryDto.from(current) : null,
+      unchanged: lines !== undefined && declarationIdentity(lines) === declarationIdentity(declaration.lines),
+    };
   }
 
   async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationDto> {
@@ -260,12 +272,19 @@ export class DeclarationsService {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
-          const current = await this.repository.supersedeCurrent(manager, scope, declaration.period, declaration.contentHash);
+          const identity = declarationIdentity(declaration.lines);
+          const found = await this.repository.supersedeCurrent(
+            manager,
+            scope,
+            declaration.period,
+            (current) => declarationIdentity(current.lines) === identity,
+          );
+          const current = found?.record;
           let record: DeclarationRecord;
           let status: 200 | 201;
-          if (current?.contentHash === declaration.contentHash) {
-            // Identical to the revision in force: nothing is written, the answer is that revision.
-            record = (await this.repository.findRecord(scope, current.id, manager))!;
+          if (found?.same) {
+            // The same figures as the revision in force (a material by its code or either name alike): nothing is written, the answer is that revision.
+            record = found.record;
             status = 200;
           } else {
             const revision = (current?.revision ?? 0) + 1;

@@ -91,14 +91,14 @@ describe('formatQuantity', () => {
     expect(formatQuantity('fr', '1523.095', 'kg')).toBe(`1${NNBSP}523,095${NNBSP}kg`);
     expect(formatQuantity('en', '1523.095', 'kg')).toBe('1,523.095 kg');
     expect(formatQuantity('fr', '4800', 'uvc')).toBe(`4${NNBSP}800${NBSP}UVC`);
-    expect(formatQuantity('en', 4800, 'uvc')).toBe(`4,800${NBSP}CSU`);
+    expect(formatQuantity('en', 4800, 'uvc')).toBe(`4,800${NBSP}UVC`);
     expect(formatQuantity('fr', '12', 't')).toBe(`12${NBSP}t`);
   });
 
   it('names the units', () => {
     expect([unitSymbol('fr', 'uvc'), unitSymbol('en', 'uvc'), unitSymbol('fr', 'kg'), unitSymbol('en', 'toString')]).toEqual([
       'UVC',
-      'CSU',
+      'UVC',
       'kg',
       'toString',
     ]);
@@ -139,8 +139,8 @@ describe('formatDateTime', () => {
   it('tells the time in Paris, with the zone', () => {
     expect(formatDateTime('fr', '2027-01-28T10:05:00Z')).toBe('28 janvier 2027 à 11:05 UTC+1');
     expect(formatDateTime('fr', '2027-07-28T10:05:00Z')).toBe('28 juillet 2027 à 12:05 UTC+2');
-    expect(formatDateTime('en', '2027-01-28T10:05:00Z')).toBe('28 January 2027 at 11:05 CET');
-    expect(formatDateTime('en', new Date('2027-07-28T10:05:00Z'))).toBe('28 July 2027 at 12:05 CEST');
+    expect(formatDateTime('en', '2027-01-28T10:05:00Z')).toBe('28 January 2027 at 11:05 Paris time');
+    expect(formatDateTime('en', new Date('2027-07-28T10:05:00Z'))).toBe('28 July 2027 at 12:05 Paris time');
     expect(formatDateTime('fr', '2027-02-28T23:05:00Z')).toBe('1er mars 2027 à 00:05 UTC+1');
   });
 });
@@ -149,8 +149,8 @@ describe('formatList', () => {
   it('joins with the words of the language', () => {
     expect(formatList('fr', ['kg', 'UVC', 't'])).toBe('kg, UVC et t');
     expect(formatList('fr', ['kg', 'UVC'], 'or')).toBe('kg ou UVC');
-    expect(formatList('en', ['kg', 'CSU', 't'])).toBe('kg, CSU and t');
-    expect(formatList('en', ['kg', 'CSU'], 'or')).toBe('kg or CSU');
+    expect(formatList('en', ['kg', 'UVC', 't'])).toBe('kg, UVC and t');
+    expect(formatList('en', ['kg', 'UVC'], 'or')).toBe('kg or UVC');
     expect(formatList('en', ['EMB'])).toBe('EMB');
   });
 });

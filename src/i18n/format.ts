@@ -71,22 +71,23 @@ export function formatPercent(language: Language, ratio: number, decimals = 1): 
 
 /**
  * How a unit code of the reference data is written after a number. `uvc` (unité de vente
- * consommateur) is "UVC" in French and "CSU" (consumer sales unit) in English, as the streams data
- * names it; an unknown code is written as it is.
+ * consommateur) is "UVC" in both languages: English pages explain it once as "consumer sales
+ * units (UVC)", the one English term for it, as the streams data names it; an unknown code is
+ * written as it is.
  */
 const UNIT_SYMBOLS: Record<string, Record<Language, string>> = {
   kg: { fr: 'kg', en: 'kg' },
-  uvc: { fr: 'UVC', en: 'CSU' },
+  uvc: { fr: 'UVC', en: 'UVC' },
 };
 
-/** The symbol of a unit code in a language ("UVC", "CSU", "kg"). */
+/** The symbol of a unit code in a language ("UVC", "kg"). */
 export function unitSymbol(language: Language, unit: string): string {
   return Object.hasOwn(UNIT_SYMBOLS, unit) ? UNIT_SYMBOLS[unit]![language] : unit;
 }
 
 /**
  * A quantity with its unit: "1 200,5 kg" (kg through `Intl`'s unit style: U+202F before kg in
- * French), "4 800 UVC" / "4,800 CSU" (a no-break space U+00A0 before any other unit).
+ * French), "4 800 UVC" / "4,800 UVC" (a no-break space U+00A0 before any other unit).
  */
 export function formatQuantity(language: Language, value: number | string, unit: string): string {
   if (unit === 'kg') return numberFormat(language, { ...digits({}), style: 'unit', unit: 'kilogram' }).format(numeric(value));
@@ -106,8 +107,9 @@ export function formatDate(language: Language, date: string | Date): string {
 }
 
 /**
- * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1",
- * "28 July 2027 at 12:05 CEST" (the zone as ICU abbreviates it in each language).
+ * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1" (as ICU writes it in
+ * French), "28 July 2027 at 12:05 Paris time" (named plainly for a reader abroad, to whom "CEST"
+ * says nothing).
  */
 export function formatDateTime(language: Language, at: string | Date): string {
   const parts = dateFormat(language, {
@@ -117,9 +119,9 @@ export function formatDateTime(language: Language, at: string | Date): string {
     hour: '2-digit',
     minute: '2-digit',
     timeZone: TIME_ZONE,
-    timeZoneName: 'short',
+    ...(language === 'fr' ? { timeZoneName: 'short' as const } : {}),
   }).formatToParts(instant(at));
-  return firstOfMonth(language, parts);
+  return `${firstOfMonth(language, parts)}${language === 'en' ? ' Paris time' : ''}`;
 }
 
 function instant(value: string | Date): Date {
@@ -137,7 +139,7 @@ function firstOfMonth(language: Language, parts: Intl.DateTimeFormatPart[]): str
 const listFormats = new Map<string, Intl.ListFormat>();
 const pluralRules = new Map<Language, Intl.PluralRules>();
 
-/** "kg, UVC et t" / "kg, UVC and t"; `or`: "kg ou UVC" / "kg or CSU". */
+/** "kg, UVC et t" / "kg, UVC and t"; `or`: "kg ou UVC" / "kg or UVC". */
 export function formatList(language: Language, items: readonly string[], type: 'and' | 'or' = 'and'): string {
   const key = `${language} ${type}`;
   let format = listFormats.get(key);

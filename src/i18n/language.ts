@@ -12,3 +12,13 @@ export const DEFAULT_LANGUAGE: Language = 'fr';
 export const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
 
 export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
+
+/**
+ * An address of the service that opens in `language` (`?lang=`, which the dashboard remembers): every
+ * link in an e-mail is written so, for a reader whose browser may prefer another language.
+ */
+export function inLanguage(url: string, language: Language): string {
+  const at = new URL(url);
+  at.searchParams.set('lang', language);
+  return at.toString();
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { formatNumber } from './format.js';
-import { type NumberContext, numberContext, readNumber } from './read-number.js';
+import { type NumberContext, numberContext, numberConvention, readNumber } from './read-number.js';
 
 const value = (text: string, context?: NumberContext) => {
   const read = readNumber(text, context);
@@ -145,6 +145,26 @@ describe('readNumber', () => {
         params: { reason: 'mixed' },
       });
       expect(readNumber('1.200', { threePlaces: true })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'unknown' } });
+    });
+
+    it('reads an English form as English writes numbers: the comma separates thousands, the point is decimal', () => {
+      const english = { convention: numberConvention('en') };
+      expect(value('20,000', english)).toBe('20000');
+      expect(value('4,800', english)).toBe('4800');
+      expect(value('-12,500', english)).toBe('-12500');
+      expect(value('1.250', english)).toBe('1.250');
+      expect(value('1,200.5', english)).toBe('1200.5');
+      // Evidence that agrees with the convention changes nothing; evidence against it is heard (rule 4).
+      expect(value('20,000', { ...english, ...numberContext(['20,000', '12.5']) })).toBe('20000');
+      expect(value('1.200', { ...english, ...numberContext(['1.200', '12.5']) })).toBe('1.200');
+      expect(value('1.200', { ...english, ...numberContext(['1.200', '12,5']) })).toBe('1200');
+      expect(readNumber('1,200', { ...english, ...numberContext(['1,200', '12,5']) })).toMatchObject({ code: 'number_ambiguous' });
+      expect(readNumber('1,200', { ...english, mixed: true })).toMatchObject({ code: 'number_ambiguous', params: { reason: 'mixed' } });
+    });
+
+    it('keeps French forms to the evidence: "1,200" and "1.200" are both written by French readers and by programs', () => {
+      expect(numberConvention('fr')).toBeUndefined();
+      expect(readNumber('20,000', { convention: numberConvention('fr') })).toMatchObject({ code: 'number_ambiguous' });
     });
 
     it('needs no context when the text tells', () => {

@@ -5,7 +5,9 @@
  * Thousands: one kind of separator (space, U+00A0, U+202F, `.` or `,`), groups of three (else
  * `number_grouping`). A decimal `,` or `.` is read as the text says where it tells; "1.200" is left to
  * the context's evidence (`numberContext`), else `number_ambiguous`. The whole rule, with examples:
- * docs/api.md, "Numbers in files and forms".
+ * docs/api.md, "Numbers in files and forms". In a form of a language whose writing leaves no doubt
+ * (`convention`: English), "20,000" is 20000 and "1.250" is 1.25 unless the text around it writes
+ * decimals otherwise; French keeps the evidence rule.
  */
 
 export type DecimalSeparator = ',' | '.';
@@ -18,6 +20,13 @@ export interface NumberContext {
   threePlaces?: boolean;
   /** The surrounding text uses both `,` and `.` as decimal separators: nothing ambiguous can be read. */
   mixed?: boolean;
+  /** The decimal separator of the reader's language when it is unambiguous there (English: `.`); used only without other evidence. */
+  convention?: DecimalSeparator;
+}
+
+/** The decimal separator a form in `language` reads by convention (rule 5), if that language has one without doubt. */
+export function numberConvention(language: string): DecimalSeparator | undefined {
+  return language === 'en' ? '.' : undefined;
 }
 
 export type NumberProblemCode =
@@ -114,6 +123,12 @@ export function readNumber(text: string, context: NumberContext = {}): ReadNumbe
       return { ok: true, value: decimalText(negative, shape.int, shape.frac) };
     case 'ambiguous': {
       const { int, frac, separator } = shape;
+      // The language's convention, unless the text around it writes decimals otherwise (rule 5).
+      if (!context.mixed && context.convention !== undefined && (context.decimal ?? context.convention) === context.convention) {
+        return context.convention === separator
+          ? { ok: true, value: decimalText(negative, int, frac) }
+          : { ok: true, value: decimalText(negative, int + frac, '') };
+      }
       if (!context.mixed && context.decimal === other(separator)) return { ok: true, value: decimalText(negative, int + frac, '') };
       if (!context.mixed && context.decimal === separator && context.threePlaces)
         return { ok: true, value: decimalText(negative, int, frac) };

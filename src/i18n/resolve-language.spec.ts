@@ -1,7 +1,7 @@
 import { languageOfPath, parseAcceptLanguage, preferredLanguage, resolveLanguage } from './resolve-language.js';
 
 describe('resolveLanguage', () => {
-  it('takes the address first, then the remembered choice, then the browser, then French', () => {
+  it('takes the address first, then the remembered choice, then the account, then the browser, then English or French', () => {
     const all = { path: '/fr/dashboard', remembered: 'en', acceptLanguage: 'en' };
     expect(resolveLanguage(all)).toEqual({ language: 'fr', from: 'path' });
     expect(resolveLanguage({ ...all, path: '/dashboard' })).toEqual({ language: 'en', from: 'remembered' });
@@ -9,8 +9,18 @@ describe('resolveLanguage', () => {
       language: 'en',
       from: 'browser',
     });
-    expect(resolveLanguage({ path: '/dashboard', acceptLanguage: 'de-DE' })).toEqual({ language: 'fr', from: 'default' });
+    // A browser that reads only languages the service does not speak gets English; one that says nothing, French.
+    expect(resolveLanguage({ path: '/dashboard', acceptLanguage: 'de-DE' })).toEqual({ language: 'en', from: 'foreign' });
+    expect(resolveLanguage({ acceptLanguage: 'zh-CN,zh;q=0.9' })).toEqual({ language: 'en', from: 'foreign' });
+    expect(resolveLanguage({ acceptLanguage: '' })).toEqual({ language: 'fr', from: 'default' });
     expect(resolveLanguage({})).toEqual({ language: 'fr', from: 'default' });
+  });
+
+  it('once signed in, takes the account’s language over the browser’s, and the person’s own choice over both', () => {
+    expect(resolveLanguage({ account: 'en', acceptLanguage: 'fr-FR,fr;q=0.9' })).toEqual({ language: 'en', from: 'account' });
+    expect(resolveLanguage({ account: 'fr', acceptLanguage: 'en-GB' })).toEqual({ language: 'fr', from: 'account' });
+    expect(resolveLanguage({ account: 'en', acceptLanguage: 'zh-CN' })).toEqual({ language: 'en', from: 'account' });
+    expect(resolveLanguage({ account: 'en', remembered: 'fr', acceptLanguage: 'zh-CN' })).toEqual({ language: 'fr', from: 'remembered' });
   });
 
   it('reads the remembered choice trimmed and in any case, and ignores anything else', () => {

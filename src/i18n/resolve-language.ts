@@ -1,8 +1,9 @@
 /**
  * Which language to answer a person in, from what the request tells (pure). The first that names a
  * language of the service wins: 1. the path (`/fr/…`, `/en/…`: a shared link opens as it was seen);
- * 2. the person's choice with the language switch (a cookie); 3. `Accept-Language` by q-value (`*`
- * accepts the default); 4. French.
+ * 2. the person's choice with the language switch (a cookie); 3. once signed in, the account's
+ * language; 4. `Accept-Language` by q-value (`*` accepts the default); 5. a browser naming only
+ * languages the service does not speak gets English; no preference at all, French.
  */
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from './language.js';
 
@@ -14,14 +15,19 @@ export interface LanguageHints {
   path?: string;
   /** The remembered choice: the value of the LANGUAGE_COOKIE cookie. */
   remembered?: string;
+  /** The language of the signed-in person's account, if signed in. */
+  account?: Language;
   /** The `Accept-Language` header. */
   acceptLanguage?: string;
 }
 
+/** The language for a browser whose preferences name none of the service's. */
+export const FOREIGN_FALLBACK: Language = 'en';
+
 export interface ResolvedLanguage {
   language: Language;
   /** What decided it (a page may offer to switch only when the browser or the default did). */
-  from: 'path' | 'remembered' | 'browser' | 'default';
+  from: 'path' | 'remembered' | 'account' | 'browser' | 'foreign' | 'default';
 }
 
 export function resolveLanguage(hints: LanguageHints, fallback: Language = DEFAULT_LANGUAGE): ResolvedLanguage {
@@ -29,8 +35,12 @@ export function resolveLanguage(hints: LanguageHints, fallback: Language = DEFAU
   if (fromPath) return { language: fromPath, from: 'path' };
   const remembered = hints.remembered?.trim().toLowerCase();
   if (isLanguage(remembered)) return { language: remembered, from: 'remembered' };
+  if (hints.account !== undefined) return { language: hints.account, from: 'account' };
   const browser = hints.acceptLanguage === undefined ? undefined : preferredLanguage(hints.acceptLanguage, fallback);
   if (browser) return { language: browser, from: 'browser' };
+  // A browser that says what it reads, none of it ours: English rather than the default.
+  if (hints.acceptLanguage !== undefined && parseAcceptLanguage(hints.acceptLanguage).some((range) => range.q > 0))
+    return { language: FOREIGN_FALLBACK, from: 'foreign' };
   return { language: fallback, from: 'default' };
 }
 

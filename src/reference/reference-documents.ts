@@ -337,9 +337,31 @@ export interface Obligation {
   sources: string[];
 }
 
+/** One question of a seller abroad, its plain answer and what it rests on. */
+export interface AbroadQuestion {
+  id: string;
+  question: LocalizedText;
+  answer: LocalizedText;
+  details: LocalizedText;
+  /** Ids of entries in the law document. */
+  legal_basis: string[];
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+}
+
+/** The path of a producer who sells to consumers in France from abroad. */
+export interface SellingFromAbroad {
+  title: LocalizedText;
+  lead: LocalizedText;
+  checked: IsoDate;
+  questions: AbroadQuestion[];
+}
+
 export interface ObligationsDocument extends Envelope {
   checked: IsoDate;
   obligations: Obligation[];
+  selling_from_abroad?: SellingFromAbroad;
 }
 
 // ---------------------------------------------------------------- service

@@ -135,6 +135,11 @@ export const HUMAN_TEXTS: Record<SourceName, readonly string[]> = {
     '/obligations/*/applies_to',
     '/obligations/*/deadline',
     '/obligations/*/consequence',
+    '/selling_from_abroad/title',
+    '/selling_from_abroad/lead',
+    '/selling_from_abroad/questions/*/question',
+    '/selling_from_abroad/questions/*/answer',
+    '/selling_from_abroad/questions/*/details',
   ],
   law: ['/disclaimer', '/law/*/title', '/law/*/reference', '/law/*/summary', '/law/*/notes'],
   pricing: ['/disclaimer', '/plans/*/description', '/plans/*/included/support'],
@@ -463,6 +468,8 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
   const streamCodes = unique(streams, 'code', streamsFile, '/streams', 'stream code', problems);
   const lawIds = unique(law, 'id', lawFile, '/law', 'law id', problems);
   unique(obligations, 'id', obligationsFile, '/obligations', 'obligation id', problems);
+  const abroad = items(isObject(sources.obligations) ? sources.obligations.selling_from_abroad : undefined, 'questions');
+  unique(abroad, 'id', obligationsFile, '/selling_from_abroad/questions', 'question id', problems);
   unique(plans, 'id', pricingFile, '/plans', 'plan id', problems);
 
   const lawStreams = new Map<string, Set<string>>();
@@ -616,6 +623,9 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
   obligations.forEach((obligation, i) => {
     checkRefs(obligation.streams, streamCodes, obligationsFile, `/obligations/${i}/streams`, 'stream code');
     checkRefs(obligation.legal_basis, lawIds, obligationsFile, `/obligations/${i}/legal_basis`, 'law id');
+  });
+  abroad.forEach((question, i) => {
+    checkRefs(question.legal_basis, lawIds, obligationsFile, `/selling_from_abroad/questions/${i}/legal_basis`, 'law id');
   });
 
   plans.forEach((plan, i) => {

@@ -106,6 +106,10 @@ const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], LocalizedText> = 
     en: 'Obligations: what a producer must do, with deadlines',
     fr: 'Obligations\u00a0: ce que doit faire un producteur, avec les échéances',
   },
+  abroad: {
+    en: 'Selling from abroad: the producer, the eco-organism, the IDU for marketplaces, the authorised representative, printed paper',
+    fr: 'Vendre depuis l’étranger\u00a0: le producteur, l’éco-organisme, l’IDU pour les places de marché, le représentant autorisé, les imprimés',
+  },
   developers: {
     en: 'Developers: how to get a token, the API in short with examples',
     fr: 'Développeurs\u00a0: obtenir un jeton, l’API en bref avec des exemples',

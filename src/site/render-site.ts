@@ -283,11 +283,19 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     badge: (pointer: string, value: string) => mark(pointer, value, word(value), ` class="badge badge-${escapeHtml(value)}"`),
     /** A link whose text is the address the file holds. */
     link: (pointer: string, url: string) => `<a href="${escapeHtml(url)}" data-fact="${escapeHtml(pointer)}">${escapeHtml(url)}</a>`,
-    /** A link to a source, named by the legal text it is or by its site and page. */
-    source: (pointer: string, url: string) => mark(pointer, url, sourceTitle(url, lawByUrl), ` href="${escapeHtml(url)}"`, 'a'),
-    /** A list of sources as titled links. */
-    sources: (pointer: string, urls: readonly string[]) =>
-      urls.length === 0 ? '' : `<ul class="sources">${urls.map((url, i) => `<li>${h.source(`${pointer}/${i}`, url)}</li>`).join('')}</ul>`,
+    /** A link to a source, named by the legal text it is or by its site (and, in French, its page). */
+    source: (pointer: string, url: string, title = sourceTitle(url, lawByUrl, lang)) =>
+      mark(pointer, url, title, ` href="${escapeHtml(url)}"`, 'a'),
+    /** A list of sources as titled links; two of one site are numbered ("citeo.com (2)"). */
+    sources: (pointer: string, urls: readonly string[]) => {
+      if (urls.length === 0) return '';
+      const titles = urls.map((url) => sourceTitle(url, lawByUrl, lang));
+      const shown = titles.map((title, i) => {
+        const same = titles.filter((other) => other === title).length;
+        return same > 1 ? `${title} (${titles.slice(0, i + 1).filter((other) => other === title).length})` : title;
+      });
+      return `<ul class="sources">${urls.map((url, i) => `<li>${h.source(`${pointer}/${i}`, url, shown[i])}</li>`).join('')}</ul>`;
+    },
     /** A text for people ({fr, en}) in the page's language only. */
     text: (pointer: string, value: { fr: string; en: string } | null | undefined) =>
       value ? mark(`${pointer}/${lang}`, value[lang], value[lang]) : '',
@@ -297,7 +305,7 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     dueDate: (due: DueRule, year: number) => formatDate(lang, dueDate({ due }, { year })),
     /** A number written for people (not a year, an article or an id). */
     number: (value: number | string) => formatNumber(lang, value),
-    /** How a unit code is written after a number: "UVC", "CSU", "kg". */
+    /** How a unit code is written after a number: "UVC", "kg". */
     unit: (code: string) => unitSymbol(lang, code),
     /** A list: "a, b et c" / "a, b and c". */
     list: (items: readonly string[]) => formatList(lang, items),
@@ -307,14 +315,17 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
 
 /**
  * The words of a source link: a legal text's title, else the site and the page ("citeo.com ·
- * faq mon adhesion"), so a reader sees where it leads without reading an address.
+ * faq mon adhesion"), so a reader sees where it leads without reading an address. English pages
+ * name the site only: the pages' addresses are mostly French words, which an English reader
+ * should not have to read as a title.
  */
-function sourceTitle(url: string, lawByUrl: ReadonlyMap<string, string>): string {
+function sourceTitle(url: string, lawByUrl: ReadonlyMap<string, string>, lang: Language): string {
   const title = lawByUrl.get(url);
   if (title) return title;
   try {
     const parsed = new URL(url);
     const host = parsed.hostname.replace(/^www\./, '');
+    if (lang === 'en') return host;
     const segments = parsed.pathname.split('/').filter((s) => s !== '');
     const last = segments.at(-1);
     const page =

@@ -29,8 +29,12 @@ afterAll(async () => {
 
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
 
-/** The operator's part: a client created and confirmed through the admin API, and a sign-in link. */
-async function onboard(): Promise<{ clientId: string; url: string }> {
+/**
+ * The operator's part: a client created and confirmed through the admin API, and a sign-in link.
+ * Once signed in, the dashboard speaks the account's language (the operator's choice): English
+ * journeys onboard an English-speaking client.
+ */
+async function onboard(language: 'fr' | 'en' = 'fr'): Promise<{ clientId: string; url: string }> {
   const created = await request(t.url)
     .post('/api/v1/admin/clients')
     .set(admin())
@@ -45,6 +49,7 @@ async function onboard(): Promise<{ clientId: string; url: string }> {
   expect(created.status).toBe(201);
   const clientId = created.body.client_id as string;
   expect((await request(t.url).post(`/api/v1/admin/clients/${clientId}/confirm`).set(admin()).send({})).status).toBe(200);
+  if (language === 'en') await request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set(admin()).send({ language }).expect(200);
   const link = await signInLink(t, clientId);
   expect(link.status).toBe(201);
   return { clientId, url: link.url.replace(t.config.publicBaseUrl, t.url) };
@@ -196,7 +201,7 @@ describe('the dashboard in Chromium', () => {
   }, 180_000);
 
   it('the journey in English: sign in with the operator’s link, create a token the API accepts, upload a spreadsheet, revoke, sign out', async () => {
-    const { clientId, url } = await onboard();
+    const { clientId, url } = await onboard('en');
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, locale: 'en-GB' });
     const page = await context.newPage();
     const problems = watch(page, new URL(t.url).origin);
@@ -279,7 +284,7 @@ describe('the dashboard in Chromium', () => {
       const m = MESSAGES[language];
       const p = m.dashboardPages;
       const line = (n: number, field: string) => `${p.form.lineNumber} ${n}, ${field}`;
-      const { url } = await onboard();
+      const { url } = await onboard(language);
       const context: BrowserContext = await browser.newContext({
         viewport: { width, height: 800 },
         locale: language === 'fr' ? 'fr-FR' : 'en-GB',
@@ -350,7 +355,7 @@ describe('the dashboard in Chromium', () => {
   }
 
   it('works without JavaScript: signing in and creating a token (the copy button stays hidden)', async () => {
-    const { url } = await onboard();
+    const { url } = await onboard('en');
     const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
     const page = await context.newPage();
     try {

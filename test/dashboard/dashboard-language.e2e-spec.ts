@@ -5,9 +5,10 @@
  */
 import { MESSAGES } from '../../src/i18n/messages/index.js';
 import type { Language } from '../../src/i18n/language.js';
-import { DashboardClient, signedIn } from '../support/dashboard-browser.js';
+import request from 'supertest';
+import { DashboardClient, signedIn, signInLink } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -69,7 +70,9 @@ describe('the language of a page', () => {
     const english = await new DashboardClient(t.url, 'en-GB,en;q=0.9').get('/dashboard/sign-in');
     expect(langOf(english.html)).toBe('en');
     expect(english.html).toContain('href="/dashboard/sign-in?lang=fr" hreflang="fr" lang="fr">Français</a>');
-    expect(langOf((await new DashboardClient(t.url, 'de-DE,de;q=0.9').get('/dashboard/sign-in')).html)).toBe('fr');
+    // A browser that reads none of the service's languages: English, not French.
+    expect(langOf((await new DashboardClient(t.url, 'de-DE,de;q=0.9').get('/dashboard/sign-in')).html)).toBe('en');
+    expect(langOf((await new DashboardClient(t.url, 'zh-CN,zh;q=0.9').get('/dashboard/sign-in')).html)).toBe('en');
 
     // The public site's link: French whatever the browser says, and remembered for the next pages.
     const browser = new DashboardClient(t.url, 'en-US,en;q=0.9');
@@ -83,6 +86,40 @@ describe('the language of a page', () => {
     expect(langOf((await browser.get('/dashboard/sign-in?lang=en')).html)).toBe('en');
     expect(langOf((await browser.get('/dashboard/sign-in?lang=xx')).html)).toBe('en');
     expect(browser.cookies.get('lang')).toBe('en');
+  });
+});
+
+describe('the language of a signed-in person', () => {
+  const setLanguage = (clientId: string, language: Language) =>
+    request(t.url).patch(`/api/v1/admin/clients/${clientId}`).set('authorization', `Bearer ${ADMIN_TOKEN}`).send({ language }).expect(200);
+
+  it('is the account’s, whatever the browser prefers; the person’s switch overrides it and is remembered', async () => {
+    const { clientId } = await createClient(t);
+    await setLanguage(clientId, 'en');
+    // A Chinese browser: the link's page (before sign-in) falls back to English; after it, the account's English.
+    const chinese = new DashboardClient(t.url, 'zh-CN,zh;q=0.9');
+    const link = await signInLink(t, clientId);
+    const page = await chinese.get(new URL(link.url).pathname + new URL(link.url).search);
+    expect(langOf(page.html)).toBe('en');
+    expect(textOf(page.html)).toContain('Continue to the dashboard');
+    expect((await chinese.signIn(link.url)).status).toBe(303);
+    for (const path of ['/dashboard', '/dashboard/declarations/new', '/dashboard/tokens']) {
+      expect([path, langOf((await chinese.get(path)).html)]).toEqual([path, 'en']);
+    }
+    expect((await chinese.get('/dashboard/declarations/template.csv')).html).toContain('stream,material,unit,quantity');
+
+    // A French browser on an English account: English once signed in.
+    const french = new DashboardClient(t.url, 'fr-FR,fr;q=0.9');
+    expect((await french.signIn((await signInLink(t, clientId)).url)).status).toBe(303);
+    expect(langOf((await french.get('/dashboard')).html)).toBe('en');
+    // The switch: French, and French on the next pages.
+    expect(langOf((await french.get('/dashboard?lang=fr')).html)).toBe('fr');
+    expect(langOf((await french.get('/dashboard/declarations')).html)).toBe('fr');
+
+    // The operator changes the account's language: it applies on the next page of a person who chose nothing.
+    await setLanguage(clientId, 'fr');
+    expect(langOf((await chinese.get('/dashboard')).html)).toBe('fr');
+    expect(langOf((await french.get('/dashboard')).html)).toBe('fr');
   });
 });
 
@@ -199,5 +236,36 @@ describe('numbers as people write them, in the form', () => {
     expect(textOf(ambiguous.html)).toContain('Écrivez 1200 dans le premier cas, 1,2 dans le second');
     expect(ambiguous.html).toContain('value="1.200"');
     expect((await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n).toBe(before);
+  });
+});
+
+describe('numbers as the English form’s hint says', () => {
+  it('"20,000" and "1,200.5" are read as an English reader writes them, and filed', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'en-GB,en;q=0.9');
+    const blank = await browser.get('/dashboard/declarations/new');
+    expect(textOf(blank.html)).toContain('1,200.5');
+    const check = await browser.post(
+      '/dashboard/declarations',
+      form('2024-S2', [
+        ['EMB', 'Glass', 'kg', '1,200.5'],
+        ['EMB', 'Glass', 'uvc', '20,000'],
+        ['EMB', 'Steel', 'kg', '4,800'],
+        ['EMB', 'Steel', 'uvc', '12000'],
+      ]),
+    );
+    expect([check.status, textOf(check.html).match(/can be read as[^.]*/g)]).toEqual([200, null]);
+    const res = await browser.declare(check, 'Wei Zhang');
+    expect(res.status).toBe(303);
+    const id = /\/dashboard\/declarations\/([0-9a-f-]{36})/.exec(res.location!)![1];
+    const stored = await t.pool.query(`SELECT unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`, [
+      id,
+    ]);
+    expect(stored.rows).toEqual([
+      { unit: 'kg', quantity: '1200.500' },
+      { unit: 'uvc', quantity: '20000.000' },
+      { unit: 'kg', quantity: '4800.000' },
+      { unit: 'uvc', quantity: '12000.000' },
+    ]);
   });
 });

@@ -35,7 +35,8 @@ const pairs = (n: number): Array<[string, string, string, string]> =>
 describe('CSRF', () => {
   it('the spreadsheet upload (multipart) without its _csrf field: 403, nothing stored', async () => {
     const { clientId } = await createClient(t);
-    const browser = await signedIn(t, clientId);
+    // A browser that states no language and chose none: the account's, French.
+    const browser = await signedIn(t, clientId, null);
     await browser.get('/dashboard/tokens');
     const form = new FormData();
     form.append('period', '2025-S1');
@@ -47,7 +48,7 @@ describe('CSRF', () => {
       redirect: 'manual',
     });
     expect(res.status).toBe(403);
-    // No Accept-Language: the page is in French, the default.
+    // No Accept-Language, no choice: the page is in the account's language, French.
     expect(await res.text()).toContain('Le formulaire a expiré');
     expect(await declarationsOf(clientId)).toBe(0);
     // The same upload with its token is stored.
@@ -258,7 +259,7 @@ describe('the declaration form', () => {
 
   it('one file per upload: two files are refused (400 page), nothing stored', async () => {
     const { clientId } = await createClient(t);
-    const browser = await signedIn(t, clientId);
+    const browser = await signedIn(t, clientId, null);
     const form = new FormData();
     form.append('_csrf', await browser.csrfFor('/dashboard/declarations'));
     form.append('period', '2025-S1');

@@ -126,10 +126,17 @@ export async function signInLink(
   };
 }
 
-/** A client's browser signed in to its dashboard. */
+/**
+ * A client's browser signed in to its dashboard, its person having chosen the browser's language
+ * (`?lang=` on the link, remembered): the pages are in that language whatever the account's.
+ * To see the account's language decide, sign in with `DashboardClient.signIn` instead.
+ */
 export async function signedIn(t: TestApp, clientId: string, language: string | null = 'en'): Promise<DashboardClient> {
   const browser = new DashboardClient(t.url, language);
-  const res = await browser.signIn((await signInLink(t, clientId)).url);
+  const url = new URL((await signInLink(t, clientId)).url);
+  const chosen = language?.slice(0, 2).toLowerCase();
+  if (chosen === 'fr' || chosen === 'en') url.searchParams.set('lang', chosen);
+  const res = await browser.signIn(url.toString());
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.html.slice(0, 300)}`);
   return browser;
 }

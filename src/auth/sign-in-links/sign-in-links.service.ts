@@ -10,7 +10,7 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
 import { isUuid } from '../../common/uuid.js';
-import type { Language } from '../../i18n/language.js';
+import { inLanguage, type Language } from '../../i18n/language.js';
 import { messagesFor } from '../../i18n/messages/index.js';
 import { MailOutbox } from '../../mail/mail-outbox.js';
 import { type OutstandingLink, SignInLinksRepository } from './sign-in-links.repository.js';
@@ -116,7 +116,7 @@ export class SignInLinksService {
         to: sentTo,
         language,
         subject: words.subject({ company }),
-        text: words.text({ company, clientId, url: link.url, until: link.expiresAt.toISOString() }),
+        text: words.text({ company, clientId, url: inLanguage(link.url, language), until: link.expiresAt.toISOString() }),
         signInLinkId: link.id,
       });
       return { ...link, sentTo, messageId };

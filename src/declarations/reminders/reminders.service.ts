@@ -5,7 +5,7 @@ import { AuditTrail } from '../../audit/audit-trail.js';
 import { MAX_SIGN_IN_LINK_TTL_MS, SignInLinksService } from '../../auth/sign-in-links/sign-in-links.service.js';
 import type { Actor } from '../../caller/actor.js';
 import { Problem, ValidationProblem } from '../../common/problem/problem.js';
-import type { Language } from '../../i18n/language.js';
+import { inLanguage, type Language } from '../../i18n/language.js';
 import { messagesFor } from '../../i18n/messages/index.js';
 import { MailOutbox } from '../../mail/mail-outbox.js';
 import type { LocalizedName } from '../../reference/reference-documents.js';
@@ -166,7 +166,7 @@ export class RemindersService {
           clientId: reminder.clientId,
           period,
           missing: reminder.missing.map((m) => ({ stream: m.stream, name: m.name[reminder.language] ?? m.stream, due: m.due })),
-          url: link.url,
+          url: inLanguage(link.url, reminder.language),
           until: link.expiresAt.toISOString(),
         }),
         signInLinkId: link.id,

@@ -134,6 +134,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
     ],
   ],
   'dashboardPages.check.replaces': [[1, 'EPR-2026S1-R1-V3QPTVJT', '26 novembre 2026 à 04:07 UTC+1']],
+  'dashboardPages.check.unchanged': [[1, 'EPR-2026S1-R1-V3QPTVJT']],
   'dashboardPages.check.linesCaption': [[1], [4]],
   'dashboardPages.check.stale': [[2]],
   'dashboardPages.filed.mailSent': [['conformite@exemple.fr']],

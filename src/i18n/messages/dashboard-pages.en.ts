@@ -49,6 +49,10 @@ export const dashboardPagesEn = {
     plan: 'Plan',
     streams: 'Streams',
     idus: 'Unique identifiers (IDU)',
+    noIdu:
+      'None yet. The IDU is the registration number ADEME, the French environment agency, gives you for each stream once you have joined an eco-organism; marketplaces ask for it before they sell your products.',
+    noIduNext: 'How to get one, from abroad too',
+    iduPath: '/selling-from-abroad#idu',
     confirmed: 'Confirmed on',
     notYet: 'not yet',
     waiting: 'Waiting for the operator’s confirmation',
@@ -166,6 +170,8 @@ export const dashboardPagesEn = {
     replaces: (revision: number, receipt: string, at: string) =>
       `Filing this replaces revision ${revision} (receipt ${receipt}, filed ${at}), which stays readable.`,
     first: 'This is the first declaration for this half-year.',
+    unchanged: (revision: number, receipt: string) =>
+      `Unchanged: these are the figures of revision ${revision} in force (receipt ${receipt}). Filing them again makes no new revision.`,
     warningsTitle: 'To check before filing',
     warningsLead: 'These points do not stop the filing. Correct them if they are mistakes; keep them if they are right.',
     linesCaption: (count: number) => `The ${times(count, 'line', 'lines')} that will be filed`,
@@ -200,10 +206,10 @@ export const dashboardPagesEn = {
     periodHint: (example: string) => `The year, then S1 (January to June) or S2 (July to December), for example ${example}.`,
     linesLabel: 'Lines of the declaration',
     caption:
-      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (CSU, “uvc”).',
+      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (UVC, the unit “uvc”).',
     lineNumber: 'Line',
     emptyLines:
-      'Empty lines are left out. Write numbers as you usually do: 1,200.5 or 1 200.5. Masses in kg with up to 3 decimals, sales units as whole numbers.',
+      'Empty lines are left out. Write numbers as you usually do, with a decimal point: 1,200.5 or 20,000. Masses in kg with up to 3 decimals, consumer sales units (UVC) as whole numbers.',
     add: 'Add a line',
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',

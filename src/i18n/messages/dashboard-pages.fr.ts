@@ -47,6 +47,9 @@ export const dashboardPagesFr = {
     plan: 'Offre',
     streams: 'Filières',
     idus: 'Identifiants uniques (IDU)',
+    noIdu: t`Aucun pour l'instant. L'IDU est le numéro d'enregistrement que l'ADEME vous attribue pour chaque filière une fois votre adhésion à un éco-organisme validée ; les places de marché le demandent avant de vendre vos produits.`,
+    noIduNext: 'Comment l’obtenir, y compris depuis l’étranger',
+    iduPath: '/fr/selling-from-abroad#idu',
     confirmed: 'Confirmé le',
     notYet: 'pas encore',
     waiting: t`En attente de confirmation par l'opérateur`,
@@ -162,6 +165,8 @@ export const dashboardPagesFr = {
     replaces: (revision: number, receipt: string, at: string) =>
       t`Ce dépôt remplace la version ${revision} (accusé de réception ${receipt}, déposée le ${at}), qui reste consultable.`,
     first: 'C’est la première déclaration pour ce semestre.',
+    unchanged: (revision: number, receipt: string) =>
+      t`Sans changement : ce sont les chiffres de la version ${revision} en vigueur (accusé de réception ${receipt}). Les déposer de nouveau ne crée pas de nouvelle version.`,
     warningsTitle: 'À vérifier avant le dépôt',
     warningsLead: t`Ces points n'empêchent pas le dépôt. Corrigez-les s'il s'agit d'erreurs ; conservez-les s'ils sont exacts.`,
     linesCaption: (count: number) =>
