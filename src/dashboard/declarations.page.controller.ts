@@ -27,6 +27,7 @@ import { periodOf } from '../declarations/obligations/obligations.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
 import { MESSAGES } from '../i18n/messages/index.js';
+import type { Language } from '../i18n/language.js';
 import { numberContext, readNumber } from '../i18n/read-number.js';
 import { field, fields } from './form-fields.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
@@ -319,7 +320,11 @@ export class DeclarationsPageController {
       result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
     const by = declaration.submitted_by?.type === 'dashboard' ? (declaration.submitted_by.declared_by_name ?? null) : null;
     // The confirmation: right after filing, the receipt, who declared and when, and what happens next.
-    const filed = result === 'filed' && by !== null ? { mailTo: this.mailer.enabled ? account.profile.email : null } : null;
+    const language = this.views.language(req, res);
+    const filed =
+      result === 'filed' && by !== null
+        ? { mailTo: this.mailer.enabled ? account.profile.email : null, next: this.whoFilesNext(language) }
+        : null;
     const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
     this.views.render(
       req,
@@ -429,11 +434,18 @@ export class DeclarationsPageController {
           lines: d.lines.length,
           totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
           url: `${this.baseUrl}/dashboard/declarations/${d.id}?lang=${language}`,
+          next: this.whoFilesNext(language),
         }),
       });
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'declaration confirmation e-mail not sent');
     }
+  }
+
+  /** What happens after filing, as the reference data states it once (pricing.json `who_files`): the operator's part, the producer's, and by when. */
+  private whoFilesNext(language: Language): string[] {
+    const w = this.catalogue.whoFiles;
+    return [w.operator_does, w.you_still_do, w.by_when].map((text) => text[language].replace(/\s+/g, ' ').trim());
   }
 
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {

@@ -39,6 +39,7 @@ import {
 } from './site-pages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
+import { sourceLabel } from '../reference/source-labels.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
@@ -232,6 +233,17 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   stream.eco_organisms.forEach((eo, j) => {
     if (eo.approval === null) return;
     const e = `${p}/eco_organisms/${j}`;
+    if (eo.approval_periods !== undefined) {
+      // Each approval on its own line: a one-year approval and its renewal are two facts with two sources.
+      eo.approval_periods.forEach((period, k) => {
+        const a = `${e}/approval_periods/${k}`;
+        events.push({
+          date: period.from,
+          html: `${h.date(`${a}/from`, period.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(k === 0 ? s.eventApproval : s.eventRenewal)} ${h.date(`${a}/to`, period.to)}`,
+        });
+      });
+      return;
+    }
     events.push({
       date: eo.approval.from,
       html: `${h.date(`${e}/approval/from`, eo.approval.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(s.eventApproval)} ${h.date(`${e}/approval/to`, eo.approval.to)}`,
@@ -264,8 +276,6 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     const valueAttr = plain ? '' : ` data-value="${escapeHtml(JSON.stringify(value))}"`;
     return `<${tag}${attrs} data-fact="${escapeHtml(pointer)}"${valueAttr}>${escapeHtml(shown)}</${tag}>`;
   };
-  /** Law entries by official address: a source that is a legal text is named by its title. */
-  const lawByUrl = new Map(law.law.map((entry) => [entry.url, entry.title[lang]]));
   const h = {
     /** A value as the file holds it (text, number); true/false as a word. */
     fact: (pointer: string, value: unknown) =>
@@ -285,8 +295,10 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     badge: (pointer: string, value: string) => mark(pointer, value, word(value), ` class="badge badge-${escapeHtml(value)}"`),
     /** A link whose text is the address the file holds. */
     link: (pointer: string, url: string) => `<a href="${escapeHtml(url)}" data-fact="${escapeHtml(pointer)}">${escapeHtml(url)}</a>`,
-    /** A link to a source, named by the legal text it is or by its site and page. */
-    source: (pointer: string, url: string) => mark(pointer, url, sourceTitle(url, lawByUrl), ` href="${escapeHtml(url)}"`, 'a'),
+    /** The words of a link to a legal text's address (`sourceLabel`): the law page's « official text » links. */
+    sourceName: (url: string) => sourceLabel(url, law.law, lang),
+    /** A link to a source, named by the legal text it is or by its site and page (`sourceLabel`). */
+    source: (pointer: string, url: string) => mark(pointer, url, sourceLabel(url, law.law, lang), ` href="${escapeHtml(url)}"`, 'a'),
     /** A list of sources as titled links. */
     sources: (pointer: string, urls: readonly string[]) =>
       urls.length === 0 ? '' : `<ul class="sources">${urls.map((url, i) => `<li>${h.source(`${pointer}/${i}`, url)}</li>`).join('')}</ul>`,
@@ -309,40 +321,6 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     list: (items: readonly string[]) => formatList(lang, items),
   };
   return h;
-}
-
-/**
- * The words of a source link: a legal text's title, else the site and the page ("citeo.com ·
- * faq mon adhesion"), so a reader sees where it leads without reading an address.
- */
-function sourceTitle(url: string, lawByUrl: ReadonlyMap<string, string>): string {
-  const title = lawByUrl.get(url);
-  if (title) return title;
-  try {
-    const parsed = new URL(url);
-    const host = parsed.hostname.replace(/^www\./, '');
-    const segments = parsed.pathname.split('/').filter((s) => s !== '');
-    const last = segments.at(-1);
-    const page =
-      last === undefined
-        ? ''
-        : safeDecode(last)
-            .replace(/\.(php\d?|html?|aspx?)$/, '')
-            .replace(/[-_+]+/g, ' ')
-            .trim();
-    const words = page.length > 70 ? `${page.slice(0, 69).replace(/\s+\S*$/, '')}…` : page;
-    return words === '' || /^\d+$/.test(words) || /^[A-Z0-9]{12,}$/.test(words) ? host : `${host} · ${words}`;
-  } catch {
-    return url;
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 function squash(text: string): string {

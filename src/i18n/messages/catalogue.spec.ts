@@ -115,6 +115,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
         lines: 4,
         totals: ['EMB 1 510,5 kg'],
         url: 'https://declarations.example/dashboard/declarations/x',
+        next: ['L’opérateur dépose votre déclaration annuelle.'],
       },
     ],
   ],

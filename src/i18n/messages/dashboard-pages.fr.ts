@@ -31,7 +31,7 @@ export const dashboardPagesFr = {
     timesNote: 'Heures de Paris (Europe/Paris).',
     newDeclaration: 'Nouvelle déclaration',
     liveData: 'Données réelles.',
-    liveDataText: t`Vous voyez ici vos déclarations réelles, celles que l'opérateur reprend auprès des éco-organismes, et les produits dont elles découlent. Ce que votre logiciel dépose avec un jeton de test reste dans votre environnement de test et n'apparaît pas ici.`,
+    liveDataText: t`Vous voyez ici vos déclarations réelles, dont l'opérateur tire votre déclaration annuelle à votre éco-organisme, et les produits dont elles découlent. Ce que votre logiciel dépose avec un jeton de test reste dans votre environnement de test et n'apparaît pas ici.`,
     createTestToken: 'Créer un jeton de test',
     aboutSandbox: t`Comment fonctionne l'environnement de test`,
   },
@@ -76,6 +76,13 @@ export const dashboardPagesFr = {
     sessionsText: (count: number) =>
       t`${count === 1 ? 'Un navigateur est connecté' : `${n(count)} navigateurs sont connectés`} en ce moment au tableau de bord de ce compte, celui-ci compris. « Se déconnecter partout » les déconnecte tous ; les jetons d'API continuent de fonctionner.`,
     signOutEverywhere: 'Se déconnecter partout',
+    whoFiles: {
+      heading: 'Qui déclare quoi à votre éco-organisme',
+      you_give: 'Ce que vous donnez au service',
+      operator_does: t`Ce que fait l'opérateur`,
+      you_still_do: 'Ce que vous faites vous-même',
+      by_when: 'Échéances',
+    },
   },
   tokens: {
     title: t`Jetons d'API`,
@@ -92,7 +99,7 @@ export const dashboardPagesFr = {
     mode: 'Type de jeton',
     modeNames: { live: 'Jeton réel (production)', test: 'Jeton de test' },
     modeHints: {
-      live: t`Ce que vous déposez avec ce jeton constitue vos déclarations réelles, que l'opérateur reprend auprès des éco-organismes.`,
+      live: t`Ce que vous déposez avec ce jeton constitue vos déclarations réelles, dont l'opérateur tire votre déclaration annuelle à votre éco-organisme.`,
       test: t`Pour mettre au point votre logiciel : il commence par eprt_, et ce qu'il dépose reste dans votre environnement de test, sans jamais être transmis ni affiché dans le tableau de bord. Vous pouvez tout effacer à tout moment.`,
     },
     modeBadges: { live: 'Réel', test: 'Test' },
@@ -184,7 +191,7 @@ export const dashboardPagesFr = {
     by: 'Déclarée par',
     at: 'Déposée le',
     next: t`Et maintenant ?`,
-    nextText: t`La déclaration est enregistrée pour ce semestre. L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
+    nextText: t`La déclaration est enregistrée pour ce semestre ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
     mailSent: (email: string) => t`Un e-mail de confirmation est envoyé à ${email}.`,
   },
   form: {

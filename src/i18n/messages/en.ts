@@ -659,6 +659,8 @@ export const en = {
         lines: number;
         totals: readonly string[];
         url: string;
+        /** What happens next, as the reference data states who files what with the eco-organism. */
+        next: readonly string[];
       }) =>
         [
           'Hello,',
@@ -672,7 +674,9 @@ export const en = {
           `Lines: ${n(p.lines)}`,
           ...p.totals.map((total) => `Total: ${total}`),
           '',
-          'The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
+          'The two half-years of a year (S1 and S2) are added together for the annual declaration. To correct this one, file it again: the new revision replaces it, and it stays readable.',
+          '',
+          ...p.next,
           '',
           p.url,
           '',
@@ -971,14 +975,13 @@ export const en = {
         'It keeps your figures per stream and per half-year: for each material, the weight in kilograms and, for household packaging, the number of consumer sales units (UVC).',
         'It checks them against the published rules (streams, materials, units) before storing them, and keeps every revision with its receipt.',
         'It shows what is still to be declared, half-year by half-year, with the deadlines that follow.',
-        'You find every declaration again as a spreadsheet (CSV) or through the API, ready to carry over into your declaration to your eco-organism.',
-        'The service is not an eco-organism: your membership and your contribution stay with your eco-organism.',
+        'You find every declaration again as a spreadsheet (CSV) or through the API.',
       ],
       becomeHeading: 'How to become a client',
       become: [
         'Choose the plan that covers your streams.',
         'Write to us with your company’s name and country, the plan you chose, your streams, your unique identifiers (IDU) and the e-mail address of the person who will sign in.',
-        'We open your account and confirm it; you then receive a link to sign in to your dashboard (it works once, for 15 minutes).',
+        'We open your account and confirm it; the person who signs in then receives an invitation to the dashboard by e-mail, which works once, for 7 days. Later, a sign-in link asked for on the sign-in page works once, for 15 minutes.',
         'In the dashboard you see what is due, file your declarations by form or spreadsheet, and create API tokens if your own software sends them.',
       ],
       seePricing: 'See the plans and prices',
@@ -1018,6 +1021,7 @@ export const en = {
       eventLast: 'last quantities declared under this stream',
       eventThen: '; from the next day, under',
       eventApproval: 'approved until',
+      eventRenewal: 'approval renewed until',
       eventRetired: (version: number) => `Catalogue version ${version}, materials replaced by finer ones`,
       runBy: 'Who runs it',
       approvedFrom: 'from',
@@ -1062,6 +1066,15 @@ export const en = {
       apiAccess: 'API access included',
       noApiAccess: 'No API access',
       howToBuy: 'To subscribe, see',
+      endedUntil: 'for periods up to',
+    },
+    /** The one statement of who files what with the eco-organism (pricing.json `who_files`). */
+    whoFiles: {
+      heading: 'Who files what with your eco-organism',
+      youGive: 'What you give the service',
+      operatorDoes: 'What the operator does',
+      youStillDo: 'What you still do yourself',
+      byWhen: 'By when',
     },
     lawPage: {
       toc: 'Texts on this page',

@@ -646,6 +646,7 @@ export const fr = {
         lines: number;
         totals: readonly string[];
         url: string;
+        next: readonly string[];
       }) =>
         [
           'Bonjour,',
@@ -659,7 +660,9 @@ export const fr = {
           t`Lignes : ${n(p.lines)}`,
           ...p.totals.map((total) => t`Total : ${total}`),
           '',
-          t`L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
+          t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour corriger celle-ci, déposez-la de nouveau : la nouvelle version la remplace, et elle reste consultable.`,
+          '',
+          ...p.next,
           '',
           p.url,
           '',
@@ -957,14 +960,13 @@ export const fr = {
         'Il conserve vos chiffres par filière et par semestre\u00a0: pour chaque matériau, le poids en kilogrammes et, pour les emballages ménagers, le nombre d’unités de vente consommateur (UVC).',
         'Il les contrôle au regard des règles publiées (filières, matériaux, unités) avant de les enregistrer, et garde chaque version avec son accusé de réception.',
         'Il vous indique ce qui reste à déclarer, semestre par semestre, avec les échéances qui suivent.',
-        'Vous retrouvez chaque déclaration en fichier tableur (CSV) ou par l’API, prête à reporter dans votre déclaration à l’éco-organisme.',
-        'Le service n’est pas un éco-organisme\u00a0: votre adhésion et votre contribution restent chez votre éco-organisme.',
+        'Vous retrouvez chaque déclaration en fichier tableur (CSV) ou par l’API.',
       ],
       becomeHeading: 'Devenir client',
       become: [
         'Choisissez l’offre qui couvre vos filières.',
         'Écrivez-nous en indiquant la raison sociale et le pays de votre entreprise, l’offre choisie, vos filières, vos identifiants uniques (IDU) et l’adresse électronique de la personne qui se connectera.',
-        'Nous ouvrons puis confirmons votre compte\u00a0; vous recevez ensuite un lien de connexion à votre tableau de bord (valable une seule fois, pendant 15\u00a0minutes).',
+        'Nous ouvrons puis confirmons votre compte\u00a0; la personne qui se connectera reçoit alors par courriel une invitation au tableau de bord, valable une seule fois, pendant 7\u00a0jours. Ensuite, un lien de connexion demandé sur la page de connexion est valable une seule fois, pendant 15\u00a0minutes.',
         'Depuis le tableau de bord, vous voyez ce qui est à déclarer, déposez vos déclarations par formulaire ou par fichier tableur, et créez des jetons d’API si vos logiciels les transmettent eux-mêmes.',
       ],
       seePricing: 'Voir les offres et leurs tarifs',
@@ -1004,6 +1006,7 @@ export const fr = {
       eventLast: 'dernières quantités déclarées dans cette filière',
       eventThen: '\u202f; dès le lendemain, dans la filière',
       eventApproval: 'agréé jusqu’au',
+      eventRenewal: 'agrément reconduit jusqu’au',
       eventRetired: (version: number) => `Version ${version} du catalogue, matériaux remplacés par des lignes plus fines`,
       runBy: 'Qui la gère',
       approvedFrom: 'du',
@@ -1048,6 +1051,14 @@ export const fr = {
       apiAccess: 'Accès à l’API inclus',
       noApiAccess: 'Sans accès à l’API',
       howToBuy: 'Pour souscrire, voir',
+      endedUntil: 'pour les périodes jusqu’au',
+    },
+    whoFiles: {
+      heading: 'Qui déclare quoi à votre éco-organisme',
+      youGive: 'Ce que vous donnez au service',
+      operatorDoes: 'Ce que fait l’opérateur',
+      youStillDo: 'Ce que vous faites vous-même',
+      byWhen: 'Échéances',
     },
     lawPage: {
       toc: 'Textes sur cette page',
