@@ -108,6 +108,10 @@ const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], LocalizedText> = 
     en: 'Obligations: what a producer must do, with deadlines',
     fr: 'Obligations\u00a0: ce que doit faire un producteur, avec les échéances',
   },
+  glossary: {
+    en: 'Glossary: the words of the service, one term per concept, in French and English',
+    fr: 'Glossaire\u00a0: les mots du service, un terme par notion, en français et en anglais',
+  },
   developers: {
     en: 'Developers: how to get a token, the API in short with examples',
     fr: 'Développeurs\u00a0: obtenir un jeton, l’API en bref avec des exemples',

@@ -40,6 +40,7 @@ import {
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
 import { sourceLabel } from '../reference/source-labels.js';
+import { GLOSSARY } from '../i18n/glossary.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
@@ -200,6 +201,7 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     streamHref: (code: string) => `${pathFor('streams')}#stream-${code}`,
     lawHref: (id: string) => `${pathFor('law')}#law-${id}`,
     languages: LANGUAGES,
+    glossary: GLOSSARY,
     timeline: (stream: Stream, i: number) => timeline(stream, i, documents, page.lang, h),
     /** Material codes of a stream as their names, joined as the language lists them, each marked. */
     materialNames: (stream: Stream, i: number, codes: readonly string[], pointer: string) =>
@@ -228,7 +230,7 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   at(stream.declarable_from, `${p}/declarable_from`, s.eventFirst);
   if (stream.declarable_until !== null) {
     const next = documents.streams.streams.find((x) => x.code === stream.replaced_by);
-    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast} ${s.eventThen} ${next.name[lang]}.` : `${s.eventLast}.`);
+    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast}${s.eventThen} ${next.name[lang]}.` : `${s.eventLast}.`);
   }
   stream.eco_organisms.forEach((eo, j) => {
     if (eo.approval === null) return;

@@ -123,6 +123,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.check.linesCaption': [[1], [4]],
   'dashboardPages.check.stale': [[2]],
   'dashboardPages.filed.mailSent': [['conformite@exemple.fr']],
+  'site.streamPage.tiersBy': [['UVC']],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
