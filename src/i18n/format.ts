@@ -108,9 +108,12 @@ export function formatDate(language: Language, date: string | Date): string {
   );
 }
 
+/** The zone of every time the service tells, named as a person says it. */
+const ZONE_NAME: Record<Language, string> = { fr: 'heure de Paris', en: 'Paris time' };
+
 /**
- * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1",
- * "28 July 2027 at 12:05 CEST" (the zone as ICU abbreviates it in each language).
+ * An instant in Paris time, the zone named plainly: "28 janvier 2027 à 11:05 (heure de Paris)",
+ * "28 July 2027 at 12:05 (Paris time)" (not ICU's "UTC+1" or "CET").
  */
 export function formatDateTime(language: Language, at: string | Date): string {
   const parts = dateFormat(language, {
@@ -120,9 +123,8 @@ export function formatDateTime(language: Language, at: string | Date): string {
     hour: '2-digit',
     minute: '2-digit',
     timeZone: TIME_ZONE,
-    timeZoneName: 'short',
   }).formatToParts(instant(at));
-  return firstOfMonth(language, parts);
+  return `${firstOfMonth(language, parts)} (${ZONE_NAME[language]})`;
 }
 
 function instant(value: string | Date): Date {

@@ -111,7 +111,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
         revision: 1,
         receipt: 'EPR-2026S1-R1-V3QPTVJT',
         name: 'Claire Martin',
-        at: '26 novembre 2026 à 04:07 UTC+1',
+        at: '26 novembre 2026 à 04:07 (heure de Paris)',
         lines: 4,
         totals: ['EMB 1 510,5 kg'],
         url: 'https://declarations.example/dashboard/declarations/x',
@@ -119,11 +119,12 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
       },
     ],
   ],
-  'dashboardPages.check.replaces': [[1, 'EPR-2026S1-R1-V3QPTVJT', '26 novembre 2026 à 04:07 UTC+1']],
+  'dashboardPages.check.replaces': [[1, 'EPR-2026S1-R1-V3QPTVJT', '26 novembre 2026 à 04:07 (heure de Paris)']],
   'dashboardPages.check.linesCaption': [[1], [4]],
   'dashboardPages.check.stale': [[2]],
   'dashboardPages.filed.mailSent': [['conformite@exemple.fr']],
   'site.streamPage.tiersBy': [['UVC']],
+  'dashboardPages.declaration.catalogueNumber': [[3]],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -209,7 +210,6 @@ describe('the catalogues', () => {
     'dashboardPages.tokens.modeBadges.test',
     // The error report's column names that French shares.
     'files.report.type',
-    'files.report.code',
     'files.report.message',
     // A product file's GTIN column: the same word in French.
     'files.columns.products.gtin',

@@ -161,7 +161,8 @@ export const dashboardPagesEn = {
     title: (period: string, revision: number) => `Declaration ${period}, revision ${revision}`,
     created: (revision: number, receipt: string) => `Declaration recorded: revision ${revision}, receipt ${receipt}.`,
     unchanged: 'Nothing changed: these lines are the ones already in force for this half-year.',
-    catalogueVersion: 'Version of the reference data',
+    catalogueVersion: 'Reference data used',
+    catalogueNumber: (version: number) => `streams catalogue no. ${version}`,
     thisOne: 'this one',
     download: 'Download as CSV',
     linesCaption: (count: number) => `The ${times(count, 'line', 'lines')} of this revision`,
@@ -216,7 +217,7 @@ export const dashboardPagesEn = {
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',
     fileHelp:
-      'A CSV file with the columns stream, material, unit and quantity (or flux, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
+      'A CSV file with the columns stream, material, unit and quantity (or filière, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
     template: 'Blank template',
     templateFile: 'declaration-template.csv',
     file: 'CSV file',

@@ -71,7 +71,7 @@ export const dashboardPagesFr = {
       t`Chez ${p.eco} : entre ${p.low} et ${p.high} UVC${p.soFar ? ' à ce jour' : ''} ; une UVC faite de plusieurs matériaux compte sur plusieurs lignes, le mode de déclaration dépend donc du nombre exact d'UVC : ${p.tiers}.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
     computedOn: (date: string, version: number) =>
-      t`Calculé le ${date} (date en France) à partir des données publiées sur les filières, version ${version}.`,
+      t`Calculé le ${date} (date en France) à partir des données publiées sur les filières (catalogue n° ${version}).`,
     sessions: 'Où vous êtes connecté',
     sessionsText: (count: number) =>
       t`${count === 1 ? 'Un navigateur est connecté' : `${n(count)} navigateurs sont connectés`} en ce moment au tableau de bord de ce compte, celui-ci compris. « Se déconnecter partout » les déconnecte tous ; les jetons d'API continuent de fonctionner.`,
@@ -155,7 +155,8 @@ export const dashboardPagesFr = {
     title: (period: string, revision: number) => `Déclaration ${period}, version ${revision}`,
     created: (revision: number, receipt: string) => t`Déclaration enregistrée : version ${revision}, accusé de réception ${receipt}.`,
     unchanged: t`Rien n'a changé : ces lignes sont déjà celles de la déclaration en vigueur pour ce semestre.`,
-    catalogueVersion: 'Version des données de référence',
+    catalogueVersion: 'Données de référence utilisées',
+    catalogueNumber: (version: number) => `catalogue des filières n°\u00a0${version}`,
     thisOne: 'celle-ci',
     download: 'Télécharger en CSV',
     linesCaption: (count: number) =>
@@ -207,7 +208,7 @@ export const dashboardPagesFr = {
     add: 'Ajouter une ligne',
     submit: 'Vérifier la déclaration',
     byFile: 'Ou déposer un tableur',
-    fileHelp: t`Un fichier CSV avec les colonnes flux, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
+    fileHelp: t`Un fichier CSV avec les colonnes filière, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
     template: 'Modèle vierge',
     templateFile: 'modele-declaration.csv',
     file: 'Fichier CSV',

@@ -519,7 +519,7 @@ export const en = {
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
         ? 'The first row splits into column names both with commas and with semicolons. Use one separator only, for example stream,material,unit,quantity.'
-        : `The first row of the file must name the columns stream, material, unit and quantity (or in French flux, matériau, unité, quantité), separated by commas or semicolons. Start from the template, or add this row above your figures.${p.tabs ? ' The file looks tab-separated: save it as CSV instead.' : ''}`,
+        : `The first row of the file must name the columns stream, material, unit and quantity (or in French filière, matériau, unité, quantité), separated by commas or semicolons. Start from the template, or add this row above your figures.${p.tabs ? ' The file looks tab-separated: save it as CSV instead.' : ''}`,
     unknown_column: (p) =>
       `${p.name === undefined ? 'This column is not' : `The column “${p.name}”${p.column !== undefined ? ` (column ${p.column})` : ''} is not`} one the service reads. Rename it stream, material, unit or quantity (for example “Qty” becomes quantity), or delete it.`,
     missing_column: (p) =>
@@ -634,7 +634,6 @@ export const en = {
     report: {
       row: 'row',
       type: 'type',
-      code: 'code',
       message: 'message',
       error: 'error',
       warning: 'warning',

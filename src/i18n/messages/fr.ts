@@ -2,12 +2,14 @@
  * Les mots du service en français : même forme que en.ts (`satisfies Messages`), écrits pour un
  * responsable conformité ou un comptable d’un metteur sur le marché (vouvoiement, termes des textes
  * et des éco-organismes). La typographie française (’, espaces insécables avant : ; ! ? et dans
- * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral ; la
- * section `site`, reprise telle quelle du site actuel, attend sa réécriture (issue 30).
+ * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral, et
+ * sur toute la section `site` par `frenchWords`. Les termes sont ceux du glossaire
+ * (reference-data/glossary.yaml) : filière, UVC, version, identifiant unique (IDU), éco-organisme,
+ * niveau de déclaration, metteur sur le marché.
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesFr } from './dashboard-pages.fr.js';
-import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
+import { formatDate, formatDateTime, formatList, formatNumber, plural, unitSymbol } from '../format.js';
 import { fr as t, frenchTypography } from '../typography.js';
 import type { Messages } from './en.js';
 
@@ -37,8 +39,8 @@ const times = (count: number, one: string, other: string) => `${n(count)} ${plur
 
 /** Ce que désigne chaque code d’unité, pour dire lequel écrire. */
 const UNIT_HELP: Record<string, string> = {
-  kg: 'kg pour une masse en kilogrammes',
-  uvc: 'uvc pour un nombre d’unités de vente consommateur (UVC)',
+  kg: '«\u00a0kg\u00a0» pour une masse en kilogrammes',
+  uvc: '«\u00a0uvc\u00a0» pour un nombre d’UVC (unités de vente consommateur)',
 };
 const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
 
@@ -47,11 +49,11 @@ const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
  * par code de colonne) : les mots que les fichiers échangés portent déjà, à garder tels quels.
  */
 const CSV_FILE_COLUMNS = {
-  declaration: { stream: 'flux', material: 'matériau', unit: 'unité', quantity: 'quantité' },
+  declaration: { stream: 'filière', material: 'matériau', unit: 'unité', quantity: 'quantité' },
   products: {
     reference: 'référence',
     name: 'désignation',
-    stream: 'flux',
+    stream: 'filière',
     // Le même mot qu’en anglais.
     gtin: 'gtin',
     valid_from: 'à partir de',
@@ -68,7 +70,7 @@ const CSV_FILE_COLUMNS = {
     email: 'e-mail',
     country: 'pays',
     plan: 'offre',
-    streams: 'flux',
+    streams: 'filières',
     idus: 'IDU',
     language: 'langue',
   },
@@ -396,7 +398,7 @@ export const fr = {
     invalid_date_time: () => 'Indiquez une date et une heure avec leur fuseau horaire, par exemple 2027-01-31T00:00:00Z.',
     expiry_out_of_range: (p) => t`Choisissez une date d'expiration à venir, au plus ${times(p.max ?? 2, 'an', 'ans')} après aujourd'hui.`,
     limit_out_of_range: (p) => `Demandez de ${n(p.min ?? 1)} à ${n(p.max ?? 100)} résultats par page, par exemple 20.`,
-    invalid_status: () => 'Choisissez current (révisions en vigueur) ou superseded (révisions remplacées).',
+    invalid_status: () => 'Choisissez current (versions en vigueur) ou superseded (versions remplacées).',
     invalid_mode: () =>
       'Choisissez live (un jeton pour vos déclarations réelles) ou test (un jeton pour votre environnement de test, dont les déclarations ne sont jamais transmises).',
     invalid_client_id: () => t`Écrivez un identifiant client tel que l'opérateur l'a donné, par exemple exemple-sas.`,
@@ -501,7 +503,7 @@ export const fr = {
       return t`Cette ligne reprend la filière, le matériau et l'unité ${where}. Additionnez leurs quantités sur une seule ligne, par exemple ${n('1200.5')} plutôt que ${n(1000)} et ${n('200.5')}.`;
     },
     companion_line_missing: (p) =>
-      t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${p.unit ?? 'kg'} et en ${p.requires ?? 'uvc'}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${p.requires ?? 'uvc'} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
+      t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${unitSymbol('fr', p.unit ?? 'kg')} et en ${unitSymbol('fr', p.requires ?? 'uvc')}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${unitSymbol('fr', p.requires ?? 'uvc')} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
 
     material_uncategorised: (p) =>
       t`${p.value ? t`« ${p.value} »` : 'Ce matériau'} n’est pas une catégorie de matériau de ${theStream(p)} : il est enregistré tel quel, mais il ne correspondra à aucune ligne de la grille de l’éco-organisme. Si l’une convient, choisissez plutôt une catégorie publiée dans la liste, par exemple ${p.allowed?.length ? t`« ${named(p.allowed[0])} »` : t`« Verre »`} ; sinon, conservez-le.`,
@@ -510,16 +512,16 @@ export const fr = {
 
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
-        ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple flux;matériau;unité;quantité.`
-        : `${t`La première ligne du fichier doit nommer les colonnes flux, matériau, unité et quantité (ou en anglais stream, material, unit, quantity), séparées par des points-virgules ou des virgules. Partez du modèle, ou ajoutez cette ligne au-dessus de vos chiffres.`}${p.tabs ? t` Le fichier semble séparé par des tabulations : enregistrez-le plutôt au format CSV.` : ''}`,
+        ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple filière;matériau;unité;quantité.`
+        : `${t`La première ligne du fichier doit nommer les colonnes filière, matériau, unité et quantité (ou en anglais stream, material, unit, quantity), séparées par des points-virgules ou des virgules. Partez du modèle, ou ajoutez cette ligne au-dessus de vos chiffres.`}${p.tabs ? t` Le fichier semble séparé par des tabulations : enregistrez-le plutôt au format CSV.` : ''}`,
     unknown_column: (p) =>
-      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. ${t`Renommez-la flux, matériau, unité ou quantité (par exemple « Qté » devient quantité), ou supprimez-la.`}`,
+      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. ${t`Renommez-la filière, matériau, unité ou quantité (par exemple « Qté » devient quantité), ou supprimez-la.`}`,
     missing_column: (p) =>
       p.column
-        ? t`Le fichier n'a pas de colonne ${column(p.column)}. Ajoutez-la à la première ligne, par exemple flux;matériau;unité;quantité.`
-        : t`Il manque une colonne au fichier. Nommez-les toutes à la première ligne, par exemple flux;matériau;unité;quantité.`,
+        ? t`Le fichier n'a pas de colonne ${column(p.column)}. Ajoutez-la à la première ligne, par exemple filière;matériau;unité;quantité.`
+        : t`Il manque une colonne au fichier. Nommez-les toutes à la première ligne, par exemple filière;matériau;unité;quantité.`,
     duplicate_column: (p) =>
-      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. ${t`Gardez-en une, et supprimez ou renommez les autres, pour que la première ligne se lise par exemple flux;matériau;unité;quantité.`}`,
+      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. ${t`Gardez-en une, et supprimez ou renommez les autres, pour que la première ligne se lise par exemple filière;matériau;unité;quantité.`}`,
     invalid_csv: (p) =>
       p.reason === 'quote_not_closed'
         ? t`Une cellule ouvre des guillemets qui ne sont jamais refermés. Refermez-les à la fin de la cellule ou retirez-les, par exemple Verre, bouteilles entre deux guillemets droits plutôt qu'après un seul. Un tableur place les guillemets pour vous quand il enregistre le fichier.`
@@ -619,11 +621,10 @@ export const fr = {
   },
 
   files: {
-    templateNote: t`Les lignes qui commencent par # sont des remarques et des exemples : elles ne sont jamais déclarées. Écrivez une ligne par flux, matériau et unité sous l'en-tête (recopiez un exemple sans son #), puis envoyez le fichier.`,
+    templateNote: t`Les lignes qui commencent par # sont des remarques et des exemples : elles ne sont jamais déclarées. Écrivez une ligne par filière, matériau et unité sous l'en-tête (recopiez un exemple sans son #), puis envoyez le fichier.`,
     report: {
       row: 'ligne',
       type: 'type',
-      code: 'code',
       message: 'message',
       error: 'erreur',
       warning: 'avertissement',
@@ -1183,9 +1184,9 @@ export const fr = {
       wipe: 'Repartir de zéro : effacez vos données de test (avec un jeton de test uniquement ; un jeton de production reçoit une erreur 403 et rien n’est supprimé).',
       examplesIntro: 'Chaque commande ci-dessous fonctionne telle quelle : mettez votre jeton de test dans EPR_TOKEN et lancez-la.',
       exPost:
-        'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code uvc). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
+        'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code « uvc » dans les fichiers). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
       exCsv:
-        'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : révision 2 du semestre) :',
+        'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : version 2 du semestre) :',
     },
   }),
 
@@ -1194,7 +1195,7 @@ export const fr = {
     title: 'Produits et emballages',
     lead: t`Vos produits avec leurs emballages, et les UVC vendues chaque semestre : le service en calcule la déclaration. Chaque version d'un produit s'applique à partir d'un semestre, jusqu'à une version ultérieure.`,
     uploadProducts: 'Importer le catalogue de produits',
-    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, flux, gtin (facultatif), à partir de, matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
+    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, filière, gtin (facultatif), à partir de, matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
     uploadSales: t`Importer les ventes d'un semestre`,
     uploadSalesHint: t`Un fichier CSV avec les colonnes référence et unités vendues : le nombre d'UVC mises sur le marché français pendant le semestre.`,
     file: 'Fichier CSV',
@@ -1226,9 +1227,9 @@ export const fr = {
     products: 'Produits',
     contribution: (reference: string, units: string, kg: string) => t`${reference} : ${units} UVC, ${kg} kg`,
     fileDeclaration: 'Déposer cette déclaration',
-    fileHint: t`Elle devient une nouvelle révision du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
+    fileHint: t`Elle devient une nouvelle version de la déclaration du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
     lastFiled: (revision: number, receipt: string) =>
-      t`Dernier dépôt à partir du catalogue : révision ${revision}, accusé de réception ${receipt}.`,
+      t`Dernier dépôt à partir du catalogue : version ${revision}, accusé de réception ${receipt}.`,
     show: 'Afficher',
     located: (position: string | null, message: string) => (position ? t`${position} : ${message}` : message),
   },
