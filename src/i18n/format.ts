@@ -112,8 +112,8 @@ export function formatDate(language: Language, date: string | Date): string {
 const ZONE_NAME: Record<Language, string> = { fr: 'heure de Paris', en: 'Paris time' };
 
 /**
- * An instant in Paris time, the zone named plainly: "28 janvier 2027 à 11:05 (heure de Paris)",
- * "28 July 2027 at 12:05 (Paris time)" (not ICU's "UTC+1" or "CET").
+ * An instant in Paris time, the zone named plainly: "28 janvier 2027 à 11:05, heure de Paris",
+ * "28 July 2027 at 12:05, Paris time" (not ICU's "UTC+1" or "CET").
  */
 export function formatDateTime(language: Language, at: string | Date): string {
   const parts = dateFormat(language, {
@@ -124,7 +124,7 @@ export function formatDateTime(language: Language, at: string | Date): string {
     minute: '2-digit',
     timeZone: TIME_ZONE,
   }).formatToParts(instant(at));
-  return `${firstOfMonth(language, parts)} (${ZONE_NAME[language]})`;
+  return `${firstOfMonth(language, parts)}, ${ZONE_NAME[language]}`;
 }
 
 function instant(value: string | Date): Date {

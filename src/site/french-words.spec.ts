@@ -151,7 +151,7 @@ describe('the words of French pages and e-mails', () => {
         revision: 2,
         receipt: 'EPR-2026S1-R2-V3QPTVJT',
         name: 'Claire Martin',
-        at: '26 novembre 2026 à 04:07 (heure de Paris)',
+        at: '26 novembre 2026 à 04:07, heure de Paris',
         lines: 4,
         totals: ['EMB 1 510,5 kg'],
         url: 'https://declarations.example/dashboard/declarations/x',

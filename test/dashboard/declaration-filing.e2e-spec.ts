@@ -117,7 +117,7 @@ describe('check, declare, confirm', () => {
     expect(confirmation.html).toContain('<title>Déclaration déposée');
     expect(panel).toContain('<h2>Déclaration 2025-S1, version 1</h2>');
     expect(panel).toContain('<dt>Déclarée par</dt><dd>Claire Martin</dd>');
-    expect(panel).toMatch(/<dt>Déposée le<\/dt><dd>\d{1,2}(er)? [a-zéû]+ 20\d\d[^<]*\d\d:\d\d \(heure de Paris\)/);
+    expect(panel).toMatch(/<dt>Déposée le<\/dt><dd>\d{1,2}(er)? [a-zéû]+ 20\d\d[^<]*\d\d:\d\d, heure de Paris/);
     // What happens next is the reference data's one statement of who files what with the eco-organism.
     expect(panel).toContain('dépose en votre nom, auprès de votre éco-organisme, votre déclaration annuelle');
     expect(panel).toContain('Vous restez l’adhérent de votre éco-organisme');

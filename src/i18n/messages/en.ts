@@ -22,6 +22,7 @@
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesEn } from './dashboard-pages.en.js';
+import { term } from '../glossary.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 
 type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
@@ -132,9 +133,9 @@ const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[k
 
 /** The fields a person fills in, in words (a key not listed here is never shown). */
 const FIELD_NAMES: Record<string, string> = {
-  period: 'half-year',
+  period: term('half_year', 'en'),
   lines: 'lines',
-  stream: 'stream',
+  stream: term('stream', 'en'),
   material: 'material',
   unit: 'unit',
   quantity: 'quantity',

@@ -9,6 +9,7 @@
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesFr } from './dashboard-pages.fr.js';
+import { term } from '../glossary.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural, unitSymbol } from '../format.js';
 import { fr as t, frenchTypography } from '../typography.js';
 import type { Messages } from './en.js';
@@ -49,7 +50,7 @@ const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
  * par code de colonne) : les mots que les fichiers échangés portent déjà, à garder tels quels.
  */
 const CSV_FILE_COLUMNS = {
-  declaration: { stream: 'filière', material: 'matériau', unit: 'unité', quantity: 'quantité' },
+  declaration: { stream: term('stream', 'fr'), material: 'matériau', unit: 'unité', quantity: 'quantité' },
   products: {
     reference: 'référence',
     name: 'désignation',
@@ -128,9 +129,9 @@ const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[k
 
 /** Les champs qu’une personne remplit, en mots (une clé absente d’ici n’est jamais montrée). */
 const FIELD_NAMES: Record<string, string> = {
-  period: 'semestre',
+  period: term('half_year', 'fr'),
   lines: 'lignes',
-  stream: 'filière',
+  stream: term('stream', 'fr'),
   material: 'matériau',
   unit: 'unité',
   quantity: 'quantité',
