@@ -1088,7 +1088,7 @@ export const en = {
       toc: 'Texts on this page',
       dated: 'dated',
       streams: 'Streams',
-      official: 'Read the official text',
+      official: 'Where to read it',
       status: { in_force: 'In force', annulled: 'Annulled' } as Record<string, string>,
     },
     notFound: {

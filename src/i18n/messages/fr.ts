@@ -1073,7 +1073,7 @@ export const fr = {
       toc: 'Textes sur cette page',
       dated: 'texte du',
       streams: 'Filières',
-      official: 'Lire le texte officiel',
+      official: 'Où le lire',
       status: { in_force: 'En vigueur', annulled: 'Annulé' } as Record<string, string>,
     },
     notFound: {
