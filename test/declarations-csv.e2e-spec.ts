@@ -343,7 +343,7 @@ describe('GET /api/v1/declarations/{id} with Accept: text/csv', () => {
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       // A cell with a comma is quoted whatever the separator (a spreadsheet splitting on commas keeps it whole); Excel reads it as the number.
       expect(res.text).toBe(
-        `${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`,
+        `${BOM}filière;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`,
       );
     }
     // The default is unchanged (but for the fourth place that keeps 1.234 from reading as thousands).

@@ -326,7 +326,11 @@ export class DeclarationsPageController {
       result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
     const by = declaration.submitted_by?.type === 'dashboard' ? (declaration.submitted_by.declared_by_name ?? null) : null;
     // The confirmation: right after filing, the receipt, who declared and when, and what happens next.
-    const filed = result === 'filed' && by !== null ? { mailTo: this.outbox.enabled ? account.profile.email : null } : null;
+    const language = this.views.language(req, res);
+    const filed =
+      result === 'filed' && by !== null
+        ? { mailTo: this.outbox.enabled ? account.profile.email : null, next: this.whoFilesNext(language) }
+        : null;
     const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
     this.views.render(
       req,
@@ -436,8 +440,15 @@ export class DeclarationsPageController {
         totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
         url: inLanguage(`${this.baseUrl}/dashboard/declarations/${d.id}`, language),
         contact: this.contact,
+        next: this.whoFilesNext(language),
       }),
     };
+  }
+
+  /** What happens after filing, as the reference data states it once (pricing.json `who_files`): the operator's part, the producer's, and by when. */
+  private whoFilesNext(language: Language): string[] {
+    const w = this.catalogue.whoFiles;
+    return [w.operator_does, w.you_still_do, w.by_when].map((text) => text[language].replace(/\s+/g, ' ').trim());
   }
 
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {

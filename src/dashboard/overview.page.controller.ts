@@ -49,7 +49,20 @@ export class OverviewPageController {
       res,
       'overview',
       { title: m.dashboardPages.overview.title, nav: 'overview', liveData: true },
-      { account, obligations, streams, pending: data.pending, sessions: data.sessions },
+      {
+        account,
+        obligations,
+        streams,
+        pending: data.pending,
+        sessions: data.sessions,
+        // The plan by its published name, the country by its name in the page's language, who files what as the reference data says it.
+        planName: (id: string | null) => (id === null ? null : (this.catalogue.plan(id)?.name ?? id)),
+        countryName: (code: string | null) => (code === null ? null : countryName(code, language)),
+        whoFiles: (['you_give', 'operator_does', 'you_still_do', 'by_when'] as const).map((key) => ({
+          key,
+          text: this.catalogue.whoFiles[key][language],
+        })),
+      },
     );
   }
 
@@ -102,4 +115,13 @@ function byYear(
       periods: list,
       settled: list.every((p) => p.status === 'declared'),
     }));
+}
+
+/** A country code (ISO 3166-1 alpha-2) as its name in `language`: "FR" → « France »; the code when Intl does not know it. */
+function countryName(code: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([language], { type: 'region', fallback: 'code' }).of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
 }

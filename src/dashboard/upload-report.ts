@@ -26,7 +26,7 @@ export interface UploadReport {
 
 /**
  * The uploaded file back as an error report: one row per problem, in the order of the
- * file, with the row number a spreadsheet shows, the column, its type (error or warning), its code,
+ * file, with the row number a spreadsheet shows, the column, its type (error or warning),
  * what to do (the catalogue's message in the page's language), then the cells of that row as the
  * file wrote them. Written in the file's dialect (its separator, hence its decimal sign), so that it
  * opens beside it; a file that cannot be read as a table gets the page's. `problems` are those the
@@ -49,7 +49,8 @@ export function uploadReport(
   } catch {
     // A file that is not a table of these columns: its problems are the file's, with no cells to repeat.
   }
-  const header = [words.row, words.column, words.type, words.code, words.message, ...CSV_HEADERS[language]];
+  // No column of codes: a person reads what is wrong and what to do in words (the codes are the API's).
+  const header = [words.row, words.column, words.type, words.message, ...CSV_HEADERS[language]];
   const body = problems.map((problem) => {
     const row = problem.row ?? rowOf(problem.pointer);
     const column = columnOf(problem);
@@ -58,7 +59,6 @@ export function uploadReport(
       row === undefined ? null : String(row),
       column === undefined ? null : CSV_HEADERS[language][CSV_COLUMNS.indexOf(column)]!,
       problem.severity === 'warning' ? words.warning : words.error,
-      problem.code,
       fieldMessage(language, problem),
       ...CSV_COLUMNS.map((c) => cells?.[c] ?? null),
     ];

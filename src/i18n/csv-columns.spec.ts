@@ -92,7 +92,7 @@ describe('the CSV headers of the catalogues (files.columns)', () => {
 
   it('keep the French words the files clients exchange already carry', () => {
     const fr = (file: CsvFileName, columns: readonly string[]) => csvHeader(file, columns as never, 'fr').join(';');
-    expect(fr('declaration', DECLARATION_CSV_COLUMNS)).toBe('flux;matériau;unité;quantité');
+    expect(fr('declaration', DECLARATION_CSV_COLUMNS)).toBe('filière;matériau;unité;quantité');
     expect(fr('periodExport', PERIOD_CSV_COLUMNS)).toBe(
       'période;identifiant client;société;pays;IDU;identifiant de déclaration;révision;reçu;date de dépôt;filière;matériau;catégorie de matériau;unité;quantité;éco-organisme',
     );
@@ -103,10 +103,16 @@ describe('the CSV headers of the catalogues (files.columns)', () => {
       'référence produit;désignation du produit;GTIN;emballage applicable depuis;UVC vendues;grammes par élément;éléments par UVC;catégorie d’emballage;statut de réemploi',
     );
     expect(fr('products', PRODUCT_CSV_COLUMNS)).toBe(
-      'référence;désignation;flux;gtin;à partir de;matériau;poids (g);nombre par UVC;catégorie d’emballage;statut de réemploi',
+      'référence;désignation;filière;gtin;à partir de;matériau;poids (g);nombre par UVC;catégorie d’emballage;statut de réemploi',
     );
     expect(fr('sales', SALE_CSV_COLUMNS)).toBe('référence;unités vendues');
-    expect(fr('clients', IMPORT_CSV_COLUMNS)).toBe('identifiant client;raison sociale;e-mail;pays;offre;flux;IDU;langue');
+    expect(fr('clients', IMPORT_CSV_COLUMNS)).toBe('identifiant client;raison sociale;e-mail;pays;offre;filières;IDU;langue');
+  });
+
+  it('still read « flux », the word French files used for a stream before the glossary chose « filière »', () => {
+    expect(DECLARATION_COLUMNS.names.stream).toContain('flux');
+    expect(PRODUCT_COLUMNS.names.stream).toContain('flux');
+    expect(IMPORT_COLUMNS.names.streams).toContain('flux');
   });
 
   it('are written nowhere else in the code: no French header as a string of its own outside the catalogues', () => {

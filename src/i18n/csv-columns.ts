@@ -24,6 +24,12 @@ export function csvHeader<F extends CsvFileName>(file: F, columns: readonly CsvC
 }
 
 /**
+ * Words the French files used before the glossary chose « filière » for a stream: files written then
+ * still read.
+ */
+const FORMER_WORDS: Readonly<Record<string, readonly string[]>> = { stream: ['flux'], streams: ['flux'] };
+
+/**
  * The header names a reader accepts for each column of `file`: the English catalogue's first, then
  * the French one's (common/csv/read-csv.ts says them in this order), then the reader's `aliases`
  * (other spellings people write).
@@ -35,6 +41,9 @@ export function csvHeaderNames<F extends CsvFileName, C extends CsvColumnCode<F>
 ): Record<C, readonly string[]> {
   const en = wordsOf(file, 'en');
   const fr = wordsOf(file, 'fr');
-  const names = columns.map((column): [C, readonly string[]] => [column, [en[column], fr[column], ...(aliases[column] ?? [])]]);
+  const names = columns.map((column): [C, readonly string[]] => [
+    column,
+    [en[column], fr[column], ...(FORMER_WORDS[column] ?? []), ...(aliases[column] ?? [])],
+  ]);
   return Object.fromEntries(names) as Record<C, readonly string[]>;
 }

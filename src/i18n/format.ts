@@ -106,10 +106,12 @@ export function formatDate(language: Language, date: string | Date): string {
   );
 }
 
+/** The zone of every time the service tells, named as a person says it. */
+const ZONE_NAME: Record<Language, string> = { fr: 'heure de Paris', en: 'Paris time' };
+
 /**
- * An instant in Paris time with its zone: "28 janvier 2027 à 11:05 UTC+1" (as ICU writes it in
- * French), "28 July 2027 at 12:05 Paris time" (named plainly for a reader abroad, to whom "CEST"
- * says nothing).
+ * An instant in Paris time, the zone named plainly: "28 janvier 2027 à 11:05, heure de Paris",
+ * "28 July 2027 at 12:05, Paris time" (not ICU's "UTC+1" or "CET").
  */
 export function formatDateTime(language: Language, at: string | Date): string {
   const parts = dateFormat(language, {
@@ -119,9 +121,8 @@ export function formatDateTime(language: Language, at: string | Date): string {
     hour: '2-digit',
     minute: '2-digit',
     timeZone: TIME_ZONE,
-    ...(language === 'fr' ? { timeZoneName: 'short' as const } : {}),
   }).formatToParts(instant(at));
-  return `${firstOfMonth(language, parts)}${language === 'en' ? ' Paris time' : ''}`;
+  return `${firstOfMonth(language, parts)}, ${ZONE_NAME[language]}`;
 }
 
 function instant(value: string | Date): Date {

@@ -130,7 +130,7 @@ describe('ReferenceCatalogue on the published data', () => {
     expect(catalogue.filingTier('EMB', 'Citeo', count)?.id).toBe(id);
   });
 
-  it("reads Citeo's tiers with their fee, filing and label, and no tier where none is published or the count is not one", () => {
+  it("reads Citeo's and Adelphe's tiers with their fee, filing and label, and no tier where none is published or the count is not one", () => {
     expect(catalogue.filingScheme('EMB', 'Citeo')?.count_unit).toBe('uvc');
     expect(catalogue.filingTier('EMB', 'Citeo', 8400)).toMatchObject({
       filing: 'flat_fee',
@@ -144,7 +144,9 @@ describe('ReferenceCatalogue on the published data', () => {
       open_to_smaller: true,
     });
     for (const count of [-1, Number.NaN, Number.POSITIVE_INFINITY]) expect(catalogue.filingTier('EMB', 'Citeo', count)).toBeUndefined();
-    expect(catalogue.filingTier('EMB', 'Adelphe', 100)).toBeUndefined();
+    // Adelphe publishes its flat fee under 10,000 UVC (adelphe.fr); its levels above are not published.
+    expect(catalogue.filingTier('EMB', 'Adelphe', 100)).toMatchObject({ filing: 'flat_fee', fee: { amount: '80.00' } });
+    expect(catalogue.filingTier('EMB', 'Adelphe', 20000)).toMatchObject({ filing: 'declaration', fee: null });
     expect(catalogue.filingTier('EMB', 'Léko', 100)).toBeUndefined();
     expect(catalogue.filingTier('EMB', 'Nobody', 100)).toBeUndefined();
     expect(catalogue.filingTier('EPRO', 'Citeo Pro', 100)).toBeUndefined();

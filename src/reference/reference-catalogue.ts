@@ -11,6 +11,7 @@ import type {
   Stream,
   StreamUnit,
   UnitDefinition,
+  WhoFiles,
 } from './reference-documents.js';
 
 /**
@@ -27,6 +28,8 @@ const fold = foldText;
  */
 export class ReferenceCatalogue {
   private readonly plans: Map<string, Plan>;
+  /** Who files what with the eco-organism (pricing.json `who_files`). */
+  readonly whoFiles: WhoFiles;
   private readonly streams: Map<string, Stream>;
   private readonly units: Map<string, UnitDefinition>;
   /** Per stream: each material's folded code, French and English name → the material (the first in published order wins). */
@@ -41,6 +44,7 @@ export class ReferenceCatalogue {
   constructor(documents: Pick<ReferenceDocuments, 'pricing' | 'streams'>) {
     this.idu = documents.streams.idu_shape;
     this.plans = new Map(documents.pricing.plans.map((plan) => [plan.id, plan]));
+    this.whoFiles = documents.pricing.who_files;
     this.streams = new Map(documents.streams.streams.map((stream) => [stream.code, stream]));
     this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
     this.catalogueVersion = documents.streams.catalogue_version;

@@ -66,7 +66,20 @@ export interface Plan {
   included: PlanIncluded;
 }
 
+/** Who files what with the eco-organism: the one statement the site, the dashboard, the e-mails and llms.txt show. */
+export interface WhoFiles {
+  /** What the producer gives this service. */
+  you_give: LocalizedText;
+  /** What the service's operator does with it, with the eco-organism. */
+  operator_does: LocalizedText;
+  /** What the producer still does herself with her eco-organism. */
+  you_still_do: LocalizedText;
+  /** By when. */
+  by_when: LocalizedText;
+}
+
 export interface PricingDocument extends Envelope {
+  who_files: WhoFiles;
   plans: Plan[];
 }
 
@@ -159,11 +172,20 @@ export interface FilingScheme {
   notes?: LocalizedText;
 }
 
+export interface SourcedApprovalPeriod extends ApprovalPeriod {
+  verification: Verification;
+  checked: IsoDate;
+  sources: string[];
+  notes?: LocalizedText;
+}
+
 export interface EcoOrganism {
   name: string;
   role: EcoOrganismRole;
   /** Period the approval is known for; null when no approval is known. */
   approval: ApprovalPeriod | null;
+  /** The successive approvals that make up `approval`, oldest first, each with its source; absent when it is one period. */
+  approval_periods?: SourcedApprovalPeriod[];
   verification: Verification;
   checked: IsoDate;
   sources: string[];

@@ -13,6 +13,7 @@ import type {
   StreamsDocument,
 } from './reference-documents.js';
 import { SOURCE_DIR, realSources } from './test-support.js';
+import { articlesNamed, leadsToArticle } from './source-labels.js';
 import { frenchTypographyProblems, ReferenceValidationError, validateReference } from './validate-reference.js';
 
 /** Applies `breakIt` to a copy of the real sources and returns the validation error. */
@@ -174,7 +175,8 @@ describe('validateReference', () => {
     });
     expect(lines(error)).toEqual(
       expect.arrayContaining([
-        'streams.yaml /streams/0/eco_organisms/0/approval/to: the approval ended on 2024-12-31, before the file was checked (2026-11-25): do not publish it as in force',
+        'streams.yaml /streams/0/eco_organisms/0/approval/to: the approval ended on 2024-12-31, before the file was checked (2026-11-28): do not publish it as in force',
+        "streams.yaml /streams/0/eco_organisms/0/approval_periods/1/to: must be the approval's end 2024-12-31",
         'streams.yaml /streams/0/units/2: unknown unit (not in the top-level units) "tonne"',
         'streams.yaml /streams/1/unit_requirements/0/requires: "uvc" is not one of the stream\'s units',
         'streams.yaml /streams/1/replaced_by: unknown stream code "NOPE"',
@@ -315,5 +317,57 @@ describe('loadSources', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('source links', () => {
+  it('refuses a link labelled with an article its address does not lead to (the whole Code labelled « article L541-9-5 »)', async () => {
+    const error = await problemsOf((s) => {
+      // A planted mislabelled source: a law entry naming one article, whose address is the whole Code.
+      const planted = structuredClone(s.law.law.find((entry) => entry.id === 'L541-9-5')!);
+      planted.id = 'planted';
+      planted.streams = [];
+      planted.url = 'https://www.legifrance.gouv.fr/codes/texte_lc/LEGITEXT000006074220';
+      s.law.law = s.law.law.filter((entry) => entry.id !== 'code-environnement');
+      s.law.law.push(planted);
+    });
+    expect(lines(error).filter((line) => line.includes('names article L541-9-5'))).not.toEqual([]);
+    expect(lines(error).every((line) => /names article L541-9-5|names article L541-1|names article R5/.test(line))).toBe(true);
+  });
+
+  it('refuses « art. 45 » on a link to the whole regulation, and accepts real article addresses', async () => {
+    const error = await problemsOf((s) => {
+      const ppwr = s.law.law.find((entry) => entry.id === 'ppwr-2025-40')!;
+      ppwr.title = { fr: 'PPWR, art. 45 (mandataire)', en: 'PPWR, art. 45 (authorised representative)' };
+    });
+    // Every link to the regulation is now labelled « art. 45 »: the law entry's own address among them.
+    expect(lines(error)).toContainEqual(
+      expect.stringMatching(
+        /^law\.yaml \/law\/\d+\/url: the link is labelled "PPWR, art\. 45 \(mandataire\)", which names article 45, but its address does not lead to that article/,
+      ),
+    );
+    expect(lines(error).every((line) => line.includes('names article 45'))).toBe(true);
+    const sources = await realSources();
+    const ppwr = sources.law.law.find((entry) => entry.id === 'ppwr-2025-40')!;
+    ppwr.title = { fr: 'PPWR, art. 45 (mandataire)', en: 'PPWR, art. 45 (authorised representative)' };
+    ppwr.url = 'https://eur-lex.europa.eu/legal-content/FR/TXT/?uri=CELEX:32025R0040#art_45';
+    expect(() => validateReference(sources)).not.toThrow();
+  });
+});
+
+describe('articlesNamed and leadsToArticle', () => {
+  it('read the article a label names and accept its Légifrance and EUR-Lex addresses only', () => {
+    expect(articlesNamed('Code de l’environnement, article L541-9-5 (sanctions administratives)')).toEqual(['L541-9-5']);
+    expect(articlesNamed('Ancien article R. 541-174, annulé ; art. 45 du PPWR')).toEqual(['R541-174', '45']);
+    expect(articlesNamed('Code de l’environnement (Légifrance)')).toEqual([]);
+    expect(leadsToArticle('https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000041583338', 'L541-9-5')).toBe(true);
+    expect(leadsToArticle('https://www.legifrance.gouv.fr/codes/texte_lc/LEGITEXT000006074220', 'L541-9-5')).toBe(false);
+    expect(leadsToArticle('https://www.legifrance.gouv.fr/codes/section_lc/LEGITEXT000006074220/LEGISCTA000006176996/', 'R543-43')).toBe(
+      false,
+    );
+    expect(leadsToArticle('https://example.org/code/article-l541-9-5', 'L541-9-5')).toBe(true);
+    expect(leadsToArticle('https://example.org/code/article-l541-9-50', 'L541-9-5')).toBe(false);
+    expect(leadsToArticle('https://eur-lex.europa.eu/eli/reg/2025/40/oj', '45')).toBe(false);
+    expect(leadsToArticle('https://eur-lex.europa.eu/legal-content/FR/TXT/?uri=CELEX:32025R0040#art_45', '45')).toBe(true);
   });
 });

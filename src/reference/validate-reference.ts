@@ -9,6 +9,7 @@ import {
   type ReferenceSources,
   type SourceName,
 } from './reference-documents.js';
+import { misnamedArticles } from './source-labels.js';
 
 /** One thing wrong with the reference sources: the file, a JSON pointer into it, and what is wrong. */
 export interface ReferenceProblem {
@@ -83,9 +84,50 @@ export function validateReference(sources: ReferenceSources): ReferenceSources {
 
   problems.push(...crossReferenceProblems(sources));
   problems.push(...humanTextProblems(sources));
+  problems.push(...sourceLinkProblems(sources));
 
   if (problems.length > 0) throw new ReferenceValidationError(problems);
   return sources;
+}
+
+// ------------------------------------------------------------------ source links
+
+/**
+ * A source link is printed with the title of the legal text it is (`sourceLabel`): a title naming
+ * an article (« article L541-9-5 », « art. 45 ») must lead to that article, not to the whole code,
+ * a section or another page. Checked for every source and every law entry's address.
+ */
+function sourceLinkProblems(sources: ReferenceSources): ReferenceProblem[] {
+  const law = items(sources.law, 'law').filter(
+    (entry): entry is Json & { url: string; title: { fr: string; en: string } } =>
+      typeof entry.url === 'string' && isObject(entry.title) && typeof entry.title.fr === 'string' && typeof entry.title.en === 'string',
+  );
+  const problems: ReferenceProblem[] = [];
+  const check = (file: string, pointer: string, url: string) => {
+    for (const lang of LANGUAGES) {
+      const wrong = misnamedArticles(url, law, lang);
+      if (wrong.length === 0) continue;
+      const title = law.filter((entry) => entry.url === url).at(-1)?.title[lang] ?? '';
+      problems.push({
+        file,
+        path: pointer,
+        message: `the link is labelled "${title}", which names article ${wrong.join(', ')}, but its address does not lead to that article: link the article itself (Légifrance LEGIARTI…) or label the link as the whole text`,
+      });
+      return;
+    }
+  };
+  const visit = (file: string, value: unknown, pointer: string) => {
+    if (Array.isArray(value)) value.forEach((item, i) => visit(file, item, `${pointer}/${i}`));
+    else if (isObject(value))
+      for (const [key, child] of Object.entries(value)) {
+        const at = `${pointer}/${escapePointer(key)}`;
+        if (key === 'sources' && Array.isArray(child)) child.forEach((url, i) => typeof url === 'string' && check(file, `${at}/${i}`, url));
+        else if (key === 'url' && typeof child === 'string') check(file, at, child);
+        else visit(file, child, at);
+      }
+  };
+  for (const name of REFERENCE_DOCUMENTS) visit(SOURCE_FILES[name], sources[name], '');
+  return problems;
 }
 
 // ------------------------------------------------------------------ texts for people
@@ -108,6 +150,7 @@ export const HUMAN_TEXTS: Record<SourceName, readonly string[]> = {
     '/streams/*/declarable_until_basis',
     '/streams/*/notes',
     '/streams/*/eco_organisms/*/notes',
+    '/streams/*/eco_organisms/*/approval_periods/*/notes',
     '/streams/*/eco_organisms/*/filing/notes',
     '/streams/*/eco_organisms/*/filing/tiers/*/label',
     '/streams/*/eco_organisms/*/filing/tiers/*/description',
@@ -142,7 +185,15 @@ export const HUMAN_TEXTS: Record<SourceName, readonly string[]> = {
     '/selling_from_abroad/questions/*/details',
   ],
   law: ['/disclaimer', '/law/*/title', '/law/*/reference', '/law/*/summary', '/law/*/notes'],
-  pricing: ['/disclaimer', '/plans/*/description', '/plans/*/included/support'],
+  pricing: [
+    '/disclaimer',
+    '/who_files/you_give',
+    '/who_files/operator_does',
+    '/who_files/you_still_do',
+    '/who_files/by_when',
+    '/plans/*/description',
+    '/plans/*/included/support',
+  ],
   service: ['/description'],
 };
 
@@ -387,6 +438,13 @@ function strings(value: unknown): (string | undefined)[] {
   return list(value).map((item) => (typeof item === 'string' ? item : undefined));
 }
 
+/** The ISO date after `date`. */
+function nextDay(date: string): string {
+  const next = new Date(`${date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}
+
 function isDate(value: unknown): value is string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
@@ -590,6 +648,26 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
           path: at,
           message: `an eco-organism whose role is "${String(organism.role)}" has no known approval period (use null)`,
         });
+      }
+      const periods = items(organism, 'approval_periods');
+      if (periods.length > 0 && isObject(approval)) {
+        // The periods follow each other without a gap and make up the published approval exactly.
+        periods.forEach((period, k) => {
+          const previous = periods[k - 1];
+          const expected = k === 0 ? approval.from : isDate(previous?.to) ? nextDay(previous.to) : undefined;
+          if (expected !== undefined && period.from !== expected)
+            problems.push({
+              file: streamsFile,
+              path: `${base}/eco_organisms/${j}/approval_periods/${k}/from`,
+              message: `must be ${expected}`,
+            });
+        });
+        if (periods.at(-1)?.to !== approval.to)
+          problems.push({
+            file: streamsFile,
+            path: `${base}/eco_organisms/${j}/approval_periods/${periods.length - 1}/to`,
+            message: `must be the approval's end ${String(approval.to)}`,
+          });
       }
       if (isObject(organism.filing)) problems.push(...filingProblems(organism.filing, streamUnits, `${base}/eco_organisms/${j}/filing`));
       if (isObject(approval) && isDate(approval.from) && isDate(approval.to) && approval.to < approval.from) {

@@ -36,6 +36,7 @@ const LLMS_TEXT = {
       'and the date it was last `checked` against them. Every text for people is in French and English (`{fr, en}`). ' +
       'This is not legal advice: check against the official texts.',
     streams: 'Streams the service accepts:',
+    whoFiles: 'Who files what with the eco-organism (the same in every plan):',
     tiers: 'filing tiers by yearly count of',
     noUpperBound: (from: string, unit: string) => `from ${from} ${unit}`,
     range: (from: string, below: string, unit: string) => (from === '0' ? `under ${below} ${unit}` : `${from} to under ${below} ${unit}`),
@@ -50,6 +51,7 @@ const LLMS_TEXT = {
       'et la date de sa dernière vérification (`checked`). Chaque texte destiné aux personnes existe en français et en anglais (`{fr, en}`). ' +
       'Ceci n’est pas un conseil juridique\u00a0: vérifiez dans les textes officiels.',
     streams: 'Filières acceptées par le service\u00a0:',
+    whoFiles: 'Qui déclare quoi à l’éco-organisme (de même dans chaque offre)\u00a0:',
     files: 'Fichiers de référence\u00a0:',
     pages: 'Pages en français\u00a0:',
     declarable: (from: string) => `déclarable à partir du ${from}`,
@@ -83,7 +85,7 @@ const DOCUMENT_TITLES: Record<ReferenceDocumentName, { title: LocalizedText; des
     title: { en: 'Obligations', fr: 'Obligations' },
     description: {
       en: 'what a packaging producer must do in France, with legal basis, periodicity and deadlines where sourced',
-      fr: 'ce que doit faire en France un producteur d’emballages, avec la base légale, la périodicité et les échéances sourcées',
+      fr: 'ce que doit faire en France un metteur sur le marché de produits emballés, avec la base légale, la périodicité et les échéances sourcées',
     },
   },
 };
@@ -109,6 +111,10 @@ const PAGE_TITLES: Record<(typeof SITE_PAGES)[number]['kind'], LocalizedText> = 
   abroad: {
     en: 'Selling from abroad: the producer, the eco-organism, the IDU for marketplaces, the authorised representative, printed paper',
     fr: 'Vendre depuis l’étranger\u00a0: le producteur, l’éco-organisme, l’IDU pour les places de marché, le représentant autorisé, les imprimés',
+  },
+  glossary: {
+    en: 'Glossary: the words of the service, one term per concept, in French and English',
+    fr: 'Glossaire\u00a0: les mots du service, un terme par notion, en français et en anglais',
   },
   developers: {
     en: 'Developers: how to get a token, the API in short with examples',
@@ -160,6 +166,7 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
         `streams ${plan.streams.map((s) => `\`${s}\``).join(', ')}`,
     );
   }
+  lines.push('', en.whoFiles, '', ...whoFiles(sources, 'en'));
   lines.push('', '## Reference data', '');
   lines.push(
     `- [Index document](${urls.referenceBaseUrl}/${INDEX_FILE}): machine-readable entry point listing every reference file and the client API`,
@@ -200,6 +207,7 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
         (stream.declarable_until ? `, ${fr.until(frenchDate(stream.declarable_until), stream.replaced_by)}` : ''),
     );
   }
+  lines.push('', fr.whoFiles, '', ...whoFiles(sources, 'fr'));
   lines.push('', fr.files, '');
   for (const name of REFERENCE_DOCUMENTS) {
     const { title, description } = DOCUMENT_TITLES[name];
@@ -210,6 +218,12 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
     lines.push(`- [${PAGE_TITLES[page.kind].fr}](${urls.siteUrl}${page.path})`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The statement of who files what (pricing.json `who_files`), one item a line. */
+function whoFiles(sources: ReferenceDocuments, lang: 'fr' | 'en'): string[] {
+  const w = sources.pricing.who_files;
+  return [w.you_give, w.operator_does, w.you_still_do, w.by_when].map((text) => `- ${oneLine(text[lang])}`);
 }
 
 /** An ISO date as French running text writes it: "25 novembre 2026", "1er juillet 2026". */

@@ -317,6 +317,33 @@ describe('renderSite', () => {
     for (const page of SITE_PAGES) expect(sitemap).toContain(`<loc>${urls.siteUrl}${page.path}</loc>`);
     expect(site.find((f) => f.file === 'robots.txt')!.body.toString('utf8')).toContain(`Sitemap: ${urls.siteUrl}/sitemap.xml`);
   });
+
+  it('tells the facts the fact-check of 28 November 2026 corrected: two approvals, Adelphe’s flat fee, the Code named as the Code, no ended stream offered', () => {
+    const text = (path: string) =>
+      squash(decode(pages.find((p) => p.path === path)!.html.replace(/<[^>]*>/g, ' '))).replace(/ ([,.:])/g, '$1');
+    const streams = text('/fr/streams');
+    // The one-year approvals of 27 December 2023, then their renewal for five years: two lines, not one merged period.
+    for (const name of ['Citeo', 'Adelphe', 'Léko']) {
+      expect(streams).toContain(`1er janvier 2024: ${name}, agréé jusqu’au 31 décembre 2024`);
+      expect(streams).toContain(`1er janvier 2025: ${name}, agrément reconduit jusqu’au 31 décembre 2029`);
+      expect(streams).not.toContain(`${name}, agréé jusqu’au 31 décembre 2029`);
+    }
+    // Spaces squashed: the page's no-break spaces read as spaces here.
+    expect(streams).toContain(
+      'Déclarer chez Adelphe Ce que vous déclarez dépend du nombre d’UVC que vous mettez sur le marché chaque année: Forfait annuel de 80 € HT — moins de 10 000 UVC par an.',
+    );
+    expect(streams).toContain('(« Emballages des ménages et papiers graphiques »)');
+    // A link to the whole Code is named as the Code; the penalties article has its own address.
+    const html = pages.find((p) => p.path === '/fr/obligations')!.html;
+    expect(html).not.toMatch(
+      /href="https:\/\/www\.legifrance\.gouv\.fr\/codes\/texte_lc\/LEGITEXT000006074220"[^>]*>Code de l’environnement, article/,
+    );
+    expect(pages.find((p) => p.path === '/fr/law')!.html).toContain(
+      'href="https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000041583338"',
+    );
+    // The home page offers the streams in force only; food-service packaging ended on 30 June 2026.
+    expect(text('/fr/')).not.toContain('Emballages de la restauration');
+  });
 });
 
 describe('buildSite', () => {

@@ -37,6 +37,8 @@ import {
 } from './site-pages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
+import { sourceLabel } from '../reference/source-labels.js';
+import { GLOSSARY } from '../i18n/glossary.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
 
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
@@ -197,6 +199,7 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     streamHref: (code: string) => `${pathFor('streams')}#stream-${code}`,
     lawHref: (id: string) => `${pathFor('law')}#law-${id}`,
     languages: LANGUAGES,
+    glossary: GLOSSARY,
     timeline: (stream: Stream, i: number) => timeline(stream, i, documents, page.lang, h),
     /** Material codes of a stream as their names, joined as the language lists them, each marked. */
     materialNames: (stream: Stream, i: number, codes: readonly string[], pointer: string) =>
@@ -225,11 +228,22 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   at(stream.declarable_from, `${p}/declarable_from`, s.eventFirst);
   if (stream.declarable_until !== null) {
     const next = documents.streams.streams.find((x) => x.code === stream.replaced_by);
-    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast} ${s.eventThen} ${next.name[lang]}.` : `${s.eventLast}.`);
+    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast}${s.eventThen} ${next.name[lang]}.` : `${s.eventLast}.`);
   }
   stream.eco_organisms.forEach((eo, j) => {
     if (eo.approval === null) return;
     const e = `${p}/eco_organisms/${j}`;
+    if (eo.approval_periods !== undefined) {
+      // Each approval on its own line: a one-year approval and its renewal are two facts with two sources.
+      eo.approval_periods.forEach((period, k) => {
+        const a = `${e}/approval_periods/${k}`;
+        events.push({
+          date: period.from,
+          html: `${h.date(`${a}/from`, period.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(k === 0 ? s.eventApproval : s.eventRenewal)} ${h.date(`${a}/to`, period.to)}`,
+        });
+      });
+      return;
+    }
     events.push({
       date: eo.approval.from,
       html: `${h.date(`${e}/approval/from`, eo.approval.from)}${colon} ${h.fact(`${e}/name`, eo.name)}, ${escapeHtml(s.eventApproval)} ${h.date(`${e}/approval/to`, eo.approval.to)}`,
@@ -262,8 +276,6 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     const valueAttr = plain ? '' : ` data-value="${escapeHtml(JSON.stringify(value))}"`;
     return `<${tag}${attrs} data-fact="${escapeHtml(pointer)}"${valueAttr}>${escapeHtml(shown)}</${tag}>`;
   };
-  /** Law entries by official address: a source that is a legal text is named by its title. */
-  const lawByUrl = new Map(law.law.map((entry) => [entry.url, entry.title[lang]]));
   const h = {
     /** A value as the file holds it (text, number); true/false as a word. */
     fact: (pointer: string, value: unknown) =>
@@ -283,13 +295,15 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     badge: (pointer: string, value: string) => mark(pointer, value, word(value), ` class="badge badge-${escapeHtml(value)}"`),
     /** A link whose text is the address the file holds. */
     link: (pointer: string, url: string) => `<a href="${escapeHtml(url)}" data-fact="${escapeHtml(pointer)}">${escapeHtml(url)}</a>`,
-    /** A link to a source, named by the legal text it is or by its site (and, in French, its page). */
-    source: (pointer: string, url: string, title = sourceTitle(url, lawByUrl, lang)) =>
+    /** The words of a link to a legal text's address (`sourceLabel`): the law page's « official text » links. */
+    sourceName: (url: string) => sourceLabel(url, law.law, lang),
+    /** A link to a source, named by the legal text it is or by its site (and, in French, its page): `sourceLabel`. */
+    source: (pointer: string, url: string, title = sourceLabel(url, law.law, lang)) =>
       mark(pointer, url, title, ` href="${escapeHtml(url)}"`, 'a'),
     /** A list of sources as titled links; two of one site are numbered ("citeo.com (2)"). */
     sources: (pointer: string, urls: readonly string[]) => {
       if (urls.length === 0) return '';
-      const titles = urls.map((url) => sourceTitle(url, lawByUrl, lang));
+      const titles = urls.map((url) => sourceLabel(url, law.law, lang));
       const shown = titles.map((title, i) => {
         const same = titles.filter((other) => other === title).length;
         return same > 1 ? `${title} (${titles.slice(0, i + 1).filter((other) => other === title).length})` : title;
@@ -311,43 +325,6 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     list: (items: readonly string[]) => formatList(lang, items),
   };
   return h;
-}
-
-/**
- * The words of a source link: a legal text's title, else the site and the page ("citeo.com ·
- * faq mon adhesion"), so a reader sees where it leads without reading an address. English pages
- * name the site only: the pages' addresses are mostly French words, which an English reader
- * should not have to read as a title.
- */
-function sourceTitle(url: string, lawByUrl: ReadonlyMap<string, string>, lang: Language): string {
-  const title = lawByUrl.get(url);
-  if (title) return title;
-  try {
-    const parsed = new URL(url);
-    const host = parsed.hostname.replace(/^www\./, '');
-    if (lang === 'en') return host;
-    const segments = parsed.pathname.split('/').filter((s) => s !== '');
-    const last = segments.at(-1);
-    const page =
-      last === undefined
-        ? ''
-        : safeDecode(last)
-            .replace(/\.(php\d?|html?|aspx?)$/, '')
-            .replace(/[-_+]+/g, ' ')
-            .trim();
-    const words = page.length > 70 ? `${page.slice(0, 69).replace(/\s+\S*$/, '')}…` : page;
-    return words === '' || /^\d+$/.test(words) || /^[A-Z0-9]{12,}$/.test(words) ? host : `${host} · ${words}`;
-  } catch {
-    return url;
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 function squash(text: string): string {

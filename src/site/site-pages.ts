@@ -12,7 +12,18 @@ export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export type PageKind =
-  'notFound' | 'home' | 'start' | 'pricing' | 'streams' | 'law' | 'obligations' | 'abroad' | 'developers' | 'problems' | 'problem';
+  | 'notFound'
+  | 'home'
+  | 'start'
+  | 'pricing'
+  | 'streams'
+  | 'law'
+  | 'obligations'
+  | 'abroad'
+  | 'glossary'
+  | 'developers'
+  | 'problems'
+  | 'problem';
 
 export interface SitePage {
   kind: PageKind;
@@ -55,6 +66,8 @@ const SPECS: PageSpec[] = [
   { kind: 'law', slug: 'law', template: 'site/law', json: '/api/v1/law.json' },
   { kind: 'obligations', slug: 'obligations', template: 'site/obligations', json: '/api/v1/obligations.json' },
   { kind: 'abroad', slug: 'selling-from-abroad', template: 'site/abroad', json: '/api/v1/obligations.json' },
+  // The glossary comes from reference-data/glossary.yaml (src/i18n/glossary.ts), not from a published file.
+  { kind: 'glossary', slug: 'glossary', template: 'site/glossary', json: '/api/v1/index.json' },
   { kind: 'developers', slug: 'developers', template: 'site/developers', json: '/api/v1/index.json' },
   { kind: 'problems', slug: 'problems', template: 'problems/index', json: '/docs/openapi.json' },
   ...(Object.keys(PROBLEM_TYPES) as ProblemCode[]).map((code) => ({
@@ -109,7 +122,7 @@ export function languageOfPath(path: string): Language {
 }
 
 /** The pages listed in the navigation, in order. */
-export const NAV_KINDS: readonly PageKind[] = ['start', 'pricing', 'streams', 'law', 'obligations', 'abroad', 'developers'];
+export const NAV_KINDS: readonly PageKind[] = ['start', 'pricing', 'streams', 'law', 'obligations', 'abroad', 'glossary', 'developers'];
 
 /** Paths that serve a page without being its canonical path (`/fr` is `/fr/`). */
 export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/']]);

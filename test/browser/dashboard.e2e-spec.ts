@@ -146,7 +146,7 @@ describe('the dashboard in Chromium', () => {
       await declareOnCheckPage(page, p);
       await page.getByText(p.declaration.unchanged).waitFor();
       // In the French dialect, which French Excel opens as columns.
-      expect((await readFile(saved, 'utf8')).startsWith('\ufeffflux;matériau;unité;quantité\r\nEMB;Verre;kg;"1250,5"\r\n')).toBe(true);
+      expect((await readFile(saved, 'utf8')).startsWith('\ufefffilière;matériau;unité;quantité\r\nEMB;Verre;kg;"1250,5"\r\n')).toBe(true);
 
       // A file with a mistake: the page gives it back as an error report, a download in the file's dialect.
       await frNav(page, fr.dashboard.nav.declarations).click();
@@ -165,7 +165,7 @@ describe('the dashboard in Chromium', () => {
       const reportPath = join(SCREENSHOTS, `rapport-erreurs-${Date.now()}.csv`);
       await report.saveAs(reportPath);
       expect(await readFile(reportPath, 'utf8')).toMatch(
-        /^\ufeffligne;colonne;type;code;message;flux;matériau;unité;quantité\r\n2;quantité;erreur;number_has_unit;[^\r\n]+;EMB;Verre;kg;12 kg\r\n$/,
+        /^\ufeffligne;colonne;type;message;filière;matériau;unité;quantité\r\n2;quantité;erreur;[^\r\n]+;EMB;Verre;kg;12 kg\r\n$/,
       );
 
       // A token created and revoked: the API takes it, then refuses it.

@@ -248,7 +248,7 @@ describe("files in the page's dialect", () => {
   it.each([
     [
       'fr',
-      `${BOM}flux;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`,
+      `${BOM}filière;matériau;unité;quantité\r\nEMB;Verre;kg;"1200,5"\r\nEMB;Verre;uvc;4800\r\nEMB;Papier-carton;kg;"1,2340"\r\nEMB;Papier-carton;uvc;3\r\n`,
     ],
     [
       'en',
@@ -284,7 +284,7 @@ describe("files in the page's dialect", () => {
     [
       'fr',
       'modele-declaration.csv',
-      /^\ufeffflux;matériau;unité;quantité\r\n"# Les lignes qui commencent par # sont des remarques[^\r\n]*\r\n(# EMB;[^;\r\n]+;(kg|uvc);1250\r\n){2}$/,
+      /^\ufefffilière;matériau;unité;quantité\r\n"# Les lignes qui commencent par # sont des remarques[^\r\n]*\r\n(# EMB;[^;\r\n]+;(kg|uvc);1250\r\n){2}$/,
     ],
     [
       'en',
@@ -353,14 +353,16 @@ describe('an upload with problems gives the file back as an error report', () =>
       .trimEnd()
       .split('\r\n');
     expect(report.text.startsWith('\ufeff')).toBe(true);
-    expect(header).toBe('ligne;colonne;type;code;message;flux;matériau;unité;quantité');
+    // No column of codes: what is wrong is said in words.
+    expect(header).toBe('ligne;colonne;type;message;filière;matériau;unité;quantité');
+    expect(report.text).not.toMatch(/number_has_unit|companion_line_missing|unit_not_allowed/);
     const cells = rows.map((row) => row.split(';'));
     // In the order of the file; each with what to do, in French.
-    expect(cells.map((c) => [c[0], c[1], c[2], c[3]])).toEqual([
-      ['2', 'quantité', 'erreur', 'number_has_unit'],
-      ['2', 'unité', 'erreur', 'companion_line_missing'],
-      ['3', 'unité', 'erreur', 'unit_not_allowed'],
-      ['4', 'unité', 'erreur', 'companion_line_missing'],
+    expect(cells.map((c) => [c[0], c[1], c[2]])).toEqual([
+      ['2', 'quantité', 'erreur'],
+      ['2', 'unité', 'erreur'],
+      ['3', 'unité', 'erreur'],
+      ['4', 'unité', 'erreur'],
     ]);
     expect(rows[0]).toContain('Écrivez le nombre seul, sans unité ni symbole');
     expect(rows[0]!.endsWith(';EMB;Verre;kg;"12,5 kg"')).toBe(true);
@@ -384,9 +386,9 @@ describe('an upload with problems gives the file back as an error report', () =>
       .replace(/^\ufeff/, '')
       .trimEnd()
       .split('\r\n');
-    expect(header).toBe('row,column,type,code,message,stream,material,unit,quantity');
+    expect(header).toBe('row,column,type,message,stream,material,unit,quantity');
     expect(rows).toHaveLength(1000);
-    expect(rows[0]).toMatch(/^2,,error,too_many_cells,/);
+    expect(rows[0]).toMatch(/^2,,error,/);
     expect(res.html).toMatch(
       /It lists at most 1,000 problems: here the first 1,000 of 1,\d{3}; fix them, then upload the file again to see the others\./,
     );
@@ -406,7 +408,7 @@ describe('an upload with problems gives the file back as an error report', () =>
       .replace(/^\ufeff/, '')
       .trimEnd()
       .split('\r\n');
-    expect(header).toBe('ligne;colonne;type;code;message;flux;matériau;unité;quantité');
-    expect(row).toMatch(/^1;;erreur;invalid_csv_header;"?La première ligne du fichier doit nommer les colonnes/);
+    expect(header).toBe('ligne;colonne;type;message;filière;matériau;unité;quantité');
+    expect(row).toMatch(/^1;;erreur;"?La première ligne du fichier doit nommer les colonnes/);
   });
 });

@@ -43,8 +43,10 @@ describe('the year on the overview', () => {
     const en = await signedIn(t, clientId, 'en');
     const english = (await en.get('/dashboard')).html;
     expect(english).toContain('With Citeo: 8,400 to 9,400 consumer sales units → €80 flat fee.');
-    // Adelphe and Léko publish no tiers by count: the page says nothing about them rather than an empty list.
-    expect(english).not.toContain('With Adelphe');
+    // Adelphe publishes its flat fee under 10,000 units (and no level above); Léko publishes no tiers by count: the page
+    // says nothing about Léko rather than an empty list.
+    expect(english).toContain('With Adelphe: 8,400 to 9,400 consumer sales units → €80 annual flat fee.');
+    expect(english).not.toContain('With Léko');
 
     // 2,000 steel units instead: 8,400 to 10,400 straddles the threshold, and the page says so rather than guess.
     expect(
@@ -60,6 +62,7 @@ describe('the year on the overview', () => {
     const straddling = (await en.get('/dashboard')).html;
     expect(straddling).toContain('With Citeo: between 8,400 and 10,400 consumer sales units');
     expect(straddling).toContain('€80 flat fee or Simplified declaration');
+    expect(straddling).toContain('€80 annual flat fee or Declaration');
   });
 });
 

@@ -119,7 +119,10 @@ describe('check, declare, confirm', () => {
     expect(confirmation.html).toContain('<title>Déclaration déposée');
     expect(panel).toContain('<h2>Déclaration 2025-S1, version 1</h2>');
     expect(panel).toContain('<dt>Déclarée par</dt><dd>Claire Martin</dd>');
-    expect(panel).toMatch(/<dt>Déposée le<\/dt><dd>\d{1,2}(er)? [a-zéû]+ 20\d\d[^<]*\d\d:\d\d UTC\+\d/);
+    expect(panel).toMatch(/<dt>Déposée le<\/dt><dd>\d{1,2}(er)? [a-zéû]+ 20\d\d[^<]*\d\d:\d\d, heure de Paris/);
+    // What happens next is the reference data's one statement of who files what with the eco-organism.
+    expect(panel).toContain('dépose en votre nom, auprès de votre éco-organisme, votre déclaration annuelle');
+    expect(panel).toContain('Vous restez l’adhérent de votre éco-organisme');
     expect(panel).toContain('Et maintenant\u202f?');
     expect(panel).toContain(`Un e-mail de confirmation est envoyé à ${email}.`);
     // Later visits show who declared it, without the confirmation panel.
@@ -134,6 +137,8 @@ describe('check, declare, confirm', () => {
     expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe(email);
     expect(mail.subject).toBe(`Déclaration 2025-S1 déposée\u00a0: accusé de réception ${receipt}`);
     expect(mail.text).toContain('Déclarée par\u00a0: Claire Martin');
+    expect(mail.text).toContain('dépose en votre nom, auprès de votre éco-organisme, votre déclaration annuelle');
+    expect(mail.text).not.toContain('dépôt du semestre');
     expect(mail.text).toContain('Exemple SAS');
     expect(mail.text).toContain(`/dashboard/declarations/${id}?lang=fr`);
     // From the service's name in the client's language, answers to the operator, whose address the text gives.

@@ -68,7 +68,7 @@ export interface CsvTable<C extends string> {
 /** `Matériau ` → `materiau`. */
 export const headerKey = (cell: string) => cell.trim().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** "stream, material, unit, quantity (or in French: flux, matériau, unité, quantité), in any order". */
+/** "stream, material, unit, quantity (or in French: filière, matériau, unité, quantité), in any order". */
 export const columnsHelp = <C extends string>(spec: CsvColumns<C>) =>
   `${spec.columns.map((c) => spec.names[c][0]).join(', ')} (or in French: ${spec.columns.map((c) => spec.names[c][1]).join(', ')}), in any order`;
 

@@ -32,7 +32,7 @@ export const dashboardPagesEn = {
     /** On every page that shows declarations or products: which of the client's data it shows. */
     liveData: 'Live data.',
     liveDataText:
-      'These pages show your real declarations, which the operator takes into your filings with the eco-organisms, and the products they come from. What your software files with a test token stays in your test environment and is not shown here.',
+      'These pages show your real declarations, from which the operator makes your annual declaration to your eco-organism, and the products they come from. What your software files with a test token stays in your test environment and is not shown here.',
     createTestToken: 'Create a test token',
     aboutSandbox: 'How the test environment works',
   },
@@ -83,6 +83,14 @@ export const dashboardPagesEn = {
     sessionsText: (count: number) =>
       `${count === 1 ? 'One browser is' : `${n(count)} browsers are`} signed in to this account’s dashboard now, this one included. Signing out everywhere ends them all; API tokens keep working.`,
     signOutEverywhere: 'Sign out everywhere',
+    /** Who files what with the eco-organism: the headings of the statement pricing.json holds once. */
+    whoFiles: {
+      heading: 'Who files what with your eco-organism',
+      you_give: 'What you give the service',
+      operator_does: 'What the operator does',
+      you_still_do: 'What you still do yourself',
+      by_when: 'By when',
+    },
   },
   tokens: {
     title: 'API tokens',
@@ -99,7 +107,7 @@ export const dashboardPagesEn = {
     mode: 'Kind of token',
     modeNames: { live: 'Live token (production)', test: 'Test token' },
     modeHints: {
-      live: 'What it files are your real declarations, which the operator takes into your filings with the eco-organisms.',
+      live: 'What it files are your real declarations, from which the operator makes your annual declaration to your eco-organism.',
       test: 'To try out your software: it starts with eprt_, and what it files stays in your test environment, never passed on and never shown in the dashboard. You can wipe it at any time.',
     },
     /** The badge of each token in the list, read at a glance. */
@@ -157,7 +165,8 @@ export const dashboardPagesEn = {
     title: (period: string, revision: number) => `Declaration ${period}, revision ${revision}`,
     created: (revision: number, receipt: string) => `Declaration recorded: revision ${revision}, receipt ${receipt}.`,
     unchanged: 'Nothing changed: these lines are the ones already in force for this half-year.',
-    catalogueVersion: 'Version of the reference data',
+    catalogueVersion: 'Reference data used',
+    catalogueNumber: (version: number) => `streams catalogue no. ${version}`,
     thisOne: 'this one',
     download: 'Download as CSV',
     linesCaption: (count: number) => `The ${times(count, 'line', 'lines')} of this revision`,
@@ -195,7 +204,7 @@ export const dashboardPagesEn = {
     at: 'Filed on',
     next: 'What happens next',
     nextText:
-      'The declaration is recorded for this half-year. The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
+      'The declaration is recorded for this half-year; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
     mailSent: (email: string) => `A confirmation e-mail is sent to ${email}.`,
   },
   form: {
@@ -214,7 +223,7 @@ export const dashboardPagesEn = {
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',
     fileHelp:
-      'A CSV file with the columns stream, material, unit and quantity (or flux, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
+      'A CSV file with the columns stream, material, unit and quantity (or filière, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
     template: 'Blank template',
     templateFile: 'declaration-template.csv',
     file: 'CSV file',

@@ -31,7 +31,7 @@ export const dashboardPagesFr = {
     timesNote: 'Heures de Paris (Europe/Paris).',
     newDeclaration: 'Nouvelle déclaration',
     liveData: 'Données réelles.',
-    liveDataText: t`Vous voyez ici vos déclarations réelles, celles que l'opérateur reprend auprès des éco-organismes, et les produits dont elles découlent. Ce que votre logiciel dépose avec un jeton de test reste dans votre environnement de test et n'apparaît pas ici.`,
+    liveDataText: t`Vous voyez ici vos déclarations réelles, dont l'opérateur tire votre déclaration annuelle à votre éco-organisme, et les produits dont elles découlent. Ce que votre logiciel dépose avec un jeton de test reste dans votre environnement de test et n'apparaît pas ici.`,
     createTestToken: 'Créer un jeton de test',
     aboutSandbox: t`Comment fonctionne l'environnement de test`,
   },
@@ -74,11 +74,18 @@ export const dashboardPagesFr = {
       t`Chez ${p.eco} : entre ${p.low} et ${p.high} UVC${p.soFar ? ' à ce jour' : ''} ; une UVC faite de plusieurs matériaux compte sur plusieurs lignes, le mode de déclaration dépend donc du nombre exact d'UVC : ${p.tiers}.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
     computedOn: (date: string, version: number) =>
-      t`Calculé le ${date} (date en France) à partir des données publiées sur les filières, version ${version}.`,
+      t`Calculé le ${date} (date en France) à partir des données publiées sur les filières (catalogue n° ${version}).`,
     sessions: 'Où vous êtes connecté',
     sessionsText: (count: number) =>
       t`${count === 1 ? 'Un navigateur est connecté' : `${n(count)} navigateurs sont connectés`} en ce moment au tableau de bord de ce compte, celui-ci compris. « Se déconnecter partout » les déconnecte tous ; les jetons d'API continuent de fonctionner.`,
     signOutEverywhere: 'Se déconnecter partout',
+    whoFiles: {
+      heading: 'Qui déclare quoi à votre éco-organisme',
+      you_give: 'Ce que vous donnez au service',
+      operator_does: t`Ce que fait l'opérateur`,
+      you_still_do: 'Ce que vous faites vous-même',
+      by_when: 'Échéances',
+    },
   },
   tokens: {
     title: t`Jetons d'API`,
@@ -95,7 +102,7 @@ export const dashboardPagesFr = {
     mode: 'Type de jeton',
     modeNames: { live: 'Jeton réel (production)', test: 'Jeton de test' },
     modeHints: {
-      live: t`Ce que vous déposez avec ce jeton constitue vos déclarations réelles, que l'opérateur reprend auprès des éco-organismes.`,
+      live: t`Ce que vous déposez avec ce jeton constitue vos déclarations réelles, dont l'opérateur tire votre déclaration annuelle à votre éco-organisme.`,
       test: t`Pour mettre au point votre logiciel : il commence par eprt_, et ce qu'il dépose reste dans votre environnement de test, sans jamais être transmis ni affiché dans le tableau de bord. Vous pouvez tout effacer à tout moment.`,
     },
     modeBadges: { live: 'Réel', test: 'Test' },
@@ -151,7 +158,8 @@ export const dashboardPagesFr = {
     title: (period: string, revision: number) => `Déclaration ${period}, version ${revision}`,
     created: (revision: number, receipt: string) => t`Déclaration enregistrée : version ${revision}, accusé de réception ${receipt}.`,
     unchanged: t`Rien n'a changé : ces lignes sont déjà celles de la déclaration en vigueur pour ce semestre.`,
-    catalogueVersion: 'Version des données de référence',
+    catalogueVersion: 'Données de référence utilisées',
+    catalogueNumber: (version: number) => `catalogue des filières n°\u00a0${version}`,
     thisOne: 'celle-ci',
     download: 'Télécharger en CSV',
     linesCaption: (count: number) =>
@@ -189,7 +197,7 @@ export const dashboardPagesFr = {
     by: 'Déclarée par',
     at: 'Déposée le',
     next: t`Et maintenant ?`,
-    nextText: t`La déclaration est enregistrée pour ce semestre. L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
+    nextText: t`La déclaration est enregistrée pour ce semestre ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
     mailSent: (email: string) => t`Un e-mail de confirmation est envoyé à ${email}.`,
   },
   form: {
@@ -205,7 +213,7 @@ export const dashboardPagesFr = {
     add: 'Ajouter une ligne',
     submit: 'Vérifier la déclaration',
     byFile: 'Ou déposer un tableur',
-    fileHelp: t`Un fichier CSV avec les colonnes flux, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
+    fileHelp: t`Un fichier CSV avec les colonnes filière, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
     template: 'Modèle vierge',
     templateFile: 'modele-declaration.csv',
     file: 'Fichier CSV',

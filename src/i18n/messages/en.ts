@@ -9,6 +9,7 @@
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesEn } from './dashboard-pages.en.js';
+import { term } from '../glossary.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 
 type FieldMessages = { [K in FieldCode]: (p: FieldParams[K]) => string };
@@ -119,9 +120,9 @@ const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[k
 
 /** The fields a person fills in, in words (a key not listed here is never shown). */
 const FIELD_NAMES: Record<string, string> = {
-  period: 'half-year',
+  period: term('half_year', 'en'),
   lines: 'lines',
-  stream: 'stream',
+  stream: term('stream', 'en'),
   material: 'material',
   unit: 'unit',
   quantity: 'quantity',
@@ -510,7 +511,7 @@ export const en = {
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
         ? 'The first row splits into column names both with commas and with semicolons. Use one separator only, for example stream,material,unit,quantity.'
-        : `The first row of the file must name the columns stream, material, unit and quantity (or in French flux, matériau, unité, quantité), separated by commas or semicolons. Start from the template, or add this row above your figures.${p.tabs ? ' The file looks tab-separated: save it as CSV instead.' : ''}`,
+        : `The first row of the file must name the columns stream, material, unit and quantity (or in French filière, matériau, unité, quantité), separated by commas or semicolons. Start from the template, or add this row above your figures.${p.tabs ? ' The file looks tab-separated: save it as CSV instead.' : ''}`,
     unknown_column: (p) =>
       `${p.name === undefined ? 'This column is not' : `The column “${p.name}”${p.column !== undefined ? ` (column ${p.column})` : ''} is not`} one the service reads. Rename it stream, material, unit or quantity (for example “Qty” becomes quantity), or delete it.`,
     missing_column: (p) =>
@@ -625,7 +626,6 @@ export const en = {
     report: {
       row: 'row',
       type: 'type',
-      code: 'code',
       message: 'message',
       error: 'error',
       warning: 'warning',
@@ -652,6 +652,8 @@ export const en = {
         url: string;
         /** The operator's address (CONTACT_EMAIL), when set. */
         contact: string | null;
+        /** What happens next, as the reference data states who files what with the eco-organism. */
+        next: readonly string[];
       }) =>
         [
           'Hello,',
@@ -665,7 +667,9 @@ export const en = {
           `Lines: ${n(p.lines)}`,
           ...p.totals.map((total) => `Total: ${total}`),
           '',
-          'The operator includes it in the half-year’s filing with your eco-organism; the two half-years of a year (S1 and S2) are added together for the annual declaration. To correct it, file it again: the new revision replaces this one, which stays readable.',
+          'The two half-years of a year (S1 and S2) are added together for the annual declaration. To correct this one, file it again: the new revision replaces it, and it stays readable.',
+          '',
+          ...p.next,
           '',
           p.url,
           '',
@@ -756,7 +760,7 @@ export const en = {
     },
     contact: {
       write: 'Write to us',
-      none: 'The operator of this installation has given no contact address yet.',
+      none: 'The operator of this service has given no contact address yet.',
     },
     nav: {
       notFound: 'Page not found',
@@ -767,6 +771,7 @@ export const en = {
       law: 'Law',
       obligations: 'Obligations',
       abroad: 'Selling from abroad',
+      glossary: 'Glossary',
       developers: 'Developers',
       problems: 'Errors',
       problem: 'Error',
@@ -780,6 +785,7 @@ export const en = {
       law: 'Legal texts',
       obligations: 'What a packaging producer must do',
       abroad: 'Selling to France from abroad',
+      glossary: 'Glossary',
       developers: 'Developers',
       problems: 'Error types',
       problem: 'Error',
@@ -792,6 +798,8 @@ export const en = {
         'The extended producer responsibility (EPR, in French REP) streams a client can declare, with their units, material categories, eco-organisms and legal basis.',
       law: 'French and EU texts on packaging EPR, each with its reference, date, status, official address and sources.',
       obligations: 'What a producer placing packaged products on the French market must do, with the legal basis, deadlines and sources.',
+      glossary:
+        'The words of the service, one term per concept, with their French counterpart: the pages, the dashboard and the e-mails use these and no others.',
       developers: 'How to get a token, and the API in short, with examples you can copy.',
       problems: 'Every error of the API is an application/problem+json document whose `type` is the address of one of these pages.',
     },
@@ -958,6 +966,8 @@ export const en = {
       index: 'Index document',
       llms: 'llms.txt: the service in Markdown, for people and language models',
       name: 'Service',
+      /** Before the API's name (an English proper name) on the French page. */
+      apiNamed: 'API named',
       description: 'Description',
       markdown: 'Markdown summary',
       contact: 'Contact',
@@ -968,14 +978,13 @@ export const en = {
         'It keeps your figures per stream and per half-year: for each material, the weight in kilograms and, for household packaging, the number of consumer sales units (UVC).',
         'It checks them against the published rules (streams, materials, units) before storing them, and keeps every revision with its receipt.',
         'It shows what is still to be declared, half-year by half-year, with the deadlines that follow.',
-        'You find every declaration again as a spreadsheet (CSV) or through the API, ready to carry over into your declaration to your eco-organism.',
-        'The service is not an eco-organism: your membership and your contribution stay with your eco-organism.',
+        'You find every declaration again as a spreadsheet (CSV) or through the API.',
       ],
       becomeHeading: 'How to become a client',
       become: [
         'Choose the plan that covers your streams.',
         'Write to us with your company’s name and country, the plan you chose, your streams, your unique identifiers (IDU) and the e-mail address of the person who will sign in.',
-        'We open your account and confirm it; you then receive a link to sign in to your dashboard (it works once, for 15 minutes).',
+        'We open your account and confirm it; the person who signs in then receives an invitation to the dashboard by e-mail, which works once, for 7 days. Later, a sign-in link asked for on the sign-in page works once, for 15 minutes.',
         'In the dashboard you see what is due, file your declarations by form or spreadsheet, and create API tokens if your own software sends them.',
       ],
       seePricing: 'See the plans and prices',
@@ -1002,7 +1011,7 @@ export const en = {
       legalItem: 'Legal basis',
       ofCode: 'of the Code de l’environnement',
       ademeCode: 'Code at ADEME',
-      whoFor: 'Who it concerns',
+      whoFor: 'About this stream',
       when: 'When to declare',
       declarableFrom: 'The service takes this stream’s quantities from',
       upTo: 'up to',
@@ -1012,15 +1021,18 @@ export const en = {
       changes: 'What changed, and when',
       eventStart: 'the stream comes into force',
       eventFirst: 'first quantities the service takes for this stream',
-      eventLast: 'last quantities declared under this stream',
-      eventThen: '; from the next day, under',
+      eventLast: 'last day of the quantities the stream covers',
+      eventThen: '; later quantities are declared under',
       eventApproval: 'approved until',
+      eventRenewal: 'approval renewed until',
       eventRetired: (version: number) => `Catalogue version ${version}, materials replaced by finer ones`,
       runBy: 'Who runs it',
       approvedFrom: 'from',
       approvedTo: 'to',
       filingAt: 'Filing with',
-      tiersBy: 'What you file depends on your yearly volume, counted in',
+      tiersBy: (unit: string) => `What you file depends on the number of ${unit} you place on the market each year:`,
+      filingKind: 'Kind of filing',
+      unitCode: 'in your files',
       tierFrom: 'from',
       tierUnder: 'under',
       tierBetween: 'from',
@@ -1068,12 +1080,21 @@ export const en = {
       apiAccess: 'API access included',
       noApiAccess: 'No API access',
       howToBuy: 'To subscribe, see',
+      endedUntil: 'for periods up to',
+    },
+    /** The one statement of who files what with the eco-organism (pricing.json `who_files`). */
+    whoFiles: {
+      heading: 'Who files what with your eco-organism',
+      youGive: 'What you give the service',
+      operatorDoes: 'What the operator does',
+      youStillDo: 'What you still do yourself',
+      byWhen: 'By when',
     },
     lawPage: {
       toc: 'Texts on this page',
       dated: 'dated',
       streams: 'Streams',
-      official: 'Read the official text',
+      official: 'Where to read it',
       status: { in_force: 'In force', annulled: 'Annulled' } as Record<string, string>,
     },
     notFound: {

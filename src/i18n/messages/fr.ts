@@ -2,11 +2,15 @@
  * Les mots du service en français : même forme que en.ts (`satisfies Messages`), écrits pour un
  * responsable conformité ou un comptable d’un metteur sur le marché (vouvoiement, termes des textes
  * et des éco-organismes). La typographie française (’, espaces insécables avant : ; ! ? et dans
- * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral.
+ * les « guillemets ») est posée par le gabarit `fr` (../typography.ts) sur le texte littéral, et
+ * sur toute la section `site` par `frenchWords`. Les termes sont ceux du glossaire
+ * (reference-data/glossary.yaml) : filière, UVC, version, identifiant unique (IDU), éco-organisme,
+ * niveau de déclaration, metteur sur le marché.
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesFr } from './dashboard-pages.fr.js';
-import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
+import { term } from '../glossary.js';
+import { formatDate, formatDateTime, formatList, formatNumber, plural, unitSymbol } from '../format.js';
 import { fr as t, frenchTypography } from '../typography.js';
 import type { Messages } from './en.js';
 
@@ -36,8 +40,8 @@ const times = (count: number, one: string, other: string) => `${n(count)} ${plur
 
 /** Ce que désigne chaque code d’unité, pour dire lequel écrire. */
 const UNIT_HELP: Record<string, string> = {
-  kg: 'kg pour une masse en kilogrammes',
-  uvc: 'uvc pour un nombre d’unités de vente consommateur (UVC)',
+  kg: '«\u00a0kg\u00a0» pour une masse en kilogrammes',
+  uvc: '«\u00a0uvc\u00a0» pour un nombre d’UVC (unités de vente consommateur)',
 };
 const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
 
@@ -46,11 +50,11 @@ const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
  * par code de colonne) : les mots que les fichiers échangés portent déjà, à garder tels quels.
  */
 const CSV_FILE_COLUMNS = {
-  declaration: { stream: 'flux', material: 'matériau', unit: 'unité', quantity: 'quantité' },
+  declaration: { stream: term('stream', 'fr'), material: 'matériau', unit: 'unité', quantity: 'quantité' },
   products: {
     reference: 'référence',
     name: 'désignation',
-    stream: 'flux',
+    stream: 'filière',
     // Le même mot qu’en anglais.
     gtin: 'gtin',
     valid_from: 'à partir de',
@@ -67,7 +71,7 @@ const CSV_FILE_COLUMNS = {
     email: 'e-mail',
     country: 'pays',
     plan: 'offre',
-    streams: 'flux',
+    streams: 'filières',
     idus: 'IDU',
     language: 'langue',
   },
@@ -125,9 +129,9 @@ const column = (key: string) => (Object.hasOwn(CSV_COLUMNS, key) ? CSV_COLUMNS[k
 
 /** Les champs qu’une personne remplit, en mots (une clé absente d’ici n’est jamais montrée). */
 const FIELD_NAMES: Record<string, string> = {
-  period: 'semestre',
+  period: term('half_year', 'fr'),
   lines: 'lignes',
-  stream: 'filière',
+  stream: term('stream', 'fr'),
   material: 'matériau',
   unit: 'unité',
   quantity: 'quantité',
@@ -399,7 +403,7 @@ export const fr = {
     invalid_date_time: () => 'Indiquez une date et une heure avec leur fuseau horaire, par exemple 2027-01-31T00:00:00Z.',
     expiry_out_of_range: (p) => t`Choisissez une date d'expiration à venir, au plus ${times(p.max ?? 2, 'an', 'ans')} après aujourd'hui.`,
     limit_out_of_range: (p) => `Demandez de ${n(p.min ?? 1)} à ${n(p.max ?? 100)} résultats par page, par exemple 20.`,
-    invalid_status: () => 'Choisissez current (révisions en vigueur) ou superseded (révisions remplacées).',
+    invalid_status: () => 'Choisissez current (versions en vigueur) ou superseded (versions remplacées).',
     invalid_mode: () =>
       'Choisissez live (un jeton pour vos déclarations réelles) ou test (un jeton pour votre environnement de test, dont les déclarations ne sont jamais transmises).',
     invalid_client_id: () => t`Écrivez un identifiant client tel que l'opérateur l'a donné, par exemple exemple-sas.`,
@@ -504,7 +508,7 @@ export const fr = {
       return t`Cette ligne reprend la filière, le matériau et l'unité ${where}. Additionnez leurs quantités sur une seule ligne, par exemple ${n('1200.5')} plutôt que ${n(1000)} et ${n('200.5')}.`;
     },
     companion_line_missing: (p) =>
-      t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${p.unit ?? 'kg'} et en ${p.requires ?? 'uvc'}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${p.requires ?? 'uvc'} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
+      t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${unitSymbol('fr', p.unit ?? 'kg')} et en ${unitSymbol('fr', p.requires ?? 'uvc')}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${unitSymbol('fr', p.requires ?? 'uvc')} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
 
     material_uncategorised: (p) =>
       t`${p.value ? t`« ${p.value} »` : 'Ce matériau'} n’est pas une catégorie de matériau de ${theStream(p)} : il est enregistré tel quel, mais il ne correspondra à aucune ligne de la grille de l’éco-organisme. Si l’une convient, choisissez plutôt une catégorie publiée dans la liste, par exemple ${p.allowed?.length ? t`« ${named(p.allowed[0])} »` : t`« Verre »`} ; sinon, conservez-le.`,
@@ -513,16 +517,16 @@ export const fr = {
 
     invalid_csv_header: (p) =>
       p.reason === 'both_separators'
-        ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple flux;matériau;unité;quantité.`
-        : `${t`La première ligne du fichier doit nommer les colonnes flux, matériau, unité et quantité (ou en anglais stream, material, unit, quantity), séparées par des points-virgules ou des virgules. Partez du modèle, ou ajoutez cette ligne au-dessus de vos chiffres.`}${p.tabs ? t` Le fichier semble séparé par des tabulations : enregistrez-le plutôt au format CSV.` : ''}`,
+        ? t`La première ligne se découpe en noms de colonnes aussi bien avec des virgules qu'avec des points-virgules. N'utilisez qu'un seul séparateur, par exemple filière;matériau;unité;quantité.`
+        : `${t`La première ligne du fichier doit nommer les colonnes filière, matériau, unité et quantité (ou en anglais stream, material, unit, quantity), séparées par des points-virgules ou des virgules. Partez du modèle, ou ajoutez cette ligne au-dessus de vos chiffres.`}${p.tabs ? t` Le fichier semble séparé par des tabulations : enregistrez-le plutôt au format CSV.` : ''}`,
     unknown_column: (p) =>
-      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. ${t`Renommez-la flux, matériau, unité ou quantité (par exemple « Qté » devient quantité), ou supprimez-la.`}`,
+      `${p.name === undefined ? t`Cette colonne n'est pas lue` : t`La colonne « ${p.name} »${p.column !== undefined ? ` (colonne ${p.column})` : ''} n'est pas lue`} par le service. ${t`Renommez-la filière, matériau, unité ou quantité (par exemple « Qté » devient quantité), ou supprimez-la.`}`,
     missing_column: (p) =>
       p.column
-        ? t`Le fichier n'a pas de colonne ${column(p.column)}. Ajoutez-la à la première ligne, par exemple flux;matériau;unité;quantité.`
-        : t`Il manque une colonne au fichier. Nommez-les toutes à la première ligne, par exemple flux;matériau;unité;quantité.`,
+        ? t`Le fichier n'a pas de colonne ${column(p.column)}. Ajoutez-la à la première ligne, par exemple filière;matériau;unité;quantité.`
+        : t`Il manque une colonne au fichier. Nommez-les toutes à la première ligne, par exemple filière;matériau;unité;quantité.`,
     duplicate_column: (p) =>
-      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. ${t`Gardez-en une, et supprimez ou renommez les autres, pour que la première ligne se lise par exemple flux;matériau;unité;quantité.`}`,
+      `${p.column ? `La colonne ${column(p.column)}` : 'Une colonne'} apparaît ${p.count === undefined ? 'plusieurs fois' : `${n(p.count)} fois`}. ${t`Gardez-en une, et supprimez ou renommez les autres, pour que la première ligne se lise par exemple filière;matériau;unité;quantité.`}`,
     invalid_csv: (p) =>
       p.reason === 'quote_not_closed'
         ? t`Une cellule ouvre des guillemets qui ne sont jamais refermés. Refermez-les à la fin de la cellule ou retirez-les, par exemple Verre, bouteilles entre deux guillemets droits plutôt qu'après un seul. Un tableur place les guillemets pour vous quand il enregistre le fichier.`
@@ -622,11 +626,10 @@ export const fr = {
   },
 
   files: {
-    templateNote: t`Les lignes qui commencent par # sont des remarques et des exemples : elles ne sont jamais déclarées. Écrivez une ligne par flux, matériau et unité sous l'en-tête (recopiez un exemple sans son #), puis envoyez le fichier.`,
+    templateNote: t`Les lignes qui commencent par # sont des remarques et des exemples : elles ne sont jamais déclarées. Écrivez une ligne par filière, matériau et unité sous l'en-tête (recopiez un exemple sans son #), puis envoyez le fichier.`,
     report: {
       row: 'ligne',
       type: 'type',
-      code: 'code',
       message: 'message',
       error: 'erreur',
       warning: 'avertissement',
@@ -651,6 +654,7 @@ export const fr = {
         url: string;
         /** The operator's address (CONTACT_EMAIL), when set. */
         contact: string | null;
+        next: readonly string[];
       }) =>
         [
           'Bonjour,',
@@ -664,7 +668,9 @@ export const fr = {
           t`Lignes : ${n(p.lines)}`,
           ...p.totals.map((total) => t`Total : ${total}`),
           '',
-          t`L'opérateur la reprend dans le dépôt du semestre auprès de votre éco-organisme ; les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour la corriger, déposez-la de nouveau : la nouvelle version remplace celle-ci, qui reste consultable.`,
+          t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour corriger celle-ci, déposez-la de nouveau : la nouvelle version la remplace, et elle reste consultable.`,
+          '',
+          ...p.next,
           '',
           p.url,
           '',
@@ -751,7 +757,7 @@ export const fr = {
     },
     contact: {
       write: 'Écrivez-nous',
-      none: 'L’opérateur de cette installation n’a pas encore indiqué d’adresse de contact.',
+      none: 'L’opérateur de ce service n’a pas encore indiqué d’adresse de contact.',
     },
     nav: {
       notFound: 'Page introuvable',
@@ -762,6 +768,7 @@ export const fr = {
       law: 'Textes',
       obligations: 'Obligations',
       abroad: 'Vendre depuis l’étranger',
+      glossary: 'Glossaire',
       developers: 'Développeurs',
       problems: 'Erreurs',
       problem: 'Erreur',
@@ -773,8 +780,9 @@ export const fr = {
       pricing: 'Tarifs',
       streams: 'Filières REP',
       law: 'Textes juridiques',
-      obligations: 'Ce qu’un metteur sur le marché d’emballages doit faire',
+      obligations: 'Ce que doit faire un metteur sur le marché de produits emballés',
       abroad: 'Vendre en France depuis l’étranger',
+      glossary: 'Glossaire',
       developers: 'Développeurs',
       problems: 'Types d’erreur',
       problem: 'Erreur',
@@ -788,6 +796,8 @@ export const fr = {
       law: 'Textes français et européens sur la REP emballages, chacun avec sa référence, sa date, son statut, son adresse officielle et ses sources.',
       obligations:
         'Ce que doit faire un producteur qui met des produits emballés sur le marché français, avec base légale, échéances et sources.',
+      glossary:
+        'Les mots du service, un terme par notion, avec leur équivalent anglais\u00a0: les pages, le tableau de bord et les courriels emploient ceux-ci et aucun autre.',
       developers: 'Obtenir un jeton, et l’API en bref, avec des exemples à copier.',
       problems: 'Chaque erreur de l’API est un document application/problem+json dont le `type` est l’adresse d’une de ces pages.',
     },
@@ -822,7 +832,7 @@ export const fr = {
       declarationsPerYear: 'Déclarations par an',
       apiAccess: 'Accès API',
       support: 'Assistance',
-      legalItem: 'Alinéa légal',
+      legalItem: 'Base légale',
       ademeCode: 'Code ADEME',
       status: 'Statut',
       startDate: 'Date de début',
@@ -868,7 +878,7 @@ export const fr = {
       packagingCategories: 'Catégories d’emballages',
       reuseStatuses: 'Statuts de réemploi',
       idu: 'Identifiant unique (IDU)\u00a0: sa forme habituelle',
-      pattern: 'Motif',
+      pattern: 'Forme attendue (expression régulière)',
       example: 'Exemple',
       use: 'Usage',
     },
@@ -956,6 +966,7 @@ export const fr = {
       index: 'Document d’index',
       llms: 'llms.txt : le service en Markdown, pour les personnes et les modèles de langage',
       name: 'Service',
+      apiNamed: 'dont l’API s’appelle',
       description: 'Description',
       markdown: 'Résumé Markdown',
       contact: 'Contact',
@@ -966,14 +977,13 @@ export const fr = {
         'Il conserve vos chiffres par filière et par semestre\u00a0: pour chaque matériau, le poids en kilogrammes et, pour les emballages ménagers, le nombre d’unités de vente consommateur (UVC).',
         'Il les contrôle au regard des règles publiées (filières, matériaux, unités) avant de les enregistrer, et garde chaque version avec son accusé de réception.',
         'Il vous indique ce qui reste à déclarer, semestre par semestre, avec les échéances qui suivent.',
-        'Vous retrouvez chaque déclaration en fichier tableur (CSV) ou par l’API, prête à reporter dans votre déclaration à l’éco-organisme.',
-        'Le service n’est pas un éco-organisme\u00a0: votre adhésion et votre contribution restent chez votre éco-organisme.',
+        'Vous retrouvez chaque déclaration en fichier tableur (CSV) ou par l’API.',
       ],
       becomeHeading: 'Devenir client',
       become: [
         'Choisissez l’offre qui couvre vos filières.',
         'Écrivez-nous en indiquant la raison sociale et le pays de votre entreprise, l’offre choisie, vos filières, vos identifiants uniques (IDU) et l’adresse électronique de la personne qui se connectera.',
-        'Nous ouvrons puis confirmons votre compte\u00a0; vous recevez ensuite un lien de connexion à votre tableau de bord (valable une seule fois, pendant 15\u00a0minutes).',
+        'Nous ouvrons puis confirmons votre compte\u00a0; la personne qui se connectera reçoit alors par courriel une invitation au tableau de bord, valable une seule fois, pendant 7\u00a0jours. Ensuite, un lien de connexion demandé sur la page de connexion est valable une seule fois, pendant 15\u00a0minutes.',
         'Depuis le tableau de bord, vous voyez ce qui est à déclarer, déposez vos déclarations par formulaire ou par fichier tableur, et créez des jetons d’API si vos logiciels les transmettent eux-mêmes.',
       ],
       seePricing: 'Voir les offres et leurs tarifs',
@@ -1000,7 +1010,7 @@ export const fr = {
       legalItem: 'Base légale',
       ofCode: 'du Code de l’environnement',
       ademeCode: 'Code à l’ADEME',
-      whoFor: 'Qui est concerné',
+      whoFor: 'À savoir sur cette filière',
       when: 'Quand déclarer',
       declarableFrom: 'Le service prend les quantités de cette filière à partir du',
       upTo: 'et jusqu’au',
@@ -1010,15 +1020,18 @@ export const fr = {
       changes: 'Ce qui a changé, et quand',
       eventStart: 'entrée en vigueur de la filière',
       eventFirst: 'premières quantités prises par le service pour cette filière',
-      eventLast: 'dernières quantités déclarées dans cette filière',
-      eventThen: '\u202f; dès le lendemain, dans la filière',
+      eventLast: 'dernier jour des quantités que couvre la filière',
+      eventThen: '\u202f; les quantités suivantes se déclarent dans la filière',
       eventApproval: 'agréé jusqu’au',
+      eventRenewal: 'agrément reconduit jusqu’au',
       eventRetired: (version: number) => `Version ${version} du catalogue, matériaux remplacés par des lignes plus fines`,
       runBy: 'Qui la gère',
       approvedFrom: 'du',
       approvedTo: 'au',
       filingAt: 'Déclarer chez',
-      tiersBy: 'Ce que vous déclarez dépend de votre volume annuel, exprimé en',
+      tiersBy: (unit: string) => `Ce que vous déclarez dépend du nombre d’${unit} que vous mettez sur le marché chaque année\u00a0:`,
+      filingKind: 'Type de déclaration',
+      unitCode: 'dans vos fichiers',
       tierFrom: 'à partir de',
       tierUnder: 'moins de',
       tierBetween: 'de',
@@ -1066,12 +1079,20 @@ export const fr = {
       apiAccess: 'Accès à l’API inclus',
       noApiAccess: 'Sans accès à l’API',
       howToBuy: 'Pour souscrire, voir',
+      endedUntil: 'pour les périodes jusqu’au',
+    },
+    whoFiles: {
+      heading: 'Qui déclare quoi à votre éco-organisme',
+      youGive: 'Ce que vous donnez au service',
+      operatorDoes: 'Ce que fait l’opérateur',
+      youStillDo: 'Ce que vous faites vous-même',
+      byWhen: 'Échéances',
     },
     lawPage: {
       toc: 'Textes sur cette page',
       dated: 'texte du',
       streams: 'Filières',
-      official: 'Lire le texte officiel',
+      official: 'Où le lire',
       status: { in_force: 'En vigueur', annulled: 'Annulé' } as Record<string, string>,
     },
     notFound: {
@@ -1170,7 +1191,7 @@ export const fr = {
         todo: 'Réessayez plus tard ; si cela persiste, envoyez l’instance (identifiant de requête) à l’adresse de contact.',
       },
       service_unavailable: {
-        what: 'Le service ne joint pas sa base de données pour un instant.',
+        what: 'Le service n’arrive pas à joindre sa base de données pour le moment.',
         todo: 'Réessayez après le nombre de secondes de Retry-After.',
       },
     },
@@ -1183,9 +1204,9 @@ export const fr = {
       wipe: 'Repartir de zéro : effacez vos données de test (avec un jeton de test uniquement ; un jeton de production reçoit une erreur 403 et rien n’est supprimé).',
       examplesIntro: 'Chaque commande ci-dessous fonctionne telle quelle : mettez votre jeton de test dans EPR_TOKEN et lancez-la.',
       exPost:
-        'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code uvc). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
+        'Déposer la déclaration d’un semestre. Les emballages ménagers se déclarent, pour chaque matériau, en kilogrammes (kg) et en unités de vente consommateur (UVC, code « uvc » dans les fichiers). Renvoyée avec la même Idempotency-Key, elle donne la première réponse :',
       exCsv:
-        'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : révision 2 du semestre) :',
+        'La même chose depuis un tableur enregistré en CSV, le semestre dans l’adresse (ici des chiffres corrigés : version 2 du semestre) :',
     },
   }),
 
@@ -1194,7 +1215,7 @@ export const fr = {
     title: 'Produits et emballages',
     lead: t`Vos produits avec leurs emballages, et les UVC vendues chaque semestre : le service en calcule la déclaration. Chaque version d'un produit s'applique à partir d'un semestre, jusqu'à une version ultérieure.`,
     uploadProducts: 'Importer le catalogue de produits',
-    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, flux, gtin (facultatif), à partir de, matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
+    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, filière, gtin (facultatif), à partir de, matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
     uploadSales: t`Importer les ventes d'un semestre`,
     uploadSalesHint: t`Un fichier CSV avec les colonnes référence et unités vendues : le nombre d'UVC mises sur le marché français pendant le semestre.`,
     file: 'Fichier CSV',
@@ -1226,9 +1247,9 @@ export const fr = {
     products: 'Produits',
     contribution: (reference: string, units: string, kg: string) => t`${reference} : ${units} UVC, ${kg} kg`,
     fileDeclaration: 'Déposer cette déclaration',
-    fileHint: t`Elle devient une nouvelle révision du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
+    fileHint: t`Elle devient une nouvelle version de la déclaration du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
     lastFiled: (revision: number, receipt: string) =>
-      t`Dernier dépôt à partir du catalogue : révision ${revision}, accusé de réception ${receipt}.`,
+      t`Dernier dépôt à partir du catalogue : version ${revision}, accusé de réception ${receipt}.`,
     show: 'Afficher',
     located: (position: string | null, message: string) => (position ? t`${position} : ${message}` : message),
   },
