@@ -9,15 +9,17 @@
  *     against the documented schema and the documented headers;
  *  3. a request that reaches no documented operation (unknown route or method, a route spelled
  *     differently) gets one of the generic statuses 400 (undecodable path), 404, 405 (with
- *     `Allow`), 413, 415, as a valid problem+json — nothing else;
+ *     `Allow`), 413, 415, as a valid problem+json — nothing else (but a browser's GET outside /api,
+ *     /docs and /health, which gets the site's HTML 404: the API's paths are case-sensitive, so
+ *     `/API/V1/…` is the site's; and a path is matched with its method, as the router does);
  *  4. only a valid credential of the route's audience gets a 2xx on a protected route, and a
  *     client's 2xx shows no other client's `client_id`;
  *  5. the database is unchanged (row count and md5 of the rows of every table but
  *     `rate_limit_counters`, without `client_tokens.last_used_at`) after every refused request
  *     (4xx) and after every GET/HEAD; a successful write (2xx POST/PATCH/DELETE) may change it.
  *
- * Deterministic: `npm test` runs the seeds of test/fuzz-seeds.ts, each on a fresh service, and the
- * requests that once failed (KNOWN_CASES). `npm run fuzz` (test/fuzz.mjs) explores random seeds
+ * Deterministic: `npm test` runs the seeds of test/fuzz-seeds.ts (each broad run on a fresh service;
+ * each seed that found a fault replays its case) and the requests that once failed (KNOWN_CASES). `npm run fuzz` (test/fuzz.mjs) explores random seeds
  * through `FUZZ_SEED=<seed>` (with `FUZZ_RUNS`, default 2000), which runs that seed alone. Replay a
  * failure with the seed and path it reports:
  * `FUZZ_SEED=<seed> FUZZ_PATH=<path> npm run test:jest -- test/fuzz.e2e-spec.ts`.
