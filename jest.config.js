@@ -14,7 +14,7 @@ export const unit = {
   ...project,
   displayName: 'unit',
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/property-seed.ts'],
 };
 
 /** End-to-end specs: the real app over HTTP; every supertest response is validated against the app's OpenAPI document. */
@@ -22,7 +22,11 @@ export const e2e = {
   ...project,
   displayName: 'e2e',
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts', '<rootDir>/test/support/contract.ts'],
+  setupFilesAfterEnv: [
+    '<rootDir>/test/support/preload-nest.ts',
+    '<rootDir>/test/support/property-seed.ts',
+    '<rootDir>/test/support/contract.ts',
+  ],
 };
 
 /** @type {import('jest').Config} */

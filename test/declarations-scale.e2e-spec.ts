@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { type ListQuery, listPageStatement } from '../src/declarations/declarations.repository.js';
 import { createClientWithToken } from './support/factories.js';
@@ -77,7 +77,13 @@ describe('pagination', () => {
     // 250 revisions of one period, inserted directly (the route would take minutes); ten share each
     // timestamp (ties broken by id) and timestamps differ by microseconds, so a cursor that kept
     // only milliseconds would skip or repeat rows.
-    const ids: string[] = Array.from({ length: 250 }, () => randomUUID());
+    // Ids in a scrambled but fixed order (md5 of the revision), so ties are broken the same way on every run.
+    const ids: string[] = Array.from({ length: 250 }, (_, i) =>
+      createHash('md5')
+        .update(String(i))
+        .digest('hex')
+        .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+    );
     await t.pool.query(
       `INSERT INTO declarations (id, client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash)
        SELECT ids[i], $1, '2022-S1', i, CASE WHEN i = 250 THEN 'current' ELSE 'superseded' END,
@@ -175,7 +181,9 @@ describe('the first page is an index scan whatever the table size', () => {
     expect(Math.abs(buffers(large) - buffers(small))).toBeLessThanOrEqual(3);
 
     // The next pages seek the same index from the cursor.
-    const next = await plan(firstPage({ clientId: 'bulk-5', after: { submittedAt: '2025-01-01T01:00:00.000005Z', id: randomUUID() } }));
+    const next = await plan(
+      firstPage({ clientId: 'bulk-5', after: { submittedAt: '2025-01-01T01:00:00.000005Z', id: '6b1f3c2e-9d4a-4e7b-8c5f-0a1b2c3d4e5f' } }),
+    );
     expect(next).toMatch(
       /^Limit[\s\S]*Index Scan using ix_declarations_client_submitted[\s\S]*Index Cond: \(\(client_id = 'bulk-5'::text\) AND \(mode = 'live'::text\) AND \(ROW\(submitted_at, id\) < ROW/,
     );

@@ -76,6 +76,34 @@ describe('GET /api/v1/me/obligations', () => {
     expect(emb.periods.map((p: { period: string; status: string }) => [p.period, p.status])).toEqual([['2026-S2', 'open']]);
   });
 
+  it('the due date is the last day to declare, in Paris: to declare until 23:59:59 on 28 February, overdue from midnight', async () => {
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+    await t.pool.query(`UPDATE clients SET first_confirmed_at = '2022-02-01T10:00:00Z' WHERE client_id = $1`, [clientId]);
+    const statusAt = async (instant: string) => {
+      jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => new Date(instant));
+      try {
+        const res = await get('/api/v1/me/obligations', token);
+        return res.body.streams[0].periods.find((p: { period: string }) => p.period === '2026-S1') as { status: string; due_date: string };
+      } finally {
+        jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => NOW);
+      }
+    };
+    // 28 February 2027, 23:59:59.999 and 1 March, 00:00 in Paris (UTC+1 in winter).
+    expect(await statusAt('2027-02-28T22:59:59.999Z')).toMatchObject({ due_date: '2027-02-28', status: 'to_declare' });
+    expect(await statusAt('2027-02-28T23:00:00.000Z')).toMatchObject({ due_date: '2027-02-28', status: 'overdue' });
+  });
+
+  it('an account first confirmed at 23:59:59 on 30 June in Paris is liable for that half-year; at midnight, from the next', async () => {
+    const liableFromOf = async (firstConfirmedAt: string) => {
+      const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+      await t.pool.query(`UPDATE clients SET first_confirmed_at = $2 WHERE client_id = $1`, [clientId, firstConfirmedAt]);
+      return (await get('/api/v1/me/obligations', token)).body.streams[0].liable_from as string;
+    };
+    // UTC+2 in summer.
+    expect(await liableFromOf('2026-06-30T21:59:59.999Z')).toBe('2026-S1');
+    expect(await liableFromOf('2026-06-30T22:00:00Z')).toBe('2026-S2');
+  });
+
   it('a partly declared account: the declared half-year shows its current declaration', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
     await t.pool.query(

@@ -83,11 +83,13 @@ export class ApiValidationPipe extends ValidationPipe {
     // No body at all validates like an empty object: required fields are then named one by one.
     if (metadata.type === 'body' && value === undefined) value = {};
     const isDto = typeof metadata.metatype === 'function' && metadata.metatype !== Object && metadata.metatype !== String;
-    // A DTO body goes through class-transformer, which must not meet hostile nesting or text.
-    // (A body the route validates itself, like a declaration, has its own rules for both.)
-    if (metadata.type === 'body' && isDto) {
+    // A DTO body or query goes through class-transformer, which must not meet hostile nesting or text,
+    // and its values to SQL, which cannot hold a NUL (`?q=%00`). (A body the route validates itself, like a
+    // declaration, has its own rules for both.)
+    if ((metadata.type === 'body' || metadata.type === 'query') && isDto) {
       const errors = textProblems(value);
-      if (errors.length > 0) throw new ValidationProblem(errors);
+      if (errors.length > 0)
+        throw new ValidationProblem(metadata.type === 'query' ? errors.map((e) => ({ ...e, pointer: `/query${e.pointer}` })) : errors);
     }
     if (metadata.type === 'body' && isDto && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new Problem('bad_request', 'The request body must be a JSON object.');

@@ -151,6 +151,52 @@ describe('POST /api/v1/admin/clients/import', () => {
     expect(again.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/rows/2/client_id', '/rows/2/email']);
   });
 
+  it('is all or nothing: a row the database refuses at insert (a client created meanwhile) leaves no client and no entry (409)', async () => {
+    // A unique violation on the third row, as when another request creates that client between the check and the insert.
+    await t.pool.query(
+      `CREATE FUNCTION taken_meanwhile() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE unique_violation USING MESSAGE = 'taken meanwhile'; END $$`,
+    );
+    await t.pool.query(
+      `CREATE TRIGGER taken_meanwhile BEFORE INSERT ON clients FOR EACH ROW WHEN (NEW.client_id = 'whole-3') EXECUTE FUNCTION taken_meanwhile()`,
+    );
+    const before = await clientCount();
+    let res;
+    try {
+      res = await importFile(
+        'client_id,company,email\nwhole-1,Un SAS,un@example.fr\nwhole-2,Deux SAS,deux@example.fr\nwhole-3,Trois SAS,trois@example.fr\n',
+        '?dry_run=false',
+      );
+    } finally {
+      await t.pool.query('DROP TRIGGER taken_meanwhile ON clients');
+      await t.pool.query('DROP FUNCTION taken_meanwhile()');
+    }
+    expect([res.status, res.body.code]).toEqual([409, 'conflict']);
+    expect(await clientCount()).toBe(before);
+    const entries = async () =>
+      (await t.pool.query(`SELECT count(*)::int AS n FROM audit_events WHERE client_id LIKE 'whole-%'`)).rows[0].n;
+    expect(await entries()).toBe(0);
+
+    // A failure after the clients are inserted (the second row's audit entry): they go too.
+    await t.pool.query(`CREATE FUNCTION refuse_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE 'entry refused'; END $$`);
+    await t.pool.query(
+      `CREATE TRIGGER refuse_entry BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.client_id = 'whole-2') EXECUTE FUNCTION refuse_entry()`,
+    );
+    // (fetch: a 500 is outside the documented answers that supertest's responses are checked against.)
+    let failed: Response;
+    try {
+      failed = await fetch(`${t.url}/api/v1/admin/clients/import?dry_run=false`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'text/csv' },
+        body: 'client_id,company,email\nwhole-1,Un SAS,un@example.fr\nwhole-2,Deux SAS,deux@example.fr\n',
+      });
+    } finally {
+      await t.pool.query('DROP TRIGGER refuse_entry ON audit_events');
+      await t.pool.query('DROP FUNCTION refuse_entry()');
+    }
+    expect(failed.status).toBe(500);
+    expect([await clientCount(), await entries()]).toEqual([before, 0]);
+  });
+
   it('states its bounds: 1,000 clients, a header with known columns, a CSV body', async () => {
     const rows = Array.from({ length: 1001 }, (_, i) => `Société ${i},s${i}@example.fr`).join('\n');
     const big = await importFile(`company,email\n${rows}\n`);

@@ -216,6 +216,44 @@ describe('POST /api/v1/admin/reminders', () => {
     ]);
     expect((await request(t.url).post('/api/v1/admin/reminders').send({ period: PERIOD })).status).toBe(401);
   });
+
+  // (After the tests above: the clients made here are liable too.)
+  it('a declaration of the sandbox (a test token) does not stand for the live one: the client is still reminded', async () => {
+    const { clientId } = await createClient(t, { client_id: 'bac-a-sable' });
+    await liableFrom(clientId, '2025-S1').expect(200);
+    const testToken = await request(t.url).post(`/api/v1/admin/clients/${clientId}/tokens`).set(admin).send({ mode: 'test' });
+    expect([testToken.status, testToken.body.mode]).toEqual([201, 'test']);
+    await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${testToken.body.token}`)
+      .send({
+        period: PERIOD,
+        lines: [
+          { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 },
+          { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 },
+        ],
+      })
+      .expect(201);
+    const res = await remind({ period: PERIOD });
+    expect(res.body.reminders.find((r: { client_id: string }) => r.client_id === clientId)).toMatchObject({
+      outcome: 'would_send',
+      missing: [expect.objectContaining({ stream: 'EMB' })],
+    });
+  });
+
+  it('a client first confirmed at 23:59:59 on 30 June in Paris is liable for that half-year; one at midnight, from the next', async () => {
+    const late = (await createClient(t, { client_id: 'trente-juin' })).clientId;
+    const next = (await createClient(t, { client_id: 'premier-juillet' })).clientId;
+    // 30 June 2025, 23:59:59 and 1 July, 00:00:00 in Paris (UTC+2 in summer).
+    await t.pool.query(`UPDATE clients SET first_confirmed_at = '2025-06-30T21:59:59.999Z' WHERE client_id = $1`, [late]);
+    await t.pool.query(`UPDATE clients SET first_confirmed_at = '2025-06-30T22:00:00Z' WHERE client_id = $1`, [next]);
+    const listed = async (period: string) =>
+      (await remind({ period })).body.reminders
+        .map((r: { client_id: string }) => r.client_id)
+        .filter((id: string) => id === late || id === next);
+    expect(await listed('2025-S1')).toEqual([late]);
+    expect((await listed('2025-S2')).sort()).toEqual([next, late].sort());
+  });
 });
 
 describe('reminders without SMTP', () => {

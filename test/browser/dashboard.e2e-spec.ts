@@ -274,11 +274,13 @@ describe('the dashboard in Chromium', () => {
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
   }, 120_000);
 
+  // The pages of both languages are one template with other words: every page in French (the longer words)
+  // at both widths, and in English where its words could overflow, at 375 px (the 1280 px layout gives every
+  // column more room; what axe reads of the layout at 1280 px is the French run's).
   for (const [language, width] of [
     ['fr', 375],
     ['fr', 1280],
     ['en', 375],
-    ['en', 1280],
   ] as const) {
     it(`every page in ${language} at ${width} px: no WCAG 2.1 AA violation, nothing wider than the screen, no error`, async () => {
       const m = MESSAGES[language];

@@ -221,6 +221,52 @@ describe('CSRF', () => {
     expect(await count()).toBe(1);
   });
 
+  it('every form route of the dashboard, from the router, refuses a post without its _csrf: 403 page, as form or as upload', async () => {
+    const { stack } = (
+      t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }
+    ).router;
+    const forms = stack.flatMap(({ route }) =>
+      route?.path.startsWith('/dashboard')
+        ? Object.keys(route.methods)
+            .filter((method) => !['_all', 'get', 'head', 'options'].includes(method))
+            .map((method) => `${method.toUpperCase()} ${route.path}`)
+        : [],
+    );
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        'POST /dashboard/tokens/:id/revoke',
+        'POST /dashboard/products/derived',
+        'POST /dashboard/declarations/upload',
+        'POST /dashboard/sign-in/link',
+      ]),
+    );
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const cookie = () => [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    for (const route of forms) {
+      const [method, template] = route.split(' ') as [string, string];
+      const path = template.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
+      // A form of the page's fields but its token; an upload route (which reads multipart only) gets it as a multipart form.
+      let res = await browser.post(path, { name: 'walk', period: '2025-S1', token: 'eprl_walk' }, { csrf: false });
+      if (res.status === 415) {
+        const form = new FormData();
+        form.append('period', '2025-S1');
+        form.append('file', new Blob(['stream,material,unit,quantity\n'], { type: 'text/csv' }), 'walk.csv');
+        const upload = await fetch(`${t.url}${path}`, {
+          method,
+          body: form,
+          headers: { cookie: cookie(), 'accept-language': 'en' },
+          redirect: 'manual',
+        });
+        res = { status: upload.status, html: await upload.text(), headers: upload.headers, location: null };
+      }
+      expect([route, res.status, res.html.includes('The form was open for too long')]).toEqual([route, 403, true]);
+    }
+    // Still signed in, nothing made: the refusals were the token's.
+    expect((await browser.get('/dashboard/tokens')).status).toBe(200);
+    expect((await t.pool.query(`SELECT count(*)::int AS n FROM client_tokens WHERE client_id = $1`, [clientId])).rows[0].n).toBe(0);
+  });
+
   it('the sign-in forms need their page’s token too (no login CSRF)', async () => {
     const { clientId } = await createClient(t);
     const link = await signInLink(t, clientId);

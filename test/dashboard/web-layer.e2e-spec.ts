@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { csrfOf, DashboardClient, signedIn, signInLink } from '../support/dashboard-browser.js';
-import { createClient } from '../support/factories.js';
+import { createClient, createClientWithToken } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -18,6 +18,20 @@ afterAll(async () => {
 });
 
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
+
+/** Every route under /dashboard the HTTP server serves (`METHOD /path`), from its router: a new page is walked too. */
+function dashboardRoutes(): string[] {
+  const { stack } = (
+    t.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }
+  ).router;
+  return stack.flatMap(({ route }) =>
+    route?.path.startsWith('/dashboard')
+      ? Object.keys(route.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => `${method.toUpperCase()} ${route.path}`)
+      : [],
+  );
+}
 const count = async (sql: string, params: unknown[] = []) => (await t.pool.query(sql, params)).rows[0].n as number;
 const declarationsOf = (clientId: string) => count(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId]);
 const cookieHeader = (browser: DashboardClient) => [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -150,6 +164,51 @@ describe('audit entries in the write’s own transaction: a failure after the en
     expect((await new DashboardClient(t.url).signIn(link.url)).status).toBe(303);
   });
 
+  it('declaration.submitted: no revision and no entry when the filing fails at its commit; no revision when the entry fails', async () => {
+    const { clientId, token } = await createClientWithToken(t);
+    const file = () =>
+      fetch(`${t.url}/api/v1/declarations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          period: '2025-S1',
+          lines: [
+            { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1 },
+            { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1 },
+          ],
+        }),
+      });
+    const submitted = () =>
+      count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'declaration.submitted' AND client_id = $1`, [clientId]);
+    // After every statement of the filing, the audit entry's included: the whole transaction goes.
+    let restore = await failAtCommit('declarations', 'INSERT');
+    try {
+      expect((await file()).status).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect([await declarationsOf(clientId), await submitted()]).toEqual([0, 0]);
+    // The entry refused as it is written: the revision goes with it (an entry written after the commit would leave it).
+    await t.pool.query(
+      `CREATE OR REPLACE FUNCTION refuse_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE 'entry refused'; END $$`,
+    );
+    await t.pool.query(
+      `CREATE TRIGGER refuse_entry BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.action = 'declaration.submitted') EXECUTE FUNCTION refuse_entry()`,
+    );
+    restore = async () => {
+      await t.pool.query('DROP TRIGGER IF EXISTS refuse_entry ON audit_events');
+      await t.pool.query('DROP FUNCTION IF EXISTS refuse_entry()');
+    };
+    try {
+      expect((await file()).status).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect([await declarationsOf(clientId), await submitted()]).toEqual([0, 0]);
+    expect((await file()).status).toBe(201);
+    expect([await declarationsOf(clientId), await submitted()]).toEqual([1, 1]);
+  });
+
   it('operator_token.revoked: no entry, and the token still works', async () => {
     const created = await request(t.url).post('/api/v1/admin/operator-tokens').set(admin()).send({ name: 'Revoked in vain' });
     const restore = await failAtCommit('operator_tokens', 'UPDATE');
@@ -173,6 +232,59 @@ describe('public pages', () => {
       const res = await fetch(`${t.url}${path}`, { redirect: 'manual' });
       expect([path, res.status, res.headers.get('cache-control')]).toEqual([path, 200, 'no-store']);
     }
+  });
+});
+
+describe('authenticated downloads and pages', () => {
+  it('every file behind a session, a client token or the operator credential is Cache-Control: no-store', async () => {
+    const { clientId, token } = await createClientWithToken(t);
+    const filed = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({
+        period: '2025-S1',
+        lines: [
+          { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: 1 },
+          { stream: 'EMB', material: 'Verre', unit: 'uvc', quantity: 1 },
+        ],
+      });
+    expect(filed.status).toBe(201);
+    const id = filed.body.id as string;
+    const browser = await signedIn(t, clientId);
+    const downloads: Array<[string, Record<string, string>]> = [
+      ['/dashboard/declarations/template.csv', { cookie: cookieHeader(browser) }],
+      [`/dashboard/declarations/${id}/csv`, { cookie: cookieHeader(browser) }],
+      [`/api/v1/declarations/${id}.csv`, { authorization: `Bearer ${token}` }],
+      [`/api/v1/declarations/${id}`, { authorization: `Bearer ${token}`, accept: 'text/csv' }],
+      ['/api/v1/admin/periods/2025-S1/export.csv', admin()],
+      ['/api/v1/admin/periods/2025-S1/export', admin()],
+      ['/api/v1/admin/years/2025/export.csv', admin()],
+      ['/api/v1/admin/years/2025/export', admin()],
+    ];
+    for (const [path, headers] of downloads) {
+      const res = await fetch(`${t.url}${path}`, { headers, redirect: 'manual' });
+      await res.arrayBuffer();
+      expect([path, res.status, res.headers.get('cache-control')]).toEqual([path, 200, 'no-store']);
+    }
+  });
+
+  it("every dashboard page forbids framing (CSP frame-ancestors 'none'), signed in or not, found or not", async () => {
+    const { clientId } = await createClientWithToken(t);
+    const browser = await signedIn(t, clientId);
+    const pages = dashboardRoutes()
+      .filter((route) => route.startsWith('GET '))
+      .map((route) => route.slice(4).replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000'));
+    expect(pages).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/tokens', '/dashboard/sign-in']));
+    let html = 0;
+    for (const path of [...pages, '/dashboard/no-such-page']) {
+      for (const who of [browser, new DashboardClient(t.url)]) {
+        const res = await who.get(path);
+        if (!res.headers.get('content-type')?.startsWith('text/html')) continue;
+        html += 1;
+        expect([path, res.headers.get('content-security-policy')]).toEqual([path, expect.stringContaining("frame-ancestors 'none'")]);
+      }
+    }
+    expect(html).toBeGreaterThan(pages.length);
   });
 });
 
@@ -273,6 +385,36 @@ describe('the declaration form', () => {
     });
     expect([res.status, res.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
     expect(await res.text()).toContain('La demande n’a pas pu être lue');
+    expect(await declarationsOf(clientId)).toBe(0);
+  });
+
+  it('a form holds at most 20 fields of 16 KiB each: one field more, or one byte more, is refused (400 page), not cut', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const csrf = await browser.csrfFor('/dashboard/declarations');
+    const upload = async (extra: Array<[string, string]>) => {
+      const form = new FormData();
+      form.append('_csrf', csrf);
+      form.append('period', '2025-S1');
+      for (const [name, value] of extra) form.append(name, value);
+      form.append('file', new Blob(['stream,material,unit,quantity\nEMB,Verre,kg,1\nEMB,Verre,uvc,1\n'], { type: 'text/csv' }), 'ok.csv');
+      const res = await fetch(`${t.url}/dashboard/declarations/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { cookie: cookieHeader(browser) },
+        redirect: 'manual',
+      });
+      return { status: res.status, html: await res.text() };
+    };
+    const notes = (n: number): Array<[string, string]> => Array.from({ length: n }, (_, i) => [`note${i}`, 'x']);
+    // 18 more fields make 20 with _csrf and period, and 21 parts with the file: the most a form may hold.
+    expect((await upload(notes(18))).status).toBe(200);
+    expect((await upload([['note', 'x'.repeat(16 * 1024)]])).status).toBe(200);
+    for (const extra of [notes(19), [['note', 'x'.repeat(16 * 1024 + 1)] as [string, string]]]) {
+      const res = await upload(extra);
+      expect(res.status).toBe(400);
+      expect(res.html).toContain('La demande n’a pas pu être lue');
+    }
     expect(await declarationsOf(clientId)).toBe(0);
   });
 });

@@ -16,7 +16,8 @@
  *  - OUTSIDE_CONTRACT: test-only routes.
  *  - A request that matches no documented operation (unknown route, unknown method, a test-only
  *    controller, a body refused before routing) may only get an error: status >= 400 with a
- *    problem+json body valid against `ProblemDto`. Any success there is a hole in the document.
+ *    problem+json body valid against `ProblemDto` — or, for a GET outside /api, /docs and /health,
+ *    the site's HTML 404. Any success there is a hole in the document.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -39,6 +40,8 @@ const EXEMPT = [
  * foundation.e2e-spec.ts) that the app under test documents; treated as undocumented.
  */
 const OUTSIDE_CONTRACT = [/^\/test-only\//];
+/** Where every answer is the API's (problem+json for an error), whatever the client accepts; case-sensitive, as the router. */
+const API_PREFIX = /^\/(api|docs|health)(\/|$)/;
 /**
  * Response headers a client acts on: when the API sends one, the document must say so. (Not ETag:
  * Express adds a weak one to every body it sends; the reference files document theirs.)
@@ -187,12 +190,17 @@ export async function contractProblems(method: string, url: string, res: Observe
   // HEAD is GET without a body (Express answers it for every GET route).
   const lookup = method === 'head' ? 'get' : method;
   const outside = OUTSIDE_CONTRACT.some((re) => re.test(pathname));
-  const route = outside ? undefined : contract.routes.find((r) => r.regex.test(pathname));
+  // The router matches method and path together: `GET /admin/clients/import` is `GET /admin/clients/{client_id}`
+  // (only POST has the literal path), so the first route of the path that has the method is the operation.
+  const route = outside ? undefined : contract.routes.find((r) => r.regex.test(pathname) && r.operations[lookup]);
   const operation = route?.operations[lookup];
 
   if (!operation) {
     if (res.status < 400 && outside) return undefined;
     if (res.status < 400) return [`no documented operation answers ${method.toUpperCase()} ${pathname}, yet it got ${res.status}`];
+    // The API's paths are case-sensitive: `/API/V1/…` is an address of the site, and a browser's GET of an
+    // address the site lacks gets its HTML 404 page (src/site/site-not-found.ts); under /api, /docs and /health, a problem.
+    if (res.status === 404 && mediaType === 'text/html' && lookup === 'get' && !API_PREFIX.test(pathname)) return undefined;
     if (mediaType !== 'application/problem+json')
       return [`outside the document, only a problem is acceptable; got content-type ${mediaType}`];
     if (method !== 'head' && !contract.problem(body))

@@ -100,7 +100,11 @@ export function deref(doc: Json, schema: Schema): Schema {
   return s;
 }
 
-/** The documented operation a concrete path + method reaches (literal segments win), if any. */
+/**
+ * The documented operation a concrete path + method reaches, if any: as the router, method and path
+ * together, literal segments first (`GET /admin/clients/import` is `GET /admin/clients/{client_id}`:
+ * only POST has the literal path).
+ */
 export function matchOperation(operations: Operation[], method: string, pathname: string): Operation | undefined {
   const lookup = method === 'HEAD' ? 'GET' : method;
   const candidates = operations
@@ -115,8 +119,7 @@ export function matchOperation(operations: Operation[], method: string, pathname
       ),
     }))
     .sort((a, b) => a.params - b.params);
-  const template = candidates.find((c) => c.regex.test(pathname))?.op.template;
-  return operations.find((op) => op.template === template && op.method === lookup);
+  return candidates.find((c) => c.op.method === lookup && c.regex.test(pathname))?.op;
 }
 
 // ---------------------------------------------------------------------------------------------

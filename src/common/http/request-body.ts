@@ -67,8 +67,12 @@ export class MultipartBody {
   ) {}
 }
 
-/** A multipart form holds a few fields and one file: more of either is not one of our forms. */
-const MULTIPART_LIMITS = { files: 1, fields: 20, parts: 21, fieldSize: 16 * 1024, fieldNameSize: 100 };
+/**
+ * A multipart form holds at most 20 fields of 16 KiB and one file (21 parts): more is not one of our forms.
+ * busboy marks a value cut once it reaches `fieldSize`, and reports `partsLimit` once the parts reach `parts`
+ * (`fields` and `files`, when one more arrives): those two are one past the most a form holds.
+ */
+const MULTIPART_LIMITS = { files: 1, fields: 20, parts: 22, fieldSize: 16 * 1024 + 1, fieldNameSize: 100 };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -174,7 +178,12 @@ function parseMultipart(req: express.Request, bytes: Buffer): Promise<MultipartB
     } catch (error) {
       return refuse(`The multipart form cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
     }
-    parser.on('field', (name: string, value: string) => (fields[name] = value));
+    parser.on('field', (name: string, value: string, info: busboy.FieldInfo) => {
+      // busboy cuts a value or a name past its limit and says so: a cut value is not what was typed.
+      if (info.valueTruncated || info.nameTruncated)
+        return refuse(`The form field ${JSON.stringify(name.slice(0, 100))} is longer than this form's fields (16 KiB).`);
+      fields[name] = value;
+    });
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
