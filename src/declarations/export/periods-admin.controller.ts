@@ -15,6 +15,7 @@ import { CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } fr
 import { ValidationProblem } from '../../common/problem/problem.js';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
+import { HeavyRead } from '../../rate-limit/heavy-reads.js';
 import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import {
@@ -50,6 +51,7 @@ export class PeriodsAdminController {
   constructor(private readonly exports: PeriodExportService) {}
 
   @Get('export')
+  @HeavyRead()
   @ApiOperation({
     operationId: 'exportPeriod',
     summary: "A period's filing export: the current revision of every client (JSON or CSV)",
@@ -92,6 +94,7 @@ export class PeriodsAdminController {
   }
 
   @Get('export.csv')
+  @HeavyRead()
   @ApiOperation({
     operationId: 'exportPeriodCsv',
     summary: "A period's filing export as CSV",

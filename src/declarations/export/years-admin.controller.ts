@@ -14,6 +14,7 @@ import type { Request, Response } from 'express';
 import { AdminApi } from '../../caller/audience.js';
 import { isCsvDialectName } from '../../common/csv/csv-dialect.js';
 import { ApiProblems } from '../../common/openapi.js';
+import { HeavyRead } from '../../rate-limit/heavy-reads.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
 import { ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS, AnnualExportService } from './annual-export.service.js';
 import { ExportProductDto } from './dto/period-export.dto.js';
@@ -120,6 +121,7 @@ export class YearsAdminController {
   constructor(private readonly annual: AnnualExportService) {}
 
   @Get('export')
+  @HeavyRead()
   @ApiOperation({
     operationId: 'exportYear',
     summary: 'The annual filing: each client\u2019s S1 + S2 totals per stream, material and unit (JSON)',
@@ -159,6 +161,7 @@ export class YearsAdminController {
   }
 
   @Get('export.csv')
+  @HeavyRead()
   @ApiOperation({
     operationId: 'exportYearCsv',
     summary: 'The annual filing as CSV',
