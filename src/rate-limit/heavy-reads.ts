@@ -1,5 +1,5 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { finalize, type Observable } from 'rxjs';
 import type { RequestWithOperator } from '../caller/actor.js';
 import type { RequestWithClient } from '../caller/current-client.js';
@@ -28,7 +28,8 @@ const inFlight = new Map<string, number>();
 @Injectable()
 export class HeavyReadsInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const key = tracker(context.switchToHttp().getRequest<Request & RequestWithClient & RequestWithOperator>());
+    const http = context.switchToHttp();
+    const key = tracker(http.getRequest<Request & RequestWithClient & RequestWithOperator>());
     const count = inFlight.get(key) ?? 0;
     if (count >= HEAVY_READS_PER_CALLER) {
       throw new Problem(
@@ -38,13 +39,21 @@ export class HeavyReadsInterceptor implements NestInterceptor {
       );
     }
     inFlight.set(key, count + 1);
-    return next.handle().pipe(
-      finalize(() => {
-        const left = (inFlight.get(key) ?? 1) - 1;
-        if (left > 0) inFlight.set(key, left);
-        else inFlight.delete(key);
-      }),
-    );
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (inFlight.get(key) ?? 1) - 1;
+      if (left > 0) inFlight.set(key, left);
+      else inFlight.delete(key);
+    };
+    // Released once the answer's last byte is handed to the system (`finish`: before the caller can
+    // have it, so that a caller reading one after the other is never refused), or the caller is gone,
+    // or the handler is done (a streamed answer's handler still commits its snapshot after `finish`).
+    const res = http.getResponse<Response>();
+    res.once('finish', release);
+    res.once('close', release);
+    return next.handle().pipe(finalize(release));
   }
 }
 
