@@ -7,6 +7,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -145,6 +146,50 @@ describe('the bounds of a catalogue', () => {
         detail: 'a product has at most 20 packaging elements, not 21',
       }),
     ]);
+  }, 60_000);
+
+  it('lists the contributions in the preview up to 1,000 products, and pages them at any size with the same figures', async () => {
+    const small = await createClientWithToken(t, { streams: ['EMB'] });
+    await fillCatalogue(t.pool, small.clientId, 3);
+    const preview = await request(t.url).get('/api/v1/periods/2026-S1/derived-declaration').set('authorization', `Bearer ${small.token}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ products: 3, contributions_included: true });
+    const embedded = (
+      preview.body.lines as { material: string; contributions: { reference: string; units: string; elements: string; kg: string }[] }[]
+    )
+      .flatMap((line) => line.contributions.map((c) => ({ ...c, material: line.material })))
+      .map(({ reference, material, units, elements, kg }) => [reference, material, units, elements, kg].join(' '))
+      .sort();
+    expect(embedded).toHaveLength(15);
+
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: request.Response = await request(t.url)
+        .get(`/api/v1/periods/2026-S1/derived-declaration/contributions?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+        .set('authorization', `Bearer ${small.token}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(2);
+      for (const p of res.body.data as {
+        reference: string;
+        units: string;
+        materials: { material: string; elements: string; kg: string }[];
+      }[])
+        for (const m of p.materials) paged.push([p.reference, m.material, p.units, m.elements, m.kg].join(' '));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(paged.sort()).toEqual(embedded);
+
+    const big = await createClientWithToken(t, { streams: ['EMB'] });
+    await fillCatalogue(t.pool, big.clientId, 1001);
+    const beyond = await request(t.url).get('/api/v1/periods/2026-S1/derived-declaration').set('authorization', `Bearer ${big.token}`);
+    expect(beyond.body).toMatchObject({ products: 1001, contributions_included: false });
+    expect((beyond.body.lines as { contributions: unknown[] }[]).every((line) => line.contributions.length === 0)).toBe(true);
+    const page = await (await signedIn(t, big.clientId, 'fr')).get('/dashboard/products/derived?period=2026-S1');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(
+      '1\u202f001 produits composent ces lignes\u00a0: au-delà de 1\u202f000, cette page n’affiche que les totaux.',
+    );
   }, 60_000);
 });
 
@@ -331,11 +376,21 @@ describe.each([
       await new Promise((resolve) => setTimeout(resolve, 200));
       const baselineMb = rssMb(app.process.pid!);
       const read = await watch(app, async () => {
-        // The body's bytes kept as they come: decoding 30 MB at once would hold this process's prober.
-        const res = await get(`/api/v1/admin/declarations/${id}/derivation`, `Bearer ${ADMIN_TOKEN}`);
-        const chunks: Uint8Array[] = [];
-        for await (const chunk of res.body!) chunks.push(chunk);
-        return { status: res.status, bytes: Buffer.concat(chunks) };
+        // The body's bytes kept as they come (node:http, lighter than fetch's streams): this process's prober shares its time.
+        return new Promise<{ status: number; bytes: Buffer }>((resolve, reject) => {
+          http
+            .get(
+              `${app.url}/api/v1/admin/declarations/${id}/derivation`,
+              { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+              (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (chunk: Buffer) => chunks.push(chunk));
+                res.on('end', () => resolve({ status: res.statusCode!, bytes: Buffer.concat(chunks) }));
+                res.on('error', reject);
+              },
+            )
+            .on('error', reject);
+        });
       });
       expect(read.result.status).toBe(200);
       const derivation = JSON.parse(read.result.bytes.toString('utf8')) as {
