@@ -148,6 +148,38 @@ describe('the bounds of a catalogue', () => {
     ]);
   }, 60_000);
 
+  it('pages the products list by products and by versions: at most 200 versions a page, whatever `limit`', async () => {
+    const many = await createClientWithToken(t, { streams: ['EMB'] });
+    await fillCatalogue(t.pool, many.clientId, 15);
+    // 19 more versions each: 15 products of 20 versions of 20 elements.
+    await t.pool.query(
+      `INSERT INTO product_versions (id, product_id, valid_from, name, stream, gtin, content_hash)
+       SELECT md5($1 || '/v/' || n || '/' || h)::uuid, md5($1 || '/p/' || n)::uuid, (2025 + h / 2) || '-S' || (h % 2 + 1), 'Produit ' || n, 'EMB', NULL, 'x'
+         FROM generate_series(1, 15) AS n, generate_series(1, 19) AS h`,
+      [many.clientId],
+    );
+    await t.pool.query(
+      `INSERT INTO product_elements (version_id, position, material_code, weight_g, per_unit)
+       SELECT v.id, e, 'glass', 10, 1 FROM product_versions v JOIN products p ON p.id = v.product_id, generate_series(0, 19) AS e
+        WHERE p.client_id = $1 AND v.valid_from <> '2025-S1'`,
+      [many.clientId],
+    );
+    const list = (cursor?: string) =>
+      request(t.url)
+        .get(`/api/v1/products?limit=100${cursor ? `&cursor=${cursor}` : ''}`)
+        .set('authorization', `Bearer ${many.token}`);
+    const first = await list();
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(10);
+    expect(first.body.data.every((p: { versions: unknown[] }) => p.versions.length === 20)).toBe(true);
+    expect(first.body.has_more).toBe(true);
+    const second = await list(first.body.next_cursor);
+    expect(second.body.data.map((p: { reference: string }) => p.reference)).toEqual(
+      Array.from({ length: 5 }, (_, i) => `REF-0000${String(11 + i)}`),
+    );
+    expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
+  }, 60_000);
+
   it('lists the contributions in the preview up to 1,000 products, and pages them at any size with the same figures', async () => {
     const small = await createClientWithToken(t, { streams: ['EMB'] });
     await fillCatalogue(t.pool, small.clientId, 3);

@@ -39,7 +39,7 @@ import {
 } from './dto/product.dto.js';
 import { MAX_CATALOGUE_PRODUCTS, MAX_ELEMENTS, MAX_VERSIONS_PER_PRODUCT } from './product-rules.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
-import { type ClientWriter, PREVIEW_CONTRIBUTIONS, ProductsService } from './products.service.js';
+import { type ClientWriter, PAGE_VERSIONS, PREVIEW_CONTRIBUTIONS, ProductsService } from './products.service.js';
 
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
 const FILED_HEADERS = {
@@ -117,8 +117,7 @@ export class ProductsController {
   @ApiOperation({
     operationId: 'listProducts',
     summary: 'Your products with their packaging, by reference',
-    description:
-      'Every version of each product, the latest `valid_from` first. Cursor pagination: pass `next_cursor` as `cursor` until it is null.',
+    description: `Every version of each product, the latest \`valid_from\` first. Cursor pagination: pass \`next_cursor\` as \`cursor\` until it is null. A page holds at most \`limit\` products and at most ${PAGE_VERSIONS} versions in all (the first product whatever its number), so it may hold fewer products than \`limit\` while \`has_more\` is true.`,
   })
   @ApiOkResponse({
     description: 'A page of your products, by reference, with `next_cursor` when there are more.',

@@ -232,14 +232,24 @@ export class ProductsRepository {
     );
   }
 
-  /** A page of the client's products by reference (after `after`), each with every version, newest `valid_from` first. */
-  async listVersions({ clientId, mode }: DataScope, options: { reference?: string; after?: string; limit: number }): Promise<VersionRow[]> {
+  /**
+   * A page of the client's products by reference (after `after`), each with every version, newest
+   * `valid_from` first: at most `limit` products, and no more than `versions` versions in all (the
+   * first product whatever its count), so that a page's size does not grow with the versions.
+   */
+  async listVersions(
+    { clientId, mode }: DataScope,
+    options: { reference?: string; after?: string; limit: number; versions: number },
+  ): Promise<VersionRow[]> {
     const where = ['client_id = $1', 'mode = $2'];
     const values: unknown[] = [clientId, mode];
     if (options.reference !== undefined) where.push(`reference = $${values.push(options.reference)}`);
     if (options.after !== undefined) where.push(`reference > $${values.push(options.after)}`);
     return this.dataSource.query(
-      `WITH page AS (SELECT id, reference FROM products WHERE ${where.join(' AND ')} ORDER BY reference LIMIT $${values.push(options.limit)})
+      `WITH first AS (SELECT id, reference FROM products WHERE ${where.join(' AND ')} ORDER BY reference LIMIT $${values.push(options.limit)}),
+       page AS (SELECT id, reference FROM (SELECT f.id, f.reference, n.versions, sum(n.versions) OVER (ORDER BY f.reference) AS upto
+                                              FROM first f CROSS JOIN LATERAL (SELECT count(*) AS versions FROM product_versions WHERE product_id = f.id) n) x
+                 WHERE upto <= $${values.push(options.versions)} OR upto = versions)
        SELECT page.reference, v.valid_from AS "validFrom", v.name, v.stream, v.gtin, ${utcText('v.recorded_at')} AS "recordedAt",
               EXISTS (SELECT 1 FROM declaration_derivation_contributions c WHERE c.version_id = v.id) AS filed,
               (SELECT json_agg(json_build_object('material', e.material_code, 'weightG', trim_scale(e.weight_g)::text, 'perUnit', e.per_unit,
@@ -249,6 +259,15 @@ export class ProductsRepository {
         ORDER BY page.reference, v.valid_from DESC`,
       values,
     );
+  }
+
+  /** Whether the client has a product after `reference` (a page's `has_more`). */
+  async hasProductAfter({ clientId, mode }: DataScope, reference: string): Promise<boolean> {
+    const [row] = await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM products WHERE client_id = $1 AND mode = $2 AND reference > $3) AS more`,
+      [clientId, mode, reference],
+    );
+    return row.more;
   }
 
   /** For each reference: whether it is a product of the client, and whether a version of it is in force in `period`. */

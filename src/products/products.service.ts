@@ -61,6 +61,9 @@ const MAX_PRODUCT_ROWS = MAX_PRODUCTS * 5;
  */
 export const PREVIEW_CONTRIBUTIONS = 1000;
 
+/** Versions one page of the products list holds at most (with MAX_ELEMENTS, 4,000 packaging elements: under a megabyte). */
+export const PAGE_VERSIONS = 200;
+
 const validationProblem = (errors: FieldError[]) => new ValidationProblem(errors, describeErrors(errors), errors.length);
 
 /**
@@ -240,11 +243,12 @@ export class ProductsService {
 
   async list(scope: DataScope, query: { limit?: number; cursor?: string }): Promise<ProductPageDto> {
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-    const rows = await this.repository.listVersions(scope, { after: this.afterCursor(query.cursor), limit: limit + 1 });
-    const products = this.group(rows);
-    const page = products.slice(0, limit);
-    const hasMore = products.length > limit;
-    return { data: page, has_more: hasMore, next_cursor: hasMore ? cursorAfter(page.at(-1)!.reference) : null };
+    const page = this.group(
+      await this.repository.listVersions(scope, { after: this.afterCursor(query.cursor), limit, versions: PAGE_VERSIONS }),
+    );
+    const last = page.at(-1)?.reference;
+    const hasMore = last !== undefined && (await this.repository.hasProductAfter(scope, last));
+    return { data: page, has_more: hasMore, next_cursor: hasMore ? cursorAfter(last) : null };
   }
 
   /** The reference a cursor of a products page carries (undefined: no cursor). */
@@ -261,7 +265,9 @@ export class ProductsService {
 
   async findOne(scope: DataScope, reference: string): Promise<ProductDto> {
     // A text no product can have (a control character, which PostgreSQL's text refuses, or too long) is no product: 404.
-    const [product] = couldBeReference(reference) ? this.group(await this.repository.listVersions(scope, { reference, limit: 1 })) : [];
+    const [product] = couldBeReference(reference)
+      ? this.group(await this.repository.listVersions(scope, { reference, limit: 1, versions: PAGE_VERSIONS }))
+      : [];
     if (!product) throw new NotFoundProblem('Product');
     return product;
   }
