@@ -195,6 +195,7 @@ describe('index document', () => {
             'GET /products/{reference}',
             'POST /sales',
             'GET /periods/{period}/derived-declaration',
+            'GET /periods/{period}/derived-declaration/contributions',
             'POST /periods/{period}/derived-declaration',
             'DELETE /test-data',
           ],

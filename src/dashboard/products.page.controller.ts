@@ -14,8 +14,9 @@ import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
 import { formatNumber } from '../i18n/format.js';
 import type { Language } from '../i18n/language.js';
 import { messagesFor } from '../i18n/messages/index.js';
-import { type ClientWriter, ProductsService } from '../products/products.service.js';
+import { type ClientWriter, PREVIEW_CONTRIBUTIONS, ProductsService } from '../products/products.service.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
+import { HeavyRead } from '../rate-limit/heavy-reads.js';
 import { DashboardViews } from './dashboard-views.js';
 import { pageLanguage } from './page-language.js';
 import { field } from './form-fields.js';
@@ -117,6 +118,7 @@ export class ProductsPageController {
   }
 
   @Get('derived')
+  @HeavyRead()
   async derived(
     @Req() req: Request,
     @Res() res: Response,
@@ -141,6 +143,7 @@ export class ProductsPageController {
         period: chosen,
         notice: result === 'sales' ? m.salesRecorded(Number(n) || 0, chosen) : null,
         lastFiled: preview.last_filed ? m.lastFiled(preview.last_filed.revision, preview.last_filed.receipt) : null,
+        omitted: preview.contributions_included ? null : m.contributionsOmitted(number(preview.products), number(PREVIEW_CONTRIBUTIONS)),
         lines: preview.lines.map((line) => ({
           stream: line.stream,
           material: line.material_name?.[language] ?? line.material,
@@ -176,7 +179,16 @@ export class ProductsPageController {
         res,
         'products-derived',
         { title: m.derivedTitle(period), nav: 'products', liveData: true },
-        { lang: language, words: m, period, notice: null, lastFiled: null, lines: [], errors: shown(language, error.errors) },
+        {
+          lang: language,
+          words: m,
+          period,
+          notice: null,
+          lastFiled: null,
+          omitted: null,
+          lines: [],
+          errors: shown(language, error.errors),
+        },
         422,
       );
     }

@@ -28,6 +28,14 @@ export class PreparedStatements implements OnModuleInit {
     this.named = !version.includes('PGlite');
   }
 
+  /**
+   * Whether the database serves every connection from one session (PGlite, in this process or not):
+   * there a transaction holds the whole database until it ends, so long reads run without one.
+   */
+  get oneSession(): boolean {
+    return !this.named;
+  }
+
   /** On a connection of the pool, or on the connection of `manager`'s transaction. */
   async query<T>(statement: Statement, values: unknown[], manager?: EntityManager): Promise<T[]> {
     const client: pg.Pool | pg.PoolClient = manager?.queryRunner

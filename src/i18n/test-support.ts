@@ -176,7 +176,9 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   invalid_text: [{ reason: 'empty' }, { reason: 'too_long', max: 64, length: 70 }, { reason: 'characters' }, {}],
   invalid_gtin: [{ reason: 'format', value: '12345' }, { reason: 'check_digit', value: '3017620422004' }, {}],
   no_elements: [{ min: 1 }, {}],
-  too_many_elements: [{ max: 50, count: 51 }, {}],
+  too_many_elements: [{ max: 20, count: 21 }, {}],
+  catalogue_full: [{ max: 10000, count: 9990, added: 20 }, {}],
+  too_many_versions: [{ max: 20, value: 'BTL-75' }, {}],
   unknown_material: [{ value: 'Verre teinté', stream: 'EMB', allowed: ['glass', 'steel'] }, {}],
   invalid_weight: [
     { reason: 'not_a_number' },

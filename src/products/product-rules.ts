@@ -9,8 +9,31 @@ import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
 /** Bounds of one upload (documented in the OpenAPI description of the request bodies). */
 export const MAX_PRODUCTS = 1000;
-export const MAX_ELEMENTS = 50;
+/**
+ * Packaging elements of one product version. A sales unit's packaging is a handful of parts
+ * (bottle, cap, capsule, label, carton, insert, film: under ten for most goods, about fifteen for
+ * a gift box); 20 leaves room, and identical parts are one element with their number per unit.
+ * Every derived figure costs products × elements: this bound and the catalogue's keep it finite.
+ */
+export const MAX_ELEMENTS = 20;
 export const MAX_SALES = 10_000;
+
+/**
+ * Bounds of a client's catalogue, per mode (live and the sandbox's test data each have their own).
+ *
+ * Products: a producer's or a marketplace seller's consumer references that it places on the
+ * French market under its own name are counted in hundreds to a few thousands for most, and a large
+ * seller's in thousands (an order of magnitude, not a published figure); 10,000 references leaves
+ * that room, and equals the sales one request can record. Beyond it, the catalogue is no longer the
+ * tool: a declaration is filed per material directly (POST /api/v1/declarations, or its
+ * spreadsheet), which no catalogue bound limits.
+ *
+ * Versions: one per half-year the packaging changes from; 20 is ten years of a change every
+ * half-year. With MAX_ELEMENTS, a derived declaration reads at most 10,000 × 20 = 200,000 packaging
+ * elements, computed in chunks (products.repository.ts) so that no request holds the process.
+ */
+export const MAX_CATALOGUE_PRODUCTS = 10_000;
+export const MAX_VERSIONS_PER_PRODUCT = 20;
 export const MAX_REFERENCE_LENGTH = 64;
 export const MAX_NAME_LENGTH = 200;
 /** Grams of one element: more than zero, at most 10 tonnes, to the milligram (3 decimals). */

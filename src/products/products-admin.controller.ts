@@ -1,7 +1,9 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { AdminApi } from '../caller/audience.js';
 import { ApiProblems } from '../common/openapi.js';
+import { HeavyRead } from '../rate-limit/heavy-reads.js';
 import { DerivationDto } from './dto/product.dto.js';
 import { ProductsService } from './products.service.js';
 
@@ -13,16 +15,20 @@ export class ProductsAdminController {
   constructor(private readonly products: ProductsService) {}
 
   @Get(':id/derivation')
+  @HeavyRead()
   @ApiOperation({
     operationId: 'adminGetDerivation',
     summary: 'The products behind a derived declaration',
-    description:
+    description: [
       'For a revision a client filed from its catalogue and sales (`POST /api/v1/periods/{period}/derived-declaration`): each product version it used, the units sold in the period and each packaging element (material category, grams, elements per unit, and for EPRO category and reuse status) — what a filing per consumer sales unit needs. A declaration entered directly, an unknown or a malformed id: 404.',
+      '',
+      'Streamed product by product, whatever the catalogue (up to 10,000 products of 20 elements: some 20 MB). If the service fails after the first byte, the connection is cut rather than the body ended: a complete answer ends with `]}`. Heavy reads run at most two at once per caller: another answers 429 `rate_limited` with `Retry-After`.',
+    ].join('\n'),
   })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ description: 'The derivation, products by reference.', type: DerivationDto })
   @ApiProblems(404)
-  derivation(@Param('id') id: string): Promise<DerivationDto> {
-    return this.products.derivation(id);
+  async derivation(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.products.writeDerivation(id, res);
   }
 }

@@ -20,6 +20,7 @@ import { ClientApi } from '../caller/audience.js';
 import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
 import { Accepts, CsvBody } from '../common/http/request-body.js';
 import { ApiProblems } from '../common/openapi.js';
+import { HEAVY_READS_PER_CALLER, HeavyRead } from '../rate-limit/heavy-reads.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
@@ -28,9 +29,17 @@ import { PERIOD_PATTERN_TEXT } from '../calendar/half-year.js';
 import { CreateProductsDto, CreateSalesDto } from './dto/product-input.dto.js';
 import { PRODUCT_CSV_COLUMNS, SALE_CSV_COLUMNS } from './csv/product-csv.js';
 import { csvHeader } from '../i18n/csv-columns.js';
-import { DerivedDeclarationDto, ProductDto, ProductPageDto, ProductsResultDto, SalesResultDto } from './dto/product.dto.js';
+import {
+  DerivedDeclarationDto,
+  ProductContributionPageDto,
+  ProductDto,
+  ProductPageDto,
+  ProductsResultDto,
+  SalesResultDto,
+} from './dto/product.dto.js';
+import { MAX_CATALOGUE_PRODUCTS, MAX_ELEMENTS, MAX_VERSIONS_PER_PRODUCT } from './product-rules.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
-import { type ClientWriter, ProductsService } from './products.service.js';
+import { type ClientWriter, PAGE_VERSIONS, PREVIEW_CONTRIBUTIONS, ProductsService } from './products.service.js';
 
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
 const FILED_HEADERS = {
@@ -70,6 +79,8 @@ export class ProductsController {
     description: [
       'Each product is your reference, a name, its stream, an optional GTIN, the half-year its packaging applies from (`valid_from`) and its packaging elements (material category of the stream, grams of one element, elements per sales unit; for EPRO, packaging category and reuse status). All or nothing: every problem is reported at once (422, one `{pointer, detail, code}` each), nothing is stored then.',
       '',
+      `**Bounds**: a catalogue holds at most ${MAX_CATALOGUE_PRODUCTS.toLocaleString('en')} products per mode (your live data and your test data each), a product at most ${MAX_VERSIONS_PER_PRODUCT} versions and a version at most ${MAX_ELEMENTS} packaging elements; a request that would pass one is refused whole: 422 \`catalogue_full\` (pointer \`/products\`), \`too_many_versions\` (\`/products/{i}/valid_from\`) or \`too_many_elements\`, each error's \`detail\` stating the bound. Beyond ${MAX_CATALOGUE_PRODUCTS.toLocaleString('en')} products, declare per material with \`POST /api/v1/declarations\`.`,
+      '',
       '**Versions**: a product posted again with another `valid_from` gets one more version; a derived declaration uses, for each product, the version with the latest `valid_from` not after its period. The same reference and `valid_from` again replaces that version (`replaced`), or changes nothing if identical (`unchanged`) — unless a filed derived declaration used it: then the request is refused (`product_version_filed`), since what was filed never changes; post the new packaging with the half-year it applies from.',
       '',
       `**From a spreadsheet** (\`text/csv\`): one row per packaging element, the product's cells repeated on each of its rows: \`reference\`, \`name\`, \`stream\`, \`gtin\` (optional), \`valid_from\`, \`material\`, \`weight_g\`, \`per_unit\` (optional, 1), \`packaging_category\`, \`reuse_status\` (optional, EPRO) — or in French ${csvHeader(
@@ -106,8 +117,7 @@ export class ProductsController {
   @ApiOperation({
     operationId: 'listProducts',
     summary: 'Your products with their packaging, by reference',
-    description:
-      'Every version of each product, the latest `valid_from` first. Cursor pagination: pass `next_cursor` as `cursor` until it is null.',
+    description: `Every version of each product, the latest \`valid_from\` first. Cursor pagination: pass \`next_cursor\` as \`cursor\` until it is null. A page holds at most \`limit\` products and at most ${PAGE_VERSIONS} versions in all (the first product whatever its number), so it may hold fewer products than \`limit\` while \`has_more\` is true.`,
   })
   @ApiOkResponse({
     description: 'A page of your products, by reference, with `next_cursor` when there are more.',
@@ -177,12 +187,15 @@ export class ProductsController {
   }
 
   @Get('periods/:period/derived-declaration')
+  @HeavyRead()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     operationId: 'previewDerivedDeclaration',
     summary: 'The declaration your catalogue and sales give for a half-year',
     description: [
       'Computed by the database, nothing stored: for each stream and material category, kg = Σ units × elements per unit × grams / 1000, exact (`kg_exact`), and the declaration line rounded to the gram once (`kg`); for household packaging (EMB) the count of sales units whose packaging carries that material (`uvc`). Each product uses the version in force in the period (latest `valid_from` not after it). `contributions` says which product gave what; `declaration_lines` are the lines `POST` files.',
+      '',
+      `**Size**: when more than ${PREVIEW_CONTRIBUTIONS.toLocaleString('en')} products gave the lines, \`contributions_included\` is false and each line's \`contributions\` is empty: read them page by page from \`GET /api/v1/periods/{period}/derived-declaration/contributions\`. A catalogue holds at most ${MAX_CATALOGUE_PRODUCTS.toLocaleString('en')} products of ${MAX_ELEMENTS} elements each (\`POST /api/v1/products\`). At most ${HEAVY_READS_PER_CALLER} previews, pages of contributions and exports of a client run at once: another answers 429 \`rate_limited\` with \`Retry-After\`.`,
     ].join('\n'),
   })
   @ApiParam(PERIOD_PARAM)
@@ -194,6 +207,31 @@ export class ProductsController {
   @ApiProblems(422)
   preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
     return this.products.preview(client, period);
+  }
+
+  @Get('periods/:period/derived-declaration/contributions')
+  @HeavyRead()
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'listDerivedContributions',
+    summary: 'What each product gives the derived declaration, page by page',
+    description: [
+      "The preview's per-product detail for any catalogue size: each product sold in the half-year with a version in force, by reference, its units and, per material category, the elements and kg it gives (the same figures as the preview's `contributions`). Cursor pagination: pass `next_cursor` as `cursor` until it is null; pages are read as the catalogue is then (use the preview's `lines` for totals).",
+    ].join('\n'),
+  })
+  @ApiParam(PERIOD_PARAM)
+  @ApiOkResponse({
+    description: 'A page of products, by reference, with `next_cursor` when there are more.',
+    type: ProductContributionPageDto,
+    headers: { 'Cache-Control': NO_STORE },
+  })
+  @ApiProblems(400, 422)
+  contributions(
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('period') period: string,
+    @Query() query: PageQueryDto,
+  ): Promise<ProductContributionPageDto> {
+    return this.products.contributionPage(client, period, query);
   }
 
   @Post('periods/:period/derived-declaration')

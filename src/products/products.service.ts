@@ -1,7 +1,10 @@
 import type { SubmissionOrigin } from '../declarations/submission-origin.js';
 import type { TokenMode } from '../common/token-format.js';
 import type { DataScope } from '../declarations/declarations.repository.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
 import type { EntityManager } from 'typeorm';
 import type { Account } from '../accounts/account.js';
 import { AuditTrail } from '../audit/audit-trail.js';
@@ -15,15 +18,30 @@ import { parsePeriod } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type CsvFile, pointAtRows, readProductCsv, readSaleCsv, type Sheet } from './csv/product-csv.js';
 import type {
-  DerivationDto,
   DerivedDeclarationDto,
+  FiledProductDto,
   ProductDto,
+  ProductContributionPageDto,
   ProductPageDto,
   ProductsResultDto,
   SalesResultDto,
 } from './dto/product.dto.js';
-import { MAX_PRODUCTS, MAX_SALES, ProductRules } from './product-rules.js';
-import { type ContributionRow, type DerivedLineRow, ProductsRepository, type VersionRow } from './products.repository.js';
+import {
+  MAX_CATALOGUE_PRODUCTS,
+  MAX_PRODUCTS,
+  MAX_SALES,
+  MAX_VERSIONS_PER_PRODUCT,
+  ProductRules,
+  type ValidProduct,
+} from './product-rules.js';
+import {
+  CHUNK_PRODUCTS,
+  type ContributionRow,
+  type DerivationHeadRow,
+  type DerivedLineRow,
+  ProductsRepository,
+  type VersionRow,
+} from './products.repository.js';
 
 /** Who wrote: a client token (API) or a dashboard session; recorded in the audit trail. */
 export interface ClientWriter {
@@ -36,6 +54,15 @@ export interface ClientWriter {
 }
 
 const MAX_PRODUCT_ROWS = MAX_PRODUCTS * 5;
+
+/**
+ * Products whose contributions the preview lists in its lines (at most 20 materials each: 20,000
+ * contributions, a few megabytes); beyond, the lines alone, and the contributions page by page.
+ */
+export const PREVIEW_CONTRIBUTIONS = 1000;
+
+/** Versions one page of the products list holds at most (with MAX_ELEMENTS, 4,000 packaging elements: under a megabyte). */
+export const PAGE_VERSIONS = 200;
 
 const validationProblem = (errors: FieldError[]) => new ValidationProblem(errors, describeErrors(errors), errors.length);
 
@@ -83,6 +110,7 @@ export class ProductsService {
         }
         return 'replaced' as const;
       });
+      errors.push(...(await this.beyondBounds(manager, writer, products, outcomes)));
       if (errors.length > 0) throw validationProblem(errors);
       const replaced = products.filter((_, i) => outcomes[i] === 'replaced');
       await this.repository.deleteVersions(
@@ -108,6 +136,47 @@ export class ProductsService {
       });
       return result;
     });
+  }
+
+  /** The catalogue's bounds (MAX_CATALOGUE_PRODUCTS, MAX_VERSIONS_PER_PRODUCT) that the new versions would pass, counted under the catalogue lock. */
+  private async beyondBounds(
+    manager: EntityManager,
+    writer: ClientWriter,
+    products: ValidProduct[],
+    outcomes: ('created' | 'replaced' | 'unchanged')[],
+  ): Promise<FieldError[]> {
+    const created = products.filter((_, i) => outcomes[i] === 'created');
+    if (created.length === 0) return [];
+    const stored = await this.repository.catalogueSize(
+      manager,
+      scopeOf(writer),
+      created.map((p) => p.reference),
+    );
+    const errors: FieldError[] = [];
+    const newProducts = new Set(created.map((p) => p.reference).filter((reference) => !stored.versions.has(reference))).size;
+    if (stored.products + newProducts > MAX_CATALOGUE_PRODUCTS) {
+      errors.push({
+        pointer: '/products',
+        code: 'catalogue_full',
+        detail: `a catalogue holds at most ${MAX_CATALOGUE_PRODUCTS} products (${writer.mode} data); yours holds ${stored.products} and this request adds ${newProducts}: declare per material with POST /api/v1/declarations beyond that`,
+        params: { max: MAX_CATALOGUE_PRODUCTS, count: stored.products, added: newProducts },
+      });
+    }
+    const versions = new Map(stored.versions);
+    products.forEach((product, index) => {
+      if (outcomes[index] !== 'created') return;
+      const count = (versions.get(product.reference) ?? 0) + 1;
+      versions.set(product.reference, count);
+      if (count === MAX_VERSIONS_PER_PRODUCT + 1) {
+        errors.push({
+          pointer: `/products/${index}/valid_from`,
+          code: 'too_many_versions',
+          detail: `a product has at most ${MAX_VERSIONS_PER_PRODUCT} versions; ${product.reference} would have more: replace an existing version (same valid_from) instead`,
+          params: { line: index + 1, field: 'valid_from', max: MAX_VERSIONS_PER_PRODUCT, value: product.reference },
+        });
+      }
+    });
+    return errors;
   }
 
   async importProductsCsv(writer: ClientWriter, file: CsvFile): Promise<ProductsResultDto> {
@@ -174,44 +243,54 @@ export class ProductsService {
 
   async list(scope: DataScope, query: { limit?: number; cursor?: string }): Promise<ProductPageDto> {
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      after = Buffer.from(query.cursor, 'base64url').toString('utf8');
-      if (!/^p:/.test(after) || !couldBeReference(after.slice(2)))
-        throw new Problem(
-          'invalid_cursor',
-          'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.',
-        );
-      after = after.slice(2);
-    }
-    const rows = await this.repository.listVersions(scope, { after, limit: limit + 1 });
-    const products = this.group(rows);
-    const page = products.slice(0, limit);
-    const hasMore = products.length > limit;
-    return {
-      data: page,
-      has_more: hasMore,
-      next_cursor: hasMore ? Buffer.from(`p:${page.at(-1)!.reference}`, 'utf8').toString('base64url') : null,
-    };
+    const page = this.group(
+      await this.repository.listVersions(scope, { after: this.afterCursor(query.cursor), limit, versions: PAGE_VERSIONS }),
+    );
+    const last = page.at(-1)?.reference;
+    const hasMore = last !== undefined && (await this.repository.hasProductAfter(scope, last));
+    return { data: page, has_more: hasMore, next_cursor: hasMore ? cursorAfter(last) : null };
+  }
+
+  /** The reference a cursor of a products page carries (undefined: no cursor). */
+  private afterCursor(cursor: string | undefined): string | undefined {
+    if (cursor === undefined) return undefined;
+    const after = Buffer.from(cursor, 'base64url').toString('utf8');
+    if (!/^p:/.test(after) || !couldBeReference(after.slice(2)))
+      throw new Problem(
+        'invalid_cursor',
+        'The cursor is not one this API issued: pass next_cursor unchanged, or start again without cursor.',
+      );
+    return after.slice(2);
   }
 
   async findOne(scope: DataScope, reference: string): Promise<ProductDto> {
     // A text no product can have (a control character, which PostgreSQL's text refuses, or too long) is no product: 404.
-    const [product] = couldBeReference(reference) ? this.group(await this.repository.listVersions(scope, { reference, limit: 1 })) : [];
+    const [product] = couldBeReference(reference)
+      ? this.group(await this.repository.listVersions(scope, { reference, limit: 1, versions: PAGE_VERSIONS }))
+      : [];
     if (!product) throw new NotFoundProblem('Product');
     return product;
   }
 
-  /** The declaration the catalogue and sales give for the period, with each product's contribution; nothing is stored. */
+  /**
+   * The declaration the catalogue and sales give for the period; nothing is stored. The lines are
+   * summed by PostgreSQL chunk by chunk in one snapshot; each product's contribution is listed in
+   * them when at most PREVIEW_CONTRIBUTIONS products gave one (else `contributions_included` is
+   * false and they are read page by page with `contributions`).
+   */
   async preview(scope: DataScope, periodText: string): Promise<DerivedDeclarationDto> {
     const period = this.checkPeriod(periodText);
-    const [lines, contributions, last] = await Promise.all([
-      this.repository.derivedLines(scope, period),
-      this.repository.contributions(scope, period),
-      this.repository.lastDerivation(scope, period),
-    ]);
+    const { lines, products, contributions } = await this.repository.inSnapshot(async (manager) => {
+      const derived = await this.repository.derivedLines(manager, scope, period);
+      const rows: ContributionRow[] = [];
+      if (derived.products <= PREVIEW_CONTRIBUTIONS)
+        for (const range of await this.repository.chunkRanges(manager, scope))
+          rows.push(...(await this.repository.contributions(manager, scope, period, range)));
+      return { ...derived, contributions: derived.products <= PREVIEW_CONTRIBUTIONS ? rows : undefined };
+    });
+    const last = await this.repository.lastDerivation(scope, period);
     return {
-      ...this.derived(period, lines, contributions),
+      ...this.derived(period, lines, products, contributions),
       last_filed: last
         ? {
             declaration_id: last.declarationId,
@@ -221,6 +300,32 @@ export class ProductsService {
             derived_at: last.derivedAt,
           }
         : null,
+    };
+  }
+
+  /** The per-product detail of the preview, a page of products by reference (cursor pagination, as the products list). */
+  async contributionPage(
+    scope: DataScope,
+    periodText: string,
+    query: { limit?: number; cursor?: string },
+  ): Promise<ProductContributionPageDto> {
+    const period = this.checkPeriod(periodText);
+    const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const rows = await this.repository.contributionPage(scope, period, this.afterCursor(query.cursor) ?? '', limit + 1);
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    return {
+      period,
+      data: page.map((row) => ({
+        reference: row.reference,
+        name: row.name,
+        valid_from: row.validFrom,
+        stream: row.stream,
+        units: row.units,
+        materials: row.materials.map((m) => ({ ...m, material_name: this.nameOf(row.stream, m.material) })),
+      })),
+      has_more: hasMore,
+      next_cursor: hasMore ? cursorAfter(page.at(-1)!.reference) : null,
     };
   }
 
@@ -240,7 +345,7 @@ export class ProductsService {
   ): Promise<SubmitResult> {
     const period = this.checkPeriod(periodText);
     const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
-    const lines = await this.repository.derivedLines(scope, period);
+    const { lines } = await this.repository.inSnapshot((manager) => this.repository.derivedLines(manager, scope, period));
     if (lines.length === 0) {
       throw validationProblem([
         {
@@ -255,37 +360,52 @@ export class ProductsService {
     return this.declarations.submit(account, body, idempotencyKey, origin, {
       onStored: async (manager, declaration) => {
         await this.repository.lockCatalogue(manager, scope);
-        const again = await this.repository.derivedLines(scope, period, manager);
+        const again = (await this.repository.derivedLines(manager, scope, period)).lines;
         if (JSON.stringify(again) !== JSON.stringify(lines)) {
           throw new Problem(
             'conflict',
             'Your catalogue or sales for this period changed while the declaration was being filed; nothing was filed. Look at the preview again and file it.',
           );
         }
-        const contributions = await this.repository.contributions(scope, period, manager);
-        await this.repository.recordDerivation(manager, declaration.id, account.clientId, period, contributions);
+        const products = await this.repository.recordDerivation(manager, declaration.id, scope, period);
         await this.record(manager, writer, 'declaration.derived', {
           period,
           revision: declaration.revision,
           declaration_id: declaration.id,
-          products: new Set(contributions.map((c) => c.versionId)).size,
+          products,
         });
       },
     });
   }
 
-  /** The operator's view of a derived declaration (any client): 404 for an unknown id or a declaration not derived. */
-  async derivation(declarationId: string): Promise<DerivationDto> {
-    const row = isUuid(declarationId) ? await this.repository.derivationDetail(declarationId.toLowerCase()) : undefined;
-    if (!row) throw new NotFoundProblem('Derived declaration');
-    return {
-      declaration_id: row.declarationId,
-      client_id: row.clientId,
-      period: row.period,
-      revision: row.revision,
-      receipt: row.receipt,
-      derived_at: row.derivedAt,
-      products: row.products.map((p) => ({
+  /**
+   * The operator's view of a derived declaration (any client), written to `res` as JSON product by
+   * product, CHUNK_PRODUCTS read at a time with backpressure: memory stays flat whatever the
+   * catalogue. 404 for an unknown id or a declaration not derived (before the first byte).
+   */
+  async writeDerivation(declarationId: string, res: Response): Promise<void> {
+    const head = isUuid(declarationId) ? await this.repository.derivationHead(declarationId.toLowerCase()) : undefined;
+    if (!head) throw new NotFoundProblem('Derived declaration');
+    res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+    await pipeline(Readable.from(this.derivationJson(head)), res);
+  }
+
+  private async *derivationJson(head: DerivationHeadRow): AsyncGenerator<string> {
+    const opening = JSON.stringify({
+      declaration_id: head.declarationId,
+      client_id: head.clientId,
+      period: head.period,
+      revision: head.revision,
+      receipt: head.receipt,
+      derived_at: head.derivedAt,
+      products: [],
+    });
+    yield opening.slice(0, -2);
+    let after = '';
+    let count = 0;
+    for (;;) {
+      const rows = await this.repository.derivationProducts(head, after, CHUNK_PRODUCTS);
+      const products: FiledProductDto[] = rows.map((p) => ({
         reference: p.reference,
         name: p.name,
         gtin: p.gtin,
@@ -300,8 +420,13 @@ export class ProductsService {
           packaging_category: e.packagingCategory,
           reuse_status: e.reuseStatus,
         })),
-      })),
-    };
+      }));
+      if (products.length > 0) yield `${count === 0 ? '' : ','}${products.map((p) => JSON.stringify(p)).join(',')}`;
+      count += products.length;
+      if (rows.length < CHUNK_PRODUCTS) break;
+      after = rows.at(-1)!.reference;
+    }
+    yield ']}';
   }
 
   private checkPeriod(text: string): string {
@@ -328,10 +453,23 @@ export class ProductsService {
     ]);
   }
 
-  private derived(period: string, lines: DerivedLineRow[], contributions: ContributionRow[]): Omit<DerivedDeclarationDto, 'last_filed'> {
+  private derived(
+    period: string,
+    lines: DerivedLineRow[],
+    products: number,
+    contributions: ContributionRow[] | undefined,
+  ): Omit<DerivedDeclarationDto, 'last_filed'> {
+    const byLine = new Map<string, ContributionRow[]>();
+    for (const c of contributions ?? []) {
+      const key = `${c.stream}\u0000${c.materialCode}`;
+      const list = byLine.get(key);
+      if (list) list.push(c);
+      else byLine.set(key, [c]);
+    }
     return {
       period,
-      products: new Set(contributions.map((c) => c.versionId)).size,
+      products,
+      contributions_included: contributions !== undefined,
       lines: lines.map((line) => ({
         stream: line.stream,
         material: line.materialCode,
@@ -339,9 +477,14 @@ export class ProductsService {
         kg_exact: line.kg,
         kg: Number(line.kgRounded),
         uvc: this.catalogue.unitsFor(line.stream).includes('uvc') ? Number(line.uvc) : null,
-        contributions: contributions
-          .filter((c) => c.stream === line.stream && c.materialCode === line.materialCode)
-          .map((c) => ({ reference: c.reference, name: c.name, valid_from: c.validFrom, units: c.units, elements: c.elements, kg: c.kg })),
+        contributions: (byLine.get(`${line.stream}\u0000${line.materialCode}`) ?? []).map((c) => ({
+          reference: c.reference,
+          name: c.name,
+          valid_from: c.validFrom,
+          units: c.units,
+          elements: c.elements,
+          kg: c.kg,
+        })),
       })),
       declaration_lines: this.declarationLines(lines),
     };
@@ -410,6 +553,9 @@ export class ProductsService {
 
 /** The data a writer reaches: its client's, live or the sandbox's. */
 const scopeOf = (writer: ClientWriter): DataScope => ({ clientId: writer.clientId, mode: writer.mode });
+
+/** The cursor of the page after the product `reference`. */
+const cursorAfter = (reference: string): string => Buffer.from(`p:${reference}`, 'utf8').toString('base64url');
 
 /** Whether a product could have this reference (1–64 characters without control characters): others are looked up nowhere. */
 const couldBeReference = (text: string): boolean =>

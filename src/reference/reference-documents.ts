@@ -498,7 +498,9 @@ export const CLIENT_API_ENDPOINTS = {
   'GET /products/{reference}': 'one product of the caller with every version of its packaging',
   'POST /sales': 'units sold per product in a half-year (`?period=`, JSON or CSV)',
   'GET /periods/{period}/derived-declaration':
-    'the declaration computed from the catalogue and sales of a half-year (kg and uvc per stream and material, with each product’s contribution), nothing stored',
+    'the declaration computed from the catalogue and sales of a half-year (kg and uvc per stream and material, with each product’s contribution up to 1,000 products), nothing stored',
+  'GET /periods/{period}/derived-declaration/contributions':
+    'what each product gives the derived declaration of a half-year, per material, by reference, cursor-paginated (any catalogue size)',
   'POST /periods/{period}/derived-declaration':
     'file the derived declaration as a revision, recorded as derived (Idempotency-Key as for POST /declarations)',
   'DELETE /test-data':

@@ -111,6 +111,7 @@ describe('renderReference', () => {
           'GET /products/{reference}',
           'POST /sales',
           'GET /periods/{period}/derived-declaration',
+          'GET /periods/{period}/derived-declaration/contributions',
           'POST /periods/{period}/derived-declaration',
           'DELETE /test-data',
         ],

@@ -162,7 +162,11 @@ const productFields = {
   no_elements: () =>
     'Give the product at least one packaging element: a material, the weight of one element in grams, and how many per unit.',
   too_many_elements: (p) =>
-    `A product has at most ${n(p.max ?? 50)} packaging elements. Group identical elements with their number per unit.`,
+    `A product has at most ${n(p.max ?? 20)} packaging elements. Group identical elements with their number per unit.`,
+  catalogue_full: (p) =>
+    `A catalogue holds at most ${n(p.max ?? 10000)} products${p.count === undefined ? '' : `; yours holds ${n(p.count)}`}${p.added === undefined ? '' : ` and this would add ${n(p.added)}`}. Beyond that, declare your quantities per material directly rather than from the catalogue.`,
+  too_many_versions: (p) =>
+    `${p.value ?? 'This product'} would have more than ${n(p.max ?? 20)} versions. Correct an existing version by sending it again with the same starting half-year.`,
   unknown_material: (p) =>
     `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
   invalid_weight: (p) =>
@@ -1251,6 +1255,8 @@ export const en = {
     uvc: 'consumer sales units (UVC)',
     products: 'Products',
     contribution: (reference: string, units: string, kg: string) => `${reference}: ${units} units, ${kg} kg`,
+    contributionsOmitted: (products: string, max: string) =>
+      `${products} products give these lines: beyond ${max}, this page shows the totals only. Your software can read each product’s share from the API (derived-declaration/contributions).`,
     fileDeclaration: 'File this declaration',
     fileHint:
       'It becomes a new revision of the half-year, like a declaration entered by hand; the products and sales it used are recorded with it.',

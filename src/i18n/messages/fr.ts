@@ -173,7 +173,11 @@ const productFields = {
   no_elements: () =>
     t`Indiquez au moins un élément d'emballage pour ce produit : son matériau, le poids d'un élément en grammes et leur nombre par UVC.`,
   too_many_elements: (p) =>
-    t`Un produit compte au plus ${n(p.max ?? 50)} éléments d'emballage. Regroupez les éléments identiques en indiquant leur nombre par UVC.`,
+    t`Un produit compte au plus ${n(p.max ?? 20)} éléments d'emballage. Regroupez les éléments identiques en indiquant leur nombre par UVC.`,
+  catalogue_full: (p) =>
+    t`Un catalogue compte au plus ${n(p.max ?? 10000)} produits${p.count === undefined ? '' : t` ; le vôtre en compte ${n(p.count)}`}${p.added === undefined ? '' : t` et cet envoi en ajouterait ${n(p.added)}`}. Au-delà, déclarez directement vos quantités par matériau plutôt qu'à partir du catalogue.`,
+  too_many_versions: (p) =>
+    t`${p.value ?? 'Ce produit'} aurait plus de ${n(p.max ?? 20)} versions. Corrigez plutôt une version existante en l'envoyant de nouveau avec le même semestre d'application.`,
   unknown_material: (p) =>
     t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
   invalid_weight: (p) =>
@@ -1246,6 +1250,8 @@ export const fr = {
     uvc: 'UVC',
     products: 'Produits',
     contribution: (reference: string, units: string, kg: string) => t`${reference} : ${units} UVC, ${kg} kg`,
+    contributionsOmitted: (products: string, max: string) =>
+      t`${products} produits composent ces lignes : au-delà de ${max}, cette page n'affiche que les totaux. Votre logiciel peut lire la part de chaque produit par l'API (derived-declaration/contributions).`,
     fileDeclaration: 'Déposer cette déclaration',
     fileHint: t`Elle devient une nouvelle version de la déclaration du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
     lastFiled: (revision: number, receipt: string) =>

@@ -165,6 +165,62 @@ export class DerivedLineDto {
   contributions!: ContributionDto[];
 }
 
+export class MaterialContributionDto {
+  /** The material category code. */
+  @ApiProperty({ example: 'glass' })
+  material!: string;
+
+  @ApiProperty({ type: LocalizedNameDto, nullable: true })
+  material_name!: LocalizedNameDto | null;
+
+  /** Elements of this material placed on the market: Σ units × per_unit. */
+  @ApiProperty({ example: '48000', pattern: '^[0-9]+$' })
+  elements!: string;
+
+  /** Σ units × per_unit × weight_g / 1000, exact (up to 6 decimals), as a string. */
+  @ApiProperty({ example: '19704', pattern: DECIMAL })
+  kg!: string;
+}
+
+@ApiSchema({ description: 'What one product gives the derived declaration of a half-year, per material.' })
+export class ProductContributionDto {
+  @ApiProperty({ example: 'BTL-75-ROUGE' })
+  reference!: string;
+
+  @ApiProperty({ example: 'Vin rouge 75 cl' })
+  name!: string;
+
+  /** The version used: the latest `valid_from` not after the period. */
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  valid_from!: string;
+
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** Units sold in the period, exact whole number as a string. */
+  @ApiProperty({ example: '48000', pattern: '^[0-9]+$' })
+  units!: string;
+
+  /** Per material category, by code. */
+  @ApiProperty({ type: [MaterialContributionDto] })
+  materials!: MaterialContributionDto[];
+}
+
+export class ProductContributionPageDto {
+  @ApiProperty({ example: '2026-S1', pattern: PERIOD_PATTERN_TEXT })
+  period!: string;
+
+  /** Products sold in the period with a version in force, by reference. */
+  @ApiProperty({ type: [ProductContributionDto] })
+  data!: ProductContributionDto[];
+
+  @ApiProperty({ example: false })
+  has_more!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  next_cursor!: string | null;
+}
+
 export class DerivedFilingDto {
   @ApiProperty({ format: 'uuid' })
   declaration_id!: string;
@@ -190,6 +246,14 @@ export class DerivedDeclarationDto {
   /** Products with sales (units > 0) in the period and a version in force. */
   @ApiProperty({ example: 2 })
   products!: number;
+
+  /**
+   * Whether each line's `contributions` lists the products that gave it: true when at most 1,000
+   * products did; beyond, the lines' `contributions` are empty and the per-product detail is read
+   * page by page from `GET /api/v1/periods/{period}/derived-declaration/contributions`.
+   */
+  @ApiProperty({ example: true })
+  contributions_included!: boolean;
 
   @ApiProperty({ type: [DerivedLineDto] })
   lines!: DerivedLineDto[];
