@@ -1,9 +1,9 @@
 /**
- * The seeds of test/fuzz.e2e-spec.ts that `npm test` runs: a broad run (a seed without `path`: its
- * `runs` requests on a service of its own), and every seed that once found a fault (of the service or
- * of the test's oracle) with the `path` fast-check printed, which replays the case it found alone, kept
- * so the fault stays fixed (and as a literal request in the spec's KNOWN_CASES, which no change of the
- * generator can alter).
+ * The seeds of test/fuzz.e2e-spec.ts: `npm test` runs the broad runs (a seed without `path`: its `runs`
+ * requests on a service of its own). Every seed that once found a fault (of the service or of the test's
+ * oracle) is kept with the `path` fast-check printed and what it found; CI replays its case as a literal
+ * request (the spec's KNOWN_CASES), since a path names a case of the generator as the OpenAPI document
+ * was then, and a new route shifts it. `FUZZ_SEED=<seed> FUZZ_PATH=<path>` still replays it by hand.
  *
  * `npm run fuzz` explores random seeds and prints each failing one: fix what it found, then add it here.
  */

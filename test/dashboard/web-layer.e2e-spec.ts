@@ -390,7 +390,7 @@ describe('the declaration form', () => {
 
   it('a form holds at most 20 fields of 16 KiB each: one field more, or one byte more, is refused (400 page), not cut', async () => {
     const { clientId } = await createClient(t);
-    const browser = await signedIn(t, clientId);
+    const browser = await signedIn(t, clientId, 'fr');
     const csrf = await browser.csrfFor('/dashboard/declarations');
     const upload = async (extra: Array<[string, string]>) => {
       const form = new FormData();
