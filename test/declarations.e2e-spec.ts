@@ -743,6 +743,16 @@ describe('Idempotency-Key', () => {
     expect(rows).toEqual([{ owner: key }]);
   });
 
+  it('takes over at once a claim whose lock no session holds (on the embedded database: a process before a restart)', async () => {
+    const body = { period: await freshPeriod(), lines: [line()] };
+    await t.pool.query(
+      `INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at, owner)
+       VALUES ($1, 'before-restart', $2, 'in_flight', now(), now() + interval '24 hours', 4611686018427387906)`,
+      [clientId, sha256Hex(canonicalJson(body))],
+    );
+    expect((await post(body, { key: 'before-restart' })).status).toBe(201);
+  });
+
   // On the embedded database every connection is one session: a connection that closes frees no lock.
   (SERVER_DATABASE_URL ? it : it.skip)(
     "takes over at once a claim whose process is gone (its lock's connection closed), never a live process's",
