@@ -8,8 +8,17 @@ import type { DataSource } from 'typeorm';
 export const PRESENCE_APPLICATION_NAME = 'epr-declarations-presence';
 const RETRY_MS = { first: 500, max: 30_000 };
 
-/** A random advisory lock key: a positive bigint, as text. */
-const newKey = () => (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+/**
+ * Takes an advisory lock on a new random key (a positive bigint, as text) for the session of `query`.
+ * A key some session already holds (a one-in-2^63 chance) is not waited for: another is drawn.
+ */
+async function lockNewKey(query: (sql: string, values: unknown[]) => Promise<{ locked: boolean }[]>): Promise<string> {
+  for (;;) {
+    const key = (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+    const [row] = await query('SELECT pg_try_advisory_lock($1) AS locked', [key]);
+    if (row?.locked) return key;
+  }
+}
 
 /**
  * SQL that is true when no session holds the advisory lock `key` (a bigint expression, the key of a
@@ -49,9 +58,7 @@ export class ProcessPresence implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     const url = (this.dataSource.options as { url?: string }).url;
     if (url !== undefined) return this.connect(url);
-    const key = newKey();
-    await this.dataSource.query('SELECT pg_advisory_lock($1)', [key]);
-    this.held = key;
+    this.held = await lockNewKey((sql, values) => this.dataSource.query(sql, values));
   }
 
   // After the HTTP server has drained (src/edge/graceful-shutdown.ts): no request's claim outlives it.
@@ -83,8 +90,7 @@ export class ProcessPresence implements OnApplicationBootstrap, OnApplicationShu
     client.on('end', lost);
     try {
       await client.connect();
-      const key = newKey();
-      await client.query('SELECT pg_advisory_lock($1)', [key]);
+      const key = await lockNewKey(async (sql, values) => (await client.query<{ locked: boolean }>(sql, values)).rows);
       if (this.stopped) throw new Error('stopped');
       this.client = client;
       this.held = key;
