@@ -19,6 +19,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
 import { type DatabaseConnection, databaseOptions, type QueryTimeouts } from './database/database-options.js';
 import { PreparedStatementsModule } from './database/prepared-statements.js';
+import { ProcessPresenceModule } from './database/process-presence.js';
 import { DeclarationsModule } from './declarations/declarations.module.js';
 import { EdgeModule } from './edge/edge.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -72,6 +73,7 @@ export class AppModule {
         }),
         MetricsModule.forRoot(options.metrics),
         PreparedStatementsModule,
+        ProcessPresenceModule,
         RateLimitModule.forRoot(options.rateLimits),
         HealthModule,
         MailModule.forRoot(options.mailDelivery),

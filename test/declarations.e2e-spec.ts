@@ -1,10 +1,12 @@
 import { jest } from '@jest/globals';
+import pg from 'pg';
 import request from 'supertest';
 import { canonicalJson, sha256Hex } from '../src/declarations/canonical-json.js';
 import { Clock } from '../src/calendar/clock.js';
 import { filtersHash } from '../src/declarations/declaration-cursor.js';
+import { PRESENCE_APPLICATION_NAME, ProcessPresence } from '../src/database/process-presence.js';
 import { createClient, createClientWithToken, issueToken } from './support/factories.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { SERVER_DATABASE_URL, startTestApp, type TestApp } from './support/test-app.js';
 
 let t: TestApp;
 let token: string;
@@ -722,6 +724,80 @@ describe('Idempotency-Key', () => {
     expect(rows).toEqual([{ state: 'completed', response_status: 201 }]);
   });
 
+  /** Whether a session holds the advisory lock `key` (a ProcessPresence's). */
+  const held = async (key: string | undefined) =>
+    (
+      await t.pool.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+            AND classid = ($1::bigint >> 32)::oid AND objid = ($1::bigint & 4294967295)::oid`,
+        [key],
+      )
+    ).rowCount === 1;
+
+  it("records the service's process as a claim's owner: a lock it holds", async () => {
+    const key = t.app.get(ProcessPresence).key;
+    expect(key).toMatch(/^\d+$/);
+    expect(await held(key)).toBe(true);
+    expect((await post({ period: await freshPeriod(), lines: [line()] }, { key: 'owned' })).status).toBe(201);
+    const { rows } = await t.pool.query(`SELECT owner::text FROM idempotency_keys WHERE client_id = $1 AND key = 'owned'`, [clientId]);
+    expect(rows).toEqual([{ owner: key }]);
+  });
+
+  it('takes over at once a claim whose lock no session holds (on the embedded database: a process before a restart)', async () => {
+    const body = { period: await freshPeriod(), lines: [line()] };
+    await t.pool.query(
+      `INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at, owner)
+       VALUES ($1, 'before-restart', $2, 'in_flight', now(), now() + interval '24 hours', 4611686018427387906)`,
+      [clientId, sha256Hex(canonicalJson(body))],
+    );
+    expect((await post(body, { key: 'before-restart' })).status).toBe(201);
+  });
+
+  // On the embedded database every connection is one session: a connection that closes frees no lock.
+  (SERVER_DATABASE_URL ? it : it.skip)(
+    "takes over at once a claim whose process is gone (its lock's connection closed), never a live process's",
+    async () => {
+      const period = await freshPeriod();
+      const body = { period, lines: [line()] };
+      const owner = new pg.Client({ connectionString: t.config.databaseUrl });
+      await owner.connect();
+      const ownerKey = '4611686018427387905';
+      await owner.query('SELECT pg_advisory_lock($1)', [ownerKey]);
+      await t.pool.query(
+        `INSERT INTO idempotency_keys (client_id, key, request_hash, state, created_at, expires_at, owner)
+         VALUES ($1, 'orphan', $2, 'in_flight', now(), now() + interval '24 hours', $3)`,
+        [clientId, sha256Hex(canonicalJson(body)), ownerKey],
+      );
+      const before = await counts();
+      expectProblem(await post(body, { key: 'orphan' }), 409, 'idempotency_key_in_flight');
+      expect(await counts()).toEqual(before);
+
+      await owner.end();
+      // The server ends the session, and frees its lock, once it reads the connection's end.
+      for (let i = 0; i < 50 && (await held(ownerKey)); i++) await new Promise((r) => setTimeout(r, 20));
+      const takenOver = await post(body, { key: 'orphan' });
+      expect(takenOver.status).toBe(201);
+      const { rows } = await t.pool.query(`SELECT state, owner::text FROM idempotency_keys WHERE client_id = $1 AND key = 'orphan'`, [
+        clientId,
+      ]);
+      expect(rows).toEqual([{ state: 'completed', owner: t.app.get(ProcessPresence).key }]);
+    },
+  );
+
+  (SERVER_DATABASE_URL ? it : it.skip)('a lost presence connection is replaced, under a new key', async () => {
+    const presence = t.app.get(ProcessPresence);
+    const before = presence.key;
+    const { rowCount } = await t.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+      [PRESENCE_APPLICATION_NAME],
+    );
+    expect(rowCount).toBe(1);
+    for (let i = 0; i < 100 && (presence.key === before || presence.key === undefined); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(presence.key).toMatch(/^\d+$/);
+    expect(presence.key).not.toBe(before);
+    expect([await held(before), await held(presence.key)]).toEqual([false, true]);
+  });
+
   it('is kept 24 hours: an expired key is a new request, and expired keys are swept', async () => {
     const period = await freshPeriod();
     const first = await post({ period, lines: [line()] }, { key: 'old-key' });
@@ -900,7 +976,7 @@ describe('schema and documentation', () => {
     }
     // Every table of the migrations has an entity (the diff above covers only tables with one), but
     // the tables written only by raw SQL (the rate-limit counters' upserts, the dashboard's sign-in
-    // links and sessions, the service's secrets), which TypeORM's migration generator leaves alone
+    // links and sessions, the service's secrets, the mail outbox), which TypeORM's migration generator leaves alone
     // for having no entity.
     const rawSqlTables = new Set([
       'rate_limit_counters',
@@ -909,6 +985,7 @@ describe('schema and documentation', () => {
       'service_secrets',
       'client_streams',
       'reminders',
+      'mail_outbox',
     ]);
     const { rows } = await t.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,

@@ -1,9 +1,20 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { inProcessDatabase } from '../../test/support/in-process-database.js';
+import type { ProcessPresence } from '../database/process-presence.js';
 import { type Claim, IdempotencyStore } from './idempotency-store.js';
 
 // The store's rules are its SQL statements: they run here on PostgreSQL in this process (PGlite,
 // the real migrations); test/declarations.e2e-spec.ts (`Idempotency-Key`) covers them through HTTP on the server.
+// A claim's owner is a process's advisory lock key (ProcessPresence): here the one session holds and frees them.
+
+/** A process's presence: none (`undefined`, claims without an owner), or a lock key this session holds until `die`. */
+async function presence(key?: string) {
+  if (key !== undefined) await database.db.query('SELECT pg_advisory_lock($1)', [key]);
+  return {
+    presence: { key } as ProcessPresence,
+    die: () => database.db.query('SELECT pg_advisory_unlock($1)', [key]),
+  };
+}
 
 type Database = Awaited<ReturnType<typeof inProcessDatabase>>;
 let database: Database;
@@ -16,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 beforeEach(async () => {
   await database.db.exec('DELETE FROM idempotency_keys');
-  store = new IdempotencyStore(database.dataSource);
+  store = new IdempotencyStore(database.dataSource, (await presence()).presence);
 });
 
 async function rows() {
@@ -133,6 +144,47 @@ describe('IdempotencyStore (PostgreSQL in process)', () => {
     expect(await rows()).toEqual([expect.objectContaining({ request_hash: 'hash-2', state: 'in_flight', ttl: 86_400 })]);
   });
 
+  it('takes over at once a claim whose process is gone (its lock free), never one whose process lives', async () => {
+    const first = await presence('1001');
+    const second = await presence('1002');
+    const mine = new IdempotencyStore(database.dataSource, first.presence);
+    const theirs = new IdempotencyStore(database.dataSource, second.presence);
+    const claimed = await mine.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    if (claimed.kind !== 'claimed') throw new Error(claimed.kind);
+    expect((await database.db.query(`SELECT owner::text FROM idempotency_keys`)).rows).toEqual([{ owner: '1001' }]);
+    await age('k1', { claimedAgo: '50 seconds' });
+    expect(await theirs.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    expect(await theirs.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-2')).toEqual({ kind: 'reused' });
+    await first.die();
+    expect(await theirs.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toMatchObject({ kind: 'claimed' });
+    expect((await database.db.query(`SELECT owner::text, state FROM idempotency_keys`)).rows).toEqual([
+      { owner: '1002', state: 'in_flight' },
+    ]);
+    // Had the first process lived on (its lock lost, not its life), its answer is refused: one key, one declaration.
+    expect(await completed(claimed.claim, 201, { n: 1 })).toBe(false);
+    await second.die();
+  });
+
+  it('a claim without an owner (a process that held no lock) is taken over only once stale', async () => {
+    await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    const other = await presence('1003');
+    const theirs = new IdempotencyStore(database.dataSource, other.presence);
+    expect(await theirs.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'in_flight' });
+    await age('k1', { claimedAgo: '61 seconds' });
+    expect(await theirs.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toMatchObject({ kind: 'claimed' });
+    await other.die();
+  });
+
+  it('a completed key is replayed even when its process is gone', async () => {
+    const gone = await presence('1004');
+    const mine = new IdempotencyStore(database.dataSource, gone.presence);
+    const outcome = await mine.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
+    if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
+    await completed(outcome.claim, 201, { n: 1 });
+    await gone.die();
+    expect(await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1')).toEqual({ kind: 'replay', status: 201, body: { n: 1 } });
+  });
+
   it('never takes over a completed key before it expires, however old', async () => {
     const outcome = await store.claim({ clientId: 'acme', mode: 'live' }, 'k1', 'hash-1');
     if (outcome.kind !== 'claimed') throw new Error(outcome.kind);
@@ -212,7 +264,7 @@ describe('IdempotencyStore.claim, when the key is released between its insert an
     const dataSource = {
       transaction: <T>(work: (manager: EntityManager) => Promise<T>) => database.dataSource.transaction((manager) => work(wrap(manager))),
     } as unknown as DataSource;
-    return { store: new IdempotencyStore(dataSource), inserts: () => inserts };
+    return { store: new IdempotencyStore(dataSource, { key: undefined } as ProcessPresence), inserts: () => inserts };
   }
 
   it('tries again and claims it', async () => {
@@ -238,6 +290,6 @@ describe('IdempotencyStore.complete', () => {
   ])('reads the answer %s', async (_label, answer, expected) => {
     const manager = { query: async () => answer } as unknown as EntityManager;
     const claim = { clientId: 'acme', mode: 'live' as const, key: 'k', claimedAt: '2026-01-01T00:00:00.000000Z' };
-    expect(await new IdempotencyStore({} as DataSource).complete(manager, claim, 201, {})).toBe(expected);
+    expect(await new IdempotencyStore({} as DataSource, {} as ProcessPresence).complete(manager, claim, 201, {})).toBe(expected);
   });
 });

@@ -2,12 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { FieldError } from '../common/problem/problem.js';
+import { ProcessPresence, presenceGone } from '../database/process-presence.js';
 import { type DataScope, utcText } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 
 /** How long a completed key is remembered (the IETF draft and Stripe: at least 24 hours). */
 export const IDEMPOTENCY_KEY_TTL = '24 hours';
-/** A claim older than this belongs to a request that died (statements time out after 30 s): it may be taken over. */
+/**
+ * A claim older than this belongs to a request that died (statements time out after 30 s): it may be
+ * taken over. A claim whose process is gone (its ProcessPresence lock is free) may be taken over at once.
+ */
 export const STALE_CLAIM_AFTER = '60 seconds';
 /** Expired keys deleted per claim, at most (the sweep never makes a request wait long). */
 const SWEEP_BATCH = 100;
@@ -54,7 +58,10 @@ export type ClaimOutcome =
  */
 @Injectable()
 export class IdempotencyStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly presence: ProcessPresence,
+  ) {}
 
   /** Keys are per client and mode (`scope`): a sandbox request never meets a live key. */
   async claim(scope: DataScope, key: string, requestHash: string): Promise<ClaimOutcome> {
@@ -63,17 +70,19 @@ export class IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       const outcome = await this.dataSource.transaction(async (manager) => {
         await this.sweep(manager);
-        // Insert, or take over a row that expired or whose request died; anything else is left alone.
+        // Insert, or take over a row that expired or whose request died (too old, or its process is
+        // gone); anything else is left alone.
         const claimed: { claimedAt: string }[] = await manager.query(
-          `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at, mode)
-           VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}', $4)
+          `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at, mode, owner)
+           VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}', $4, $5)
            ON CONFLICT (client_id, mode, key) DO UPDATE
              SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL,
-                 created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+                 created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner
              WHERE k.expires_at <= clock_timestamp()
                 OR (k.state = 'in_flight' AND k.created_at < clock_timestamp() - interval '${STALE_CLAIM_AFTER}')
+                OR (k.state = 'in_flight' AND k.owner IS NOT NULL AND ${presenceGone('k.owner')})
            RETURNING ${utcText('k.created_at')} AS "claimedAt"`,
-          [clientId, key, requestHash, mode],
+          [clientId, key, requestHash, mode, this.presence.key ?? null],
         );
         if (claimed[0]) return { kind: 'claimed' as const, claim: { clientId, mode, key, claimedAt: claimed[0].claimedAt } };
         const [row]: { requestHash: string; state: string; status: number | null; body: unknown }[] = await manager.query(
@@ -92,8 +101,9 @@ export class IdempotencyStore {
   }
 
   /**
-   * Records the response, inside the caller's transaction. False if the claim was lost (taken over
-   * as stale): the caller must then roll back, or one key would stand for two declarations.
+   * Records the response, inside the caller's transaction. False if the claim was lost (taken over as
+   * stale, or as its process's when that process's lock was lost while it lived): the caller must
+   * then roll back, or one key would stand for two declarations.
    */
   async complete(manager: EntityManager, claim: Claim, status: number, body: unknown): Promise<boolean> {
     const updated: unknown[] = await manager.query(

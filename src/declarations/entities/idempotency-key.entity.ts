@@ -47,4 +47,8 @@ export class IdempotencyKeyEntity {
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
+
+  /** The claiming process's advisory lock key (ProcessPresence), null if unknown: a claim whose lock is free is a dead process's. */
+  @Column({ type: 'bigint', nullable: true })
+  owner!: string | null;
 }
