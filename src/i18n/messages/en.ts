@@ -973,7 +973,7 @@ export const en = {
       become: [
         'Choose the plan that covers your streams.',
         'Write to us with your company’s name and country, the plan you chose, your streams, your unique identifiers (IDU) and the e-mail address of the person who will sign in.',
-        'We open your account and confirm it; you then receive a link to sign in to your dashboard (it works once, for 15 minutes).',
+        'We open your account and confirm it; you then receive a link to sign in to your dashboard (it works once, for 7 days).',
         'In the dashboard you see what is due, file your declarations by form or spreadsheet, and create API tokens if your own software sends them.',
       ],
       seePricing: 'See the plans and prices',

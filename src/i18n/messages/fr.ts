@@ -971,7 +971,7 @@ export const fr = {
       become: [
         'Choisissez l’offre qui couvre vos filières.',
         'Écrivez-nous en indiquant la raison sociale et le pays de votre entreprise, l’offre choisie, vos filières, vos identifiants uniques (IDU) et l’adresse électronique de la personne qui se connectera.',
-        'Nous ouvrons puis confirmons votre compte\u00a0; vous recevez ensuite un lien de connexion à votre tableau de bord (valable une seule fois, pendant 15\u00a0minutes).',
+        'Nous ouvrons puis confirmons votre compte\u00a0; vous recevez ensuite un lien de connexion à votre tableau de bord (valable une seule fois, pendant 7\u00a0jours).',
         'Depuis le tableau de bord, vous voyez ce qui est à déclarer, déposez vos déclarations par formulaire ou par fichier tableur, et créez des jetons d’API si vos logiciels les transmettent eux-mêmes.',
       ],
       seePricing: 'Voir les offres et leurs tarifs',
