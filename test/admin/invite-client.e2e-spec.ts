@@ -155,6 +155,13 @@ describe('inviting a client in one call', () => {
       expect(res.body.liability).toMatch(/EMB from the half-year of its first confirmation \(\d{4}-S[12] if confirmed now\)/);
       expect(res.body.invitation).toBeNull();
     }
+    // The operator's filters and the annual export read names the same way.
+    const found = await request(t.url).get('/api/v1/admin/clients?eco_organism=LEKO&plan=STARTER&stream=emb').set(admin);
+    expect(found.status).toBe(200);
+    expect(found.body.data.length).toBeGreaterThanOrEqual(2);
+    const annual = await request(t.url).get('/api/v1/admin/years/2026/export?eco_organism=leko').set(admin);
+    expect(annual.status).toBe(200);
+    expect(annual.body.eco_organism).toBe('Léko');
     // The stream's own route spells the same way.
     const { client_id } = body();
     await invite(t, { ...body(), client_id, confirm: true }).expect(201);
