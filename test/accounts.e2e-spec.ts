@@ -56,6 +56,10 @@ describe('onboarding flow', () => {
       status_changed_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      // No stream yet, so liable for none; nothing sent.
+      streams: [],
+      liability: expect.stringContaining('PUT /api/v1/admin/clients/exemple-sas/streams/{stream}'),
+      invitation: null,
     });
 
     const { token } = await issueToken(t, 'exemple-sas');

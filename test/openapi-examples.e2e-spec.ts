@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { REPO_ROOT } from '../src/common/repo-root.js';
 import { createClient } from './support/factories.js';
+import { FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from './support/mailbox.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 
 // The examples an integrator copies succeed. Every request example of the published
@@ -17,17 +18,21 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const run = promisify(execFile);
 
 let t: TestApp;
+let mailbox: Mailbox;
 let doc: Json;
 let testToken: string;
 /** The client of the document's path examples (`client_id`: `exemple-sas`), created by the createClient example. */
 const EXAMPLE_CLIENT = 'exemple-sas';
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // The createClient example invites its client: the service sends e-mail (to an SMTP server of the test's own).
+  mailbox = await startMailbox();
+  t = await startTestApp({ env: { SMTP_URL: mailbox.url }, mailDelivery: FAST_MAIL_DELIVERY });
   doc = JSON.parse(await readFile(path.join(REPO_ROOT, 'dist', 'openapi.json'), 'utf8')) as Json;
 });
 afterAll(async () => {
   await t?.close();
+  await mailbox?.close();
 });
 
 const resolve = (node: Json): Json => (node.$ref ? resolve(doc.components.schemas[String(node.$ref).split('/').pop()!]) : node);

@@ -15,6 +15,8 @@ import type { CsvCharset } from '../common/csv/read-csv.js';
 import { clientEtag, type Preconditions, preconditionsHold } from './client-etag.js';
 import { emailKey, foldEmail } from '../common/email-address.js';
 import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
+import { MailOutbox } from '../mail/mail-outbox.js';
+import { ClientStreamsService, type StreamSettingInput, type StreamSettingView } from './client-streams.service.js';
 import {
   applyPatch,
   confirmationErrors,
@@ -84,6 +86,32 @@ export interface LanguagePatch {
 
 export interface CreateClientInput extends ProfilePatch, LanguagePatch {
   clientId?: string | null;
+  /** Per stream of `streams`, where its declarations go and from when: recorded as `PUT …/streams/{stream}` records them. */
+  streamSettings?: (StreamSettingInput & { stream: string })[];
+  /** Confirm the profile at once. */
+  confirm?: boolean;
+  /** E-mail the client a sign-in link to its dashboard (needs `confirm` and the service's SMTP_URL). */
+  invite?: boolean;
+}
+
+/** The sign-in link e-mailed to a new client: what was sent, to whom, until when. */
+export interface Invitation {
+  linkId: string;
+  expiresAt: Date;
+  sentTo: string;
+  /** The e-mail in the outbox (`GET /admin/clients/{id}/messages`). */
+  messageId: string;
+  language: 'fr' | 'en';
+}
+
+/** Issues and queues an invitation in the caller's transaction (credentials, which sit above accounts, provide it). */
+export type Inviter = (manager: EntityManager, clientId: string, actor: Actor) => Promise<Invitation>;
+
+/** A client just created: with its streams' eco-organism and liability, and the invitation sent, if any. */
+export interface CreatedClient {
+  view: ClientView;
+  streams: StreamSettingView[];
+  invitation: Invitation | null;
 }
 
 /** A client of an import file: on a dry run what would be created (`clientId` null when generated on applying), else what was. */
@@ -190,23 +218,33 @@ export class AccountsService {
   private readonly accountListeners: ((clientId: string) => void)[] = [];
   private readonly confirmingListeners: ConfirmingListener[] = [];
   private readonly statusListeners: StatusChangingListener[] = [];
+  private inviter: Inviter | undefined;
 
   constructor(
     private readonly clients: AccountsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly catalogue: ReferenceCatalogue,
     private readonly audit: AuditTrail,
+    private readonly streams: ClientStreamsService,
+    private readonly outbox: MailOutbox,
   ) {}
 
-  async create(input: CreateClientInput, actor: Actor): Promise<ClientView> {
-    const { clientId: chosen, language, ...patch } = input;
+  /**
+   * Creates a client (its profile pending), and in the same transaction, when asked: confirms it,
+   * records its streams' eco-organism and liability start, and e-mails it an invitation through the
+   * outbox (sent once committed). All or nothing: any refusal leaves nothing written.
+   */
+  async create(input: CreateClientInput, actor: Actor): Promise<CreatedClient> {
+    const { clientId: chosen, language, streamSettings = [], confirm = false, invite = false, ...patch } = input;
     this.checkValues(patch);
+    if (invite) this.checkCanInvite(confirm);
     const clientId = chosen ?? generateClientId();
     const entity = this.clients.build({ clientId, confirmedAt: null, language: language ?? 'fr' });
     const pending = applyPatch(emptyProfile(), patch);
     setPending(entity, pending);
+    let created: CreatedClient;
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      created = await this.dataSource.transaction(async (manager) => {
         await this.clients.insert(manager, entity);
         await this.audit.record(manager, actor, {
           action: 'client.created',
@@ -215,13 +253,44 @@ export class AccountsService {
           clientId,
           changes: { ...profileChanges(emptyProfile(), pending), ...(language ? { language: { from: null, to: language } } : {}) },
         });
-        return viewOf(await this.load(manager, clientId));
+        // Problems point into the request body, where the profile's fields are.
+        if (confirm) await this.confirmWithin(manager, clientId, actor, '');
+        const settings = streamSettings
+          .map((setting, index) => ({ ...setting, pointer: `/streams/${index}` }))
+          .filter((setting) => setting.ecoOrganism !== null || setting.liableFrom !== null);
+        if (settings.length > 0) await this.streams.setWithin(manager, clientId, settings, actor);
+        const invitation = invite ? await this.inviter!(manager, clientId, actor) : null;
+        return { view: viewOf(await this.load(manager, clientId)), streams: await this.streams.list(clientId, manager), invitation };
       });
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
         throw new Problem('conflict', `A client with client_id "${clientId}" already exists.`);
       }
       throw error;
+    }
+    if (created.invitation) this.outbox.kick();
+    if (confirm) for (const listener of this.accountListeners) listener(clientId);
+    return created;
+  }
+
+  /** Provides the invitations `create` sends (one provider: the sign-in links). */
+  useInviter(inviter: Inviter): void {
+    this.inviter = inviter;
+  }
+
+  /** 409 before anything is written when an invitation cannot be sent: no SMTP_URL, or no address confirmed to send it to. */
+  private checkCanInvite(confirm: boolean): void {
+    if (!this.outbox.enabled || !this.inviter) {
+      throw new Problem(
+        'conflict',
+        'The service cannot send e-mail: SMTP_URL is not configured. Create the client without "invite", then give its people a sign-in link yourself (POST /api/v1/admin/clients/{client_id}/sign-in-links); nothing was created.',
+      );
+    }
+    if (!confirm) {
+      throw new Problem(
+        'conflict',
+        'An invitation goes to the confirmed e-mail address, and a new client has none until its profile is confirmed: send "confirm": true with "invite": true (the profile must then be complete); nothing was created.',
+      );
     }
   }
 
@@ -383,36 +452,39 @@ export class AccountsService {
 
   /** The pending profile becomes the confirmed one, if it is complete and consistent with the reference data. */
   async confirm(clientId: string, actor: Actor): Promise<ClientView> {
-    const view = await this.dataSource.transaction(async (manager) => {
-      // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
-      const client = await this.load(manager, clientId, true);
-      refuseIfOffboarded(client, 'confirmed');
-      const pending = pendingOf(client);
-      const errors = confirmationErrors(pending, this.catalogue);
-      if (errors.length > 0) {
-        throw new ValidationProblem(
-          errors,
-          `The pending profile cannot be confirmed: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
-        );
-      }
-      const changes = profileChanges(confirmedOf(client), pending);
-      // Confirmed already as it is: nothing to write or record.
-      if (client.confirmedAt !== null && Object.keys(changes).length === 0) return viewOf(client);
-      client.confirmedEmail = pending.email;
-      client.confirmedCompany = pending.company;
-      client.confirmedCountry = pending.country;
-      client.confirmedPlan = pending.plan;
-      client.confirmedStreams = [...pending.streams];
-      client.confirmedIdus = [...pending.idus];
-      client.confirmedAt = new Date();
-      client.firstConfirmedAt ??= client.confirmedAt;
-      const saved = await this.clients.save(manager, client);
-      await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
-      for (const listener of this.confirmingListeners) await listener(manager, clientId, changes, actor);
-      return viewOf(saved);
-    });
+    const view = await this.dataSource.transaction((manager) => this.confirmWithin(manager, clientId, actor));
     for (const listener of this.accountListeners) listener(clientId);
     return view;
+  }
+
+  /** `confirm` in `manager`'s transaction; problems point at `root` + the field (`/pending/email`). */
+  private async confirmWithin(manager: EntityManager, clientId: string, actor: Actor, root = '/pending'): Promise<ClientView> {
+    // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
+    const client = await this.load(manager, clientId, true);
+    refuseIfOffboarded(client, 'confirmed');
+    const pending = pendingOf(client);
+    const errors = confirmationErrors(pending, this.catalogue, root);
+    if (errors.length > 0) {
+      throw new ValidationProblem(
+        errors,
+        `The ${root === '/pending' ? 'pending ' : ''}profile cannot be confirmed: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
+      );
+    }
+    const changes = profileChanges(confirmedOf(client), pending);
+    // Confirmed already as it is: nothing to write or record.
+    if (client.confirmedAt !== null && Object.keys(changes).length === 0) return viewOf(client);
+    client.confirmedEmail = pending.email;
+    client.confirmedCompany = pending.company;
+    client.confirmedCountry = pending.country;
+    client.confirmedPlan = pending.plan;
+    client.confirmedStreams = [...pending.streams];
+    client.confirmedIdus = [...pending.idus];
+    client.confirmedAt = new Date();
+    client.firstConfirmedAt ??= client.confirmedAt;
+    const saved = await this.clients.save(manager, client);
+    await this.audit.record(manager, actor, { action: 'client.confirmed', targetType: 'client', targetId: clientId, clientId, changes });
+    for (const listener of this.confirmingListeners) await listener(manager, clientId, changes, actor);
+    return viewOf(saved);
   }
 
   /** Called in the transaction of every change of a client's status. */

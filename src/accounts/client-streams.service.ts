@@ -64,50 +64,69 @@ export class ClientStreamsService {
   /** Sets the eco-organism and liability start of one stream of the client (both replaced; null clears). */
   async set(clientId: string, stream: string, input: StreamSettingInput, actor: Actor, now = new Date()): Promise<StreamSettingView> {
     return this.dataSource.transaction(async (manager) => {
-      const client = await this.client(manager, clientId, true);
+      await this.client(manager, clientId, true);
       if (!this.catalogue.stream(stream)) throw new NotFoundProblem(`Stream "${stream}"`);
-      const errors: FieldError[] = [];
-      const registered = [...new Set([...client.confirmedStreams, ...client.pendingStreams])];
+      await this.setWithin(manager, clientId, [{ stream, ...input, pointer: '' }], actor, now);
+      return (await this.list(clientId, manager)).find((s) => s.stream === stream)!;
+    });
+  }
+
+  /**
+   * In `manager`'s transaction, sets each stream's eco-organism and liability start (both replaced;
+   * null clears), all or none: every problem at once (422, at `pointer` + `/eco_organism`), nothing
+   * written. Each stream that changes is recorded as `client.stream_updated`.
+   */
+  async setWithin(
+    manager: EntityManager,
+    clientId: string,
+    settings: readonly (StreamSettingInput & { stream: string; pointer: string })[],
+    actor: Actor,
+    now = new Date(),
+  ): Promise<void> {
+    const client = await this.client(manager, clientId, true);
+    const errors: FieldError[] = [];
+    const registered = [...new Set([...client.confirmedStreams, ...client.pendingStreams])];
+    for (const { stream, ecoOrganism, liableFrom: liableFromSet, pointer } of settings) {
       if (!registered.includes(stream)) {
         errors.push({
-          pointer: '',
+          pointer,
           code: 'stream_not_registered',
           detail: `the client's profile has no stream ${stream} (it has ${registered.join(', ') || 'none'}): add it to the profile first`,
           params: { stream, registered },
         });
       }
-      if (input.ecoOrganism !== null) {
-        const period = input.liableFrom ?? liableFrom(null, client.firstConfirmedAt) ?? halfYearOf(now);
+      if (ecoOrganism !== null) {
+        const period = liableFromSet ?? liableFrom(null, client.firstConfirmedAt) ?? halfYearOf(now);
         const listed = this.ecoOrganismsFor(stream, period);
-        if (!listed.includes(input.ecoOrganism)) {
+        if (!listed.includes(ecoOrganism)) {
           errors.push({
-            pointer: '/eco_organism',
+            pointer: `${pointer}/eco_organism`,
             code: 'unknown_eco_organism',
-            detail: `"${input.ecoOrganism}" is not an eco-organism the published data lists for ${stream} in ${period}; choose one of: ${listed.join(', ') || 'none'}`,
-            params: { value: input.ecoOrganism, stream, period, listed },
+            detail: `"${ecoOrganism}" is not an eco-organism the published data lists for ${stream} in ${period}; choose one of: ${listed.join(', ') || 'none'}`,
+            params: { value: ecoOrganism, stream, period, listed },
           });
         }
       }
-      if (errors.length > 0) throw new ValidationProblem(errors);
+    }
+    if (errors.length > 0) throw new ValidationProblem(errors);
 
+    for (const { stream, ...input } of settings) {
       const before = await this.repository.findSetting(manager, clientId, stream);
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       if ((before?.ecoOrganism ?? null) !== input.ecoOrganism)
         changes.eco_organism = { from: before?.ecoOrganism ?? null, to: input.ecoOrganism };
       if ((before?.liableFrom ?? null) !== input.liableFrom)
         changes.liable_from = { from: before?.liableFrom ?? null, to: input.liableFrom };
-      if (Object.keys(changes).length > 0) {
-        await this.repository.upsertSetting(manager, clientId, { stream, ...input });
-        await this.audit.record(manager, actor, {
-          action: 'client.stream_updated',
-          targetType: 'client',
-          targetId: clientId,
-          clientId,
-          changes: { stream, ...changes },
-        });
-      }
-      return (await this.list(clientId, manager)).find((s) => s.stream === stream)!;
-    });
+      if (Object.keys(changes).length === 0) continue;
+      await this.repository.upsertSetting(manager, clientId, { stream, ecoOrganism: input.ecoOrganism, liableFrom: input.liableFrom });
+      await this.audit.record(manager, actor, {
+        action: 'client.stream_updated',
+        targetType: 'client',
+        targetId: clientId,
+        clientId,
+        changes: { stream, ...changes },
+      });
+    }
   }
 
   /**

@@ -7,7 +7,7 @@ import { AdminApi } from '../caller/audience.js';
 import { AccountsService, type ClientView } from './accounts.service.js';
 import { clientEtag } from './client-etag.js';
 import { CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-input.dto.js';
-import { AdminClientDto, AdminClientPageDto } from './dto/client.dto.js';
+import { AdminClientDto, AdminClientPageDto, CreatedClientDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 import { ClientImportDto, DryRunQueryDto, ImportedClientDto } from './dto/client-import.dto.js';
 import { IMPORT_CSV_COLUMNS, MAX_IMPORT_CLIENTS } from './clients-import.js';
@@ -61,12 +61,54 @@ export class ClientsAdminController {
   @Post()
   @ApiOperation({
     operationId: 'createClient',
-    summary: 'Create a client',
-    description: 'The profile given is pending: clients see it only once it is confirmed. `client_id` is generated when absent.',
+    summary: 'Create a client; with `"confirm": true, "invite": true`, confirm it and e-mail it an invitation in one call',
+    description: [
+      'The profile given is pending: clients see it only once it is confirmed. `client_id` is generated when absent. ',
+      'Plans, streams, eco-organisms and `language` are matched without regard to case and accents (`Business`, `emb`, `citeo`, `LEKO`, `léko`) and stored as published.\n\n',
+      "Each item of `streams` is a stream code or an object with the stream's `eco_organism` (one `/api/v1/streams.json` lists for the stream, its approval covering the half-year from which the client declares; else 422 `unknown_eco_organism`) ",
+      'and `liable_from`, the half-year from which the client declares it: by default the half-year of its first confirmation, so a client confirmed today does not owe the half-year just ended unless `liable_from` says so. ',
+      'The answer says, per stream, from which half-year the client is liable (`streams`, `liability`) and where to change it later (`href`: `PUT /admin/clients/{client_id}/streams/{stream}`).\n\n',
+      '`"confirm": true` confirms the profile at once (it must be complete: 422 otherwise, pointers into this body). ',
+      '`"invite": true` (with `"confirm": true`) e-mails the client a single-use sign-in link to its dashboard, valid 7 days, in its `language`, to its confirmed address; ',
+      "the answer's `invitation` says what was sent, to whom and until when. Without SMTP_URL, or without `confirm`, it is 409. ",
+      'All or nothing: the client, its confirmation, its streams and its invitation are written in one transaction, and any refusal (409, 422) leaves nothing. ',
+      'Recorded as `client.created`, `client.confirmed`, `client.stream_updated` (per stream set) and `sign_in_link.issued`.',
+    ].join(''),
+  })
+  @ApiBody({
+    type: CreateClientDto,
+    examples: {
+      invite: {
+        summary: 'Create, confirm and invite a French producer, liable for household packaging from the half-year just ended',
+        value: {
+          client_id: 'exemple-sas',
+          email: 'compliance@exemple.fr',
+          company: 'Exemple SAS',
+          country: 'FR',
+          plan: 'business',
+          streams: [{ stream: 'EMB', eco_organism: 'citeo', liable_from: '2026-S1' }],
+          idus: ['FR000000_01ABCD'],
+          language: 'fr',
+          confirm: true,
+          invite: true,
+        },
+      },
+      pending: {
+        summary: 'Create a client to confirm later',
+        value: {
+          email: 'packaging@example.co.uk',
+          company: 'Example Foods Ltd',
+          country: 'GB',
+          plan: 'starter',
+          streams: ['EMB'],
+          language: 'en',
+        },
+      },
+    },
   })
   @ApiCreatedResponse({
-    description: 'The new client, its profile pending until confirmed.',
-    type: AdminClientDto,
+    description: 'The new client, its streams with the half-year from which it is liable, and the invitation sent, if asked.',
+    type: CreatedClientDto,
     headers: { Location: { description: 'URL of the new client', schema: { type: 'string' } } },
   })
   @ApiProblems(400, 409, 413, 415, 422)
@@ -74,11 +116,25 @@ export class ClientsAdminController {
     @Body() body: CreateClientDto,
     @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<AdminClientDto> {
-    const { client_id, ...profile } = body;
-    const client = AdminClientDto.from(await this.accounts.create({ clientId: client_id, ...profile }, actor));
-    res.location(`/api/v1/admin/clients/${encodeURIComponent(client.client_id)}`);
-    return client;
+  ): Promise<CreatedClientDto> {
+    const { client_id, streams, confirm, invite, ...profile } = body;
+    const created = await this.accounts.create(
+      {
+        clientId: client_id,
+        ...profile,
+        ...(streams === undefined ? {} : { streams: streams && streams.map((s) => s.stream) }),
+        streamSettings: (streams ?? []).map((s) => ({
+          stream: s.stream,
+          ecoOrganism: s.eco_organism ?? null,
+          liableFrom: s.liable_from ?? null,
+        })),
+        confirm: confirm === true,
+        invite: invite === true,
+      },
+      actor,
+    );
+    res.location(`/api/v1/admin/clients/${encodeURIComponent(created.view.clientId)}`);
+    return CreatedClientDto.fromCreated(created);
   }
 
   @Post('import')

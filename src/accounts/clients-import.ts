@@ -7,7 +7,7 @@ import type { FieldError } from '../common/problem/problem.js';
 import { csvHeaderNames } from '../i18n/csv-columns.js';
 import { textProblems, toFieldErrors } from '../common/validation.js';
 import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { CreateClientDto } from './dto/client-input.dto.js';
+import { ClientInputDto } from './dto/client-input.dto.js';
 import { type ProfilePatch, profileValueErrors } from './profile.js';
 
 /** The most clients one file onboards (a book of a few hundred producers fits; more is several files). */
@@ -106,7 +106,7 @@ export function readClientsCsv(file: { bytes: Buffer; charset: CsvCharset | unde
       sheet.errors.push(...textErrors.map((error) => atCell(row, error)));
       continue;
     }
-    const dto = plainToInstance(CreateClientDto, body);
+    const dto = plainToInstance(ClientInputDto, body);
     const errors = toFieldErrors(
       validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } }),
     );

@@ -84,24 +84,24 @@ export function profileValueErrors(values: ProfilePatch, catalogue: ReferenceCat
 /**
  * Why a pending profile cannot be confirmed yet: every missing field, every value the reference
  * data no longer accepts, and every stream the plan does not cover. Pointers are into the
- * client resource (`/pending/...`), as `GET /admin/clients/{client_id}` shows it.
+ * client resource (`/pending/...`), as `GET /admin/clients/{client_id}` shows it, or under `root`.
  */
-export function confirmationErrors(pending: Profile, catalogue: ReferenceCatalogue): FieldError[] {
+export function confirmationErrors(pending: Profile, catalogue: ReferenceCatalogue, root = '/pending'): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of ['email', 'company', 'country', 'plan'] as const) {
     if (pending[field] === null)
-      errors.push({ pointer: `/pending/${field}`, detail: 'is required to confirm the profile', code: 'required' });
+      errors.push({ pointer: `${root}/${field}`, detail: 'is required to confirm the profile', code: 'required' });
   }
   if (pending.streams.length === 0) {
-    errors.push({ pointer: '/pending/streams', detail: 'needs at least one stream to confirm the profile', code: 'required' });
+    errors.push({ pointer: `${root}/streams`, detail: 'needs at least one stream to confirm the profile', code: 'required' });
   }
-  errors.push(...profileValueErrors(pending, catalogue, '/pending'));
+  errors.push(...profileValueErrors(pending, catalogue, root));
   const plan = pending.plan === null ? undefined : catalogue.plan(pending.plan);
   if (plan) {
     pending.streams.forEach((code, index) => {
       if (catalogue.stream(code) && !plan.streams.includes(code)) {
         errors.push({
-          pointer: `/pending/streams/${index}`,
+          pointer: `${root}/streams/${index}`,
           detail: `plan "${plan.id}" does not cover stream "${code}" (it covers ${list(plan.streams)})`,
           code: 'not_in_plan',
         });

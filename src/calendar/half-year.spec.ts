@@ -1,4 +1,4 @@
-import { dueDate, halfYearOf, nextPeriod, parsePeriod, periodEndInstant, periodEnded, periodOf } from './half-year.js';
+import { dueDate, halfYearOf, nextPeriod, parsePeriod, periodEndInstant, periodEnded, periodOf, previousHalfYear } from './half-year.js';
 
 describe('parsePeriod', () => {
   it('gives the first and last day of each half-year', () => {
@@ -21,6 +21,13 @@ describe('periodOf, nextPeriod and halfYearOf', () => {
     expect(halfYearOf(new Date('2026-06-30T21:30:00Z'))).toBe('2026-S1');
     expect(halfYearOf(new Date('2026-06-30T23:30:00Z'))).toBe('2026-S2');
     expect(halfYearOf(new Date('2026-12-31T23:30:00Z'))).toBe('2027-S1');
+  });
+});
+
+describe('previousHalfYear', () => {
+  it('is the half-year before, across a year', () => {
+    expect(previousHalfYear('2026-S2')).toBe('2026-S1');
+    expect(previousHalfYear('2026-S1')).toBe('2025-S2');
   });
 });
 

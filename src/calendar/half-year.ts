@@ -40,6 +40,12 @@ export function nextPeriod(period: Period): Period {
   return parsePeriod(period.half === 1 ? `${period.year}-S2` : `${period.year + 1}-S1`)!;
 }
 
+/** The half-year before `code` (`2026-S1` → `2025-S2`). */
+export function previousHalfYear(code: string): string {
+  const period = parsePeriod(code)!;
+  return period.half === 2 ? `${period.year}-S1` : `${period.year - 1}-S2`;
+}
+
 /** The half-year (`YYYY-S1` / `YYYY-S2`) an instant falls in, in France (periods open at midnight Paris time). */
 export function halfYearOf(instant: Date): string {
   return periodOf(parisDate(instant)).code;

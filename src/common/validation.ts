@@ -32,6 +32,8 @@ export function toFieldErrors(errors: ValidationError[], root = ''): FieldError[
       continue;
     }
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
+      // Not an array: `invalid_array` says it; its items were not looked at.
+      if (constraint === 'nestedValidation' && error.constraints?.isArray) continue;
       const detail = constraint === 'whitelistValidation' ? `unknown field "${String(error.property)}"` : message.replace(/^\S+ /, '');
       const code = codeOf(constraint);
       out.push({ pointer, detail, code, params: { field: String(error.property), ...boundsOf(code, detail) } });

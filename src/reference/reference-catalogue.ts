@@ -73,6 +73,11 @@ export class ReferenceCatalogue {
     return this.plans.get(id);
   }
 
+  /** Every eco-organism the streams list (by published name, each once). */
+  ecoOrganismNames(): string[] {
+    return [...new Set([...this.streams.values()].flatMap((stream) => stream.eco_organisms.map((organism) => organism.name)))];
+  }
+
   streamCodes(): string[] {
     return [...this.streams.keys()];
   }

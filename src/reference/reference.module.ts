@@ -3,6 +3,7 @@ import cors from 'cors';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
 import { ReferenceCatalogue } from './reference-catalogue.js';
+import { publishNames } from './published-names.js';
 import { ReferenceController } from './reference.controller.js';
 import { ReferenceFiles, SERVED_FILES } from './reference-files.js';
 import { ReferenceStore } from './reference-store.js';
@@ -25,7 +26,7 @@ import { ReferenceStore } from './reference-store.js';
     {
       provide: ReferenceCatalogue,
       inject: [ReferenceStore],
-      useFactory: (store: ReferenceStore) => new ReferenceCatalogue(store.documents),
+      useFactory: (store: ReferenceStore) => publishNames(new ReferenceCatalogue(store.documents)),
     },
     ReferenceFiles,
   ],

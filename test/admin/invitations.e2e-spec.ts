@@ -33,12 +33,17 @@ const create = (clientId: string, body?: object) => {
 };
 
 describe('invitations: longer sign-in links, sent by the service', () => {
-  it('a link lasts what the operator asks, up to 7 days; without a body it is the 15-minute link as before', async () => {
+  it("a link lasts what the operator asks, up to 7 days; without a body it is an invitation's 7 days", async () => {
     const { clientId } = await createClient(t);
+    const before = Date.now();
     const plain = await create(clientId);
     expect(plain.status).toBe(201);
-    expect(Date.parse(plain.body.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const byDefault = Date.parse(plain.body.expires_at) - before;
+    expect(byDefault).toBeGreaterThan(7 * 24 * 3_600_000 - 60_000);
+    expect(byDefault).toBeLessThanOrEqual(7 * 24 * 3_600_000 + 60_000);
     expect(plain.body.sent_to).toBeUndefined();
+    const hour = await create(clientId, { expires_in_minutes: 60 });
+    expect(Date.parse(hour.body.expires_at) - Date.now()).toBeLessThanOrEqual(60 * 60_000);
 
     const week = await create(clientId, { expires_in_minutes: 7 * 24 * 60 });
     expect(week.status).toBe(201);

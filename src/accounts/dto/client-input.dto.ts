@@ -1,8 +1,12 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath, OmitType } from '@nestjs/swagger';
+import { plainToInstance, Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
+import { PublishedSpelling } from '../../common/spelling.js';
+import { MatchesPattern } from '../../common/paging/query-validators.js';
+import { LANGUAGES } from '../../i18n/language.js';
+import { publishedNames } from '../../reference/published-names.js';
 import { CONTROL, IsCountryCode, IsLanguageCode, IsServiceEmail, NoControlCharacters, normaliseEmail } from './validators.js';
 
 /** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
@@ -48,15 +52,17 @@ export class ProfileInputDto {
   @IsCountryCode()
   country?: string | null;
 
-  /** A plan id from `/api/v1/pricing.json`. */
+  /** A plan id from `/api/v1/pricing.json` (in any case: `Starter` is `starter`). */
   @ApiPropertyOptional({ type: String, nullable: true, example: 'business' })
   @IsOptional()
+  @PublishedSpelling(publishedNames.plans)
   @IsString()
   plan?: string | null;
 
-  /** Stream codes from `/api/v1/streams.json`, no duplicates; confirmation needs at least one, covered by the plan. */
+  /** Stream codes from `/api/v1/streams.json` (in any case), no duplicates; confirmation needs at least one, covered by the plan. */
   @ApiPropertyOptional({ type: [String], nullable: true, uniqueItems: true, maxItems: MAX_STREAMS, example: ['EMB'] })
   @IsOptional()
+  @PublishedSpelling(publishedNames.streams)
   @IsArray()
   @ArrayMaxSize(MAX_STREAMS)
   @IsString({ each: true })
@@ -74,16 +80,18 @@ export class ProfileInputDto {
   idus?: string[] | null;
 
   /**
-   * The language the service writes to the client in (its e-mails): `fr` (the default) or `en`.
+   * The language the service writes to the client in (its e-mails): `fr` (the default) or `en` (in any case).
    * Not part of the profile to confirm: it applies at once. `null` sets it back to `fr`.
    */
   @ApiPropertyOptional({ type: String, enum: ['fr', 'en'], nullable: true, example: 'fr' })
   @IsOptional()
+  @PublishedSpelling(() => LANGUAGES)
   @IsLanguageCode()
   language?: 'fr' | 'en' | null;
 }
 
-export class CreateClientDto extends ProfileInputDto {
+/** The fields of a new client: a row of the bulk import, and (streams aside) the body of `POST /admin/clients`. */
+export class ClientInputDto extends ProfileInputDto {
   /** Chosen id (lower-case letters, digits, `_`, `-`; 3–63 characters); generated when absent. */
   @ApiPropertyOptional({ type: String, pattern: CLIENT_ID_PATTERN.source, example: 'exemple-sas' })
   @IsOptional()
@@ -92,6 +100,93 @@ export class CreateClientDto extends ProfileInputDto {
     message: '$property must be 3 to 63 characters: lower-case letters, digits, "_" or "-", starting with a letter or digit',
   })
   client_id?: string | null;
+}
+
+const HALF_YEAR = /^[0-9]{4}-S[12]$/;
+
+@ApiSchema({
+  description: 'A stream of a new client, with the eco-organism its declarations go to and the half-year from which it declares.',
+})
+export class ClientStreamInputDto {
+  /** A stream code of `/api/v1/streams.json` (any case: `emb` is `EMB`). */
+  @ApiProperty({ type: String, example: 'EMB' })
+  @PublishedSpelling(publishedNames.streams)
+  @IsString()
+  stream!: string;
+
+  /**
+   * One of the eco-organisms `/api/v1/streams.json` lists for the stream, by its `name`, written in any case, with or
+   * without accents (`citeo`, `LEKO`, `léko`: answered as published), approved in the half-year from which the client declares.
+   */
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, example: 'Citeo' })
+  @IsOptional()
+  @PublishedSpelling(publishedNames.ecoOrganisms)
+  @IsString()
+  @NotBlank()
+  @Length(1, 100)
+  eco_organism?: string | null;
+
+  /** The half-year from which the client declares the stream (e.g. the one just ended); absent: the half-year of its first confirmation. */
+  @ApiPropertyOptional({ type: String, nullable: true, pattern: HALF_YEAR.source, example: '2026-S1' })
+  @IsOptional()
+  @MatchesPattern('invalidPeriodFormat', HALF_YEAR, 'must be a half-year such as 2026-S1')
+  liable_from?: string | null;
+}
+
+/** `"EMB"` is `{"stream": "EMB"}`; an object becomes a ClientStreamInputDto; anything else is left for the validators to refuse. */
+const streamInputs = ({ value }: { value: unknown }) =>
+  Array.isArray(value)
+    ? value.map((item: unknown) =>
+        typeof item === 'string'
+          ? plainToInstance(ClientStreamInputDto, { stream: item })
+          : item !== null && typeof item === 'object' && !Array.isArray(item)
+            ? plainToInstance(ClientStreamInputDto, item)
+            : item,
+      )
+    : value;
+
+const IsBooleanValue = (property: string) =>
+  ValidateBy({
+    name: 'invalidBoolean',
+    validator: { validate: (value: unknown) => typeof value === 'boolean', defaultMessage: () => `${property} must be true or false` },
+  });
+
+/** The body of `POST /admin/clients`: the client's fields, its streams with their eco-organism and liability, and whether to confirm and invite it at once. */
+@ApiExtraModels(ClientStreamInputDto)
+export class CreateClientDto extends OmitType(ClientInputDto, ['streams'] as const) {
+  /**
+   * The client's streams, no duplicates (confirmation needs at least one, covered by the plan): each a stream code (`"EMB"`)
+   * or an object with the eco-organism its declarations go to and the half-year from which it declares
+   * (what `PUT /admin/clients/{client_id}/streams/{stream}` sets later).
+   */
+  @ApiPropertyOptional({
+    type: 'array',
+    nullable: true,
+    maxItems: MAX_STREAMS,
+    items: { oneOf: [{ type: 'string', example: 'EMB' }, { $ref: getSchemaPath(ClientStreamInputDto) }] },
+    example: [{ stream: 'EMB', eco_organism: 'Citeo', liable_from: '2026-S1' }],
+  })
+  @IsOptional()
+  @Transform(streamInputs)
+  @IsArray()
+  @ArrayMaxSize(MAX_STREAMS)
+  @ValidateNested({ each: true })
+  streams?: ClientStreamInputDto[] | null;
+
+  /** `true`: confirm the profile at once (as `POST /admin/clients/{client_id}/confirm`); it must then be complete. */
+  @ApiPropertyOptional({ type: Boolean, example: true })
+  @IsOptional()
+  @IsBooleanValue('confirm')
+  confirm?: boolean;
+
+  /**
+   * `true`: e-mail the client a sign-in link to its dashboard, lasting 7 days, in its `language`, to its confirmed
+   * address (so with `confirm: true`); needs the service's SMTP_URL (else 409, and nothing is created).
+   */
+  @ApiPropertyOptional({ type: Boolean, example: true })
+  @IsOptional()
+  @IsBooleanValue('invite')
+  invite?: boolean;
 }
 
 /** JSON merge patch of the pending profile (`application/merge-patch+json` or `application/json`). */

@@ -2,13 +2,16 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { MatchesPattern } from '../../common/paging/query-validators.js';
 import { NotBlank } from '../../common/validation.js';
+import { PublishedSpelling } from '../../common/spelling.js';
+import { publishedNames } from '../../reference/published-names.js';
 import type { StreamSettingView } from '../client-streams.service.js';
 
 @ApiSchema({ description: 'What the operator sets for one stream of a client; an absent or null field is cleared.' })
 export class StreamSettingInputDto {
-  /** One of the eco-organisms `/api/v1/streams.json` lists for the stream (by `name`), approved in the half-year from which the client declares. */
+  /** One of the eco-organisms `/api/v1/streams.json` lists for the stream (by `name`, in any case, with or without accents: stored as published), approved in the half-year from which the client declares. */
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, example: 'Citeo' })
   @IsOptional()
+  @PublishedSpelling(publishedNames.ecoOrganisms)
   @IsString()
   @NotBlank()
   @Length(1, 100)

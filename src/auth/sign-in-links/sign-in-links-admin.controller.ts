@@ -13,13 +13,13 @@ import { IsOptional, ValidateBy } from 'class-validator';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
 import { type Actor, CurrentActor } from '../../caller/actor.js';
-import { MAX_SIGN_IN_LINK_TTL_MS, SIGN_IN_LINK_TTL_MS, SignInLinksService } from './sign-in-links.service.js';
+import { INVITATION_TTL_MS, MAX_SIGN_IN_LINK_TTL_MS, SignInLinksService } from './sign-in-links.service.js';
 
 export class SignInLinkDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  /** The link to give the client's person: it works once, for 15 minutes. Shown this once. */
+  /** The link to give the client's person: it works once, until `expires_at`. Shown this once. */
   @ApiProperty({ example: 'https://epr.example.org/dashboard/sign-in/link?token=eprl_7Gx2kQpXXXXXXXXXXXXXXXXXXXXXXXXX_0a1B2c' })
   url!: string;
 
@@ -37,10 +37,10 @@ export class SignInLinkDto {
 
 const MAX_MINUTES = MAX_SIGN_IN_LINK_TTL_MS / 60_000;
 
-/** What the operator may ask of a new link (no body: a 15-minute link, not sent). */
+/** What the operator may ask of a new link (no body: a 7-day link, not sent). */
 export class CreateSignInLinkDto {
-  /** How long the link works, in minutes: 1 to 10,080 (7 days); 15 when absent. Still single use. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MINUTES, example: 4320 })
+  /** How long the link works, in minutes: 1 to 10,080; 10,080 (7 days) when absent. Still single use. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MINUTES, example: 60 })
   @IsOptional()
   @ValidateBy({
     name: 'linkLifetimeOutOfRange',
@@ -89,7 +89,7 @@ export class SignInLinksAdminController {
     operationId: 'createSignInLink',
     summary: "Create a sign-in link to a client's dashboard",
     description:
-      `A single-use URL that signs a person in to the client's dashboard, valid ${SIGN_IN_LINK_TTL_MS / 60_000} minutes (or \`expires_in_minutes\`, up to 7 days: an invitation), shown in this response only ` +
+      `A single-use URL that signs a person in to the client's dashboard (an invitation), valid ${INVITATION_TTL_MS / 86_400_000} days unless \`expires_in_minutes\` says less (a link a person asks for herself on the sign-in page lasts 15 minutes), shown in this response only ` +
       '(only its SHA-256 is stored). Opening it shows a page that asks to continue; continuing spends the link and starts a session. ' +
       'Works for a client whose onboarding is not confirmed yet too (the dashboard then shows what is pending). ' +
       "With `send: true` the service e-mails it to the client's confirmed address, in the client's language (`language` of the client, French unless set): 409 when SMTP_URL is not configured or the client has no confirmed address. " +

@@ -17,14 +17,15 @@ import { type OutstandingLink, SignInLinksRepository } from './sign-in-links.rep
 
 export type { OutstandingLink };
 
-/** How long a sign-in link works, unless the operator asks for longer (an invitation). */
+/** How long a sign-in link a person asks for herself works. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
-/** The longest an invitation may last: 7 days. */
-export const MAX_SIGN_IN_LINK_TTL_MS = 7 * 24 * 3_600_000;
+/** How long a link from the operator (an invitation) works unless the operator asks otherwise, and the longest any may: 7 days. */
+export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+export const MAX_SIGN_IN_LINK_TTL_MS = INVITATION_TTL_MS;
 
 /** What the operator asks of a new link. */
 export interface LinkRequest {
-  /** How long it works, in ms (default SIGN_IN_LINK_TTL_MS; at most MAX_SIGN_IN_LINK_TTL_MS). */
+  /** How long it works, in ms (default INVITATION_TTL_MS; at most MAX_SIGN_IN_LINK_TTL_MS). */
   ttlMs?: number;
   /** Send it by e-mail to the client's confirmed address, in the client's language. */
   send?: boolean;
@@ -71,6 +72,11 @@ export class SignInLinksService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
+    // A client created with `"invite": true` gets its invitation in its creation's transaction.
+    accounts.useInviter(async (manager, clientId, actor) => {
+      const link = await this.mailInvitation(manager, clientId, actor, INVITATION_TTL_MS);
+      return { linkId: link.id, expiresAt: link.expiresAt, sentTo: link.sentTo, messageId: link.messageId, language: link.language };
+    });
   }
 
   /**
@@ -79,50 +85,57 @@ export class SignInLinksService {
    */
   async issue(clientId: string, actor: Actor, request: LinkRequest = {}): Promise<IssuedLink> {
     await this.accounts.assertExists(clientId);
-    const ttlMs = request.ttlMs ?? SIGN_IN_LINK_TTL_MS;
-    const issued = await this.dataSource.transaction(async (manager) => {
-      // It exists (asserted above) and no client row is ever deleted.
-      const client = (await this.repository.clientForIssue(manager, clientId))!;
-      if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
-      if (request.send) {
-        if (!this.outbox.enabled)
-          throw new Problem(
-            'conflict',
-            'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.',
-          );
-        if (!client.email)
-          throw new Problem(
-            'conflict',
-            `Client "${clientId}" has no confirmed e-mail address to send the link to: confirm its profile first.`,
-          );
-      }
-      const { language } = client;
-      const sentTo = request.send ? client.email! : undefined;
-      const link = await this.insert(
-        manager,
-        clientId,
-        actor,
-        'operator',
-        sentTo ?? null,
-        ttlMs,
-        sentTo ? { sent_to: sentTo, language } : {},
-      );
-      if (!sentTo) return link;
-      const words = messagesFor(language).operator.invitation;
-      const company = client.company ?? clientId;
-      const messageId = await this.outbox.enqueue(manager, {
-        kind: 'invitation',
-        clientId,
-        to: sentTo,
-        language,
-        subject: words.subject({ company }),
-        text: words.text({ company, clientId, url: inLanguage(link.url, language), until: link.expiresAt.toISOString() }),
-        signInLinkId: link.id,
-      });
-      return { ...link, sentTo, messageId };
+    const ttlMs = request.ttlMs ?? INVITATION_TTL_MS;
+    const issued = await this.dataSource.transaction(async (manager): Promise<IssuedLink> => {
+      if (request.send) return this.mailInvitation(manager, clientId, actor, ttlMs);
+      await this.clientForIssue(manager, clientId);
+      return this.insert(manager, clientId, actor, 'operator', null, ttlMs);
     });
     if (issued.messageId) this.outbox.kick();
     return issued;
+  }
+
+  /**
+   * In `manager`'s transaction: an invitation e-mailed to the client's confirmed address in its
+   * language, queued in the outbox (the caller kicks it once committed), recorded with `sent_to`;
+   * 409 without SMTP_URL or a confirmed address.
+   */
+  private async mailInvitation(
+    manager: EntityManager,
+    clientId: string,
+    actor: Actor,
+    ttlMs: number,
+  ): Promise<IssuedLink & { sentTo: string; messageId: string; language: Language }> {
+    const client = await this.clientForIssue(manager, clientId);
+    if (!this.outbox.enabled)
+      throw new Problem(
+        'conflict',
+        'The service cannot send e-mail: SMTP_URL is not configured. Create the link without "send" and pass it on yourself.',
+      );
+    if (!client.email)
+      throw new Problem('conflict', `Client "${clientId}" has no confirmed e-mail address to send the link to: confirm its profile first.`);
+    const { language, email: sentTo } = client;
+    const link = await this.insert(manager, clientId, actor, 'operator', sentTo, ttlMs, { sent_to: sentTo, language });
+    const words = messagesFor(language).operator.invitation;
+    const company = client.company ?? clientId;
+    const messageId = await this.outbox.enqueue(manager, {
+      kind: 'invitation',
+      clientId,
+      to: sentTo,
+      language,
+      subject: words.subject({ company }),
+      text: words.text({ company, clientId, url: inLanguage(link.url, language), until: link.expiresAt.toISOString() }),
+      signInLinkId: link.id,
+    });
+    return { ...link, sentTo, messageId, language };
+  }
+
+  /** The client as a new link needs it (its row shared-locked until the transaction ends); 409 once offboarded. */
+  private async clientForIssue(manager: EntityManager, clientId: string) {
+    // It exists (asserted by the caller) and no client row is ever deleted.
+    const client = (await this.repository.clientForIssue(manager, clientId))!;
+    if (client.status === 'offboarded') throw new Problem('conflict', `Client "${clientId}" is offboarded: it cannot sign in any more.`);
+    return client;
   }
 
   /**

@@ -19,6 +19,8 @@ import { ValidationProblem } from '../../common/problem/problem.js';
 import { ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS, AnnualExportService } from './annual-export.service.js';
 import { ExportProductDto } from './dto/period-export.dto.js';
 import { EXPORT_DETAIL_QUERY, type ExportDetail, exportDetail, exportDetailErrors } from './export-products.js';
+import { publishedSpelling } from '../../common/spelling.js';
+import { publishedNames } from '../../reference/published-names.js';
 
 const ROW_SCHEMA = {
   type: 'object',
@@ -204,5 +206,7 @@ function checkedQuery(eco: unknown, dialect: unknown, detail: unknown): { eco: s
     errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
   errors.push(...exportDetailErrors(detail));
   if (errors.length > 0) throw new ValidationProblem(errors);
-  return { eco: eco as string | undefined, detail: exportDetail(detail) };
+  // Named in any case, with or without accents (`leko`): read as published (`Léko`).
+  const named = eco as string | undefined;
+  return { eco: named && (publishedSpelling(named, publishedNames.ecoOrganisms()) ?? named), detail: exportDetail(detail) };
 }
