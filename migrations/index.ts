@@ -15,6 +15,7 @@ import { DeclaredByName1797500000000 } from './1797500000000-declared-by-name.js
 import { Reminders1797560000000 } from './1797560000000-reminders.js';
 import { SignInLinkAddress1797610000000 } from './1797610000000-sign-in-link-address.js';
 import { MailOutbox1797620000000 } from './1797620000000-mail-outbox.js';
+import { DeclarationUnitsSold1797700000000 } from './1797700000000-declaration-units-sold.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -35,4 +36,5 @@ export const MIGRATIONS: Function[] = [
   Reminders1797560000000,
   SignInLinkAddress1797610000000,
   MailOutbox1797620000000,
+  DeclarationUnitsSold1797700000000,
 ];

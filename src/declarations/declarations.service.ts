@@ -48,7 +48,7 @@ export interface CheckedDeclaration {
   declaration: ValidDeclaration;
   /** As `submit` would answer them (a CSV file's point at its cells). */
   warnings: FieldError[];
-  /** Exact sums per stream and unit, as the stored record would give them. */
+  /** Exact sums per stream and unit that adds up across materials (kg), as the stored record would give them. */
   totals: { stream: string; unit: string; quantity: string }[];
   /** The revision in force for the period, which filing this would replace; null for the first. */
   current: DeclarationSummaryDto | null;
@@ -200,7 +200,12 @@ export class DeclarationsService {
       status: 'current',
       limit: 1,
     });
-    return { declaration, warnings, totals: totalsOf(declaration.lines), current: current ? DeclarationSummaryDto.from(current) : null };
+    return {
+      declaration,
+      warnings,
+      totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
+      current: current ? DeclarationSummaryDto.from(current) : null,
+    };
   }
 
   async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationDto> {
@@ -282,6 +287,7 @@ export class DeclarationsService {
                 catalogueVersion: declaration.catalogueVersion,
                 submitter: origin.submitter,
                 declaredByName: origin.declaredByName ?? null,
+                unitsSold: declaration.unitsSold,
               },
               declaration.lines,
             );

@@ -52,6 +52,8 @@ export interface DerivedLineRow {
   kgRounded: string;
   /** Sales units carrying this material. */
   uvc: string;
+  /** The stream's units sold: Σ units of the product versions with packaging in it, each product once (the same on every line of the stream). */
+  unitsSold: string;
   products: number;
 }
 
@@ -241,7 +243,9 @@ export class ProductsRepository {
     return (manager ?? this.dataSource).query(
       `WITH ${SOLD_IN_FORCE}
        SELECT stream, material_code AS "materialCode", trim_scale(sum(kg))::text AS kg, trim_scale(round(sum(kg), 3))::text AS "kgRounded",
-              sum(units)::text AS uvc, count(*)::int AS products
+              sum(units)::text AS uvc, count(*)::int AS products,
+              (SELECT sum(v.units) FROM (SELECT DISTINCT c.version_id, c.units FROM contributions c WHERE c.stream = contributions.stream) v)::text
+                AS "unitsSold"
          FROM contributions GROUP BY stream, material_code ORDER BY stream, material_code`,
       [clientId, period, mode],
     );

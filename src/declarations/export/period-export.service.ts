@@ -131,6 +131,7 @@ const declarationJson = (first: ExportLineRow, rows: ExportLineRow[], index: num
       quantity: row.quantity,
       eco_organism: row.ecoOrganism,
     })),
+    units_sold: (first.unitsSold ?? []).map((entry) => ({ stream: entry.stream, quantity: entry.quantity })),
   };
   return `${index === 0 ? '' : ','}\n${JSON.stringify(declaration)}`;
 };
@@ -141,8 +142,31 @@ const jsonFormatter = (period: string): ExportFormatter => ({
   end: () => '\n]}\n',
 });
 
-/** A declaration's rows as CSV cells, in the order of CSV_COLUMNS; `quantity` writes the exact decimal text. */
-const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) =>
+/**
+ * A declaration's rows as CSV cells, in the order of CSV_COLUMNS; `quantity` writes the exact decimal text.
+ * Its units sold follow its lines: one row per stream, unit `uvc`, material empty (as the client's files write them).
+ */
+const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) => [
+  ...lineCells(period, rows, quantity),
+  ...lineCells(period, unitsSoldRows(rows), quantity),
+];
+
+/** The units sold of the declaration of `rows`, as rows of the export (unit `uvc`, no material). */
+function unitsSoldRows(rows: ExportLineRow[]): ExportLineRow[] {
+  const first = rows[0];
+  if (!first) return [];
+  return (first.unitsSold ?? []).map((entry) => ({
+    ...first,
+    stream: entry.stream,
+    material: '',
+    materialCode: null,
+    unit: 'uvc',
+    quantity: entry.quantity,
+    ecoOrganism: rows.find((row) => row.stream === entry.stream)?.ecoOrganism ?? null,
+  }));
+}
+
+const lineCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) =>
   rows.map((row) => [
     period,
     row.clientId,
@@ -318,7 +342,7 @@ const csvDetailFormatter = (period: string, dialect: CsvDialect): DetailFormatte
       head.derived || lines.length === 0 ? '' : write(csvCells(period, lines, decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])),
     product: (elements) => {
       const products = elements.map(elementOf);
-      return write(csvCells(period, elements, decimal).map((cells, i) => [...cells, ...productCells(products[i]!, decimal)]));
+      return write(lineCells(period, elements, decimal).map((cells, i) => [...cells, ...productCells(products[i]!, decimal)]));
     },
     close: () => '',
     end: () => '',
@@ -390,7 +414,9 @@ export class PeriodExportService {
         client_count: t.clientCount,
         line_count: t.lineCount,
       })),
-      stream_totals: s.streamTotals,
+      // Counts per material do not add up across materials: the stream totals are of masses only.
+      stream_totals: s.streamTotals.filter((t) => this.catalogue.addsAcrossMaterials(t.unit)),
+      units_sold: s.unitsSold.map((u) => ({ stream: u.stream, quantity: u.quantity, client_count: u.clientCount })),
     };
   }
 }
