@@ -12,7 +12,7 @@ export class DeclarationUnitsSold1797700000000 implements MigrationInterface {
   name = 'DeclarationUnitsSold1797700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE declarations ADD COLUMN units_sold jsonb NOT NULL DEFAULT '[]'::jsonb`);
+    await queryRunner.query(`ALTER TABLE declarations ADD COLUMN units_sold jsonb NOT NULL DEFAULT '[]'`);
     await queryRunner.query(
       `ALTER TABLE declarations ADD CONSTRAINT ck_declarations_units_sold CHECK (jsonb_typeof(units_sold) = 'array' AND jsonb_array_length(units_sold) <= 20)`,
     );

@@ -91,6 +91,6 @@ export class DeclarationEntity {
    * The consumer sales units stated for the half-year, once per stream (migrations/1797700000000-declaration-units-sold.ts):
    * `[{ stream, quantity }]`, quantity a whole number as decimal text; `[]` when not stated.
    */
-  @Column({ name: 'units_sold', type: 'jsonb', default: () => "'[]'::jsonb" })
+  @Column({ name: 'units_sold', type: 'jsonb', default: () => "'[]'" })
   unitsSold!: { stream: string; quantity: string }[];
 }
