@@ -225,6 +225,7 @@ interface ExportDeclaration {
   client_id: string;
   declaration_id: string;
   lines: unknown[];
+  units_sold: unknown[];
   products?: unknown;
 }
 
@@ -255,7 +256,8 @@ describe('the period export with detail=products', () => {
       const csv = records((await get(`/api/v1/admin/periods/${period}/export.csv`)).body);
       expect(csv.header).toHaveLength(15);
       expect(csv.header.at(-1)).toBe('eco_organism');
-      expect(csv.rows).toHaveLength(detailed.declarations.reduce((n, d) => n + d.lines.length, 0));
+      // A row per line, and one per stream whose units sold are stated (the derived declaration states them).
+      expect(csv.rows).toHaveLength(detailed.declarations.reduce((n, d) => n + d.lines.length + d.units_sold.length, 0));
     }
   });
 
