@@ -35,6 +35,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'products.element': [['Verre', '410,5', 1]],
   'products.derivedTitle': [['2026-S1']],
   'products.contribution': [['BTL-75', '1 000', '410,5']],
+  'products.unitsSold': [['EMB', '90\u202f000\u00a0UVC']],
   'products.lastFiled': [[2, '2026S1-R2-ABCD-EFGH']],
   'products.located': [
     ['Ligne 2 du fichier', 'Ce texte est trop long.'],

@@ -1232,6 +1232,8 @@ export const en = {
     element: (material: string, grams: string, perUnit: number) => `${perUnit} × ${material}, ${grams} g`,
     derivedTitle: (period: string) => `Declaration computed for ${period}`,
     derivedLink: 'See the declaration computed for a half-year',
+    unitsSold: (stream: string, quantity: string) =>
+      `Units sold (CSU), ${stream}: ${quantity}, each product once whatever its materials; this figure, not the sum of the CSU column, is filed as the units sold.`,
     derivedLead:
       'Computed from your catalogue and sales: for each material, kg = units × elements per unit × grams ÷ 1,000, rounded to the gram on the line; the sales units carrying the material are counted once per unit. Nothing is filed until you confirm below.',
     noSales: 'No sales are recorded for this half-year.',

@@ -1228,6 +1228,8 @@ export const fr = {
     element: (material: string, grams: string, perUnit: number) => `${perUnit} × ${material} de ${grams} g`,
     derivedTitle: (period: string) => `Déclaration calculée pour ${period}`,
     derivedLink: 'Voir la déclaration calculée pour un semestre',
+    unitsSold: (stream: string, quantity: string) =>
+      t`Unités vendues (UVC), ${stream} : ${quantity}, chaque produit une seule fois quels que soient ses matériaux ; c'est ce chiffre, et non la somme de la colonne UVC, qui est déposé comme unités vendues.`,
     derivedLead: t`Calculée à partir de votre catalogue et de vos ventes : pour chaque matériau, kg = UVC × nombre d'éléments par UVC × grammes ÷ 1 000, arrondi au gramme sur la ligne ; chaque UVC qui comporte le matériau est comptée une fois. Rien n'est déposé avant votre confirmation ci-dessous.`,
     noSales: t`Aucune vente n'est enregistrée pour ce semestre.`,
     material: 'Matériau',
