@@ -300,6 +300,8 @@ describe('the period export with detail=products', () => {
       ['BTL-75-ROUGE', 'paper_cardboard', 'kg', kgOf(3000, 2, '2.5'), '2.5', '2', '3000'],
       ['POT-250', 'glass', 'kg', kgOf(7, 1, '200'), '200', '1', '7'],
       ['POT-250', 'aluminium', 'kg', kgOf(7, 1, '3.125'), '3.125', '1', '7'],
+      // Its units sold, each product once: 3,000 wines and 7 jars (the uvc lines would add up to 9,007).
+      ['', '', 'uvc', '3007', '', '', ''],
     ]);
     expect(mine[0]).toMatchObject({
       period: '2026-S1',

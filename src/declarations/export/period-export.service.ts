@@ -223,8 +223,8 @@ interface DetailFormatter {
   open(head: ExportDetailRow, lines: ExportDetailRow[], index: number): string;
   /** One product version's elements (consecutive rows of one reference); `index`: its rank in the declaration. */
   product(elements: ExportDetailRow[], index: number): string;
-  /** `products`: how many product versions were written. */
-  close(derived: boolean, products: number): string;
+  /** `head`: the declaration's first row; `products`: how many product versions were written. */
+  close(head: ExportDetailRow, products: number): string;
   end(): string;
 }
 
@@ -288,7 +288,7 @@ class ByDeclarationWithProducts extends Transform {
     if (!this.head) return;
     if (!this.opened) this.open();
     if (this.product.length > 0) this.writeProduct();
-    this.push(this.formatter.close(this.head.derived, this.products));
+    this.push(this.formatter.close(this.head, this.products));
     this.head = undefined;
     this.opened = false;
     this.products = 0;
@@ -321,7 +321,7 @@ const jsonDetailFormatter = (period: string, catalogue: ReferenceCatalogue): Det
     open: (head, lines, index) => declarationJson(head, lines, index).slice(0, -1),
     product: (elements, index) =>
       `${index === 0 ? ',"products":[' : ','}\n${JSON.stringify(productJson(elements.map(elementOf), catalogue))}`,
-    close: (derived, products) => (!derived ? ',"products":null}' : products === 0 ? ',"products":[]}' : '\n]}'),
+    close: (head, products) => (!head.derived ? ',"products":null}' : products === 0 ? ',"products":[]}' : '\n]}'),
     end: plain.end,
   };
 };
@@ -344,7 +344,9 @@ const csvDetailFormatter = (period: string, dialect: CsvDialect): DetailFormatte
       const products = elements.map(elementOf);
       return write(lineCells(period, elements, decimal).map((cells, i) => [...cells, ...productCells(products[i]!, decimal)]));
     },
-    close: () => '',
+    // A derived declaration's units sold follow its products (written after its lines for one entered directly).
+    close: (head) =>
+      head.derived ? write(lineCells(period, unitsSoldRows([head]), decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])) : '',
     end: () => '',
   };
 };
