@@ -217,7 +217,7 @@ export const dashboardPagesEn = {
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',
     fileHelp:
-      'A CSV file with the columns stream, material, unit and quantity (or flux, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
+      'A CSV file with the columns stream, material, unit and quantity (or flux, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it. A row in uvc with the material cell left empty states the units sold in the half-year: for example EMB, uvc and 90000.',
     template: 'Blank template',
     templateFile: 'declaration-template.csv',
     file: 'CSV file',

@@ -208,7 +208,7 @@ export const dashboardPagesFr = {
     add: 'Ajouter une ligne',
     submit: 'Vérifier la déclaration',
     byFile: 'Ou déposer un tableur',
-    fileHelp: t`Un fichier CSV avec les colonnes flux, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
+    fileHelp: t`Un fichier CSV avec les colonnes flux, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent. Une ligne en uvc dont la cellule matériau reste vide indique les unités vendues sur le semestre : par exemple EMB, uvc et ${n(90000)}.`,
     template: 'Modèle vierge',
     templateFile: 'modele-declaration.csv',
     file: 'Fichier CSV',
