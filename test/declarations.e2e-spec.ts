@@ -990,6 +990,7 @@ describe('schema and documentation', () => {
       'service_secrets',
       'client_streams',
       'reminders',
+      'mail_outbox',
     ]);
     const { rows } = await t.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,
