@@ -16,6 +16,7 @@ import { Reminders1797560000000 } from './1797560000000-reminders.js';
 import { SignInLinkAddress1797610000000 } from './1797610000000-sign-in-link-address.js';
 import { MailOutbox1797620000000 } from './1797620000000-mail-outbox.js';
 import { IdempotencyClaimOwner1797680000000 } from './1797680000000-idempotency-claim-owner.js';
+import { DeclarationUnitsSold1797700000000 } from './1797700000000-declaration-units-sold.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -37,4 +38,5 @@ export const MIGRATIONS: Function[] = [
   SignInLinkAddress1797610000000,
   MailOutbox1797620000000,
   IdempotencyClaimOwner1797680000000,
+  DeclarationUnitsSold1797700000000,
 ];

@@ -130,10 +130,9 @@ describe('POST /api/v1/declarations: success', () => {
         },
         { stream: 'EMB', material: 'Film étirable', material_category: null, unit: 'uvc', quantity: 12 },
       ],
-      totals: [
-        { stream: 'EMB', unit: 'kg', quantity: '1200.5' },
-        { stream: 'EMB', unit: 'uvc', quantity: '1212' },
-      ],
+      units_sold: [],
+      // kg only: the uvc lines (1200 and 12) count units per material, which do not add up.
+      totals: [{ stream: 'EMB', unit: 'kg', quantity: '1200.5' }],
       // Not a category of the grid: stored as written, and said.
       warnings: [
         {
@@ -178,7 +177,6 @@ describe('POST /api/v1/declarations: success', () => {
     expect(ok.body.totals).toEqual([
       // 0.1 + 0.2 exactly, and more than a double holds exactly: hence a string.
       { stream: 'EMB', unit: 'kg', quantity: '3000000000000.298' },
-      { stream: 'EMB', unit: 'uvc', quantity: '6' },
     ]);
     const { rows } = await t.pool.query(
       `SELECT quantity::text FROM declaration_lines WHERE declaration_id = $1 AND unit = 'kg' ORDER BY position`,
@@ -193,7 +191,8 @@ describe('POST /api/v1/declarations: success', () => {
     expect(res.status).toBe(201);
     expect(res.body.lines).toHaveLength(1000);
     expect(res.body.lines[999]).toEqual({ stream: 'EMB', material: 'material 999', material_category: null, unit: 'uvc', quantity: 999 });
-    expect(res.body.totals).toEqual([{ stream: 'EMB', unit: 'uvc', quantity: '499500' }]);
+    // Counts per material are never added up across materials.
+    expect(res.body.totals).toEqual([]);
   });
 
   it('opens a half-year at midnight in France (the injected clock)', async () => {
@@ -624,6 +623,91 @@ describe('revisions', () => {
   });
 });
 
+describe('units sold, stated once per stream', () => {
+  // 95,000 units hold glass and 85,000 cardboard; a unit with both is on both lines: 180,000 is no count of anything.
+  const counted = [
+    line({ material: 'glass', unit: 'kg', quantity: 19950 }),
+    line({ material: 'glass', quantity: 95000 }),
+    line({ material: 'paper_cardboard', unit: 'kg', quantity: 3867.5 }),
+    line({ material: 'paper_cardboard', quantity: 85000 }),
+  ];
+
+  it('round-trips through POST and GET (JSON and CSV), and the same units sold again are "unchanged"', async () => {
+    const period = await freshPeriod();
+    const first = await post({ period, lines: counted, units_sold: [{ stream: 'EMB', quantity: 120000 }] });
+    expect(first.status).toBe(201);
+    expect(first.body.units_sold).toEqual([{ stream: 'EMB', quantity: 120000 }]);
+    // Never the sum of the uvc lines (180,000), nor any uvc total.
+    expect(first.body.totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '23817.5' }]);
+    expect(JSON.stringify(first.body)).not.toContain('180000');
+
+    const read = await get(`${PATH}/${first.body.id}`);
+    expect(read.body.units_sold).toEqual([{ stream: 'EMB', quantity: 120000 }]);
+    const listed = await get(`${PATH}?period=${period}`);
+    expect(listed.body.data[0].units_sold).toEqual([{ stream: 'EMB', quantity: 120000 }]);
+    const { rows } = await t.pool.query(`SELECT units_sold FROM declarations WHERE id = $1`, [first.body.id]);
+    expect(rows[0].units_sold).toEqual([{ stream: 'EMB', quantity: '120000' }]);
+
+    // The same content in another order: identical, nothing new.
+    const again = await post({ units_sold: [{ stream: 'EMB', quantity: 120000 }], period, lines: [...counted].reverse() });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    // Other units sold, or none: new content.
+    const other = await post({ period, lines: counted, units_sold: [{ stream: 'EMB', quantity: 120001 }] });
+    expect(other.status).toBe(201);
+    const none = await post({ period, lines: counted });
+    expect(none.status).toBe(201);
+    expect(none.body.units_sold).toEqual([]);
+
+    // As a file: a row in uvc without a material; the file uploads again as the same declaration.
+    const csv = await get(`${PATH}/${other.body.id}.csv`);
+    expect(csv.text).toContain('\r\nEMB,,uvc,120001\r\n');
+    const upload = await request(t.url)
+      .post(`${PATH}?period=${period}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'text/csv')
+      .send(csv.text);
+    expect(upload.status).toBe(201);
+    expect(upload.body.units_sold).toEqual([{ stream: 'EMB', quantity: 120001 }]);
+    expect(upload.body.lines).toHaveLength(4);
+    const same = await request(t.url)
+      .post(`${PATH}?period=${period}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'text/csv')
+      .send(csv.text);
+    expect(same.status).toBe(200);
+  });
+
+  it('refuses units sold below a material count, twice for a stream, or as a string; in a file at its cell; nothing stored', async () => {
+    const c = await createClientWithToken(t, { streams: ['EMB', 'EPRO'] });
+    const before = await counts();
+    const res = await post(
+      {
+        period: '2026-S1',
+        lines: counted,
+        units_sold: [
+          { stream: 'EMB', quantity: 90000 },
+          { stream: 'EMB', quantity: 100000 },
+          { stream: 'EMB', quantity: '90000' },
+        ],
+      },
+      { token: c.token },
+    );
+    expectErrors(res, [
+      { pointer: '/units_sold/0/quantity', code: 'units_sold_below_material_count' },
+      { pointer: '/units_sold/1/stream', code: 'duplicate_units_sold' },
+      { pointer: '/units_sold/2/quantity', code: 'quantity_not_a_number' },
+    ]);
+    const file = await request(t.url)
+      .post(`${PATH}?period=2026-S1`)
+      .set('authorization', `Bearer ${c.token}`)
+      .set('content-type', 'text/csv')
+      .send('stream,material,unit,quantity\r\nEMB,glass,uvc,95000\r\nEMB,,uvc,90000\r\n');
+    expectErrors(file, [{ pointer: '/rows/3/quantity', code: 'units_sold_below_material_count' }]);
+    expect(await counts()).toEqual(before);
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('replays a 200 (identical content) as a 200, not as a 201', async () => {
     const period = await freshPeriod();
@@ -885,10 +969,7 @@ describe('GET /api/v1/declarations', () => {
     const { lines, warnings: _warnings, ...summary } = r1.body;
     expect(lines).toHaveLength(3);
     expect(all.body.data[2]).toEqual({ ...summary, status: 'superseded', line_count: 3 });
-    expect(all.body.data[2].totals).toEqual([
-      { stream: 'EMB', unit: 'kg', quantity: '0.5' },
-      { stream: 'EMB', unit: 'uvc', quantity: '1201' },
-    ]);
+    expect(all.body.data[2].totals).toEqual([{ stream: 'EMB', unit: 'kg', quantity: '0.5' }]);
 
     const byPeriod = await get(`${PATH}?period=${p1}`, c.token);
     expect(byPeriod.body.data.map((d: { id: string }) => d.id)).toEqual([r2.body.id, r1.body.id]);

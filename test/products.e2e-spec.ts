@@ -364,6 +364,9 @@ describe('the derived declaration', () => {
     expect(res.body.declaration_lines).toContainEqual({ stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 3 });
     expect(res.body.declaration_lines).toContainEqual({ stream: 'EPRO', material: 'steel', unit: 'kg', quantity: gramsRounded(steel) });
     expect(res.body.declaration_lines.filter((l: { stream: string }) => l.stream === 'EPRO')).toHaveLength(1);
+    // The units sold of household packaging: 3 wines + 100 + 300 cartons, each product once (its uvc lines add up to 809);
+    // professional packaging (kg only) states none.
+    expect(res.body.units_sold).toEqual([{ stream: 'EMB', quantity: 403 }]);
 
     // 2026-S2 uses the version in force then: the lighter bottle only.
     const s2 = await preview('2026-S2');
@@ -413,6 +416,7 @@ describe('the derived declaration', () => {
         quantity: l.quantity,
       })),
     ).toEqual(expected.declaration_lines);
+    expect(res.body.units_sold).toEqual(expected.units_sold);
     // The same declaration as any other.
     const stored = await auth(request(t.url).get(`/api/v1/declarations/${res.body.id}`));
     expect(stored.status).toBe(200);

@@ -108,9 +108,29 @@ describe('GET /api/v1/me/years/{year}', () => {
     });
     const straddling = await get('/api/v1/me/years/2025', token);
     expect(citeo(straddling.body)).toMatchObject({
-      count: { at_least: 8400, at_most: 10400 },
+      count: { at_least: 8400, at_most: 10400, basis: 'material_counts' },
       tier: null,
       possible_tiers: ['flat-fee', 'simplified'],
+    });
+
+    // The units sold stated for each half-year: the count is known, and the tier with it.
+    await post(token, {
+      period: '2025-S1',
+      lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4000)],
+      units_sold: [{ stream: 'EMB', quantity: 4000 }],
+    });
+    const partly = await get('/api/v1/me/years/2025', token);
+    expect(citeo(partly.body)).toMatchObject({ count: { at_least: 8400, at_most: 10400, basis: 'partly_units_sold' }, tier: null });
+    await post(token, {
+      period: '2025-S2',
+      lines: [line('glass', 'kg', 10), line('glass', 'uvc', 4400), line('steel', 'kg', 1), line('steel', 'uvc', 2000)],
+      units_sold: [{ stream: 'EMB', quantity: 5000 }],
+    });
+    const known = await get('/api/v1/me/years/2025', token);
+    expect(citeo(known.body)).toMatchObject({
+      count: { at_least: 9000, at_most: 9000, basis: 'units_sold' },
+      tier: { id: 'flat-fee' },
+      possible_tiers: ['flat-fee'],
     });
   });
 

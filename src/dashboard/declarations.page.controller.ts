@@ -125,10 +125,18 @@ export class DeclarationsPageController {
       field: null,
     };
     if (field(body, 'action') === 'add') {
-      if (sent >= MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full] }, sent > MAX_FORM_LINES ? 422 : 200);
-      return this.form(req, res, account, { period, lines: [...lines, ...blankLines(1)] });
+      if (sent >= MAX_FORM_LINES)
+        return this.form(
+          req,
+          res,
+          account,
+          { period, lines, errors: [full], soldValues: this.soldValuesOf(account, body) },
+          sent > MAX_FORM_LINES ? 422 : 200,
+        );
+      return this.form(req, res, account, { period, lines: [...lines, ...blankLines(1)], soldValues: this.soldValuesOf(account, body) });
     }
-    if (sent > MAX_FORM_LINES) return this.form(req, res, account, { period, lines, errors: [full] }, 422);
+    if (sent > MAX_FORM_LINES)
+      return this.form(req, res, account, { period, lines, errors: [full], soldValues: this.soldValuesOf(account, body) }, 422);
     // Blank lines are left out; the problems of the others point back at their place in the form.
     const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
     // Quantities as people write them ("1 200,5", "4 800"): read with the evidence of the whole form; what cannot be read for sure is said why.
@@ -145,10 +153,29 @@ export class DeclarationsPageController {
       });
       return line.quantity;
     });
+    // The units sold, one field per stream of the account that counts them; left blank, not stated.
+    const unitsSold = this.countStreams(account)
+      .map((stream) => ({ stream, text: field(body, `units_sold_${stream}`).trim() }))
+      .filter(({ text }) => text !== '');
+    const soldContext = numberContext(unitsSold.map(({ text }) => text));
+    const unreadSold = new Map<number, FieldError>();
+    const soldQuantities = unitsSold.map(({ stream, text }, at) => {
+      const read = readNumber(text, soldContext);
+      if (read.ok) return new ExactNumber(read.value);
+      unreadSold.set(at, {
+        pointer: `/units_sold/${at}/quantity`,
+        code: read.code,
+        detail: read.code,
+        params: { ...read.params, field: 'units_sold', stream },
+      });
+      return text;
+    });
     const submitted = {
       period,
       lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })),
+      ...(unitsSold.length > 0 ? { units_sold: unitsSold.map(({ stream }, at) => ({ stream, quantity: soldQuantities[at] })) } : {}),
     };
+    const soldValues = Object.fromEntries(unitsSold.map(({ stream, text }) => [stream, text]));
     try {
       // Nothing is filed yet: the check page shows what would be, and the person declares it there.
       return this.checkPage(req, res, client, await this.declarations.check(account, submitted), {
@@ -159,6 +186,12 @@ export class DeclarationsPageController {
       if (!(error instanceof ValidationProblem)) throw error;
       const errors = error.errors
         .map((e) => {
+          const sold = /^\/units_sold\/(\d+)/.exec(e.pointer);
+          if (sold) {
+            const position = Number(sold[1]);
+            const found = unreadSold.get(position) ?? e;
+            return { ...localizeErrors(language, [found])[0]!, line: null, field: `units_sold_${unitsSold[position]!.stream}` };
+          }
           const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
           if (!at) return { ...localizeErrors(language, [e])[0]!, line: null, field: e.pointer === '/period' ? 'period' : null };
           const position = Number(at[1]);
@@ -170,7 +203,7 @@ export class DeclarationsPageController {
           return { ...localizeErrors(language, [found])[0]!, line: filled[position]!.index, field: at[2] ?? null };
         })
         .filter((e, i, all) => all.findIndex((o) => o.line === e.line && o.field === e.field && o.message === e.message) === i);
-      this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors }, 422);
+      this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors, soldValues }, 422);
     }
   }
 
@@ -258,10 +291,21 @@ export class DeclarationsPageController {
       return this.form(req, res, account, { lines: blankLines(FORM_LINES), errors }, 400);
     }
     const lines = pending.lines.map(([stream, material, unit, quantity]) => ({ stream, material, unit, quantity }));
+    const unitsSold = pending.unitsSold ?? [];
     if (field(body, 'action') === 'edit')
-      return this.form(req, res, account, { period: pending.period, lines: [...lines, ...blankLines(1)] });
+      return this.form(req, res, account, {
+        period: pending.period,
+        lines: [...lines, ...blankLines(1)],
+        soldValues: Object.fromEntries(unitsSold),
+      });
 
-    const declaration = { period: pending.period, lines: lines.map((line) => ({ ...line, quantity: new ExactNumber(line.quantity) })) };
+    const declaration = {
+      period: pending.period,
+      lines: lines.map((line) => ({ ...line, quantity: new ExactNumber(line.quantity) })),
+      ...(unitsSold.length > 0
+        ? { units_sold: unitsSold.map(([stream, quantity]) => ({ stream, quantity: new ExactNumber(quantity) })) }
+        : {}),
+    };
     const name = field(body, 'name')
       .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '')
       .replace(/\s+/gu, ' ')
@@ -297,7 +341,7 @@ export class DeclarationsPageController {
       if (error instanceof ValidationProblem) {
         // The rules changed under the checked lines (the account's streams, the catalogue): back to the form, with why.
         const errors = localizeErrors(language, error.errors).map((e) => ({ ...e, line: null, field: null }));
-        return this.form(req, res, account, { period: pending.period, lines, errors }, 422);
+        return this.form(req, res, account, { period: pending.period, lines, errors, soldValues: Object.fromEntries(unitsSold) }, 422);
       }
       if (!(error instanceof StaleCheck)) throw error;
       const checked = await this.declarations.check(account, declaration);
@@ -337,7 +381,14 @@ export class DeclarationsPageController {
       res,
       'declaration',
       { title, nav: 'declarations', liveData: true },
-      { declaration, revisions: revisions.data, notice, filed, declaredBy: by },
+      {
+        declaration,
+        revisions: revisions.data,
+        notice,
+        filed,
+        declaredBy: by,
+        countsOnly: this.countsOnly(declaration.lines, declaration.units_sold),
+      },
     );
   }
 
@@ -358,6 +409,7 @@ export class DeclarationsPageController {
       writeDeclarationCsv(
         declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })),
         dialect,
+        declaration.units_sold.map((entry) => ({ stream: entry.stream, quantity: String(entry.quantity) })),
       ),
     );
   }
@@ -386,6 +438,7 @@ export class DeclarationsPageController {
     const value = sealable({
       period: declaration.period,
       lines: declaration.lines.map((l) => [l.stream, l.material, l.unit, l.quantity]),
+      unitsSold: declaration.unitsSold.map((u) => [u.stream, u.quantity]),
       replaces: checked.current?.revision ?? 0,
     });
     const lineOf = options.lineOf;
@@ -406,6 +459,8 @@ export class DeclarationsPageController {
           category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null,
         })),
         totals: checked.totals,
+        unitsSold: declaration.unitsSold,
+        countsOnly: this.countsOnly(declaration.lines, declaration.unitsSold),
         current: checked.current,
         unchanged: checked.unchanged,
         warnings: localizeErrors(language, warnings),
@@ -438,6 +493,15 @@ export class DeclarationsPageController {
         at: formatDateTime(language, d.submitted_at),
         lines: d.lines.length,
         totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
+        unitsSold: d.units_sold.map(
+          (entry) => `${entry.stream} ${formatQuantity(language, entry.quantity, this.catalogue.countUnitOf(entry.stream) ?? 'uvc')}`,
+        ),
+        counts: d.lines
+          .filter((line) => !this.catalogue.addsAcrossMaterials(line.unit) && !d.units_sold.some((entry) => entry.stream === line.stream))
+          .map(
+            (line) =>
+              `${line.stream}, ${line.material_category?.name?.[language] ?? line.material}${MESSAGES[language].site.colon} ${formatQuantity(language, line.quantity, line.unit)}`,
+          ),
         url: inLanguage(`${this.baseUrl}/dashboard/declarations/${d.id}`, language),
         contact: this.contact,
         next: this.whoFilesNext(language),
@@ -467,6 +531,12 @@ export class DeclarationsPageController {
       name: this.catalogue.unit(code)?.name[language] ?? code,
     }));
     const current = periodOf(parisDate(this.clock.now()));
+    const soldValues = (data.soldValues ?? {}) as Record<string, string>;
+    const unitsSold = this.countStreams(account).map((code) => ({
+      stream: code,
+      name: this.catalogue.stream(code)!.name[language],
+      value: soldValues[code] ?? '',
+    }));
     this.views.render(
       req,
       res,
@@ -485,9 +555,25 @@ export class DeclarationsPageController {
         fileName: null,
         report: null,
         ...data,
+        unitsSold,
       },
       status,
     );
+  }
+
+  /** The account's streams that count consumer sales units (household packaging): one units-sold field each. */
+  private countStreams(account: Account): string[] {
+    return account.profile.streams.filter((code) => this.catalogue.countUnitOf(code) !== undefined);
+  }
+
+  /** The units-sold fields as typed, to show them again. */
+  private soldValuesOf(account: Account, body: FormBody): Record<string, string> {
+    return Object.fromEntries(this.countStreams(account).map((code) => [code, field(body, `units_sold_${code}`)]));
+  }
+
+  /** Whether a stream has per-material counts but no units sold stated: the page then says why they are not added up. */
+  private countsOnly(lines: readonly { stream: string; unit: string }[], unitsSold: readonly { stream: string }[]): boolean {
+    return lines.some((line) => !this.catalogue.addsAcrossMaterials(line.unit) && !unitsSold.some((entry) => entry.stream === line.stream));
   }
 }
 
@@ -499,6 +585,8 @@ const MAX_NAME = 200;
 interface PendingDeclaration {
   period: string;
   lines: [string, string, string, string][];
+  /** The units sold per stream, as checked (absent in a page sealed before they could be stated). */
+  unitsSold?: [string, string][];
   /** The revision in force when it was checked (0: none), which filing it must replace. */
   replaces: number;
 }

@@ -79,7 +79,9 @@ export class OverviewPageController {
     );
     const lines = (data.yearLines.get(year) ?? []) as YearLine[];
     return (
-      tierPlacements([scheme], lines, Number(year), (s, eco, count) => this.catalogue.filingTier(s, eco, count))
+      tierPlacements([scheme], lines, data.yearUnitsSold.get(year) ?? [], Number(year), (s, eco, count) =>
+        this.catalogue.filingTier(s, eco, count),
+      )
         // An eco-organism that publishes no tiers places no one: nothing to say.
         .filter((placement) => placement.count !== null && placement.possible_tiers.length > 0)
         .map((placement) => {
@@ -89,6 +91,8 @@ export class OverviewPageController {
             eco: placement.eco_organism,
             low: placement.count!.at_least,
             high: placement.count!.at_most,
+            // Every half-year states its units sold: the count is known, not a range.
+            known: placement.count!.basis === 'units_sold',
             soFar: !complete,
             tier: placement.tier ? placement.tier.label[language] : null,
             tiers: placement.possible_tiers.map(label),

@@ -4,7 +4,7 @@ import { type Profile, sameProfile } from '../accounts/profile.js';
 import { LIVE } from '../auth/sessions/sessions.repository.js';
 import { SESSION_IDLE_MS } from '../auth/sessions/session-cookie.js';
 import type { DeclaredPeriod } from '../declarations/obligations/obligations.js';
-import type { YearLine } from '../declarations/years/annual-filing.js';
+import type { HalfYearUnitsSold, YearLine } from '../declarations/years/annual-filing.js';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 
 /** What the overview shows besides the signed-in account, read in one statement. */
@@ -15,8 +15,10 @@ export interface OverviewData {
   startOf: (stream: string) => string | null;
   /** The current live revisions that have lines, with the streams they declare (DeclarationsRepository.currentDeclarations). */
   declared: DeclaredPeriod[];
-  /** Per year, stream, material and unit: the current revisions' sum (YearTotalsRepository.lines, without the half-year split the page does not show). */
-  yearLines: Map<string, Pick<YearLine, 'stream' | 'unit' | 'quantity'>[]>;
+  /** Per year, stream, material and unit: the current revisions' quantities of S1, S2 and both (YearTotalsRepository.lines, without the material names the page does not show). */
+  yearLines: Map<string, Pick<YearLine, 'stream' | 'unit' | 's1' | 's2' | 'quantity'>[]>;
+  /** Per year, the units sold its current revisions state (YearTotalsRepository.unitsSold). */
+  yearUnitsSold: Map<string, HalfYearUnitsSold[]>;
   /** How many live sessions the client has (SessionsService.list's count). */
   sessions: number;
 }
@@ -38,7 +40,8 @@ interface OverviewRow {
   firstConfirmedAt: Date | null;
   liability: { stream: string; liableFrom: string | null }[];
   declared: (Omit<DeclaredPeriod, 'streams'> & { streams: string[] | null })[];
-  yearLines: { year: string; stream: string; unit: string; quantity: string }[];
+  yearLines: { year: string; stream: string; unit: string; s1: string | null; s2: string | null; quantity: string }[];
+  unitsSold: ({ year: string } & HalfYearUnitsSold)[];
   sessions: number;
 }
 
@@ -62,10 +65,16 @@ const OVERVIEW: Statement = {
                                                             'streams', (SELECT array_agg(DISTINCT l.stream ORDER BY l.stream) FROM declaration_lines l WHERE l.declaration_id = d.id))), '[]')
                    FROM declarations d WHERE d.client_id = c.client_id AND d.mode = 'live' AND d.status = 'current') AS declared,
                 (SELECT coalesce(json_agg(y), '[]')
-                   FROM (SELECT left(d.period, 4) AS year, l.stream, l.unit, trim_scale(sum(l.quantity))::text AS quantity
+                   FROM (SELECT left(d.period, 4) AS year, l.stream, l.unit,
+                                trim_scale(sum(l.quantity) FILTER (WHERE right(d.period, 2) = 'S1'))::text AS s1,
+                                trim_scale(sum(l.quantity) FILTER (WHERE right(d.period, 2) = 'S2'))::text AS s2,
+                                trim_scale(sum(l.quantity))::text AS quantity
                            FROM declarations d JOIN declaration_lines l ON l.declaration_id = d.id
                           WHERE d.client_id = c.client_id AND d.mode = 'live' AND d.status = 'current'
                           GROUP BY left(d.period, 4), l.stream, l.material_code, CASE WHEN l.material_code IS NULL THEN l.material END, l.unit) AS y) AS "yearLines",
+                (SELECT coalesce(json_agg(json_build_object('year', left(d.period, 4), 'half', lower(right(d.period, 2)), 'stream', u.stream, 'quantity', u.quantity)), '[]')
+                   FROM declarations d CROSS JOIN LATERAL jsonb_to_recordset(d.units_sold) AS u (stream text, quantity text)
+                  WHERE d.client_id = c.client_id AND d.mode = 'live' AND d.status = 'current') AS "unitsSold",
                 (SELECT count(*)::int FROM dashboard_sessions s WHERE s.client_id = c.client_id AND ${LIVE('$2')}) AS sessions
            FROM clients c WHERE c.client_id = $1`,
 };
@@ -98,14 +107,17 @@ export class OverviewRepository {
             idus: row.confirmedIdus,
           };
     const settings = new Map(row.liability.map((s) => [s.stream, s.liableFrom]));
-    const yearLines = new Map<string, Pick<YearLine, 'stream' | 'unit' | 'quantity'>[]>();
+    const yearLines = new Map<string, Pick<YearLine, 'stream' | 'unit' | 's1' | 's2' | 'quantity'>[]>();
     for (const { year, ...line } of row.yearLines) yearLines.set(year, [...(yearLines.get(year) ?? []), line]);
+    const yearUnitsSold = new Map<string, HalfYearUnitsSold[]>();
+    for (const { year, ...entry } of row.unitsSold) yearUnitsSold.set(year, [...(yearUnitsSold.get(year) ?? []), entry]);
     return {
       pending: confirmed === null || !sameProfile(pending, confirmed) ? pending : null,
       startOf: (stream) => liableFrom(settings.get(stream), row.firstConfirmedAt),
       // A revision without lines declares no stream (the services' queries join the lines).
       declared: row.declared.filter((d): d is DeclaredPeriod => d.streams !== null),
       yearLines,
+      yearUnitsSold,
       sessions: row.sessions,
     };
   }

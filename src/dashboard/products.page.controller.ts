@@ -11,7 +11,7 @@ import { Clock, parisDate } from '../calendar/clock.js';
 import { periodOf } from '../calendar/half-year.js';
 import { parsePeriod } from '../calendar/half-year.js';
 import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
-import { formatNumber } from '../i18n/format.js';
+import { formatNumber, formatQuantity } from '../i18n/format.js';
 import type { Language } from '../i18n/language.js';
 import { messagesFor } from '../i18n/messages/index.js';
 import { type ClientWriter, PREVIEW_CONTRIBUTIONS, ProductsService } from '../products/products.service.js';
@@ -152,6 +152,7 @@ export class ProductsPageController {
           uvc: line.uvc === null ? null : number(line.uvc),
           contributions: line.contributions.map((c) => m.contribution(c.reference, number(c.units), number(c.kg))),
         })),
+        unitsSold: preview.units_sold.map((entry) => m.unitsSold(entry.stream, formatQuantity(language, entry.quantity, 'uvc'))),
         errors: [],
       },
     );

@@ -77,7 +77,60 @@ describe('DeclarationValidator', () => {
           { stream: 'EMB', material: 'Custom foil', materialCode: null, unit: 'kg', quantity: '0.125' },
           { stream: 'CNT', material: 'Crates', materialCode: null, unit: 'unit', quantity: '3' },
         ],
+        unitsSold: [],
       },
+    });
+  });
+
+  describe('units sold', () => {
+    const counted = [
+      line({ stream: 'CNT', material: 'Verre', unit: 'unit', quantity: 95000 }),
+      line({ stream: 'CNT', material: 'Carton', unit: 'unit', quantity: 85000 }),
+    ];
+
+    it('states the units sold once per stream that counts units, stored in stream order', () => {
+      const result = validator.validate(body({ lines: counted, units_sold: [{ stream: 'CNT', quantity: 100000 }] }), context);
+      expect(result.ok && result.declaration.unitsSold).toEqual([{ stream: 'CNT', quantity: '100000' }]);
+    });
+
+    it("is part of the content: with units sold the hash differs, without them it is the lines' alone", () => {
+      const without = validator.validate(body({ lines: counted }), context);
+      const empty = validator.validate(body({ lines: counted, units_sold: [] }), context);
+      const with_ = validator.validate(body({ lines: counted, units_sold: [{ stream: 'CNT', quantity: 100000 }] }), context);
+      const other = validator.validate(body({ lines: counted, units_sold: [{ stream: 'CNT', quantity: 100001 }] }), context);
+      if (!without.ok || !empty.ok || !with_.ok || !other.ok) throw new Error('expected valid declarations');
+      expect(without.declaration.contentHash).toBe(contentHash(without.declaration.lines));
+      expect(empty.declaration.contentHash).toBe(without.declaration.contentHash);
+      expect(with_.declaration.contentHash).not.toBe(without.declaration.contentHash);
+      expect(other.declaration.contentHash).not.toBe(with_.declaration.contentHash);
+    });
+
+    it('refuses units sold below a material count, twice, for a stream without counts or lines, and what is no entry', () => {
+      const result = validator.validate(
+        body({
+          lines: [...counted, line()],
+          units_sold: [
+            { stream: 'CNT', quantity: 90000 },
+            { stream: 'CNT', quantity: 100000 },
+            { stream: 'EMB', quantity: 5 },
+            { stream: 'CNT', quantity: 1.5, extra: 1 },
+            'x',
+          ],
+        }),
+        context,
+      );
+      expect(errorsOf(result)).toEqual([
+        { pointer: '/units_sold/0/quantity', code: 'units_sold_below_material_count' },
+        { pointer: '/units_sold/1/stream', code: 'duplicate_units_sold' },
+        { pointer: '/units_sold/2/stream', code: 'units_sold_not_counted' },
+        { pointer: '/units_sold/3/extra', code: 'unknown_field' },
+        { pointer: '/units_sold/3/quantity', code: 'quantity_too_precise' },
+        { pointer: '/units_sold/4', code: 'invalid_type' },
+      ]);
+      expect(errorsOf(validator.validate(body({ units_sold: [{ stream: 'CNT', quantity: 1 }] }), context))).toEqual([
+        { pointer: '/units_sold/0/stream', code: 'units_sold_without_lines' },
+      ]);
+      expect(errorsOf(validator.validate(body({ units_sold: {} }), context))).toEqual([{ pointer: '/units_sold', code: 'invalid_type' }]);
     });
   });
 

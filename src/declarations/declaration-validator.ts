@@ -17,8 +17,11 @@ export const MAX_REPORTED_ERRORS = 1000;
 /** How many other lines of a duplicate group its problem names. */
 const NAMED_DUPLICATES = 5;
 
-const BODY_FIELDS = ['period', 'lines'];
+const BODY_FIELDS = ['period', 'lines', 'units_sold'];
 const LINE_FIELDS = ['stream', 'material', 'unit', 'quantity'];
+const UNITS_SOLD_FIELDS = ['stream', 'quantity'];
+/** At most this many `units_sold` entries (one per stream; far more than the published streams). */
+export const MAX_UNITS_SOLD = 20;
 // C0/C1 controls (DEL included), invisible format characters (U+200B, U+202E…) and line/paragraph
 // separators: a material is one line of text that reads as what it is.
 const CONTROL_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
@@ -42,8 +45,17 @@ export interface ValidDeclaration {
   /** The reference catalogue version the declaration was validated against. */
   catalogueVersion: number;
   lines: ValidLine[];
-  /** SHA-256 of the canonical lines, independent of their order: equal hashes = identical content. */
+  /** The consumer sales units stated per stream (a whole number as decimal text), in stream order; empty when not stated. */
+  unitsSold: ValidUnitsSold[];
+  /** SHA-256 of the canonical lines and units sold, independent of their order: equal hashes = identical content. */
   contentHash: string;
+}
+
+/** The consumer sales units of one stream, as stated. */
+export interface ValidUnitsSold {
+  stream: string;
+  /** A whole number as decimal text. */
+  quantity: string;
 }
 
 /** What the rules need to know about the declarant and the moment. */
@@ -107,6 +119,7 @@ export class DeclarationValidator {
 
     const period = this.checkPeriod(body.period, context.today, fail);
     const lines = this.checkLines(body.lines, period, context, fail);
+    const unitsSold = this.checkUnitsSold(body.units_sold, lines, period, context, fail);
 
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
     return {
@@ -115,7 +128,8 @@ export class DeclarationValidator {
         period: period!.code,
         catalogueVersion: this.catalogue.catalogueVersion,
         lines: lines!,
-        contentHash: contentHash(lines!),
+        unitsSold: unitsSold!,
+        contentHash: contentHash(lines!, unitsSold!),
       },
     };
   }
@@ -173,6 +187,108 @@ export class DeclarationValidator {
     this.checkDuplicates(lines, fail);
     this.checkUnitRequirements(lines, fail);
     return lines.every((line) => line?.complete) ? lines.map((line) => line!.valid) : undefined;
+  }
+
+  /**
+   * The optional `units_sold`: per stream that has a count unit (`uvc`) and lines in the declaration,
+   * once, a whole number of units at least as large as each of the stream's per-material counts (a
+   * material's count is the units whose packaging contains it: part of the units sold). Undefined when
+   * it has a problem; checked against `lines` only when they are valid.
+   */
+  private checkUnitsSold(
+    value: unknown,
+    lines: ValidLine[] | undefined,
+    period: Period | undefined,
+    context: DeclarantContext,
+    fail: Fail,
+  ): ValidUnitsSold[] | undefined {
+    if (value === undefined) return [];
+    if (!Array.isArray(value))
+      return void fail('/units_sold', 'invalid_type', `units_sold must be an array, not ${typeName(value)}`, {
+        expected: 'array',
+        actual: typeName(value),
+      });
+    let ok = true;
+    const bad: Fail = (pointer, code, detail, params) => {
+      ok = false;
+      fail(pointer, code, detail, params);
+    };
+    if (value.length > MAX_UNITS_SOLD) {
+      bad(
+        '/units_sold',
+        'too_many_units_sold',
+        `units_sold states each stream once: at most ${MAX_UNITS_SOLD} entries, not ${value.length}`,
+        {
+          max: MAX_UNITS_SOLD,
+          count: value.length,
+        },
+      );
+    }
+    const seen = new Map<string, number>();
+    const result: ValidUnitsSold[] = [];
+    value.slice(0, MAX_UNITS_SOLD).forEach((entry: unknown, index) => {
+      const at = `/units_sold/${index}`;
+      if (!isPlainObject(entry)) {
+        return void bad(at, 'invalid_type', `each units_sold entry must be an object with stream and quantity, not ${typeName(entry)}`, {
+          expected: 'object',
+          actual: typeName(entry),
+        });
+      }
+      for (const key of Object.keys(entry)) {
+        if (!UNITS_SOLD_FIELDS.includes(key)) bad(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
+      }
+      const stream = this.checkStream(entry.stream, `${at}/stream`, period, context, bad);
+      const unit = stream === undefined ? undefined : this.catalogue.countUnitOf(stream);
+      if (stream !== undefined && unit === undefined) {
+        bad(
+          `${at}/stream`,
+          'units_sold_not_counted',
+          `${stream} is declared in ${this.catalogue.unitsFor(stream).join(', ')} only: it has no count of sales units to state`,
+          {
+            stream,
+            streamName: names(this.catalogue.stream(stream)!.name),
+          },
+        );
+      }
+      const quantity = this.checkQuantity(entry.quantity, `${at}/quantity`, unit ?? 'uvc', bad);
+      if (stream === undefined || quantity === undefined) return void (ok = false);
+      const first = seen.get(stream);
+      if (first !== undefined) {
+        return void bad(
+          `${at}/stream`,
+          'duplicate_units_sold',
+          `the units sold of ${stream} are already stated at /units_sold/${first}: state them once per stream`,
+          {
+            stream,
+            other: first + 1,
+          },
+        );
+      }
+      seen.set(stream, index);
+      if (lines && unit) {
+        const counts = lines.filter((line) => line.stream === stream && line.unit === unit);
+        if (!lines.some((line) => line.stream === stream)) {
+          bad(`${at}/stream`, 'units_sold_without_lines', `the declaration has no line of ${stream}: state its units sold with its lines`, {
+            stream,
+            streamName: names(this.catalogue.stream(stream)!.name),
+          });
+        }
+        const largest = counts.reduce<ValidLine | undefined>(
+          (max, line) => (max && compareDecimal(max.quantity, line.quantity) >= 0 ? max : line),
+          undefined,
+        );
+        if (largest && compareDecimal(quantity, largest.quantity) < 0) {
+          bad(
+            `${at}/quantity`,
+            'units_sold_below_material_count',
+            `${quantity} units sold is fewer than the ${largest.quantity} units whose packaging contains "${largest.material}" (line ${lines.indexOf(largest) + 1}): a material's ${unit} line counts part of the units sold, never more`,
+            { stream, value: quantity, count: largest.quantity, material: shown(largest.material), line: lines.indexOf(largest) + 1 },
+          );
+        }
+      }
+      result.push({ stream, quantity });
+    });
+    return ok ? result.sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0)) : undefined;
   }
 
   private checkLine(
@@ -437,6 +553,8 @@ type Fail = (pointer: string, code: string, detail: string, params?: FieldErrorP
  */
 function positionOf(pointer: string): { line?: number; field?: string } {
   const [, first, index, field] = pointer.split('/');
+  // The units sold are no line: they are said by the field alone.
+  if (first === 'units_sold') return { field: first };
   if (index !== undefined) return field === undefined ? { line: Number(index) + 1 } : { line: Number(index) + 1, field };
   return first === undefined ? {} : { field: first };
 }
@@ -506,28 +624,52 @@ export interface DeclaredLine {
  * The same declaration, whichever way its lines came: one material is one identity (its published
  * category: `paper_cardboard`, "Paper and cardboard" and "Papier-carton" alike; an uncategorised
  * material by its folded text), quantities by value, lines in any order. Equal identities = the
- * same figures: filing them again makes no new revision.
+ * same figures (and the same units sold): filing them again makes no new revision.
  */
-export function declarationIdentity(lines: readonly DeclaredLine[]): string {
-  const canonical = lines
-    .map((line) =>
+export function declarationIdentity(
+  lines: readonly DeclaredLine[],
+  unitsSold: readonly { stream: string; quantity: string }[] = [],
+): string {
+  const canonical = [
+    ...lines.map((line) =>
       canonicalJson([
         line.stream,
         line.unit,
         line.materialCode === null ? `text:${foldText(line.material)}` : `category:${line.materialCode}`,
-        line.quantity.includes('.') ? line.quantity.replace(/\.?0+$/, '') : line.quantity,
+        byValue(line.quantity),
       ]),
-    )
-    .sort();
+    ),
+    ...unitsSold.map((entry) => canonicalJson([entry.stream, 'units_sold', byValue(entry.quantity)])),
+  ].sort();
   return sha256Hex(`[${canonical.join(',')}]`);
 }
 
+/** A decimal text by its value: `1200.500` and `1200.5` alike. */
+function byValue(quantity: string): string {
+  return quantity.includes('.') ? quantity.replace(/\.?0+$/, '') : quantity;
+}
+
+/** The order of two whole or decimal non-negative numbers written as plain decimal text. */
+function compareDecimal(a: string, b: string): number {
+  const [ai, af = ''] = a.split('.') as [string, string?];
+  const [bi, bf = ''] = b.split('.') as [string, string?];
+  if (ai.length !== bi.length) return ai.length - bi.length;
+  const width = Math.max(af.length, bf.length);
+  const x = ai + af.padEnd(width, '0');
+  const y = bi + bf.padEnd(width, '0');
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /**
- * Order-independent hash of the lines as stored: SHA-256 of the canonical JSON of the lines'
- * `[stream, unit, material, quantity]` arrays in the order of their own canonical JSON (each
- * line serialised once; the hashes stored since the first release are unchanged).
+ * Order-independent hash of the content as stored: SHA-256 of the canonical JSON of the lines'
+ * `[stream, unit, material, quantity]` arrays and the units sold's `["units_sold", stream, quantity]`
+ * arrays, in the order of their own canonical JSON (each serialised once). Without units sold the hash
+ * is the lines' alone: the hashes stored since the first release are unchanged.
  */
-export function contentHash(lines: ValidLine[]): string {
-  const canonical = lines.map((line) => canonicalJson([line.stream, line.unit, line.material, line.quantity])).sort();
+export function contentHash(lines: ValidLine[], unitsSold: readonly ValidUnitsSold[] = []): string {
+  const canonical = [
+    ...lines.map((line) => canonicalJson([line.stream, line.unit, line.material, line.quantity])),
+    ...unitsSold.map((entry) => canonicalJson(['units_sold', entry.stream, entry.quantity])),
+  ].sort();
   return sha256Hex(`[${canonical.join(',')}]`);
 }

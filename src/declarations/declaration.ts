@@ -24,6 +24,18 @@ export interface Declaration {
   mode: TokenMode;
   /** Who filed it; null for revisions filed before this was recorded. */
   submittedBy: SubmittedBy | null;
+  /** The consumer sales units stated for the half-year, once per stream, in stream order; empty when not stated. */
+  unitsSold: UnitsSold[];
+}
+
+/**
+ * The consumer sales units of one stream placed on the market in the half-year, as stated. Never the
+ * sum of the stream's `uvc` lines: each of those counts the units whose packaging contains its material.
+ */
+export interface UnitsSold {
+  stream: string;
+  /** A whole number as decimal text, e.g. `"90000"`. */
+  quantity: string;
 }
 
 /** A line of a declaration, as submitted (material trimmed) and categorised. */
@@ -37,7 +49,7 @@ export interface DeclarationLine {
   quantity: string;
 }
 
-/** The exact sum of a declaration's lines for one stream and unit. */
+/** The exact sum of a declaration's lines for one stream and unit (a unit of mass: counts per material do not add up). */
 export interface DeclarationTotal {
   stream: string;
   unit: string;

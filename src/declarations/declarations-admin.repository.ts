@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { KeysetPosition } from '../common/paging/keyset-cursor.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import {
+  additiveTotals,
   DECLARATION_COLUMNS,
   type LineAggregate,
   type LineAggregateRow,
@@ -72,7 +74,10 @@ const FIND_RECORD = `WITH declaration AS (SELECT * FROM declarations WHERE id = 
  */
 @Injectable()
 export class DeclarationsAdminRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ReferenceCatalogue,
+  ) {}
 
   async listPage(query: AdminListQuery): Promise<DeclarationSummary[]> {
     const { text, values } = adminListStatement(query);
@@ -84,7 +89,7 @@ export class DeclarationsAdminRepository {
   /** Any client's declaration by id. */
   async findRecord(id: string): Promise<DeclarationRecord | undefined> {
     const [record] = await this.dataSource.query<DeclarationRecord[]>(FIND_RECORD, [id]);
-    return record;
+    return record && { ...record, totals: additiveTotals(record.totals, this.catalogue) };
   }
 
   /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */
@@ -97,6 +102,6 @@ export class DeclarationsAdminRepository {
         ORDER BY declaration_id, stream, unit`,
       [ids],
     );
-    return lineAggregates(rows);
+    return lineAggregates(rows, this.catalogue);
   }
 }

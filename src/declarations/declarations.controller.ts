@@ -70,7 +70,9 @@ export class DeclarationsController {
       '',
       "**Warnings** (never errors): the answer's `warnings` lists what to check in a declaration that was accepted, each with `pointer`, `code` and `detail` (an empty array when there is nothing to say): `material_uncategorised` for a material that names no category of the stream's published grid (it is stored as written, but will not match a line of the eco-organism's grid), `quantity_maybe_tonnes` for a kg line that gives under 0.1 g of its material per consumer sales unit of the same material's uvc line (tonnes typed as kilograms). Warnings are not part of the declaration (nor of what makes two submissions identical); a replay with the same `Idempotency-Key` gives the same ones.",
       '',
-      'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order) creates nothing: 200 with the current revision.',
+      'Declarations are never overwritten: a submission for a period you already declared is revision n+1, the previous one becomes `superseded` and stays readable. Content identical to the current revision (same lines, in any order, and the same `units_sold`) creates nothing: 200 with the current revision.',
+      '',
+      '**Units sold** (optional, added in this version; a body without it is read as before): `units_sold` states, once per stream that counts sales units (household packaging, `EMB`), the consumer sales units (UVC) placed on the market in the half-year, every unit once. A `uvc` line counts the units whose packaging contains its material (a glass jar with a steel lid is on the glass line and on the steel line), so the lines are never added up across materials: `totals` holds `kg` only, and the filing tier (`GET /api/v1/me/years/{year}`) is computed from `units_sold` where stated, else given as a range. In a CSV file, a row in `uvc` with the material cell empty states them (`EMB,,uvc,90000`).',
       '',
       `**From a spreadsheet**: send the lines as \`text/csv\` with the period in the address (\`?period=2025-S1\`): a header row naming the columns \`stream\`, \`material\`, \`unit\`, \`quantity\` (or ${CSV_HEADERS.fr.map((name) => `\`${name}\``).join(', ')}) in any order, then one row per line. Comma or semicolon separated (detected), UTF-8 with or without BOM or Windows-1252, CRLF or LF, quoted cells; in a semicolon-separated file quantities may use a decimal comma (\`12,5\`). Blank rows and trailing empty cells are ignored. Problems point at cells as a spreadsheet numbers rows (header = row 1): \`/rows/12/quantity\`, with \`row\`. Same rules, limits (1,000 lines, 1 MiB), revisions, idempotency and answers as JSON. A blank template: \`GET /api/v1/declaration-template.csv\`.`,
       '',
@@ -101,6 +103,19 @@ export class DeclarationsController {
             { stream: 'EMB', material: 'paper_cardboard', unit: 'kg', quantity: 310 },
             { stream: 'EMB', material: 'paper_cardboard', unit: 'uvc', quantity: 1500 },
           ],
+        },
+      },
+      unitsSold: {
+        summary: 'Household packaging with the units sold: 6,000 units, 4,800 of them in glass, 1,500 with cardboard',
+        value: {
+          period: '2025-S1',
+          lines: [
+            { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 1200.5 },
+            { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 4800 },
+            { stream: 'EMB', material: 'paper_cardboard', unit: 'kg', quantity: 310 },
+            { stream: 'EMB', material: 'paper_cardboard', unit: 'uvc', quantity: 1500 },
+          ],
+          units_sold: [{ stream: 'EMB', quantity: 6000 }],
         },
       },
     },
@@ -236,6 +251,7 @@ function declarationCsv(declaration: DeclarationDto, dialect: CsvDialect): Strea
     writeDeclarationCsv(
       declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })),
       dialect,
+      declaration.units_sold.map((entry) => ({ stream: entry.stream, quantity: String(entry.quantity) })),
     ),
     {
       type: CSV_MEDIA_TYPE,

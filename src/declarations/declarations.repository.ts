@@ -5,7 +5,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import type { CursorPosition } from './declaration-cursor.js';
 import type { ValidLine } from './declaration-validator.js';
-import type { Declaration, DeclarationRecord, DeclarationStatus, DeclarationSummary, DeclarationTotal } from './declaration.js';
+import type { Declaration, DeclarationRecord, DeclarationStatus, DeclarationSummary, DeclarationTotal, UnitsSold } from './declaration.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import type { TokenMode } from '../common/token-format.js';
 
 /** Whose data a client query reaches: one client, in one mode (its live data or its sandbox). */
@@ -48,6 +49,8 @@ export interface NewDeclaration {
   submitter: Submitter;
   /** The person who declared it in the dashboard, by the full name typed next to the statement; null through the API. */
   declaredByName: string | null;
+  /** The consumer sales units stated, once per stream; empty when not stated. */
+  unitsSold: UnitsSold[];
 }
 
 /** The `submitted_by` JSON the insert stores; a token's prefix is added there from its row. */
@@ -89,11 +92,12 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
 
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
   ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode,
-  CASE WHEN declared_by_name IS NULL THEN submitted_by ELSE submitted_by || jsonb_build_object('declared_by_name', declared_by_name) END AS "submittedBy"`;
+  CASE WHEN declared_by_name IS NULL THEN submitted_by ELSE submitted_by || jsonb_build_object('declared_by_name', declared_by_name) END AS "submittedBy",
+  units_sold AS "unitsSold"`;
 
 /**
- * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric) of
- * ONE declaration, as JSON columns, from a relation `source` of its `declaration_lines` rows.
+ * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric; the
+ * caller keeps those of units that add up across materials, `additiveTotals`) of ONE declaration, as JSON columns, from a relation `source` of its `declaration_lines` rows.
  */
 export const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'material', material, 'materialCode', material_code,
@@ -120,12 +124,12 @@ const SUPERSEDE: Statement = {
 const INSERT: Statement = {
   name: 'declarations.insert',
   text: `WITH declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by, declared_by_name)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by, declared_by_name, units_sold)
            VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13,
                    CASE WHEN $14::jsonb->>'type' = 'token'
                         THEN $14::jsonb || jsonb_build_object('token_prefix',
                                (SELECT t.prefix FROM client_tokens t WHERE t.id = ($14::jsonb->>'token_id')::uuid AND t.client_id = $1))
-                        ELSE $14::jsonb END, $15)
+                        ELSE $14::jsonb END, $15, $16::jsonb)
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
@@ -154,7 +158,13 @@ export class DeclarationsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly statements: PreparedStatements,
+    private readonly catalogue: ReferenceCatalogue,
   ) {}
+
+  /** The record with the totals of units that add up across materials only (see `additiveTotals`). */
+  private additive(record: DeclarationRecord): DeclarationRecord {
+    return { ...record, totals: additiveTotals(record.totals, this.catalogue) };
+  }
 
   /**
    * Runs `work` in a READ COMMITTED transaction holding the advisory lock of (client, period), which
@@ -229,16 +239,17 @@ export class DeclarationsRepository {
         declaration.mode,
         submittedByJson(declaration.submitter),
         declaration.declaredByName,
+        JSON.stringify(declaration.unitsSold),
       ],
       manager,
     );
-    return record!;
+    return this.additive(record!);
   }
 
   /** The full record, or undefined if `id` is not a declaration of this client in this mode. */
   async findRecord(scope: DataScope, id: string, manager?: EntityManager): Promise<DeclarationRecord | undefined> {
     const [record] = await this.statements.query<DeclarationRecord>(FIND_RECORD, [scope.clientId, id, scope.mode], manager);
-    return record;
+    return record && this.additive(record);
   }
 
   /** The client's current declarations with the streams each declares: what GET /me/obligations needs. */
@@ -278,7 +289,7 @@ export class DeclarationsRepository {
         ORDER BY l.declaration_id, l.stream, l.unit`,
       [scope.clientId, ids, scope.mode],
     );
-    return lineAggregates(rows);
+    return lineAggregates(rows, this.catalogue);
   }
 }
 
@@ -297,13 +308,22 @@ export interface LineAggregateRow {
   lines: number;
 }
 
-/** The rows of such a query, by declaration. */
-export function lineAggregates(rows: LineAggregateRow[]): Map<string, LineAggregate> {
+/**
+ * The totals a declaration shows: those of units that add up across materials (kg). A `uvc` line counts
+ * the units whose packaging contains its material, so the sum of a stream's `uvc` lines counts a unit once
+ * per material: it is no count of anything, and the units sold are stated on their own (`unitsSold`).
+ */
+export function additiveTotals(totals: DeclarationTotal[], catalogue: ReferenceCatalogue): DeclarationTotal[] {
+  return totals.filter((total) => catalogue.addsAcrossMaterials(total.unit));
+}
+
+/** The rows of such a query, by declaration (the totals of units that add up across materials only). */
+export function lineAggregates(rows: LineAggregateRow[], catalogue: ReferenceCatalogue): Map<string, LineAggregate> {
   const result = new Map<string, LineAggregate>();
   for (const row of rows) {
     const entry = result.get(row.declarationId) ?? { lineCount: 0, totals: [] };
     entry.lineCount += row.lines;
-    entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
+    if (catalogue.addsAcrossMaterials(row.unit)) entry.totals.push({ stream: row.stream, unit: row.unit, quantity: row.quantity });
     result.set(row.declarationId, entry);
   }
   return result;

@@ -49,7 +49,7 @@ export interface CheckedDeclaration {
   declaration: ValidDeclaration;
   /** As `submit` would answer them (a CSV file's point at its cells). */
   warnings: FieldError[];
-  /** Exact sums per stream and unit, as the stored record would give them. */
+  /** Exact sums per stream and unit that adds up across materials (kg), as the stored record would give them. */
   totals: { stream: string; unit: string; quantity: string }[];
   /** The revision in force for the period, which filing this would replace; null for the first. */
   current: DeclarationSummaryDto | null;
@@ -203,15 +203,17 @@ export class DeclarationsService {
       status: 'current',
       limit: 1,
     });
-    const lines = current
-      ? (await this.repository.currentRecord({ clientId: account.clientId, mode: 'live' }, declaration.period))?.lines
+    const record = current
+      ? await this.repository.currentRecord({ clientId: account.clientId, mode: 'live' }, declaration.period)
       : undefined;
     return {
       declaration,
       warnings,
-      totals: totalsOf(declaration.lines),
+      totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
       current: current ? DeclarationSummaryDto.from(current) : null,
-      unchanged: lines !== undefined && declarationIdentity(lines) === declarationIdentity(declaration.lines),
+      unchanged:
+        record !== undefined &&
+        declarationIdentity(record.lines, record.unitsSold) === declarationIdentity(declaration.lines, declaration.unitsSold),
     };
   }
 
@@ -272,12 +274,12 @@ export class DeclarationsService {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
-          const identity = declarationIdentity(declaration.lines);
+          const identity = declarationIdentity(declaration.lines, declaration.unitsSold);
           const found = await this.repository.supersedeCurrent(
             manager,
             scope,
             declaration.period,
-            (current) => declarationIdentity(current.lines) === identity,
+            (current) => declarationIdentity(current.lines, current.unitsSold) === identity,
           );
           const current = found?.record;
           let record: DeclarationRecord;
@@ -301,6 +303,7 @@ export class DeclarationsService {
                 catalogueVersion: declaration.catalogueVersion,
                 submitter: origin.submitter,
                 declaredByName: origin.declaredByName ?? null,
+                unitsSold: declaration.unitsSold,
               },
               declaration.lines,
             );

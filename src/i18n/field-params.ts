@@ -118,6 +118,11 @@ export interface FieldParams extends ProductFieldParams {
   quantity_too_precise: Position & { unit?: string; decimals?: number };
   duplicate_line: Position & { lines?: readonly number[]; rows?: readonly number[]; more?: number };
   companion_line_missing: Position & { stream?: string; streamName?: Names; unit?: string; requires?: string; material?: string };
+  too_many_units_sold: Position & { max?: number; count?: number };
+  units_sold_not_counted: Position & { stream?: string; streamName?: Names };
+  duplicate_units_sold: Position & { stream?: string; other?: number };
+  units_sold_without_lines: Position & { stream?: string; streamName?: Names };
+  units_sold_below_material_count: Position & { stream?: string; value?: string; count?: string; material?: string };
 
   // Warnings of a valid declaration (declaration-warnings.ts): said, never refused
   material_uncategorised: Position & { value?: string; stream?: string; streamName?: Names; allowed?: readonly Names[] };

@@ -139,6 +139,14 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
     { unit: 'kg', requires: 'l', material: 'Verre' },
     {},
   ],
+  too_many_units_sold: [{ field: 'units_sold', max: 20, count: 21 }, {}],
+  units_sold_not_counted: [
+    { field: 'units_sold', stream: 'EPRO', streamName: { fr: 'Emballages professionnels', en: 'Professional packaging' } },
+    {},
+  ],
+  duplicate_units_sold: [{ field: 'units_sold', stream: 'EMB', other: 1 }, {}],
+  units_sold_without_lines: [{ field: 'units_sold', ...EMB }, {}],
+  units_sold_below_material_count: [{ field: 'units_sold', stream: 'EMB', value: '80000', count: '95000', material: 'Verre' }, {}],
   material_uncategorised: [
     { line: 1, field: 'material', value: 'Plastique', ...EMB, allowed: [{ fr: 'Verre', en: 'Glass' }] },
     { value: 'Plastique' },

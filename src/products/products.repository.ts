@@ -63,6 +63,8 @@ export interface DerivedLineRow {
   kgRounded: string;
   /** Sales units carrying this material. */
   uvc: string;
+  /** The stream's units sold: Σ units of the product versions with packaging in it, each product once (the same on every line of the stream). */
+  unitsSold: string;
   products: number;
 }
 
@@ -353,21 +355,27 @@ export class ProductsRepository {
    */
   async derivedLines(manager: EntityManager, scope: DataScope, period: string): Promise<{ lines: DerivedLineRow[]; products: number }> {
     const partials: PartialLine[] = [];
+    // Units sold per stream, each product once whatever its materials (whole numbers: exact as BigInt).
+    const unitsSold = new Map<string, bigint>();
     let products = 0;
     for (const range of await this.chunkRanges(manager, scope)) {
-      const [chunk]: { versions: number; partials: PartialLine[] }[] = await manager.query(
+      const [chunk]: { versions: number; partials: PartialLine[]; sold: { stream: string; units: string }[] }[] = await manager.query(
         `WITH ${SOLD_IN_CHUNK}
          SELECT (SELECT count(DISTINCT version_id)::int FROM contributions) AS versions,
                 coalesce((SELECT json_agg(json_build_object('stream', stream, 'materialCode', material_code, 'kg', kg::text, 'uvc', uvc::text, 'products', n))
                             FROM (SELECT stream, material_code, sum(kg) AS kg, sum(units) AS uvc, count(*) AS n FROM contributions GROUP BY stream, material_code) x),
-                         '[]') AS partials`,
+                         '[]') AS partials,
+                coalesce((SELECT json_agg(json_build_object('stream', stream, 'units', units::text))
+                            FROM (SELECT stream, sum(units) AS units FROM (SELECT DISTINCT version_id, stream, units FROM contributions) v GROUP BY stream) y),
+                         '[]') AS sold`,
         [scope.clientId, period, scope.mode, range.after, range.until],
       );
       products += chunk!.versions;
       partials.push(...chunk!.partials);
+      for (const { stream, units } of chunk!.sold) unitsSold.set(stream, (unitsSold.get(stream) ?? 0n) + BigInt(units));
     }
     if (partials.length === 0) return { lines: [], products };
-    const lines: DerivedLineRow[] = await manager.query(
+    const summed: Omit<DerivedLineRow, 'unitsSold'>[] = await manager.query(
       `SELECT stream, material_code AS "materialCode", trim_scale(sum(kg))::text AS kg, trim_scale(round(sum(kg), 3))::text AS "kgRounded",
               sum(uvc)::text AS uvc, sum(n)::int AS products
          FROM unnest($1::text[], $2::text[], $3::numeric[], $4::numeric[], $5::int[]) AS x (stream, material_code, kg, uvc, n)
@@ -380,6 +388,7 @@ export class ProductsRepository {
         partials.map((p) => p.products),
       ],
     );
+    const lines = summed.map((line) => ({ ...line, unitsSold: String(unitsSold.get(line.stream) ?? 0n) }));
     return { lines, products };
   }
 

@@ -356,7 +356,7 @@ export class ProductsService {
         },
       ]);
     }
-    const body = { period, lines: this.declarationLines(lines) };
+    const body = { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines) };
     return this.declarations.submit(account, body, idempotencyKey, origin, {
       onStored: async (manager, declaration) => {
         await this.repository.lockCatalogue(manager, scope);
@@ -453,6 +453,14 @@ export class ProductsService {
     ]);
   }
 
+  /** Per stream that counts sales units, the units sold of its products: each product once, whatever its materials. */
+  private unitsSold(lines: DerivedLineRow[]): { stream: string; quantity: number }[] {
+    const streams = new Map(lines.map((line) => [line.stream, line.unitsSold]));
+    return [...streams]
+      .filter(([stream]) => this.catalogue.countUnitOf(stream) !== undefined)
+      .map(([stream, quantity]) => ({ stream, quantity: Number(quantity) }));
+  }
+
   private derived(
     period: string,
     lines: DerivedLineRow[],
@@ -487,6 +495,7 @@ export class ProductsService {
         })),
       })),
       declaration_lines: this.declarationLines(lines),
+      units_sold: this.unitsSold(lines),
     };
   }
 

@@ -90,6 +90,19 @@ export class ReferenceCatalogue {
     return this.streams.get(streamCode)?.units ?? [];
   }
 
+  /**
+   * Whether quantities in `unit` add up across materials: a mass does; a count (`uvc`) does not, since
+   * each material's line counts the units whose packaging contains that material.
+   */
+  addsAcrossMaterials(unit: string): boolean {
+    return this.units.get(unit)?.kind !== 'count';
+  }
+
+  /** The stream's count unit (`uvc` for household packaging), in which its consumer sales units are stated; undefined when it has none. */
+  countUnitOf(streamCode: string): StreamUnit | undefined {
+    return this.unitsFor(streamCode).find((unit) => this.units.get(unit)?.kind === 'count');
+  }
+
   /** The stream's published material category that `material` names (by code, French or English name; case-insensitive). */
   materialFor(streamCode: string, material: string): Material | undefined {
     return this.materialsByName.get(streamCode)?.get(fold(material));

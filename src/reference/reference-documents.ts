@@ -490,7 +490,7 @@ export const CLIENT_API_ENDPOINTS = {
   'GET /declarations/{id}': "one of the caller's declarations: its revision, lines, totals and receipt",
   'GET /declarations/{id}.csv': "one of the caller's declarations as a CSV file of its lines (stream, material, unit, quantity)",
   'POST /declarations':
-    'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc)',
+    'submit a declaration for a period (`YYYY-S1` or `YYYY-S2`, a half-year convention of this service) with lines of stream, material, unit and quantity (household packaging: each material in kg also carries its count of sales units in uvc; the units sold, once per stream, in `units_sold`)',
   // Products
   'POST /products':
     'add products to the catalogue (JSON or CSV): reference, name, stream, optional GTIN, the half-year the packaging applies from, and its packaging elements (material category, grams of one element, elements per unit)',

@@ -154,6 +154,8 @@ describe('the words of French pages and e-mails', () => {
         at: '26 novembre 2026 à 04:07, heure de Paris',
         lines: 4,
         totals: ['EMB 1 510,5 kg'],
+        unitsSold: ['EMB 90\u202f000 UVC'],
+        counts: ['EMB, Verre\u00a0: 95\u202f000 UVC'],
         url: 'https://declarations.example/dashboard/declarations/x',
         contact: 'contact@declarations.example',
         next: [w.operator_does.fr, w.you_still_do.fr, w.by_when.fr],

@@ -167,3 +167,32 @@ describe('GET /api/v1/admin/years/{year}/export', () => {
     expect(empty.body).toEqual({ year: 2023, eco_organism: null, rows: [], missing_clients: [] });
   });
 });
+
+describe('the units sold in the annual filing', () => {
+  it('a row of their own (S1 + S2 as stated), never the uvc lines added up; none when a half-year does not state them', async () => {
+    const c = await createClientWithToken(t, { client_id: 'annual-units', company: 'Unités SAS' });
+    await setStream(c.clientId, 'Citeo');
+    const file = (period: string, lines: unknown[], unitsSold?: number) =>
+      request(t.url)
+        .post('/api/v1/declarations')
+        .set('authorization', `Bearer ${c.token}`)
+        .send({ period, lines, ...(unitsSold === undefined ? {} : { units_sold: [{ stream: 'EMB', quantity: unitsSold }] }) });
+    expect((await file('2024-S1', [line('paper_cardboard', 85000), line('glass', 60000)], 90000)).status).toBe(201);
+    expect((await file('2024-S2', [line('glass', 10000)], 10000)).status).toBe(201);
+    const rowsOf = async () =>
+      (await request(t.url).get('/api/v1/admin/years/2024/export?eco_organism=Citeo').set(admin)).body.rows
+        .filter((r: { client_id: string }) => r.client_id === c.clientId)
+        .map((r: Record<string, unknown>) => [r.material, r.material_category, r.unit, r.quantity]);
+    expect(await rowsOf()).toEqual([
+      [null, 'glass', 'uvc', '70000'],
+      [null, 'paper_cardboard', 'uvc', '85000'],
+      // 90,000 + 10,000 units sold, each once (the lines would add up to 155,000).
+      [null, null, 'uvc', '100000'],
+    ]);
+    const csv = (await request(t.url).get('/api/v1/admin/years/2024/export.csv?eco_organism=Citeo').set(admin)).text;
+    expect(csv).toMatch(/\r\nunits_sold,2024,Citeo,annual-units,Unités SAS,[^\r]*,EMB,,,uvc,100000,/);
+    // S2 filed again without its units sold: the year's would be S1's alone, so none is given.
+    expect((await file('2024-S2', [line('glass', 10000)])).status).toBe(201);
+    expect((await rowsOf()).filter((r: unknown[]) => r[1] === null)).toEqual([]);
+  });
+});

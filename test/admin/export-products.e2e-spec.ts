@@ -225,6 +225,7 @@ interface ExportDeclaration {
   client_id: string;
   declaration_id: string;
   lines: unknown[];
+  units_sold: unknown[];
   products?: unknown;
 }
 
@@ -255,7 +256,8 @@ describe('the period export with detail=products', () => {
       const csv = records((await get(`/api/v1/admin/periods/${period}/export.csv`)).body);
       expect(csv.header).toHaveLength(15);
       expect(csv.header.at(-1)).toBe('eco_organism');
-      expect(csv.rows).toHaveLength(detailed.declarations.reduce((n, d) => n + d.lines.length, 0));
+      // A row per line, and one per stream whose units sold are stated (the derived declaration states them).
+      expect(csv.rows).toHaveLength(detailed.declarations.reduce((n, d) => n + d.lines.length + d.units_sold.length, 0));
     }
   });
 
@@ -298,6 +300,8 @@ describe('the period export with detail=products', () => {
       ['BTL-75-ROUGE', 'paper_cardboard', 'kg', kgOf(3000, 2, '2.5'), '2.5', '2', '3000'],
       ['POT-250', 'glass', 'kg', kgOf(7, 1, '200'), '200', '1', '7'],
       ['POT-250', 'aluminium', 'kg', kgOf(7, 1, '3.125'), '3.125', '1', '7'],
+      // Its units sold, each product once: 3,000 wines and 7 jars (the uvc lines would add up to 9,007).
+      ['', '', 'uvc', '3007', '', '', ''],
     ]);
     expect(mine[0]).toMatchObject({
       period: '2026-S1',

@@ -365,3 +365,51 @@ describe('a slow reader', () => {
     expect(rows).toBe(20_000 + 1);
   });
 });
+
+describe('counts of sales units in the export and summary', () => {
+  it('never adds uvc lines across materials; the units sold the clients state are totalled and exported on their own', async () => {
+    const emb = (material: string, unit: string, quantity: number) => ({ stream: 'EMB', material, unit, quantity });
+    const a = await createClientWithToken(t, { streams: ['EMB'] });
+    const b = await createClientWithToken(t, { streams: ['EMB'] });
+    const period = '2025-S1';
+    const post = (token: string, body: object) =>
+      request(t.url)
+        .post('/api/v1/declarations')
+        .set('authorization', `Bearer ${token}`)
+        .send({ period, ...body });
+    const counted = [
+      emb('glass', 'kg', 12600),
+      emb('glass', 'uvc', 60000),
+      emb('paper_cardboard', 'kg', 3867.5),
+      emb('paper_cardboard', 'uvc', 85000),
+    ];
+    expect((await post(a.token, { lines: counted, units_sold: [{ stream: 'EMB', quantity: 90000 }] })).status).toBe(201);
+    expect((await post(b.token, { lines: [emb('glass', 'kg', 1), emb('glass', 'uvc', 1000)] })).status).toBe(201);
+
+    const summary = await request(t.url).get(`/api/v1/admin/periods/${period}/summary`).set(admin());
+    // Per material across clients (units with glass: 61,000); per stream, kg only; the units sold of the one client that states them.
+    expect(summary.body.totals).toContainEqual(
+      expect.objectContaining({ stream: 'EMB', material_category: 'glass', unit: 'uvc', quantity: '61000' }),
+    );
+    expect(summary.body.stream_totals).toContainEqual({ stream: 'EMB', unit: 'kg', quantity: '16468.5' });
+    expect(summary.body.stream_totals.filter((total: { unit: string }) => total.unit !== 'kg')).toEqual([]);
+    expect(summary.body.units_sold).toEqual([{ stream: 'EMB', quantity: '90000', client_count: 1 }]);
+
+    const json = await request(t.url).get(`/api/v1/admin/periods/${period}/export`).set(admin());
+    const byClient = Object.fromEntries(json.body.declarations.map((d: { client_id: string }) => [d.client_id, d]));
+    expect(byClient[a.clientId].units_sold).toEqual([{ stream: 'EMB', quantity: '90000' }]);
+    expect(byClient[b.clientId].units_sold).toEqual([]);
+
+    const csv = parseCsv((await request(t.url).get(`/api/v1/admin/periods/${period}/export.csv`).set(admin())).text);
+    const rowsOf = (clientId: string) => csv.filter((row) => row[1] === clientId).map((row) => row.slice(9, 14));
+    expect(rowsOf(a.clientId)).toEqual([
+      ['EMB', 'glass', 'glass', 'kg', '12600'],
+      ['EMB', 'glass', 'glass', 'uvc', '60000'],
+      ['EMB', 'paper_cardboard', 'paper_cardboard', 'kg', '3867.5'],
+      ['EMB', 'paper_cardboard', 'paper_cardboard', 'uvc', '85000'],
+      // The units sold: unit uvc, no material, as the client's own files write them.
+      ['EMB', '', '', 'uvc', '90000'],
+    ]);
+    expect(rowsOf(b.clientId)).toHaveLength(2);
+  });
+});

@@ -64,6 +64,11 @@ describe('products in the dashboard', () => {
     expect(preview.html).toContain('410,5');
     expect(preview.html).toContain('4,5');
     expect(preview.html).toContain('BTL-75\u00a0: 1\u202f000 UVC, 410,5 kg');
+    // 1,000 units sold, each once, though its two materials' uvc lines add up to 2,000.
+    expect(preview.html).toContain(
+      '<p class="units-sold">Unités vendues (UVC), EMB\u00a0: 1\u202f000\u00a0UVC, chaque produit une seule fois',
+    );
+    expect(preview.html).not.toMatch(/2\u202f000/);
 
     const filed = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
     expect(filed.status).toBe(303);
@@ -77,6 +82,9 @@ describe('products in the dashboard', () => {
       { material: 'glass', unit: 'uvc', quantity: '1000.000' },
       { material: 'paper_cardboard', unit: 'kg', quantity: '4.500' },
       { material: 'paper_cardboard', unit: 'uvc', quantity: '1000.000' },
+    ]);
+    expect((await t.pool.query(`SELECT units_sold FROM declarations WHERE client_id = $1`, [clientId])).rows).toEqual([
+      { units_sold: [{ stream: 'EMB', quantity: '1000' }] },
     ]);
     const { rows: audit } = await t.pool.query(`SELECT changes FROM audit_events WHERE client_id = $1 AND action = 'declaration.derived'`, [
       clientId,

@@ -69,6 +69,109 @@ describe('materials chosen, not guessed', () => {
   );
 });
 
+describe('units sold, never the uvc lines added up', () => {
+  // 85,000 units have carton in their packaging, 60,000 glass: a unit with both is on both lines, so 145,000 counts nothing.
+  const COUNTED: Array<[string, string, string, string]> = [
+    ['EMB', 'Papier-carton', 'kg', '3 867,5'],
+    ['EMB', 'Papier-carton', 'uvc', '85 000'],
+    ['EMB', 'Verre', 'kg', '12 600'],
+    ['EMB', 'Verre', 'uvc', '60 000'],
+  ];
+  const SUM = /145[\u202f\u00a0 ,.]?000/;
+  const checkWithUnits = (browser: DashboardClient, period: string, unitsSold: string) =>
+    browser.post('/dashboard/declarations', {
+      period,
+      stream: COUNTED.map((l) => l[0]),
+      material: COUNTED.map((l) => l[1]),
+      unit: COUNTED.map((l) => l[2]),
+      quantity: COUNTED.map((l) => l[3]),
+      units_sold_EMB: unitsSold,
+      action: 'submit',
+    });
+  const mailFor = async (sent: number) => {
+    const deadline = Date.now() + 20_000;
+    while (inbox.length === sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return inbox.at(-1)!;
+  };
+
+  it('the check page, the confirmation, the list and the e-mail show per-material counts without their sum, and why', async () => {
+    const { clientId } = await createClient(t, { email: `uvc.${Date.now()}@exemple.fr` });
+    const browser = await signedIn(t, clientId, 'fr');
+    const form = (await browser.get('/dashboard/declarations/new')).html;
+    expect(form).toContain(
+      '<label for="units_sold_EMB">Unités de vente consommateur (UVC) vendues sur le semestre, EMB · Emballages ménagers</label>',
+    );
+
+    const page = await check(browser, '2023-S1', COUNTED);
+    expect(page.status).toBe(200);
+    const main = mainOf(page.html);
+    expect(main).not.toMatch(SUM);
+    expect(main).toMatch(/<td data-label="Quantité" class="num">85\u202f000<\/td>/);
+    expect(main).toContain('id="counts-only">Unités vendues non indiquées');
+
+    const sent = inbox.length;
+    const filed = await browser.declare(page, 'Claire Martin');
+    expect(filed.status).toBe(303);
+    const confirmation = mainOf((await browser.get(filed.location!)).html);
+    expect(confirmation).not.toMatch(SUM);
+    expect(confirmation).toContain('id="counts-only">Unités vendues non indiquées');
+    const list = mainOf((await browser.get('/dashboard/declarations')).html);
+    expect(list).not.toMatch(SUM);
+    expect(list).toContain('<dt>Unités vendues (UVC)</dt><dd>non indiquées</dd>');
+    const mail = await mailFor(sent);
+    expect(mail.text).not.toMatch(SUM);
+    expect(mail.text).toContain('Unités vendues non indiquées');
+    expect(mail.text).toMatch(/- EMB, Papier-carton\u00a0: 85\u202f000\u00a0UVC/);
+    expect(mail.text).toMatch(/- EMB, Verre\u00a0: 60\u202f000\u00a0UVC/);
+  });
+
+  it('with 90,000 units sold stated, each of them shows 90 000, stored with the revision, and never the sum', async () => {
+    const { clientId } = await createClient(t, { email: `uvc.sold.${Date.now()}@exemple.fr` });
+    const browser = await signedIn(t, clientId, 'fr');
+    const page = await checkWithUnits(browser, '2023-S2', '90 000');
+    expect(page.status).toBe(200);
+    const main = mainOf(page.html);
+    expect(main).not.toMatch(SUM);
+    expect(main).toMatch(/<li id="units-sold-EMB">Unités vendues \(UVC\), EMB\u00a0: <strong>90\u202f000\u00a0UVC<\/strong><\/li>/);
+    expect(main).not.toContain('id="counts-only"');
+
+    const sent = inbox.length;
+    const filed = await browser.declare(page, 'Claire Martin');
+    expect(filed.status).toBe(303);
+    const id = filedId(filed.location)!;
+    expect((await t.pool.query(`SELECT units_sold FROM declarations WHERE id = $1`, [id])).rows).toEqual([
+      { units_sold: [{ stream: 'EMB', quantity: '90000' }] },
+    ]);
+    const confirmation = mainOf((await browser.get(filed.location!)).html);
+    expect(confirmation).not.toMatch(SUM);
+    expect(confirmation).toMatch(/Unités vendues \(UVC\), EMB\u00a0: <strong>90\u202f000\u00a0UVC<\/strong>/);
+    const list = mainOf((await browser.get('/dashboard/declarations')).html);
+    expect(list).not.toMatch(SUM);
+    expect(list).toMatch(/<dt>Unités vendues \(UVC\)<\/dt><dd><ul class="plain"><li>EMB\u00a0: 90\u202f000\u00a0UVC<\/li>/);
+    const mail = await mailFor(sent);
+    expect(mail.text).not.toMatch(SUM);
+    expect(mail.text).toContain('Unités vendues\u00a0: EMB 90\u202f000\u00a0UVC');
+    // The downloaded file carries them as its own row, and "Change" brings them back to the form.
+    const csv = await browser.get(`/dashboard/declarations/${id}/csv`);
+    expect(csv.html).toMatch(/\r\nEMB;;uvc;90000\r\n/);
+    const again = await checkWithUnits(browser, '2023-S2', '90 000');
+    const edit = await browser.declare(again, '', 'edit');
+    expect(edit.html).toMatch(/<input id="units_sold_EMB" name="units_sold_EMB" value="90000"/);
+  });
+
+  it('refuses units sold below a material count, next to the field; nothing filed', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'fr');
+    const page = await checkWithUnits(browser, '2023-S1', '80 000');
+    expect(page.status).toBe(422);
+    expect(page.html).toMatch(
+      /<p class="error" id="units_sold_EMB-error">[^<]*80\u202f000 unités vendues, c’est moins que les 85\u202f000 UVC dont l’emballage comporte «\u00a0Papier-carton\u00a0»/,
+    );
+    expect(page.html).toContain('<a href="#units_sold_EMB">');
+    expect(await count(clientId)).toBe(0);
+  });
+});
+
 describe('check, declare, confirm', () => {
   it('shows what will be filed without filing it; the named declaration files it, with a confirmation and an e-mail', async () => {
     const email = `conformite.${Date.now()}@exemple.fr`;
@@ -83,7 +186,9 @@ describe('check, declare, confirm', () => {
     // Lines with their category in the page's language, totals per stream and unit in French formats.
     expect(main).toContain('<td data-label="Matériau">Verre</td><td data-label="Catégorie du barème">Verre</td>');
     expect(main).toContain('1\u202f240,5\u202fkg');
-    expect(main).toMatch(/5\u202f800[\u00a0\u202f]UVC/);
+    // The uvc lines (4,800 glass, 1,000 plastic) are never added up: no units sold stated, the page says why.
+    expect(main).not.toMatch(/5\u202f800/);
+    expect(main).toContain('Unités vendues non indiquées');
     // The uncategorised material is said at its line, and the statement is there with the name field.
     expect(main).toContain('À vérifier avant le dépôt');
     expect(main).toMatch(

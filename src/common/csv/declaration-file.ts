@@ -38,11 +38,22 @@ export function fileQuantity(value: string, dialect: CsvDialect): string {
   return /^-?[1-9]\d{0,2}[.,]\d{3}$/.test(written) ? `${written}0` : written;
 }
 
-/** A declaration as a spreadsheet opens it (common/csv/write-csv.ts): the header in the dialect's words, then one row per line. */
-export function writeDeclarationCsv(lines: readonly CsvLine[], dialect: CsvDialect = CSV_DIALECTS.en): Buffer {
+/**
+ * A declaration as a spreadsheet opens it (common/csv/write-csv.ts): the header in the dialect's words,
+ * one row per line, then one row per stream whose consumer sales units are stated: unit `uvc`, material
+ * empty (`EMB,,uvc,90000`), as the upload reads them.
+ */
+export function writeDeclarationCsv(
+  lines: readonly CsvLine[],
+  dialect: CsvDialect = CSV_DIALECTS.en,
+  unitsSold: readonly { stream: string; quantity: string }[] = [],
+): Buffer {
   return writeCsv(
     CSV_HEADERS[dialect.name],
-    lines.map((line) => [line.stream, line.material, line.unit, fileQuantity(line.quantity, dialect)]),
+    [
+      ...lines.map((line) => [line.stream, line.material, line.unit, fileQuantity(line.quantity, dialect)]),
+      ...unitsSold.map((entry) => [entry.stream, '', 'uvc', fileQuantity(entry.quantity, dialect)]),
+    ],
     dialect,
   );
 }

@@ -25,10 +25,15 @@ export const DECLARATION_COLUMNS: CsvColumns<Column> = {
 
 /** A declaration file read as the JSON body it stands for, and where each of its lines came from. */
 export interface DeclarationSheet {
-  /** `{ period, lines }` for the validator; quantities as written (decimal comma made a point). */
-  body: { period: string | undefined; lines: Record<string, unknown>[] };
+  /**
+   * `{ period, lines, units_sold? }` for the validator; quantities as written (decimal comma made a point).
+   * A row in `uvc` without a material states the stream's units sold (UNITS_SOLD_ROW).
+   */
+  body: { period: string | undefined; lines: Record<string, unknown>[]; units_sold?: Record<string, unknown>[] };
   /** Spreadsheet row number (header = 1) of each line of `body.lines`. */
   rows: number[];
+  /** Spreadsheet row number of each entry of `body.units_sold`. */
+  unitsSoldRows: number[];
   /** Cells that cannot stand for a value at all (pointers `/rows/<row>/<column>`). */
   errors: FieldError[];
   /** Rows skipped as comments (`#`, the template's examples). */
@@ -44,7 +49,13 @@ export interface DeclarationSheet {
 export function readDeclarationCsv(file: DeclarationFile, period: string | undefined, maxLines: number): DeclarationSheet {
   const text = decodeCsv(file.bytes, file.charset, 'application/json, text/csv');
   const table = readCsvTable(text, DECLARATION_COLUMNS, maxLines);
-  const sheet: DeclarationSheet = { body: { period, lines: [] }, rows: [], errors: [...table.errors], comments: table.comments };
+  const sheet: DeclarationSheet = {
+    body: { period, lines: [] },
+    rows: [],
+    unitsSoldRows: [],
+    errors: [...table.errors],
+    comments: table.comments,
+  };
   // The evidence of every quantity of the file at once: "1.200" is 1200 in a file that writes "12,5" elsewhere.
   const context = numberContext(
     table.records.slice(0, maxLines).map(({ cells }) => (typeof cells.quantity === 'string' ? cells.quantity : '')),
@@ -62,6 +73,11 @@ export function readDeclarationCsv(file: DeclarationFile, period: string | undef
     }
     const line: Record<string, unknown> = { ...cells };
     if (typeof line.quantity === 'string') line.quantity = quantityOf(line.quantity, context, row, sheet.errors);
+    if (isUnitsSoldRow(cells)) {
+      (sheet.body.units_sold ??= []).push({ stream: line.stream, quantity: line.quantity });
+      sheet.unitsSoldRows.push(row);
+      continue;
+    }
     sheet.body.lines.push(line);
     sheet.rows.push(row);
   }
@@ -69,6 +85,14 @@ export function readDeclarationCsv(file: DeclarationFile, period: string | undef
   sheet.errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   return sheet;
 }
+
+/**
+ * A row of the file that states a stream's consumer sales units rather than a material's: unit `uvc`,
+ * material cell empty (`EMB;;uvc;90000`). Every unit counted once, whatever its materials.
+ */
+export const UNITS_SOLD_UNIT = 'uvc';
+const isUnitsSoldRow = (cells: Partial<Record<Column, string>>) =>
+  cells.material === undefined && cells.unit !== undefined && cells.unit.trim().toLowerCase() === UNITS_SOLD_UNIT;
 
 /**
  * The number a quantity cell writes, as people write it (`readNumber`: "1 200,5", "1.200,5",
@@ -113,6 +137,17 @@ function paramsAtRows(sheet: DeclarationSheet, params: FieldError['params']): Fi
 export function pointAtCells(sheet: DeclarationSheet, errors: FieldError[]): FieldError[] {
   const read = new Set(sheet.errors.map((error) => error.pointer));
   const mapped = errors.map((error): FieldError => {
+    const sold = /^\/units_sold\/(\d+)(\/.*)?$/.exec(error.pointer);
+    if (sold) {
+      const row = sheet.unitsSoldRows[Number(sold[1])]!;
+      return {
+        pointer: `/rows/${row}${sold[2] ?? ''}`,
+        code: error.code,
+        detail: `row ${row}: ${error.detail}`,
+        row,
+        params: error.params,
+      };
+    }
     const line = /^\/lines\/(\d+)(\/.*)?$/.exec(error.pointer);
     if (line) {
       const row = sheet.rows[Number(line[1])]!;

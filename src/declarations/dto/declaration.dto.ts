@@ -1,7 +1,15 @@
 import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { LocalizedName } from '../../reference/reference-documents.js';
-import type { Declaration, DeclarationLine, DeclarationRecord, DeclarationSummary, DeclarationTotal, SubmittedBy } from '../declaration.js';
+import type {
+  Declaration,
+  DeclarationLine,
+  DeclarationRecord,
+  DeclarationSummary,
+  DeclarationTotal,
+  SubmittedBy,
+  UnitsSold,
+} from '../declaration.js';
 import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 
 export class LocalizedNameDto {
@@ -46,7 +54,10 @@ export class DeclarationLineDto {
   }
 }
 
-@ApiSchema({ description: "The sum of a declaration's lines for one stream and unit." })
+@ApiSchema({
+  description:
+    "The sum of a declaration's lines for one stream and unit, for units that add up across materials (`kg`). Counts of sales units (`uvc`) are never summed across materials: a `uvc` line counts the units whose packaging contains its material, so one unit is on as many lines as it has materials; the units sold are `units_sold`.",
+})
 export class DeclarationTotalDto {
   @ApiProperty({ example: 'EMB' })
   stream!: string;
@@ -63,6 +74,23 @@ export class DeclarationTotalDto {
 
   static from(total: DeclarationTotal): DeclarationTotalDto {
     return { stream: total.stream, unit: total.unit, quantity: total.quantity };
+  }
+}
+
+@ApiSchema({
+  description:
+    "The consumer sales units (UVC) of one stream placed on the market in the half-year, as stated: every unit once, whatever its materials. Not the sum of the stream's `uvc` lines.",
+})
+export class UnitsSoldDto {
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** A whole number, 0 to 10^12. */
+  @ApiProperty({ type: 'integer', example: 90000, minimum: 0 })
+  quantity!: number;
+
+  static from(entry: UnitsSold): UnitsSoldDto {
+    return { stream: entry.stream, quantity: Number(entry.quantity) };
   }
 }
 
@@ -138,7 +166,14 @@ export abstract class DeclarationBaseDto {
   @ApiProperty({ type: SubmittedByDto, nullable: true })
   submitted_by!: SubmittedBy | null;
 
-  /** Exact sums per stream and unit (decimal strings). */
+  /**
+   * The consumer sales units stated for the half-year, once per stream, in stream order; empty when the
+   * declaration does not state them (then only the per-material `uvc` lines are known, which do not add up).
+   */
+  @ApiProperty({ type: [UnitsSoldDto] })
+  units_sold!: UnitsSoldDto[];
+
+  /** Exact sums per stream and unit (decimal strings), for units that add up across materials (`kg`): no `uvc` total. */
   @ApiProperty({ type: [DeclarationTotalDto] })
   totals!: DeclarationTotalDto[];
 }
@@ -184,6 +219,8 @@ export class DeclarationDto extends DeclarationBaseDto {
       mode: stored.mode ?? 'live',
       // Responses stored before `submitted_by` existed did not say.
       submitted_by: stored.submitted_by ?? null,
+      // Responses stored before units sold could be stated had none.
+      units_sold: (stored.units_sold ?? []).map(({ stream, quantity }) => ({ stream, quantity })),
       lines: stored.lines.map(({ stream, material, material_category: c, unit, quantity }) => ({
         stream,
         material,
@@ -268,5 +305,6 @@ function baseOf(row: Declaration) {
     catalogue_version: row.catalogueVersion,
     mode: row.mode,
     submitted_by: row.submittedBy ?? null,
+    units_sold: (row.unitsSold ?? []).map(UnitsSoldDto.from),
   };
 }

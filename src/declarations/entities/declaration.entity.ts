@@ -19,6 +19,7 @@ import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 @Check('ck_declarations_catalogue_version_positive', `catalogue_version >= 1`)
 @Check('ck_declarations_submitted_by', `submitted_by IS NULL OR submitted_by->>'type' IN ('token', 'dashboard', 'operator')`)
 @Check('ck_declarations_mode', `mode IN ('live', 'test')`)
+@Check('ck_declarations_units_sold', `jsonb_typeof(units_sold) = 'array' AND jsonb_array_length(units_sold) <= 20`)
 @Check('ck_declarations_declared_by_name', `declared_by_name IS NULL OR char_length(declared_by_name) BETWEEN 1 AND 200`)
 // The database, not only the code, guarantees one current revision per (client, mode, period) (mode: migrations/1797000000000-sandbox.ts).
 @Index('uq_declarations_client_period_current', ['clientId', 'mode', 'period'], { unique: true, where: `status = 'current'` })
@@ -85,4 +86,11 @@ export class DeclarationEntity {
   /** The full name of the person who declared it in the dashboard (migrations/1797500000000-declared-by-name.ts); null through the API. */
   @Column({ name: 'declared_by_name', type: 'text', nullable: true })
   declaredByName!: string | null;
+
+  /**
+   * The consumer sales units stated for the half-year, once per stream (migrations/1797700000000-declaration-units-sold.ts):
+   * `[{ stream, quantity }]`, quantity a whole number as decimal text; `[]` when not stated.
+   */
+  @Column({ name: 'units_sold', type: 'jsonb', default: () => "'[]'" })
+  unitsSold!: { stream: string; quantity: string }[];
 }

@@ -21,6 +21,11 @@ export interface AnnualRow {
   quantity: string;
   s1Receipt: string | null;
   s2Receipt: string | null;
+  /**
+   * The row gives the client's consumer sales units sold for the stream (S1 + S2 as stated, every
+   * revision of the year with lines of the stream stating them; `material` empty, unit `uvc`), not a material's count.
+   */
+  unitsSold: boolean;
 }
 
 /**
@@ -53,21 +58,39 @@ const BATCH_ROWS = 500;
 
 /**
  * The sums of current revisions of S1 and S2 per client, stream, material and unit, in client
- * order; `$3` (nullable) keeps the streams set to one eco-organism.
+ * order; `$3` (nullable) keeps the streams set to one eco-organism. After a stream's materials, its
+ * units sold: the stated ones added up, only when every current revision of the year that declares the
+ * stream states them (a sum of one half-year's units sold and nothing for the other would pass for the year's).
  */
 export const ANNUAL_ROWS = `
-  SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
-         cs.eco_organism AS "ecoOrganism", l.stream, coalesce(l.material_code, l.material) AS material, l.material_code IS NOT NULL AS categorised,
-         l.unit, trim_scale(sum(l.quantity))::text AS quantity,
-         max(d.receipt) FILTER (WHERE d.period = $1) AS "s1Receipt", max(d.receipt) FILTER (WHERE d.period = $2) AS "s2Receipt"
-    FROM declarations d
-    JOIN clients c ON c.client_id = d.client_id
-    JOIN declaration_lines l ON l.declaration_id = d.id
-    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
-   WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live' AND ($3::text IS NULL OR cs.eco_organism = $3)
-   GROUP BY d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, l.stream,
-            coalesce(l.material_code, l.material), l.material_code IS NOT NULL, l.unit
-   ORDER BY d.client_id, l.stream, material, l.unit`;
+  SELECT * FROM (
+    SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
+           cs.eco_organism AS "ecoOrganism", l.stream, coalesce(l.material_code, l.material) AS material, l.material_code IS NOT NULL AS categorised,
+           l.unit, trim_scale(sum(l.quantity))::text AS quantity,
+           max(d.receipt) FILTER (WHERE d.period = $1) AS "s1Receipt", max(d.receipt) FILTER (WHERE d.period = $2) AS "s2Receipt",
+           false AS "unitsSold"
+      FROM declarations d
+      JOIN clients c ON c.client_id = d.client_id
+      JOIN declaration_lines l ON l.declaration_id = d.id
+      LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
+     WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live' AND ($3::text IS NULL OR cs.eco_organism = $3)
+     GROUP BY d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, l.stream,
+              coalesce(l.material_code, l.material), l.material_code IS NOT NULL, l.unit
+    UNION ALL
+    SELECT d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, u.stream, '', false, 'uvc',
+           sum(u.quantity::numeric)::text,
+           max(d.receipt) FILTER (WHERE d.period = $1), max(d.receipt) FILTER (WHERE d.period = $2), true
+      FROM declarations d
+      JOIN clients c ON c.client_id = d.client_id
+      CROSS JOIN LATERAL jsonb_to_recordset(d.units_sold) AS u (stream text, quantity text)
+      LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = u.stream
+     WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live' AND ($3::text IS NULL OR cs.eco_organism = $3)
+     GROUP BY d.client_id, c.confirmed_company, c.confirmed_country, c.confirmed_idus, cs.eco_organism, u.stream
+    HAVING count(*) = (SELECT count(*) FROM declarations d2
+                        WHERE d2.client_id = d.client_id AND d2.period IN ($1, $2) AND d2.status = 'current' AND d2.mode = 'live'
+                          AND EXISTS (SELECT 1 FROM declaration_lines l2 WHERE l2.declaration_id = d2.id AND l2.stream = u.stream))
+  ) AS rows
+   ORDER BY "clientId", stream, "unitsSold", material, unit`;
 
 /**
  * The current revisions of S1 and S2 that ANNUAL_ROWS sums (with `$3`, those with a line of a

@@ -254,7 +254,8 @@ class JsonWriter extends ExportWriter {
       idus: r.idus,
       eco_organism: r.ecoOrganism,
       stream: r.stream,
-      material: r.categorised ? null : r.material,
+      // The units sold are no material's: both null, unit `uvc`.
+      material: r.categorised || r.unitsSold ? null : r.material,
       material_category: r.categorised ? r.material : null,
       unit: r.unit,
       quantity: r.quantity,
@@ -339,7 +340,8 @@ class CsvWriter extends ExportWriter {
   protected row(r: AnnualRow): string {
     return csvRow(
       [
-        'total',
+        // The client's units sold (material empty, unit uvc), or a material's total.
+        r.unitsSold ? 'units_sold' : 'total',
         String(this.year),
         r.ecoOrganism,
         r.clientId,

@@ -25,6 +25,8 @@ export interface ExportLineRow {
   quantity: string;
   /** The eco-organism set for the client and the line's stream, if any. */
   ecoOrganism: string | null;
+  /** The declaration's units sold (the same on each of its rows). */
+  unitsSold: { stream: string; quantity: string }[];
 }
 
 /**
@@ -56,6 +58,7 @@ export interface PeriodSummaryRows {
   missing: { clientId: string; company: string | null; email: string | null }[];
   totals: SummaryTotalRow[];
   streamTotals: { stream: string; unit: string; quantity: string }[];
+  unitsSold: { stream: string; quantity: string; clientCount: number }[];
 }
 
 /** The current revision of every client for `$1`, one row per line, in client then line order. */
@@ -63,7 +66,7 @@ export const EXPORT_LINES = `
   SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
          d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
          l.stream, l.material, l.material_code AS "materialCode", l.unit, trim_scale(l.quantity)::text AS quantity,
-         cs.eco_organism AS "ecoOrganism"
+         cs.eco_organism AS "ecoOrganism", d.units_sold AS "unitsSold"
     FROM declarations d
     JOIN clients c ON c.client_id = d.client_id
     JOIN declaration_lines l ON l.declaration_id = d.id
@@ -80,6 +83,7 @@ export const EXPORT_LINES_WITH_PRODUCTS = `
   SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
          d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
          x.stream, x.material, x.material_code AS "materialCode", x.unit, x.quantity, cs.eco_organism AS "ecoOrganism",
+         d.units_sold AS "unitsSold",
          dx.declaration_id IS NOT NULL AS derived, x.element, x.reference, x.name, x.gtin, x."validFrom", x.units, x.position,
          x."weightG", x."perUnit", x."packagingCategory", x."reuseStatus"
     FROM declarations d
@@ -168,7 +172,14 @@ export class PeriodExportRepository {
         `SELECT l.stream, l.unit, trim_scale(sum(l.quantity))::text AS quantity FROM ${CURRENT_LINES} GROUP BY l.stream, l.unit ORDER BY l.stream, l.unit`,
         [period],
       );
-      return { ...counts!, missing, totals, streamTotals };
+      const unitsSold = await manager.query(
+        `SELECT u.stream, sum(u.quantity::numeric)::text AS quantity, count(DISTINCT d.client_id)::int AS "clientCount"
+           FROM declarations d CROSS JOIN LATERAL jsonb_to_recordset(d.units_sold) AS u (stream text, quantity text)
+          WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
+          GROUP BY u.stream ORDER BY u.stream`,
+        [period],
+      );
+      return { ...counts!, missing, totals, streamTotals, unitsSold };
     });
   }
 }

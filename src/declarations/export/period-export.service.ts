@@ -131,6 +131,7 @@ const declarationJson = (first: ExportLineRow, rows: ExportLineRow[], index: num
       quantity: row.quantity,
       eco_organism: row.ecoOrganism,
     })),
+    units_sold: (first.unitsSold ?? []).map((entry) => ({ stream: entry.stream, quantity: entry.quantity })),
   };
   return `${index === 0 ? '' : ','}\n${JSON.stringify(declaration)}`;
 };
@@ -141,8 +142,31 @@ const jsonFormatter = (period: string): ExportFormatter => ({
   end: () => '\n]}\n',
 });
 
-/** A declaration's rows as CSV cells, in the order of CSV_COLUMNS; `quantity` writes the exact decimal text. */
-const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) =>
+/**
+ * A declaration's rows as CSV cells, in the order of CSV_COLUMNS; `quantity` writes the exact decimal text.
+ * Its units sold follow its lines: one row per stream, unit `uvc`, material empty (as the client's files write them).
+ */
+const csvCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) => [
+  ...lineCells(period, rows, quantity),
+  ...lineCells(period, unitsSoldRows(rows), quantity),
+];
+
+/** The units sold of the declaration of `rows`, as rows of the export (unit `uvc`, no material). */
+function unitsSoldRows(rows: ExportLineRow[]): ExportLineRow[] {
+  const first = rows[0];
+  if (!first) return [];
+  return (first.unitsSold ?? []).map((entry) => ({
+    ...first,
+    stream: entry.stream,
+    material: '',
+    materialCode: null,
+    unit: 'uvc',
+    quantity: entry.quantity,
+    ecoOrganism: rows.find((row) => row.stream === entry.stream)?.ecoOrganism ?? null,
+  }));
+}
+
+const lineCells = (period: string, rows: ExportLineRow[], quantity: (value: string) => string) =>
   rows.map((row) => [
     period,
     row.clientId,
@@ -199,8 +223,8 @@ interface DetailFormatter {
   open(head: ExportDetailRow, lines: ExportDetailRow[], index: number): string;
   /** One product version's elements (consecutive rows of one reference); `index`: its rank in the declaration. */
   product(elements: ExportDetailRow[], index: number): string;
-  /** `products`: how many product versions were written. */
-  close(derived: boolean, products: number): string;
+  /** `head`: the declaration's first row; `products`: how many product versions were written. */
+  close(head: ExportDetailRow, products: number): string;
   end(): string;
 }
 
@@ -264,7 +288,7 @@ class ByDeclarationWithProducts extends Transform {
     if (!this.head) return;
     if (!this.opened) this.open();
     if (this.product.length > 0) this.writeProduct();
-    this.push(this.formatter.close(this.head.derived, this.products));
+    this.push(this.formatter.close(this.head, this.products));
     this.head = undefined;
     this.opened = false;
     this.products = 0;
@@ -297,7 +321,7 @@ const jsonDetailFormatter = (period: string, catalogue: ReferenceCatalogue): Det
     open: (head, lines, index) => declarationJson(head, lines, index).slice(0, -1),
     product: (elements, index) =>
       `${index === 0 ? ',"products":[' : ','}\n${JSON.stringify(productJson(elements.map(elementOf), catalogue))}`,
-    close: (derived, products) => (!derived ? ',"products":null}' : products === 0 ? ',"products":[]}' : '\n]}'),
+    close: (head, products) => (!head.derived ? ',"products":null}' : products === 0 ? ',"products":[]}' : '\n]}'),
     end: plain.end,
   };
 };
@@ -318,9 +342,11 @@ const csvDetailFormatter = (period: string, dialect: CsvDialect): DetailFormatte
       head.derived || lines.length === 0 ? '' : write(csvCells(period, lines, decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])),
     product: (elements) => {
       const products = elements.map(elementOf);
-      return write(csvCells(period, elements, decimal).map((cells, i) => [...cells, ...productCells(products[i]!, decimal)]));
+      return write(lineCells(period, elements, decimal).map((cells, i) => [...cells, ...productCells(products[i]!, decimal)]));
     },
-    close: () => '',
+    // A derived declaration's units sold follow its products (written after its lines for one entered directly).
+    close: (head) =>
+      head.derived ? write(lineCells(period, unitsSoldRows([head]), decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])) : '',
     end: () => '',
   };
 };
@@ -390,7 +416,9 @@ export class PeriodExportService {
         client_count: t.clientCount,
         line_count: t.lineCount,
       })),
-      stream_totals: s.streamTotals,
+      // Counts per material do not add up across materials: the stream totals are of masses only.
+      stream_totals: s.streamTotals.filter((t) => this.catalogue.addsAcrossMaterials(t.unit)),
+      units_sold: s.unitsSold.map((u) => ({ stream: u.stream, quantity: u.quantity, client_count: u.clientCount })),
     };
   }
 }

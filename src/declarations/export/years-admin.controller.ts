@@ -129,6 +129,7 @@ export class YearsAdminController {
     summary: 'The annual filing: each client\u2019s S1 + S2 totals per stream, material and unit (JSON)',
     description: [
       'Every household filing found is annual: this sums, per client, stream, material (published category, else the submitted text) and unit, the current revisions of S1 and S2 of the year, naming the receipts summed. ',
+      "A `uvc` row counts the units whose packaging contains that material, never added up across materials; after a stream's materials, a row with `material` and `material_category` null and unit `uvc` (CSV: `kind` `units_sold`) gives the client's consumer sales units sold for the stream, S1 + S2 as stated (`units_sold`), when every current revision of the year with lines of the stream states them. ",
       '`eco_organism` keeps the streams the operator set to that eco-organism (`PUT /admin/clients/{id}/streams/{stream}`); it must be one the published data lists (else 422 with the list). ',
       '`missing_clients`: clients liable for an ended half-year of the year without a current declaration of it (as in the period summary). ',
       '`detail=products` adds `declarations`: the per-product detail of the revisions summed (what a filing per consumer sales unit needs); without it the filing is unchanged. ',

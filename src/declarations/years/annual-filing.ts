@@ -15,21 +15,37 @@ export interface YearLine {
   quantity: string;
 }
 
+/** The units sold a half-year's current revision states for one stream. */
+export interface HalfYearUnitsSold {
+  /** `s1` or `s2`. */
+  half: 's1' | 's2';
+  stream: string;
+  /** A whole number as decimal text. */
+  quantity: string;
+}
+
 /**
- * The yearly count of sales units a stream's lines show. A `uvc` line counts the units whose
- * packaging includes that material, so a unit made of two materials is counted on two lines: the
- * units placed on the market are at least the largest material's count and at most the sum.
+ * The yearly count of consumer sales units of a stream. Where a half-year states its units sold,
+ * they are its count, exactly. Where it has only per-material `uvc` lines, each counts the units whose
+ * packaging includes that material, so a unit made of two materials is on two lines: the half-year's
+ * units are at least its largest material's count and at most the sum of its lines. The year adds
+ * its two half-years' bounds.
  */
 export interface UnitCount {
   at_least: number;
   at_most: number;
+  /**
+   * `units_sold`: every half-year with figures states its units sold (the bounds are equal, the count is
+   * known); `material_counts`: none does, the bounds come from the per-material lines; `partly_units_sold`: one does.
+   */
+  basis: 'units_sold' | 'material_counts' | 'partly_units_sold';
 }
 
 export interface TierPlacement {
   stream: string;
   eco_organism: string;
   count_unit: string;
-  /** Null when the year has no line in `count_unit` for the stream. */
+  /** Null when the year has neither units sold nor a line in `count_unit` for the stream. */
   count: UnitCount | null;
   /** The tier both bounds of the count fall in; null when no tier is published, no count, or the bounds straddle tiers. */
   tier: FilingTier | null;
@@ -37,11 +53,39 @@ export interface TierPlacement {
   possible_tiers: string[];
 }
 
-/** The count of `unit` lines of a stream, as bounds (see UnitCount); null when there are none. */
-export function unitCount(lines: readonly YearLine[], stream: string, unit: string): UnitCount | null {
-  const counts = lines.filter((line) => line.stream === stream && line.unit === unit).map((line) => Number(line.quantity));
-  if (counts.length === 0) return null;
-  return { at_least: Math.max(...counts), at_most: counts.reduce((sum, count) => sum + count, 0) };
+/** The year's count of `unit` for a stream, from its units sold where stated, else its lines (see UnitCount); null when there is neither. */
+export function unitCount(
+  lines: readonly YearLine[],
+  stream: string,
+  unit: string,
+  unitsSold: readonly HalfYearUnitsSold[] = [],
+): UnitCount | null {
+  let atLeast = 0;
+  let atMost = 0;
+  let stated = 0;
+  let counted = 0;
+  for (const half of ['s1', 's2'] as const) {
+    const sold = unitsSold.find((entry) => entry.half === half && entry.stream === stream);
+    if (sold) {
+      atLeast += Number(sold.quantity);
+      atMost += Number(sold.quantity);
+      stated++;
+      continue;
+    }
+    const counts = lines
+      .filter((line) => line.stream === stream && line.unit === unit && line[half] !== null)
+      .map((line) => Number(line[half]));
+    if (counts.length === 0) continue;
+    atLeast += Math.max(...counts);
+    atMost += counts.reduce((sum, count) => sum + count, 0);
+    counted++;
+  }
+  if (stated + counted === 0) return null;
+  return {
+    at_least: atLeast,
+    at_most: atMost,
+    basis: counted === 0 ? 'units_sold' : stated === 0 ? 'material_counts' : 'partly_units_sold',
+  };
 }
 
 /** The eco-organisms of a stream whose filing scheme is published and whose approval (when known) covers part of the year. */
@@ -54,12 +98,18 @@ export function filingEcoOrganisms(stream: Stream, year: number): EcoOrganism[] 
 /** The tier of an eco-organism a yearly count falls in (ReferenceCatalogue.filingTier). */
 export type TierOf = (stream: string, ecoOrganism: string, yearlyCount: number) => FilingTier | undefined;
 
-/** For each stream and eco-organism with a published filing scheme, where the year's count puts the client. */
-export function tierPlacements(streams: readonly Stream[], lines: readonly YearLine[], year: number, tierOf: TierOf): TierPlacement[] {
+/** For each stream and eco-organism with a published filing scheme, where the year's count (units sold where stated) puts the client. */
+export function tierPlacements(
+  streams: readonly Stream[],
+  lines: readonly YearLine[],
+  unitsSold: readonly HalfYearUnitsSold[],
+  year: number,
+  tierOf: TierOf,
+): TierPlacement[] {
   return streams.flatMap((stream) =>
     filingEcoOrganisms(stream, year).map((eco) => {
       const scheme = eco.filing!;
-      const count = unitCount(lines, stream.code, scheme.count_unit);
+      const count = unitCount(lines, stream.code, scheme.count_unit, unitsSold);
       const low = count && tierOf(stream.code, eco.name, count.at_least);
       const high = count && tierOf(stream.code, eco.name, count.at_most);
       const possible = low && high ? scheme.tiers.slice(scheme.tiers.indexOf(low), scheme.tiers.indexOf(high) + 1) : [];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { CurrentDeclarationRow, DataScope } from '../declarations.repository.js';
-import type { YearLine } from './annual-filing.js';
+import type { HalfYearUnitsSold, YearLine } from './annual-filing.js';
 
 /** The SQL of a client's year (live or sandbox data, as the caller's token): its two half-years' current revisions, summed exactly by PostgreSQL. */
 @Injectable()
@@ -37,6 +37,17 @@ export class YearTotalsRepository {
         WHERE d.client_id = $1 AND d.mode = $4 AND d.period IN ($2, $3) AND d.status = 'current'
         GROUP BY l.stream, l.material_code, CASE WHEN l.material_code IS NULL THEN l.material END, l.unit
         ORDER BY l.stream, material, l.unit`,
+      [clientId, `${year}-S1`, `${year}-S2`, mode],
+    );
+  }
+
+  /** The units sold the year's current revisions state, per half-year and stream. */
+  unitsSold({ clientId, mode }: DataScope, year: number): Promise<HalfYearUnitsSold[]> {
+    return this.dataSource.query(
+      `SELECT CASE WHEN d.period = $2 THEN 's1' ELSE 's2' END AS half, u.stream, u.quantity
+         FROM declarations d CROSS JOIN LATERAL jsonb_to_recordset(d.units_sold) AS u (stream text, quantity text)
+        WHERE d.client_id = $1 AND d.mode = $4 AND d.period IN ($2, $3) AND d.status = 'current'
+        ORDER BY half, u.stream`,
       [clientId, `${year}-S1`, `${year}-S2`, mode],
     );
   }

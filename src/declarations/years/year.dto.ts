@@ -63,6 +63,14 @@ export class UnitCountDto {
 
   @ApiProperty({ example: 9100 })
   at_most!: number;
+
+  @ApiProperty({
+    enum: ['units_sold', 'material_counts', 'partly_units_sold'],
+    example: 'units_sold',
+    description:
+      '`units_sold`: every half-year with figures states its units sold (`units_sold` of the declaration): the count is known, `at_least` = `at_most`. `material_counts`: none does; the bounds come from the per-material `uvc` lines. `partly_units_sold`: one half-year states them, the other is bounded by its lines.',
+  })
+  basis!: 'units_sold' | 'material_counts' | 'partly_units_sold';
 }
 
 export class FilingFeeDto {
@@ -114,7 +122,7 @@ export class TierPlacementDto {
     type: UnitCountDto,
     nullable: true,
     description:
-      "The year's count of sales units from your `uvc` lines of the stream. A `uvc` line counts the units whose packaging includes that material, so a unit made of two materials appears on two lines: the units you placed on the market are at least the largest line (`at_least`) and at most the sum of the lines (`at_most`). Null when the year has no such line.",
+      "The year's count of consumer sales units of the stream: S1 + S2. A half-year that states its units sold (`units_sold` of its declaration) counts them exactly. A half-year with only per-material `uvc` lines is a range: a `uvc` line counts the units whose packaging includes that material, so a unit made of two materials appears on two lines, and the half-year's units are at least its largest line and at most the sum of its lines (a bound, never the count). `basis` says which. Null when the year has neither.",
   })
   count!: UnitCountDto | null;
 

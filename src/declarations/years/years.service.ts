@@ -30,7 +30,11 @@ export class YearsService {
     if (!(year >= FIRST_YEAR && year <= Number(today.slice(0, 4))))
       throw new NotFoundProblem(`Year ${JSON.stringify(yearText).slice(0, 20)} (years from ${FIRST_YEAR} to the current one)`);
     const scope = { clientId: account.clientId, mode };
-    const [revisions, lines] = await Promise.all([this.repository.currentRevisions(scope, year), this.repository.lines(scope, year)]);
+    const [revisions, lines, unitsSold] = await Promise.all([
+      this.repository.currentRevisions(scope, year),
+      this.repository.lines(scope, year),
+      this.repository.unitsSold(scope, year),
+    ]);
     const periods = [`${year}-S1`, `${year}-S2`].map((code) => {
       const period = parsePeriod(code)!;
       const declaration = revisions.find((revision) => revision.period === code);
@@ -58,19 +62,19 @@ export class YearsService {
         s2: line.s2,
         quantity: line.quantity,
       })),
-      filing_tiers: tierPlacements(streams, lines, year, (stream, eco, count) => this.catalogue.filingTier(stream, eco, count)).map(
-        (placement) => ({
-          ...placement,
-          tier: placement.tier && {
-            id: placement.tier.id,
-            filing: placement.tier.filing,
-            label: placement.tier.label,
-            fee: placement.tier.fee,
-            verification: placement.tier.verification,
-            sources: placement.tier.sources,
-          },
-        }),
-      ),
+      filing_tiers: tierPlacements(streams, lines, unitsSold, year, (stream, eco, count) =>
+        this.catalogue.filingTier(stream, eco, count),
+      ).map((placement) => ({
+        ...placement,
+        tier: placement.tier && {
+          id: placement.tier.id,
+          filing: placement.tier.filing,
+          label: placement.tier.label,
+          fee: placement.tier.fee,
+          verification: placement.tier.verification,
+          sources: placement.tier.sources,
+        },
+      })),
       deadlines: streams.flatMap((stream) => yearDeadlines(stream, year).map((deadline) => ({ stream: stream.code, ...deadline }))),
     };
   }

@@ -18,6 +18,11 @@ export const dashboardPagesEn = {
     submitted: 'Submitted',
     lines: 'Lines',
     totals: 'Totals',
+    massTotals: 'Total weight',
+    unitsSold: 'Units sold (UVC)',
+    unitsSoldNotStated: 'not stated',
+    countsOnly:
+      'Units sold not stated: only the counts of consumer sales units per material are known (see the lines). They do not add up: a unit whose packaging combines several materials counts on the line of each.',
     stream: 'Stream',
     material: 'Material',
     category: 'Category',
@@ -72,10 +77,12 @@ export const dashboardPagesEn = {
     year: (year: string, due: string) => `${year}: S1 + S2 make the annual declaration, due by ${due}.`,
     yearNoDue: (year: string) => `${year}: S1 + S2 make the annual declaration.`,
     /** Where the year's count of sales units puts the client with an eco-organism (GET /api/v1/me/years/{year}). */
-    tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string }) =>
-      `With ${p.eco}: ${p.low === p.high ? p.low : `${p.low} to ${p.high}`} consumer sales units${p.soFar ? ' so far' : ''} → ${p.tier}.`,
-    tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string }) =>
-      `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''}; a unit made of several materials counts on several lines, so the filing depends on your exact number of units: ${p.tiers}.`,
+    tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string; known: boolean }) =>
+      p.known || p.low === p.high
+        ? `With ${p.eco}: ${p.low} consumer sales units sold${p.soFar ? ' so far' : ''} → ${p.tier}.`
+        : `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''} → ${p.tier}. This is a range because your units sold are not stated: only the counts per material are known, and a unit whose packaging combines several materials counts on the line of each. State your units sold in the declaration for an exact figure.`,
+    tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string; known: boolean }) =>
+      `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''}. This is a range because your units sold are not stated: only the counts per material are known, and a unit whose packaging combines several materials counts on the line of each. The filing depends on your exact number of units sold: ${p.tiers}. State your units sold in the declaration to know it.`,
     annual: 'The two half-years of a year (S1 and S2) are added together for the eco-organism’s annual declaration.',
     computedOn: (date: string, version: number) =>
       `Worked out on ${date} (date in France) from the published streams data, version ${version}.`,
@@ -213,6 +220,8 @@ export const dashboardPagesEn = {
     lead: 'A declaration covers one half-year. Filing again for the same half-year makes a new revision; earlier ones stay readable.',
     byForm: 'Fill in the lines',
     periodHint: (example: string) => `The year, then S1 (January to June) or S2 (July to December), for example ${example}.`,
+    unitsSold: (stream: string, name: string) => `Consumer sales units (UVC) sold in the half-year, ${stream} · ${name}`,
+    unitsSoldHint: `Each unit once, whatever its materials: for example ${n(90000)} for ${n(90000)} jars sold, even though each has a glass jar and a steel lid. This figure decides your filing tier; without it, only a range can be given. Optional.`,
     linesLabel: 'Lines of the declaration',
     caption:
       'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (UVC, the unit “uvc”).',
@@ -223,7 +232,7 @@ export const dashboardPagesEn = {
     submit: 'Check the declaration',
     byFile: 'Or upload a spreadsheet',
     fileHelp:
-      'A CSV file with the columns stream, material, unit and quantity (or filière, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it.',
+      'A CSV file with the columns stream, material, unit and quantity (or filière, matériau, unité, quantité), separated by commas or semicolons, as Excel or LibreOffice save it. A row in UVC with the material cell left empty states the units sold in the half-year (for example 90,000 for EMB).',
     template: 'Blank template',
     templateFile: 'declaration-template.csv',
     file: 'CSV file',

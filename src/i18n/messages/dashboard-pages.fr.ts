@@ -19,6 +19,10 @@ export const dashboardPagesFr = {
     submitted: 'Déposée le',
     lines: 'Lignes',
     totals: 'Totaux',
+    massTotals: 'Poids total',
+    unitsSold: 'Unités vendues (UVC)',
+    unitsSoldNotStated: 'non indiquées',
+    countsOnly: t`Unités vendues non indiquées : seuls les nombres d'unités de vente consommateur (UVC) par matériau sont connus (voir les lignes). Ils ne s'additionnent pas : une unité dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun.`,
     stream: 'Filière',
     material: 'Matériau',
     category: 'Catégorie du barème',
@@ -68,10 +72,12 @@ export const dashboardPagesFr = {
     },
     year: (year: string, due: string) => t`${year} : S1 + S2 forment la déclaration annuelle, à déposer au plus tard le ${due}.`,
     yearNoDue: (year: string) => t`${year} : S1 + S2 forment la déclaration annuelle.`,
-    tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string }) =>
-      t`Chez ${p.eco} : ${p.low === p.high ? p.low : `de ${p.low} à ${p.high}`} UVC${p.soFar ? ' à ce jour' : ''} → ${p.tier}.`,
-    tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string }) =>
-      t`Chez ${p.eco} : entre ${p.low} et ${p.high} UVC${p.soFar ? ' à ce jour' : ''} ; une UVC faite de plusieurs matériaux compte sur plusieurs lignes, le mode de déclaration dépend donc du nombre exact d'UVC : ${p.tiers}.`,
+    tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string; known: boolean }) =>
+      p.known || p.low === p.high
+        ? t`Chez ${p.eco} : ${p.low} unités de vente consommateur (UVC) vendues${p.soFar ? ' à ce jour' : ''} → ${p.tier}.`
+        : t`Chez ${p.eco} : entre ${p.low} et ${p.high} unités de vente consommateur (UVC)${p.soFar ? ' à ce jour' : ''} → ${p.tier}. C'est un intervalle, car vos unités vendues ne sont pas indiquées : seuls les nombres d'UVC par matériau sont connus, et une UVC dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun. Indiquez vos unités vendues dans la déclaration pour un chiffre exact.`,
+    tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string; known: boolean }) =>
+      t`Chez ${p.eco} : entre ${p.low} et ${p.high} unités de vente consommateur (UVC)${p.soFar ? ' à ce jour' : ''}. C'est un intervalle, car vos unités vendues ne sont pas indiquées : seuls les nombres d'UVC par matériau sont connus, et une UVC dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun. Le mode de déclaration dépend du nombre exact d'unités vendues : ${p.tiers}. Indiquez vos unités vendues dans la déclaration pour le connaître.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
     computedOn: (date: string, version: number) =>
       t`Calculé le ${date} (date en France) à partir des données publiées sur les filières (catalogue n° ${version}).`,
@@ -206,6 +212,8 @@ export const dashboardPagesFr = {
     lead: t`Une déclaration porte sur un semestre. Déposer de nouveau pour le même semestre crée une nouvelle version ; les précédentes restent consultables.`,
     byForm: 'Saisir les lignes',
     periodHint: (example: string) => t`L'année, puis S1 (janvier à juin) ou S2 (juillet à décembre), par exemple ${example}.`,
+    unitsSold: (stream: string, name: string) => t`Unités de vente consommateur (UVC) vendues sur le semestre, ${stream} · ${name}`,
+    unitsSoldHint: t`Chaque unité une seule fois, quels que soient ses matériaux : par exemple ${n(90000)} pour ${n(90000)} pots vendus, même si chacun associe un pot en verre et un couvercle en acier. C'est ce chiffre qui détermine votre mode de déclaration ; sans lui, seul un intervalle peut être donné. Facultatif.`,
     linesLabel: 'Lignes de la déclaration',
     caption: t`Une ligne par filière, matériau et unité. Pour les emballages ménagers, chaque matériau se déclare en kg et en unités de vente consommateur (UVC).`,
     lineNumber: 'Ligne',
@@ -213,7 +221,7 @@ export const dashboardPagesFr = {
     add: 'Ajouter une ligne',
     submit: 'Vérifier la déclaration',
     byFile: 'Ou déposer un tableur',
-    fileHelp: t`Un fichier CSV avec les colonnes filière, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent.`,
+    fileHelp: t`Un fichier CSV avec les colonnes filière, matériau, unité et quantité, séparées par des points-virgules (ou des virgules), tel qu'Excel ou LibreOffice l'enregistrent. Une ligne en UVC dont la cellule matériau reste vide indique les unités vendues sur le semestre (par exemple ${n(90000)} pour EMB).`,
     template: 'Modèle vierge',
     templateFile: 'modele-declaration.csv',
     file: 'Fichier CSV',

@@ -126,6 +126,7 @@ const FIELD_NAMES: Record<string, string> = {
   material: 'material',
   unit: 'unit',
   quantity: 'quantity',
+  units_sold: 'units sold',
   file: 'file',
   name: 'name',
   expires: 'expiry date',
@@ -506,6 +507,16 @@ export const en = {
     },
     companion_line_missing: (p) =>
       `For ${theStream(p)}, each material is declared both in ${p.unit ?? 'kg'} and in ${p.requires ?? 'uvc'}. Add a line for ${p.material ? `“${p.material}”` : 'this material'} in ${p.requires ?? 'uvc'}: ${p.requires === 'uvc' || p.requires === undefined ? `the number of consumer sales units placed on the market, for example ${n(4800)}` : `for example ${n(4800)}`}.`,
+    too_many_units_sold: (p) =>
+      `Units sold are stated once per stream: at most ${n(p.max ?? 20)}${p.count === undefined ? '' : `, not ${n(p.count)}`}.`,
+    units_sold_not_counted: (p) =>
+      `${capital(theStream(p))} is declared in kilograms only: it has no units sold to state. Remove them, or state them for household packaging (EMB).`,
+    duplicate_units_sold: (p) =>
+      `The units sold of ${p.stream ?? 'this stream'} are already stated${p.other === undefined ? '' : ` (at position ${n(p.other)})`}. State them once: the total number of consumer sales units of the half-year, for example ${n(90000)}.`,
+    units_sold_without_lines: (p) =>
+      `The declaration has no line for ${theStream(p)}. State its units sold with its lines (materials in kg and in UVC), or remove them.`,
+    units_sold_below_material_count: (p) =>
+      `${p.value === undefined ? 'These units sold are' : `${n(p.value)} units sold is`} fewer than ${p.count === undefined ? 'the units of one material' : `the ${n(p.count)} units`}${p.material ? ` whose packaging contains “${p.material}”` : ''}. A material’s count is part of the units sold, never more: state every unit sold in the half-year, each once, or correct the material’s line.`,
 
     material_uncategorised: (p) =>
       `${p.value ? `“${p.value}”` : 'This material'} is not a material category of ${streamOf(p)}: it is kept as written, but it will not match a line of the eco-organism’s grid. If one fits, choose a published category from the list instead, for example ${p.allowed?.length ? `“${named(p.allowed[0])}”` : '“Glass”'}; keep it if none does.`,
@@ -653,6 +664,10 @@ export const en = {
         at: string;
         lines: number;
         totals: readonly string[];
+        /** Per stream whose units sold are stated: "EMB 90 000 UVC". */
+        unitsSold: readonly string[];
+        /** Per material count line of a stream whose units sold are not stated: "EMB, Verre : 95 000 UVC". */
+        counts: readonly string[];
         url: string;
         /** The operator's address (CONTACT_EMAIL), when set. */
         contact: string | null;
@@ -670,6 +685,13 @@ export const en = {
           `Filed on: ${p.at}`,
           `Lines: ${n(p.lines)}`,
           ...p.totals.map((total) => `Total: ${total}`),
+          ...p.unitsSold.map((units) => `Units sold: ${units}`),
+          ...(p.counts.length > 0
+            ? [
+                'Units sold not stated; consumer sales units (UVC) per material, which do not add up (a unit whose packaging combines several materials counts for each):',
+                ...p.counts.map((count) => `- ${count}`),
+              ]
+            : []),
           '',
           'The two half-years of a year (S1 and S2) are added together for the annual declaration. To correct this one, file it again: the new revision replaces it, and it stays readable.',
           '',
@@ -1246,6 +1268,8 @@ export const en = {
     element: (material: string, grams: string, perUnit: number) => `${perUnit} × ${material}, ${grams} g`,
     derivedTitle: (period: string) => `Declaration computed for ${period}`,
     derivedLink: 'See the declaration computed for a half-year',
+    unitsSold: (stream: string, quantity: string) =>
+      `Units sold (UVC), ${stream}: ${quantity}, each product once whatever its materials; this figure, not the sum of the UVC column, is filed as the units sold.`,
     derivedLead:
       'Computed from your catalogue and sales: for each material, kg = units × elements per unit × grams ÷ 1,000, rounded to the gram on the line; the sales units carrying the material are counted once per unit. Nothing is filed until you confirm below.',
     noSales: 'No sales are recorded for this half-year.',

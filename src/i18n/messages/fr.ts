@@ -135,6 +135,7 @@ const FIELD_NAMES: Record<string, string> = {
   material: 'matériau',
   unit: 'unité',
   quantity: 'quantité',
+  units_sold: 'unités vendues',
   file: 'fichier',
   name: 'nom',
   expires: 'date d’expiration',
@@ -513,6 +514,16 @@ export const fr = {
     },
     companion_line_missing: (p) =>
       t`Pour ${theStream(p)}, chaque matériau se déclare à la fois en ${unitSymbol('fr', p.unit ?? 'kg')} et en ${unitSymbol('fr', p.requires ?? 'uvc')}. Ajoutez pour ${p.material ? t`« ${p.material} »` : 'ce matériau'} une ligne en ${unitSymbol('fr', p.requires ?? 'uvc')} : ${p.requires === 'uvc' || p.requires === undefined ? `le nombre d’unités de vente consommateur (UVC) mises sur le marché, par exemple ${n(4800)}` : `par exemple ${n(4800)}`}.`,
+    too_many_units_sold: (p) =>
+      t`Les unités vendues s'indiquent une fois par filière : ${n(p.max ?? 20)} au plus${p.count === undefined ? '' : t`, et non ${n(p.count)}`}.`,
+    units_sold_not_counted: (p) =>
+      t`${capital(theStream(p))} se déclare en kilogrammes seulement : elle n'a pas d'unités vendues à indiquer. Retirez-les, ou indiquez-les pour les emballages ménagers (EMB).`,
+    duplicate_units_sold: (p) =>
+      t`Les unités vendues de ${p.stream ?? 'cette filière'} sont déjà indiquées${p.other === undefined ? '' : t` (en position ${n(p.other)})`}. Indiquez-les une seule fois : le nombre total d'unités de vente consommateur (UVC) du semestre, par exemple ${n(90000)}.`,
+    units_sold_without_lines: (p) =>
+      t`La déclaration n'a aucune ligne pour ${theStream(p)}. Indiquez ses unités vendues avec ses lignes (matériaux en kg et en UVC), ou retirez-les.`,
+    units_sold_below_material_count: (p) =>
+      t`${p.value === undefined ? 'Ces unités vendues' : `${n(p.value)} unités vendues`}, c'est moins que ${p.count === undefined ? 'les UVC d’un matériau' : t`les ${n(p.count)} UVC`}${p.material ? t` dont l'emballage comporte « ${p.material} »` : ''}. Les UVC d'un matériau sont une partie des unités vendues, jamais davantage : indiquez toutes les unités vendues sur le semestre, chacune une seule fois, ou corrigez la ligne du matériau.`,
 
     material_uncategorised: (p) =>
       t`${p.value ? t`« ${p.value} »` : 'Ce matériau'} n’est pas une catégorie de matériau de ${theStream(p)} : il est enregistré tel quel, mais il ne correspondra à aucune ligne de la grille de l’éco-organisme. Si l’une convient, choisissez plutôt une catégorie publiée dans la liste, par exemple ${p.allowed?.length ? t`« ${named(p.allowed[0])} »` : t`« Verre »`} ; sinon, conservez-le.`,
@@ -655,6 +666,10 @@ export const fr = {
         at: string;
         lines: number;
         totals: readonly string[];
+        /** Per stream whose units sold are stated: "EMB 90 000 UVC". */
+        unitsSold: readonly string[];
+        /** Per material count line of a stream whose units sold are not stated: "EMB, Verre : 95 000 UVC". */
+        counts: readonly string[];
         url: string;
         /** The operator's address (CONTACT_EMAIL), when set. */
         contact: string | null;
@@ -671,6 +686,13 @@ export const fr = {
           t`Déposée le : ${p.at}`,
           t`Lignes : ${n(p.lines)}`,
           ...p.totals.map((total) => t`Total : ${total}`),
+          ...p.unitsSold.map((units) => t`Unités vendues : ${units}`),
+          ...(p.counts.length > 0
+            ? [
+                t`Unités vendues non indiquées ; unités de vente consommateur (UVC) par matériau, qui ne s'additionnent pas (une unité dont l'emballage associe plusieurs matériaux compte pour chacun) :`,
+                ...p.counts.map((count) => `- ${count}`),
+              ]
+            : []),
           '',
           t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle. Pour corriger celle-ci, déposez-la de nouveau : la nouvelle version la remplace, et elle reste consultable.`,
           '',
@@ -1242,6 +1264,8 @@ export const fr = {
     element: (material: string, grams: string, perUnit: number) => `${perUnit} × ${material} de ${grams} g`,
     derivedTitle: (period: string) => `Déclaration calculée pour ${period}`,
     derivedLink: 'Voir la déclaration calculée pour un semestre',
+    unitsSold: (stream: string, quantity: string) =>
+      t`Unités vendues (UVC), ${stream} : ${quantity}, chaque produit une seule fois quels que soient ses matériaux ; c'est ce chiffre, et non la somme de la colonne UVC, qui est déposé comme unités vendues.`,
     derivedLead: t`Calculée à partir de votre catalogue et de vos ventes : pour chaque matériau, kg = UVC × nombre d'éléments par UVC × grammes ÷ 1 000, arrondi au gramme sur la ligne ; chaque UVC qui comporte le matériau est comptée une fois. Rien n'est déposé avant votre confirmation ci-dessous.`,
     noSales: t`Aucune vente n'est enregistrée pour ce semestre.`,
     material: 'Matériau',

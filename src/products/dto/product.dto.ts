@@ -268,6 +268,16 @@ export class DerivedDeclarationDto {
   })
   declaration_lines!: { stream: string; material: string; unit: string; quantity: number }[];
 
+  /**
+   * The consumer sales units of the half-year per stream that counts them (household packaging): the units sold of the
+   * products with packaging in the stream, each product once whatever its materials; what `POST` files as `units_sold`.
+   */
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', properties: { stream: { type: 'string', example: 'EMB' }, quantity: { type: 'integer', example: 90000 } } },
+  })
+  units_sold!: { stream: string; quantity: number }[];
+
   /** The latest revision filed from the catalogue for this period, if any. */
   @ApiProperty({ type: DerivedFilingDto, nullable: true })
   last_filed!: DerivedFilingDto | null;

@@ -199,6 +199,19 @@ export class StreamTotalDto {
   quantity!: string;
 }
 
+export class UnitsSoldTotalDto {
+  @ApiProperty({ example: 'EMB' })
+  stream!: string;
+
+  /** Σ of the units sold the clients state (a whole number as a decimal string). */
+  @ApiProperty({ example: '90000', pattern: '^[0-9]+$' })
+  quantity!: string;
+
+  /** How many clients' current revisions state them (the others declared per-material counts only, which do not add up). */
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  client_count!: number;
+}
+
 @ApiSchema({ description: "A period's totals across the current revisions of every client, and who has not declared." })
 export class PeriodSummaryDto {
   @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
@@ -219,7 +232,14 @@ export class PeriodSummaryDto {
   @ApiProperty({ type: [SummaryTotalDto] })
   totals!: SummaryTotalDto[];
 
-  /** Per stream and unit. */
+  /**
+   * Per stream and unit that adds up across materials (`kg`). Counts of sales units (`uvc`) are summed per material
+   * in `totals` (across clients), never across materials: a unit whose packaging combines two materials is on both lines.
+   */
   @ApiProperty({ type: [StreamTotalDto] })
   stream_totals!: StreamTotalDto[];
+
+  /** Per stream, the consumer sales units sold that the clients' current revisions state (`units_sold`), and how many clients state them. */
+  @ApiProperty({ type: [UnitsSoldTotalDto] })
+  units_sold!: UnitsSoldTotalDto[];
 }
