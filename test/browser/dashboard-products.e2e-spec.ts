@@ -45,7 +45,7 @@ describe('the product pages in Chromium, in French', () => {
   it('upload the catalogue and the sales, then file the derived declaration', async () => {
     const { clientId } = await createClient(t);
     // A session opened the way the dashboard opens one (a sign-in link), handed to the browser.
-    const session = await signedIn(t, clientId);
+    const session = await signedIn(t, clientId, 'fr');
     const context = await browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'fr-FR' });
     await context.addCookies([...session.cookies].map(([name, value]) => ({ name, value, url: t.url })));
     const page = await context.newPage();
