@@ -64,17 +64,20 @@ describe('the same figures, whichever way they came', () => {
       ['plastic_pet_tray', 'uvc', 20000],
     ]);
 
+    // The derived declaration states its units sold (each case once): the same figures state them too.
+    expect(derived.body.units_sold).toEqual([{ stream: 'EMB', quantity: 20000 }]);
+
     // The form, in English, by the categories' English names (and English numbers).
     const browser = await signedIn(t, clientId, 'en-GB,en;q=0.9');
-    const check = await browser.post(
-      '/dashboard/declarations',
-      form(PERIOD, [
+    const check = await browser.post('/dashboard/declarations', {
+      ...form(PERIOD, [
         ['EMB', 'PET trays', 'uvc', '20,000'],
         ['EMB', 'Paper and cardboard', 'kg', '360'],
         ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
         ['EMB', 'PET trays', 'kg', '120.000'],
       ]),
-    );
+      units_sold_EMB: '20,000',
+    });
     expect(check.status).toBe(200);
     expect(check.html).toContain('Unchanged: these are the figures of revision 1 in force');
     expect(check.html).not.toContain('Filing this replaces revision');
@@ -83,7 +86,7 @@ describe('the same figures, whichever way they came', () => {
 
     // The upload, in French, by the French names.
     const csv =
-      'flux;matériau;unité;quantité\nEMB;Papier-carton;kg;360\nEMB;Papier-carton;uvc;20000\nEMB;Barquettes en PET;kg;120\nEMB;Barquettes en PET;uvc;20000\n';
+      'flux;matériau;unité;quantité\nEMB;Papier-carton;kg;360\nEMB;Papier-carton;uvc;20000\nEMB;Barquettes en PET;kg;120\nEMB;Barquettes en PET;uvc;20000\nEMB;;uvc;20000\n';
     const uploaded = await browser.upload('/dashboard/declarations/upload', { period: PERIOD }, { name: 'ventes.csv', content: csv });
     expect(uploaded.status).toBe(200);
     expect(uploaded.html).toContain('Unchanged: these are the figures of revision 1 in force');

@@ -157,7 +157,7 @@ export class DeclarationsPageController {
     const unitsSold = this.countStreams(account)
       .map((stream) => ({ stream, text: field(body, `units_sold_${stream}`).trim() }))
       .filter(({ text }) => text !== '');
-    const soldContext = numberContext(unitsSold.map(({ text }) => text));
+    const soldContext = { ...numberContext(unitsSold.map(({ text }) => text)), convention: numberConvention(language) };
     const unreadSold = new Map<number, FieldError>();
     const soldQuantities = unitsSold.map(({ stream, text }, at) => {
       const read = readNumber(text, soldContext);

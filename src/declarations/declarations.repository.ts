@@ -202,8 +202,9 @@ export class DeclarationsRepository {
     period: string,
     same: (current: DeclarationRecord) => boolean,
   ): Promise<{ record: DeclarationRecord; same: boolean } | undefined> {
-    const [record] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode], manager);
-    if (!record) return undefined;
+    const [row] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode], manager);
+    if (!row) return undefined;
+    const record = this.additive(row);
     if (same(record)) return { record, same: true };
     await this.statements.query(SUPERSEDE, [record.id], manager);
     return { record, same: false };
@@ -212,7 +213,7 @@ export class DeclarationsRepository {
   /** The current revision of the period with its lines, if any (outside any transaction: for the check page). */
   async currentRecord(scope: DataScope, period: string): Promise<DeclarationRecord | undefined> {
     const [record] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode]);
-    return record;
+    return record && this.additive(record);
   }
 
   /**

@@ -132,7 +132,9 @@ describe('units sold, never the uvc lines added up', () => {
     expect(page.status).toBe(200);
     const main = mainOf(page.html);
     expect(main).not.toMatch(SUM);
-    expect(main).toMatch(/<li id="units-sold-EMB">Unités vendues \(UVC\), EMB\u00a0: <strong>90\u202f000\u00a0UVC<\/strong><\/li>/);
+    expect(main).toMatch(
+      /<li id="units-sold-EMB">Unités vendues \(UVC\), Emballages ménagers \(EMB\)\u00a0: <strong>90\u202f000\u00a0UVC<\/strong><\/li>/,
+    );
     expect(main).not.toContain('id="counts-only"');
 
     const sent = inbox.length;
@@ -144,10 +146,12 @@ describe('units sold, never the uvc lines added up', () => {
     ]);
     const confirmation = mainOf((await browser.get(filed.location!)).html);
     expect(confirmation).not.toMatch(SUM);
-    expect(confirmation).toMatch(/Unités vendues \(UVC\), EMB\u00a0: <strong>90\u202f000\u00a0UVC<\/strong>/);
+    expect(confirmation).toMatch(/Unités vendues \(UVC\), Emballages ménagers \(EMB\)\u00a0: <strong>90\u202f000\u00a0UVC<\/strong>/);
     const list = mainOf((await browser.get('/dashboard/declarations')).html);
     expect(list).not.toMatch(SUM);
-    expect(list).toMatch(/<dt>Unités vendues \(UVC\)<\/dt><dd><ul class="plain"><li>EMB\u00a0: 90\u202f000\u00a0UVC<\/li>/);
+    expect(list).toMatch(
+      /<dt>Unités vendues \(UVC\)<\/dt><dd><ul class="plain"><li>Emballages ménagers \(EMB\)\u00a0: 90\u202f000\u00a0UVC<\/li>/,
+    );
     const mail = await mailFor(sent);
     expect(mail.text).not.toMatch(SUM);
     expect(mail.text).toContain('Unités vendues\u00a0: EMB 90\u202f000\u00a0UVC');
