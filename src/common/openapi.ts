@@ -18,7 +18,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'A request body of a media type or charset this route does not take (see `Accept-Post`).',
   422: 'Validation failed: every problem is listed in `errors`.',
   429: 'Rate limit exceeded (see `Retry-After`).',
-  503: 'The database is unavailable; retry later.',
+  503: 'The database is unavailable, or the service is running as many heavy reads (previews, exports) as it takes at once; retry after `Retry-After`.',
 };
 
 /** Response headers that come with some problems (clients act on them). */

@@ -16,17 +16,15 @@ const cursor = (text: string, values: unknown[], batchRows: number) =>
   });
 
 /**
- * Streams the rows of `text` through a cursor (pg-query-stream) in a REPEATABLE READ, READ ONLY
- * transaction: one consistent snapshot, never the whole result in memory, and the next batch of
- * `batchRows` fetched only when the reader has taken the previous one (backpressure). `consume`
- * must resolve once it has read the rows to their end (or reject); it may read more in the same
- * snapshot with `query` meanwhile or after, and open another cursor with `stream` once the first is done. The connection is released then, and destroyed if
+ * Runs `consume` in a REPEATABLE READ, READ ONLY transaction on a connection of its own: one
+ * consistent snapshot, read with `query` (a statement's rows) and `stream` (a cursor: the next batch
+ * of `batchRows` fetched only when the reader has taken the previous one; one cursor at a time, and
+ * no `query` while one is open). The connection is released once `consume` resolves, and destroyed if
  * anything failed (a connection left mid-cursor is not given back to the pool).
  */
-export async function streamInSnapshot<R>(
+export async function inSnapshot(
   dataSource: DataSource,
-  statement: { text: string; values: unknown[]; batchRows: number },
-  consume: (rows: AsyncIterable<R>, query: SnapshotQuery, stream: SnapshotStream) => Promise<void>,
+  consume: (query: SnapshotQuery, stream: SnapshotStream) => Promise<void>,
 ): Promise<void> {
   const pool = (dataSource.driver as PostgresDriver).master as pg.Pool;
   const client = await pool.connect();
@@ -40,11 +38,9 @@ export async function streamInSnapshot<R>(
       `SELECT set_config('idle_in_transaction_session_timeout', $1, true) WHERE current_setting('idle_in_transaction_session_timeout') <> '0'`,
       [String(STREAMING_STATEMENT_TIMEOUT_MS)],
     );
-    // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise): the cursor carries it.
-    const rows = client.query(cursor(statement.text, statement.values, statement.batchRows)) as unknown as AsyncIterable<R>;
     await consume(
-      rows,
       async (text, values) => (await client.query(text, values)).rows,
+      // pg's own read timeout too (QUERY_TIMEOUT_MS otherwise): the cursor carries it.
       <S>(text: string, values: unknown[], batchRows: number) =>
         client.query(cursor(text, values, batchRows)) as unknown as AsyncIterable<S>,
     );
@@ -55,4 +51,20 @@ export async function streamInSnapshot<R>(
   } finally {
     client.release(failed);
   }
+}
+
+/**
+ * Streams the rows of `text` through a cursor (pg-query-stream) in a snapshot (inSnapshot): never
+ * the whole result in memory. `consume` must resolve once it has read the rows to their end (or
+ * reject); it may read more in the same snapshot with `query` and open another cursor with `stream`
+ * once the first is done.
+ */
+export function streamInSnapshot<R>(
+  dataSource: DataSource,
+  statement: { text: string; values: unknown[]; batchRows: number },
+  consume: (rows: AsyncIterable<R>, query: SnapshotQuery, stream: SnapshotStream) => Promise<void>,
+): Promise<void> {
+  return inSnapshot(dataSource, (query, stream) =>
+    consume(stream<R>(statement.text, statement.values, statement.batchRows), query, stream),
+  );
 }

@@ -20,7 +20,7 @@ import { ClientApi } from '../caller/audience.js';
 import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
 import { Accepts, CsvBody } from '../common/http/request-body.js';
 import { ApiProblems } from '../common/openapi.js';
-import { HEAVY_READS_PER_CALLER, HeavyRead } from '../rate-limit/heavy-reads.js';
+import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../rate-limit/heavy-reads.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { PROBLEM_CONTENT_TYPE_BASE } from '../common/problem/problem-content-type.js';
 import { ProblemDto } from '../common/problem/problem.dto.js';
@@ -195,7 +195,7 @@ export class ProductsController {
     description: [
       'Computed by the database, nothing stored: for each stream and material category, kg = Σ units × elements per unit × grams / 1000, exact (`kg_exact`), and the declaration line rounded to the gram once (`kg`); for household packaging (EMB) the count of sales units whose packaging carries that material (`uvc`). Each product uses the version in force in the period (latest `valid_from` not after it). `contributions` says which product gave what; `declaration_lines` are the lines `POST` files.',
       '',
-      `**Size**: when more than ${PREVIEW_CONTRIBUTIONS.toLocaleString('en')} products gave the lines, \`contributions_included\` is false and each line's \`contributions\` is empty: read them page by page from \`GET /api/v1/periods/{period}/derived-declaration/contributions\`. A catalogue holds at most ${MAX_CATALOGUE_PRODUCTS.toLocaleString('en')} products of ${MAX_ELEMENTS} elements each (\`POST /api/v1/products\`). At most ${HEAVY_READS_PER_CALLER} previews, pages of contributions and exports of a client run at once: another answers 429 \`rate_limited\` with \`Retry-After\`.`,
+      `**Size**: when more than ${PREVIEW_CONTRIBUTIONS.toLocaleString('en')} products gave the lines, \`contributions_included\` is false and each line's \`contributions\` is empty: read them page by page from \`GET /api/v1/periods/{period}/derived-declaration/contributions\`. A catalogue holds at most ${MAX_CATALOGUE_PRODUCTS.toLocaleString('en')} products of ${MAX_ELEMENTS} elements each (\`POST /api/v1/products\`). At most ${HEAVY_READS_PER_CALLER} previews, pages of contributions and exports of a client run at once: another answers 429 \`rate_limited\` with \`Retry-After\`. ${HEAVY_READS_PER_PROCESS_TEXT}`,
     ].join('\n'),
   })
   @ApiParam(PERIOD_PARAM)

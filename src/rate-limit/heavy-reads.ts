@@ -4,6 +4,7 @@ import { finalize, type Observable } from 'rxjs';
 import type { RequestWithOperator } from '../caller/actor.js';
 import type { RequestWithClient } from '../caller/current-client.js';
 import { Problem } from '../common/problem/problem.js';
+import { POOL_SIZE } from '../database/database-options.js';
 import { tracker } from './throttlers.js';
 
 /**
@@ -14,16 +15,31 @@ import { tracker } from './throttlers.js';
  */
 export const HEAVY_READS_PER_CALLER = 2;
 
+/**
+ * Heavy reads in flight at once in this process, all callers together: fewer than half its
+ * database connections (POOL_SIZE), so that however many callers read at once, every other request
+ * still finds a connection, and the process's memory and event loop carry at most this many.
+ */
+export const HEAVY_READS_PER_PROCESS = Math.floor(POOL_SIZE / 2) - 1;
+
+/** What the OpenAPI document says of the process's bound, after the caller's. */
+export const HEAVY_READS_PER_PROCESS_TEXT = `At most ${HEAVY_READS_PER_PROCESS} heavy reads of all callers together run at once in a process: another answers 503 \`service_unavailable\` with \`Retry-After\`.`;
+
 /** Seconds a refused heavy read is told to wait: about what one takes at the catalogue's bounds. */
 const RETRY_AFTER_S = 2;
 
 /** Heavy reads in flight per caller, in this process (one map whichever module's instance of the interceptor counts). */
 const inFlight = new Map<string, number>();
+/** Heavy reads in flight in this process. */
+let total = 0;
 
 /**
  * Counts the heavy reads in flight per caller and refuses one more with 429 `rate_limited` and
- * `Retry-After`. The count is per process: what it protects (memory, event loop, this process's
- * pool of connections) is per process too; N replicas allow N × the bound, each within its means.
+ * `Retry-After` (that caller asks too much); counts them in the process too and refuses one beyond
+ * HEAVY_READS_PER_PROCESS with 503 `service_unavailable` and `Retry-After` (the service is busy,
+ * whoever asks: no fault of this caller's). The counts are per process: what they protect (memory,
+ * event loop, this process's pool of connections) is per process too; N replicas allow N × the
+ * bounds, each within its means.
  */
 @Injectable()
 export class HeavyReadsInterceptor implements NestInterceptor {
@@ -38,11 +54,20 @@ export class HeavyReadsInterceptor implements NestInterceptor {
         { headers: { 'Retry-After': String(RETRY_AFTER_S) } },
       );
     }
+    if (total >= HEAVY_READS_PER_PROCESS) {
+      throw new Problem(
+        'service_unavailable',
+        `The service is running as many heavy reads (derived previews, their contributions, derivations, exports) as it takes at once; retry in ${RETRY_AFTER_S} s.`,
+        { headers: { 'Retry-After': String(RETRY_AFTER_S) } },
+      );
+    }
     inFlight.set(key, count + 1);
+    total++;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
+      total--;
       const left = (inFlight.get(key) ?? 1) - 1;
       if (left > 0) inFlight.set(key, left);
       else inFlight.delete(key);

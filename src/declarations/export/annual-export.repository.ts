@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type SnapshotQuery, type SnapshotStream, streamInSnapshot } from '../../database/streamed-query.js';
-import { PRODUCT_ELEMENTS, type ProductElementRow } from './export-products.js';
+import { type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
+import { productElements, type ProductElementRow } from './export-products.js';
 import { periodEndInstant } from '../../calendar/half-year.js';
 import { LIABLE } from './liability.js';
 
@@ -92,27 +92,71 @@ export const ANNUAL_ROWS = `
   ) AS rows
    ORDER BY "clientId", stream, "unitsSold", material, unit`;
 
+/** Declarations read per statement of the detail. */
+const DECLARATIONS_PER_CHUNK = 100;
+
 /**
  * The current revisions of S1 and S2 that ANNUAL_ROWS sums (with `$3`, those with a line of a
- * stream set to that eco-organism), by client then half-year, each with the packaging elements of
- * the product versions it was derived from (by reference, then position; with `$3`, of the
- * products of its streams); one row with null elements for a declaration entered directly.
+ * stream set to that eco-organism), by client then half-year, after (`$4`, `$5`), at most `$6`.
  */
-export const ANNUAL_DETAIL_ROWS = `
+const DETAIL_DECLARATIONS = `
   SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
-         d.period, d.id AS "declarationId", d.receipt, dx.declaration_id IS NOT NULL AS derived, cs.eco_organism AS "ecoOrganism",
-         x.reference, x.name, x.gtin, x."validFrom", x.stream, x.units, x.position, x."materialCode", x."weightG", x."perUnit", x.kg,
-         x."packagingCategory", x."reuseStatus"
+         d.period, d.id AS "declarationId", d.receipt, dx.declaration_id IS NOT NULL AS derived
     FROM declarations d
     JOIN clients c ON c.client_id = d.client_id
     LEFT JOIN declaration_derivations dx ON dx.declaration_id = d.id
-    LEFT JOIN LATERAL (${PRODUCT_ELEMENTS('d.id')}) x ON true
-    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = x.stream
    WHERE d.period IN ($1, $2) AND d.status = 'current' AND d.mode = 'live'
      AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM declaration_lines l JOIN client_streams s ON s.client_id = d.client_id AND s.stream = l.stream
                                        WHERE l.declaration_id = d.id AND s.eco_organism = $3))
-     AND ($3::text IS NULL OR x.stream IS NULL OR cs.eco_organism = $3)
-   ORDER BY d.client_id, d.period, x.reference, x.position`;
+     AND (d.client_id, d.period) > ($4, $5)
+   ORDER BY d.client_id, d.period LIMIT $6`;
+
+type DetailHead = Pick<AnnualDetailRow, 'clientId' | 'company' | 'country' | 'idus' | 'period' | 'declarationId' | 'receipt' | 'derived'>;
+
+/** The element columns of a declaration without product elements. */
+const NO_ELEMENT = {
+  reference: null,
+  name: null,
+  gtin: null,
+  validFrom: null,
+  stream: null,
+  units: null,
+  position: null,
+  materialCode: null,
+  weightG: null,
+  perUnit: null,
+  kg: null,
+  packagingCategory: null,
+  reuseStatus: null,
+  ecoOrganism: null,
+};
+
+/**
+ * The detail's rows: each declaration of DETAIL_DECLARATIONS with the packaging elements of the
+ * product versions it was derived from (by reference, then position; with `eco`, of the products
+ * of its streams), or one row with null elements for a declaration entered directly (or derived
+ * from no element). Read in bounded statements (DECLARATIONS_PER_CHUNK declarations,
+ * PRODUCTS_PER_CHUNK products) as the reader takes the rows: no statement sorts a whole catalogue.
+ */
+async function* detailRows(query: SnapshotQuery, year: number, eco: string | null): AsyncGenerator<AnnualDetailRow> {
+  let after = ['', ''];
+  for (;;) {
+    const heads = await query<DetailHead>(DETAIL_DECLARATIONS, [`${year}-S1`, `${year}-S2`, eco, ...after, DECLARATIONS_PER_CHUNK]);
+    for (const head of heads) {
+      if (!head.derived) {
+        yield { ...head, ...NO_ELEMENT };
+        continue;
+      }
+      const elements = productElements(query, head.declarationId, head.clientId, eco);
+      let next = await elements.next();
+      for (; !next.done; next = await elements.next()) yield { ...head, ...next.value };
+      if (!next.value) yield { ...head, ...NO_ELEMENT };
+    }
+    if (heads.length < DECLARATIONS_PER_CHUNK) return;
+    const last = heads.at(-1)!;
+    after = [last.clientId, last.period];
+  }
+}
 
 /** The clients liable for `$1` (ended at `$2`), with a stream set to the eco-organism `$3` if not null, without a current live declaration of it. */
 const UNDECLARED = `
@@ -126,7 +170,7 @@ const UNDECLARED = `
 export interface AnnualSnapshot {
   /** The clients liable for the half-year (and the eco-organism, if not null) without a current declaration of it. */
   undeclared(period: string): Promise<UndeclaredClientRow[]>;
-  /** The per-product detail (`detail=products`, ANNUAL_DETAIL_ROWS) through a second cursor: to be opened once the rows are read to their end. */
+  /** The per-product detail (`detail=products`, detailRows), read in bounded statements: to be read once the rows are read to their end. */
   detail(): AsyncIterable<AnnualDetailRow>;
 }
 
@@ -152,10 +196,10 @@ export class AnnualExportRepository {
     return streamInSnapshot<AnnualRow>(
       this.dataSource,
       { text: ANNUAL_ROWS, values: [`${year}-S1`, `${year}-S2`, eco], batchRows: BATCH_ROWS },
-      (rows, query: SnapshotQuery, stream: SnapshotStream) =>
+      (rows, query: SnapshotQuery) =>
         consume(rows, {
           undeclared: (period) => query<UndeclaredClientRow>(UNDECLARED, [period, periodEndInstant(period), eco]),
-          detail: () => stream<AnnualDetailRow>(ANNUAL_DETAIL_ROWS, [`${year}-S1`, `${year}-S2`, eco], BATCH_ROWS),
+          detail: () => detailRows(query, year, eco),
         }),
     );
   }

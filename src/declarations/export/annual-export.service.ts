@@ -151,7 +151,7 @@ export class AnnualExportService {
   }
 }
 
-/** The filing's total rows, then (through a second cursor, once the first is done) the detail's rows. */
+/** The filing's total rows, then (once they are read, in the same snapshot) the detail's rows. */
 async function* withDetail(totals: AsyncIterable<AnnualRow>, snapshot: AnnualSnapshot): AsyncGenerator<AnnualRow | DetailItem> {
   yield* totals;
   for await (const row of snapshot.detail()) yield new DetailItem(row);

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { utcText } from '../declarations.repository.js';
-import { streamInSnapshot } from '../../database/streamed-query.js';
+import { inSnapshot, type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
 import { periodEndInstant } from '../../calendar/half-year.js';
 import { LIABLE } from './liability.js';
-import { PRODUCT_ELEMENTS, type ProductElementRow } from './export-products.js';
+import { productElements, type ProductElementRow } from './export-products.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
 export interface ExportLineRow {
@@ -74,34 +74,69 @@ export const EXPORT_LINES = `
    WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
    ORDER BY d.client_id, l.position`;
 
-/**
- * EXPORT_LINES with the per-product detail: per declaration, its lines, then the packaging elements
- * of the product versions it was derived from (by product reference, then element position); the
- * line rows come first so that a declaration's head can be written before its products stream by.
- */
-export const EXPORT_LINES_WITH_PRODUCTS = `
+/** Declarations read per statement of the detail, each with its lines (at most 1000) read apart. */
+const DECLARATIONS_PER_CHUNK = 100;
+
+/** The current revisions of `$1` of the clients after `$2`, at most `$3`, by client (one a client). */
+const DECLARATION_HEADS = `
   SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
          d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
-         x.stream, x.material, x.material_code AS "materialCode", x.unit, x.quantity, cs.eco_organism AS "ecoOrganism",
-         d.units_sold AS "unitsSold",
-         dx.declaration_id IS NOT NULL AS derived, x.element, x.reference, x.name, x.gtin, x."validFrom", x.units, x.position,
-         x."weightG", x."perUnit", x."packagingCategory", x."reuseStatus"
+         d.units_sold AS "unitsSold", dx.declaration_id IS NOT NULL AS derived
     FROM declarations d
     JOIN clients c ON c.client_id = d.client_id
     LEFT JOIN declaration_derivations dx ON dx.declaration_id = d.id
-    CROSS JOIN LATERAL (
-      SELECT false AS element, l.position, l.stream, l.material, l.material_code, l.unit, trim_scale(l.quantity)::text AS quantity,
-             NULL::text AS reference, NULL::text AS name, NULL::text AS gtin, NULL::text AS "validFrom", NULL::text AS units,
-             NULL::text AS "weightG", NULL::integer AS "perUnit", NULL::text AS "packagingCategory", NULL::text AS "reuseStatus"
-        FROM declaration_lines l WHERE l.declaration_id = d.id
-      UNION ALL
-      SELECT true, e.position, e.stream, e."materialCode", e."materialCode", 'kg', e.kg,
-             e.reference, e.name, e.gtin, e."validFrom", e.units, e."weightG", e."perUnit", e."packagingCategory", e."reuseStatus"
-        FROM (${PRODUCT_ELEMENTS('d.id')}) e
-    ) x
-    LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = x.stream
-   WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
-   ORDER BY d.client_id, d.id, x.element, x.reference, x.position`;
+   WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live' AND d.client_id > $2
+   ORDER BY d.client_id LIMIT $3`;
+
+/** The lines of the declaration `$1` of the client `$2`, in order. */
+const DECLARATION_LINES = `
+  SELECT l.position, l.stream, l.material, l.material_code AS "materialCode", l.unit, trim_scale(l.quantity)::text AS quantity,
+         cs.eco_organism AS "ecoOrganism"
+    FROM declaration_lines l
+    LEFT JOIN client_streams cs ON cs.client_id = $2 AND cs.stream = l.stream
+   WHERE l.declaration_id = $1
+   ORDER BY l.position`;
+
+type DeclarationHead = Pick<
+  ExportDetailRow,
+  'clientId' | 'company' | 'country' | 'idus' | 'declarationId' | 'revision' | 'receipt' | 'submittedAt' | 'derived' | 'unitsSold'
+>;
+
+const NO_PRODUCT = { reference: null, name: null, gtin: null, validFrom: null, units: null, weightG: null, perUnit: null };
+
+/**
+ * The export's rows with the per-product detail, per declaration by client: its lines, then the
+ * packaging elements of the product versions it was derived from (by product reference, then
+ * element position); the line rows come first so that a declaration's head can be written before
+ * its products stream by. Read in bounded statements (DECLARATIONS_PER_CHUNK declarations, one
+ * declaration's lines, PRODUCTS_PER_CHUNK products) as the reader takes the rows: no statement sorts
+ * a whole catalogue or period, and the embedded database answers others between them.
+ */
+async function* detailRows(query: SnapshotQuery, period: string): AsyncGenerator<ExportDetailRow> {
+  let after = '';
+  for (;;) {
+    const heads = await query<DeclarationHead>(DECLARATION_HEADS, [period, after, DECLARATIONS_PER_CHUNK]);
+    for (const head of heads) {
+      const lines = await query<
+        Pick<ExportDetailRow, 'position' | 'stream' | 'material' | 'materialCode' | 'unit' | 'quantity' | 'ecoOrganism'>
+      >(DECLARATION_LINES, [head.declarationId, head.clientId]);
+      for (const line of lines) yield { ...head, ...line, element: false, ...NO_PRODUCT, packagingCategory: null, reuseStatus: null };
+      if (!head.derived) continue;
+      for await (const e of productElements(query, head.declarationId, head.clientId)) {
+        yield {
+          ...head,
+          ...e,
+          element: true,
+          material: e.materialCode,
+          unit: 'kg',
+          quantity: e.kg,
+        };
+      }
+    }
+    if (heads.length < DECLARATIONS_PER_CHUNK) return;
+    after = heads.at(-1)!.clientId;
+  }
+}
 
 // Live declarations only, here and everywhere the operator looks: test data is the client's sandbox.
 const CURRENT_LINES = `declarations d JOIN declaration_lines l ON l.declaration_id = d.id WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'`;
@@ -127,9 +162,9 @@ export class PeriodExportRepository {
     return this.stream(EXPORT_LINES, period, consume);
   }
 
-  /** streamLines with the per-product detail of derived declarations (`detail=products`): EXPORT_LINES_WITH_PRODUCTS's rows. */
+  /** streamLines with the per-product detail of derived declarations (`detail=products`): detailRows's rows, in one snapshot. */
   streamLinesWithProducts(period: string, consume: (rows: AsyncIterable<ExportDetailRow>) => Promise<void>): Promise<void> {
-    return this.stream(EXPORT_LINES_WITH_PRODUCTS, period, consume);
+    return inSnapshot(this.dataSource, (query) => consume(detailRows(query, period)));
   }
 
   private stream<Row>(sql: string, period: string, consume: (rows: AsyncIterable<Row>) => Promise<void>): Promise<void> {

@@ -15,7 +15,7 @@ import { CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } fr
 import { ValidationProblem } from '../../common/problem/problem.js';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
-import { HEAVY_READS_PER_CALLER, HeavyRead } from '../../rate-limit/heavy-reads.js';
+import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../../rate-limit/heavy-reads.js';
 import { AdminApi } from '../../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import {
@@ -63,7 +63,7 @@ export class PeriodsAdminController {
       'With `detail=products`, each declaration also carries `products`: for a declaration derived from the client\u2019s product catalogue and sales, each product version it used (by reference) with its units sold and packaging elements; `null` for a declaration entered directly (its lines are all there is). Without it, the export is unchanged.',
       '',
       'Streamed from one consistent snapshot of the database, whatever its size. If the service fails after the first byte, the connection is cut rather than the body ended: a complete download ends with `]}` (JSON) or the chunked terminator.',
-      `At most ${HEAVY_READS_PER_CALLER} exports and other heavy reads of one operator identity run at once: another answers 429 \`rate_limited\` with \`Retry-After\`.`,
+      `At most ${HEAVY_READS_PER_CALLER} exports and other heavy reads of one operator identity run at once: another answers 429 \`rate_limited\` with \`Retry-After\`. ${HEAVY_READS_PER_PROCESS_TEXT}`,
     ].join('\n'),
   })
   @ApiExtension('x-csv-operation', 'exportPeriodCsv')

@@ -14,7 +14,7 @@ import type { Request, Response } from 'express';
 import { AdminApi } from '../../caller/audience.js';
 import { isCsvDialectName } from '../../common/csv/csv-dialect.js';
 import { ApiProblems } from '../../common/openapi.js';
-import { HEAVY_READS_PER_CALLER, HeavyRead } from '../../rate-limit/heavy-reads.js';
+import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../../rate-limit/heavy-reads.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
 import { ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS, AnnualExportService } from './annual-export.service.js';
 import { ExportProductDto } from './dto/period-export.dto.js';
@@ -135,7 +135,7 @@ export class YearsAdminController {
       '`detail=products` adds `declarations`: the per-product detail of the revisions summed (what a filing per consumer sales unit needs); without it the filing is unchanged. ',
       'The same filing as CSV is the operation `exportYearCsv` (`GET /api/v1/admin/years/{year}/export.csv`), typed as text for generated clients; `Accept: text/csv` here answers that same file (and `dialect` applies). ',
       'Streamed from one consistent snapshot through a cursor; a failure after the first byte cuts the connection. ',
-      `At most ${HEAVY_READS_PER_CALLER} exports and other heavy reads of one operator identity run at once: another answers 429 \`rate_limited\` with \`Retry-After\`.`,
+      `At most ${HEAVY_READS_PER_CALLER} exports and other heavy reads of one operator identity run at once: another answers 429 \`rate_limited\` with \`Retry-After\`. ${HEAVY_READS_PER_PROCESS_TEXT}`,
     ].join(''),
   })
   @ApiExtension('x-csv-operation', 'exportYearCsv')
@@ -176,7 +176,7 @@ export class YearsAdminController {
       `With \`detail=products\`: the columns ${ANNUAL_CSV_DETAIL_COLUMNS.en.map((c) => `\`${c}\``).join(', ')} (in French with \`dialect=fr\`), and between the \`total\` and the \`missing\` rows a \`product\` row per packaging element of each product version a derived declaration of the year used `,
       '(`material_category` the element\u2019s, `unit` `kg`, `quantity` the kg that element gave: units × elements per unit × grams / 1000, exact; the receipt in `s1_receipt` or `s2_receipt` and `period` say which half-year); a declaration entered directly has only its `total` rows. ',
       'Streamed from one consistent snapshot through a cursor; a failure after the first byte cuts the connection. ',
-      `At most ${HEAVY_READS_PER_CALLER} exports and other heavy reads of one operator identity run at once: another answers 429 \`rate_limited\` with \`Retry-After\`.`,
+      `At most ${HEAVY_READS_PER_CALLER} exports and other heavy reads of one operator identity run at once: another answers 429 \`rate_limited\` with \`Retry-After\`. ${HEAVY_READS_PER_PROCESS_TEXT}`,
     ].join(''),
   })
   @ApiParam(YEAR_PARAM)
