@@ -43,6 +43,18 @@ describe('products in the dashboard', () => {
     expect(bad.html).toContain('«\u00a0Verre teinté\u00a0» ne fait pas partie des matériaux du barème de EMB');
     expect((await t.pool.query('SELECT count(*)::int AS n FROM products')).rows[0].n).toBe(0);
 
+    // « à partir de » is a half-year: the hint says so, and a date is refused saying which format.
+    expect(empty.html).toContain('à partir de (le semestre, par exemple 2026-S1)');
+    const date = await browser.upload(
+      '/dashboard/products/upload',
+      {},
+      { name: 'catalogue.csv', content: CATALOGUE.replaceAll('2026-S1', '01/01/2026') },
+    );
+    expect(date.status).toBe(422);
+    expect(date.html).toContain('«\u00a001/01/2026\u00a0» n’est pas un semestre.');
+    expect(date.html).toContain('par exemple 2026-S1');
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM products')).rows[0].n).toBe(0);
+
     const ok = await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: CATALOGUE });
     expect(ok.status).toBe(303);
     const listed = await browser.get(ok.location!);
@@ -54,7 +66,7 @@ describe('products in the dashboard', () => {
     const sales = await browser.upload(
       '/dashboard/products/sales',
       { period: '2026-S1' },
-      { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1000\r\n' },
+      { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1 000\r\n' },
     );
     expect(sales.status).toBe(303);
     const preview = await browser.get(sales.location!);

@@ -1245,7 +1245,7 @@ export const en = {
     lead: 'Your products with their packaging, and the units sold each half-year: the service computes the declaration from them. Each product version applies from a half-year until a later one.',
     uploadProducts: 'Upload the product catalogue',
     uploadProductsHint:
-      'A CSV file, one row per packaging element: reference, name, stream, gtin (optional), valid_from, material, weight_g, per_unit, and for professional packaging packaging_category and reuse_status. Comma or semicolon separated; French headers accepted.',
+      'A CSV file, one row per packaging element: reference, name, stream, gtin (optional), valid_from (the half-year, for example 2026-S1), material, weight_g, per_unit, and for professional packaging packaging_category and reuse_status. Comma or semicolon separated; French headers accepted.',
     uploadSales: 'Upload the sales of a half-year',
     uploadSalesHint: 'A CSV file with the columns reference and units: the sales units placed on the French market in the half-year.',
     file: 'CSV file',

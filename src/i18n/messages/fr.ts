@@ -1241,7 +1241,7 @@ export const fr = {
     title: 'Produits et emballages',
     lead: t`Vos produits avec leurs emballages, et les UVC vendues chaque semestre : le service en calcule la déclaration. Chaque version d'un produit s'applique à partir d'un semestre, jusqu'à une version ultérieure.`,
     uploadProducts: 'Importer le catalogue de produits',
-    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, filière, gtin (facultatif), à partir de, matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
+    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, filière, gtin (facultatif), à partir de (le semestre, par exemple 2026-S1), matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
     uploadSales: t`Importer les ventes d'un semestre`,
     uploadSalesHint: t`Un fichier CSV avec les colonnes référence et unités vendues : le nombre d'UVC mises sur le marché français pendant le semestre.`,
     file: 'Fichier CSV',
