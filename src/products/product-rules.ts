@@ -427,7 +427,7 @@ export class ProductRules {
         {
           value: shown(value.trim()),
           stream,
-          allowed: published.map((m) => m.code),
+          allowed: published.map((m) => ({ fr: m.name.fr, en: m.name.en })),
         },
       );
     }

@@ -169,7 +169,7 @@ const productFields = {
   too_many_versions: (p) =>
     `${p.value ?? 'This product'} would have more than ${n(p.max ?? 20)} versions. Correct an existing version by sending it again with the same starting half-year.`,
   unknown_material: (p) =>
-    `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
+    `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(quoted(p.allowed.map((name) => named(name))))}` : ''}.`,
   invalid_weight: (p) =>
     p.reason === 'not_positive'
       ? 'The weight of an element must be more than 0 grams, for example 410.5.'

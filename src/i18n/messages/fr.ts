@@ -180,7 +180,7 @@ const productFields = {
   too_many_versions: (p) =>
     t`${p.value ?? 'Ce produit'} aurait plus de ${n(p.max ?? 20)} versions. Corrigez plutôt une version existante en l'envoyant de nouveau avec le même semestre d'application.`,
   unknown_material: (p) =>
-    t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
+    t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(quoted(p.allowed.map((name) => named(name))))}` : ''}.`,
   invalid_weight: (p) =>
     p.reason === 'not_positive'
       ? t`Le poids d'un élément doit être supérieur à 0 gramme, par exemple ${n('410.5')}.`
