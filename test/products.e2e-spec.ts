@@ -240,6 +240,28 @@ describe('POST /api/v1/products and /api/v1/sales with text/csv: both dialects',
     expect(sales.body).toMatchObject({ period: '2026-S1', recorded: 2 });
   });
 
+  it('reads units sold as the declaration upload reads numbers: « 60 000 » and « 1 200 », whole numbers only', async () => {
+    const other = await createClientWithToken(t, { streams: ['EMB'] });
+    const products = [WINE, { ...WINE, reference: 'BTL-50' }];
+    await postProducts({ products }, other.token).expect(201);
+    const sales = await postSalesCsv(
+      '2026-S1',
+      `${BOM}référence;unités vendues\r\nBTL-75-ROUGE;60 000\r\nBTL-50;1\u00a0200\r\n`,
+      other.token,
+    );
+    expect(sales.status).toBe(200);
+    expect(sales.body).toMatchObject({ period: '2026-S1', recorded: 2 });
+    const { rows } = await t.pool.query(
+      `SELECT s.units::text FROM product_sales s JOIN products p ON p.id = s.product_id WHERE p.client_id = $1 ORDER BY s.units`,
+      [other.clientId],
+    );
+    expect(rows.map((row: { units: string }) => row.units)).toEqual(['1200', '60000']);
+    const before = await counts();
+    const half = await postSalesCsv('2026-S1', 'référence;unités vendues\r\nBTL-75-ROUGE;60 000\r\nBTL-50;12,5\r\n', other.token);
+    expectErrors(half, [{ pointer: '/rows/3/units', code: 'invalid_count' }]);
+    expect(await counts()).toEqual(before);
+  });
+
   it('points at the cells of a wrong file, all or nothing', async () => {
     const before = await counts();
     const res = await postProductsCsv(

@@ -33,7 +33,7 @@ export interface ProductFieldParams {
   too_many_elements: Position & { max?: number; count?: number };
   catalogue_full: Position & { max?: number; count?: number; added?: number };
   too_many_versions: Position & { max?: number; value?: string };
-  unknown_material: Position & { value?: string; stream?: string; allowed?: readonly string[] };
+  unknown_material: Position & { value?: string; stream?: string; allowed?: readonly Names[] };
   invalid_weight: Position & { reason?: 'not_a_number' | 'not_positive' | 'too_large' | 'too_small'; max?: number; min?: number };
   weight_too_precise: Position & { decimals?: number; actual?: number };
   invalid_count: Position & { min?: number; max?: number };

@@ -187,7 +187,17 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   too_many_elements: [{ max: 20, count: 21 }, {}],
   catalogue_full: [{ max: 10000, count: 9990, added: 20 }, {}],
   too_many_versions: [{ max: 20, value: 'BTL-75' }, {}],
-  unknown_material: [{ value: 'Verre teinté', stream: 'EMB', allowed: ['glass', 'steel'] }, {}],
+  unknown_material: [
+    {
+      value: 'Verre teinté',
+      stream: 'EMB',
+      allowed: [
+        { fr: 'Verre', en: 'Glass' },
+        { fr: 'Acier', en: 'Steel' },
+      ],
+    },
+    {},
+  ],
   invalid_weight: [
     { reason: 'not_a_number' },
     { reason: 'not_positive' },

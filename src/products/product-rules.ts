@@ -350,7 +350,9 @@ export class ProductRules {
       });
     const period = parsePeriod(value);
     if (!period)
-      return void bad(at, 'invalid_period_format', 'valid_from must be a half-year written YYYY-S1 or YYYY-S2', { value: shown(value) });
+      return void bad(at, 'invalid_period_format', 'valid_from must be a half-year written YYYY-S1 or YYYY-S2, e.g. "2026-S1"', {
+        value: shown(value),
+      });
     if (period.year < this.earliestYear)
       return void bad(at, 'period_too_early', `the service accepts periods from ${this.earliestYear}-S1`, {
         earliest: `${this.earliestYear}-S1`,
@@ -425,7 +427,7 @@ export class ProductRules {
         {
           value: shown(value.trim()),
           stream,
-          allowed: published.map((m) => m.code),
+          allowed: published.map((m) => ({ fr: m.name.fr, en: m.name.en })),
         },
       );
     }

@@ -76,6 +76,11 @@ describe('the product pages in Chromium, in French', () => {
       await page.getByRole('button', { name: 'Importer' }).first().click();
       await page.getByText('Catalogue mis à jour').waitFor();
       expect(await page.locator('main').innerText()).toContain('1 × Verre de 410,5 g');
+      // « Afficher » stands out from the white page (axe cannot always tell a transparent button's contrast).
+      const show = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('button')].filter((b) => b.textContent.trim() === 'Afficher').map((b) => getComputedStyle(b).color + ' on ' + getComputedStyle(b).backgroundColor)`,
+      );
+      expect(show).toEqual(['rgb(11, 92, 75) on rgb(255, 255, 255)']);
       found.push(...(await check(page, 'products-list')));
 
       await page.getByLabel('Semestre', { exact: true }).fill('2026-S1');

@@ -41,6 +41,22 @@ describe('products in the dashboard', () => {
     expect(bad.html).toContain('Rien n’a été enregistré.');
     expect(bad.html).toContain('Ligne 2 du fichier');
     expect(bad.html).toContain('«\u00a0Verre teinté\u00a0» ne fait pas partie des matériaux du barème de EMB');
+    // The allowed materials by their published French names, never their codes.
+    expect(bad.html).toContain('«\u00a0Verre\u00a0»');
+    expect(bad.html).toContain('«\u00a0Papier-carton\u00a0»');
+    expect(bad.html).not.toMatch(/paper_cardboard|\bglass\b/);
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM products')).rows[0].n).toBe(0);
+
+    // « à partir de » is a half-year: the hint says so, and a date is refused saying which format.
+    expect(empty.html).toContain('à partir de (le semestre, par exemple 2026-S1)');
+    const date = await browser.upload(
+      '/dashboard/products/upload',
+      {},
+      { name: 'catalogue.csv', content: CATALOGUE.replaceAll('2026-S1', '01/01/2026') },
+    );
+    expect(date.status).toBe(422);
+    expect(date.html).toContain('«\u00a001/01/2026\u00a0» n’est pas un semestre.');
+    expect(date.html).toContain('par exemple 2026-S1');
     expect((await t.pool.query('SELECT count(*)::int AS n FROM products')).rows[0].n).toBe(0);
 
     const ok = await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: CATALOGUE });
@@ -50,11 +66,12 @@ describe('products in the dashboard', () => {
     expect(listed.html).toContain('BTL-75');
     expect(listed.html).toContain('1 × Verre de 410,5 g');
     expect(listed.html).toContain('2 × Papier-carton de 2,25 g');
+    expect(listed.html).not.toMatch(/paper_cardboard|\bglass\b/);
 
     const sales = await browser.upload(
       '/dashboard/products/sales',
       { period: '2026-S1' },
-      { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1000\r\n' },
+      { name: 'ventes.csv', content: 'référence;unités vendues\r\nBTL-75;1 000\r\n' },
     );
     expect(sales.status).toBe(303);
     const preview = await browser.get(sales.location!);
@@ -69,6 +86,9 @@ describe('products in the dashboard', () => {
       '<p class="units-sold">Unités vendues (UVC), EMB\u00a0: 1\u202f000\u00a0UVC, chaque produit une seule fois',
     );
     expect(preview.html).not.toMatch(/2\u202f000/);
+    expect(preview.html).toContain('<th scope="row">Verre</th>');
+    expect(preview.html).toContain('<th scope="row">Papier-carton</th>');
+    expect(preview.html).not.toMatch(/paper_cardboard|\bglass\b/);
 
     const filed = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
     expect(filed.status).toBe(303);

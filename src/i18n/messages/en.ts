@@ -169,7 +169,7 @@ const productFields = {
   too_many_versions: (p) =>
     `${p.value ?? 'This product'} would have more than ${n(p.max ?? 20)} versions. Correct an existing version by sending it again with the same starting half-year.`,
   unknown_material: (p) =>
-    `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(p.allowed)}` : ''}.`,
+    `${p.value === undefined ? 'This material' : `“${p.value}”`} is not a material category of ${p.stream ?? 'this stream'}. Use one of the published categories${p.allowed ? `: ${or(quoted(p.allowed.map((name) => named(name))))}` : ''}.`,
   invalid_weight: (p) =>
     p.reason === 'not_positive'
       ? 'The weight of an element must be more than 0 grams, for example 410.5.'
@@ -1245,7 +1245,7 @@ export const en = {
     lead: 'Your products with their packaging, and the units sold each half-year: the service computes the declaration from them. Each product version applies from a half-year until a later one.',
     uploadProducts: 'Upload the product catalogue',
     uploadProductsHint:
-      'A CSV file, one row per packaging element: reference, name, stream, gtin (optional), valid_from, material, weight_g, per_unit, and for professional packaging packaging_category and reuse_status. Comma or semicolon separated; French headers accepted.',
+      'A CSV file, one row per packaging element: reference, name, stream, gtin (optional), valid_from (the half-year, for example 2026-S1), material, weight_g, per_unit, and for professional packaging packaging_category and reuse_status. Comma or semicolon separated; French headers accepted.',
     uploadSales: 'Upload the sales of a half-year',
     uploadSalesHint: 'A CSV file with the columns reference and units: the sales units placed on the French market in the half-year.',
     file: 'CSV file',

@@ -180,7 +180,7 @@ const productFields = {
   too_many_versions: (p) =>
     t`${p.value ?? 'Ce produit'} aurait plus de ${n(p.max ?? 20)} versions. Corrigez plutôt une version existante en l'envoyant de nouveau avec le même semestre d'application.`,
   unknown_material: (p) =>
-    t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(p.allowed)}` : ''}.`,
+    t`${p.value === undefined ? 'Ce matériau' : t`« ${p.value} »`} ne fait pas partie des matériaux du barème de ${p.stream ?? 'cette filière'}. Choisissez l'un des matériaux publiés${p.allowed ? t` : ${or(quoted(p.allowed.map((name) => named(name))))}` : ''}.`,
   invalid_weight: (p) =>
     p.reason === 'not_positive'
       ? t`Le poids d'un élément doit être supérieur à 0 gramme, par exemple ${n('410.5')}.`
@@ -1241,7 +1241,7 @@ export const fr = {
     title: 'Produits et emballages',
     lead: t`Vos produits avec leurs emballages, et les UVC vendues chaque semestre : le service en calcule la déclaration. Chaque version d'un produit s'applique à partir d'un semestre, jusqu'à une version ultérieure.`,
     uploadProducts: 'Importer le catalogue de produits',
-    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, filière, gtin (facultatif), à partir de, matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
+    uploadProductsHint: t`Un fichier CSV, une ligne par élément d'emballage : référence, désignation, filière, gtin (facultatif), à partir de (le semestre, par exemple 2026-S1), matériau, poids (g), nombre par UVC et, pour les emballages professionnels, catégorie d'emballage et statut de réemploi. Séparateur point-virgule ou virgule ; en-têtes anglais acceptés.`,
     uploadSales: t`Importer les ventes d'un semestre`,
     uploadSalesHint: t`Un fichier CSV avec les colonnes référence et unités vendues : le nombre d'UVC mises sur le marché français pendant le semestre.`,
     file: 'Fichier CSV',

@@ -2,6 +2,7 @@ import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../..
 import { ExactNumber } from '../../common/http/json-body.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { csvHeaderNames } from '../../i18n/csv-columns.js';
+import { numberContext, readNumber } from '../../i18n/read-number.js';
 
 /** A CSV body as sent: its bytes and the charset its Content-Type names, if any. */
 export interface CsvFile {
@@ -119,8 +120,13 @@ export function readSaleCsv(file: CsvFile, maxRows: number): Sheet<{ sales: Reco
   const text = decodeCsv(file.bytes, file.charset, 'application/json, text/csv');
   const table = readCsvTable(text, SALE_COLUMNS, maxRows);
   const sheet: Sheet<{ sales: Record<string, unknown>[] }> = { body: { sales: [] }, rows: [], errors: [...table.errors] };
+  // Units as people write them ("60 000", "1.200" in a file that writes "1 200,5" elsewhere), read as the
+  // declaration upload reads its quantities; the rules keep whole numbers only.
+  const context = numberContext(table.records.map(({ cells }) => cells.units ?? ''));
   for (const { row, cells } of table.records) {
-    sheet.body.sales.push({ reference: cells.reference, units: numberOf(cells.units, table.delimiter) });
+    const read = cells.units === undefined ? undefined : readNumber(cells.units, context);
+    const units = read === undefined ? undefined : read.ok ? new ExactNumber(read.value) : cells.units;
+    sheet.body.sales.push({ reference: cells.reference, units });
     sheet.rows.push([row]);
   }
   return sheet;
