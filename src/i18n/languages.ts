@@ -1,57 +1,10 @@
 /**
- * The languages the service speaks, one entry each: every language list, type, validator, template,
- * CSV writer and DTO enum reads this registry. A third language is one entry here and its catalogues
- * in messages/ (the compiler then asks for them); nothing else names a language.
+ * The language registry: the entries of language-definitions.ts, checked, and what the code asks of
+ * them (the codes, the `Language` type, a path's language, a reference text with its fallback).
  */
+import { LANGUAGE_DEFINITIONS, type LanguageDefinition } from './language-definitions.js';
 
-/** How a language sets its punctuation (the catalogues and the reference texts carry their own spaces). */
-export type Typography = 'french' | 'plain';
-
-export interface LanguageDefinition {
-  /** The code used in paths, `?lang=`, the database and the API (a BCP 47 primary subtag). */
-  readonly code: string;
-  /** The `Intl` locale it formats with (BCP 47). */
-  readonly locale: string;
-  /** The site's path prefix: `''` for the language at `/`, else `/<code>`. */
-  readonly sitePrefix: string;
-  /** Its name in itself, for a language switch: « Français », "English". */
-  readonly ownName: string;
-  /** Its name in English, for messages to developers and build logs. */
-  readonly englishName: string;
-  /** How its CSV files are written: cell separator and decimal mark; headers come from its catalogue. */
-  readonly csv: { readonly delimiter: ',' | ';'; readonly decimal: '.' | ',' };
-  /** How reference texts and catalogues in this language are checked. */
-  readonly typography: Typography;
-  /**
-   * The language a reference text missing in this one is shown in, said so on the page (`lang`): null
-   * for a language every reference text must have.
-   */
-  readonly fallback: string | null;
-}
-
-/** The languages, in the order the site lists them (the first is the site's `x-default`, at `/`). */
-export const LANGUAGE_DEFINITIONS = [
-  {
-    code: 'en',
-    locale: 'en-GB',
-    sitePrefix: '',
-    ownName: 'English',
-    englishName: 'English',
-    csv: { delimiter: ',', decimal: '.' },
-    typography: 'plain',
-    fallback: null,
-  },
-  {
-    code: 'fr',
-    locale: 'fr-FR',
-    sitePrefix: '/fr',
-    ownName: 'Français',
-    englishName: 'French',
-    csv: { delimiter: ';', decimal: ',' },
-    typography: 'french',
-    fallback: null,
-  },
-] as const satisfies readonly LanguageDefinition[];
+export { LANGUAGE_DEFINITIONS, type LanguageDefinition, type Typography } from './language-definitions.js';
 
 export type Language = (typeof LANGUAGE_DEFINITIONS)[number]['code'];
 
@@ -109,4 +62,27 @@ export const languageDefinition = (language: Language): LanguageDefinition => LA
 /** A record of one value per language, built from the registry (never a hand-written `{ fr, en }`). */
 export function perLanguage<T>(value: (language: Language) => T): Record<Language, T> {
   return Object.fromEntries(LANGUAGES.map((language) => [language, value(language)])) as Record<Language, T>;
+}
+
+/** The languages every reference text is written in: those without a fallback. */
+export type RequiredLanguage = Extract<(typeof LANGUAGE_DEFINITIONS)[number], { fallback: null }>['code'];
+
+/** A text for people as the reference data writes it: every required language, others where written. */
+export type Localized<T = string> = Readonly<Record<RequiredLanguage, T> & Partial<Record<Language, T>>>;
+
+/**
+ * A reference text in `language`, else in the language it declares as its fallback: the text and the
+ * language it is in, so that a page says so (`lang="en"`) rather than passing one language for another.
+ */
+export function textIn<T>(
+  value: Readonly<Record<string, T | undefined>>,
+  language: string,
+  registry: LanguageRegistry = LANGUAGE_REGISTRY,
+): { text: T; language: string } {
+  const own = value[language];
+  if (own !== undefined) return { text: own, language };
+  const fallback = registry.get(language).fallback;
+  const other = fallback === null ? undefined : value[fallback];
+  if (fallback === null || other === undefined) throw new Error(`A reference text has no ${language} text and no fallback`);
+  return { text: other, language: fallback };
 }

@@ -15,6 +15,7 @@ import {
 } from '../reference/reference-documents.js';
 import { CLIENT_AUTH_DESCRIPTION } from '../reference/render-reference.js';
 import { SITE_PAGES } from './site-pages.js';
+import type { Language } from '../i18n/language.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
@@ -221,7 +222,7 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
 }
 
 /** The statement of who files what (pricing.json `who_files`), one item a line. */
-function whoFiles(sources: ReferenceDocuments, lang: 'fr' | 'en'): string[] {
+function whoFiles(sources: ReferenceDocuments, lang: Language): string[] {
   const w = sources.pricing.who_files;
   return [w.you_give, w.operator_does, w.you_still_do, w.by_when].map((text) => `- ${oneLine(text[lang])}`);
 }
