@@ -68,21 +68,39 @@ export function perLanguage<T>(value: (language: Language) => T): Record<Languag
 export type RequiredLanguage = Extract<(typeof LANGUAGE_DEFINITIONS)[number], { fallback: null }>['code'];
 
 /** A text for people as the reference data writes it: every required language, others where written. */
-export type Localized<T = string> = Readonly<Record<RequiredLanguage, T> & Partial<Record<Language, T>>>;
+export type Localized<T = string> = Record<RequiredLanguage, T> & Partial<Record<Language, T>>;
 
 /**
  * A reference text in `language`, else in the language it declares as its fallback: the text and the
  * language it is in, so that a page says so (`lang="en"`) rather than passing one language for another.
  */
-export function textIn<T>(
-  value: Readonly<Record<string, T | undefined>>,
+export function textIn<T = string>(
+  value: Readonly<Partial<Record<Language, T>>>,
   language: string,
   registry: LanguageRegistry = LANGUAGE_REGISTRY,
 ): { text: T; language: string } {
-  const own = value[language];
+  const texts = value as Readonly<Record<string, T | undefined>>;
+  const own = texts[language];
   if (own !== undefined) return { text: own, language };
   const fallback = registry.get(language).fallback;
-  const other = fallback === null ? undefined : value[fallback];
+  const other = fallback === null ? undefined : texts[fallback];
   if (fallback === null || other === undefined) throw new Error(`A reference text has no ${language} text and no fallback`);
   return { text: other, language: fallback };
+}
+
+/**
+ * The JSON Schema (OpenAPI 3.0 subset) of a text for people: every language of the registry, the
+ * ones without a fallback required. Reference-data schemas write `{fr, en}` blocks; the loader
+ * completes each from this, so a language added to the registry is accepted everywhere at once.
+ */
+export function localizedTextSchema(description: string, registry: LanguageRegistry = LANGUAGE_REGISTRY, minLength = 1) {
+  return {
+    type: 'object' as const,
+    description,
+    additionalProperties: false as const,
+    required: [...registry.required],
+    properties: Object.fromEntries(
+      registry.definitions.map((d) => [d.code, { type: 'string' as const, minLength, description: `${d.englishName}.` }]),
+    ),
+  };
 }

@@ -11,10 +11,12 @@ import {
   type SourceName,
 } from './reference-documents.js';
 import { ReferenceValidationError, type ReferenceProblem } from './validate-reference.js';
+import { localizeSchema } from './localized-schemas.js';
 
 /**
  * Reads the five YAML sources of `dir` (the `reference-data/` directory) and
- * the four JSON Schemas of `dir/schemas`. The result is typed but NOT yet
+ * the four JSON Schemas of `dir/schemas` (their text blocks made the language registry's:
+ * localized-schemas.ts). The result is typed but NOT yet
  * validated: pass it to `validateReference` before trusting it.
  *
  * Throws a `ReferenceValidationError` listing every unreadable file.
@@ -35,7 +37,10 @@ export async function loadSources(dir: string): Promise<ReferenceSources> {
   if (problems.length > 0) throw new ReferenceValidationError(problems);
   return {
     ...(Object.fromEntries(documents) as Omit<ReferenceSources, 'schemas'>),
-    schemas: Object.fromEntries(schemas) as Record<ReferenceDocumentName, JsonSchema>,
+    schemas: Object.fromEntries(schemas.map(([name, schema]) => [name, schema && localizeSchema(schema)])) as Record<
+      ReferenceDocumentName,
+      JsonSchema
+    >,
   };
 }
 

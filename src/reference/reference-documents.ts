@@ -7,6 +7,8 @@
  * shape; these types mirror them for the code that reads the documents.
  */
 
+import { localizedTextSchema, type Localized } from '../i18n/languages.js';
+
 /** How well a fact is established (tags of the domain brief: ✅ / 🟡 / ❓). */
 export type Verification = 'official_text' | 'secondary_source' | 'unverified';
 
@@ -30,10 +32,7 @@ export interface Envelope {
  * A text for people, in French and in English. Every human text of the reference data has this
  * shape; the build refuses one that lacks a language (see `HUMAN_TEXTS` in validate-reference.ts).
  */
-export interface LocalizedText {
-  fr: string;
-  en: string;
-}
+export type LocalizedText = Localized;
 
 /** A name in French and English (the same shape as every other text). */
 export type LocalizedName = LocalizedText;
@@ -547,16 +546,7 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
     name: { type: 'string', description: 'Name of the service.' },
     version: { type: 'string', enum: ['v1'], description: 'Version of the public API.' },
     updated: { type: 'string', format: 'date', description: 'Latest `updated` date of the reference sources.' },
-    description: {
-      type: 'object',
-      description: 'What the service is, in French and English.',
-      additionalProperties: false,
-      required: ['fr', 'en'],
-      properties: {
-        fr: { type: 'string', minLength: 1, description: 'French.' },
-        en: { type: 'string', minLength: 1, description: 'English.' },
-      },
-    },
+    description: localizedTextSchema('What the service is, in French and English.'),
     endpoints: {
       type: 'object',
       description: 'Full addresses of the reference files.',
