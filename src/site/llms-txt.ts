@@ -14,7 +14,8 @@ import {
   type ReferenceUrls,
 } from '../reference/reference-documents.js';
 import { CLIENT_AUTH_DESCRIPTION } from '../reference/render-reference.js';
-import { SITE_PAGES } from './site-pages.js';
+import { ROOT_LANGUAGE, SITE_PAGES } from './site-pages.js';
+import { LANGUAGE_REGISTRY } from '../i18n/languages.js';
 import type { Language } from '../i18n/language.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
@@ -183,7 +184,8 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
   lines.push('', '## Pages', '');
   lines.push('The same data as web pages, in English and in French (under `/fr/`):', '');
   for (const page of SITE_PAGES.filter((p) => p.kind !== 'problem')) {
-    lines.push(`- [${PAGE_TITLES[page.kind].en}${page.lang === 'fr' ? ' (français)' : ''}](${urls.siteUrl}${page.path})`);
+    const language = page.lang === ROOT_LANGUAGE ? '' : ` (${LANGUAGE_REGISTRY.get(page.lang).ownName.toLowerCase()})`;
+    lines.push(`- [${PAGE_TITLES[page.kind].en}${language}](${urls.siteUrl}${page.path})`);
   }
   lines.push('', '## Client API', '');
   lines.push(`Base URL: ${index.client_api.base}`, '');
