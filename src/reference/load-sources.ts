@@ -12,6 +12,7 @@ import {
 } from './reference-documents.js';
 import { ReferenceValidationError, type ReferenceProblem } from './validate-reference.js';
 import { localizeSchema } from './localized-schemas.js';
+import { CATALOGUE_VERSIONS_FILE } from './catalogue-fingerprint.js';
 
 /**
  * Reads the five YAML sources of `dir` (the `reference-data/` directory) and
@@ -34,9 +35,12 @@ export async function loadSources(dir: string): Promise<ReferenceSources> {
     ),
   );
 
+  const catalogueVersions = await readYaml(join(dir, CATALOGUE_VERSIONS_FILE), CATALOGUE_VERSIONS_FILE, problems);
+
   if (problems.length > 0) throw new ReferenceValidationError(problems);
   return {
     ...(Object.fromEntries(documents) as Omit<ReferenceSources, 'schemas'>),
+    catalogue_versions: catalogueVersions,
     schemas: Object.fromEntries(schemas.map(([name, schema]) => [name, schema && localizeSchema(schema)])) as Record<
       ReferenceDocumentName,
       JsonSchema

@@ -239,6 +239,12 @@ export interface UnitDefinition {
   code: StreamUnit;
   kind: 'mass' | 'count';
   name: LocalizedName;
+  /** How it is written after a number ("kg", "UVC"). */
+  symbol: string;
+  /** The unit as `Intl.NumberFormat` names it (`kilogram`); null: the number, a no-break space and the symbol. */
+  intl_unit: string | null;
+  /** What a declaration derived from products puts in this unit: `mass_kg`, `units_sold`, or nothing. */
+  from_products: 'mass_kg' | 'units_sold' | null;
   meaning: LocalizedName;
   /** Most decimals a quantity may have (0 = whole numbers). */
   decimals: number;
@@ -418,6 +424,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface ReferenceSources extends ReferenceDocuments {
   service: ServiceDescription;
   schemas: Record<ReferenceDocumentName, JsonSchema>;
+  /** `catalogue-versions.yaml`: the fingerprint of each catalogue version (catalogue-fingerprint.ts); absent in hand-built sources. */
+  catalogue_versions?: unknown;
 }
 
 /** Source file names in `reference-data/`. */

@@ -10,6 +10,7 @@ import {
   type SourceName,
 } from './reference-documents.js';
 import { misnamedArticles } from './source-labels.js';
+import { CATALOGUE_VERSIONS_FILE, catalogueVersionProblems } from './catalogue-fingerprint.js';
 import { LANGUAGE_REGISTRY, localizedTextSchema, type Language } from '../i18n/languages.js';
 
 /** One thing wrong with the reference sources: the file, a JSON pointer into it, and what is wrong. */
@@ -714,6 +715,20 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
   plans.forEach((plan, i) => {
     checkRefs(plan.streams, streamCodes, pricingFile, `/plans/${i}/streams`, 'stream code');
   });
+
+  // A stream clients may declare is sold in a plan and says what it obliges to: else nobody could file it, or know why.
+  const planned = new Set(plans.flatMap((plan) => strings(plan.streams)));
+  const obliged = new Set(obligations.flatMap((obligation) => strings(obligation.streams)));
+  streams.forEach((stream, i) => {
+    if (stream.status !== 'active' || typeof stream.code !== 'string') return;
+    if (!planned.has(stream.code))
+      problems.push({ file: streamsFile, path: `/streams/${i}/status`, message: `active stream "${stream.code}" is in no plan of ${pricingFile}` });
+    if (!obliged.has(stream.code))
+      problems.push({ file: streamsFile, path: `/streams/${i}/status`, message: `active stream "${stream.code}" has no obligation in ${obligationsFile}` });
+  });
+
+  if (sources.catalogue_versions !== undefined)
+    problems.push(...catalogueVersionProblems(sources.streams, sources.catalogue_versions).map((p) => ({ file: CATALOGUE_VERSIONS_FILE, ...p })));
 
   return problems;
 }
