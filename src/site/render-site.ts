@@ -155,7 +155,7 @@ type SiteText = Messages['site'];
 
 function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDocument, siteUrl: string) {
   const t = MESSAGES[page.lang].site;
-  const h = helpers(page.lang, t, documents.law);
+  const h = helpers(page.lang, t, documents.law, documents.streams.units);
   const pathFor = (kind: SitePage['kind'], lang: Language = page.lang) => SITE_PAGES.find((p) => p.kind === kind && p.lang === lang)!.path;
   const problem = page.problem;
   const title = problem ?? t.titles[page.kind];
@@ -276,7 +276,7 @@ export type Helpers = ReturnType<typeof helpers>;
  * file writes it (a date in words, a price as money, a code as a word) carries the file's value in
  * `data-value`.
  */
-function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
+function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law'], units: ReferenceDocuments['streams']['units']) {
   const word = (value: unknown): string => t.values[String(value)] ?? String(value);
   const mark = (pointer: string, value: unknown, shown: string, attrs = '', tag = 'span') => {
     const plain = (typeof value === 'string' || typeof value === 'number') && squash(String(value)) === squash(shown);
@@ -332,8 +332,8 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
     dueDate: (due: DueRule, year: number) => formatDate(lang, dueDate({ due }, { year })),
     /** A number written for people (not a year, an article or an id). */
     number: (value: number | string) => formatNumber(lang, value),
-    /** How a unit code is written after a number: "UVC", "kg". */
-    unit: (code: string) => unitSymbol(lang, code),
+    /** How a unit code is written after a number, as the streams file says (`symbol`): "UVC", "kg". */
+    unit: (code: string) => units.find((unit) => unit.code === code)?.symbol ?? unitSymbol(lang, code),
     /** A list: "a, b et c" / "a, b and c". */
     list: (items: readonly string[]) => formatList(lang, items),
   };
