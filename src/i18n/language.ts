@@ -1,4 +1,4 @@
-import { LANGUAGE_REGISTRY, LANGUAGES, languageDefinition, perLanguage, type Language } from './languages.js';
+import { LANGUAGE_REGISTRY, languageDefinition, perLanguage, type Language } from './languages.js';
 
 export { LANGUAGES, type Language } from './languages.js';
 

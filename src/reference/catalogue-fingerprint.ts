@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 export const CATALOGUE_VERSIONS_FILE = 'catalogue-versions.yaml';
 
 type Json = Record<string, unknown>;
-const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter((item): item is Json => typeof item === 'object' && item !== null) : []);
+const list = (value: unknown): Json[] =>
+  Array.isArray(value) ? value.filter((item): item is Json => typeof item === 'object' && item !== null) : [];
 const codes = (value: unknown) => list(value).map((item) => item.code);
 
 /**
@@ -40,11 +41,17 @@ export function catalogueFingerprint(streams: unknown): string {
 export function catalogueVersionProblems(streams: unknown, recorded: unknown): { path: string; message: string }[] {
   const version = typeof streams === 'object' && streams !== null ? (streams as Json).catalogue_version : undefined;
   const versions = typeof recorded === 'object' && recorded !== null ? (recorded as Json).versions : undefined;
-  if (typeof versions !== 'object' || versions === null) return [{ path: '/versions', message: 'must map each catalogue version to its fingerprint' }];
+  if (typeof versions !== 'object' || versions === null)
+    return [{ path: '/versions', message: 'must map each catalogue version to its fingerprint' }];
   const fingerprint = catalogueFingerprint(streams);
   const known = (versions as Json)[String(version)];
   if (known === undefined)
-    return [{ path: `/versions/${String(version)}`, message: `catalogue version ${String(version)} is not recorded: add \`${String(version)}: ${fingerprint}\`` }];
+    return [
+      {
+        path: `/versions/${String(version)}`,
+        message: `catalogue version ${String(version)} is not recorded: add \`${String(version)}: ${fingerprint}\``,
+      },
+    ];
   if (known !== fingerprint)
     return [
       {

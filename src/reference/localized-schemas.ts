@@ -23,7 +23,10 @@ function localize(node: unknown, registry: LanguageRegistry): unknown {
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
     return {
       ...schema,
-      required: [...required.filter((code) => registry.required.includes(code)), ...registry.required.filter((code) => !required.includes(code))],
+      required: [
+        ...required.filter((code) => registry.required.includes(code)),
+        ...registry.required.filter((code) => !required.includes(code)),
+      ],
       properties: Object.fromEntries(
         codes.map((code) => [code, properties[code] ?? { ...model, description: `${registry.get(code).englishName}.` }]),
       ),

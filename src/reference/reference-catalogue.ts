@@ -50,7 +50,10 @@ export class ReferenceCatalogue {
     this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
     this.catalogueVersion = documents.streams.catalogue_version;
     this.materialsByName = new Map(
-      documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.materials, (m) => [m.code, ...LANGUAGES.flatMap((l) => m.name[l] ?? [])])]),
+      documents.streams.streams.map((stream) => [
+        stream.code,
+        firstByKey(stream.materials, (m) => [m.code, ...LANGUAGES.flatMap((l) => m.name[l] ?? [])]),
+      ]),
     );
     this.retiredByCode = new Map(
       documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.retired_materials, (m) => [m.code])]),

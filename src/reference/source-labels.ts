@@ -29,8 +29,7 @@ export function titleOf(url: string, law: readonly LinkedText[], lang: Language)
   const host = hostOf(url);
   if (host === null || !OFFICIAL_HOSTS.some((official) => host === official || host.endsWith(`.${official}`))) return undefined;
   const entries = law.filter((entry) => entry.url === url);
-  const title = (entries.find((e) => articlesNamed(textIn(e.title, lang).text).length === 0) ?? entries.at(-1))
-    ?.title;
+  const title = (entries.find((e) => articlesNamed(textIn(e.title, lang).text).length === 0) ?? entries.at(-1))?.title;
   return title && textIn(title, lang).text;
 }
 

@@ -280,7 +280,13 @@ function localizedProblems(file: string, pointer: string, value: Json): Referenc
     if (LANGUAGE_REGISTRY.get(lang).typography === 'french')
       for (const message of frenchTypographyProblems(text)) problems.push({ file, path: `${pointer}/${lang}`, message });
     const required = REQUIRED.includes(lang);
-    if (required && lang !== 'en' && typeof en === 'string' && text.trim() === en.trim() && text.trim().split(/\s+/).length >= SENTENCE_WORDS) {
+    if (
+      required &&
+      lang !== 'en' &&
+      typeof en === 'string' &&
+      text.trim() === en.trim() &&
+      text.trim().split(/\s+/).length >= SENTENCE_WORDS
+    ) {
       const name = LANGUAGE_REGISTRY.get(lang).englishName;
       problems.push({ file, path: `${pointer}/${lang}`, message: `the ${name} text is the English one: write it in ${name}` });
     }
@@ -722,13 +728,23 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
   streams.forEach((stream, i) => {
     if (stream.status !== 'active' || typeof stream.code !== 'string') return;
     if (!planned.has(stream.code))
-      problems.push({ file: streamsFile, path: `/streams/${i}/status`, message: `active stream "${stream.code}" is in no plan of ${pricingFile}` });
+      problems.push({
+        file: streamsFile,
+        path: `/streams/${i}/status`,
+        message: `active stream "${stream.code}" is in no plan of ${pricingFile}`,
+      });
     if (!obliged.has(stream.code))
-      problems.push({ file: streamsFile, path: `/streams/${i}/status`, message: `active stream "${stream.code}" has no obligation in ${obligationsFile}` });
+      problems.push({
+        file: streamsFile,
+        path: `/streams/${i}/status`,
+        message: `active stream "${stream.code}" has no obligation in ${obligationsFile}`,
+      });
   });
 
   if (sources.catalogue_versions !== undefined)
-    problems.push(...catalogueVersionProblems(sources.streams, sources.catalogue_versions).map((p) => ({ file: CATALOGUE_VERSIONS_FILE, ...p })));
+    problems.push(
+      ...catalogueVersionProblems(sources.streams, sources.catalogue_versions).map((p) => ({ file: CATALOGUE_VERSIONS_FILE, ...p })),
+    );
 
   return problems;
 }

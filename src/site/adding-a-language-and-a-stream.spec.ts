@@ -116,14 +116,16 @@ describe('a third language from its registry entry and its catalogue alone', () 
   it('is a language of the service: its CSV dialect writes its catalogue’s headers with its separator and decimal mark', () => {
     expect(LANGUAGES).toEqual(['en', 'fr', 'es']);
     expect(csvDialectQuery('es')).toEqual({ name: 'es', delimiter: ';', decimal: ',' });
-    const file = writeDeclarationCsv([{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: '1200.5' }], CSV_DIALECTS.es);
+    // The `Language` type is the source's (en, fr): the fixture's language is there at run time only.
+    const spanish = (CSV_DIALECTS as Record<string, (typeof CSV_DIALECTS)['en']>).es!;
+    const file = writeDeclarationCsv([{ stream: 'EMB', material: 'glass', unit: 'kg', quantity: '1200.5' }], spanish);
     // As the French file: a cell holding the decimal comma is quoted, so that any spreadsheet keeps it whole.
     expect(file.toString('utf8')).toBe('\ufeffflujo;material;unidad;cantidad\r\nEMB;glass;kg;"1200,5"\r\n');
   });
 
   it('has every page of the site under its prefix, each linked to the same page in the two other languages', () => {
     const english = SITE_PAGES.filter((page) => page.lang === 'en');
-    const spanish = SITE_PAGES.filter((page) => page.lang === 'es');
+    const spanish = SITE_PAGES.filter((page) => (page.lang as string) === 'es');
     expect(spanish.map((page) => page.kind)).toEqual(english.map((page) => page.kind));
     expect(spanish.find((page) => page.kind === 'pricing')).toMatchObject({
       path: '/es/pricing',

@@ -142,7 +142,13 @@ function sitemap(siteUrl: string, updated: string): string {
     const versions = [{ lang: page.lang, path: page.path }, ...page.alternates];
     const links = versions.map((v) => `    <xhtml:link rel="alternate" hreflang="${v.lang}" href="${siteUrl}${v.path}"/>`);
     return versions
-      .flatMap((version) => ['  <url>', `    <loc>${siteUrl}${version.path}</loc>`, `    <lastmod>${updated}</lastmod>`, ...links, '  </url>'])
+      .flatMap((version) => [
+        '  <url>',
+        `    <loc>${siteUrl}${version.path}</loc>`,
+        `    <lastmod>${updated}</lastmod>`,
+        ...links,
+        '  </url>',
+      ])
       .join('\n');
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${entries.join('\n')}\n</urlset>\n`;
@@ -235,7 +241,11 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   at(stream.declarable_from, `${p}/declarable_from`, s.eventFirst);
   if (stream.declarable_until !== null) {
     const next = documents.streams.streams.find((x) => x.code === stream.replaced_by);
-    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast}${s.eventThen} ${textIn(next.name, lang).text}.` : `${s.eventLast}.`);
+    at(
+      stream.declarable_until,
+      `${p}/declarable_until`,
+      next ? `${s.eventLast}${s.eventThen} ${textIn(next.name, lang).text}.` : `${s.eventLast}.`,
+    );
   }
   stream.eco_organisms.forEach((eo, j) => {
     if (eo.approval === null) return;

@@ -48,7 +48,6 @@ export function problemSlug(code: ProblemCode): string {
   return code.replace(/_/g, '-');
 }
 
-
 interface PageSpec {
   kind: PageKind;
   /** Path after the language prefix, without a leading slash ('' for home). */
