@@ -190,6 +190,20 @@ describe('a new stream from data alone', () => {
     const spanish = page('/es/streams');
     expect(spanish).toContain('<html lang="es">');
     expect(spanish).toMatch(/<span lang="en" data-fact="streams\.json#\/streams\/\d+\/name\/en">Test packaging<\/span>/);
+
+    // A text written in Spanish (the schemas' {fr, en} blocks take every language of the registry) is shown as it is.
+    const streams = readYaml(dir, 'streams.yaml');
+    streams.streams.at(-1).name.es = 'Envases de prueba';
+    writeYaml(dir, 'streams.yaml', streams);
+    const withSpanish = renderSite(renderReference(await loadSources(dir), urls), urls);
+    const spanishName = withSpanish.find((file) => file.paths.includes('/es/streams'))!.body.toString('utf8');
+    expect(spanishName).toMatch(/<span data-fact="streams\.json#\/streams\/\d+\/name\/es">Envases de prueba<\/span>/);
+    streams.streams.at(-1).name.es = '';
+    writeYaml(dir, 'streams.yaml', streams);
+    expect(await problemsOf(dir)).toEqual([
+      expect.stringMatching(/^streams\.yaml \/streams\/\d+\/name\/es: /),
+      expect.stringMatching(/^streams\.yaml \/streams\/\d+\/name\/es: the Spanish text is missing/),
+    ]);
     expect(page('/pricing')).toContain('<a class="lang-switch" href="/es/pricing" hreflang="es" lang="es">Español');
     const sitemap = site.find((file) => file.paths.includes('/sitemap.xml'))!.body.toString('utf8');
     expect(sitemap).toContain('<loc>https://www.example.org/es/streams</loc>');
