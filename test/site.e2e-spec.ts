@@ -208,7 +208,7 @@ describe('the public site', () => {
     for (const page of SITE_PAGES) {
       const html = (await raw(page.path, { 'accept-encoding': 'identity' })).body.toString('utf8');
       expect(html).toContain(`href="/dashboard/sign-in?lang=${page.lang}"`);
-      expect(html).toContain(`<a class="lang-switch" href="${page.otherPath}" hreflang="${page.lang === 'en' ? 'fr' : 'en'}"`);
+      for (const other of page.alternates) expect(html).toContain(`<a class="lang-switch" href="${other.path}" hreflang="${other.lang}"`);
     }
   });
 });

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { DeepPartial, EntityManager, Repository } from 'typeorm';
 import { ASCII_LOWER, ASCII_UPPER } from '../common/email-address.js';
 import { ClientEntity, type ClientStatus } from './client.entity.js';
+import { type Language } from '../i18n/language.js';
 
 /** A client the import names that exists: by id, or by its e-mail address (folded), pending or confirmed. */
 export interface ExistingClientRow {
@@ -116,7 +117,7 @@ export class AccountsRepository {
   }
 
   /** Up to 10 confirmed, not offboarded clients whose confirmed address folds (A–Z only) to `foldedEmail`, by id. */
-  async confirmedWithEmail(foldedEmail: string): Promise<{ clientId: string; email: string; language: 'fr' | 'en' }[]> {
+  async confirmedWithEmail(foldedEmail: string): Promise<{ clientId: string; email: string; language: Language }[]> {
     return this.clients.query(
       `SELECT client_id AS "clientId", confirmed_email AS email, language FROM clients
         WHERE confirmed_at IS NOT NULL AND status <> 'offboarded' AND translate(confirmed_email, $2, $3) = $1 ORDER BY client_id LIMIT 10`,

@@ -27,6 +27,7 @@ import {
   profileValueErrors,
   sameProfile,
 } from './profile.js';
+import { type Language } from '../i18n/language.js';
 
 /** A client with both profiles (admin view). */
 export interface ClientView {
@@ -35,7 +36,7 @@ export interface ClientView {
   confirmed: Profile;
   confirmedAt: Date | null;
   /** The language the service writes to the client in. */
-  language: 'fr' | 'en';
+  language: Language;
   unconfirmedChanges: boolean;
   status: ClientStatus;
   statusChangedAt: Date | null;
@@ -81,7 +82,7 @@ export type StatusAction = keyof typeof STATUS_ACTIONS;
 
 /** The language the service writes to the client in: not part of the profile to confirm (it applies at once); null = French. */
 export interface LanguagePatch {
-  language?: 'fr' | 'en' | null;
+  language?: Language | null;
 }
 
 export interface CreateClientInput extends ProfilePatch, LanguagePatch {
@@ -101,7 +102,7 @@ export interface Invitation {
   sentTo: string;
   /** The e-mail in the outbox (`GET /admin/clients/{id}/messages`). */
   messageId: string;
-  language: 'fr' | 'en';
+  language: Language;
 }
 
 /** Issues and queues an invitation in the caller's transaction (credentials, which sit above accounts, provide it). */
@@ -119,7 +120,7 @@ export interface ImportedClient {
   row: number;
   clientId: string | null;
   pending: Profile;
-  language: 'fr' | 'en';
+  language: Language;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -585,7 +586,7 @@ export class AccountsService {
    * (see email-address.ts: no Unicode case mapping, PostgreSQL's `lower()` included, takes part),
    * with that address as stored: who may get a sign-in link by e-mail, and where it goes.
    */
-  async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string; language: 'fr' | 'en' }[]> {
+  async confirmedWithEmail(email: string): Promise<{ clientId: string; email: string; language: Language }[]> {
     return this.clients.confirmedWithEmail(foldEmail(email));
   }
 

@@ -1,4 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { type Language } from '../i18n/language.js';
 
 export type ClientStatus = 'active' | 'suspended' | 'offboarded';
 
@@ -19,7 +20,7 @@ export type ClientStatus = 'active' | 'suspended' | 'offboarded';
 @Check('ck_clients_confirmed_company_length', `char_length(confirmed_company) <= 200`)
 @Check('ck_clients_pending_idus_count', `cardinality(pending_idus) <= 50`)
 @Check('ck_clients_confirmed_idus_count', `cardinality(confirmed_idus) <= 50`)
-@Check('ck_clients_language', `language IN ('fr', 'en')`)
+@Check('ck_clients_language', `language ~ '^[a-z]{2,3}$'`)
 @Check(
   'ck_clients_confirmed_complete',
   `confirmed_at IS NULL OR (confirmed_email IS NOT NULL AND confirmed_company IS NOT NULL AND confirmed_country IS NOT NULL AND confirmed_plan IS NOT NULL AND cardinality(confirmed_streams) > 0)`,
@@ -66,7 +67,7 @@ export class ClientEntity {
 
   /** The language the service writes to the client in (its e-mails): set by the operator, applies at once (migrations/1797300000000-client-language.ts). */
   @Column({ name: 'language', type: 'text', default: 'fr' })
-  language!: 'fr' | 'en';
+  language!: Language;
 
   /** When the pending profile was last confirmed; null = never (the confirmed profile is then empty). */
   @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true })

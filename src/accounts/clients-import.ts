@@ -9,6 +9,7 @@ import { textProblems, toFieldErrors } from '../common/validation.js';
 import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { ClientInputDto } from './dto/client-input.dto.js';
 import { type ProfilePatch, profileValueErrors } from './profile.js';
+import { type Language } from '../i18n/language.js';
 
 /** The most clients one file onboards (a book of a few hundred producers fits; more is several files). */
 export const MAX_IMPORT_CLIENTS = 1_000;
@@ -36,7 +37,7 @@ const LIST_SEPARATOR = '|';
 /** One row of the file as the body of `POST /admin/clients` it stands for. */
 export interface ImportRow {
   row: number;
-  input: ProfilePatch & { clientId: string | null; language: 'fr' | 'en' | null };
+  input: ProfilePatch & { clientId: string | null; language: Language | null };
 }
 
 /** A clients file read and checked row by row (without the database: duplicates against existing clients are the service's). */

@@ -10,6 +10,7 @@ import { views } from '../common/views.js';
 import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
 import { formatDate, formatDateTime, formatList, formatNumber, formatQuantity, unitSymbol } from '../i18n/format.js';
 import { LANGUAGES, type Language } from '../i18n/language.js';
+import { languageDefinition } from '../i18n/languages.js';
 import { MESSAGES, type Messages } from '../i18n/messages/index.js';
 import { pageLanguage, switchHref } from './page-language.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
@@ -73,7 +74,6 @@ export class DashboardViews {
     const account = (req as Request & RequestWithAccount)[REQUEST_ACCOUNT];
     const lang = this.language(req, res);
     const m = MESSAGES[lang];
-    const otherLang = LANGUAGES.find((l) => l !== lang)!;
     const html = views.render(`/dashboard/${template}`, {
       ...data,
       lang,
@@ -81,10 +81,15 @@ export class DashboardViews {
       d: m.dashboard,
       p: m.dashboardPages,
       f: { ...formatters(lang), stream: this.streamName(lang) },
-      otherLang,
-      colon: lang === 'fr' ? '\u00a0:' : ':',
-      otherLangName: MESSAGES[otherLang].language.name,
-      switchHref: switchHref(req, otherLang),
+      colon: languageDefinition(lang).typography === 'french' ? '\u00a0:' : ':',
+      /** The site's prefix of the page's language (`/fr`, `''`): the links to the site. */
+      sitePrefix: languageDefinition(lang).sitePrefix,
+      /** The same page in each other language, named in itself. */
+      switches: LANGUAGES.filter((other) => other !== lang).map((other) => ({
+        lang: other,
+        name: languageDefinition(other).ownName,
+        href: switchHref(req, other),
+      })),
       title: frame.title,
       documentTitle: m.dashboard.documentTitle(frame.title, status >= 400),
       navKey: frame.nav,

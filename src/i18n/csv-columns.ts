@@ -3,7 +3,7 @@
  * (`files.columns`, keyed by each column's stable code): a writer takes its header row in the
  * dialect's language, a reader accepts the header of every language (then its own aliases).
  */
-import type { Language } from './language.js';
+import { LANGUAGES, type Language } from './language.js';
 import { MESSAGES, type Messages } from './messages/index.js';
 
 type FileColumns = Messages['files']['columns'];
@@ -30,8 +30,8 @@ export function csvHeader<F extends CsvFileName>(file: F, columns: readonly CsvC
 const FORMER_WORDS: Readonly<Record<string, readonly string[]>> = { stream: ['flux'], streams: ['flux'] };
 
 /**
- * The header names a reader accepts for each column of `file`: the English catalogue's first, then
- * the French one's (common/csv/read-csv.ts says them in this order), then the reader's `aliases`
+ * The header names a reader accepts for each column of `file`: each language's catalogue's, in the
+ * registry's order (English first, then French: common/csv/read-csv.ts says them in this order), then the reader's `aliases`
  * (other spellings people write).
  */
 export function csvHeaderNames<F extends CsvFileName, C extends CsvColumnCode<F>>(
@@ -39,11 +39,10 @@ export function csvHeaderNames<F extends CsvFileName, C extends CsvColumnCode<F>
   columns: readonly C[],
   aliases: { readonly [K in C]?: readonly string[] } = {},
 ): Record<C, readonly string[]> {
-  const en = wordsOf(file, 'en');
-  const fr = wordsOf(file, 'fr');
+  const words = LANGUAGES.map((language) => wordsOf(file, language));
   const names = columns.map((column): [C, readonly string[]] => [
     column,
-    [en[column], fr[column], ...(FORMER_WORDS[column] ?? []), ...(aliases[column] ?? [])],
+    [...words.map((w) => w[column]), ...(FORMER_WORDS[column] ?? []), ...(aliases[column] ?? [])],
   ]);
   return Object.fromEntries(names) as Record<C, readonly string[]>;
 }

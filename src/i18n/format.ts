@@ -6,6 +6,7 @@
  * numbers are written as they are (`String(2027)`, never `formatNumber(2027)`).
  */
 import { LOCALES, type Language } from './language.js';
+import { UNIT_WRITINGS } from './units.js';
 
 /** The decimal text a quantity is stored as: `-?digits(.digits)?`, any length, never a float. */
 const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
@@ -70,27 +71,21 @@ export function formatPercent(language: Language, ratio: number, decimals = 1): 
 }
 
 /**
- * How a unit code of the reference data is written after a number. `uvc` (unité de vente
- * consommateur) is "UVC" in both languages: English pages explain it once as "consumer sales
- * units (UVC)", the one English term for it, as the streams data names it; an unknown code is
- * written as it is.
+ * The symbol of a unit code ("UVC", "kg"), as the streams data writes it (`symbol`; units.ts): `uvc`
+ * (unité de vente consommateur) is "UVC" in every language, English pages explaining it once as
+ * "consumer sales units (UVC)"; an unknown code is written as it is.
  */
-const UNIT_SYMBOLS: Record<string, Record<Language, string>> = {
-  kg: { fr: 'kg', en: 'kg' },
-  uvc: { fr: 'UVC', en: 'UVC' },
-};
-
-/** The symbol of a unit code in a language ("UVC", "kg"). */
-export function unitSymbol(language: Language, unit: string): string {
-  return Object.hasOwn(UNIT_SYMBOLS, unit) ? UNIT_SYMBOLS[unit]![language] : unit;
+export function unitSymbol(_language: Language, unit: string): string {
+  return UNIT_WRITINGS.get(unit)?.symbol ?? unit;
 }
 
 /**
- * A quantity with its unit: "1 200,5 kg" (kg through `Intl`'s unit style: U+202F before kg in
- * French), "4 800 UVC" / "4,800 UVC" (a no-break space U+00A0 before any other unit).
+ * A quantity with its unit: "1 200,5 kg" (a unit with an `intl_unit` through `Intl`'s unit style:
+ * U+202F before kg in French), "4 800 UVC" / "4,800 UVC" (a no-break space U+00A0 before any other unit).
  */
 export function formatQuantity(language: Language, value: number | string, unit: string): string {
-  if (unit === 'kg') return numberFormat(language, { ...digits({}), style: 'unit', unit: 'kilogram' }).format(numeric(value));
+  const intlUnit = UNIT_WRITINGS.get(unit)?.intlUnit;
+  if (intlUnit) return numberFormat(language, { ...digits({}), style: 'unit', unit: intlUnit }).format(numeric(value));
   return `${formatNumber(language, value)}\u00a0${unitSymbol(language, unit)}`;
 }
 

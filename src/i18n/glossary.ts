@@ -8,15 +8,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../common/repo-root.js';
-import type { Language } from './language.js';
+import { LANGUAGE_REGISTRY, textIn, type Language, type Localized, type RequiredLanguage } from './languages.js';
+
+/** A term is written in every language without a fallback (languages.ts); another shows the fallback's. */
+const REQUIRED = LANGUAGE_REGISTRY.required as readonly RequiredLanguage[];
 
 export interface GlossaryTerm {
   /** Stable key, e.g. `revision`. */
   id: string;
-  term: Record<Language, string>;
-  definition: Record<Language, string>;
+  term: Localized;
+  definition: Localized;
   /** Synonyms the glossary rules out, per language: a page of that language does not use them. */
-  avoid: Record<Language, string[]>;
+  avoid: Localized<string[]>;
 }
 
 export interface Glossary {
@@ -38,9 +41,9 @@ export function readGlossary(text: string): Glossary {
     if (typeof entry.id !== 'string' || ids.has(entry.id)) problems.push(`${at}/id: missing or duplicate`);
     ids.add(entry.id);
     for (const key of ['term', 'definition'] as const)
-      for (const lang of ['fr', 'en'] as const)
+      for (const lang of REQUIRED)
         if (typeof entry[key]?.[lang] !== 'string' || entry[key][lang].trim() === '') problems.push(`${at}/${key}/${lang}: missing`);
-    for (const lang of ['fr', 'en'] as const)
+    for (const lang of REQUIRED)
       if (!Array.isArray(entry.avoid?.[lang]) || entry.avoid[lang].some((word) => typeof word !== 'string'))
         problems.push(`${at}/avoid/${lang}: a list of words`);
   });
@@ -56,5 +59,5 @@ const byId = new Map(GLOSSARY.terms.map((entry) => [entry.id, entry]));
 export function term(id: string, language: Language): string {
   const entry = byId.get(id);
   if (!entry) throw new Error(`glossary: no term "${id}"`);
-  return entry.term[language];
+  return textIn(entry.term, language).text;
 }

@@ -1,17 +1,14 @@
-/**
- * The languages the service speaks to people in, and the locale each one formats with.
- * A third language is one more code here and one more file in messages/.
- */
-export const LANGUAGES = ['fr', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGE_REGISTRY, languageDefinition, perLanguage, type Language } from './languages.js';
+
+export { LANGUAGES, type Language } from './languages.js';
 
 /** French: the service's users are French producers; the dashboard defaults to it. */
 export const DEFAULT_LANGUAGE: Language = 'fr';
 
-/** The `Intl` locale of each language (`en` is British English: day before month, `€290.00`). */
-export const LOCALES: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB' };
+/** The `Intl` locale of each language, from the registry (`en` is British English: day before month, `€290.00`). */
+export const LOCALES: Record<Language, string> = perLanguage((language) => languageDefinition(language).locale);
 
-export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
+export const isLanguage = (value: unknown): value is Language => LANGUAGE_REGISTRY.has(value);
 
 /**
  * An address of the service that opens in `language` (`?lang=`, which the dashboard remembers): every

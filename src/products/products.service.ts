@@ -42,6 +42,7 @@ import {
   ProductsRepository,
   type VersionRow,
 } from './products.repository.js';
+import { countsUnitsSold, derivedDeclarationLines } from './derived-lines.js';
 
 /** Who wrote: a client token (API) or a dashboard session; recorded in the audit trail. */
 export interface ClientWriter {
@@ -443,14 +444,9 @@ export class ProductsService {
     return period.code;
   }
 
-  /** The lines a declaration holds: kg rounded to the gram, and for a stream with a `uvc` unit, the count of sales units. */
+  /** The lines a declaration holds: per material, each unit the streams data says products derive (derived-lines.ts). */
   private declarationLines(lines: DerivedLineRow[]) {
-    return lines.flatMap((line) => [
-      { stream: line.stream, material: line.materialCode, unit: 'kg', quantity: Number(line.kgRounded) },
-      ...(this.catalogue.unitsFor(line.stream).includes('uvc')
-        ? [{ stream: line.stream, material: line.materialCode, unit: 'uvc', quantity: Number(line.uvc) }]
-        : []),
-    ]);
+    return derivedDeclarationLines(lines, this.catalogue);
   }
 
   /** Per stream that counts sales units, the units sold of its products: each product once, whatever its materials. */
@@ -484,7 +480,7 @@ export class ProductsService {
         material_name: this.nameOf(line.stream, line.materialCode),
         kg_exact: line.kg,
         kg: Number(line.kgRounded),
-        uvc: this.catalogue.unitsFor(line.stream).includes('uvc') ? Number(line.uvc) : null,
+        uvc: countsUnitsSold(this.catalogue, line.stream) ? Number(line.uvc) : null,
         contributions: (byLine.get(`${line.stream}\u0000${line.materialCode}`) ?? []).map((c) => ({
           reference: c.reference,
           name: c.name,

@@ -11,10 +11,13 @@ import {
   type SourceName,
 } from './reference-documents.js';
 import { ReferenceValidationError, type ReferenceProblem } from './validate-reference.js';
+import { localizeSchema } from './localized-schemas.js';
+import { CATALOGUE_VERSIONS_FILE } from './catalogue-fingerprint.js';
 
 /**
  * Reads the five YAML sources of `dir` (the `reference-data/` directory) and
- * the four JSON Schemas of `dir/schemas`. The result is typed but NOT yet
+ * the four JSON Schemas of `dir/schemas` (their text blocks made the language registry's:
+ * localized-schemas.ts). The result is typed but NOT yet
  * validated: pass it to `validateReference` before trusting it.
  *
  * Throws a `ReferenceValidationError` listing every unreadable file.
@@ -32,10 +35,16 @@ export async function loadSources(dir: string): Promise<ReferenceSources> {
     ),
   );
 
+  const catalogueVersions = await readYaml(join(dir, CATALOGUE_VERSIONS_FILE), CATALOGUE_VERSIONS_FILE, problems);
+
   if (problems.length > 0) throw new ReferenceValidationError(problems);
   return {
     ...(Object.fromEntries(documents) as Omit<ReferenceSources, 'schemas'>),
-    schemas: Object.fromEntries(schemas) as Record<ReferenceDocumentName, JsonSchema>,
+    catalogue_versions: catalogueVersions,
+    schemas: Object.fromEntries(schemas.map(([name, schema]) => [name, schema && localizeSchema(schema)])) as Record<
+      ReferenceDocumentName,
+      JsonSchema
+    >,
   };
 }
 

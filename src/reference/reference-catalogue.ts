@@ -13,6 +13,7 @@ import type {
   UnitDefinition,
   WhoFiles,
 } from './reference-documents.js';
+import { LANGUAGES } from '../i18n/languages.js';
 
 /**
  * A material's text as the rules compare it (category names, one line per material): trimmed,
@@ -49,7 +50,10 @@ export class ReferenceCatalogue {
     this.units = new Map(documents.streams.units.map((unit) => [unit.code, unit]));
     this.catalogueVersion = documents.streams.catalogue_version;
     this.materialsByName = new Map(
-      documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.materials, (m) => [m.code, m.name.fr, m.name.en])]),
+      documents.streams.streams.map((stream) => [
+        stream.code,
+        firstByKey(stream.materials, (m) => [m.code, ...LANGUAGES.flatMap((l) => m.name[l] ?? [])]),
+      ]),
     );
     this.retiredByCode = new Map(
       documents.streams.streams.map((stream) => [stream.code, firstByKey(stream.retired_materials, (m) => [m.code])]),

@@ -7,6 +7,8 @@
  * shape; these types mirror them for the code that reads the documents.
  */
 
+import { localizedTextSchema, type Localized } from '../i18n/languages.js';
+
 /** How well a fact is established (tags of the domain brief: ✅ / 🟡 / ❓). */
 export type Verification = 'official_text' | 'secondary_source' | 'unverified';
 
@@ -30,10 +32,7 @@ export interface Envelope {
  * A text for people, in French and in English. Every human text of the reference data has this
  * shape; the build refuses one that lacks a language (see `HUMAN_TEXTS` in validate-reference.ts).
  */
-export interface LocalizedText {
-  fr: string;
-  en: string;
-}
+export type LocalizedText = Localized;
 
 /** A name in French and English (the same shape as every other text). */
 export type LocalizedName = LocalizedText;
@@ -240,6 +239,12 @@ export interface UnitDefinition {
   code: StreamUnit;
   kind: 'mass' | 'count';
   name: LocalizedName;
+  /** How it is written after a number ("kg", "UVC"). */
+  symbol: string;
+  /** The unit as `Intl.NumberFormat` names it (`kilogram`); null: the number, a no-break space and the symbol. */
+  intl_unit: string | null;
+  /** What a declaration derived from products puts in this unit: `mass_kg`, `units_sold`, or nothing. */
+  from_products: 'mass_kg' | 'units_sold' | null;
   meaning: LocalizedName;
   /** Most decimals a quantity may have (0 = whole numbers). */
   decimals: number;
@@ -419,6 +424,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface ReferenceSources extends ReferenceDocuments {
   service: ServiceDescription;
   schemas: Record<ReferenceDocumentName, JsonSchema>;
+  /** `catalogue-versions.yaml`: the fingerprint of each catalogue version (catalogue-fingerprint.ts); absent in hand-built sources. */
+  catalogue_versions?: unknown;
 }
 
 /** Source file names in `reference-data/`. */
@@ -547,16 +554,7 @@ export const INDEX_DOCUMENT_SCHEMA: JsonSchema = {
     name: { type: 'string', description: 'Name of the service.' },
     version: { type: 'string', enum: ['v1'], description: 'Version of the public API.' },
     updated: { type: 'string', format: 'date', description: 'Latest `updated` date of the reference sources.' },
-    description: {
-      type: 'object',
-      description: 'What the service is, in French and English.',
-      additionalProperties: false,
-      required: ['fr', 'en'],
-      properties: {
-        fr: { type: 'string', minLength: 1, description: 'French.' },
-        en: { type: 'string', minLength: 1, description: 'English.' },
-      },
-    },
+    description: localizedTextSchema('What the service is, in French and English.'),
     endpoints: {
       type: 'object',
       description: 'Full addresses of the reference files.',

@@ -9,6 +9,7 @@ import {
 import { renderReference } from './render-reference.js';
 import { realSources } from './test-support.js';
 import { ReferenceValidationError } from './validate-reference.js';
+import { catalogueFingerprint } from './catalogue-fingerprint.js';
 
 const urls: ReferenceUrls = {
   referenceBaseUrl: 'https://data.example.org/reference/v1/',
@@ -150,6 +151,9 @@ describe('renderReference', () => {
     expect(rows.map((row) => row.split(',')[2])).toEqual(units);
     sources.streams.units = [...sources.streams.units, { ...sources.streams.units[0]!, code: 'unit' }];
     sources.streams.streams[0]!.units = [...sources.streams.streams[0]!.units, 'unit'];
+    // A new unit is a new catalogue: its version goes up, with its fingerprint recorded.
+    sources.streams.catalogue_version += 1;
+    sources.catalogue_versions = { versions: { [sources.streams.catalogue_version]: catalogueFingerprint(sources.streams) } };
     const more = file(renderReference(sources, urls), 'declaration-template.csv').body.toString('utf8');
     expect(more).toContain(`\r\n# ${sources.streams.streams[0]!.code},${sources.streams.streams[0]!.materials[0]!.name.en},unit,1250\r\n`);
   });

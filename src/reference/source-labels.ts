@@ -1,3 +1,5 @@
+import { textIn, type Language, type Localized } from '../i18n/languages.js';
+
 /**
  * The words of a source link, shared by the site (which prints them) and the build (which refuses
  * a link whose words name an article its address does not lead to).
@@ -9,7 +11,7 @@ const OFFICIAL_HOSTS = ['legifrance.gouv.fr', 'eur-lex.europa.eu', 'aida.ineris.
 /** A law entry as far as its link is concerned. */
 interface LinkedText {
   url: string;
-  title: { fr: string; en: string };
+  title: Localized;
 }
 
 /**
@@ -18,20 +20,21 @@ interface LinkedText {
  * e.g. the whole Code rather than one of its articles), else the site and the page ("citeo.com ·
  * faq mon adhesion"), so a reader sees where it leads without reading an address.
  */
-export function sourceLabel(url: string, law: readonly LinkedText[], lang: 'fr' | 'en'): string {
+export function sourceLabel(url: string, law: readonly LinkedText[], lang: Language): string {
   return titleOf(url, law, lang) ?? pageWords(url, lang);
 }
 
 /** The title of the legal text a link is, as `sourceLabel` chooses it; undefined when the link is named by its site and page. */
-export function titleOf(url: string, law: readonly LinkedText[], lang: 'fr' | 'en'): string | undefined {
+export function titleOf(url: string, law: readonly LinkedText[], lang: Language): string | undefined {
   const host = hostOf(url);
   if (host === null || !OFFICIAL_HOSTS.some((official) => host === official || host.endsWith(`.${official}`))) return undefined;
   const entries = law.filter((entry) => entry.url === url);
-  return (entries.find((e) => articlesNamed(e.title[lang]).length === 0) ?? entries.at(-1))?.title[lang];
+  const title = (entries.find((e) => articlesNamed(textIn(e.title, lang).text).length === 0) ?? entries.at(-1))?.title;
+  return title && textIn(title, lang).text;
 }
 
 /** The articles a link's title names that its address does not lead to (none for a link named by its site and page). */
-export function misnamedArticles(url: string, law: readonly LinkedText[], lang: 'fr' | 'en'): string[] {
+export function misnamedArticles(url: string, law: readonly LinkedText[], lang: Language): string[] {
   const title = titleOf(url, law, lang);
   return title === undefined ? [] : articlesNamed(title).filter((article) => !leadsToArticle(url, article));
 }
@@ -65,14 +68,14 @@ export function leadsToArticle(url: string, article: string): boolean {
 }
 
 /**
- * The site and the page of an address. English pages name the site only: the pages' addresses are
- * mostly French words, which an English reader should not have to read as a title.
+ * The site and the page of an address. Pages in another language than French name the site only: the
+ * pages' addresses are mostly French words, which such a reader should not have to read as a title.
  */
-function pageWords(url: string, lang: 'fr' | 'en'): string {
+function pageWords(url: string, lang: Language): string {
   try {
     const parsed = new URL(url);
     const host = parsed.hostname.replace(/^www\./, '');
-    if (lang === 'en') return host;
+    if (lang !== 'fr') return host;
     const segments = parsed.pathname.split('/').filter((s) => s !== '');
     const last = segments.at(-1);
     const page =

@@ -238,11 +238,11 @@ describe('validateReference', () => {
       'pricing.yaml /plans/0/description/de: is not an allowed property',
       'streams.yaml /streams/1/warning: is not an allowed property',
       'obligations.yaml /obligations/1/hints: is not an allowed property',
-      'pricing.yaml /plans/0/description/de: a text for people has only "fr" and "en"',
-      'streams.yaml /streams/0/deadlines/0/label/en: the English text is missing: every text for people is written in French and in English',
+      'pricing.yaml /plans/0/description/de: a text for people has only "en" and "fr"',
+      'streams.yaml /streams/0/deadlines/0/label/en: the English text is missing: every text for people is written in English and in French',
       'streams.yaml /streams/1/warning: a text for people is written in French and in English ({fr, en}), not as one string',
       'law.yaml /law/0/summary: must be a text in French and English ({fr, en}), not string',
-      'obligations.yaml /obligations/0/title/fr: the French text is missing: every text for people is written in French and in English',
+      'obligations.yaml /obligations/0/title/fr: the French text is missing: every text for people is written in English and in French',
       'obligations.yaml /obligations/1/hints/0: a text for people is written in French and in English ({fr, en}), not as one string',
     ]);
   });
@@ -343,7 +343,7 @@ describe('source links', () => {
     // Every link to the regulation is now labelled « art. 45 »: the law entry's own address among them.
     expect(lines(error)).toContainEqual(
       expect.stringMatching(
-        /^law\.yaml \/law\/\d+\/url: the link is labelled "PPWR, art\. 45 \(mandataire\)", which names article 45, but its address does not lead to that article/,
+        /^law\.yaml \/law\/\d+\/url: the link is labelled "PPWR, art\. 45 \(authorised representative\)", which names article 45, but its address does not lead to that article/,
       ),
     );
     expect(lines(error).every((line) => line.includes('names article 45'))).toBe(true);

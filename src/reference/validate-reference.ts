@@ -10,6 +10,8 @@ import {
   type SourceName,
 } from './reference-documents.js';
 import { misnamedArticles } from './source-labels.js';
+import { CATALOGUE_VERSIONS_FILE, catalogueVersionProblems } from './catalogue-fingerprint.js';
+import { LANGUAGE_REGISTRY, localizedTextSchema, type Language } from '../i18n/languages.js';
 
 /** One thing wrong with the reference sources: the file, a JSON pointer into it, and what is wrong. */
 export interface ReferenceProblem {
@@ -44,16 +46,7 @@ export const SERVICE_SCHEMA: JsonSchema = {
   required: ['name', 'description', 'updated'],
   properties: {
     name: { type: 'string', minLength: 1, description: 'Name of the service.' },
-    description: {
-      type: 'object',
-      description: 'Short description of the service, in French and English.',
-      additionalProperties: false,
-      required: ['fr', 'en'],
-      properties: {
-        fr: { type: 'string', minLength: 1, description: 'French.' },
-        en: { type: 'string', minLength: 1, description: 'English.' },
-      },
-    },
+    description: localizedTextSchema('Short description of the service, in French and English.'),
     updated: { type: 'string', format: 'date', description: 'Date this file was last edited.' },
   },
 };
@@ -105,9 +98,9 @@ function sourceLinkProblems(sources: ReferenceSources): ReferenceProblem[] {
   const problems: ReferenceProblem[] = [];
   const check = (file: string, pointer: string, url: string) => {
     for (const lang of LANGUAGES) {
-      const wrong = misnamedArticles(url, law, lang);
+      const wrong = misnamedArticles(url, law, lang as Language);
       if (wrong.length === 0) continue;
-      const title = law.filter((entry) => entry.url === url).at(-1)?.title[lang] ?? '';
+      const title = law.filter((entry) => entry.url === url).at(-1)?.title[lang as Language] ?? '';
       problems.push({
         file,
         path: pointer,
@@ -197,8 +190,10 @@ export const HUMAN_TEXTS: Record<SourceName, readonly string[]> = {
   service: ['/description'],
 };
 
-const LANGUAGES = ['fr', 'en'] as const;
-const LANGUAGE_NAMES = { fr: 'French', en: 'English' } as const;
+/** The languages of the registry (src/i18n/language-definitions.ts): the required ones have no fallback. */
+const LANGUAGES = LANGUAGE_REGISTRY.codes;
+const REQUIRED = LANGUAGE_REGISTRY.required;
+const REQUIRED_NAMES = REQUIRED.map((code) => LANGUAGE_REGISTRY.get(code).englishName).join(' and in ');
 /** Texts of this many words or more are sentences: their French cannot be their English. */
 const SENTENCE_WORDS = 4;
 
@@ -260,23 +255,40 @@ function localizedProblems(file: string, pointer: string, value: Json): Referenc
   const problems: ReferenceProblem[] = [];
   for (const lang of LANGUAGES) {
     const text = value[lang];
-    if (typeof text !== 'string' || text.trim() === '') {
+    const name = LANGUAGE_REGISTRY.get(lang).englishName;
+    // A language with a declared fallback may lack a text (the page shows the fallback's, marked); never an empty one.
+    if ((REQUIRED.includes(lang) || text !== undefined) && (typeof text !== 'string' || text.trim() === '')) {
       problems.push({
         file,
         path: `${pointer}/${lang}`,
-        message: `the ${LANGUAGE_NAMES[lang]} text is missing: every text for people is written in French and in English`,
+        message: `the ${name} text is missing: every text for people is written in ${REQUIRED_NAMES}`,
       });
     }
   }
   for (const key of Object.keys(value)) {
-    if (!(LANGUAGES as readonly string[]).includes(key))
-      problems.push({ file, path: `${pointer}/${escapePointer(key)}`, message: 'a text for people has only "fr" and "en"' });
+    if (!LANGUAGES.includes(key))
+      problems.push({
+        file,
+        path: `${pointer}/${escapePointer(key)}`,
+        message: `a text for people has only ${LANGUAGES.map((code) => `"${code}"`).join(' and ')}`,
+      });
   }
-  const { fr, en } = value;
-  if (typeof fr === 'string') {
-    for (const message of frenchTypographyProblems(fr)) problems.push({ file, path: `${pointer}/fr`, message });
-    if (typeof en === 'string' && fr.trim() === en.trim() && fr.trim().split(/\s+/).length >= SENTENCE_WORDS) {
-      problems.push({ file, path: `${pointer}/fr`, message: 'the French text is the English one: write it in French' });
+  const { en } = value;
+  for (const lang of LANGUAGES) {
+    const text = value[lang];
+    if (typeof text !== 'string') continue;
+    if (LANGUAGE_REGISTRY.get(lang).typography === 'french')
+      for (const message of frenchTypographyProblems(text)) problems.push({ file, path: `${pointer}/${lang}`, message });
+    const required = REQUIRED.includes(lang);
+    if (
+      required &&
+      lang !== 'en' &&
+      typeof en === 'string' &&
+      text.trim() === en.trim() &&
+      text.trim().split(/\s+/).length >= SENTENCE_WORDS
+    ) {
+      const name = LANGUAGE_REGISTRY.get(lang).englishName;
+      problems.push({ file, path: `${pointer}/${lang}`, message: `the ${name} text is the English one: write it in ${name}` });
     }
   }
   return problems;
@@ -709,6 +721,30 @@ function crossReferenceProblems(sources: ReferenceSources): ReferenceProblem[] {
   plans.forEach((plan, i) => {
     checkRefs(plan.streams, streamCodes, pricingFile, `/plans/${i}/streams`, 'stream code');
   });
+
+  // A stream clients may declare is sold in a plan and says what it obliges to: else nobody could file it, or know why.
+  const planned = new Set(plans.flatMap((plan) => strings(plan.streams)));
+  const obliged = new Set(obligations.flatMap((obligation) => strings(obligation.streams)));
+  streams.forEach((stream, i) => {
+    if (stream.status !== 'active' || typeof stream.code !== 'string') return;
+    if (!planned.has(stream.code))
+      problems.push({
+        file: streamsFile,
+        path: `/streams/${i}/status`,
+        message: `active stream "${stream.code}" is in no plan of ${pricingFile}`,
+      });
+    if (!obliged.has(stream.code))
+      problems.push({
+        file: streamsFile,
+        path: `/streams/${i}/status`,
+        message: `active stream "${stream.code}" has no obligation in ${obligationsFile}`,
+      });
+  });
+
+  if (sources.catalogue_versions !== undefined)
+    problems.push(
+      ...catalogueVersionProblems(sources.streams, sources.catalogue_versions).map((p) => ({ file: CATALOGUE_VERSIONS_FILE, ...p })),
+    );
 
   return problems;
 }

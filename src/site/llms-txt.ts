@@ -14,7 +14,9 @@ import {
   type ReferenceUrls,
 } from '../reference/reference-documents.js';
 import { CLIENT_AUTH_DESCRIPTION } from '../reference/render-reference.js';
-import { SITE_PAGES } from './site-pages.js';
+import { ROOT_LANGUAGE, SITE_PAGES } from './site-pages.js';
+import { LANGUAGE_REGISTRY } from '../i18n/languages.js';
+import type { Language } from '../i18n/language.js';
 
 const LICENCE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
@@ -182,7 +184,8 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
   lines.push('', '## Pages', '');
   lines.push('The same data as web pages, in English and in French (under `/fr/`):', '');
   for (const page of SITE_PAGES.filter((p) => p.kind !== 'problem')) {
-    lines.push(`- [${PAGE_TITLES[page.kind].en}${page.lang === 'fr' ? ' (français)' : ''}](${urls.siteUrl}${page.path})`);
+    const language = page.lang === ROOT_LANGUAGE ? '' : ` (${LANGUAGE_REGISTRY.get(page.lang).ownName.toLowerCase()})`;
+    lines.push(`- [${PAGE_TITLES[page.kind].en}${language}](${urls.siteUrl}${page.path})`);
   }
   lines.push('', '## Client API', '');
   lines.push(`Base URL: ${index.client_api.base}`, '');
@@ -221,7 +224,7 @@ export function renderLlmsTxt(sources: ReferenceDocuments, index: IndexDocument,
 }
 
 /** The statement of who files what (pricing.json `who_files`), one item a line. */
-function whoFiles(sources: ReferenceDocuments, lang: 'fr' | 'en'): string[] {
+function whoFiles(sources: ReferenceDocuments, lang: Language): string[] {
   const w = sources.pricing.who_files;
   return [w.you_give, w.operator_does, w.you_still_do, w.by_when].map((text) => `- ${oneLine(text[lang])}`);
 }

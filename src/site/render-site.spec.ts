@@ -132,11 +132,10 @@ describe('renderSite', () => {
       const html = pages.find((p) => p.path === page.path)!.html;
       expect(html).toContain(`<html lang="${page.lang}">`);
       expect(html).toContain(`<link rel="alternate" hreflang="${page.lang}" href="${urls.siteUrl}${page.path}">`);
-      expect(html).toContain(
-        `<link rel="alternate" hreflang="${page.lang === 'en' ? 'fr' : 'en'}" href="${urls.siteUrl}${page.otherPath}">`,
-      );
+      for (const other of page.alternates)
+        expect(html).toContain(`<link rel="alternate" hreflang="${other.lang}" href="${urls.siteUrl}${other.path}">`);
       expect(html).toContain(`<link rel="alternate" type="application/json" href="${page.json}">`);
-      expect(html).toContain(`href="${page.otherPath}" hreflang="${page.lang === 'en' ? 'fr' : 'en'}"`);
+      for (const other of page.alternates) expect(html).toContain(`href="${other.path}" hreflang="${other.lang}"`);
     }
   });
 

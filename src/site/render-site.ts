@@ -29,6 +29,7 @@ import {
   NAV_KINDS,
   NOT_FOUND_PAGES,
   PAGE_ALIASES,
+  ROOT_LANGUAGE,
   SITE_PAGES,
   STYLESHEET_PATH,
   problemSlug,
@@ -40,6 +41,7 @@ import { LLMS_PATH, renderLlmsTxt } from './llms-txt.js';
 import { sourceLabel } from '../reference/source-labels.js';
 import { GLOSSARY } from '../i18n/glossary.js';
 import { formatDate, formatList, formatMoney, formatNumber, unitSymbol } from '../i18n/format.js';
+import { LANGUAGE_REGISTRY, textIn } from '../i18n/languages.js';
 
 export const ASSETS_DIR = join(REPO_ROOT, 'assets');
 
@@ -135,22 +137,19 @@ function tidy(html: string): string {
 }
 
 function sitemap(siteUrl: string, updated: string): string {
-  const entries = SITE_PAGES.filter((page) => page.lang === 'en').map((page) => {
-    const fr = SITE_PAGES.find((p) => p.path === page.otherPath)!;
-    return [
-      '  <url>',
-      `    <loc>${siteUrl}${page.path}</loc>`,
-      `    <lastmod>${updated}</lastmod>`,
-      `    <xhtml:link rel="alternate" hreflang="en" href="${siteUrl}${page.path}"/>`,
-      `    <xhtml:link rel="alternate" hreflang="fr" href="${siteUrl}${fr.path}"/>`,
-      '  </url>',
-      '  <url>',
-      `    <loc>${siteUrl}${fr.path}</loc>`,
-      `    <lastmod>${updated}</lastmod>`,
-      `    <xhtml:link rel="alternate" hreflang="en" href="${siteUrl}${page.path}"/>`,
-      `    <xhtml:link rel="alternate" hreflang="fr" href="${siteUrl}${fr.path}"/>`,
-      '  </url>',
-    ].join('\n');
+  // One entry per page of each language, all listing the same versions (each page's own included), in the registry's order.
+  const entries = SITE_PAGES.filter((page) => page.lang === ROOT_LANGUAGE).map((page) => {
+    const versions = [{ lang: page.lang, path: page.path }, ...page.alternates];
+    const links = versions.map((v) => `    <xhtml:link rel="alternate" hreflang="${v.lang}" href="${siteUrl}${v.path}"/>`);
+    return versions
+      .flatMap((version) => [
+        '  <url>',
+        `    <loc>${siteUrl}${version.path}</loc>`,
+        `    <lastmod>${updated}</lastmod>`,
+        ...links,
+        '  </url>',
+      ])
+      .join('\n');
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${entries.join('\n')}\n</urlset>\n`;
 }
@@ -162,7 +161,7 @@ type SiteText = Messages['site'];
 
 function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDocument, siteUrl: string) {
   const t = MESSAGES[page.lang].site;
-  const h = helpers(page.lang, t, documents.law);
+  const h = helpers(page.lang, t, documents.law, documents.streams.units);
   const pathFor = (kind: SitePage['kind'], lang: Language = page.lang) => SITE_PAGES.find((p) => p.kind === kind && p.lang === lang)!.path;
   const problem = page.problem;
   const title = problem ?? t.titles[page.kind];
@@ -172,7 +171,21 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     t,
     h,
     lang: page.lang,
-    otherLang: page.lang === 'en' ? 'fr' : 'en',
+    /** The same page in each other language, named in that language (the language switch). */
+    switches: page.alternates.map((other) => ({
+      ...other,
+      name: LANGUAGE_REGISTRY.get(other.lang).ownName,
+      hint: MESSAGES[other.lang].language.versionHint,
+    })),
+    /** The page in the language at the site's root: every page's `x-default`. */
+    defaultPath: page.lang === ROOT_LANGUAGE ? page.path : page.alternates.find((other) => other.lang === ROOT_LANGUAGE)!.path,
+    /** A reference text in the page's language, else in its declared fallback, marked with that language. */
+    tx: (value: Partial<Record<Language, string>>) => {
+      const shown = textIn(value, page.lang);
+      return shown.language === page.lang ? escapeHtml(shown.text) : `<span lang="${shown.language}">${escapeHtml(shown.text)}</span>`;
+    },
+    /** The same, as plain text (an attribute). */
+    textOf: (value: Partial<Record<Language, string>>) => textIn(value, page.lang).text,
     siteUrl,
     index,
     ...documents,
@@ -191,7 +204,7 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
     problems: Object.entries(PROBLEM_TYPES).map(([code, type]) => ({
       code,
       ...type,
-      path: `${page.lang === 'en' ? '' : '/fr'}/problems/${problemSlug(code as keyof typeof PROBLEM_TYPES)}`,
+      path: `${LANGUAGE_REGISTRY.get(page.lang).sitePrefix}/problems/${problemSlug(code as keyof typeof PROBLEM_TYPES)}`,
       ...t.problemTypes[code as keyof typeof PROBLEM_TYPES],
     })),
     problem: problem ? { code: problem, slug: problemSlug(problem), ...PROBLEM_TYPES[problem], ...t.problemTypes[problem] } : undefined,
@@ -206,7 +219,7 @@ function viewModel(page: SitePage, documents: ReferenceDocuments, index: IndexDo
       h.list(
         codes.map((code, j) => {
           const material = stream.materials.find((m) => m.code === code);
-          return material ? h.shown(`${pointer}/${j}`, code, material.name[page.lang]) : h.fact(`${pointer}/${j}`, code);
+          return material ? h.shown(`${pointer}/${j}`, code, textIn(material.name, page.lang).text) : h.fact(`${pointer}/${j}`, code);
         }),
       ),
   };
@@ -228,7 +241,11 @@ function timeline(stream: Stream, i: number, documents: ReferenceDocuments, lang
   at(stream.declarable_from, `${p}/declarable_from`, s.eventFirst);
   if (stream.declarable_until !== null) {
     const next = documents.streams.streams.find((x) => x.code === stream.replaced_by);
-    at(stream.declarable_until, `${p}/declarable_until`, next ? `${s.eventLast}${s.eventThen} ${next.name[lang]}.` : `${s.eventLast}.`);
+    at(
+      stream.declarable_until,
+      `${p}/declarable_until`,
+      next ? `${s.eventLast}${s.eventThen} ${textIn(next.name, lang).text}.` : `${s.eventLast}.`,
+    );
   }
   stream.eco_organisms.forEach((eo, j) => {
     if (eo.approval === null) return;
@@ -269,7 +286,7 @@ export type Helpers = ReturnType<typeof helpers>;
  * file writes it (a date in words, a price as money, a code as a word) carries the file's value in
  * `data-value`.
  */
-function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
+function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law'], units: ReferenceDocuments['streams']['units']) {
   const word = (value: unknown): string => t.values[String(value)] ?? String(value);
   const mark = (pointer: string, value: unknown, shown: string, attrs = '', tag = 'span') => {
     const plain = (typeof value === 'string' || typeof value === 'number') && squash(String(value)) === squash(shown);
@@ -310,17 +327,23 @@ function helpers(lang: Language, t: SiteText, law: ReferenceDocuments['law']) {
       });
       return `<ul class="sources">${urls.map((url, i) => `<li>${h.source(`${pointer}/${i}`, url, shown[i])}</li>`).join('')}</ul>`;
     },
-    /** A text for people ({fr, en}) in the page's language only. */
-    text: (pointer: string, value: { fr: string; en: string } | null | undefined) =>
-      value ? mark(`${pointer}/${lang}`, value[lang], value[lang]) : '',
+    /**
+     * A text for people ({fr, en}) in the page's language, else in the fallback the registry declares
+     * for it, marked with that language (`lang="en"`): never one language passed for another.
+     */
+    text: (pointer: string, value: Partial<Record<Language, string>> | null | undefined) => {
+      if (!value) return '';
+      const shown = textIn(value, lang);
+      return mark(`${pointer}/${shown.language}`, shown.text, shown.text, shown.language === lang ? '' : ` lang="${shown.language}"`);
+    },
     /** A JSON pointer into a file: `streams.json#/streams/0`. */
     ptr: (file: string, ...path: (string | number)[]) => `${file}#${path.map((p) => `/${escapePointer(String(p))}`).join('')}`,
     /** The date a deadline falls on for the quantities of `year`: `day` past the month's end is its last day. */
     dueDate: (due: DueRule, year: number) => formatDate(lang, dueDate({ due }, { year })),
     /** A number written for people (not a year, an article or an id). */
     number: (value: number | string) => formatNumber(lang, value),
-    /** How a unit code is written after a number: "UVC", "kg". */
-    unit: (code: string) => unitSymbol(lang, code),
+    /** How a unit code is written after a number, as the streams file says (`symbol`): "UVC", "kg". */
+    unit: (code: string) => units.find((unit) => unit.code === code)?.symbol ?? unitSymbol(lang, code),
     /** A list: "a, b et c" / "a, b and c". */
     list: (items: readonly string[]) => formatList(lang, items),
   };

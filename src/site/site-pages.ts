@@ -2,14 +2,15 @@
  * The pages of the public site: where each is served, which template renders it and which JSON
  * file it shows. Pure data (no I/O): the build, the server and llms.txt all read it.
  *
+ * One copy of every page per language of the registry (src/i18n/languages.ts), at its site prefix:
  * English at `/`, French under `/fr/` (same path after the prefix). A page at `/pricing` is the
  * file `pricing.html` (`/` is `index.html`, `/fr/` is `fr/index.html`), which is how static hosts
  * serve clean URLs.
  */
 import { PROBLEM_TYPES, type ProblemCode } from '../common/problem/problem.js';
+import { LANGUAGE_REGISTRY, LANGUAGES, type Language } from '../i18n/languages.js';
 
-export const LANGUAGES = ['en', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from '../i18n/languages.js';
 
 export type PageKind =
   | 'notFound'
@@ -30,8 +31,8 @@ export interface SitePage {
   lang: Language;
   /** The URL path, e.g. `/fr/pricing`. */
   path: string;
-  /** The same page in the other language. */
-  otherPath: string;
+  /** The same page in each other language, in the registry's order (the language switch, `hreflang`). */
+  alternates: readonly { lang: Language; path: string }[];
   /** Where the build writes it, relative to the site folder. */
   file: string;
   /** Template under views/. */
@@ -46,8 +47,6 @@ export interface SitePage {
 export function problemSlug(code: ProblemCode): string {
   return code.replace(/_/g, '-');
 }
-
-const PREFIX: Record<Language, string> = { en: '', fr: '/fr' };
 
 interface PageSpec {
   kind: PageKind;
@@ -80,21 +79,26 @@ const SPECS: PageSpec[] = [
 ];
 
 function pathOf(lang: Language, slug: string): string {
-  return slug === '' ? `${PREFIX[lang]}/` : `${PREFIX[lang]}/${slug}`;
+  const prefix = LANGUAGE_REGISTRY.get(lang).sitePrefix;
+  return slug === '' ? `${prefix}/` : `${prefix}/${slug}`;
 }
 
 function fileOf(lang: Language, slug: string): string {
-  const dir = lang === 'en' ? '' : `${lang}/`;
-  return `${dir}${slug === '' ? 'index' : slug}.html`;
+  const prefix = LANGUAGE_REGISTRY.get(lang).sitePrefix;
+  return `${prefix === '' ? '' : `${prefix.slice(1)}/`}${slug === '' ? 'index' : slug}.html`;
 }
 
-/** Every page, English first, in a stable order. */
+function alternatesOf(lang: Language, slug: string): SitePage['alternates'] {
+  return LANGUAGES.filter((other) => other !== lang).map((other) => ({ lang: other, path: pathOf(other, slug) }));
+}
+
+/** Every page, in the registry's order of languages (English first), in a stable order. */
 export const SITE_PAGES: readonly SitePage[] = LANGUAGES.flatMap((lang) =>
   SPECS.map((spec) => ({
     kind: spec.kind,
     lang,
     path: pathOf(lang, spec.slug),
-    otherPath: pathOf(lang === 'en' ? 'fr' : 'en', spec.slug),
+    alternates: alternatesOf(lang, spec.slug),
     file: fileOf(lang, spec.slug),
     template: spec.template,
     json: spec.json,
@@ -110,22 +114,27 @@ export const NOT_FOUND_PAGES: readonly SitePage[] = LANGUAGES.map((lang) => ({
   kind: 'notFound',
   lang,
   path: pathOf(lang, ''),
-  otherPath: pathOf(lang === 'en' ? 'fr' : 'en', ''),
+  alternates: alternatesOf(lang, ''),
   file: fileOf(lang, '404'),
   template: 'site/not-found',
   json: '/api/v1/index.json',
 }));
 
-/** The language of a site path: French under `/fr`, English elsewhere. */
+/** The language of a site path, by its prefix: French under `/fr`, English elsewhere. */
 export function languageOfPath(path: string): Language {
-  return path === '/fr' || path.startsWith('/fr/') ? 'fr' : 'en';
+  return LANGUAGE_REGISTRY.languageOfPath(path) as Language;
 }
+
+/** The language at the site's root, whose pages are the `x-default` of every page. */
+export const ROOT_LANGUAGE = LANGUAGE_REGISTRY.languageOfPath('/') as Language;
 
 /** The pages listed in the navigation, in order. */
 export const NAV_KINDS: readonly PageKind[] = ['start', 'pricing', 'streams', 'law', 'obligations', 'abroad', 'glossary', 'developers'];
 
 /** Paths that serve a page without being its canonical path (`/fr` is `/fr/`). */
-export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([['/fr', '/fr/']]);
+export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map(
+  LANGUAGE_REGISTRY.definitions.filter((d) => d.sitePrefix !== '').map((d) => [d.sitePrefix, `${d.sitePrefix}/`]),
+);
 
 export const STYLESHEET_PATH = '/assets/site.css';
 export const ICON_PATH = '/assets/icon.svg';

@@ -3,6 +3,7 @@ import { IsOptional } from 'class-validator';
 import { MatchesPattern } from '../../common/paging/query-validators.js';
 import type { ImportedClient } from '../accounts.service.js';
 import { ProfileDto } from './client.dto.js';
+import { type Language, LANGUAGES } from '../../i18n/language.js';
 
 /** `?dry_run=false` applies; anything else (or nothing) only checks. */
 export class DryRunQueryDto {
@@ -26,8 +27,8 @@ export class ImportedClientDto {
   @ApiProperty({ type: ProfileDto })
   pending!: ProfileDto;
 
-  @ApiProperty({ enum: ['fr', 'en'], example: 'fr' })
-  language!: 'fr' | 'en';
+  @ApiProperty({ enum: LANGUAGES, example: 'fr' })
+  language!: Language;
 
   static from(client: ImportedClient): ImportedClientDto {
     return Object.assign(new ImportedClientDto(), {

@@ -5,7 +5,7 @@ import { MAX_IDUS } from '../profile.js';
 import { NotBlank } from '../../common/validation.js';
 import { PublishedSpelling } from '../../common/spelling.js';
 import { MatchesPattern } from '../../common/paging/query-validators.js';
-import { LANGUAGES } from '../../i18n/language.js';
+import { LANGUAGES, type Language } from '../../i18n/language.js';
 import { publishedNames } from '../../reference/published-names.js';
 import { CONTROL, IsCountryCode, IsLanguageCode, IsServiceEmail, NoControlCharacters, normaliseEmail } from './validators.js';
 
@@ -83,11 +83,11 @@ export class ProfileInputDto {
    * The language the service writes to the client in (its e-mails): `fr` (the default) or `en` (in any case).
    * Not part of the profile to confirm: it applies at once. `null` sets it back to `fr`.
    */
-  @ApiPropertyOptional({ type: String, enum: ['fr', 'en'], nullable: true, example: 'fr' })
+  @ApiPropertyOptional({ type: String, enum: LANGUAGES, nullable: true, example: 'fr' })
   @IsOptional()
   @PublishedSpelling(() => LANGUAGES)
   @IsLanguageCode()
-  language?: 'fr' | 'en' | null;
+  language?: Language | null;
 }
 
 /** The fields of a new client: a row of the bulk import, and (streams aside) the body of `POST /admin/clients`. */

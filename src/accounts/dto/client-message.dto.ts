@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { MailMessage } from '../../mail/mail-outbox.js';
+import { LANGUAGES } from '../../i18n/language.js';
 
 @ApiSchema({ description: 'One e-mail the service decided to send to a client, and how its delivery went. Never its text.' })
 export class ClientMessageDto {
@@ -16,7 +17,7 @@ export class ClientMessageDto {
   @ApiProperty({ example: 'Votre accès au tableau de bord des déclarations REP de Exemple SAS' })
   subject!: string;
 
-  @ApiProperty({ enum: ['fr', 'en'] })
+  @ApiProperty({ enum: LANGUAGES })
   language!: MailMessage['language'];
 
   /**

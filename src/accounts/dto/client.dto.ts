@@ -5,6 +5,7 @@ import type { StreamSettingView } from '../client-streams.service.js';
 import { halfYearOf, previousHalfYear } from '../../calendar/half-year.js';
 import { StreamSettingDto } from './client-stream.dto.js';
 import type { Profile } from '../profile.js';
+import { type Language, LANGUAGES } from '../../i18n/language.js';
 
 export class ProfileDto {
   @ApiProperty({ type: String, nullable: true, example: 'compliance@example.fr' })
@@ -59,8 +60,8 @@ export class AdminClientDto {
   confirmed_at!: Date | null;
 
   /** The language the service writes to the client in (its e-mails); `fr` unless the operator set `en`. */
-  @ApiProperty({ enum: ['fr', 'en'], example: 'fr' })
-  language!: 'fr' | 'en';
+  @ApiProperty({ enum: LANGUAGES, example: 'fr' })
+  language!: Language;
 
   /** True when the pending profile differs from the confirmed one. */
   @ApiProperty()
@@ -145,8 +146,8 @@ export class InvitationDto {
   sent_to!: string;
 
   /** The language of the e-mail: the client's. */
-  @ApiProperty({ enum: ['fr', 'en'], example: 'fr' })
-  language!: 'fr' | 'en';
+  @ApiProperty({ enum: LANGUAGES, example: 'fr' })
+  language!: Language;
 
   /** The e-mail in the outbox, sent after this answer; its delivery at `GET /admin/clients/{client_id}/messages`. */
   @ApiProperty({ format: 'uuid' })

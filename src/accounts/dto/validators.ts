@@ -1,5 +1,6 @@
 import { isISO31661Alpha2, ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { checkEmail } from '../../common/email-address.js';
+import { isLanguage, LANGUAGES } from '../../i18n/language.js';
 
 /** ISO 3166-1 alpha-2, upper case (`FR`); `fr` and unassigned codes (`XX`) are refused. */
 export const IsCountryCode = (options?: ValidationOptions) =>
@@ -14,14 +15,14 @@ export const IsCountryCode = (options?: ValidationOptions) =>
     options,
   );
 
-/** A language the service writes in: `fr` or `en`. */
+/** A language the service writes in, one of the registry's (src/i18n/language-definitions.ts). */
 export const IsLanguageCode = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isLanguageCode',
       validator: {
-        validate: (value: unknown) => value === 'fr' || value === 'en',
-        defaultMessage: () => '$property must be fr or en',
+        validate: (value: unknown) => isLanguage(value),
+        defaultMessage: () => `$property must be ${LANGUAGES.join(' or ')}`,
       },
     },
     options,

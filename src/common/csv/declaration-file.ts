@@ -1,6 +1,7 @@
 // The shape of a declaration file (its columns, how its lines are written): published by reference/ as the
 // blank template and written by declarations/ for a download, so it sits below both.
 import { csvHeader } from '../../i18n/csv-columns.js';
+import { perLanguage } from '../../i18n/languages.js';
 import { CSV_DIALECTS, type CsvDialect, type CsvDialectName } from './csv-dialect.js';
 import { csvDecimal, csvRow, UTF8_BOM, writeCsv } from './write-csv.js';
 
@@ -8,10 +9,9 @@ import { csvDecimal, csvRow, UTF8_BOM, writeCsv } from './write-csv.js';
 export const CSV_COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
 
 /** The header of a declaration file in each dialect, from the catalogue of its language: the API's names, or the French template's. */
-export const CSV_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: csvHeader('declaration', CSV_COLUMNS, 'en'),
-  fr: csvHeader('declaration', CSV_COLUMNS, 'fr'),
-};
+export const CSV_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = perLanguage((language) =>
+  csvHeader('declaration', CSV_COLUMNS, language),
+);
 
 /**
  * A row whose first cell starts with this is a comment, which the reader of declaration files skips

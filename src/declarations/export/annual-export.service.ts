@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { CSV_DIALECTS, type CsvDialectName } from '../../common/csv/csv-dialect.js';
+import { perLanguage } from '../../i18n/languages.js';
 import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/write-csv.js';
 import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
 import { csvHeader } from '../../i18n/csv-columns.js';
@@ -46,16 +47,16 @@ export const ANNUAL_COLUMN_CODES = [
 ] as const;
 
 /** The columns of the CSV, in each dialect's words, from the catalogue of its language (French headers for the French dialect). */
-export const ANNUAL_CSV_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: csvHeader('annualExport', ANNUAL_COLUMN_CODES, 'en'),
-  fr: csvHeader('annualExport', ANNUAL_COLUMN_CODES, 'fr'),
-};
+export const ANNUAL_CSV_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = perLanguage((language) =>
+  csvHeader('annualExport', ANNUAL_COLUMN_CODES, language),
+);
 
 /** With `detail=products`: the CSV's columns, then the half-year of a `product` row, then the product's columns. */
-export const ANNUAL_CSV_DETAIL_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: [...ANNUAL_CSV_COLUMNS.en, ...csvHeader('annualExport', ['period'], 'en'), ...PRODUCT_CSV_COLUMNS.en],
-  fr: [...ANNUAL_CSV_COLUMNS.fr, ...csvHeader('annualExport', ['period'], 'fr'), ...PRODUCT_CSV_COLUMNS.fr],
-};
+export const ANNUAL_CSV_DETAIL_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = perLanguage((language) => [
+  ...ANNUAL_CSV_COLUMNS[language],
+  ...csvHeader('annualExport', ['period'], language),
+  ...PRODUCT_CSV_COLUMNS[language],
+]);
 
 /** A detail row among the filing's rows, as the writers receive it. */
 class DetailItem {

@@ -1,4 +1,5 @@
 import type { CsvDialectName } from '../../common/csv/csv-dialect.js';
+import { perLanguage } from '../../i18n/languages.js';
 import type { FieldError } from '../../common/problem/problem.js';
 import { csvHeader } from '../../i18n/csv-columns.js';
 import type { SnapshotQuery } from '../../database/streamed-query.js';
@@ -169,10 +170,9 @@ export const PRODUCT_COLUMN_CODES = [
 ] as const;
 
 /** Their headers in each dialect's words, from the catalogue of its language (`files.columns.productDetail`). */
-export const PRODUCT_CSV_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: csvHeader('productDetail', PRODUCT_COLUMN_CODES, 'en'),
-  fr: csvHeader('productDetail', PRODUCT_COLUMN_CODES, 'fr'),
-};
+export const PRODUCT_CSV_COLUMNS: Readonly<Record<CsvDialectName, readonly string[]>> = perLanguage((language) =>
+  csvHeader('productDetail', PRODUCT_COLUMN_CODES, language),
+);
 
 /** An element's product cells, in the order of PRODUCT_COLUMN_CODES; `decimal` writes an exact decimal text in the dialect. */
 export const productCells = (e: ProductElementRow, decimal: (value: string) => string): string[] => [

@@ -5,7 +5,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { NotFoundProblem } from '../../common/problem/problem.js';
 import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
-import { CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../../common/csv/csv-dialect.js';
+import { API_CSV_DIALECT, CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../../common/csv/csv-dialect.js';
+import { perLanguage } from '../../i18n/languages.js';
 import { csvDecimal, csvRow } from '../../common/csv/write-csv.js';
 import { csvHeader } from '../../i18n/csv-columns.js';
 import { PERIOD_PATTERN } from '../../calendar/half-year.js';
@@ -49,17 +50,16 @@ export const CSV_COLUMNS = [
  * The header row in each dialect, from the catalogue of its language (`files.columns.periodExport`):
  * the codes, or the French words (the annual export's where they are the same columns).
  */
-export const CSV_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: csvHeader('periodExport', CSV_COLUMNS, 'en'),
-  fr: csvHeader('periodExport', CSV_COLUMNS, 'fr'),
-};
+export const CSV_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = perLanguage((language) =>
+  csvHeader('periodExport', CSV_COLUMNS, language),
+);
 
 /** The CSV columns with `detail=products`: the export's, then the product's (empty on a line of a declaration entered directly). */
 export const CSV_DETAIL_COLUMNS = [...CSV_COLUMNS, ...PRODUCT_COLUMN_CODES] as const;
-export const CSV_DETAIL_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = {
-  en: [...CSV_HEADERS.en, ...PRODUCT_CSV_COLUMNS.en],
-  fr: [...CSV_HEADERS.fr, ...PRODUCT_CSV_COLUMNS.fr],
-};
+export const CSV_DETAIL_HEADERS: Readonly<Record<CsvDialectName, readonly string[]>> = perLanguage((language) => [
+  ...CSV_HEADERS[language],
+  ...PRODUCT_CSV_COLUMNS[language],
+]);
 
 /** IDUs share one CSV cell. */
 export const IDU_SEPARATOR = '; ';
@@ -185,11 +185,10 @@ const lineCells = (period: string, rows: ExportLineRow[], quantity: (value: stri
     row.ecoOrganism ?? '',
   ]);
 
-/** The French dialect (`;`, decimal comma, French headers, BOM), written by the annual export's writer (common/csv/write-csv.ts). */
-const frenchCsvFormatter = (period: string): ExportFormatter => {
-  const dialect = CSV_DIALECTS.fr;
+/** A dialect other than the API's (French: `;`, decimal comma, French headers, BOM), written by the annual export's writer (common/csv/write-csv.ts). */
+const spreadsheetCsvFormatter = (period: string, dialect: CsvDialect): ExportFormatter => {
   return {
-    start: () => `\ufeff${csvRow(CSV_HEADERS.fr, dialect)}`,
+    start: () => `\ufeff${csvRow(CSV_HEADERS[dialect.name], dialect)}`,
     declaration: (rows) =>
       csvCells(period, rows, (value) => csvDecimal(value, dialect))
         .map((cells) => csvRow(cells, dialect))
@@ -332,12 +331,12 @@ const jsonDetailFormatter = (period: string, catalogue: ReferenceCatalogue): Det
  * element gave, exact), a declaration entered directly as its lines with the product columns empty.
  */
 const csvDetailFormatter = (period: string, dialect: CsvDialect): DetailFormatter => {
-  const french = dialect.name === 'fr';
+  const french = dialect.name !== API_CSV_DIALECT.name;
   const options = { cast: { string: neutraliseCell }, quoted_match: /[;\t]/ };
   const decimal = (value: string) => (french ? csvDecimal(value, dialect) : value);
   const write = (rows: string[][]) => (french ? rows.map((cells) => csvRow(cells, dialect)).join('') : stringify(rows, options));
   return {
-    start: () => (french ? `\ufeff${csvRow(CSV_DETAIL_HEADERS.fr, dialect)}` : stringify([[...CSV_DETAIL_HEADERS.en]])),
+    start: () => (french ? `\ufeff${csvRow(CSV_DETAIL_HEADERS[dialect.name], dialect)}` : stringify([[...CSV_DETAIL_HEADERS.en]])),
     open: (head, lines) =>
       head.derived || lines.length === 0 ? '' : write(csvCells(period, lines, decimal).map((cells) => [...cells, ...NO_PRODUCT_CELLS])),
     product: (elements) => {
@@ -393,7 +392,11 @@ export class PeriodExportService {
     await this.repository.streamLines(period, async (rows) => {
       head();
       const formatter =
-        format === 'json' ? jsonFormatter(period) : dialect.name === 'fr' ? frenchCsvFormatter(period) : csvFormatter(period);
+        format === 'json'
+          ? jsonFormatter(period)
+          : dialect.name !== API_CSV_DIALECT.name
+            ? spreadsheetCsvFormatter(period, dialect)
+            : csvFormatter(period);
       await pipeline(rows, new ByDeclaration(formatter), res);
     });
   }

@@ -11,7 +11,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } from '../../common/csv/csv-dialect.js';
+import { CSV_DIALECT_DETAIL, CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } from '../../common/csv/csv-dialect.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
 import type { Request, Response } from 'express';
 import { ApiProblems } from '../../common/openapi.js';
@@ -138,7 +138,7 @@ function checkedQuery(dialect: unknown, detail: unknown): { dialect: CsvDialect;
   const errors = [
     ...(dialect === undefined || isCsvDialectName(dialect)
       ? []
-      : [{ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' }]),
+      : [{ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: CSV_DIALECT_DETAIL }]),
     ...exportDetailErrors(detail),
   ];
   if (errors.length > 0) throw new ValidationProblem(errors);

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminApi } from '../../caller/audience.js';
-import { isCsvDialectName } from '../../common/csv/csv-dialect.js';
+import { CSV_DIALECT_DETAIL, CSV_DIALECT_QUERY, isCsvDialectName } from '../../common/csv/csv-dialect.js';
 import { ApiProblems } from '../../common/openapi.js';
 import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../../rate-limit/heavy-reads.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
@@ -106,8 +106,8 @@ const ECO_QUERY = {
 const DIALECT_QUERY = {
   name: 'dialect',
   required: false,
-  description: '`en` (default) or `fr`',
-  schema: { type: 'string', enum: ['en', 'fr'] },
+  description: CSV_DIALECT_QUERY.description,
+  schema: CSV_DIALECT_QUERY.schema,
 };
 const DISPOSITION = {
   'Content-Disposition': { description: '`attachment; filename="epr-annual-<year>[-<eco-organism>].csv"`.', schema: { type: 'string' } },
@@ -204,7 +204,7 @@ function checkedQuery(eco: unknown, dialect: unknown, detail: unknown): { eco: s
     errors.push({ pointer: '/query/eco_organism', code: 'invalid_string', detail: 'must be an eco-organism name' });
   }
   if (dialect !== undefined && !isCsvDialectName(dialect))
-    errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: 'must be en or fr' });
+    errors.push({ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: CSV_DIALECT_DETAIL });
   errors.push(...exportDetailErrors(detail));
   if (errors.length > 0) throw new ValidationProblem(errors);
   // Named in any case, with or without accents (`leko`): read as published (`Léko`).

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
 import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 import type { Reminder } from './reminders.service.js';
+import { type Language, LANGUAGES } from '../../i18n/language.js';
 
 export class RemindersRequestDto {
   /** The half-year whose filing is due (ended: else 422 `period_not_ended`). */
@@ -54,8 +55,8 @@ export class ReminderDto {
   email!: string;
 
   /** The language of the e-mail: the client's. */
-  @ApiProperty({ enum: ['fr', 'en'] })
-  language!: 'fr' | 'en';
+  @ApiProperty({ enum: LANGUAGES })
+  language!: Language;
 
   /** The streams the client is liable for in the half-year and has not declared in its current revision. */
   @ApiProperty({ type: [MissingStreamDto] })

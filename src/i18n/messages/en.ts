@@ -197,8 +197,8 @@ const productFields = {
 
 export const en = {
   language: {
-    /** The language named in itself, for the language switch. */
-    name: 'English',
+    /** Read by screen readers after this language's own name (the registry's) in a language switch, in this language. */
+    versionHint: 'English version of this page',
   },
 
   common: {
@@ -774,9 +774,6 @@ export const en = {
     /** French puts a (non-breaking) space before a colon. */
     colon: ':',
     langName: 'English',
-    otherLangName: 'Français',
-    /** Read by screen readers after the other language's name, in that language. */
-    otherLangHint: 'version française de cette page',
     /** The service's name in this language (page titles, the header). */
     serviceName: 'EPR packaging declarations',
     skip: 'Skip to content',

@@ -212,7 +212,7 @@ const productFields = {
 
 export const fr = {
   language: {
-    name: 'Français',
+    versionHint: 'version française de cette page',
   },
 
   common: {
@@ -773,8 +773,6 @@ export const fr = {
   site: frenchWords({
     colon: '\u00a0:',
     langName: 'Français',
-    otherLangName: 'English',
-    otherLangHint: 'English version of this page',
     serviceName: 'Déclarations REP emballages',
     skip: 'Aller au contenu',
     header: {
