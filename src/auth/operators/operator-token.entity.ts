@@ -18,6 +18,10 @@ export class OperatorTokenEntity {
   @Column({ type: 'text' })
   name!: string;
 
+  /** Where the operator's console sign-in links are mailed (`migrations/1797730000001-operator-console.ts`); null: API only. */
+  @Column({ type: 'text', nullable: true })
+  email!: string | null;
+
   @Column({ name: 'token_hash', type: 'text' })
   tokenHash!: string;
 

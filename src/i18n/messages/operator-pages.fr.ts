@@ -1,0 +1,195 @@
+/**
+ * La console de l'opérateur en français : la section `operatorPages` du catalogue, de même forme
+ * que operator-pages.en.ts. Typographie française posée par le gabarit `t`.
+ */
+import { formatNumber, plural } from '../format.js';
+import { fr as t } from '../typography.js';
+import type { operatorPagesEn } from './operator-pages.en.js';
+
+const n = (value: number | string) => formatNumber('fr', value);
+
+export const operatorPagesFr = {
+  documentTitle: (title: string, error = false) => `${error ? 'Erreur – ' : ''}${title} · Console de l’opérateur`,
+  brand: 'Console de l’opérateur',
+  skip: 'Aller au contenu',
+  signOut: 'Se déconnecter',
+  footer: 'Déclarations REP emballages — la console de l’opérateur',
+  apiDocs: 'API d’administration',
+  reference: 'Référence',
+  back: 'Retour à la console',
+  show: 'Afficher',
+  cancel: 'Annuler, retour au client',
+  scope: 'Semestre ou année',
+  scopeName: (code: string) =>
+    /^[0-9]{4}$/.test(code) ? `année ${code}` : `${code.endsWith('S1') ? 'premier' : 'second'} semestre ${code.slice(0, 4)}`,
+  stream: 'Filière',
+  ecoOrganism: 'Éco-organisme',
+  reason: 'Motif (facultatif, conservé dans le journal d’audit)',
+  changed: t`Ce client a changé depuis que vous avez ouvert cette page : rien n'a été fait. Le voici tel qu'il est maintenant ; confirmez de nouveau si l'action vaut toujours.`,
+  languages: { fr: 'Français', en: 'Anglais' },
+  nav: { label: 'Console', overview: 'En un coup d’œil', clients: 'Clients', tools: 'Relances et exports' },
+  standings: { declared: 'Déclaré', to_declare: 'À déclarer', overdue: 'En retard' },
+  statuses: { pending: 'En attente', active: 'Actif', suspended: 'Suspendu', offboarded: 'Clôturé' },
+  signIn: {
+    title: 'Connexion à la console de l’opérateur',
+    lead: t`Saisissez l'adresse électronique sous laquelle vous avez été nommé opérateur : un lien de connexion à usage unique, valable 15 minutes, y est envoyé.`,
+    emailLabel: 'Votre adresse électronique',
+    submit: 'M’envoyer un lien de connexion',
+    sent: 'Si cette adresse est celle d’un opérateur nommé, un lien de connexion lui est envoyé. Il sert une fois, pendant 15 minutes.',
+    mailOff: t`Le service ne peut pas envoyer de courriel (SMTP_URL n'est pas défini) : personne ne peut se connecter à la console par courriel.`,
+    emailInvalid: 'Saisissez une adresse électronique comme nom@exemple.fr.',
+    howNamed:
+      'Les opérateurs sont nommés, avec leur adresse électronique, par le détenteur d’ADMIN_TOKEN (POST /api/v1/admin/operator-tokens). Un client se connecte au tableau de bord, pas ici.',
+    signedOut: 'Vous êtes déconnecté de la console.',
+    linkLead: 'Continuez pour ouvrir votre session de console dans ce navigateur.',
+    continue: 'Continuer',
+    once: 'Le lien sert une fois ; demandez-en un nouveau s’il a expiré.'.replace(' ;', '\u202f;'),
+    failed: t`Ce lien de connexion n'est plus valable : il a déjà servi, il a expiré, ou votre accès d'opérateur a été révoqué.`,
+    askNew: 'Demander un nouveau lien',
+  },
+  mail: {
+    subject: 'Votre lien de connexion à la console de l’opérateur',
+    text: (p: { name: string; url: string; minutes: number }) =>
+      t`Bonjour ${p.name},\n\nOuvrez ce lien dans les ${p.minutes} minutes pour vous connecter à la console de l'opérateur :\n\n${p.url}\n\nIl sert une fois. Si vous ne l'avez pas demandé, ignorez ce message.\n`,
+  },
+  overview: {
+    title: 'En un coup d’œil',
+    lead: (scope: string) => `Qui a déclaré pour le ${scope}, qui doit encore déclarer et qui est en retard (échéance publiée dépassée).`,
+    clientsCount: (count: number) => `${n(count)} ${plural('fr', count, { one: 'client', other: 'clients' })}`,
+    byGroup: 'Par éco-organisme et filière',
+    nobody: 'Aucun client confirmé ne doit encore déclarer pour cette période.',
+    noEco: 'Éco-organisme non renseigné',
+    chartTitle: (scope: string) => `Clients selon leur situation pour le ${scope}, par éco-organisme et filière`,
+    chartDesc:
+      'Une barre par éco-organisme et filière, découpée entre les clients qui ont déclaré, qui doivent déclarer et qui sont en retard ; le tableau ci-dessous donne les mêmes chiffres.'.replace(
+        ' ;',
+        '\u202f;',
+      ),
+    tableBelow: 'les mêmes chiffres dans le tableau ci-dessous.',
+  },
+  clients: {
+    title: 'Clients',
+    search: 'Nom, adresse électronique ou identifiant client',
+    status: 'Statut',
+    plan: 'Offre',
+    standing: 'Déclaré ou non',
+    any: 'Tous',
+    counts: (scope: string) => t`Pour le ${scope} :`,
+    none: 'Aucun client ne correspond à ces filtres.',
+    company: 'Société',
+    email: 'Adresse électronique',
+    notLiable: 'non redevable',
+    next: 'Clients suivants',
+  },
+  client: {
+    id: 'Identifiant client',
+    language: 'Langue de ses courriels',
+    created: 'Créé le',
+    actions: 'Actions',
+    profile: 'Profil',
+    pendingChanges: t`Des modifications attendent confirmation : le profil confirmé est celui que voient le client et ses déclarations.`,
+    field: 'Champ',
+    confirmed: 'Confirmé',
+    pending: 'En attente',
+    fields: { company: 'Société', email: 'Adresse électronique', country: 'Pays', plan: 'Offre', streams: 'Filières', idus: 'Numéros IDU' },
+    streams: 'Filières, éco-organismes et assujettissement',
+    liableFrom: 'redevable à partir du',
+    noneYet: 'Aucun.',
+    declarations: 'Déclarations',
+    period: 'Semestre',
+    revision: 'Version',
+    receipt: 'Accusé de réception',
+    certifiedBy: 'Certifiée par',
+    submitted: 'Déposée le',
+    superseded: 'remplacée',
+    byDashboard: 'le tableau de bord',
+    byToken: 'jeton',
+    tokens: 'Jetons',
+    lastUsed: 'dernier usage',
+    revoked: 'révoqué le',
+    sessions: 'Sessions du tableau de bord',
+    sessionSince: (since: string, seen: string) => `Connecté le ${since}, vu pour la dernière fois le ${seen}`,
+    links: 'Liens de connexion pas encore utilisés',
+    linkUntil: (until: string) => `Valable jusqu’au ${until}`,
+    messages: 'Courriels envoyés',
+    subject: 'Objet',
+    to: 'Destinataire',
+    delivery: 'Remise',
+    mailStates: { queued: 'en attente', sent: 'envoyé', failed: 'abandonné' },
+    audit: 'Journal d’audit',
+    when: 'Quand',
+    who: 'Qui',
+    what: 'Quoi',
+  },
+  actions: {
+    suspend: {
+      title: 'Suspendre l’accès',
+      consequence:
+        'Ses jetons sont refusés et ses utilisateurs voient une page indiquant que le compte est suspendu, aussitôt. Rien n’est supprimé ; les liens de connexion non utilisés cessent de fonctionner.'.replace(
+          ' ;',
+          '\u202f;',
+        ),
+      confirm: 'Suspendre',
+    },
+    reactivate: {
+      title: 'Rétablir l’accès',
+      consequence: t`Les mêmes jetons et sessions en cours fonctionnent de nouveau aussitôt : aucun nouveau jeton n'est nécessaire.`,
+      confirm: 'Rétablir',
+    },
+    offboard: {
+      title: 'Clôturer définitivement',
+      consequence: t`Définitif : ses jetons sont refusés, ses sessions prennent fin, ses liens de connexion cessent de fonctionner, et il n'est plus jamais compté comme manquant. Ses données sont conservées.`,
+      confirm: 'Clôturer',
+    },
+    endSessions: {
+      title: 'Fermer ses sessions du tableau de bord',
+      consequence:
+        'Chaque navigateur connecté à son tableau de bord est déconnecté, et ses liens de connexion non utilisés cessent de fonctionner.',
+      confirm: 'Fermer les sessions',
+    },
+    invite: {
+      title: 'Envoyer une invitation',
+      consequence: 'Un lien de connexion valable 7 jours est envoyé à son adresse confirmée, dans sa langue.',
+      confirm: 'Envoyer l’invitation',
+    },
+    remind: {
+      title: 'Envoyer une relance',
+      consequence:
+        'Un courriel dans sa langue liste ce qu’il n’a pas déclaré pour le semestre ci-dessous, avec un lien de connexion valable 7 jours ; envoyé même s’il a déjà été relancé.'.replace(
+          ' ;',
+          '\u202f;',
+        ),
+      confirm: 'Envoyer la relance',
+    },
+    revokeToken: {
+      title: 'Révoquer le jeton',
+      consequence: 'Le jeton est refusé dès sa prochaine requête ; c’est sans retour.'.replace(' ;', '\u202f;'),
+      confirm: 'Révoquer',
+    },
+  },
+  done: {
+    suspend: 'Le client est suspendu.',
+    reactivate: 'Le client est de nouveau actif.',
+    offboard: 'Le client est clôturé.',
+    'end-sessions': 'Ses sessions du tableau de bord sont fermées.',
+    invite: 'L’invitation est envoyée.',
+    remind: 'La relance est envoyée.',
+    revoke: 'Le jeton est révoqué.',
+  },
+  tools: {
+    title: 'Relances et exports',
+    reminders: 'Relances',
+    dryRun: 'Voir qui serait relancé',
+    nobody: 'Personne ne serait relancé pour ce semestre.',
+    missing: 'Manquant',
+    outcome: 'Relance',
+    outcomes: { would_send: 'serait envoyée', already_reminded: 'déjà relancé', queued: 'envoyée' },
+    sendConsequence:
+      'Chaque client ci-dessus qui n’a pas encore été relancé reçoit un courriel dans sa langue avec un lien de connexion valable 7 jours.',
+    send: 'Envoyer les relances',
+    sentCount: (count: number) => `${n(count)} ${plural('fr', count, { one: 'relance envoyée', other: 'relances envoyées' })}.`,
+    exports: 'Exports',
+    periodExport: (scope: string) => `Déclarations du ${scope} (CSV)`,
+    annualExport: (year: string, eco: string) => `Déclaration annuelle ${year} pour ${eco} (CSV)`,
+  },
+} satisfies typeof operatorPagesEn;
