@@ -8,10 +8,15 @@ import { type Actor, CurrentActor } from '../caller/actor.js';
 import { OperatorPage } from '../caller/audience.js';
 import { CSV_DIALECTS } from '../common/csv/csv-dialect.js';
 import { Accepts, type FormBody } from '../common/http/request-body.js';
-import { NotFoundProblem, Problem } from '../common/problem/problem.js';
+import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
+import { ApiValidationPipe } from '../common/validation.js';
+import { createClientInput, CreateClientDto } from '../accounts/dto/client-input.dto.js';
+import { localizeErrors } from '../dashboard/dashboard-views.js';
 import { AnnualExportService } from '../declarations/export/annual-export.service.js';
 import { PeriodExportService } from '../declarations/export/period-export.service.js';
 import { RemindersService } from '../declarations/reminders/reminders.service.js';
+import { DeclarationsAdminService } from '../declarations/declarations-admin.service.js';
+import { ProductsService } from '../products/products.service.js';
 import { field } from '../dashboard/form-fields.js';
 import { ConsoleService, type ClientsQuery } from './console.service.js';
 import { chartOf } from './chart.js';
@@ -42,6 +47,8 @@ export class ConsolePageController {
     private readonly reminders: RemindersService,
     private readonly annual: AnnualExportService,
     private readonly periods: PeriodExportService,
+    private readonly declarations: DeclarationsAdminService,
+    private readonly products: ProductsService,
   ) {}
 
   @Get()
@@ -74,6 +81,44 @@ export class ConsolePageController {
     );
   }
 
+  /** Inviting a new client: its profile, one stream with its eco-organism and liability, confirmed and invited at once. */
+  @Get('clients/new')
+  newClient(@Req() req: Request, @Res() res: Response): void {
+    this.renderNewClient(req, res, {}, []);
+  }
+
+  /** `POST /admin/clients` with `confirm` and `invite`: the same rules (its DTO, its service), the same refusals in words. */
+  @Post('clients/new')
+  @Accepts('form')
+  async createClient(@Req() req: Request, @Res() res: Response, @Body() form: FormBody, @CurrentActor() actor: Actor): Promise<void> {
+    const value = (name: string) => field(form, name).trim() || undefined;
+    const stream = value('stream');
+    const body = {
+      company: value('company'),
+      email: value('email'),
+      country: value('country'),
+      plan: value('plan'),
+      language: value('language'),
+      streams: stream ? [{ stream, eco_organism: value('eco_organism'), liable_from: value('liable_from') }] : undefined,
+      confirm: true,
+      invite: true,
+    };
+    let dto: CreateClientDto;
+    try {
+      dto = (await new ApiValidationPipe().transform(body, { type: 'body', metatype: CreateClientDto, data: '' })) as CreateClientDto;
+    } catch (error) {
+      if (error instanceof ValidationProblem) return this.renderNewClient(req, res, form, error.errors, 422);
+      throw error;
+    }
+    try {
+      const created = await this.accounts.create(createClientInput(dto), actor);
+      res.redirect(303, `/operator/clients/${encodeURIComponent(created.view.clientId)}?done=invite`);
+    } catch (error) {
+      if (error instanceof ValidationProblem) return this.renderNewClient(req, res, form, error.errors, 422);
+      throw error;
+    }
+  }
+
   @Get('clients/:client_id')
   async client(
     @Req() req: Request,
@@ -89,6 +134,21 @@ export class ConsolePageController {
       { title: data.view.confirmed.company ?? data.view.pending.company ?? clientId, nav: 'clients' },
       { ...data, done: typeof done === 'string' && isAction(done) ? done : null, scope: this.console.standing.defaultScope() },
     );
+  }
+
+  /** A declaration as filed: who certified it, its lines, and its per-product detail when filed from a catalogue. */
+  @Get('declarations/:id')
+  async declaration(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const declaration = await this.declarations.findOne(id);
+    const o = this.views.messages(req, res).operatorPages;
+    this.views.render(req, res, 'declaration', { title: o.declaration.title(declaration.receipt), nav: 'clients' }, { d: declaration });
+  }
+
+  /** The per-product detail of a derived declaration (the admin API's JSON, as a download). */
+  @Get('declarations/:id/derivation')
+  async derivation(@Res() res: Response, @Param('id') id: string): Promise<void> {
+    res.setHeader('Content-Disposition', `attachment; filename="derivation-${id.replace(/[^0-9a-f-]/gi, '')}.json"`);
+    await this.products.writeDerivation(id, res);
   }
 
   @Get('clients/:client_id/actions/:action')
@@ -207,6 +267,24 @@ export class ConsolePageController {
   @Get('exports/period/:period')
   async periodExport(@Req() req: Request, @Res() res: Response, @Param('period') period: string) {
     await this.periods.writeExport(period, 'csv', res, CSV_DIALECTS[this.views.language(req, res)]);
+  }
+
+  private renderNewClient(req: Request, res: Response, form: FormBody, errors: FieldError[], status = 200): void {
+    const o = this.views.messages(req, res).operatorPages;
+    this.views.render(
+      req,
+      res,
+      'client-new',
+      { title: o.newClient.title, nav: 'clients' },
+      {
+        form: Object.fromEntries(
+          ['company', 'email', 'country', 'plan', 'language', 'stream', 'eco_organism', 'liable_from'].map((k) => [k, field(form, k)]),
+        ),
+        errors: localizeErrors(this.views.language(req, res), errors),
+        choices: { ...this.console.filterChoices(), periods: this.console.scopeChoices().filter((c) => c.includes('-S')) },
+      },
+      status,
+    );
   }
 
   private async renderConfirmation(req: Request, res: Response, clientId: string, action: ClientAction, changed: boolean): Promise<void> {

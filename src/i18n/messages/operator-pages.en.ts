@@ -8,10 +8,10 @@ const n = (value: number | string) => formatNumber('en', value);
 
 export const operatorPagesEn = {
   documentTitle: (title: string, error = false) => `${error ? 'Error: ' : ''}${title} · Operator’s console`,
-  brand: "Operator’s console",
+  brand: 'Operator’s console',
   skip: 'Skip to content',
   signOut: 'Sign out',
-  footer: "EPR packaging declarations — the operator’s console",
+  footer: 'EPR packaging declarations — the operator’s console',
   apiDocs: 'Admin API',
   reference: 'Reference',
   back: 'Back to the console',
@@ -31,7 +31,7 @@ export const operatorPagesEn = {
   standings: { declared: 'Declared', to_declare: 'To declare', overdue: 'Overdue' },
   statuses: { pending: 'Pending', active: 'Active', suspended: 'Suspended', offboarded: 'Offboarded' },
   signIn: {
-    title: "Sign in to the operator’s console",
+    title: 'Sign in to the operator’s console',
     lead: 'Type the e-mail address under which you were named operator: a single-use sign-in link is sent there, valid for 15 minutes.',
     emailLabel: 'Your e-mail address',
     submit: 'Send me a sign-in link',
@@ -48,7 +48,7 @@ export const operatorPagesEn = {
     askNew: 'Ask for a new link',
   },
   mail: {
-    subject: "Your sign-in link to the operator’s console",
+    subject: 'Your sign-in link to the operator’s console',
     text: (p: { name: string; url: string; minutes: number }) =>
       `Hello ${p.name},\n\nOpen this link within ${p.minutes} minutes to sign in to the operator’s console:\n\n${p.url}\n\nIt works once. If you did not ask for it, ignore this message.\n`,
   },
@@ -166,6 +166,30 @@ export const operatorPagesEn = {
     invite: 'The invitation is on its way.',
     remind: 'The reminder is on its way.',
     revoke: 'The token is revoked.',
+  },
+  newClient: {
+    title: 'Invite a client',
+    lead: 'The client is created with this profile, confirmed, its stream recorded with its eco-organism, and a sign-in link valid for 7 days is e-mailed to it in its language.',
+    company: 'Company',
+    email: 'E-mail address',
+    country: 'Country (two letters, e.g. FR)',
+    plan: 'Plan',
+    language: 'Language of its e-mails',
+    stream: 'Stream',
+    ecoOrganism: 'Eco-organism',
+    liableFrom: 'Liable from (leave empty: the current half-year)',
+    errors: 'Nothing was created: correct the following.',
+    submit: 'Create and invite',
+  },
+  declaration: {
+    title: (receipt: string) => `Declaration ${receipt}`,
+    client: 'Client',
+    lines: 'Lines',
+    material: 'Material',
+    unit: 'Unit',
+    quantity: 'Quantity',
+    derivation: 'Per-product detail (JSON)',
+    notDerived: 'Only a declaration filed from the product catalogue has one.',
   },
   tools: {
     title: 'Reminders and exports',
