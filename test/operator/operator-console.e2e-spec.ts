@@ -268,6 +268,52 @@ describe('actions', () => {
     expect(page.html).toContain('client.reactivated');
   });
 
+  it('invites by form on the admin API’s rules: what the API refuses is refused in words, nothing created', async () => {
+    const email = `invite.${Date.now()}@operateur.example`;
+    await nameOperator('Ines Invite', email);
+    const browser = await consoleSignIn(email);
+    const count = async () => (await t.pool.query(`SELECT count(*)::int AS n FROM clients`)).rows[0].n as number;
+    const before = await count();
+    const form = await browser.get('/operator/clients/new');
+    const refused = await browser.post(
+      '/operator/clients/new',
+      {
+        company: 'Brasserie Test',
+        email: 'pas une adresse',
+        country: 'FR',
+        plan: 'starter',
+        language: 'fr',
+        stream: 'EMB',
+        eco_organism: 'Citeo',
+      },
+      { csrf: csrfOf(form.html) },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('Rien n’a été créé');
+    expect(await count()).toBe(before);
+    const created = await browser.post(
+      '/operator/clients/new',
+      {
+        company: 'Brasserie Test',
+        email: `brasserie.${Date.now()}@exemple.fr`,
+        country: 'FR',
+        plan: 'starter',
+        language: 'fr',
+        stream: 'EMB',
+        eco_organism: 'citeo',
+      },
+      { csrf: csrfOf(form.html) },
+    );
+    expect(created.status).toBe(303);
+    const clientId = decodeURIComponent(/\/operator\/clients\/([^?]+)/.exec(created.location!)![1]!);
+    const api = await request(t.url).get(`/api/v1/admin/clients/${clientId}/streams`).set(admin());
+    expect(api.body.data.map((s: { stream: string; eco_organism: string }) => [s.stream, s.eco_organism])).toEqual([['EMB', 'Citeo']]);
+    const { rows } = await t.pool.query(`SELECT actor_name FROM audit_events WHERE client_id = $1 AND action = 'client.created'`, [
+      clientId,
+    ]);
+    expect(rows).toEqual([{ actor_name: 'Ines Invite' }]);
+  });
+
   it('shows the first page, the list and a client in English too', async () => {
     const email = `english.${Date.now()}@operateur.example`;
     await nameOperator('Sam English', email);
