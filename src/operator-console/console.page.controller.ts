@@ -7,7 +7,7 @@ import { ClientTokensService } from '../auth/tokens/client-tokens.service.js';
 import { type Actor, CurrentActor } from '../caller/actor.js';
 import { OperatorPage } from '../caller/audience.js';
 import { CSV_DIALECTS } from '../common/csv/csv-dialect.js';
-import { Accepts, type FormBody } from '../common/http/request-body.js';
+import { Accepts, type FormBody, MultipartBody } from '../common/http/request-body.js';
 import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ApiValidationPipe } from '../common/validation.js';
 import { createClientInput, CreateClientDto } from '../accounts/dto/client-input.dto.js';
@@ -116,6 +116,36 @@ export class ConsolePageController {
     } catch (error) {
       if (error instanceof ValidationProblem) return this.renderNewClient(req, res, form, error.errors, 422);
       throw error;
+    }
+  }
+
+  /** The bulk import: a clients file checked whole (the dry run, its report by row), or applied all or nothing. */
+  @Get('clients/import')
+  importPage(@Req() req: Request, @Res() res: Response): void {
+    const o = this.views.messages(req, res).operatorPages;
+    this.views.render(req, res, 'import', { title: o.import.title, nav: 'clients' }, { errors: [], clients: null, applied: false });
+  }
+
+  /** `POST /admin/clients/import`'s service: the same reading, rules and refusals. */
+  @Post('clients/import')
+  @Accepts('multipart')
+  async importClients(@Req() req: Request, @Res() res: Response, @Body() body: MultipartBody, @CurrentActor() actor: Actor): Promise<void> {
+    const o = this.views.messages(req, res).operatorPages;
+    const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
+    const apply = form.fields.action === 'apply';
+    const file = form.files.file;
+    const frame = { title: o.import.title, nav: 'clients' as const };
+    const language = this.views.language(req, res);
+    if (!file || file.bytes.length === 0) {
+      const errors: FieldError[] = [{ pointer: '/file', code: 'file_missing', detail: 'Choose a CSV file to upload.' }];
+      return this.views.render(req, res, 'import', frame, { errors: localizeErrors(language, errors), clients: null, applied: false }, 422);
+    }
+    try {
+      const clients = await this.accounts.importCsv({ bytes: file.bytes, charset: undefined }, apply, actor);
+      this.views.render(req, res, 'import', frame, { errors: [], clients, applied: apply }, apply ? 201 : 200);
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      this.views.render(req, res, 'import', frame, { errors: localizeErrors(language, error.errors), clients: null, applied: false }, 422);
     }
   }
 

@@ -181,7 +181,15 @@ describe('the route walk', () => {
           location: '/operator/sign-in',
         });
       }
-      if (route.method === 'post') {
+      if (route.method === 'post' && path.endsWith('/import')) {
+        // A multipart form (the clients file) without its token.
+        const form = new FormData();
+        form.append('action', 'apply');
+        form.append('file', new Blob(['client_id,company,email\nwalk-1,Walk SAS,walk@exemple.fr\n']), 'clients.csv');
+        const cookie = [...operator.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+        const res = await fetch(`${t.url}${path}`, { method: 'POST', body: form, headers: { cookie }, redirect: 'manual' });
+        expect({ route: key(route), status: res.status }).toEqual({ route: key(route), status: 403 });
+      } else if (route.method === 'post') {
         const res = await operator.post(path, { version: '"x"' }, { csrf: false });
         expect({ route: key(route), status: res.status }).toEqual({ route: key(route), status: 403 });
         // A dashboard CSRF token is not a console one.
@@ -312,6 +320,31 @@ describe('actions', () => {
       clientId,
     ]);
     expect(rows).toEqual([{ actor_name: 'Ines Invite' }]);
+  });
+
+  it('imports a clients file: the dry run’s report by row, then applied all or nothing, on the admin API’s rules', async () => {
+    const email = `import.${Date.now()}@operateur.example`;
+    await nameOperator('Noa Import', email);
+    const browser = await consoleSignIn(email);
+    const page = await browser.get('/operator/clients/import');
+    expect(page.status).toBe(200);
+    const stamp = Date.now();
+    const good = `client_id;company;email\r\nimp-${stamp}-1;Un SAS;un.${stamp}@exemple.fr\r\nimp-${stamp}-2;Deux SAS;deux.${stamp}@exemple.fr\r\n`;
+    const dry = await browser.upload('/operator/clients/import', { action: 'check' }, { name: 'clients.csv', content: good });
+    expect(dry.status).toBe(200);
+    expect(dry.html).toContain('ces clients seraient créés');
+    expect(dry.html).toContain(`imp-${stamp}-2`);
+    expect((await t.pool.query(`SELECT count(*)::int AS n FROM clients WHERE client_id LIKE $1`, [`imp-${stamp}-%`])).rows[0].n).toBe(0);
+    const bad = `client_id;company;email\r\nimp-${stamp}-3;Trois SAS;pas une adresse\r\n`;
+    const refused = await browser.upload('/operator/clients/import', { action: 'apply' }, { name: 'clients.csv', content: bad });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('Ligne 2');
+    const applied = await browser.upload('/operator/clients/import', { action: 'apply' }, { name: 'clients.csv', content: good });
+    expect(applied.status).toBe(201);
+    const { rows } = await t.pool.query(`SELECT actor_name FROM audit_events WHERE action = 'client.created' AND client_id LIKE $1`, [
+      `imp-${stamp}-%`,
+    ]);
+    expect(rows).toEqual([{ actor_name: 'Noa Import' }, { actor_name: 'Noa Import' }]);
   });
 
   it('shows the first page, the list and a client in English too', async () => {

@@ -181,6 +181,18 @@ export const operatorPagesEn = {
     errors: 'Nothing was created: correct the following.',
     submit: 'Create and invite',
   },
+  import: {
+    title: 'Import clients',
+    lead: 'A CSV file, one client a row (the columns of POST /api/v1/admin/clients/import), comma or semicolon separated, UTF-8 or Windows-1252. The file is checked whole; any problem and nothing is created.',
+    file: 'Clients file (CSV)',
+    check: 'Check (nothing is created)',
+    apply: 'Import',
+    errors: 'Nothing was created: correct these rows and upload the file again.',
+    wouldCreate:
+      'The file is correct: these clients would be created, pending (confirm each afterwards). Choose the file again and import it.',
+    created: 'Created, pending: confirm each from its page or the API.',
+    row: 'Row',
+  },
   declaration: {
     title: (receipt: string) => `Declaration ${receipt}`,
     client: 'Client',

@@ -190,6 +190,24 @@ export const operatorPagesFr = {
     errors: t`Rien n'a été créé : corrigez ce qui suit.`,
     submit: 'Créer et inviter',
   },
+  import: {
+    title: 'Importer des clients',
+    lead: 'Un fichier CSV, un client par ligne (les colonnes de POST /api/v1/admin/clients/import), séparé par des virgules ou des points-virgules, en UTF-8 ou Windows-1252. Le fichier est vérifié en entier ; au moindre problème, rien n’est créé.'.replace(
+      ' ;',
+      '\u202f;',
+    ),
+    file: 'Fichier des clients (CSV)',
+    check: 'Vérifier (rien n’est créé)',
+    apply: 'Importer',
+    errors: 'Rien n’a été créé : corrigez ces lignes et déposez le fichier de nouveau.'.replace(' :', '\u00a0:'),
+    wouldCreate:
+      'Le fichier est correct : ces clients seraient créés, en attente (confirmez-les ensuite un par un). Choisissez de nouveau le fichier et importez-le.'.replace(
+        ' :',
+        '\u00a0:',
+      ),
+    created: 'Créés, en attente : confirmez chacun depuis sa page ou par l’API.'.replace(' :', '\u00a0:'),
+    row: 'Ligne',
+  },
   declaration: {
     title: (receipt: string) => `Déclaration ${receipt}`,
     client: 'Client',
