@@ -205,6 +205,50 @@ describe('the route walk', () => {
   }, 120_000);
 });
 
+describe('who declared', () => {
+  it('lists clients as declared, to declare or overdue by the published deadline, for a half-year or a year; the first page counts them', async () => {
+    const stamp = Date.now();
+    const liable = (clientId: string) =>
+      request(t.url)
+        .put(`/api/v1/admin/clients/${clientId}/streams/EMB`)
+        .set(admin())
+        .send({ eco_organism: 'Citeo', liable_from: '2025-S1' })
+        .expect(200);
+    const filed = await createClientWithToken(t, { company: `Déclarée ${stamp}` });
+    const late = await createClientWithToken(t, { company: `Retardataire ${stamp}` });
+    for (const c of [filed, late]) await liable(c.clientId);
+    const declared = await request(t.url)
+      .post('/api/v1/declarations')
+      .set({ authorization: `Bearer ${filed.token}` })
+      .send({
+        period: '2025-S2',
+        lines: [
+          { stream: 'EMB', material: 'glass', unit: 'kg', quantity: 10 },
+          { stream: 'EMB', material: 'glass', unit: 'uvc', quantity: 40 },
+        ],
+      });
+    expect(declared.status).toBe(201);
+    const email = `standing.${stamp}@operateur.example`;
+    await nameOperator('Val Standing', email);
+    const browser = await consoleSignIn(email);
+    const listed = async (scope: string, standing: string) => {
+      const page = await browser.get(`/operator/clients?q=${stamp}&scope=${scope}&standing=${standing}`);
+      expect(page.status).toBe(200);
+      return [filed, late].filter((c) => page.html.includes(c.clientId)).map((c) => (c === filed ? 'filed' : 'late'));
+    };
+    // 2025-S2 ended, its deadline (end of February 2026) passed.
+    expect(await listed('2025-S2', 'declared')).toEqual(['filed']);
+    expect(await listed('2025-S2', 'overdue')).toEqual(['late']);
+    expect(await listed('2025-S2', 'to_declare')).toEqual([]);
+    // The year: 2025-S1 was not declared by either, so both are overdue for it.
+    expect(await listed('2025', 'overdue')).toEqual(['filed', 'late']);
+    const overview = await browser.get('/operator?scope=2025-S2');
+    expect(overview.html).toContain('<svg role="img"');
+    expect(overview.html).toMatch(/<th scope="row">Citeo<\/th>/);
+    expect(overview.html).toContain('standing=overdue&amp;stream=EMB&amp;eco_organism=Citeo');
+  });
+});
+
 describe('actions', () => {
   it('suspends and reactivates through the admin API’s service, audited with the operator’s name; a stale version is shown, not applied', async () => {
     const client = await createClientWithToken(t, { company: 'Verrerie Dupont' });
