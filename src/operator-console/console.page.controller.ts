@@ -23,7 +23,7 @@ import { chartOf } from './chart.js';
 import { OperatorViews } from './operator-views.js';
 
 /** The actions of a client's page, each behind a confirmation page that states its consequence. */
-export const CLIENT_ACTIONS = ['suspend', 'reactivate', 'offboard', 'end-sessions', 'invite', 'remind'] as const;
+export const CLIENT_ACTIONS = ['confirm', 'suspend', 'reactivate', 'offboard', 'end-sessions', 'invite', 'remind'] as const;
 type ClientAction = (typeof CLIENT_ACTIONS)[number];
 const STATUS_CHANGES: Partial<Record<ClientAction, StatusAction>> = { suspend: 'suspend', reactivate: 'reactivate', offboard: 'offboard' };
 
@@ -206,6 +206,12 @@ export class ConsolePageController {
         await this.accounts.changeStatus(clientId, status, actor, reason === '' ? undefined : reason.slice(0, 500), {
           ifMatch: field(body, 'version') || '""',
         });
+      } else if (action === 'confirm') {
+        // The pending profile the operator saw: a change since then is shown, never confirmed unseen.
+        const current = await this.console.client(clientId);
+        if (current.version !== field(body, 'version'))
+          throw new Problem('precondition_failed', `Client "${clientId}" changed since it was read.`);
+        await this.accounts.confirm(clientId, actor);
       } else if (action === 'end-sessions') {
         await this.accounts.get(clientId);
         await this.sessions.endAllNow(clientId, actor, 'operator');

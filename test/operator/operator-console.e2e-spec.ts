@@ -320,6 +320,44 @@ describe('actions', () => {
     expect(page.html).toContain('client.reactivated');
   });
 
+  it('confirms a pending change shown beside the confirmed profile, on the version the operator saw', async () => {
+    const client = await createClientWithToken(t, { company: 'Fromagerie Avant' });
+    const email = `confirm.${Date.now()}@operateur.example`;
+    await nameOperator('Alex Confirm', email);
+    const browser = await consoleSignIn(email);
+    await request(t.url).patch(`/api/v1/admin/clients/${client.clientId}`).set(admin()).send({ company: 'Fromagerie Après' }).expect(200);
+    const page = await browser.get(`/operator/clients/${client.clientId}`);
+    expect(page.html).toContain('Fromagerie Avant');
+    expect(page.html).toContain('Fromagerie Après');
+    const confirm = await browser.get(`/operator/clients/${client.clientId}/actions/confirm`);
+    const version = /name="version" value="([^"]*)"/.exec(confirm.html)![1]!.replaceAll('&quot;', '"');
+    await request(t.url).patch(`/api/v1/admin/clients/${client.clientId}`).set(admin()).send({ company: 'Fromagerie Encore' }).expect(200);
+    const stale = await browser.post(`/operator/clients/${client.clientId}/actions/confirm`, { version }, { csrf: csrfOf(confirm.html) });
+    expect(stale.status).toBe(412);
+    expect(stale.html).toContain('Fromagerie Encore');
+    expect(
+      (
+        await request(t.url)
+          .get('/api/v1/me')
+          .set({ authorization: `Bearer ${client.token}` })
+      ).body.company,
+    ).toBe('Fromagerie Avant');
+    const fresh = /name="version" value="([^"]*)"/.exec(stale.html)![1]!.replaceAll('&quot;', '"');
+    const done = await browser.post(
+      `/operator/clients/${client.clientId}/actions/confirm`,
+      { version: fresh },
+      { csrf: csrfOf(stale.html) },
+    );
+    expect(done.status).toBe(303);
+    expect(
+      (
+        await request(t.url)
+          .get('/api/v1/me')
+          .set({ authorization: `Bearer ${client.token}` })
+      ).body.company,
+    ).toBe('Fromagerie Encore');
+  });
+
   it('invites by form on the admin API’s rules: what the API refuses is refused in words, nothing created', async () => {
     const email = `invite.${Date.now()}@operateur.example`;
     await nameOperator('Ines Invite', email);

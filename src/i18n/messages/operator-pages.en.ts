@@ -119,6 +119,12 @@ export const operatorPagesEn = {
     what: 'What',
   },
   actions: {
+    confirm: {
+      title: 'Confirm the pending profile',
+      consequence:
+        'The pending profile becomes the confirmed one: what the client’s dashboard, its API and its declarations see. A new confirmed e-mail address signs out its people.',
+      confirm: 'Confirm',
+    },
     suspend: {
       title: 'Suspend access',
       consequence:
@@ -159,6 +165,7 @@ export const operatorPagesEn = {
     },
   },
   done: {
+    confirm: 'The profile is confirmed.',
     suspend: 'The client is suspended.',
     reactivate: 'The client is active again.',
     offboard: 'The client is offboarded.',

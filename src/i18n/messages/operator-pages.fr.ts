@@ -122,6 +122,15 @@ export const operatorPagesFr = {
     what: 'Quoi',
   },
   actions: {
+    confirm: {
+      title: 'Confirmer le profil en attente',
+      consequence:
+        'Le profil en attente devient le profil confirmé : celui que voient le tableau de bord du client, son API et ses déclarations. Une nouvelle adresse confirmée déconnecte ses utilisateurs.'.replace(
+          ' :',
+          '\u00a0:',
+        ),
+      confirm: 'Confirmer',
+    },
     suspend: {
       title: 'Suspendre l’accès',
       consequence:
@@ -168,6 +177,7 @@ export const operatorPagesFr = {
     },
   },
   done: {
+    confirm: 'Le profil est confirmé.',
     suspend: 'Le client est suspendu.',
     reactivate: 'Le client est de nouveau actif.',
     offboard: 'Le client est clôturé.',
