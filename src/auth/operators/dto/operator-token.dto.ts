@@ -18,7 +18,7 @@ export class CreateOperatorTokenDto {
    * The operator's e-mail address: with it, the operator signs in to the console (`/operator`) by a
    * single-use link mailed there. One live operator per address. Without it, the token works on the admin API only.
    */
-  @ApiPropertyOptional({ maxLength: 254, example: 'camille@operateur.example', nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 254, example: 'camille@operateur.example', nullable: true })
   @IsOptional()
   @Transform(normaliseEmail)
   @IsServiceEmail()
