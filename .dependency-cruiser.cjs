@@ -1,7 +1,7 @@
 // The layers of src/, checked by `npm run lint` (dependency-cruiser): an import goes down this list, never up.
 //
 //   edge         main.ts, app.module.ts, app.factory.ts, openapi.ts, edge/   (what answers before Nest, and the assembly)
-//   pages        site/, then dashboard/
+//   pages        site/, then dashboard/, then operator-console/
 //   features     declarations/, then sandbox/ and products/
 //   credentials  auth/
 //   domain       reference/, then audit/, then accounts/
@@ -19,7 +19,7 @@ const LAYERS = {
   domain: ['reference', 'audit', 'accounts'],
   credentials: ['auth'],
   features: ['declarations', 'sandbox', 'products'],
-  pages: ['site', 'dashboard'],
+  pages: ['site', 'dashboard', 'operator-console'],
 };
 const ORDER = ['platform', 'domain', 'credentials', 'features', 'pages'];
 const folders = (names) => `^src/(${names.join('|')})/`;
@@ -31,7 +31,8 @@ const NOT_SPECS = '\\.spec\\.ts$|/test-support\\.ts$';
 const WITHIN = [
   ['reference', ['audit', 'accounts']],
   ['audit', ['accounts']],
-  ['site', ['dashboard']],
+  ['site', ['dashboard', 'operator-console']],
+  ['dashboard', ['operator-console']],
   ['declarations', ['sandbox', 'products']],
   ['config', ['database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
   ['caller', ['database', 'mail', 'health', 'rate-limit', 'i18n']],

@@ -63,8 +63,9 @@ export async function createApp(
   // Express would answer `If-None-Match: *` with 304 on any JSON response; conditional requests
   // are supported only where documented (the reference files handle them themselves).
   Object.defineProperty(instance.request, 'fresh', { get: () => false });
-  // The dashboard's session and CSRF cookies: nothing else reads cookies, so only its addresses parse them.
+  // The dashboard's and the operator's console's session and CSRF cookies: nothing else reads cookies, so only their addresses parse them.
   instance.use('/dashboard', cookieParser());
+  instance.use('/operator', cookieParser());
   const app = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(instance), {
     bodyParser: false,
     bufferLogs: true,

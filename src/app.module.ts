@@ -17,6 +17,7 @@ import { ApiValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
+import { OperatorConsoleModule } from './operator-console/operator-console.module.js';
 import { type DatabaseConnection, databaseOptions, type QueryTimeouts } from './database/database-options.js';
 import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { ProcessPresenceModule } from './database/process-presence.js';
@@ -87,6 +88,7 @@ export class AppModule {
         ProductsModule,
         SiteModule,
         DashboardModule,
+        OperatorConsoleModule,
         EdgeModule,
       ],
       providers: [
@@ -104,7 +106,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useExisting: CsrfInterceptor },
         // 6. JSON bodies and queries validated against their DTOs (every problem at once: 422).
         { provide: APP_PIPE, useClass: ApiValidationPipe },
-        // Any error of 1–6 or of the handler: problem+json, or a page under /dashboard (PAGE_PROBLEMS, from DashboardModule).
+        // Any error of 1–6 or of the handler: problem+json, or a page under /dashboard or /operator (PAGE_PROBLEMS, from OperatorConsoleModule).
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };

@@ -450,6 +450,11 @@ describe('every route is closed unless listed as public', () => {
     'POST /dashboard/sign-in',
     'GET /dashboard/sign-in/link',
     'POST /dashboard/sign-in/link',
+    // The operator's console's sign-in, the same way (test/operator/ walks the console's other routes).
+    'GET /operator/sign-in',
+    'POST /operator/sign-in',
+    'GET /operator/sign-in/link',
+    'POST /operator/sign-in/link',
   ];
   /** CORS preflights of the public files (middleware that answers 204 with headers only, no data). */
   const CORS_PREFLIGHTS = PUBLIC_ROUTES.filter((r) => r.startsWith('GET /api/v1') || r === 'GET /llms.txt').map((r) =>
@@ -541,7 +546,9 @@ describe('every route is closed unless listed as public', () => {
     }
     const operator = await request(t.url).post('/api/v1/admin/operator-tokens').set(admin()).send({ name: 'route walk' });
     expect(operator.status).toBe(201);
-    const clientRoutes = routes.filter((r) => r.audience !== 'admin' && r.audience !== 'public' && r.audience !== 'session');
+    const clientRoutes = routes.filter(
+      (r) => r.audience !== 'admin' && r.audience !== 'public' && r.audience !== 'session' && r.audience !== 'operator',
+    );
     expect(clientRoutes.map((r) => r.route)).toEqual(expect.arrayContaining(['GET /api/v1/me', 'POST /api/v1/declarations']));
     for (const { route } of clientRoutes) {
       const [method, template] = route.split(' ') as [string, string];
@@ -591,7 +598,7 @@ describe('every route is closed unless listed as public', () => {
 
   it('refuses every other route without a credential: 401 with WWW-Authenticate', async () => {
     const sessionRoutes = controllerRoutes()
-      .filter((r) => r.audience === 'session')
+      .filter((r) => r.audience === 'session' || r.audience === 'operator')
       .map((r) => r.route);
     const open = expressRoutes().filter(
       (route) => PUBLIC_ROUTES.includes(route) || CORS_PREFLIGHTS.includes(route) || isDocumentation(route),

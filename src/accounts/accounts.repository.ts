@@ -22,6 +22,8 @@ export interface ClientFilters {
   stream?: string;
   ecoOrganism?: string;
   status?: ClientStatus;
+  /** Only these clients (the console's list of who declared, or not, a half-year). */
+  clientIds?: readonly string[];
 }
 
 /** A client of the listing, with its creation time as text to the microsecond (the keyset's position). */
@@ -111,6 +113,7 @@ export class AccountsRepository {
       });
     }
     if (filters.status !== undefined) query.andWhere('c.status = :status', { status: filters.status });
+    if (filters.clientIds !== undefined) query.andWhere('c.client_id = ANY(:ids)', { ids: [...filters.clientIds] });
     if (after) query.andWhere('(c.created_at, c.client_id) < (:at::timestamptz, :id)', { at: after.at, id: after.id });
     const { entities, raw } = await query.getRawAndEntities<{ created_text: string }>();
     return entities.map((client, i) => ({ client, createdText: raw[i]!.created_text }));

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
@@ -52,6 +52,8 @@ export interface ListClientsInput {
   stream?: string;
   ecoOrganism?: string;
   status?: ClientStatus;
+  /** Only these clients (the console's list of who declared, or not, a half-year). */
+  clientIds?: readonly string[];
   cursor?: string;
   limit?: number;
 }
@@ -547,6 +549,8 @@ export class AccountsService {
       stream: input.stream,
       eco_organism: input.ecoOrganism,
       status: input.status,
+      // A cursor holds its filters: a digest of the ids keeps it short.
+      clients: input.clientIds && createHash('sha256').update(input.clientIds.join(',')).digest('base64url').slice(0, 16),
     };
     const after = positionOf(input.cursor, filters, CLIENT_ID_PATTERN);
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
@@ -558,6 +562,7 @@ export class AccountsService {
         stream: input.stream,
         ecoOrganism: input.ecoOrganism,
         status: input.status,
+        clientIds: input.clientIds,
       },
       after,
       limit + 1,

@@ -6,7 +6,7 @@ import { ApiProblems } from '../common/openapi.js';
 import { AdminApi } from '../caller/audience.js';
 import { AccountsService, type ClientView } from './accounts.service.js';
 import { clientEtag } from './client-etag.js';
-import { CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-input.dto.js';
+import { createClientInput, CreateClientDto, StatusChangeDto, UpdateClientDto } from './dto/client-input.dto.js';
 import { AdminClientDto, AdminClientPageDto, CreatedClientDto } from './dto/client.dto.js';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto.js';
 import { ClientImportDto, DryRunQueryDto, ImportedClientDto } from './dto/client-import.dto.js';
@@ -117,22 +117,7 @@ export class ClientsAdminController {
     @CurrentActor() actor: Actor,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CreatedClientDto> {
-    const { client_id, streams, confirm, invite, ...profile } = body;
-    const created = await this.accounts.create(
-      {
-        clientId: client_id,
-        ...profile,
-        ...(streams === undefined ? {} : { streams: streams && streams.map((s) => s.stream) }),
-        streamSettings: (streams ?? []).map((s) => ({
-          stream: s.stream,
-          ecoOrganism: s.eco_organism ?? null,
-          liableFrom: s.liable_from ?? null,
-        })),
-        confirm: confirm === true,
-        invite: invite === true,
-      },
-      actor,
-    );
+    const created = await this.accounts.create(createClientInput(body), actor);
     res.location(`/api/v1/admin/clients/${encodeURIComponent(created.view.clientId)}`);
     return CreatedClientDto.fromCreated(created);
   }

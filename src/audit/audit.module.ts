@@ -12,6 +12,6 @@ import { RefusedActions, RefusedActionsInterceptor } from './refused-actions.js'
   imports: [TypeOrmModule.forFeature([AuditEventEntity])],
   controllers: [AuditAdminController],
   providers: [AuditTrail, AuditRepository, AuditLogService, RefusedActions, RefusedActionsInterceptor],
-  exports: [AuditTrail, RefusedActions, RefusedActionsInterceptor],
+  exports: [AuditTrail, RefusedActions, RefusedActionsInterceptor, AuditLogService],
 })
 export class AuditModule {}

@@ -67,7 +67,7 @@ export class RefusedActionsInterceptor implements NestInterceptor {
   constructor(private readonly refusals: RefusedActions) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http' || audienceOf(context) !== 'admin') return next.handle();
+    if (context.getType() !== 'http' || !['admin', 'operator'].includes(audienceOf(context))) return next.handle();
     const req = context.switchToHttp().getRequest<Request & RequestWithOperator>();
     if (!WRITES.has(req.method)) return next.handle();
     return next.handle().pipe(

@@ -17,6 +17,7 @@ import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
 import type { OperatorsService } from './operators/operators.service.js';
 import type { SessionsService } from './sessions/sessions.service.js';
 import { AuthGuard } from './auth.guard.js';
+import type { OperatorSessionsService } from './operators/operator-sessions.service.js';
 import type { ClientTokenEntity } from './tokens/client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from '../caller/current-client.js';
 import { AUTHENTICATED_OPERATOR } from '../caller/actor.js';
@@ -142,7 +143,11 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const operatorStrategy = new OperatorBearerStrategy(operators, verifier);
   const refused: number[] = [];
   const refusals = { record: async (_req: unknown, problem: Problem) => void refused.push(problem.status) } as unknown as RefusedActions;
-  const guard = new AuthGuard(admin, failedAuthentications, sessions, refusals, clientStrategy, operatorStrategy);
+  const operatorSessions = {
+    cookies: { session: 'epr_operator_session' },
+    resolve: async () => undefined,
+  } as unknown as OperatorSessionsService;
+  const guard = new AuthGuard(admin, failedAuthentications, sessions, refusals, clientStrategy, operatorStrategy, operatorSessions);
   return { guard, calls, tokens, failures, refused, operatorCalls, cache, accountListeners, clientStrategy, operatorStrategy };
 }
 

@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { AuthGuard as PassportGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { REQUEST_ACCOUNT, type RequestWithAccount } from '../accounts/current-account.js';
-import { AUTHENTICATED_OPERATOR, type OperatorIdentity, type RequestWithOperator } from '../caller/actor.js';
+import { AUTHENTICATED_OPERATOR, OPERATOR_SESSION, type OperatorIdentity, type RequestWithOperator } from '../caller/actor.js';
 import { audienceOf } from '../caller/audience.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../caller/current-client.js';
 import { Problem } from '../common/problem/problem.js';
@@ -22,6 +22,7 @@ import {
 import { ClientBearerStrategy } from './bearer/client-bearer.strategy.js';
 import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
 import { AdminCredential } from './operators/admin-credential.js';
+import { OperatorSessionsService } from './operators/operator-sessions.service.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import type { VerifiedClient } from './verified-client.js';
 
@@ -59,7 +60,8 @@ function bearerGuard(strategy: string) {
 /**
  * The global guard (APP_GUARD, first of the pipeline): deny by default, by the route's audience.
  * `Public()` is open; `DashboardPage()` needs a live dashboard session (cookie) and reaches its client
- * only; `AdminApi()` the operator's bearer (ADMIN_TOKEN or a named operator token; 403 while no
+ * only; `OperatorPage()` a live console session of a named operator (its own cookie; acting as that
+ * operator, as its token would); `AdminApi()` the operator's bearer (ADMIN_TOKEN or a named operator token; 403 while no
  * ADMIN_TOKEN is set); any other route, with or without metadata, a client token. Authenticated
  * responses are `no-store`; an address over its failed authentications this minute gets 429 before its
  * token is read. Bearer tokens go through passport (bearer/), except ADMIN_TOKEN (≥ 32 characters,
@@ -77,6 +79,7 @@ export class AuthGuard implements CanActivate {
     private readonly refusals: RefusedActions,
     clientStrategy: ClientBearerStrategy,
     operatorStrategy: OperatorBearerStrategy,
+    private readonly operatorSessions: OperatorSessionsService,
   ) {
     this.clientBearer = new (bearerGuard(clientStrategy.passportName))();
     this.operatorBearer = new (bearerGuard(operatorStrategy.passportName))();
@@ -110,6 +113,19 @@ export class AuthGuard implements CanActivate {
         mode: 'live',
         account: session.account,
       });
+      return true;
+    }
+    if (audience === 'operator') {
+      // A console page: the console's session cookie only; a client's session cookie or any token opens nothing here.
+      const cookie = req.cookies?.[this.operatorSessions.cookies.session];
+      if (cookie !== undefined) this.failures.refuseIfOverLimit(req, res);
+      const session = await this.operatorSessions.resolve(cookie);
+      if (!session) {
+        if (cookie !== undefined) this.failures.record(req);
+        throw new Problem('session_required', "Sign in to the operator's console to see this page.");
+      }
+      req[AUTHENTICATED_OPERATOR] = { kind: 'operator', id: session.operatorId, name: session.name };
+      req[OPERATOR_SESSION] = session.sessionId;
       return true;
     }
     refuseTokenOutsideHeader(req);

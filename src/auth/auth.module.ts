@@ -7,6 +7,8 @@ import { ClientBearerStrategy } from './bearer/client-bearer.strategy.js';
 import { OperatorBearerStrategy } from './bearer/operator-bearer.strategy.js';
 import { AdminCredential } from './operators/admin-credential.js';
 import { OperatorTokenEntity } from './operators/operator-token.entity.js';
+import { OperatorSessionsRepository } from './operators/operator-sessions.repository.js';
+import { OperatorSessionsService } from './operators/operator-sessions.service.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
 import { OperatorTokensRepository } from './operators/operator-tokens.repository.js';
 import { OperatorsService } from './operators/operators.service.js';
@@ -46,6 +48,8 @@ import { TokensAdminController } from './tokens/tokens-admin.controller.js';
     ClientTokensService,
     OperatorTokensRepository,
     OperatorsService,
+    OperatorSessionsRepository,
+    OperatorSessionsService,
     AdminCredential,
     ClientBearerStrategy,
     OperatorBearerStrategy,
@@ -58,6 +62,15 @@ import { TokensAdminController } from './tokens/tokens-admin.controller.js';
     CsrfInterceptor,
     AuthGuard,
   ],
-  exports: [AuthGuard, ClientTokenVerifier, ClientTokensService, SessionsService, SignInLinksService, CsrfProtection, CsrfInterceptor],
+  exports: [
+    AuthGuard,
+    ClientTokenVerifier,
+    ClientTokensService,
+    SessionsService,
+    SignInLinksService,
+    OperatorSessionsService,
+    CsrfProtection,
+    CsrfInterceptor,
+  ],
 })
 export class AuthModule {}

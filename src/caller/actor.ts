@@ -22,9 +22,12 @@ export interface Actor {
 /** Where the guard stores the caller of an admin route on the request (the rate limiter may key on it). */
 export const AUTHENTICATED_OPERATOR = Symbol('authenticatedOperator');
 
-export type RequestWithOperator = { [AUTHENTICATED_OPERATOR]?: OperatorIdentity; id?: unknown };
+/** Where the guard stores the console session of a console page's operator (its CSRF tokens are bound to it). */
+export const OPERATOR_SESSION = Symbol('operatorSession');
 
-/** The actor of an admin route (`AdminApi()`): its operator identity and the request id. */
+export type RequestWithOperator = { [AUTHENTICATED_OPERATOR]?: OperatorIdentity; [OPERATOR_SESSION]?: string; id?: unknown };
+
+/** The actor of an admin route (`AdminApi()`) or a console page (`OperatorPage()`): its operator identity and the request id. */
 export const CurrentActor = createParamDecorator((_data: unknown, context: ExecutionContext): Actor => {
   const req = context.switchToHttp().getRequest<RequestWithOperator>();
   const operator = req[AUTHENTICATED_OPERATOR];

@@ -5,8 +5,9 @@ import { ApiProblems } from '../common/openapi.js';
 /**
  * Who may call a route. The global AuthGuard reads it; a route without it needs a client token.
  * `session`: the dashboard's pages, for a client's people signed in (session cookie).
+ * `operator`: the operator's console, for a named operator signed in (a session cookie of its own).
  */
-export type Audience = 'public' | 'client' | 'admin' | 'session';
+export type Audience = 'public' | 'client' | 'admin' | 'session' | 'operator';
 export const AUDIENCE_KEY = 'audience';
 
 /** The audience of the route `context` runs: its method's, else its controller's, else `client` (deny by default). */
@@ -31,6 +32,12 @@ export const AdminApi = () =>
 
 /** A dashboard page or form: needs a dashboard session of the client; its forms need their CSRF token. Not in the OpenAPI document. */
 export const DashboardPage = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'session' satisfies Audience), ApiExcludeController());
+
+/**
+ * A page or form of the operator's console (`/operator`): needs a console session of a named
+ * operator (never a client's session nor any token); its forms need their CSRF token. Not in the OpenAPI document.
+ */
+export const OperatorPage = () => applyDecorators(SetMetadata(AUDIENCE_KEY, 'operator' satisfies Audience), ApiExcludeController());
 
 export const FORM_KEY = 'csrf-protected-form';
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuthModule } from '../auth/auth.module.js';
-import { PAGE_PROBLEMS, type PageProblems } from '../common/problem/page-problems.js';
+import type { PageProblems } from '../common/problem/page-problems.js';
 import { DeclarationsModule } from '../declarations/declarations.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 import { DashboardViews } from './dashboard-views.js';
@@ -13,6 +13,9 @@ import { ProductsPageController } from './products.page.controller.js';
 import { ProductsModule } from '../products/products.module.js';
 import { SignInPageController } from './sign-in.page.controller.js';
 import { TokensPageController } from './tokens.page.controller.js';
+
+/** The dashboard's answer to problems (the operator's console, above it, combines it with its own as PAGE_PROBLEMS). */
+export const DASHBOARD_PAGE_PROBLEMS = Symbol('DASHBOARD_PAGE_PROBLEMS');
 
 /** Every address under /dashboard answers problems as pages. */
 const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.startsWith('/dashboard/');
@@ -25,7 +28,7 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
     DashboardViews,
     OverviewRepository,
     {
-      provide: PAGE_PROBLEMS,
+      provide: DASHBOARD_PAGE_PROBLEMS,
       useFactory: (views: DashboardViews): PageProblems => ({
         handles: isDashboard,
         render: (req, res, problem, instance) => views.renderProblem(req, res, problem, instance),
@@ -33,6 +36,6 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
       inject: [DashboardViews],
     },
   ],
-  exports: [PAGE_PROBLEMS],
+  exports: [DASHBOARD_PAGE_PROBLEMS],
 })
 export class DashboardModule {}

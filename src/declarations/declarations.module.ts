@@ -66,6 +66,16 @@ import { YearsService } from './years/years.service.js';
     RemindersRepository,
   ],
   // For the dashboard: the same submissions, listings and obligations as the API's.
-  exports: [DeclarationsService, ObligationsService, YearsService, Clock],
+  exports: [
+    DeclarationsService,
+    ObligationsService,
+    YearsService,
+    Clock,
+    // The operator's console: the admin API's own services.
+    DeclarationsAdminService,
+    RemindersService,
+    AnnualExportService,
+    PeriodExportService,
+  ],
 })
 export class DeclarationsModule {}

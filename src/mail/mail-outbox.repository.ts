@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Language } from '../i18n/language.js';
 
-/** What the service e-mails: an invitation, a sign-in link asked for by e-mail, a reminder, a filing's confirmation. */
-export type MailKind = 'invitation' | 'sign_in' | 'reminder' | 'declaration_filed';
+/** What the service e-mails: an invitation, a sign-in link asked for by e-mail, a reminder, a filing's confirmation, an operator's console sign-in link. */
+export type MailKind = 'invitation' | 'sign_in' | 'reminder' | 'declaration_filed' | 'operator_sign_in';
 export type MailState = 'queued' | 'sent' | 'failed';
 
 /** A message as the operator sees it: never its text (which may hold a sign-in link). */

@@ -25,8 +25,8 @@ import { Mailer } from './mailer.js';
 /** A message to queue: for whom, about what, and its text. */
 export interface OutgoingMail {
   kind: MailKind;
-  /** The client it concerns (its messages are listed to the operator). */
-  clientId: string;
+  /** The client it concerns (its messages are listed to the operator); null for a mail to an operator. */
+  clientId: string | null;
   to: string;
   language: Language;
   subject: string;

@@ -54,7 +54,12 @@ export function throttlerOptions(limits: RateLimits): ThrottlerModuleOptions {
         ttl: RATE_LIMIT_WINDOW_MS,
         skipIf: appliesTo((audience, method) => (audience === 'client' || audience === 'session') && method === 'POST'),
       },
-      { name: 'admin', limit: limits.admin, ttl: RATE_LIMIT_WINDOW_MS, skipIf: appliesTo((audience) => audience === 'admin') },
+      {
+        name: 'admin',
+        limit: limits.admin,
+        ttl: RATE_LIMIT_WINDOW_MS,
+        skipIf: appliesTo((audience) => audience === 'admin' || audience === 'operator'),
+      },
     ],
     getTracker: (req) => tracker(req as RequestWithClient),
     generateKey: (_context, trackerKey, throttler) => rateLimitKey(throttler, trackerKey),

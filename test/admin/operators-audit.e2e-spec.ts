@@ -29,7 +29,7 @@ describe('operator tokens', () => {
     const res = await request(t.url).post(OPERATORS).set(admin()).send({ name: '  Camille  ' });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'id', 'name', 'prefix', 'token']);
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'email', 'id', 'name', 'prefix', 'token']);
     expect(res.body.token).toMatch(OPERATOR_TOKEN_SHAPE);
     expect(res.body).toMatchObject({ name: 'Camille', prefix: res.body.token.slice(0, 13) });
 
@@ -42,7 +42,7 @@ describe('operator tokens', () => {
     const list = await request(t.url).get(OPERATORS).set(admin());
     expect(list.status).toBe(200);
     const item = list.body.find((x: { id: string }) => x.id === res.body.id);
-    expect(Object.keys(item).sort()).toEqual(['created_at', 'id', 'name', 'prefix', 'revoked_at']);
+    expect(Object.keys(item).sort()).toEqual(['created_at', 'email', 'id', 'name', 'prefix', 'revoked_at']);
     expect(JSON.stringify(list.body)).not.toContain(res.body.token);
   });
 
@@ -327,14 +327,21 @@ describe('schema', () => {
   it('the migration goes down and up again', async () => {
     const { DataSource } = await import('typeorm');
     const { Operator1795740000000 } = await import('../../migrations/1795740000000-operator.js');
+    const { OperatorConsole1797730000001 } = await import('../../migrations/1797730000001-operator-console.js');
     const runner = t.app.get(DataSource).createQueryRunner();
     try {
       await runner.startTransaction();
+      // The console's sessions and links refer to operator tokens: they go first and come back last.
+      const consoleMigration = new OperatorConsole1797730000001();
+      await consoleMigration.down(runner);
+      expect(await runner.hasTable('operator_sessions')).toBe(false);
       const migration = new Operator1795740000000();
       await migration.down(runner);
       expect(await runner.hasTable('audit_events')).toBe(false);
       await migration.up(runner);
+      await consoleMigration.up(runner);
       expect(await runner.hasTable('audit_events')).toBe(true);
+      expect(await runner.hasTable('operator_sessions')).toBe(true);
     } finally {
       await runner.rollbackTransaction();
       await runner.release();

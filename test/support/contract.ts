@@ -12,7 +12,8 @@
  *
  * What is outside the document, on purpose (keep this short):
  *  - EXEMPT: Swagger UI's static files, the public site's pages and assets and the dashboard's
- *    pages (HTML for people, tested in test/site.e2e-spec.ts and test/dashboard/), CORS preflights (OPTIONS).
+ *    pages and the operator's console (HTML for people, tested in test/site.e2e-spec.ts, test/dashboard/ and
+ *    test/operator/), CORS preflights (OPTIONS).
  *  - OUTSIDE_CONTRACT: test-only routes.
  *  - A request that matches no documented operation (unknown route, unknown method, a test-only
  *    controller, a body refused before routing) may only get an error: status >= 400 with a
@@ -33,6 +34,7 @@ const DOC_ID = 'http://contract.test/openapi.json';
 const EXEMPT = [
   /^\/docs(\/.*)?$/,
   /^\/dashboard(\/.*)?$/,
+  /^\/operator(\/.*)?$/,
   ...SITE_PATHS.map((path) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)),
 ];
 /**

@@ -59,6 +59,10 @@ export class DashboardClient {
 
   /** The CSRF token of a page that holds a form (the token is per session, so any page of it does). */
   async csrfFor(path: string): Promise<string> {
+    if (path.startsWith('/operator')) {
+      // The operator's console has tokens of its own.
+      return csrfOf((await this.get(path.startsWith('/operator/sign-in') ? '/operator/sign-in/link' : '/operator/clients/import')).html);
+    }
     const page = await this.get(path.startsWith('/dashboard/sign-in') ? '/dashboard/sign-in/link' : '/dashboard/tokens');
     return csrfOf(page.html);
   }

@@ -2,6 +2,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaP
 import { plainToInstance, Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
+import type { CreateClientInput } from '../accounts.service.js';
 import { NotBlank } from '../../common/validation.js';
 import { PublishedSpelling } from '../../common/spelling.js';
 import { MatchesPattern } from '../../common/paging/query-validators.js';
@@ -187,6 +188,23 @@ export class CreateClientDto extends OmitType(ClientInputDto, ['streams'] as con
   @IsOptional()
   @IsBooleanValue('invite')
   invite?: boolean;
+}
+
+/** What `POST /admin/clients` (and the console's invitation form) asks of the accounts service. */
+export function createClientInput(body: CreateClientDto): CreateClientInput {
+  const { client_id, streams, confirm, invite, ...profile } = body;
+  return {
+    clientId: client_id,
+    ...profile,
+    ...(streams === undefined ? {} : { streams: streams && streams.map((s) => s.stream) }),
+    streamSettings: (streams ?? []).map((s) => ({
+      stream: s.stream,
+      ecoOrganism: s.eco_organism ?? null,
+      liableFrom: s.liable_from ?? null,
+    })),
+    confirm: confirm === true,
+    invite: invite === true,
+  };
 }
 
 /** JSON merge patch of the pending profile (`application/merge-patch+json` or `application/json`). */

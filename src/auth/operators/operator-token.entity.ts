@@ -10,6 +10,7 @@ import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 @Check('ck_operator_tokens_token_hash_format', `token_hash ~ '^[0-9a-f]{64}$'`)
 @Check('ck_operator_tokens_prefix_length', `char_length(prefix) BETWEEN 1 AND 16`)
 @Check('ck_operator_tokens_name_length', `char_length(name) BETWEEN 1 AND 100`)
+@Check('ck_operator_tokens_email_length', `char_length(email) BETWEEN 3 AND 254`)
 export class OperatorTokenEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_operator_tokens' })
   id!: string;
@@ -17,6 +18,10 @@ export class OperatorTokenEntity {
   /** Who uses the token (a person or a tool), as shown in the audit trail. */
   @Column({ type: 'text' })
   name!: string;
+
+  /** Where the operator's console sign-in links are mailed (`migrations/1797730000001-operator-console.ts`); null: API only. */
+  @Column({ type: 'text', nullable: true })
+  email!: string | null;
 
   @Column({ name: 'token_hash', type: 'text' })
   tokenHash!: string;

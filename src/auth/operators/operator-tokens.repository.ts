@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
+import { ASCII_LOWER, ASCII_UPPER } from '../../common/email-address.js';
 import { OperatorTokenEntity } from './operator-token.entity.js';
 
 /** An operator token found by the hash of its secret. */
@@ -16,7 +17,10 @@ export class OperatorTokensRepository {
   constructor(@InjectRepository(OperatorTokenEntity) private readonly tokens: Repository<OperatorTokenEntity>) {}
 
   /** Inserts in `manager`'s transaction. */
-  insert(manager: EntityManager, token: { name: string; tokenHash: string; prefix: string }): Promise<OperatorTokenEntity> {
+  insert(
+    manager: EntityManager,
+    token: { name: string; email: string | null; tokenHash: string; prefix: string },
+  ): Promise<OperatorTokenEntity> {
     return manager.save(manager.create(OperatorTokenEntity, token));
   }
 
@@ -38,6 +42,25 @@ export class OperatorTokensRepository {
 
   exists(manager: EntityManager, id: string): Promise<boolean> {
     return manager.existsBy(OperatorTokenEntity, { id });
+  }
+
+  /** Whether a live operator has this address (folded in A–Z: `emailKey`). */
+  async liveEmailTaken(manager: EntityManager, folded: string): Promise<boolean> {
+    const [row] = (await manager.query(`SELECT 1 FROM operator_tokens WHERE revoked_at IS NULL AND translate(email, $2, $3) = $1`, [
+      folded,
+      ASCII_UPPER,
+      ASCII_LOWER,
+    ])) as unknown[];
+    return row !== undefined;
+  }
+
+  /** The live operator whose address, folded in A–Z, is `folded`. */
+  async findLiveByEmail(folded: string): Promise<{ id: string; name: string; email: string } | undefined> {
+    const [row] = (await this.tokens.query(
+      `SELECT id, name, email FROM operator_tokens WHERE revoked_at IS NULL AND translate(email, $2, $3) = $1`,
+      [folded, ASCII_UPPER, ASCII_LOWER],
+    )) as { id: string; name: string; email: string }[];
+    return row;
   }
 
   /** The token of this hash, revoked or not. */

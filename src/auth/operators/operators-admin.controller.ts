@@ -31,13 +31,14 @@ export class OperatorsAdminController {
     description:
       'An admin API credential for one person or tool, so that the audit trail says who did what. The token (`eprop_…`) is in this response only (`Cache-Control: no-store`); only its SHA-256 is stored. ' +
       'It works on every admin route (never on the client API) until revoked. ' +
+      'With an `email`, the operator also signs in to the console (`/operator`) by a single-use link mailed there (409 `conflict` when a live operator has that address); revoking the token ends that too. ' +
       '**Only `ADMIN_TOKEN` may create one**: an operator token gets 403 `insufficient_scope` here.',
   })
   @ApiCreatedResponse({ description: 'The operator token, with its secret: shown this once, never again.', type: CreatedOperatorTokenDto })
-  @ApiProblems(400, 403, 413, 415, 422)
+  @ApiProblems(400, 403, 409, 413, 415, 422)
   async create(@Body() body: CreateOperatorTokenDto, @CurrentActor() actor: Actor): Promise<CreatedOperatorTokenDto> {
     onlyAdminToken(actor, 'create');
-    return CreatedOperatorTokenDto.fromCreated(await this.operators.create(body.name, actor));
+    return CreatedOperatorTokenDto.fromCreated(await this.operators.create(body.name, actor, body.email ?? null));
   }
 
   @Get()

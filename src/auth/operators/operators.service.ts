@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditTrail } from '../../audit/audit-trail.js';
-import { NotFoundProblem } from '../../common/problem/problem.js';
+import { emailKey } from '../../common/email-address.js';
+import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
 import { displayPrefix, generateToken, hashToken, OPERATOR_TOKEN_PREFIX, parseToken } from '../../common/token-format.js';
 import type { Actor, OperatorIdentity } from '../../caller/actor.js';
 import { isUuid } from '../../common/uuid.js';
@@ -12,6 +13,8 @@ import { OperatorTokensRepository } from './operator-tokens.repository.js';
 export interface OperatorTokenMetadata {
   id: string;
   name: string;
+  /** Where its console sign-in links go; null: the admin API only. */
+  email: string | null;
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
@@ -23,6 +26,7 @@ export type OperatorVerifyResult =
 const metadataOf = (t: OperatorTokenEntity): OperatorTokenMetadata => ({
   id: t.id,
   name: t.name,
+  email: t.email,
   prefix: t.prefix,
   createdAt: t.createdAt,
   revokedAt: t.revokedAt,
@@ -40,15 +44,26 @@ export class OperatorsService {
     private readonly audit: AuditTrail,
   ) {}
 
-  async create(name: string, actor: Actor): Promise<{ token: string; metadata: OperatorTokenMetadata }> {
+  /**
+   * A named operator: its admin API token, and with an `email` (unique among live operators, 409
+   * otherwise) the right to sign in to the console at `/operator` by a link mailed there.
+   */
+  async create(name: string, actor: Actor, email: string | null = null): Promise<{ token: string; metadata: OperatorTokenMetadata }> {
     const token = generateToken(OPERATOR_TOKEN_PREFIX);
     return this.dataSource.transaction(async (manager) => {
-      const saved = await this.repository.insert(manager, { name, tokenHash: hashToken(token), prefix: displayPrefix(token) });
+      // One live operator per address at a time (a unique index holds it against a concurrent creation too).
+      if (email !== null && (await this.repository.liveEmailTaken(manager, emailKey(email)))) {
+        throw new Problem(
+          'conflict',
+          `A live operator already has the address "${email}": revoke its token first, or choose another address.`,
+        );
+      }
+      const saved = await this.repository.insert(manager, { name, email, tokenHash: hashToken(token), prefix: displayPrefix(token) });
       await this.audit.record(manager, actor, {
         action: 'operator_token.created',
         targetType: 'operator_token',
         targetId: saved.id,
-        changes: { name: saved.name, prefix: saved.prefix },
+        changes: { name: saved.name, prefix: saved.prefix, ...(email !== null ? { email } : {}) },
       });
       return { token, metadata: metadataOf(saved) };
     });

@@ -10,6 +10,7 @@ import { CSRF_FIELD, CsrfInterceptor, CsrfProtection } from './csrf.js';
 import { cookieSettings } from './session-cookie.js';
 import { ServiceSecretsRepository } from './service-secrets.repository.js';
 import type { SessionsService } from './sessions.service.js';
+import type { OperatorSessionsService } from '../operators/operator-sessions.service.js';
 
 /** The service's secret as PostgreSQL keeps it: the first value inserted wins, every replica reads it. */
 function secretStore() {
@@ -26,9 +27,11 @@ function secretStore() {
 }
 
 async function protection(store = secretStore(), publicBaseUrl = 'http://localhost:3000') {
-  const csrf = new CsrfProtection(new ServiceSecretsRepository(store.dataSource), {
-    cookies: cookieSettings(publicBaseUrl),
-  } as unknown as SessionsService);
+  const csrf = new CsrfProtection(
+    new ServiceSecretsRepository(store.dataSource),
+    { cookies: cookieSettings(publicBaseUrl) } as unknown as SessionsService,
+    { cookies: cookieSettings(publicBaseUrl, 'epr_operator') } as unknown as OperatorSessionsService,
+  );
   await csrf.onModuleInit();
   return csrf;
 }

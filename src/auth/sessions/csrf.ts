@@ -8,8 +8,13 @@ import { MultipartBody } from '../../common/http/request-body.js';
 import { Problem } from '../../common/problem/problem.js';
 import { audienceOf, FORM_KEY } from '../../caller/audience.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../../caller/current-client.js';
+import { OPERATOR_SESSION, type RequestWithOperator } from '../../caller/actor.js';
+import { OperatorSessionsService } from '../operators/operator-sessions.service.js';
 import { ServiceSecretsRepository } from './service-secrets.repository.js';
 import { SessionsService } from './sessions.service.js';
+
+/** Whether a path is the operator's console's (`/operator`, `/operator/…`). */
+export const isConsolePath = (path: string | undefined): boolean => path === '/operator' || path?.startsWith('/operator/') === true;
 
 /** The form field every dashboard form carries. */
 export const CSRF_FIELD = '_csrf';
@@ -25,31 +30,49 @@ export const CSRF_FIELD = '_csrf';
 export class CsrfProtection implements OnModuleInit {
   private secret = '';
   private utilities!: DoubleCsrfUtilities;
+  /** The operator's console's own: its cookie, bound to the console session (`/operator`). */
+  private operatorUtilities!: DoubleCsrfUtilities;
 
   constructor(
     private readonly secrets: ServiceSecretsRepository,
     private readonly sessions: SessionsService,
+    private readonly operatorSessions: OperatorSessionsService,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.secret = await this.secrets.keepFirst('csrf', randomBytes(32).toString('hex'));
+    const getCsrfTokenFromRequest = (req: Request) => {
+      const form = req.body instanceof MultipartBody ? req.body.fields : (req.body as Record<string, unknown> | undefined);
+      const value = form?.[CSRF_FIELD];
+      return typeof value === 'string' ? value : undefined;
+    };
     const { csrf, options } = this.sessions.cookies;
     this.utilities = doubleCsrf({
       getSecret: () => this.secret,
       getSessionIdentifier: (req) => (req as Request & RequestWithClient)[AUTHENTICATED_CLIENT]?.sessionId ?? '',
       cookieName: csrf,
       cookieOptions: { ...options, sameSite: 'strict' },
-      getCsrfTokenFromRequest: (req) => {
-        const form = req.body instanceof MultipartBody ? req.body.fields : (req.body as Record<string, unknown> | undefined);
-        const value = form?.[CSRF_FIELD];
-        return typeof value === 'string' ? value : undefined;
-      },
+      getCsrfTokenFromRequest,
     });
+    const operator = this.operatorSessions.cookies;
+    this.operatorUtilities = doubleCsrf({
+      getSecret: () => this.secret,
+      // A purpose of its own: a dashboard token never verifies on a console form, nor the reverse.
+      getSessionIdentifier: (req) => `operator:${(req as Request & RequestWithOperator)[OPERATOR_SESSION] ?? ''}`,
+      cookieName: operator.csrf,
+      cookieOptions: { ...operator.options, sameSite: 'strict' },
+      getCsrfTokenFromRequest,
+    });
+  }
+
+  /** The console's forms (`/operator…`) have their own tokens and cookie. */
+  private of(req: Request): DoubleCsrfUtilities {
+    return isConsolePath(req.path) ? this.operatorUtilities : this.utilities;
   }
 
   /** The token for a page's forms (sets its cookie when there is none yet for this session). */
   token(req: Request, res: Response): string {
-    return this.utilities.generateCsrfToken(req, res);
+    return this.of(req).generateCsrfToken(req, res);
   }
 
   /**
@@ -70,7 +93,7 @@ export class CsrfProtection implements OnModuleInit {
 
   /** 403 unless the form brought the token of its page. */
   check(req: Request): void {
-    if (!this.utilities.validateRequest(req)) {
+    if (!this.of(req).validateRequest(req)) {
       throw new Problem('csrf_failed', 'This form has expired or did not come from this site: reload the page and send it again.');
     }
   }
@@ -90,8 +113,10 @@ export class CsrfInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
+    const audience = audienceOf(context);
     const form =
-      audienceOf(context) === 'session' ||
+      audience === 'session' ||
+      audience === 'operator' ||
       this.reflector.getAllAndOverride<boolean>(FORM_KEY, [context.getHandler(), context.getClass()]) === true;
     if (form && !['GET', 'HEAD', 'OPTIONS'].includes(req.method)) this.csrf.check(req);
     return next.handle();

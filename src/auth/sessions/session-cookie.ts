@@ -13,16 +13,16 @@ export const SESSION_SEEN_RESOLUTION_MS = 60_000;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
 
 /**
- * The dashboard's cookies. On https they carry the `__Host-` prefix (the browser then insists on
+ * The dashboard's cookies (`name` `epr`; the operator's console has its own, `epr_operator`). On https they carry the `__Host-` prefix (the browser then insists on
  * Secure, path `/` and no Domain: no sibling sub-domain can set or shadow them); on plain http
  * (a local start) the same names without it.
  */
-export function cookieSettings(publicBaseUrl: string): { session: string; csrf: string; options: CookieOptions } {
+export function cookieSettings(publicBaseUrl: string, name = 'epr'): { session: string; csrf: string; options: CookieOptions } {
   const secure = new URL(publicBaseUrl).protocol === 'https:';
   const prefix = secure ? '__Host-' : '';
   return {
-    session: `${prefix}epr_session`,
-    csrf: `${prefix}epr_csrf`,
+    session: `${prefix}${name}_session`,
+    csrf: `${prefix}${name}_csrf`,
     options: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
   };
 }

@@ -61,7 +61,8 @@ export class RemindersService {
     private readonly clock: Clock,
   ) {}
 
-  async remind(period: string, options: { apply: boolean; force: boolean }, actor: Actor): Promise<Reminder[]> {
+  /** `clientId`: that client only (the operator's console reminds one client from its page, by the same rules). */
+  async remind(period: string, options: { apply: boolean; force: boolean; clientId?: string }, actor: Actor): Promise<Reminder[]> {
     const parsed = parsePeriod(period)!;
     if (!periodEnded(period, this.clock.now())) {
       throw new ValidationProblem([
@@ -88,7 +89,7 @@ export class RemindersService {
           (stream.declarable_until === null || period <= periodOf(stream.declarable_until).code);
         return declarable ? [{ stream: code, name: stream.name, due: filingDue(stream, parsed) }] : [];
       });
-      if (missing.length === 0) return [];
+      if (missing.length === 0 || (options.clientId !== undefined && candidate.clientId !== options.clientId)) return [];
       const { streams: _streams, ...client } = candidate;
       const reminded = client.lastRemindedAt !== null && !options.force;
       return [{ ...client, missing, outcome: reminded ? 'already_reminded' : 'would_send' }];

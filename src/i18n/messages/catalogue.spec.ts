@@ -149,6 +149,21 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.filed.mailSent': [['conformite@exemple.fr']],
   'site.streamPage.tiersBy': [['UVC']],
   'dashboardPages.declaration.catalogueNumber': [[3]],
+  'operatorPages.documentTitle': [['Clients'], ['Clients', true]],
+  'operatorPages.scopeName': [['2026-S1'], ['2026-S2'], ['2026']],
+  'operatorPages.mail.text': [
+    [{ name: 'Camille Martin', url: 'https://declarations.example/operator/sign-in/link?token=abc', minutes: 15 }],
+  ],
+  'operatorPages.overview.lead': [['premier semestre 2026']],
+  'operatorPages.overview.clientsCount': [[1], [12]],
+  'operatorPages.overview.chartTitle': [['premier semestre 2026']],
+  'operatorPages.clients.counts': [['premier semestre 2026']],
+  'operatorPages.client.sessionSince': [['26 novembre 2026 à 04:07', '26 novembre 2026 à 05:07']],
+  'operatorPages.client.linkUntil': [['3 décembre 2026 à 04:07']],
+  'operatorPages.tools.sentCount': [[1], [3]],
+  'operatorPages.declaration.title': [['EPR-2026S1-R1-V3QPTVJT']],
+  'operatorPages.tools.periodExport': [['premier semestre 2026']],
+  'operatorPages.tools.annualExport': [['2026', 'Citeo']],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 
@@ -211,6 +226,14 @@ describe('the catalogues', () => {
 
   // Words that are the same in both languages: codes, units, names, and French words English shares.
   const SAME_IN_BOTH = new Set([
+    // The operator's console: words spelled alike in both languages.
+    'operatorPages.nav.label',
+    'operatorPages.nav.clients',
+    'operatorPages.overview.clientsCount',
+    'operatorPages.clients.title',
+    'operatorPages.client.actions',
+    'operatorPages.tools.exports',
+    'operatorPages.declaration.client',
     // The unit's symbol, and a message said as it is when it has no position.
     'products.kg',
     'products.located',

@@ -9,6 +9,7 @@
 import type { ProblemCode } from '../../common/problem/problem.js';
 import type { FieldCode, FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesEn } from './dashboard-pages.en.js';
+import { operatorPagesEn } from './operator-pages.en.js';
 import { term } from '../glossary.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural } from '../format.js';
 
@@ -1288,6 +1289,9 @@ export const en = {
 
   /** The dashboard's pages: dashboard-pages.en.ts. */
   dashboardPages: dashboardPagesEn,
+
+  /** The operator's console: operator-pages.en.ts. */
+  operatorPages: operatorPagesEn,
 };
 
 export type Messages = typeof en;

@@ -9,6 +9,7 @@
  */
 import type { FieldParams, Names, Position, ProductFieldParams } from '../field-params.js';
 import { dashboardPagesFr } from './dashboard-pages.fr.js';
+import { operatorPagesFr } from './operator-pages.fr.js';
 import { term } from '../glossary.js';
 import { formatDate, formatDateTime, formatList, formatNumber, plural, unitSymbol } from '../format.js';
 import { fr as t, frenchTypography } from '../typography.js';
@@ -1284,4 +1285,7 @@ export const fr = {
 
   /** The dashboard's pages: dashboard-pages.fr.ts. */
   dashboardPages: dashboardPagesFr,
+
+  /** La console de l'opérateur : operator-pages.fr.ts. */
+  operatorPages: operatorPagesFr,
 } satisfies Messages;
