@@ -223,9 +223,9 @@ export const dashboardPagesEn = {
     unitsSold: (stream: string, name: string) => `Consumer sales units (UVC) sold in the half-year, ${stream} · ${name}`,
     unitsSoldHint: `Each unit once, whatever its materials: for example ${n(90000)} for ${n(90000)} jars sold, even though each has a glass jar and a steel lid. This figure decides your filing tier; without it, only a range can be given. Optional.`,
     linesLabel: 'Lines of the declaration',
-    caption:
-      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (UVC, the unit “uvc”).',
+    caption: `One line per material: its mass in kg and, for household packaging, its consumer sales units (UVC) — the units whose packaging contains that material (for example ${n(85000)} for paperboard when ${n(85000)} of the ${n(90000)} units sold come in a paperboard box).`,
     lineNumber: 'Line',
+    quantityIn: (unit: string) => `Quantity in ${unit}`,
     emptyLines:
       'Empty lines are left out. Write numbers as you usually do, with a decimal point: 1,200.5 or 20,000. Masses in kg with up to 3 decimals, consumer sales units (UVC) as whole numbers.',
     add: 'Add a line',
