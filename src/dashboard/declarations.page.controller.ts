@@ -497,9 +497,9 @@ export class DeclarationsPageController {
         report: null,
         ...rest,
         rows,
-        // "Add a line": the new row is focused, and the page comes back at it (#row-N).
+        // "Add a line": the new row's first field has `autofocus`, so the page comes back at it, not at its top
+        // (no fragment in the address: a fragment would make the browser skip autofocus).
         focusRow: added === true ? typed.length : null,
-        nextRow: rows.length,
         unitsSold,
       },
       status,
