@@ -322,7 +322,7 @@ export class DeclarationsPageController {
     );
   }
 
-  /** The declaration as a file in the page's dialect, which uploads again unchanged. */
+  /** The declaration as a file in the page's dialect, which uploads again unchanged (materials written as codes come back as their published names). */
   @Get(':id/csv')
   async csv(
     @Req() req: Request,
@@ -331,13 +331,22 @@ export class DeclarationsPageController {
     @Param('id') id: string,
   ): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
-    const dialect = CSV_DIALECTS[this.views.language(req, res)];
+    const language = this.views.language(req, res);
+    const dialect = CSV_DIALECTS[language];
     res.setHeader('Content-Type', CSV_MEDIA_TYPE);
     res.setHeader('Content-Disposition', `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`);
     res.setHeader('Cache-Control', 'no-store');
     res.send(
       writeDeclarationCsv(
-        declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })),
+        // A material written as its code (a derived declaration's) is given by its published name, which uploads as the same category.
+        declaration.lines.map((line) => ({
+          ...line,
+          material:
+            line.material_category?.name && line.material === line.material_category.code
+              ? line.material_category.name[language]
+              : line.material,
+          quantity: String(line.quantity),
+        })),
         dialect,
         declaration.units_sold.map((entry) => ({ stream: entry.stream, quantity: String(entry.quantity) })),
       ),

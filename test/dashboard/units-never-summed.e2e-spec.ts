@@ -134,3 +134,58 @@ describe('units sold, never the uvc lines added up', () => {
     expect(stating.filter((name) => !SOLD.test(seen[name]!))).toEqual([]);
   });
 });
+
+describe('materials by their published names in the products path', () => {
+  it('a derived declaration (materials stored as codes) shows and downloads them by name in the page’s language', async () => {
+    const { clientId } = await createClient(t, { streams: ['EMB'] });
+    const { token } = await issueToken(t, clientId);
+    const client = { authorization: `Bearer ${token}` };
+    const products = await request(t.url)
+      .post('/api/v1/products')
+      .set(client)
+      .send({
+        products: [
+          {
+            reference: 'POT-210',
+            name: 'Confiture 210 g',
+            stream: 'EMB',
+            valid_from: '2025-S1',
+            elements: [
+              { material: 'glass', weight_g: 210 },
+              { material: 'steel', weight_g: 6 },
+              { material: 'plastic_pe_pp_flexible', weight_g: 3.2 },
+            ],
+          },
+        ],
+      });
+    expect(products.status).toBe(201);
+    expect(
+      (
+        await request(t.url)
+          .post('/api/v1/sales?period=2025-S1')
+          .set(client)
+          .send({ sales: [{ reference: 'POT-210', units: 1000 }] })
+      ).status,
+    ).toBe(200);
+    const filed = await request(t.url).post('/api/v1/periods/2025-S1/derived-declaration').set(client).send({});
+    expect(filed.status).toBe(201);
+    const id = filed.body.id as string;
+    expect((filed.body.lines as { material: string }[]).map((l) => l.material)).toContain('glass');
+
+    for (const [language, glass, flexible] of [
+      ['fr', 'Verre', 'Emballages souples en PE et PP'],
+      ['en', 'Glass', 'Flexible PE and PP packaging'],
+    ] as const) {
+      const browser = await signedIn(t, clientId, language);
+      const page = await browser.get(`/dashboard/declarations/${id}`);
+      expect(page.status).toBe(200);
+      const main = page.html.slice(page.html.indexOf('<main'), page.html.indexOf('</main>'));
+      expect(main).not.toMatch(/>(glass|steel|plastic_pe_pp_flexible)</);
+      expect(main).toContain(`>${glass}<`);
+      const csv = (await browser.get(`/dashboard/declarations/${id}/csv`)).html;
+      expect(csv).not.toMatch(/glass|steel|plastic_pe_pp_flexible/);
+      expect(csv).toContain(glass);
+      expect(csv).toContain(flexible);
+    }
+  });
+});
