@@ -93,8 +93,7 @@ export const dashboardPagesEn = {
     /** Per stream, what the client owes before filing: eco-organism, tier, deadline, what happens after. */
     owes: {
       eco: 'Your eco-organism',
-      ecoUnknown:
-        'Not recorded yet: the operator records it with your stream. Tell the operator which eco-organism your contract is with.',
+      ecoUnknown: 'Not recorded yet: the operator records it with your stream. Tell the operator which eco-organism your contract is with.',
       tier: 'Your filing',
       tierFrom: (p: { eco: string; tier: string; year: string }) =>
         `${p.tier} with ${p.eco}, from your declarations of ${p.year} (the detail is below).`,
