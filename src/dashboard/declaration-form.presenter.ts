@@ -1,3 +1,5 @@
+import type { Account } from '../accounts/account.js';
+import type { Period } from '../calendar/half-year.js';
 import { ExactNumber } from '../common/http/json-body.js';
 import type { FormBody } from '../common/http/request-body.js';
 import type { FieldError } from '../common/problem/problem.js';
@@ -5,6 +7,7 @@ import { unitSymbol } from '../i18n/format.js';
 import type { Language } from '../i18n/language.js';
 import { MESSAGES } from '../i18n/messages/index.js';
 import { numberContext, numberConvention, readNumber } from '../i18n/read-number.js';
+import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { localizeErrors } from './dashboard-views.js';
 import { field, fields } from './form-fields.js';
 
@@ -203,4 +206,72 @@ export function readDeclarationForm(
 /** The error of a form past its rows: the same words whichever button was pressed. */
 export function tooManyRows(language: Language): FormError {
   return { where: undefined, message: MESSAGES[language].dashboardPages.form.tooManyLines(MAX_FORM_ROWS), line: null, field: null };
+}
+
+/** The quantity columns of the form: the units the account's streams accept (every unit while it has none), in the catalogue's order. */
+export function formUnits(catalogue: ReferenceCatalogue, account: Account): string[] {
+  const own = account.profile.streams.map((code) => catalogue.stream(code)).filter((stream) => stream !== undefined);
+  const streams = own.length > 0 ? own : catalogue.streamCodes().map((code) => catalogue.stream(code)!);
+  return [...new Set(streams.flatMap((stream) => stream.units))];
+}
+
+/** The account's streams that count consumer sales units (household packaging): one units-sold field each. */
+export function countStreams(catalogue: ReferenceCatalogue, account: Account): string[] {
+  return account.profile.streams.filter((code) => catalogue.countUnitOf(code) !== undefined);
+}
+
+/**
+ * What the « Nouvelle déclaration » page shows. `data.rows` are the form's rows as typed;
+ * `data.lines` (declaration lines, from the check page's "Change") become rows, one per material;
+ * `data.added` means "Add a line" was pressed: a blank row is added and gets `autofocus`, so the
+ * page comes back at it (no fragment in the address: a fragment makes browsers skip autofocus).
+ * The other keys (errors, the upload's) pass through.
+ */
+export function formPage(
+  catalogue: ReferenceCatalogue,
+  account: Account,
+  language: Language,
+  today: Period,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  const {
+    rows: given,
+    lines,
+    added,
+    ...rest
+  } = data as {
+    rows?: FormRow[];
+    lines?: { stream: string; material: string; unit: string; quantity: string }[];
+    added?: boolean;
+  };
+  const streams = account.profile.streams
+    .map((code) => catalogue.stream(code))
+    .filter((stream) => stream !== undefined)
+    .map((stream) => ({ code: stream.code, name: stream.name[language], materials: stream.materials.map((m) => m.name[language]) }));
+  // A client with one stream has it chosen on every row.
+  const only = streams.length === 1 ? streams[0]!.code : '';
+  const typed = given ?? (lines ? rowsOfLines(lines) : []);
+  const soldValues = (data.soldValues ?? {}) as Record<string, string>;
+  return {
+    confirmed: account.confirmedAt !== null,
+    streams,
+    only,
+    units: formUnits(catalogue, account).map((code) => ({ code, symbol: unitSymbol(language, code) })),
+    materials: [...new Set(streams.flatMap((s) => s.materials))],
+    suggestedPeriod: today.half === 1 ? `${today.year - 1}-S2` : `${today.year}-S1`,
+    period: '',
+    errors: [],
+    uploadErrors: [],
+    uploadPeriod: '',
+    fileName: null,
+    report: null,
+    ...rest,
+    rows: padRows(typed, only, added === true || (lines !== undefined && typed.length > 0)),
+    focusRow: added === true ? typed.length : null,
+    unitsSold: countStreams(catalogue, account).map((code) => ({
+      stream: code,
+      name: catalogue.stream(code)!.name[language],
+      value: soldValues[code] ?? '',
+    })),
+  };
 }

@@ -22,7 +22,7 @@ import { inLanguage, type Language } from '../i18n/language.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
-import { formatDateTime, formatQuantity, unitSymbol } from '../i18n/format.js';
+import { formatDateTime, formatQuantity } from '../i18n/format.js';
 import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-query.dto.js';
 import { Clock, parisDate } from '../calendar/clock.js';
 import { periodOf } from '../calendar/half-year.js';
@@ -31,12 +31,12 @@ import { DashboardViews, localizeErrors } from './dashboard-views.js';
 import { MESSAGES } from '../i18n/messages/index.js';
 import { field } from './form-fields.js';
 import {
+  countStreams,
   FORM_ROWS,
-  type FormRow,
+  formPage,
+  formUnits,
   MAX_FORM_ROWS,
-  padRows,
   readDeclarationForm,
-  rowsOfLines,
   tooManyRows,
 } from './declaration-form.presenter.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
@@ -113,7 +113,11 @@ export class DeclarationsPageController {
     @Body() body: FormBody,
   ): Promise<void> {
     const language = this.views.language(req, res);
-    const form = readDeclarationForm(body, { language, units: this.formUnits(account), countStreams: this.countStreams(account) });
+    const form = readDeclarationForm(body, {
+      language,
+      units: formUnits(this.catalogue, account),
+      countStreams: countStreams(this.catalogue, account),
+    });
     const { period, rows, soldValues } = form;
     // The form holds MAX_FORM_ROWS rows at most ("Add a line" included): past it, the rows are refused, never cut short.
     if (form.sent > MAX_FORM_ROWS || (form.action === 'add' && form.sent >= MAX_FORM_ROWS))
@@ -457,74 +461,17 @@ export class DeclarationsPageController {
     return [w.operator_does, w.you_still_do, w.by_when].map((text) => text[language].replace(/\s+/g, ' ').trim());
   }
 
-  /**
-   * The « Nouvelle déclaration » page. `data.rows` are the form's rows as typed; `data.lines`
-   * (declaration lines, from the check page's "Change") become rows, one per material; `data.added`
-   * means "Add a line" was pressed: a blank row is added and focused, where the page comes back.
-   */
+  /** The « Nouvelle déclaration » page (its data: `formPage` in declaration-form.presenter.ts). */
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {
     const language = this.views.language(req, res);
-    const { rows: given, lines, added, ...rest } = data as { rows?: FormRow[]; lines?: FormLine[]; added?: boolean };
-    const streams = account.profile.streams
-      .map((code) => this.catalogue.stream(code))
-      .filter((stream) => stream !== undefined)
-      .map((stream) => ({
-        code: stream.code,
-        name: stream.name[language],
-        units: stream.units,
-        materials: stream.materials.map((m) => m.name[language]),
-      }));
-    const units = this.formUnits(account).map((code) => ({ code, symbol: unitSymbol(language, code) }));
-    // A client with one stream has it chosen on every row.
-    const only = streams.length === 1 ? streams[0]!.code : '';
-    const typed = given ?? (lines ? rowsOfLines(lines) : []);
-    const rows = padRows(typed, only, added === true || (lines !== undefined && typed.length > 0));
-    const current = periodOf(parisDate(this.clock.now()));
-    const soldValues = (data.soldValues ?? {}) as Record<string, string>;
-    const unitsSold = this.countStreams(account).map((code) => ({
-      stream: code,
-      name: this.catalogue.stream(code)!.name[language],
-      value: soldValues[code] ?? '',
-    }));
     this.views.render(
       req,
       res,
       'declaration-new',
       { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations', liveData: true },
-      {
-        confirmed: account.confirmedAt !== null,
-        streams,
-        only,
-        units,
-        materials: [...new Set(streams.flatMap((s) => s.materials))],
-        suggestedPeriod: `${current.half === 1 ? current.year - 1 : current.year}-S${current.half === 1 ? 2 : 1}`,
-        period: '',
-        errors: [],
-        uploadErrors: [],
-        uploadPeriod: '',
-        fileName: null,
-        report: null,
-        ...rest,
-        rows,
-        // "Add a line": the new row's first field has `autofocus`, so the page comes back at it, not at its top
-        // (no fragment in the address: a fragment would make the browser skip autofocus).
-        focusRow: added === true ? typed.length : null,
-        unitsSold,
-      },
+      formPage(this.catalogue, account, language, periodOf(parisDate(this.clock.now())), data),
       status,
     );
-  }
-
-  /** The quantity columns of the form: the units the account's streams accept (every unit while it has none), in the catalogue's order. */
-  private formUnits(account: Account): string[] {
-    const own = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((stream) => stream !== undefined);
-    const streams = own.length > 0 ? own : this.catalogue.streamCodes().map((code) => this.catalogue.stream(code)!);
-    return [...new Set(streams.flatMap((stream) => stream.units))];
-  }
-
-  /** The account's streams that count consumer sales units (household packaging): one units-sold field each. */
-  private countStreams(account: Account): string[] {
-    return account.profile.streams.filter((code) => this.catalogue.countUnitOf(code) !== undefined);
   }
 
   /** Whether a stream has per-material counts but no units sold stated: the page then says why they are not added up. */
