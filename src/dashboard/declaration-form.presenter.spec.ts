@@ -45,6 +45,14 @@ describe('the declaration form, read', () => {
     expect(errors[1]!.message).toContain('1200 ou 1,2');
   });
 
+  it('puts a missing UVC (a material in kg only) at the row’s empty UVC cell', () => {
+    const form = read({ period: '2026-S1', stream: ['EMB'], material: ['Verre'], quantity_kg: ['5'], quantity_uvc: [''] });
+    const [error] = form.errors([
+      { pointer: '/lines/0/unit', code: 'companion_line_missing', detail: 'uvc', params: { field: 'unit', unit: 'kg', requires: 'uvc' } },
+    ]);
+    expect([error!.line, error!.field, error!.where]).toEqual([0, 'quantity_uvc', 'Ligne 1, quantité (UVC)']);
+  });
+
   it('gives lines back as rows, one per material, padded to the form’s rows', () => {
     const rows = rowsOfLines([
       { stream: 'EMB', material: 'Verre', unit: 'kg', quantity: '1' },

@@ -175,10 +175,15 @@ export function readDeclarationForm(
         if (!at || origin[Number(at[1])] === undefined)
           return { ...localize(e), line: null, field: e.pointer === '/period' ? 'period' : null };
         const position = Number(at[1]);
-        const { row, unit } = origin[position]!;
+        const { row, unit: own } = origin[position]!;
+        // A missing companion (kg without UVC) is the empty cell of the same row: the problem is said there.
+        const requires = e.code === 'companion_line_missing' && typeof e.params?.requires === 'string' ? e.params.requires : undefined;
+        const unit = requires && units.includes(requires) ? requires : own;
         const cell = at[2] === 'quantity' || at[2] === 'unit' ? quantityField(unit) : (at[2] ?? null);
         const found =
-          at[2] === 'quantity' && unread.has(position) ? unread.get(position)! : { ...e, params: { ...e.params, line: row + 1 } };
+          at[2] === 'quantity' && unread.has(position)
+            ? unread.get(position)!
+            : { ...e, params: { ...e.params, line: row + 1, ...(unit !== own ? { field: 'quantity' } : {}) } };
         const shown = localize(found);
         // Two quantities share a row: the position names the unit's column.
         const where =
