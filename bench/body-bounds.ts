@@ -181,11 +181,12 @@ function cases(auth: { token: string; cookie: string; csrf: string; signInCookie
     ]);
   const dashboardForm = (lines: number) => {
     const params = new URLSearchParams({ _csrf: auth.csrf, period: '2025-S1', action: 'submit' });
-    for (let i = 0; i < lines; i++) {
+    // One row per material, kg and UVC side by side: two lines a row.
+    for (let i = 0; i < lines; i += 2) {
       params.append('stream', 'EMB');
       params.append('material', `Matériau ${i >> 1}`);
-      params.append('unit', i % 2 ? 'uvc' : 'kg');
-      params.append('quantity', String(i + 1));
+      params.append('quantity_kg', String(i + 1));
+      params.append('quantity_uvc', String(i + 2));
     }
     return Buffer.from(params.toString());
   };

@@ -168,7 +168,7 @@ function dashboardPost(kind: 'form' | 'csv', browsers: DashboardBrowser[], perio
     .slice(1)
     .map((l) =>
       kind === 'form'
-        ? `&stream=EMB&material=${encodeURIComponent(l.material)}&unit=uvc&quantity=${l.quantity}`
+        ? `&stream=EMB&material=${encodeURIComponent(l.material)}&quantity_uvc=${l.quantity}`
         : `EMB,${l.material},uvc,${l.quantity}\r\n`,
     )
     .join('');
@@ -183,7 +183,7 @@ function dashboardPost(kind: 'form' | 'csv', browsers: DashboardBrowser[], perio
       const first = sequence++;
       const body =
         kind === 'form'
-          ? `_csrf=${encodeURIComponent(browser.csrf)}&action=submit&period=${period}&stream=EMB&material=glass&unit=uvc&quantity=${first}${rest}`
+          ? `_csrf=${encodeURIComponent(browser.csrf)}&action=submit&period=${period}&stream=EMB&material=glass&quantity_uvc=${first}${rest}`
           : `--${BOUNDARY}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${browser.csrf}\r\n` +
             `--${BOUNDARY}\r\nContent-Disposition: form-data; name="period"\r\n\r\n${period}\r\n` +
             `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="declaration.csv"\r\nContent-Type: text/csv\r\n\r\n` +

@@ -48,7 +48,7 @@ function init(args)
   local parts = {}
   for i = 1, lines - 1 do
     if kind == "form" then
-      parts[#parts + 1] = string.format("&stream=EMB&material=%s&unit=uvc&quantity=%d", (string.gsub(material(i), " ", "+")), (i * 37) % 5000)
+      parts[#parts + 1] = string.format("&stream=EMB&material=%s&quantity_uvc=%d", (string.gsub(material(i), " ", "+")), (i * 37) % 5000)
     else
       parts[#parts + 1] = string.format("EMB,%s,uvc,%d\r\n", material(i), (i * 37) % 5000)
     end
@@ -72,7 +72,7 @@ function request()
   if kind == "form" then
     headers["Content-Type"] = "application/x-www-form-urlencoded"
     body = "_csrf=" .. urlencode(b.csrf) .. "&action=submit&period=" .. period ..
-      "&stream=EMB&material=glass&unit=uvc&quantity=" .. counter .. rest
+      "&stream=EMB&material=glass&quantity_uvc=" .. counter .. rest
   else
     headers["Content-Type"] = "multipart/form-data; boundary=" .. BOUNDARY
     body = "--" .. BOUNDARY .. "\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n" .. b.csrf ..

@@ -85,19 +85,19 @@ describe('forms', () => {
   it('a form of 1,001 fields is refused (413 page) and changes nothing; the dashboard’s own largest form is within the bound', async () => {
     const browser = await signedIn(t, clientId);
     const before = await counts();
-    const fields: Record<string, string[]> = { stream: [], material: [], unit: [], quantity: [] };
-    for (let i = 0; i < 250; i++) {
+    const fields: Record<string, string[]> = { stream: [], material: [], quantity_kg: [], quantity_uvc: [] };
+    for (let i = 0; i < 251; i++) {
       fields.stream!.push('EMB');
-      fields.material!.push(`m${i >> 1}`);
-      fields.unit!.push(i % 2 ? 'uvc' : 'kg');
-      fields.quantity!.push('1');
+      fields.material!.push(`m${i}`);
+      fields.quantity_kg!.push('1');
+      fields.quantity_uvc!.push('1');
     }
     const tooMany = await browser.post('/dashboard/declarations', { period: '2025-S1', ...fields, action: 'submit' });
     expect(tooMany.status).toBe(413);
     expect(tooMany.headers.get('content-type')).toContain('text/html');
     expect(await counts()).toEqual(before);
-    // 200 lines (the form's cap): 4 × 200 + period, action and the CSRF token.
-    for (const name of Object.keys(fields)) fields[name] = fields[name]!.slice(0, 200);
+    // 100 rows of kg and UVC, 200 lines (the form's cap): 4 × 100 + period, action and the CSRF token.
+    for (const name of Object.keys(fields)) fields[name] = fields[name]!.slice(0, 100);
     const largest = await browser.post('/dashboard/declarations', { period: '2025-S1', ...fields, action: 'submit' });
     // The check page, then the declaration: its form carries the 200 lines sealed in one field.
     expect(largest.status).toBe(200);

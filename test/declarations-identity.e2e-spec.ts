@@ -5,7 +5,7 @@
  * or the API. The check page says so before filing, and a derived revision keeps its per-product detail.
  */
 import request from 'supertest';
-import { signedIn } from './support/dashboard-browser.js';
+import { formRows, signedIn } from './support/dashboard-browser.js';
 import { createClientWithToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -27,10 +27,7 @@ const revisions = async (clientId: string, period: string) =>
   ).rows;
 const form = (period: string, lines: Array<[string, string, string, string]>) => ({
   period,
-  stream: lines.map((l) => l[0]),
-  material: lines.map((l) => l[1]),
-  unit: lines.map((l) => l[2]),
-  quantity: lines.map((l) => l[3]),
+  ...formRows(lines),
   action: 'submit',
 });
 

@@ -75,10 +75,10 @@ describe('English pages', () => {
     expect((await browser.signIn((await signInLink(t, clientId)).url)).status).toBe(303);
     const check = await browser.post('/dashboard/declarations', {
       period: '2025-S2',
-      stream: ['EMB', 'EMB'],
-      material: ['Paper and cardboard', 'Paper and cardboard'],
-      unit: ['kg', 'uvc'],
-      quantity: ['360', '20,000'],
+      stream: ['EMB'],
+      material: ['Paper and cardboard'],
+      quantity_kg: ['360'],
+      quantity_uvc: ['20,000'],
       action: 'submit',
     });
     expect(check.status).toBe(200);

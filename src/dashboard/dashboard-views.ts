@@ -24,11 +24,11 @@ export const DASHBOARD_CONTENT_SECURITY_POLICY =
 
 const NAV = [
   { key: 'overview', path: '/dashboard' },
-  { key: 'tokens', path: '/dashboard/tokens' },
   { key: 'declarations', path: '/dashboard/declarations' },
   { key: 'products', path: '/dashboard/products' },
 ] as const;
-export type NavKey = (typeof NAV)[number]['key'] | 'sign-in';
+/** `tokens` is reached from the header's « Pour votre logiciel » corner, not the main menu. */
+export type NavKey = (typeof NAV)[number]['key'] | 'tokens' | 'sign-in';
 
 /** What every dashboard page gets besides its own data. */
 export interface PageFrame {

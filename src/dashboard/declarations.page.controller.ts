@@ -29,14 +29,20 @@ import { periodOf } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
 import { MESSAGES } from '../i18n/messages/index.js';
-import { numberContext, numberConvention, readNumber } from '../i18n/read-number.js';
-import { field, fields } from './form-fields.js';
+import { field } from './form-fields.js';
+import {
+  countStreams,
+  FORM_ROWS,
+  formPage,
+  formUnits,
+  MAX_FORM_ROWS,
+  readDeclarationForm,
+  tooManyRows,
+} from './declaration-form.presenter.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 
-/** Lines a new form starts with, and the most it shows. */
-const FORM_LINES = 4;
-const MAX_FORM_LINES = 200;
-const COLUMNS = ['stream', 'material', 'unit', 'quantity'] as const;
+/** Lines a form shown again after an upload starts with (as rows: see declaration-form.presenter.ts). */
+const FORM_LINES = FORM_ROWS;
 
 interface FormLine {
   stream: string;
@@ -94,7 +100,7 @@ export class DeclarationsPageController {
 
   @Get('new')
   newForm(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account): void {
-    this.form(req, res, account, { lines: blankLines(FORM_LINES) });
+    this.form(req, res, account, {});
   }
 
   @Post()
@@ -106,104 +112,32 @@ export class DeclarationsPageController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() body: FormBody,
   ): Promise<void> {
-    const period = field(body, 'period').trim();
-    const columns = Object.fromEntries(COLUMNS.map((name) => [name, fields(body, name)]));
-    const sent = Math.max(...COLUMNS.map((name) => columns[name]!.length));
-    const count = Math.min(MAX_FORM_LINES, sent);
-    const lines: FormLine[] = Array.from({ length: count }, (_, i) => ({
-      stream: columns.stream![i] ?? '',
-      material: columns.material![i] ?? '',
-      unit: columns.unit![i] ?? '',
-      quantity: columns.quantity![i] ?? '',
-    }));
-    // The form holds MAX_FORM_LINES lines at most ("Add a line" included): past it, the lines are refused, never cut short.
     const language = this.views.language(req, res);
-    const full = {
-      where: undefined,
-      message: MESSAGES[language].dashboardPages.form.tooManyLines(MAX_FORM_LINES),
-      line: null,
-      field: null,
-    };
-    if (field(body, 'action') === 'add') {
-      if (sent >= MAX_FORM_LINES)
-        return this.form(
-          req,
-          res,
-          account,
-          { period, lines, errors: [full], soldValues: this.soldValuesOf(account, body) },
-          sent > MAX_FORM_LINES ? 422 : 200,
-        );
-      return this.form(req, res, account, { period, lines: [...lines, ...blankLines(1)], soldValues: this.soldValuesOf(account, body) });
-    }
-    if (sent > MAX_FORM_LINES)
-      return this.form(req, res, account, { period, lines, errors: [full], soldValues: this.soldValuesOf(account, body) }, 422);
-    // Blank lines are left out; the problems of the others point back at their place in the form.
-    const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => COLUMNS.some((c) => line[c].trim() !== ''));
-    // Quantities as people write them ("1 200,5", "4 800"): read with the evidence of the whole form; what cannot be read for sure is said why.
-    const context = { ...numberContext(filled.map(({ line }) => line.quantity)), convention: numberConvention(language) };
-    const unread = new Map<number, FieldError>();
-    const quantities = filled.map(({ line, index }, at) => {
-      const read = readNumber(line.quantity, context);
-      if (read.ok) return new ExactNumber(read.value);
-      unread.set(at, {
-        pointer: `/lines/${at}/quantity`,
-        code: read.code,
-        detail: read.code,
-        params: { ...read.params, line: index + 1, field: 'quantity' },
-      });
-      return line.quantity;
+    const form = readDeclarationForm(body, {
+      language,
+      units: formUnits(this.catalogue, account),
+      countStreams: countStreams(this.catalogue, account),
     });
-    // The units sold, one field per stream of the account that counts them; left blank, not stated.
-    const unitsSold = this.countStreams(account)
-      .map((stream) => ({ stream, text: field(body, `units_sold_${stream}`).trim() }))
-      .filter(({ text }) => text !== '');
-    const soldContext = { ...numberContext(unitsSold.map(({ text }) => text)), convention: numberConvention(language) };
-    const unreadSold = new Map<number, FieldError>();
-    const soldQuantities = unitsSold.map(({ stream, text }, at) => {
-      const read = readNumber(text, soldContext);
-      if (read.ok) return new ExactNumber(read.value);
-      unreadSold.set(at, {
-        pointer: `/units_sold/${at}/quantity`,
-        code: read.code,
-        detail: read.code,
-        params: { ...read.params, field: 'units_sold', stream },
-      });
-      return text;
-    });
-    const submitted = {
-      period,
-      lines: filled.map(({ line }, at) => ({ stream: line.stream, material: line.material, unit: line.unit, quantity: quantities[at] })),
-      ...(unitsSold.length > 0 ? { units_sold: unitsSold.map(({ stream }, at) => ({ stream, quantity: soldQuantities[at] })) } : {}),
-    };
-    const soldValues = Object.fromEntries(unitsSold.map(({ stream, text }) => [stream, text]));
+    const { period, rows, soldValues } = form;
+    // The form holds MAX_FORM_ROWS rows at most ("Add a line" included): past it, the rows are refused, never cut short.
+    if (form.sent > MAX_FORM_ROWS || (form.action === 'add' && form.sent >= MAX_FORM_ROWS))
+      return this.form(
+        req,
+        res,
+        account,
+        { period, rows, errors: [tooManyRows(language)], soldValues },
+        form.sent > MAX_FORM_ROWS ? 422 : 200,
+      );
+    if (form.action === 'add') return this.form(req, res, account, { period, rows, soldValues, added: true });
     try {
       // Nothing is filed yet: the check page shows what would be, and the person declares it there.
-      return this.checkPage(req, res, client, await this.declarations.check(account, submitted), {
-        // Warnings point at the form's lines as the person numbered them (blank lines left out).
-        lineOf: (at) => filled[at]!.index + 1,
+      return this.checkPage(req, res, client, await this.declarations.check(account, form.submitted), {
+        // Warnings point at the form's rows as the person numbered them.
+        lineOf: form.rowOf,
       });
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      const errors = error.errors
-        .map((e) => {
-          const sold = /^\/units_sold\/(\d+)/.exec(e.pointer);
-          if (sold) {
-            const position = Number(sold[1]);
-            const found = unreadSold.get(position) ?? e;
-            return { ...localizeErrors(language, [found])[0]!, line: null, field: `units_sold_${unitsSold[position]!.stream}` };
-          }
-          const at = /^\/lines\/(\d+)(?:\/(\w+))?$/.exec(e.pointer);
-          if (!at) return { ...localizeErrors(language, [e])[0]!, line: null, field: e.pointer === '/period' ? 'period' : null };
-          const position = Number(at[1]);
-          // A quantity that could not be read is said as such, not as "not a number".
-          const found =
-            at[2] === 'quantity' && unread.has(position)
-              ? unread.get(position)!
-              : { ...e, params: { ...e.params, line: filled[position]!.index + 1 } };
-          return { ...localizeErrors(language, [found])[0]!, line: filled[position]!.index, field: at[2] ?? null };
-        })
-        .filter((e, i, all) => all.findIndex((o) => o.line === e.line && o.field === e.field && o.message === e.message) === i);
-      this.form(req, res, account, { period, lines: lines.length > 0 ? lines : blankLines(FORM_LINES), errors, soldValues }, 422);
+      this.form(req, res, account, { period, rows, errors: form.errors(error.errors), soldValues }, 422);
     }
   }
 
@@ -392,7 +326,7 @@ export class DeclarationsPageController {
     );
   }
 
-  /** The declaration as a file in the page's dialect, which uploads again unchanged. */
+  /** The declaration as a file in the page's dialect, which uploads again unchanged (materials written as codes come back as their published names). */
   @Get(':id/csv')
   async csv(
     @Req() req: Request,
@@ -401,13 +335,22 @@ export class DeclarationsPageController {
     @Param('id') id: string,
   ): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
-    const dialect = CSV_DIALECTS[this.views.language(req, res)];
+    const language = this.views.language(req, res);
+    const dialect = CSV_DIALECTS[language];
     res.setHeader('Content-Type', CSV_MEDIA_TYPE);
     res.setHeader('Content-Disposition', `attachment; filename="declaration-${declaration.period}-r${declaration.revision}.csv"`);
     res.setHeader('Cache-Control', 'no-store');
     res.send(
       writeDeclarationCsv(
-        declaration.lines.map((line) => ({ ...line, quantity: String(line.quantity) })),
+        // A material written as its code (a derived declaration's) is given by its published name, which uploads as the same category.
+        declaration.lines.map((line) => ({
+          ...line,
+          material:
+            line.material_category?.name && line.material === line.material_category.code
+              ? line.material_category.name[language]
+              : line.material,
+          quantity: String(line.quantity),
+        })),
         dialect,
         declaration.units_sold.map((entry) => ({ stream: entry.stream, quantity: String(entry.quantity) })),
       ),
@@ -463,7 +406,10 @@ export class DeclarationsPageController {
         countsOnly: this.countsOnly(declaration.lines, declaration.unitsSold),
         current: checked.current,
         unchanged: checked.unchanged,
-        warnings: localizeErrors(language, warnings),
+        // A form's row makes a line per unit: a warning about its material is said once.
+        warnings: localizeErrors(language, warnings).filter(
+          (w, i, all) => all.findIndex((o) => o.where === w.where && o.message === w.message) === i,
+        ),
         pending: value,
         seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
         name: options.name ?? '',
@@ -515,60 +461,17 @@ export class DeclarationsPageController {
     return [w.operator_does, w.you_still_do, w.by_when].map((text) => text[language].replace(/\s+/g, ' ').trim());
   }
 
+  /** The « Nouvelle déclaration » page (its data: `formPage` in declaration-form.presenter.ts). */
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {
     const language = this.views.language(req, res);
-    const streams = account.profile.streams
-      .map((code) => this.catalogue.stream(code))
-      .filter((stream) => stream !== undefined)
-      .map((stream) => ({
-        code: stream.code,
-        name: stream.name[language],
-        units: stream.units,
-        materials: stream.materials.map((m) => m.name[language]),
-      }));
-    const units = [...new Set(streams.flatMap((s) => s.units))].map((code) => ({
-      code,
-      name: this.catalogue.unit(code)?.name[language] ?? code,
-    }));
-    const current = periodOf(parisDate(this.clock.now()));
-    const soldValues = (data.soldValues ?? {}) as Record<string, string>;
-    const unitsSold = this.countStreams(account).map((code) => ({
-      stream: code,
-      name: this.catalogue.stream(code)!.name[language],
-      value: soldValues[code] ?? '',
-    }));
     this.views.render(
       req,
       res,
       'declaration-new',
       { title: MESSAGES[language].dashboardPages.form.title, nav: 'declarations', liveData: true },
-      {
-        confirmed: account.confirmedAt !== null,
-        streams,
-        units,
-        materials: [...new Set(streams.flatMap((s) => s.materials))],
-        suggestedPeriod: `${current.half === 1 ? current.year - 1 : current.year}-S${current.half === 1 ? 2 : 1}`,
-        period: '',
-        errors: [],
-        uploadErrors: [],
-        uploadPeriod: '',
-        fileName: null,
-        report: null,
-        ...data,
-        unitsSold,
-      },
+      formPage(this.catalogue, account, language, periodOf(parisDate(this.clock.now())), data),
       status,
     );
-  }
-
-  /** The account's streams that count consumer sales units (household packaging): one units-sold field each. */
-  private countStreams(account: Account): string[] {
-    return account.profile.streams.filter((code) => this.catalogue.countUnitOf(code) !== undefined);
-  }
-
-  /** The units-sold fields as typed, to show them again. */
-  private soldValuesOf(account: Account, body: FormBody): Record<string, string> {
-    return Object.fromEntries(this.countStreams(account).map((code) => [code, field(body, `units_sold_${code}`)]));
   }
 
   /** Whether a stream has per-material counts but no units sold stated: the page then says why they are not added up. */

@@ -5,6 +5,7 @@ import { DashboardPage } from '../caller/audience.js';
 import type { Account } from '../accounts/account.js';
 import { CurrentAccount } from '../accounts/current-account.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
+import { ClientStreamsService, type StreamSettingView } from '../accounts/client-streams.service.js';
 import { ObligationsService } from '../declarations/obligations/obligations.service.js';
 import type { PeriodObligation } from '../declarations/obligations/obligations.js';
 import { tierPlacements, type YearLine } from '../declarations/years/annual-filing.js';
@@ -24,6 +25,7 @@ export class OverviewPageController {
     private readonly obligations: ObligationsService,
     private readonly overviewData: OverviewRepository,
     private readonly catalogue: ReferenceCatalogue,
+    private readonly streamSettings: ClientStreamsService,
   ) {}
 
   @Get()
@@ -31,7 +33,10 @@ export class OverviewPageController {
     // Everything the page shows besides the account, in one statement.
     const data = await this.overviewData.read(account.clientId);
     if (!data) throw new NotFoundProblem(`Client "${account.clientId}"`);
-    const obligations = this.obligations.of(account, data.declared, data.startOf);
+    // Each stream's eco-organism and liability start, as the operator recorded them (their owner's service).
+    const settings = await this.streamSettings.list(account.clientId);
+    const startOf = (stream: string) => settings.find((s) => s.stream === stream)?.liableFrom ?? null;
+    const obligations = this.obligations.of(account, data.declared, startOf);
     const m = this.views.messages(req, res);
     const language = this.views.language(req, res);
     // Where each year with a declaration puts the client in the eco-organisms' filing tiers (as GET /api/v1/me/years/{year} says it).
@@ -40,10 +45,10 @@ export class OverviewPageController {
     );
     const tiersOf = (stream: string, year: string) =>
       declaredYears.has(year) ? this.tierLines(data, stream, year, obligations.today, language) : [];
-    const streams = obligations.streams.map((stream) => ({
-      ...stream,
-      years: byYear(stream.periods).map((y) => ({ ...y, tiers: tiersOf(stream.stream, y.year) })),
-    }));
+    const streams = obligations.streams.map((stream) => {
+      const years = byYear(stream.periods).map((y) => ({ ...y, tiers: tiersOf(stream.stream, y.year) }));
+      return { ...stream, years, owes: this.owes(stream.stream, years, settings, language) };
+    });
     this.views.render(
       req,
       res,
@@ -67,11 +72,48 @@ export class OverviewPageController {
   }
 
   /**
+   * What the client owes for a stream before filing: its eco-organism (the operator's record), its
+   * tier (from the newest year it declared: units sold, else a range; before any declaration, to be
+   * confirmed, with the eco-organism's published tiers), the nearest annual deadline and the
+   * eco-organism's own calendar. What happens after filing is the `who_files` statement below.
+   */
+  private owes(
+    stream: string,
+    years: readonly { year: string; due: string | null; settled: boolean; periods: PeriodObligation[]; tiers: TierLine[] }[],
+    settings: readonly StreamSettingView[],
+    language: Language,
+  ) {
+    const eco = settings.find((s) => s.stream === stream)?.ecoOrganism ?? null;
+    const schemes = this.catalogue.filingSchemes(stream).filter((s) => eco === null || s.ecoOrganism === eco);
+    const declared = years.find((y) => y.periods.some((p) => p.declaration));
+    const placements = (declared?.tiers ?? []).filter((tier) => eco === null || tier.eco === eco);
+    // The nearest year still to settle (years are newest first), else the newest with a deadline.
+    const deadline = [...years].reverse().find((y) => !y.settled && y.due) ?? years.find((y) => y.due) ?? null;
+    return {
+      eco,
+      tier: declared && placements.length > 0 ? { year: declared.year, placements } : null,
+      published: schemes
+        .filter((s) => s.filing.tiers.length > 0)
+        .map((s) => ({
+          eco: s.ecoOrganism,
+          unit: s.filing.count_unit,
+          bands: s.filing.tiers.map((tier) => ({
+            label: tier.label[language],
+            from: tier.uvc_per_year.from,
+            below: tier.uvc_per_year.below,
+          })),
+        })),
+      deadline: deadline ? { year: deadline.year, due: deadline.due! } : null,
+      calendars: schemes.flatMap((s) => (s.filing.calendar ? [{ eco: s.ecoOrganism, text: s.filing.calendar.text[language] }] : [])),
+    };
+  }
+
+  /**
    * A stream's tier placements of a year, as the page says them: the count's bounds, the tier or
    * the tiers it may be in, in the page's language. The count is "so far" until both half-years
    * have ended and been declared (the year's `complete`).
    */
-  private tierLines(data: OverviewData, stream: string, year: string, today: string, language: Language) {
+  private tierLines(data: OverviewData, stream: string, year: string, today: string, language: Language): TierLine[] {
     const scheme = this.catalogue.stream(stream);
     if (!scheme) return [];
     const complete = [`${year}-S1`, `${year}-S2`].every(
@@ -100,6 +142,17 @@ export class OverviewPageController {
         })
     );
   }
+}
+
+/** A tier placement as the page says it. */
+interface TierLine {
+  eco: string;
+  low: string | number;
+  high: string | number;
+  known: boolean;
+  soFar: boolean;
+  tier: string | null;
+  tiers: string[];
 }
 
 /**

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { liableFrom } from '../calendar/liability.js';
 import { type Profile, sameProfile } from '../accounts/profile.js';
 import { LIVE } from '../auth/sessions/sessions.repository.js';
 import { SESSION_IDLE_MS } from '../auth/sessions/session-cookie.js';
@@ -11,8 +10,6 @@ import { PreparedStatements, type Statement } from '../database/prepared-stateme
 export interface OverviewData {
   /** The profile the operator recorded and has not confirmed yet (the whole profile before onboarding ends); null when there is none. */
   pending: Profile | null;
-  /** The half-year from which the client declares a stream (GET /me/obligations' rule, accounts/client-streams.service.ts). */
-  startOf: (stream: string) => string | null;
   /** The current live revisions that have lines, with the streams they declare (DeclarationsRepository.currentDeclarations). */
   declared: DeclaredPeriod[];
   /** Per year, stream, material and unit: the current revisions' quantities of S1, S2 and both (YearTotalsRepository.lines, without the material names the page does not show). */
@@ -37,8 +34,6 @@ interface OverviewRow {
   confirmedStreams: string[];
   confirmedIdus: string[];
   confirmedAt: Date | null;
-  firstConfirmedAt: Date | null;
-  liability: { stream: string; liableFrom: string | null }[];
   declared: (Omit<DeclaredPeriod, 'streams'> & { streams: string[] | null })[];
   yearLines: { year: string; stream: string; unit: string; s1: string | null; s2: string | null; quantity: string }[];
   unitsSold: ({ year: string } & HalfYearUnitsSold)[];
@@ -46,10 +41,10 @@ interface OverviewRow {
 }
 
 /**
- * The overview's reads: the client's profiles, its per-stream liability, its current
- * live declarations, each year's totals for the filing tiers, and its live sessions — what five
- * services read in 5 statements plus 2 per declared year — in ONE statement, prepared once per
- * connection. Each part is the SQL of the service named in `OverviewData`; the e2e tests of the
+ * The overview's reads: the client's profiles, its current live declarations, each year's
+ * totals for the filing tiers, and its live sessions — what four services read in 4 statements
+ * plus 2 per declared year — in ONE statement, prepared once per connection. The per-stream
+ * settings (eco-organism, liability) are read through ClientStreamsService, their owner. Each part is the SQL of the service named in `OverviewData`; the e2e tests of the
  * overview, of GET /me/obligations and of GET /me/years/{year} pin that they say the same.
  */
 const OVERVIEW: Statement = {
@@ -58,9 +53,7 @@ const OVERVIEW: Statement = {
                 c.pending_plan AS "pendingPlan", c.pending_streams AS "pendingStreams", c.pending_idus AS "pendingIdus",
                 c.confirmed_email AS "confirmedEmail", c.confirmed_company AS "confirmedCompany", c.confirmed_country AS "confirmedCountry",
                 c.confirmed_plan AS "confirmedPlan", c.confirmed_streams AS "confirmedStreams", c.confirmed_idus AS "confirmedIdus",
-                c.confirmed_at AS "confirmedAt", c.first_confirmed_at AS "firstConfirmedAt",
-                (SELECT coalesce(json_agg(json_build_object('stream', cs.stream, 'liableFrom', cs.liable_from)), '[]')
-                   FROM client_streams cs WHERE cs.client_id = c.client_id) AS liability,
+                c.confirmed_at AS "confirmedAt",
                 (SELECT coalesce(json_agg(json_build_object('id', d.id, 'period', d.period, 'revision', d.revision, 'receipt', d.receipt,
                                                             'streams', (SELECT array_agg(DISTINCT l.stream ORDER BY l.stream) FROM declaration_lines l WHERE l.declaration_id = d.id))), '[]')
                    FROM declarations d WHERE d.client_id = c.client_id AND d.mode = 'live' AND d.status = 'current') AS declared,
@@ -106,14 +99,12 @@ export class OverviewRepository {
             streams: row.confirmedStreams,
             idus: row.confirmedIdus,
           };
-    const settings = new Map(row.liability.map((s) => [s.stream, s.liableFrom]));
     const yearLines = new Map<string, Pick<YearLine, 'stream' | 'unit' | 's1' | 's2' | 'quantity'>[]>();
     for (const { year, ...line } of row.yearLines) yearLines.set(year, [...(yearLines.get(year) ?? []), line]);
     const yearUnitsSold = new Map<string, HalfYearUnitsSold[]>();
     for (const { year, ...entry } of row.unitsSold) yearUnitsSold.set(year, [...(yearUnitsSold.get(year) ?? []), entry]);
     return {
       pending: confirmed === null || !sameProfile(pending, confirmed) ? pending : null,
-      startOf: (stream) => liableFrom(settings.get(stream), row.firstConfirmedAt),
       // A revision without lines declares no stream (the services' queries join the lines).
       declared: row.declared.filter((d): d is DeclaredPeriod => d.streams !== null),
       yearLines,

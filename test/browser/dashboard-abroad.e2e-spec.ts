@@ -92,14 +92,11 @@ describe('a seller abroad, in English, in Chromium', () => {
       await englishPage(page, 'form');
       await page.getByLabel(p.common.halfYear).first().fill('2025-S2');
       const line = (n: number, field: string) => page.getByLabel(`${p.form.lineNumber} ${n}, ${field}`);
-      await line(1, p.common.stream).selectOption('EMB');
+      // Her one stream chosen; kg and UVC of the material side by side on one row.
+      expect(await line(1, p.common.stream).inputValue()).toBe('EMB');
       await line(1, p.common.material).fill('Paper and cardboard');
-      await line(1, p.common.unit).selectOption('kg');
-      await line(1, p.common.quantity).fill('1,200.5');
-      await line(2, p.common.stream).selectOption('EMB');
-      await line(2, p.common.material).fill('Paper and cardboard');
-      await line(2, p.common.unit).selectOption('uvc');
-      await line(2, p.common.quantity).fill('20,000');
+      await line(1, p.form.quantityIn('kg')).fill('1,200.5');
+      await line(1, p.form.quantityIn('UVC')).fill('20,000');
       await page.getByRole('button', { name: p.form.submit }).click();
       await page.locator('#statement').waitFor();
       const check = await englishPage(page, 'check');

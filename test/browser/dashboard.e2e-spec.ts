@@ -93,18 +93,15 @@ describe('the dashboard in Chromium', () => {
       await frNav(page, fr.dashboard.nav.declarations).click();
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
       await page.getByLabel(p.common.halfYear).first().fill('2025-S1');
-      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.stream}`).selectOption('EMB');
+      // Her one stream is chosen; kg and UVC of a material side by side on one row.
+      expect(await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.stream}`).inputValue()).toBe('EMB');
       await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.material}`).fill('Verre');
-      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.unit}`).selectOption('kg');
-      await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.quantity}`).fill('1 200,5');
-      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.stream}`).selectOption('EMB');
-      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.material}`).fill('Verre');
-      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.unit}`).selectOption('uvc');
-      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.quantity}`).fill('4 800,5');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.form.quantityIn('kg')}`).fill('1 200,5');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.form.quantityIn('UVC')}`).fill('4 800,5');
       await page.getByRole('button', { name: p.form.submit }).click();
-      expect(await page.locator('#quantity-1-error').innerText()).toContain('nombre entier');
-      expect(await page.locator('#form-errors').innerText()).toContain('Ligne 2, quantité');
-      await page.getByLabel(`${p.form.lineNumber} 2, ${p.common.quantity}`).fill('4 800');
+      expect(await page.locator('#quantity_uvc-0-error').innerText()).toContain('nombre entier');
+      expect(await page.locator('#form-errors').innerText()).toContain('Ligne 1, quantité (UVC)');
+      await page.getByLabel(`${p.form.lineNumber} 1, ${p.form.quantityIn('UVC')}`).fill('4 800');
       await page.getByRole('button', { name: p.form.submit }).click();
       // Checked, then declared by name: the confirmation with the receipt and who filed.
       expect(await page.locator('main').innerText()).toContain(p.check.first);
@@ -169,13 +166,13 @@ describe('the dashboard in Chromium', () => {
       );
 
       // A token created and revoked: the API takes it, then refuses it.
-      await frNav(page, fr.dashboard.nav.tokens).click();
+      await softwareCorner(page, 'fr').click();
       await page.getByLabel(p.tokens.name).fill('ERP production');
       await page.getByRole('button', { name: p.tokens.submit }).click();
       await expectHeading(page, p.tokens.createdTitle);
       const token = await page.locator('#secret').inputValue();
       expect((await request(t.url).get('/api/v1/me').set('authorization', `Bearer ${token}`)).status).toBe(200);
-      await frNav(page, fr.dashboard.nav.tokens).click();
+      await softwareCorner(page, 'fr').click();
       await page.getByRole('link', { name: new RegExp(p.tokens.revoke) }).click();
       await page.getByRole('button', { name: p.tokens.revokeSubmit }).click();
       await page.getByText(/est révoqué/).waitFor();
@@ -186,7 +183,7 @@ describe('the dashboard in Chromium', () => {
       await page.getByLabel(p.tokens.modeNames.test).check();
       await page.getByRole('button', { name: p.tokens.submit }).click();
       expect(await page.locator('#secret').inputValue()).toMatch(/^eprt_/);
-      await frNav(page, fr.dashboard.nav.tokens).click();
+      await softwareCorner(page, 'fr').click();
       expect(await page.locator('.card', { hasText: 'ERP recette' }).locator('.badge').innerText()).toBe(p.tokens.modeBadges.test);
 
       // The switch: the same page in English, remembered.
@@ -215,7 +212,7 @@ describe('the dashboard in Chromium', () => {
       expect(await page.locator('#stream-EMB').count()).toBe(1);
 
       // A token, shown once, copied with the button (the script of the page), works on the API.
-      await nav(page, 'API tokens').click();
+      await softwareCorner(page, 'en').click();
       await page.getByLabel('Name').fill('ERP production');
       await page.getByRole('button', { name: 'Create token' }).click();
       await expectHeading(page, 'Token created');
@@ -249,7 +246,7 @@ describe('the dashboard in Chromium', () => {
       expect((await download).suggestedFilename()).toBe('declaration-2025-S2-r1.csv');
 
       // Revoked: the API refuses the token at once.
-      await nav(page, 'API tokens').click();
+      await softwareCorner(page, 'en').click();
       await page.getByRole('link', { name: /Revoke/ }).click();
       await page.getByRole('button', { name: 'Revoke token' }).click();
       await page.getByText(/is revoked: it no longer works/).waitFor();
@@ -320,19 +317,23 @@ describe('the dashboard in Chromium', () => {
         problems.push(...(await shot('declaration-new')));
         // A form with mistakes: every problem next to its field.
         await page.getByLabel(p.common.halfYear).first().fill('2025-S1');
-        await page.getByLabel(line(1, p.common.stream)).selectOption('EMB');
         await page.getByLabel(line(1, p.common.material)).fill('Verre');
-        await page.getByLabel(line(1, p.common.unit)).selectOption('kg');
-        await page.getByLabel(line(1, p.common.quantity)).fill('-5');
+        await page.getByLabel(line(1, p.form.quantityIn('kg'))).fill('-5');
         await page.getByRole('button', { name: p.form.submit }).click();
-        expect(await page.locator('#quantity-0-error').innerText()).toContain(language === 'fr' ? 'négative' : 'negative');
+        expect(await page.locator('#quantity_kg-0-error').innerText()).toContain(language === 'fr' ? 'négative' : 'negative');
         problems.push(...(await shot('declaration-errors')));
-        await page.getByLabel(line(1, p.common.quantity)).fill(language === 'fr' ? '1 212,5' : '1,212.5');
+        await page.getByLabel(line(1, p.form.quantityIn('kg'))).fill(language === 'fr' ? '1 212,5' : '1,212.5');
+        // "Add a line" comes back at the new row, focused, not at the top of the page.
         await page.getByRole('button', { name: p.form.add }).click();
-        await page.getByLabel(line(2, p.common.stream)).selectOption('EMB');
-        await page.getByLabel(line(2, p.common.material)).fill('Verre');
-        await page.getByLabel(line(2, p.common.unit)).selectOption('uvc');
-        await page.getByLabel(line(2, p.common.quantity)).fill('300');
+        await page.locator('#row-8').waitFor();
+        expect(await page.evaluate<string>('document.activeElement.id')).toBe('material-8');
+        // In view: the page came back at the new row, whatever the screen's height.
+        expect(
+          await page.evaluate<boolean>(
+            '(() => { const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })()',
+          ),
+        ).toBe(true);
+        await page.getByLabel(line(1, p.form.quantityIn('UVC'))).fill('300');
         await page.getByRole('button', { name: p.form.submit }).click();
         await page.locator('#statement').waitFor();
         problems.push(...(await shot('declaration-check')));
@@ -377,6 +378,10 @@ describe('the dashboard in Chromium', () => {
 
 /** A link of the dashboard's navigation. */
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+/** The header's « Pour votre logiciel » corner: the API tokens, out of the main menu. */
+const softwareCorner = (page: Page, language: 'fr' | 'en') =>
+  page.getByRole('banner').getByRole('link', { name: MESSAGES[language].dashboard.software, exact: true });
+
 const frNav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: MESSAGES.fr.dashboard.nav.label }).getByRole('link', { name });
 

@@ -3,7 +3,7 @@
  * its revisions, and its CSV download; every submission goes through the API's own rules.
  */
 import request from 'supertest';
-import { type DashboardClient, signedIn } from '../support/dashboard-browser.js';
+import { type DashboardClient, signedIn, formRows } from '../support/dashboard-browser.js';
 import { createClient, createClientWithToken } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -22,10 +22,7 @@ const idOf = (location: string | null) => /^\/dashboard\/declarations\/([0-9a-f-
 async function submitForm(browser: DashboardClient, period: string, lines: Array<[string, string, string, string]>) {
   return browser.post('/dashboard/declarations', {
     period,
-    stream: lines.map((l) => l[0]),
-    material: lines.map((l) => l[1]),
-    unit: lines.map((l) => l[2]),
-    quantity: lines.map((l) => l[3]),
+    ...formRows(lines),
     action: 'submit',
   });
 }
@@ -43,8 +40,12 @@ describe('a declaration by form', () => {
     const browser = await signedIn(t, clientId);
     const form = await browser.get('/dashboard/declarations/new');
     expect(form.status).toBe(200);
-    expect(form.html).toContain('<option value="EMB">');
-    expect(form.html).toContain('<option value="uvc">');
+    // Her one stream is chosen on every row (no blank choice); kg and UVC side by side on each of 8 rows.
+    expect(form.html).toContain('<option value="EMB" selected>');
+    expect(form.html).not.toContain('<option value=""></option>');
+    expect(form.html).toMatch(/id="row-0"[\s\S]*name="quantity_kg"[\s\S]*name="quantity_uvc"[\s\S]*id="row-1"/);
+    expect(form.html).toContain('id="row-7"');
+    expect(form.html).not.toContain('id="row-8"');
     const res = await fileForm(browser, '2025-S1', [
       ['EMB', 'Verre', 'kg', '1200,5'],
       ['', '', '', ''],
@@ -88,37 +89,84 @@ describe('a declaration by form', () => {
     const browser = await signedIn(t, clientId);
     const res = await submitForm(browser, '2025-S9', [
       ['EMB', 'Verre', 'kg', '-3'],
-      ['EMB', 'Carton', 'litre', '12'],
+      ['EMB', 'Carton', 'uvc', '12.5'],
     ]);
     expect(res.status).toBe(422);
     expect(res.html).toContain('Nothing was recorded.');
     expect(res.html).toContain('id="period-error"');
-    expect(res.html).toMatch(/id="quantity-0-error">[^<]*negative/);
-    expect(res.html).toContain('id="unit-1-error"');
-    // The summary links each problem to its field.
-    expect(res.html).toContain('<a href="#quantity-0">Line 1, quantity:');
+    expect(res.html).toMatch(/id="quantity_kg-0-error">[^<]*negative/);
+    expect(res.html).toContain('id="quantity_uvc-1-error"');
+    // The summary links each problem to its cell, naming the unit's column of the row.
+    expect(res.html).toContain('<a href="#quantity_kg-0">Line 1, quantity (kg):');
+    expect(res.html).toContain('<a href="#quantity_uvc-1">Line 2, quantity (UVC):');
     expect(res.html).toContain('<a href="#period">');
     // What was typed is kept.
     expect(res.html).toContain('value="Carton"');
     expect(await count(clientId)).toBe(0);
   });
 
-  it('"Add a line" keeps what was typed and adds a blank line, storing nothing', async () => {
+  it('"Add a line" keeps what was typed, adds a blank row and comes back at it (focused), storing nothing', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    const res = await browser.post('/dashboard/declarations', {
+    const form = await browser.get('/dashboard/declarations/new');
+    expect(form.html).not.toContain('autofocus');
+    const typed = formRows([
+      ['EMB', 'Verre', 'kg', '7'],
+      ['EMB', 'Verre', 'uvc', '20 000'],
+      ...Array.from({ length: 7 }, () => ['EMB', '', '', ''] as [string, string, string, string]),
+    ]);
+    const res = await browser.post('/dashboard/declarations', { period: '2025-S2', ...typed, action: 'add' });
+    expect(res.status).toBe(200);
+    expect(res.html).toContain('value="Verre"');
+    expect(res.html).toContain('value="20 000"');
+    expect(res.html).toContain('id="row-8"');
+    expect(res.html).not.toContain('id="row-9"');
+    // The new row's first field is focused (the browser scrolls to it), and only it.
+    expect(res.html).toMatch(/id="material-8"[^>]*autofocus/);
+    expect(res.html.match(/autofocus/g)).toHaveLength(1);
+    expect(await count(clientId)).toBe(0);
+  });
+
+  it('a material on one row with kg and UVC side by side is filed as two lines, kg and uvc', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    const check = await browser.post('/dashboard/declarations', {
+      period: '2025-S1',
+      stream: ['EMB', 'EMB', 'EMB'],
+      material: ['Papier-carton', 'Verre', ''],
+      quantity_kg: ['3 867,5', '4 410', ''],
+      quantity_uvc: ['85 000', '20 000', ''],
+      units_sold_EMB: '90 000',
+      action: 'submit',
+    });
+    expect(check.status).toBe(200);
+    const res = await browser.declare(check, 'Claire Martin');
+    expect(res.status).toBe(303);
+    const [, id] = idOf(res.location)!;
+    const stored = await t.pool.query(
+      `SELECT material, unit, quantity::text FROM declaration_lines WHERE declaration_id = $1 ORDER BY position`,
+      [id],
+    );
+    expect(stored.rows).toEqual([
+      { material: 'Papier-carton', unit: 'kg', quantity: '3867.500' },
+      { material: 'Papier-carton', unit: 'uvc', quantity: '85000.000' },
+      { material: 'Verre', unit: 'kg', quantity: '4410.000' },
+      { material: 'Verre', unit: 'uvc', quantity: '20000.000' },
+    ]);
+    // "Change" on the check page gives the rows back, one per material.
+    const again = await browser.post('/dashboard/declarations', {
       period: '2025-S2',
       stream: ['EMB'],
       material: ['Verre'],
-      unit: ['kg'],
-      quantity: ['7'],
-      action: 'add',
+      quantity_kg: ['1'],
+      quantity_uvc: ['2'],
+      action: 'submit',
     });
-    expect(res.status).toBe(200);
-    expect(res.html).toContain('value="Verre"');
-    expect(res.html).toContain('id="quantity-1"');
-    expect(res.html).not.toContain('id="quantity-2"');
-    expect(await count(clientId)).toBe(0);
+    const edit = await browser.declare(again, '', 'edit');
+    expect(edit.status).toBe(200);
+    expect(edit.html).toContain('id="material-0" name="material" value="Verre"');
+    expect(edit.html).toContain('id="quantity_kg-0" name="quantity_kg" value="1"');
+    expect(edit.html).toContain('id="quantity_uvc-0" name="quantity_uvc" value="2"');
   });
 
   it('a pending account is told why nothing can be declared yet', async () => {

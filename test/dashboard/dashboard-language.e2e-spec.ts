@@ -6,7 +6,7 @@
 import { MESSAGES } from '../../src/i18n/messages/index.js';
 import type { Language } from '../../src/i18n/language.js';
 import request from 'supertest';
-import { DashboardClient, signedIn, signInLink } from '../support/dashboard-browser.js';
+import { DashboardClient, signedIn, signInLink, formRows } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -51,10 +51,7 @@ function foreign(language: Language): string[] {
 const langOf = (html: string) => /<html lang="(\w+)">/.exec(html)?.[1];
 const form = (period: string, lines: Array<[string, string, string, string]>) => ({
   period,
-  stream: lines.map((l) => l[0]),
-  material: lines.map((l) => l[1]),
-  unit: lines.map((l) => l[2]),
-  quantity: lines.map((l) => l[3]),
+  ...formRows(lines),
   action: 'submit',
 });
 
@@ -186,12 +183,12 @@ describe('every page in one language only', () => {
     if (language === 'fr') {
       // In French words and format: the quantity as a French reader writes it, the position in words.
       expect(textOf(pages.declaration.html)).toContain('1\u202f203,5\u202fkg');
-      expect(textOf(pages.formErrors.html)).toContain('Ligne 2, quantité\u00a0:');
+      expect(textOf(pages.formErrors.html)).toContain('Ligne 1, quantité (UVC)\u00a0:');
       expect(textOf(pages.formErrors.html)).toContain('«\u00a01.200\u00a0» peut se lire 1200 ou 1,2');
       expect(textOf(pages.uploadErrors.html)).toContain('Ligne 2 du fichier, colonne quantité\u00a0:');
     } else {
       expect(textOf(pages.declaration.html)).toContain('1,203.5 kg');
-      expect(textOf(pages.formErrors.html)).toContain('Line 2, quantity:');
+      expect(textOf(pages.formErrors.html)).toContain('Line 1, quantity (UVC):');
     }
   });
 });
@@ -232,7 +229,7 @@ describe('numbers as people write them, in the form', () => {
       ]),
     );
     expect(ambiguous.status).toBe(422);
-    expect(ambiguous.html).toContain('id="quantity-0-error"');
+    expect(ambiguous.html).toContain('id="quantity_kg-0-error"');
     expect(textOf(ambiguous.html)).toContain('Écrivez 1200 dans le premier cas, 1,2 dans le second');
     expect(ambiguous.html).toContain('value="1.200"');
     expect((await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n).toBe(before);

@@ -29,6 +29,7 @@ const cardOf = (html: string, name: string) =>
   html.split('<li class="card">').find((card) => card.includes(`<h3 class="card-title">${name} `));
 const en = MESSAGES.en.dashboardPages;
 const fr = MESSAGES.fr.dashboardPages;
+const enFrame = MESSAGES.en.dashboard;
 
 describe('a test token from the dashboard', () => {
   it('is an eprt_ token of the client’s sandbox, shown as such, audited with its mode; a live one still the default', async () => {
@@ -101,7 +102,7 @@ describe('a test token from the dashboard', () => {
 });
 
 describe('the dashboard says which data it shows', () => {
-  it('the live data on every page that shows declarations or products, pointing to the test environment; never a test declaration', async () => {
+  it('the live data said at the foot of every page that shows declarations or products; the test material on the tokens page only; never a test declaration', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
     const test = secretOf((await browser.post('/dashboard/tokens', { name: 'ERP recette', mode: 'test' })).html)!;
@@ -114,16 +115,26 @@ describe('the dashboard says which data it shows', () => {
     for (const path of ['/dashboard', '/dashboard/declarations', '/dashboard/declarations/new', '/dashboard/products']) {
       const page = await browser.get(path);
       expect([path, page.status]).toEqual([path, 200]);
-      expect([path, page.html.includes(en.common.liveDataText)]).toEqual([path, true]);
-      expect([path, page.html.includes('href="/developers#sandbox"')]).toEqual([path, true]);
-      expect([path, page.html.includes(`<a href="/dashboard/tokens">${en.common.createTestToken}</a>`)]).toEqual([path, true]);
+      const main = page.html.slice(page.html.indexOf('<main'), page.html.indexOf('</main>'));
+      // Said after the page's own content, not before it.
+      expect([path, main.indexOf(en.common.liveDataText) > main.indexOf('</h1>') + 200]).toEqual([path, true]);
+      expect([path, main.includes(en.common.createTestToken), main.includes('#sandbox')]).toEqual([path, false, false]);
+      // The developer material is one click away, in the header's corner, not in the main menu.
+      expect([path, page.html.includes(`<a class="software-link" href="/dashboard/tokens">${enFrame.software}</a>`)]).toEqual([path, true]);
+      const nav = page.html.slice(page.html.indexOf('<nav'), page.html.indexOf('</nav>'));
+      expect([path, nav.includes('/dashboard/tokens')]).toEqual([path, false]);
     }
     const declarations = await browser.get('/dashboard/declarations');
     expect(declarations.html).not.toContain(filed.body.id);
     expect(declarations.html).toContain(en.declarations.none);
     expect((await browser.get(`/dashboard/declarations/${filed.body.id}`)).status).toBe(404);
-    // The tokens page is about both kinds of token: no such banner there.
-    expect((await browser.get('/dashboard/tokens')).html).not.toContain(en.common.liveDataText);
+    // The tokens page is about both kinds of token: no live-data note there, the test environment explained.
+    const tokens = (await browser.get('/dashboard/tokens')).html;
+    expect(tokens).not.toContain(en.common.liveDataText);
+    expect(tokens).toContain(`<a class="software-link" href="/dashboard/tokens" aria-current="page">${enFrame.software}</a>`);
+    expect(tokens).toContain(en.tokens.testHeading);
+    expect(tokens).toContain(`<a href="#mode-test">${en.common.createTestToken}</a>`);
+    expect(tokens).toContain('href="/developers#sandbox"');
   });
 
   it('in French: « jeton de test », « jeton réel (production) », « Données réelles » and the French developers’ page', async () => {
@@ -139,6 +150,7 @@ describe('the dashboard says which data it shows', () => {
     const overview = await browser.get('/dashboard');
     expect(overview.html).toContain('<strong>Données réelles.</strong>');
     expect(overview.html).toContain(fr.common.liveDataText);
-    expect(overview.html).toContain('href="/fr/developers#sandbox"');
+    expect(overview.html).toContain('>Pour votre logiciel</a>');
+    expect(list.html).toContain('href="/fr/developers#sandbox"');
   });
 });

@@ -42,16 +42,18 @@ describe('the year on the overview', () => {
     // 8,400 units carry glass, 1,000 steel: 8,400 to 9,400 units in the whole year 2025, under Citeo's 10,000.
     // A range, never presented as the count, and the page says why.
     expect(french).toContain(
-      `Chez Citeo\u00a0: entre ${formatNumber('fr', 8400)} et ${formatNumber('fr', 9400)} unités de vente consommateur (UVC) → Forfait de 80\u00a0€ HT. C’est un intervalle, car vos unités vendues ne sont pas indiquées\u00a0:`,
+      `Chez Citeo\u00a0: entre ${formatNumber('fr', 8400)} (le plus grand nombre d’UVC d’un matériau) et ${formatNumber('fr', 9400)} unités de vente consommateur (UVC) (les nombres de tous les matériaux réunis, si aucune unité n’en associait deux) → Forfait de 80\u00a0€ HT. C’est un intervalle, car vos unités vendues ne sont pas indiquées\u00a0:`,
     );
     const en = await signedIn(t, clientId, 'en');
     const english = (await en.get('/dashboard')).html;
     expect(english).toContain(
-      'With Citeo: between 8,400 and 9,400 consumer sales units → €80 flat fee. This is a range because your units sold are not stated:',
+      'With Citeo: between 8,400 (the largest count of one material) and 9,400 consumer sales units (the counts of all materials together, were no unit to combine two) → €80 flat fee. This is a range because your units sold are not stated:',
     );
     // Adelphe publishes its flat fee under 10,000 units (and no level above); Léko publishes no tiers by count: the page
     // says nothing about Léko rather than an empty list.
-    expect(english).toContain('With Adelphe: between 8,400 and 9,400 consumer sales units → €80 annual flat fee.');
+    expect(english).toContain(
+      'With Adelphe: between 8,400 (the largest count of one material) and 9,400 consumer sales units (the counts of all materials together, were no unit to combine two) → €80 annual flat fee.',
+    );
     expect(english).not.toContain('With Léko');
 
     // 2,000 steel units instead: 8,400 to 10,400 straddles the threshold, and the page says so rather than guess.
@@ -66,7 +68,7 @@ describe('the year on the overview', () => {
       ).status,
     ).toBe(201);
     const straddling = (await en.get('/dashboard')).html;
-    expect(straddling).toContain('With Citeo: between 8,400 and 10,400 consumer sales units');
+    expect(straddling).toContain('With Citeo: between 8,400 (the largest count of one material) and 10,400 consumer sales units');
     expect(straddling).toContain('€80 flat fee or Simplified declaration');
     expect(straddling).toContain('€80 annual flat fee or Declaration');
   });
@@ -86,7 +88,7 @@ describe('the tier from the units sold', () => {
     const fr = await signedIn(t, clientId, 'fr');
     // Without units sold: S1 alone is 85,000 to 145,000, the simplified declaration either way, said as a range and why.
     expect((await fr.get('/dashboard')).html).toContain(
-      `Chez Citeo\u00a0: entre ${formatNumber('fr', 85000)} et ${formatNumber('fr', 145000)} unités de vente consommateur (UVC) à ce jour → Déclaration simplifiée. C’est un intervalle`,
+      `Chez Citeo\u00a0: entre ${formatNumber('fr', 85000)} (le plus grand nombre d’UVC d’un matériau) et ${formatNumber('fr', 145000)} unités de vente consommateur (UVC) (les nombres de tous les matériaux réunis, si aucune unité n’en associait deux) à ce jour → Déclaration simplifiée. C’est un intervalle`,
     );
     expect((await file(token, '2024-S1', counted, 90000)).status).toBe(201);
     expect((await file(token, '2024-S2', [line('glass', 'kg', 84000), line('glass', 'uvc', 400000)], 420000)).status).toBe(201);

@@ -8,7 +8,7 @@
 import type { ParsedMail } from 'mailparser';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import request from 'supertest';
-import { type DashboardClient, signedIn } from '../support/dashboard-browser.js';
+import { type DashboardClient, signedIn, formRows } from '../support/dashboard-browser.js';
 import { createClient, issueToken } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -37,10 +37,7 @@ const filedId = (location: string | null) => /^\/dashboard\/declarations\/([0-9a
 function check(browser: DashboardClient, period: string, lines: Array<[string, string, string, string]>) {
   return browser.post('/dashboard/declarations', {
     period,
-    stream: lines.map((l) => l[0]),
-    material: lines.map((l) => l[1]),
-    unit: lines.map((l) => l[2]),
-    quantity: lines.map((l) => l[3]),
+    ...formRows(lines),
     action: 'submit',
   });
 }
@@ -81,10 +78,7 @@ describe('units sold, never the uvc lines added up', () => {
   const checkWithUnits = (browser: DashboardClient, period: string, unitsSold: string) =>
     browser.post('/dashboard/declarations', {
       period,
-      stream: COUNTED.map((l) => l[0]),
-      material: COUNTED.map((l) => l[1]),
-      unit: COUNTED.map((l) => l[2]),
-      quantity: COUNTED.map((l) => l[3]),
+      ...formRows(COUNTED),
       units_sold_EMB: unitsSold,
       action: 'submit',
     });
@@ -195,8 +189,10 @@ describe('check, declare, confirm', () => {
     expect(main).toContain('Unités vendues non indiquées');
     // The uncategorised material is said at its line, and the statement is there with the name field.
     expect(main).toContain('À vérifier avant le dépôt');
+    // At its row of the form (one row per material), said once though the row makes two lines.
+    expect(main.match(/«.Plastique.» n’est pas une catégorie/g)).toHaveLength(1);
     expect(main).toMatch(
-      /Ligne 3, matériau.: «.Plastique.» n’est pas une catégorie de matériau de la filière Emballages ménagers \(EMB\)[^<]*par exemple «.Emballages plastiques complexes.»/,
+      /Ligne 2, matériau.: «.Plastique.» n’est pas une catégorie de matériau de la filière Emballages ménagers \(EMB\)[^<]*par exemple «.Emballages plastiques complexes.»/,
     );
     expect(main).toContain('Je certifie que les informations déclarées sont exactes et complètes');
     expect(main).toContain('<label for="name">Vos nom et prénom</label>');

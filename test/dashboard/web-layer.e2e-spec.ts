@@ -5,7 +5,7 @@
  * period-export and body-bounds.
  */
 import request from 'supertest';
-import { csrfOf, DashboardClient, signedIn, signInLink } from '../support/dashboard-browser.js';
+import { csrfOf, DashboardClient, formRows, signedIn, signInLink } from '../support/dashboard-browser.js';
 import { createClient, createClientWithToken } from '../support/factories.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -36,13 +36,8 @@ const count = async (sql: string, params: unknown[] = []) => (await t.pool.query
 const declarationsOf = (clientId: string) => count(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId]);
 const cookieHeader = (browser: DashboardClient) => [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
 
-/** A form's lines as the dashboard posts them: each column a repeated field. */
-const linesForm = (lines: Array<[string, string, string, string]>) => ({
-  stream: lines.map((l) => l[0]),
-  material: lines.map((l) => l[1]),
-  unit: lines.map((l) => l[2]),
-  quantity: lines.map((l) => l[3]),
-});
+/** A form's lines as the dashboard posts them: a row per material, each column a repeated field. */
+const linesForm = (lines: Array<[string, string, string, string]>) => formRows(lines);
 const pairs = (n: number): Array<[string, string, string, string]> =>
   Array.from({ length: n }, (_, i) => ['EMB', `Matériau ${i >> 1}`, i % 2 ? 'uvc' : 'kg', '1']);
 
@@ -289,19 +284,19 @@ describe('authenticated downloads and pages', () => {
 });
 
 describe('the declaration form', () => {
-  it('holds 200 lines at most: "Add a line" stops there, and 201 lines are refused whole, not cut short', async () => {
+  it('holds 100 rows (200 lines of kg and UVC) at most: "Add a line" stops there, and 101 rows are refused whole, not cut short', async () => {
     const { clientId } = await createClient(t);
     const browser = await signedIn(t, clientId);
-    const added = await browser.post('/dashboard/declarations', { period: '2025-S1', ...linesForm(pairs(199)), action: 'add' });
+    const added = await browser.post('/dashboard/declarations', { period: '2025-S1', ...linesForm(pairs(198)), action: 'add' });
     expect(added.status).toBe(200);
-    expect(added.html).toContain('id="quantity-199"');
+    expect(added.html).toContain('id="row-99"');
     const full = await browser.post('/dashboard/declarations', { period: '2025-S1', ...linesForm(pairs(200)), action: 'add' });
-    expect(full.html).toContain('id="quantity-199"');
-    expect(full.html).not.toContain('id="quantity-200"');
-    expect(full.html).toContain('The form holds at most 200 lines');
+    expect(full.html).toContain('id="row-99"');
+    expect(full.html).not.toContain('id="row-100"');
+    expect(full.html).toContain('The form holds at most 100 lines');
     const over = await browser.post('/dashboard/declarations', { period: '2025-S1', ...linesForm(pairs(202)), action: 'submit' });
     expect(over.status).toBe(422);
-    expect(over.html).toContain('The form holds at most 200 lines');
+    expect(over.html).toContain('The form holds at most 100 lines');
     expect(await declarationsOf(clientId)).toBe(0);
     const largest = await browser.post('/dashboard/declarations', { period: '2025-S1', ...linesForm(pairs(200)), action: 'submit' });
     expect(largest.status).toBe(200);
@@ -328,9 +323,9 @@ describe('the declaration form', () => {
       action: 'submit',
     });
     expect(res.status).toBe(422);
-    expect(res.html).toContain('id="quantity-2-error"');
-    expect(res.html).toContain('<a href="#quantity-2">Line 3, quantity:');
-    expect(res.html).not.toContain('id="quantity-0-error"');
+    expect(res.html).toContain('id="quantity_kg-2-error"');
+    expect(res.html).toContain('<a href="#quantity_kg-2">Line 3, quantity (kg):');
+    expect(res.html).not.toContain('id="quantity_kg-0-error"');
   });
 
   it('a single-value field sent twice: the last value counts (the form, and the upload’s period)', async () => {

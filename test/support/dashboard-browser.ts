@@ -144,3 +144,28 @@ export async function signedIn(t: TestApp, clientId: string, language: string | 
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.html.slice(0, 300)}`);
   return browser;
 }
+
+/**
+ * The « Nouvelle déclaration » form's fields for declaration lines `[stream, material, unit, quantity]`:
+ * one row per material of a stream, each quantity in its unit's column (`quantity_kg`, `quantity_uvc`);
+ * a blank line stays a blank row. `units` are the form's columns (the account's streams' units).
+ */
+export function formRows(
+  lines: ReadonlyArray<readonly [string, string, string, string]>,
+  units: readonly string[] = ['kg', 'uvc'],
+): Record<string, string[]> {
+  const rows: { stream: string; material: string; quantities: Record<string, string> }[] = [];
+  for (const [stream, material, unit, quantity] of lines) {
+    const same =
+      material === '' || unit === ''
+        ? undefined
+        : rows.find((r) => r.stream === stream && r.material === material && !(unit in r.quantities));
+    if (same) same.quantities[unit] = quantity;
+    else rows.push({ stream, material, quantities: unit === '' ? {} : { [unit]: quantity } });
+  }
+  return {
+    stream: rows.map((r) => r.stream),
+    material: rows.map((r) => r.material),
+    ...Object.fromEntries(units.map((unit) => [`quantity_${unit}`, rows.map((r) => r.quantities[unit] ?? '')])),
+  };
+}

@@ -84,6 +84,18 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.overview.tierOpen': [
     [{ eco: 'Citeo', low: '8 400', high: '10 400', soFar: true, tiers: 'Forfait de 80 € HT ou Déclaration simplifiée', known: false }],
   ],
+  'dashboardPages.overview.owes.tierFrom': [[{ eco: 'Citeo', tier: 'Déclaration simplifiée', year: '2025' }]],
+  'dashboardPages.overview.owes.tierRange': [[{ eco: 'Citeo', tiers: 'Forfait de 80 € HT ou Déclaration simplifiée', year: '2025' }]],
+  'dashboardPages.overview.owes.published': [['Citeo', 'Forfait de 80 € HT sous 10 000 UVC par an']],
+  'dashboardPages.overview.owes.band': [
+    [{ label: 'Forfait de 80 € HT', from: '0', below: '10 000', unit: 'UVC' }],
+    [{ label: 'Déclaration simplifiée', from: '10 000', below: '500 000', unit: 'UVC' }],
+    [{ label: 'Déclaration à l’UVC', from: '500 000', below: null, unit: 'UVC' }],
+  ],
+  'dashboardPages.overview.owes.deadlineOf': [['2026', '28 février 2027']],
+  'dashboardPages.overview.owes.calendar': [
+    ['Citeo', 'Déclaration des quantités de l’année N-1 entre le 1er janvier et la fin février de l’année N.'],
+  ],
   'dashboardPages.overview.computedOn': [['25 novembre 2026', 3]],
   'dashboardPages.overview.sessionsText': [[1], [2]],
   'dashboardPages.tokens.revoked': [['eprc_OZQ40kG']],
@@ -98,6 +110,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.form.unitsSold': [['EMB', 'Emballages ménagers']],
   'dashboardPages.form.nothingStoredFrom': [['ventes.csv']],
   'dashboardPages.form.tooManyLines': [[200]],
+  'dashboardPages.form.quantityIn': [['kg'], ['UVC']],
   'files.report.fileName': [['ventes']],
   'dashboardPages.form.reportHelp': [
     [3, 1000],

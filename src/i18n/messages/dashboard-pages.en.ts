@@ -80,9 +80,9 @@ export const dashboardPagesEn = {
     tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string; known: boolean }) =>
       p.known || p.low === p.high
         ? `With ${p.eco}: ${p.low} consumer sales units sold${p.soFar ? ' so far' : ''} → ${p.tier}.`
-        : `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''} → ${p.tier}. This is a range because your units sold are not stated: only the counts per material are known, and a unit whose packaging combines several materials counts on the line of each. State your units sold in the declaration for an exact figure.`,
+        : `With ${p.eco}: between ${p.low} (the largest count of one material) and ${p.high} consumer sales units (the counts of all materials together, were no unit to combine two)${p.soFar ? ' so far' : ''} → ${p.tier}. This is a range because your units sold are not stated: only the counts per material are known, and a unit whose packaging combines several materials counts on the line of each. State your units sold in the declaration for an exact figure.`,
     tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string; known: boolean }) =>
-      `With ${p.eco}: between ${p.low} and ${p.high} consumer sales units${p.soFar ? ' so far' : ''}. This is a range because your units sold are not stated: only the counts per material are known, and a unit whose packaging combines several materials counts on the line of each. The filing depends on your exact number of units sold: ${p.tiers}. State your units sold in the declaration to know it.`,
+      `With ${p.eco}: between ${p.low} (the largest count of one material) and ${p.high} consumer sales units (the counts of all materials together, were no unit to combine two)${p.soFar ? ' so far' : ''}. This is a range because your units sold are not stated: only the counts per material are known, and a unit whose packaging combines several materials counts on the line of each. The filing depends on your exact number of units sold: ${p.tiers}. State your units sold in the declaration to know it.`,
     annual: 'The two half-years of a year (S1 and S2) are added together for the eco-organism’s annual declaration.',
     computedOn: (date: string, version: number) =>
       `Worked out on ${date} (date in France) from the published streams data, version ${version}.`,
@@ -90,6 +90,32 @@ export const dashboardPagesEn = {
     sessionsText: (count: number) =>
       `${count === 1 ? 'One browser is' : `${n(count)} browsers are`} signed in to this account’s dashboard now, this one included. Signing out everywhere ends them all; API tokens keep working.`,
     signOutEverywhere: 'Sign out everywhere',
+    /** Per stream, what the client owes before filing: eco-organism, tier, deadline, what happens after. */
+    owes: {
+      eco: 'Your eco-organism',
+      ecoUnknown: 'Not recorded yet: the operator records it with your stream. Tell the operator which eco-organism your contract is with.',
+      tier: 'Your filing',
+      tierFrom: (p: { eco: string; tier: string; year: string }) =>
+        `${p.tier} with ${p.eco}, from your declarations of ${p.year} (the detail is below).`,
+      tierRange: (p: { eco: string; tiers: string; year: string }) =>
+        `To be confirmed with ${p.eco}: ${p.tiers}, from your declarations of ${p.year}. They state no units sold, only counts per material, which give a range (the detail is below).`,
+      tierUnknown:
+        'To be confirmed: it depends on how many consumer sales units (UVC) you place on the market in the year, which you have not declared yet. State your units sold in your first declaration to know it.',
+      published: (eco: string, bands: string) => `Tiers published by ${eco}: ${bands}.`,
+      band: (p: { label: string; from: string; below: string | null; unit: string }) =>
+        p.below === null
+          ? `${p.label} from ${p.from} ${p.unit} a year`
+          : p.from === '0'
+            ? `${p.label} under ${p.below} ${p.unit} a year`
+            : `${p.label} from ${p.from} to under ${p.below} ${p.unit} a year`,
+      noTiers: 'No filing tiers are published for this stream: file your figures of each half-year.',
+      deadline: 'Annual deadline',
+      deadlineOf: (year: string, date: string) => `${year} (S1 + S2): by ${date}.`,
+      noDeadline: 'No deadline is published for this stream.',
+      calendar: (eco: string, text: string) => `At ${eco}: ${text}`,
+      after: 'After you file',
+      afterLink: 'What the operator does, what stays yours, and the eco-organism’s dates',
+    },
     /** Who files what with the eco-organism: the headings of the statement pricing.json holds once. */
     whoFiles: {
       heading: 'Who files what with your eco-organism',
@@ -102,6 +128,9 @@ export const dashboardPagesEn = {
   tokens: {
     title: 'API tokens',
     lead: 'Tokens let your company’s software (ERP, seller tools) send declarations through the API. Each token is shown once, when it is created.',
+    testHeading: 'Trying out your software: test tokens',
+    testText:
+      'A test token (it starts with eprt_) files in a test environment of your own: what your software sends with it is never passed on and never shown on the other pages of this dashboard, and you can wipe it at any time.',
     create: 'Create a token',
     name: 'Name',
     nameHint: 'What will use it, for example “ERP production”.',
@@ -223,9 +252,9 @@ export const dashboardPagesEn = {
     unitsSold: (stream: string, name: string) => `Consumer sales units (UVC) sold in the half-year, ${stream} · ${name}`,
     unitsSoldHint: `Each unit once, whatever its materials: for example ${n(90000)} for ${n(90000)} jars sold, even though each has a glass jar and a steel lid. This figure decides your filing tier; without it, only a range can be given. Optional.`,
     linesLabel: 'Lines of the declaration',
-    caption:
-      'One line per stream, material and unit. Household packaging declares each material in kg and in consumer sales units (UVC, the unit “uvc”).',
+    caption: `One line per material: its mass in kg and, for household packaging, its consumer sales units (UVC) — the units whose packaging contains that material (for example ${n(85000)} for paperboard when ${n(85000)} of the ${n(90000)} units sold come in a paperboard box).`,
     lineNumber: 'Line',
+    quantityIn: (unit: string) => `Quantity in ${unit}`,
     emptyLines:
       'Empty lines are left out. Write numbers as you usually do, with a decimal point: 1,200.5 or 20,000. Masses in kg with up to 3 decimals, consumer sales units (UVC) as whole numbers.',
     add: 'Add a line',

@@ -75,9 +75,9 @@ export const dashboardPagesFr = {
     tier: (p: { eco: string; low: string; high: string; soFar: boolean; tier: string; known: boolean }) =>
       p.known || p.low === p.high
         ? t`Chez ${p.eco} : ${p.low} unités de vente consommateur (UVC) vendues${p.soFar ? ' à ce jour' : ''} → ${p.tier}.`
-        : t`Chez ${p.eco} : entre ${p.low} et ${p.high} unités de vente consommateur (UVC)${p.soFar ? ' à ce jour' : ''} → ${p.tier}. C'est un intervalle, car vos unités vendues ne sont pas indiquées : seuls les nombres d'UVC par matériau sont connus, et une UVC dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun. Indiquez vos unités vendues dans la déclaration pour un chiffre exact.`,
+        : t`Chez ${p.eco} : entre ${p.low} (le plus grand nombre d'UVC d'un matériau) et ${p.high} unités de vente consommateur (UVC) (les nombres de tous les matériaux réunis, si aucune unité n'en associait deux)${p.soFar ? ' à ce jour' : ''} → ${p.tier}. C'est un intervalle, car vos unités vendues ne sont pas indiquées : seuls les nombres d'UVC par matériau sont connus, et une UVC dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun. Indiquez vos unités vendues dans la déclaration pour un chiffre exact.`,
     tierOpen: (p: { eco: string; low: string; high: string; soFar: boolean; tiers: string; known: boolean }) =>
-      t`Chez ${p.eco} : entre ${p.low} et ${p.high} unités de vente consommateur (UVC)${p.soFar ? ' à ce jour' : ''}. C'est un intervalle, car vos unités vendues ne sont pas indiquées : seuls les nombres d'UVC par matériau sont connus, et une UVC dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun. Le mode de déclaration dépend du nombre exact d'unités vendues : ${p.tiers}. Indiquez vos unités vendues dans la déclaration pour le connaître.`,
+      t`Chez ${p.eco} : entre ${p.low} (le plus grand nombre d'UVC d'un matériau) et ${p.high} unités de vente consommateur (UVC) (les nombres de tous les matériaux réunis, si aucune unité n'en associait deux)${p.soFar ? ' à ce jour' : ''}. C'est un intervalle, car vos unités vendues ne sont pas indiquées : seuls les nombres d'UVC par matériau sont connus, et une UVC dont l'emballage associe plusieurs matériaux compte sur la ligne de chacun. Le mode de déclaration dépend du nombre exact d'unités vendues : ${p.tiers}. Indiquez vos unités vendues dans la déclaration pour le connaître.`,
     annual: t`Les deux semestres d'une année (S1 et S2) s'additionnent pour la déclaration annuelle à l'éco-organisme.`,
     computedOn: (date: string, version: number) =>
       t`Calculé le ${date} (date en France) à partir des données publiées sur les filières (catalogue n° ${version}).`,
@@ -85,6 +85,30 @@ export const dashboardPagesFr = {
     sessionsText: (count: number) =>
       t`${count === 1 ? 'Un navigateur est connecté' : `${n(count)} navigateurs sont connectés`} en ce moment au tableau de bord de ce compte, celui-ci compris. « Se déconnecter partout » les déconnecte tous ; les jetons d'API continuent de fonctionner.`,
     signOutEverywhere: 'Se déconnecter partout',
+    owes: {
+      eco: 'Votre éco-organisme',
+      ecoUnknown: t`Pas encore indiqué : l'opérateur l'enregistre avec votre filière. Indiquez-lui l'éco-organisme avec lequel vous avez signé votre contrat.`,
+      tier: 'Votre mode de déclaration',
+      tierFrom: (p: { eco: string; tier: string; year: string }) =>
+        t`${p.tier} chez ${p.eco}, d'après vos déclarations de ${p.year} (le détail est ci-dessous).`,
+      tierRange: (p: { eco: string; tiers: string; year: string }) =>
+        t`À préciser chez ${p.eco} : ${p.tiers}, d'après vos déclarations de ${p.year}. Elles n'indiquent pas d'unités vendues, seulement des nombres d'UVC par matériau, qui donnent un intervalle (le détail est ci-dessous).`,
+      tierUnknown: t`À préciser : il dépend du nombre d'unités de vente consommateur (UVC) que vous mettez sur le marché dans l'année, que vous n'avez pas encore déclaré. Indiquez vos unités vendues dans votre première déclaration pour le connaître.`,
+      published: (eco: string, bands: string) => t`Niveaux publiés par ${eco} : ${bands}.`,
+      band: (p: { label: string; from: string; below: string | null; unit: string }) =>
+        p.below === null
+          ? t`${p.label} à partir de ${p.from} ${p.unit} par an`
+          : p.from === '0'
+            ? t`${p.label} sous ${p.below} ${p.unit} par an`
+            : t`${p.label} de ${p.from} à moins de ${p.below} ${p.unit} par an`,
+      noTiers: t`Aucun niveau de déclaration n'est publié pour cette filière : déclarez vos chiffres de chaque semestre.`,
+      deadline: 'Échéance annuelle',
+      deadlineOf: (year: string, date: string) => t`${year} (S1 + S2) : au plus tard le ${date}.`,
+      noDeadline: t`Aucune échéance n'est publiée pour cette filière.`,
+      calendar: (eco: string, text: string) => t`Chez ${eco} : ${text}`,
+      after: 'Après votre dépôt',
+      afterLink: t`Ce que fait l'opérateur, ce qui reste à votre charge et les dates de l'éco-organisme`,
+    },
     whoFiles: {
       heading: 'Qui déclare quoi à votre éco-organisme',
       you_give: 'Ce que vous donnez au service',
@@ -96,6 +120,8 @@ export const dashboardPagesFr = {
   tokens: {
     title: t`Jetons d'API`,
     lead: t`Un jeton permet aux logiciels de votre entreprise (ERP, outils de vente en ligne) de déposer vos déclarations par l'API. Chaque jeton ne s'affiche qu'une fois, à sa création.`,
+    testHeading: t`Mettre au point votre logiciel : les jetons de test`,
+    testText: t`Un jeton de test (il commence par eprt_) dépose dans un environnement de test qui vous est propre : ce que votre logiciel y envoie n'est jamais transmis ni affiché sur les autres pages du tableau de bord, et vous pouvez tout effacer à tout moment.`,
     create: 'Créer un jeton',
     name: 'Nom',
     nameHint: t`Ce qui l'utilisera, par exemple « ERP production ».`,
@@ -215,8 +241,9 @@ export const dashboardPagesFr = {
     unitsSold: (stream: string, name: string) => t`Unités de vente consommateur (UVC) vendues sur le semestre, ${stream} · ${name}`,
     unitsSoldHint: t`Chaque unité une seule fois, quels que soient ses matériaux : par exemple ${n(90000)} pour ${n(90000)} pots vendus, même si chacun associe un pot en verre et un couvercle en acier. C'est ce chiffre qui détermine votre mode de déclaration ; sans lui, seul un intervalle peut être donné. Facultatif.`,
     linesLabel: 'Lignes de la déclaration',
-    caption: t`Une ligne par filière, matériau et unité. Pour les emballages ménagers, chaque matériau se déclare en kg et en unités de vente consommateur (UVC).`,
+    caption: t`Une ligne par matériau : sa masse en kg et, pour les emballages ménagers, son nombre d'unités de vente consommateur (UVC), c'est-à-dire les unités dont l'emballage contient ce matériau (par exemple ${n(85000)} pour le papier-carton quand ${n(85000)} des ${n(90000)} unités vendues sont dans une boîte en carton).`,
     lineNumber: 'Ligne',
+    quantityIn: (unit: string) => t`Quantité en ${unit}`,
     emptyLines: t`Les lignes vides sont ignorées. Écrivez les nombres comme d'habitude : 1 200,5 ou 1200,5. Masses en kg avec au plus 3 décimales, UVC en nombres entiers.`,
     add: 'Ajouter une ligne',
     submit: 'Vérifier la déclaration',

@@ -587,6 +587,8 @@ export const en = {
       products: 'Products',
     },
     signOut: 'Sign out',
+    /** The corner of the header for developer material: API tokens, test tokens, the test environment. */
+    software: 'For your software',
     languageSwitch: 'Language',
     footer: {
       dashboard: 'Client dashboard',

@@ -593,6 +593,7 @@ export const fr = {
       products: 'Produits',
     },
     signOut: 'Se déconnecter',
+    software: 'Pour votre logiciel',
     languageSwitch: 'Langue',
     footer: {
       dashboard: 'Tableau de bord client',
