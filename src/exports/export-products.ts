@@ -1,8 +1,8 @@
-import type { CsvDialectName } from '../../common/csv/csv-dialect.js';
-import type { FieldError } from '../../common/problem/problem.js';
-import { csvHeader } from '../../i18n/csv-columns.js';
-import type { SnapshotQuery } from '../../database/streamed-query.js';
-import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import type { CsvDialectName } from '../common/csv/csv-dialect.js';
+import type { FieldError } from '../common/problem/problem.js';
+import { csvHeader } from '../i18n/csv-columns.js';
+import type { SnapshotQuery } from '../database/streamed-query.js';
+import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
 /**
  * `detail=products` on the operator's period and annual exports: for each declaration derived from a

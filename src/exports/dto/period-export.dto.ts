@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
-import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import { LocalizedNameDto } from '../../declarations/dto/declaration.dto.js';
 
 /** An exact decimal string without trailing zeros (the kg of a product element has up to 6 decimals, grams up to 3). */
 const EXACT_DECIMAL = '^[0-9]+(\\.[0-9]+)?$';

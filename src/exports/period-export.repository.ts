@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { utcText } from '../declarations.repository.js';
-import { inSnapshot, type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
-import { periodEndInstant } from '../../calendar/half-year.js';
+import { utcText } from '../declarations/declarations.repository.js';
+import { inSnapshot, type SnapshotQuery, streamInSnapshot } from '../database/streamed-query.js';
+import { periodEndInstant } from '../calendar/half-year.js';
 import { LIABLE } from './liability.js';
 import { productElements, type ProductElementRow } from './export-products.js';
 

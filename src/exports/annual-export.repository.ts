@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
+import { type SnapshotQuery, streamInSnapshot } from '../database/streamed-query.js';
 import { productElements, type ProductElementRow } from './export-products.js';
-import { periodEndInstant } from '../../calendar/half-year.js';
+import { periodEndInstant } from '../calendar/half-year.js';
 import { LIABLE } from './liability.js';
 
 /** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
