@@ -2,7 +2,7 @@
 //
 //   edge         main.ts, app.module.ts, app.factory.ts, openapi.ts, edge/   (what answers before Nest, and the assembly)
 //   pages        site/, then dashboard/
-//   features     declarations/, then sandbox/ and products/
+//   features     declarations/, then products/, then sandbox/ and exports/ (the operator's period and annual exports)
 //   credentials  auth/
 //   domain       reference/, then audit/, then accounts/
 //   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/,
@@ -18,7 +18,7 @@ const LAYERS = {
   platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n', 'calendar'],
   domain: ['reference', 'audit', 'accounts'],
   credentials: ['auth'],
-  features: ['declarations', 'sandbox', 'products'],
+  features: ['declarations', 'products', 'sandbox', 'exports'],
   pages: ['site', 'dashboard'],
 };
 const ORDER = ['platform', 'domain', 'credentials', 'features', 'pages'];
@@ -32,7 +32,10 @@ const WITHIN = [
   ['reference', ['audit', 'accounts']],
   ['audit', ['accounts']],
   ['site', ['dashboard']],
-  ['declarations', ['sandbox', 'products']],
+  ['declarations', ['products', 'sandbox', 'exports']],
+  ['products', ['sandbox', 'exports']],
+  ['sandbox', ['exports']],
+  ['exports', ['sandbox']],
   ['config', ['database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
   ['caller', ['database', 'mail', 'health', 'rate-limit', 'i18n']],
   ['i18n', ['database', 'mail', 'health', 'rate-limit', 'caller']],

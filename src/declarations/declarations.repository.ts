@@ -191,6 +191,27 @@ export class DeclarationsRepository {
     }
   }
 
+  /** The ids of the client's test declarations (the sandbox's wipe removes what products/ recorded of them first). */
+  async testDeclarationIds(manager: EntityManager, clientId: string): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(`SELECT id FROM declarations WHERE client_id = $1 AND mode = 'test'`, [clientId]);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Deletes every test declaration of the client (lines go with them: ON DELETE CASCADE; a revision
+   * and the one it supersedes go in one statement, so the self-reference never blocks) and its test
+   * Idempotency-Keys, in `manager`'s transaction.
+   */
+  async deleteTestData(manager: EntityManager, clientId: string): Promise<{ declarations: number; idempotencyKeys: number }> {
+    const [counts] = (await manager.query(
+      `WITH declarations_wiped AS (DELETE FROM declarations WHERE client_id = $1 AND mode = 'test' RETURNING 1),
+            keys_wiped AS (DELETE FROM idempotency_keys WHERE client_id = $1 AND mode = 'test' RETURNING 1)
+       SELECT (SELECT count(*)::int FROM declarations_wiped) AS declarations, (SELECT count(*)::int FROM keys_wiped) AS "idempotencyKeys"`,
+      [clientId],
+    )) as { declarations: number; idempotencyKeys: number }[];
+    return counts!;
+  }
+
   /**
    * The current revision of the period, if any, marked superseded unless `same` says the new
    * submission declares the same figures (then it stays current). Call with the period lock held;

@@ -109,7 +109,7 @@ const NO_PRODUCT = { reference: null, name: null, gtin: null, validFrom: null, u
  * packaging elements of the product versions it was derived from (by product reference, then
  * element position); the line rows come first so that a declaration's head can be written before
  * its products stream by. Read in bounded statements (DECLARATIONS_PER_CHUNK declarations, one
- * declaration's lines, PRODUCTS_PER_CHUNK products) as the reader takes the rows: no statement sorts
+ * declaration's lines, PRODUCTS_PER_CHUNK products, products/used-products.read-model.ts) as the reader takes the rows: no statement sorts
  * a whole catalogue or period, and the embedded database answers others between them.
  */
 async function* detailRows(query: SnapshotQuery, period: string): AsyncGenerator<ExportDetailRow> {

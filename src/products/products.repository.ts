@@ -191,6 +191,21 @@ export class ProductsRepository {
     if (versionIds.length > 0) await manager.query(`DELETE FROM product_versions WHERE id = ANY($1::uuid[])`, [versionIds]);
   }
 
+  /** Deletes what was recorded of these declarations of the client (their derivations and contributions), in `manager`'s transaction. */
+  async deleteDerivations(manager: EntityManager, clientId: string, declarationIds: string[]): Promise<void> {
+    if (declarationIds.length === 0) return;
+    await manager.query(`DELETE FROM declaration_derivations WHERE client_id = $1 AND declaration_id = ANY($2::uuid[])`, [clientId, declarationIds]);
+  }
+
+  /** Deletes the client's test products (versions, elements and sales go with them); how many. Their derivations must be gone first. */
+  async deleteTestProducts(manager: EntityManager, clientId: string): Promise<number> {
+    const [row] = (await manager.query(
+      `WITH wiped AS (DELETE FROM products WHERE client_id = $1 AND mode = 'test' RETURNING 1) SELECT count(*)::int AS n FROM wiped`,
+      [clientId],
+    )) as { n: number }[];
+    return row!.n;
+  }
+
   /** Inserts the products not yet known, then the versions and their elements: three statements whatever their number. */
   async insertVersions(manager: EntityManager, { clientId, mode }: DataScope, products: ValidProduct[]): Promise<void> {
     if (products.length === 0) return;
