@@ -128,14 +128,4 @@ export class MailOutboxRepository {
       params,
     );
   }
-
-  /** The service's key of this name: `candidate` if none was kept yet, else the one kept first (replicas starting at once agree). */
-  async keepFirstSecret(name: string, candidate: string): Promise<string> {
-    await this.dataSource.query(`INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
-      name,
-      candidate,
-    ]);
-    const [row] = (await this.dataSource.query(`SELECT value FROM service_secrets WHERE name = $1`, [name])) as [{ value: string }];
-    return row.value;
-  }
 }

@@ -14,6 +14,7 @@ import { METRICS, type Metrics } from '../common/metrics.js';
 import { type Page, pageOf, positionOf, UUID_ID } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import type { Language } from '../i18n/language.js';
+import { ServiceSecretsRepository } from '../database/service-secrets.repository.js';
 import { MAIL_DELIVERY, type MailDelivery } from './mail-delivery.js';
 import { type ClaimedMail, type MailKind, type MailMessageRow, MailOutboxRepository } from './mail-outbox.repository.js';
 
@@ -65,6 +66,7 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
 
   constructor(
     private readonly repository: MailOutboxRepository,
+    private readonly secrets: ServiceSecretsRepository,
     private readonly mailer: Mailer,
     @Inject(MAIL_DELIVERY) private readonly delivery: MailDelivery,
     @Optional() @Inject(METRICS) metrics: Metrics | null = null,
@@ -80,7 +82,7 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
   }
 
   async onModuleInit(): Promise<void> {
-    this.key = Buffer.from(await this.repository.keepFirstSecret('mail', randomBytes(32).toString('hex')), 'hex');
+    this.key = Buffer.from(await this.secrets.keepFirst('mail', randomBytes(32).toString('hex')), 'hex');
   }
 
   onApplicationBootstrap(): void {

@@ -8,7 +8,7 @@ import { MultipartBody } from '../../common/http/request-body.js';
 import { Problem } from '../../common/problem/problem.js';
 import { audienceOf, FORM_KEY } from '../../caller/audience.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../../caller/current-client.js';
-import { ServiceSecretsRepository } from './service-secrets.repository.js';
+import { ServiceSecretsRepository } from '../../database/service-secrets.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 /** The form field every dashboard form carries. */
