@@ -68,3 +68,15 @@ export interface DeclarationRecord extends Declaration {
   lines: DeclarationLine[];
   totals: DeclarationTotal[];
 }
+
+/** What the operator asks of every client's declarations: filters (`stream`: with a line of it; from inclusive, to exclusive), and a page. */
+export interface AdminDeclarationsQuery {
+  period?: string;
+  clientId?: string;
+  stream?: string;
+  status?: DeclarationStatus;
+  submittedFrom?: string;
+  submittedTo?: string;
+  cursor?: string;
+  limit?: number;
+}

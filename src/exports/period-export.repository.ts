@@ -5,6 +5,7 @@ import { utcText } from '../declarations/declarations.repository.js';
 import { inSnapshot, type SnapshotQuery, streamInSnapshot } from '../database/streamed-query.js';
 import { periodEndInstant } from '../calendar/half-year.js';
 import { LIABLE } from './liability.js';
+import type { PeriodFigures } from './period-summary.js';
 import { productElements, type ProductElementRow } from './export-products.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
@@ -39,27 +40,6 @@ export type ExportDetailRow = ExportLineRow & {
   derived: boolean;
   element: boolean;
 } & { [K in Exclude<keyof ProductElementRow, 'stream' | 'materialCode' | 'kg'>]: ProductElementRow[K] | null };
-
-export interface SummaryTotalRow {
-  stream: string;
-  materialCode: string | null;
-  /** The submitted text when it names no published category; null otherwise. */
-  material: string | null;
-  unit: string;
-  quantity: string;
-  clientCount: number;
-  lineCount: number;
-}
-
-export interface PeriodSummaryRows {
-  confirmedClients: number;
-  liableClients: number;
-  declaredClients: number;
-  missing: { clientId: string; company: string | null; email: string | null }[];
-  totals: SummaryTotalRow[];
-  streamTotals: { stream: string; unit: string; quantity: string }[];
-  unitsSold: { stream: string; quantity: string; clientCount: number }[];
-}
 
 /** The current revision of every client for `$1`, one row per line, in client then line order. */
 export const EXPORT_LINES = `
@@ -176,7 +156,7 @@ export class PeriodExportRepository {
    * snapshot. Missing: the clients liable for the period (see liability.ts) without a current
    * declaration, and only once the period has ended (`ended`).
    */
-  async summary(period: string, ended: boolean): Promise<PeriodSummaryRows> {
+  async summary(period: string, ended: boolean): Promise<PeriodFigures> {
     const end = periodEndInstant(period);
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const [counts]: { confirmedClients: number; liableClients: number; declaredClients: number }[] = await manager.query(

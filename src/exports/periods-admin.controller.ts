@@ -128,8 +128,8 @@ export class PeriodsAdminController {
   @ApiParam(PERIOD_PARAM)
   @ApiOkResponse({ description: "The period's exact totals and who has declared.", type: PeriodSummaryDto })
   @ApiProblems(404)
-  summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
-    return this.exports.summary(period);
+  async summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
+    return PeriodSummaryDto.from(await this.exports.summary(period));
   }
 }
 
