@@ -4,7 +4,7 @@ import type { Account } from '../../accounts/account.js';
 import { CurrentAccount } from '../../accounts/current-account.js';
 import { type AuthenticatedClient, CurrentClient } from '../../caller/current-client.js';
 import { ClientApi } from '../../caller/audience.js';
-import { ObligationsDto } from './obligations.dto.js';
+import { ObligationsDto } from './dto/obligations.dto.js';
 import { ObligationsService } from './obligations.service.js';
 
 @ApiTags('client')

@@ -6,7 +6,7 @@ import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../../calendar/clock.js';
 import { DeclarationsRepository } from '../declarations.repository.js';
-import type { ObligationsDto } from './obligations.dto.js';
+import type { ObligationsDto } from './dto/obligations.dto.js';
 import { type DeclaredPeriod, obligationsOf } from './obligations.js';
 
 const PENDING_DETAIL =

@@ -5,7 +5,7 @@ import { CurrentAccount } from '../../accounts/current-account.js';
 import { ClientApi } from '../../caller/audience.js';
 import { type AuthenticatedClient, CurrentClient } from '../../caller/current-client.js';
 import { ApiProblems } from '../../common/openapi.js';
-import { YearDto } from './year.dto.js';
+import { YearDto } from './dto/year.dto.js';
 import { YearsService } from './years.service.js';
 
 @ApiTags('client')

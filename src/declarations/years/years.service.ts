@@ -7,7 +7,7 @@ import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../../calendar/clock.js';
 import { parsePeriod } from '../../calendar/half-year.js';
 import { tierPlacements, yearDeadlines } from './annual-filing.js';
-import type { YearDto } from './year.dto.js';
+import type { YearDto } from './dto/year.dto.js';
 import { YearTotalsRepository } from './year-totals.repository.js';
 
 /** The first year the service accepts declarations for (streams.json `declarable_from`). */

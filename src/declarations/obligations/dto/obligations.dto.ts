@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { LocalizedNameDto } from '../dto/declaration.dto.js';
-import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
 
 export class DueDeadlineDto {
   @ApiProperty({ example: 'eco-organism-declaration' })

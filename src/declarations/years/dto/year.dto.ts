@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { LocalizedNameDto } from '../dto/declaration.dto.js';
-import { DeclarationReferenceDto, DueDeadlineDto } from '../obligations/obligations.dto.js';
-import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+import { DeclarationReferenceDto, DueDeadlineDto } from '../../obligations/dto/obligations.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
 
 const DECIMAL = { pattern: '^[0-9]+(\\.[0-9]{1,3})?$' };
 
