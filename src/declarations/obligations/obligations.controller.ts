@@ -30,7 +30,7 @@ export class ObligationsController {
     type: ObligationsDto,
     headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } },
   })
-  get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient): Promise<ObligationsDto> {
-    return this.obligations.forAccount(account, client.mode);
+  async get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient): Promise<ObligationsDto> {
+    return ObligationsDto.from(await this.obligations.forAccount(account, client.mode));
   }
 }

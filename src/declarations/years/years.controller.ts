@@ -36,7 +36,11 @@ export class YearsController {
     headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } },
   })
   @ApiProblems(404)
-  get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Param('year') year: string): Promise<YearDto> {
-    return this.years.forAccount(account, year, client.mode);
+  async get(
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('year') year: string,
+  ): Promise<YearDto> {
+    return YearDto.from(await this.years.forAccount(account, year, client.mode));
   }
 }
