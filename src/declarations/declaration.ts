@@ -80,3 +80,11 @@ export interface AdminDeclarationsQuery {
   cursor?: string;
   limit?: number;
 }
+
+/** What a client asks of its own declarations: a period, a status, and a page (`cursor`: the last page's `next_cursor`). */
+export interface DeclarationsQuery {
+  period?: string;
+  status?: DeclarationStatus;
+  cursor?: string;
+  limit?: number;
+}
