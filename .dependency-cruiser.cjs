@@ -81,6 +81,15 @@ module.exports = {
       to: { path: '(^|/)node_modules/(pg|pg-query-stream)/' },
     },
     {
+      name: 'service-imports-dto',
+      comment:
+        'a service takes and returns domain types: the controller maps DTO ↔ domain. The client declarations and products services ' +
+        'still answer with their DTOs, which the dashboard pages read',
+      severity: 'error',
+      from: { path: '\\.service\\.ts$', pathNot: [NOT_SPECS, '^src/(declarations/declarations|products/products)\\.service\\.ts$'] },
+      to: { path: '/dto/' },
+    },
+    {
       name: 'service-imports-http',
       comment: 'a service takes domain inputs: HTTP (common/http/: bodies, prebuilt files) stays in controllers and the edge',
       severity: 'error',

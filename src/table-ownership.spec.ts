@@ -26,7 +26,7 @@ const TABLES = new Set(
 /** The running service's sources (specs and test support left out). */
 const SOURCES = files.filter((f) => /^src\/.+\.ts$/.test(f) && !/\.spec\.ts$|\/test-support\.ts$/.test(f));
 
-/** A file's module: its folder under src/ (`src/declarations/reminders/x.ts` → `declarations`); `edge` for the files at the root. */
+/** A file's module: its folder under src/ (`src/declarations/reminders/reminders.repository.ts` → `declarations`); `edge` for the files at the root. */
 const moduleOf = (file: string) => (file.split('/').length > 2 ? file.split('/')[1]! : 'edge');
 
 type Access = 'read' | 'write';

@@ -4,6 +4,9 @@ import { emptyProfile, type Profile } from './profile.js';
 // The accounts module's public surface for other modules: what an account is, and how a query that
 // joins `clients AS c` reads one (the token lookup reads the token and its account in one query).
 
+/** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
+export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
+
 /**
  * The client's account as the client, and the declarations, see it: the confirmed profile, or an
  * empty one before the first confirmation (`confirmedAt` null).

@@ -14,7 +14,7 @@ import { contactKey, type ImportRow, readClientsCsv } from './clients-import.js'
 import type { CsvCharset } from '../common/csv/read-csv.js';
 import { clientEtag, type Preconditions, preconditionsHold } from './client-etag.js';
 import { emailKey, foldEmail } from '../common/email-address.js';
-import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
+import { CLIENT_ID_PATTERN } from './account.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { ClientStreamsService, type StreamSettingInput, type StreamSettingView } from './client-streams.service.js';
 import {

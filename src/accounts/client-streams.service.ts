@@ -6,7 +6,7 @@ import type { Actor } from '../caller/actor.js';
 import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type ClientStreamsRow, ClientStreamsRepository } from './client-streams.repository.js';
-import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
+import { CLIENT_ID_PATTERN } from './account.js';
 import { halfYearOf, parsePeriod } from '../calendar/half-year.js';
 import { liableFrom } from '../calendar/liability.js';
 
