@@ -149,6 +149,15 @@ const FIND_RECORD: Statement = {
          SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
 };
 
+/** A filing as other modules point at it. */
+export interface Filing {
+  id: string;
+  mode: TokenMode;
+  revision: number;
+  receipt: string;
+  status: DeclarationStatus;
+}
+
 /**
  * The SQL of declarations. Every read is scoped by client id: there is no way to read a
  * declaration without naming its owner. Writes take the transaction's EntityManager.
@@ -189,6 +198,15 @@ export class DeclarationsRepository {
     } finally {
       await runner.release();
     }
+  }
+
+  /** What other modules show of some of the client's filings (products/: the filing a derivation made), by id. */
+  async filings(clientId: string, ids: string[]): Promise<Filing[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT id, mode, revision, receipt, status FROM declarations WHERE client_id = $1 AND id = ANY($2::uuid[])`,
+      [clientId, ids],
+    );
   }
 
   /** The ids of the client's test declarations (the sandbox's wipe removes what products/ recorded of them first). */
