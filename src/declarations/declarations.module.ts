@@ -32,13 +32,7 @@ import { YearsService } from './years/years.service.js';
     AccountsModule,
     AuthModule,
   ],
-  controllers: [
-    DeclarationsController,
-    ObligationsController,
-    YearsController,
-    DeclarationsAdminController,
-    RemindersAdminController,
-  ],
+  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, RemindersAdminController],
   providers: [
     DeclarationsService,
     DeclarationsRepository,
