@@ -2,7 +2,7 @@
 //
 //   edge         main.ts, app.module.ts, app.factory.ts, openapi.ts, edge/   (what answers before Nest, and the assembly)
 //   pages        site/, then dashboard/, then operator-console/
-//   features     declarations/, then sandbox/ and products/
+//   features     declarations/, then products/, then sandbox/ and exports/ (the operator's period and annual exports)
 //   credentials  auth/
 //   domain       reference/, then audit/, then accounts/
 //   platform     common/, config/, database/, mail/, health/, rate-limit/, caller/ (who is calling), i18n/,
@@ -18,7 +18,7 @@ const LAYERS = {
   platform: ['common', 'config', 'database', 'mail', 'health', 'rate-limit', 'caller', 'i18n', 'calendar'],
   domain: ['reference', 'audit', 'accounts'],
   credentials: ['auth'],
-  features: ['declarations', 'sandbox', 'products'],
+  features: ['declarations', 'products', 'sandbox', 'exports'],
   pages: ['site', 'dashboard', 'operator-console'],
 };
 const ORDER = ['platform', 'domain', 'credentials', 'features', 'pages'];
@@ -33,7 +33,10 @@ const WITHIN = [
   ['audit', ['accounts']],
   ['site', ['dashboard', 'operator-console']],
   ['dashboard', ['operator-console']],
-  ['declarations', ['sandbox', 'products']],
+  ['declarations', ['products', 'sandbox', 'exports']],
+  ['products', ['sandbox', 'exports']],
+  ['sandbox', ['exports']],
+  ['exports', ['sandbox']],
   ['config', ['database', 'mail', 'health', 'rate-limit', 'caller', 'i18n']],
   ['caller', ['database', 'mail', 'health', 'rate-limit', 'i18n']],
   ['i18n', ['database', 'mail', 'health', 'rate-limit', 'caller']],
@@ -77,6 +80,15 @@ module.exports = {
       severity: 'error',
       from: { path: '\\.(service|controller)\\.ts$', pathNot: NOT_SPECS },
       to: { path: '(^|/)node_modules/(pg|pg-query-stream)/' },
+    },
+    {
+      name: 'service-imports-dto',
+      comment:
+        'a service takes and returns domain types: the controller maps DTO ↔ domain. The client declarations and products services ' +
+        'still answer with their DTOs, which the dashboard pages read',
+      severity: 'error',
+      from: { path: '\\.service\\.ts$', pathNot: [NOT_SPECS, '^src/(declarations/declarations|products/products)\\.service\\.ts$'] },
+      to: { path: '/dto/' },
     },
     {
       name: 'service-imports-http',

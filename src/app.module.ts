@@ -23,6 +23,7 @@ import { PreparedStatementsModule } from './database/prepared-statements.js';
 import { ProcessPresenceModule } from './database/process-presence.js';
 import { DeclarationsModule } from './declarations/declarations.module.js';
 import { EdgeModule } from './edge/edge.module.js';
+import { ExportsModule } from './exports/exports.module.js';
 import { HealthModule } from './health/health.module.js';
 import type { MailDelivery } from './mail/mail-delivery.js';
 import { MailModule } from './mail/mail.module.js';
@@ -86,6 +87,7 @@ export class AppModule {
         DeclarationsModule,
         SandboxModule,
         ProductsModule,
+        ExportsModule,
         SiteModule,
         DashboardModule,
         OperatorConsoleModule,

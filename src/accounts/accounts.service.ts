@@ -14,9 +14,9 @@ import { contactKey, type ImportRow, readClientsCsv } from './clients-import.js'
 import type { CsvCharset } from '../common/csv/read-csv.js';
 import { clientEtag, type Preconditions, preconditionsHold } from './client-etag.js';
 import { emailKey, foldEmail } from '../common/email-address.js';
-import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
+import { CLIENT_ID_PATTERN, type CreateClientInput, type LanguagePatch } from './account.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
-import { ClientStreamsService, type StreamSettingInput, type StreamSettingView } from './client-streams.service.js';
+import { ClientStreamsService, type StreamSettingView } from './client-streams.service.js';
 import {
   applyPatch,
   confirmationErrors,
@@ -82,20 +82,7 @@ export const STATUS_ACTIONS = {
 } as const satisfies Record<string, { action: string; to: ClientStatus; from: readonly ClientStatus[] }>;
 export type StatusAction = keyof typeof STATUS_ACTIONS;
 
-/** The language the service writes to the client in: not part of the profile to confirm (it applies at once); null = French. */
-export interface LanguagePatch {
-  language?: Language | null;
-}
-
-export interface CreateClientInput extends ProfilePatch, LanguagePatch {
-  clientId?: string | null;
-  /** Per stream of `streams`, where its declarations go and from when: recorded as `PUT …/streams/{stream}` records them. */
-  streamSettings?: (StreamSettingInput & { stream: string })[];
-  /** Confirm the profile at once. */
-  confirm?: boolean;
-  /** E-mail the client a sign-in link to its dashboard (needs `confirm` and the service's SMTP_URL). */
-  invite?: boolean;
-}
+export type { CreateClientInput, LanguagePatch } from './account.js';
 
 /** The sign-in link e-mailed to a new client: what was sent, to whom, until when. */
 export interface Invitation {

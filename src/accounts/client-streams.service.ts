@@ -6,15 +6,11 @@ import type { Actor } from '../caller/actor.js';
 import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type ClientStreamsRow, ClientStreamsRepository } from './client-streams.repository.js';
-import { CLIENT_ID_PATTERN } from './dto/client-input.dto.js';
+import { CLIENT_ID_PATTERN, type StreamSettingInput } from './account.js';
 import { halfYearOf, parsePeriod } from '../calendar/half-year.js';
 import { liableFrom } from '../calendar/liability.js';
 
-/** What the operator sets for one stream of a client. */
-export interface StreamSettingInput {
-  ecoOrganism: string | null;
-  liableFrom: string | null;
-}
+export type { StreamSettingInput } from './account.js';
 
 /** One stream of a client, with its settings. */
 export interface StreamSettingView {

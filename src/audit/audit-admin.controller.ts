@@ -24,7 +24,7 @@ export class AuditAdminController {
   })
   @ApiOkResponse({ description: 'A page of the audit trail, newest first, with `next_cursor` when there are more.', type: AuditPageDto })
   @ApiProblems(422)
-  list(@Query() query: ListAuditQueryDto): Promise<AuditPageDto> {
-    return this.log.list(query);
+  async list(@Query() query: ListAuditQueryDto): Promise<AuditPageDto> {
+    return AuditPageDto.from(await this.log.list(ListAuditQueryDto.toQuery(query)));
   }
 }

@@ -1,21 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { AuditEvent } from './audit-event.js';
 
 /** An entry of the audit trail as stored, its time as text to the microsecond (UTC). */
-export interface AuditEventRow {
-  id: string;
-  occurredAt: string;
-  actorType: 'admin' | 'operator' | 'client' | 'anonymous';
-  operatorId: string | null;
-  actorName: string;
-  action: string;
-  targetType: string;
-  targetId: string;
-  clientId: string | null;
-  changes: Record<string, unknown>;
-  requestId: string | null;
-}
+/** A row of `audit_events`: the domain's entry. */
+export type AuditEventRow = AuditEvent;
 
 /** An entry to write: who (as recorded), what, and the request it came with. */
 export type NewAuditEvent = Omit<AuditEventRow, 'id' | 'occurredAt'>;

@@ -13,7 +13,7 @@ import { OperatorsAdminController } from './operators/operators-admin.controller
 import { OperatorTokensRepository } from './operators/operator-tokens.repository.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
-import { ServiceSecretsRepository } from './sessions/service-secrets.repository.js';
+import { ServiceSecretsRepository } from '../database/service-secrets.repository.js';
 import { SessionsAdminController } from './sessions/sessions-admin.controller.js';
 import { SessionsRepository } from './sessions/sessions.repository.js';
 import { SessionsService } from './sessions/sessions.service.js';

@@ -68,3 +68,23 @@ export interface DeclarationRecord extends Declaration {
   lines: DeclarationLine[];
   totals: DeclarationTotal[];
 }
+
+/** What the operator asks of every client's declarations: filters (`stream`: with a line of it; from inclusive, to exclusive), and a page. */
+export interface AdminDeclarationsQuery {
+  period?: string;
+  clientId?: string;
+  stream?: string;
+  status?: DeclarationStatus;
+  submittedFrom?: string;
+  submittedTo?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/** What a client asks of its own declarations: a period, a status, and a page (`cursor`: the last page's `next_cursor`). */
+export interface DeclarationsQuery {
+  period?: string;
+  status?: DeclarationStatus;
+  cursor?: string;
+  limit?: number;
+}

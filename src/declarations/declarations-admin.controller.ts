@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/openapi.js';
 import { AdminApi } from '../caller/audience.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DeclarationsAdminService } from './declarations-admin.service.js';
 import { DeclarationDto, DeclarationPageDto } from './dto/declaration.dto.js';
 import { ListAdminDeclarationsQueryDto } from './dto/list-admin-declarations-query.dto.js';
@@ -11,7 +12,10 @@ import { ListAdminDeclarationsQueryDto } from './dto/list-admin-declarations-que
 @AdminApi()
 @Controller('api/v1/admin/declarations')
 export class DeclarationsAdminController {
-  constructor(private readonly declarations: DeclarationsAdminService) {}
+  constructor(
+    private readonly declarations: DeclarationsAdminService,
+    private readonly catalogue: ReferenceCatalogue,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -28,8 +32,8 @@ export class DeclarationsAdminController {
     type: DeclarationPageDto,
   })
   @ApiProblems(422)
-  list(@Query() query: ListAdminDeclarationsQueryDto): Promise<DeclarationPageDto> {
-    return this.declarations.list(query);
+  async list(@Query() query: ListAdminDeclarationsQueryDto): Promise<DeclarationPageDto> {
+    return DeclarationPageDto.from(await this.declarations.list(ListAdminDeclarationsQueryDto.toQuery(query)));
   }
 
   @Get(':id')
@@ -41,7 +45,8 @@ export class DeclarationsAdminController {
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ description: 'The declaration revision, with its lines and totals.', type: DeclarationDto })
   @ApiProblems(404)
-  findOne(@Param('id') id: string): Promise<DeclarationDto> {
-    return this.declarations.findOne(id);
+  async findOne(@Param('id') id: string): Promise<DeclarationDto> {
+    // A retired code still names its category (the catalogue keeps retired materials).
+    return DeclarationDto.from(await this.declarations.findOne(id), (stream, code) => this.catalogue.categoryName(stream, code));
   }
 }

@@ -11,12 +11,6 @@ import { DeclarationsService } from './declarations.service.js';
 import { DeclarationLineEntity } from './entities/declaration-line.entity.js';
 import { DeclarationEntity } from './entities/declaration.entity.js';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity.js';
-import { PeriodExportRepository } from './export/period-export.repository.js';
-import { PeriodExportService } from './export/period-export.service.js';
-import { PeriodsAdminController } from './export/periods-admin.controller.js';
-import { AnnualExportRepository } from './export/annual-export.repository.js';
-import { AnnualExportService } from './export/annual-export.service.js';
-import { YearsAdminController } from './export/years-admin.controller.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { ObligationsController } from './obligations/obligations.controller.js';
 import { ObligationsService } from './obligations/obligations.service.js';
@@ -30,7 +24,7 @@ import { YearTotalsRepository } from './years/year-totals.repository.js';
 import { YearsController } from './years/years.controller.js';
 import { YearsService } from './years/years.service.js';
 
-/** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and export. */
+/** Declarations and their lines, validation, revisions, idempotency, listing, each account's obligations; the operator's listing and reminders. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([DeclarationEntity, DeclarationLineEntity, IdempotencyKeyEntity]),
@@ -38,24 +32,12 @@ import { YearsService } from './years/years.service.js';
     AccountsModule,
     AuthModule,
   ],
-  controllers: [
-    DeclarationsController,
-    ObligationsController,
-    YearsController,
-    DeclarationsAdminController,
-    PeriodsAdminController,
-    YearsAdminController,
-    RemindersAdminController,
-  ],
+  controllers: [DeclarationsController, ObligationsController, YearsController, DeclarationsAdminController, RemindersAdminController],
   providers: [
     DeclarationsService,
     DeclarationsRepository,
     DeclarationsAdminService,
     DeclarationsAdminRepository,
-    PeriodExportService,
-    PeriodExportRepository,
-    AnnualExportService,
-    AnnualExportRepository,
     DeclarationValidator,
     IdempotencyStore,
     Clock,
@@ -65,17 +47,16 @@ import { YearsService } from './years/years.service.js';
     RemindersService,
     RemindersRepository,
   ],
-  // For the dashboard: the same submissions, listings and obligations as the API's.
+  // For the dashboard: the same submissions, listings and obligations as the API's; the repository for the sandbox's wipe.
   exports: [
     DeclarationsService,
     ObligationsService,
     YearsService,
     Clock,
+    DeclarationsRepository,
     // The operator's console: the admin API's own services.
     DeclarationsAdminService,
     RemindersService,
-    AnnualExportService,
-    PeriodExportService,
   ],
 })
 export class DeclarationsModule {}

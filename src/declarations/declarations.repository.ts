@@ -149,6 +149,15 @@ const FIND_RECORD: Statement = {
          SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
 };
 
+/** A filing as other modules point at it. */
+export interface Filing {
+  id: string;
+  mode: TokenMode;
+  revision: number;
+  receipt: string;
+  status: DeclarationStatus;
+}
+
 /**
  * The SQL of declarations. Every read is scoped by client id: there is no way to read a
  * declaration without naming its owner. Writes take the transaction's EntityManager.
@@ -189,6 +198,36 @@ export class DeclarationsRepository {
     } finally {
       await runner.release();
     }
+  }
+
+  /** What other modules show of some of the client's filings (products/: the filing a derivation made), by id. */
+  async filings(clientId: string, ids: string[]): Promise<Filing[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT id, mode, revision, receipt, status FROM declarations WHERE client_id = $1 AND id = ANY($2::uuid[])`,
+      [clientId, ids],
+    );
+  }
+
+  /** The ids of the client's test declarations (the sandbox's wipe removes what products/ recorded of them first). */
+  async testDeclarationIds(manager: EntityManager, clientId: string): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(`SELECT id FROM declarations WHERE client_id = $1 AND mode = 'test'`, [clientId]);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Deletes every test declaration of the client (lines go with them: ON DELETE CASCADE; a revision
+   * and the one it supersedes go in one statement, so the self-reference never blocks) and its test
+   * Idempotency-Keys, in `manager`'s transaction.
+   */
+  async deleteTestData(manager: EntityManager, clientId: string): Promise<{ declarations: number; idempotencyKeys: number }> {
+    const [counts] = (await manager.query(
+      `WITH declarations_wiped AS (DELETE FROM declarations WHERE client_id = $1 AND mode = 'test' RETURNING 1),
+            keys_wiped AS (DELETE FROM idempotency_keys WHERE client_id = $1 AND mode = 'test' RETURNING 1)
+       SELECT (SELECT count(*)::int FROM declarations_wiped) AS declarations, (SELECT count(*)::int FROM keys_wiped) AS "idempotencyKeys"`,
+      [clientId],
+    )) as { declarations: number; idempotencyKeys: number }[];
+    return counts!;
   }
 
   /**

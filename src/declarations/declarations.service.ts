@@ -15,12 +15,11 @@ import {
   type ValidationResult,
   type ValidDeclaration,
 } from './declaration-validator.js';
-import type { DeclarationRecord } from './declaration.js';
+import type { DeclarationRecord, DeclarationsQuery } from './declaration.js';
 import { type DataScope, DeclarationsRepository } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
-import type { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
 import { declarationWarnings } from './declaration-warnings.js';
@@ -224,7 +223,7 @@ export class DeclarationsService {
     return DeclarationDto.from(record, this.categoryOf);
   }
 
-  async list(clientId: string, query: ListDeclarationsQueryDto, mode: TokenMode = 'live'): Promise<DeclarationPageDto> {
+  async list(clientId: string, query: DeclarationsQuery, mode: TokenMode = 'live'): Promise<DeclarationPageDto> {
     const filters: ListFilters = { period: query.period, status: query.status };
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     let after;

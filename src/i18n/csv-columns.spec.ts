@@ -6,13 +6,9 @@ import { CSV_DIALECTS } from '../common/csv/csv-dialect.js';
 import type { CsvColumns } from '../common/csv/read-csv.js';
 import { CSV_COLUMNS as DECLARATION_CSV_COLUMNS, writeDeclarationCsv, writeDeclarationTemplate } from '../common/csv/declaration-file.js';
 import { DECLARATION_COLUMNS } from '../declarations/csv/declaration-csv.js';
-import { ANNUAL_COLUMN_CODES, ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS } from '../declarations/export/annual-export.service.js';
-import { PRODUCT_COLUMN_CODES, PRODUCT_CSV_COLUMNS as PRODUCT_DETAIL_HEADERS } from '../declarations/export/export-products.js';
-import {
-  CSV_COLUMNS as PERIOD_CSV_COLUMNS,
-  CSV_DETAIL_HEADERS,
-  CSV_HEADERS as PERIOD_HEADERS,
-} from '../declarations/export/period-export.service.js';
+import { ANNUAL_COLUMN_CODES, ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS } from '../exports/annual-export.service.js';
+import { PRODUCT_COLUMN_CODES, PRODUCT_CSV_COLUMNS as PRODUCT_DETAIL_HEADERS } from '../exports/export-products.js';
+import { CSV_COLUMNS as PERIOD_CSV_COLUMNS, CSV_DETAIL_HEADERS, CSV_HEADERS as PERIOD_HEADERS } from '../exports/period-export.service.js';
 import { PRODUCT_COLUMNS, PRODUCT_CSV_COLUMNS, SALE_COLUMNS, SALE_CSV_COLUMNS } from '../products/csv/product-csv.js';
 import { LANGUAGES } from './language.js';
 import { type CsvFileName, csvHeader } from './csv-columns.js';

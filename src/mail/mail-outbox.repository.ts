@@ -31,8 +31,8 @@ export interface ClaimedMail {
   language: Language;
   body: Buffer;
   attempts: number;
-  /** The sign-in link it carries was revoked, used or has expired since it was queued: it is not to be sent. */
-  linkVoid: boolean;
+  /** The sign-in link it carries, if any. */
+  signInLinkId: string | null;
 }
 
 export interface QueuedMail {
@@ -75,9 +75,7 @@ export class MailOutboxRepository {
       `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
         WHERE id IN (SELECT id FROM mail_outbox WHERE state = 'queued' AND next_attempt_at <= now()
                       ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient, subject, language, body, attempts,
-                  EXISTS (SELECT 1 FROM sign_in_links l WHERE l.id = mail_outbox.sign_in_link_id
-                             AND (l.revoked_at IS NOT NULL OR l.used_at IS NOT NULL OR l.expires_at <= now())) AS "linkVoid"`,
+        RETURNING id, recipient, subject, language, body, attempts, sign_in_link_id AS "signInLinkId"`,
       [limit, leaseMs],
     )) as [ClaimedMail[], number];
     return rows;
@@ -99,19 +97,16 @@ export class MailOutboxRepository {
   }
 
   /**
-   * Given up (or not to be sent): its text is not kept any longer, and the sign-in link it carried,
-   * which nobody received, stops working (it no longer shows as outstanding).
+   * Given up (or not to be sent): its text is not kept any longer, and `onLink` is given the sign-in
+   * link it carried, if any, in the same transaction.
    */
-  async failed(id: string, error: string): Promise<void> {
+  async failed(id: string, error: string, onLink: (manager: EntityManager, linkId: string) => Promise<void>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const [[row]] = (await manager.query(
         `UPDATE mail_outbox SET state = 'failed', body = NULL, last_error = $2, next_attempt_at = now() WHERE id = $1 AND state = 'queued' RETURNING sign_in_link_id AS "linkId"`,
         [id, error],
       )) as [[{ linkId: string | null }?], number];
-      if (row?.linkId)
-        await manager.query(`UPDATE sign_in_links SET revoked_at = now() WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL`, [
-          row.linkId,
-        ]);
+      if (row?.linkId) await onLink(manager, row.linkId);
     });
   }
 
@@ -127,15 +122,5 @@ export class MailOutboxRepository {
         ORDER BY created_at DESC, id DESC LIMIT $${params.push(limit)}`,
       params,
     );
-  }
-
-  /** The service's key of this name: `candidate` if none was kept yet, else the one kept first (replicas starting at once agree). */
-  async keepFirstSecret(name: string, candidate: string): Promise<string> {
-    await this.dataSource.query(`INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
-      name,
-      candidate,
-    ]);
-    const [row] = (await this.dataSource.query(`SELECT value FROM service_secrets WHERE name = $1`, [name])) as [{ value: string }];
-    return row.value;
   }
 }

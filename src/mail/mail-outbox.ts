@@ -14,6 +14,8 @@ import { METRICS, type Metrics } from '../common/metrics.js';
 import { type Page, pageOf, positionOf, UUID_ID } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import type { Language } from '../i18n/language.js';
+import { ServiceSecretsRepository } from '../database/service-secrets.repository.js';
+import type { CarriedLinks } from './carried-links.js';
 import { MAIL_DELIVERY, type MailDelivery } from './mail-delivery.js';
 import { type ClaimedMail, type MailKind, type MailMessageRow, MailOutboxRepository } from './mail-outbox.repository.js';
 
@@ -62,9 +64,11 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private poll: NodeJS.Timeout | undefined;
   /** Messages waiting to be sent, as the last round of delivery counted them. */
   private queued = 0;
+  private links: CarriedLinks | undefined;
 
   constructor(
     private readonly repository: MailOutboxRepository,
+    private readonly secrets: ServiceSecretsRepository,
     private readonly mailer: Mailer,
     @Inject(MAIL_DELIVERY) private readonly delivery: MailDelivery,
     @Optional() @Inject(METRICS) metrics: Metrics | null = null,
@@ -80,7 +84,7 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
   }
 
   async onModuleInit(): Promise<void> {
-    this.key = Buffer.from(await this.repository.keepFirstSecret('mail', randomBytes(32).toString('hex')), 'hex');
+    this.key = Buffer.from(await this.secrets.keepFirst('mail', randomBytes(32).toString('hex')), 'hex');
   }
 
   onApplicationBootstrap(): void {
@@ -138,6 +142,11 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
       });
   }
 
+  /** How the outbox learns about the sign-in links its mails carry (auth/ calls this once, at start). */
+  carryLinks(links: CarriedLinks): void {
+    this.links = links;
+  }
+
   private async deliverDue(): Promise<void> {
     while (!this.stopped) {
       const claimed = await this.repository.claim(this.delivery.batch, this.delivery.leaseMs);
@@ -145,13 +154,20 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
         this.queued = await this.repository.countQueued();
         return;
       }
-      await Promise.all(claimed.map((mail) => this.attempt(mail)));
+      const ids = claimed.flatMap((mail) => (mail.signInLinkId ? [mail.signInLinkId] : []));
+      const voided = ids.length > 0 && this.links ? await this.links.voided(ids) : new Set<string>();
+      await Promise.all(claimed.map((mail) => this.attempt(mail, mail.signInLinkId !== null && voided.has(mail.signInLinkId))));
     }
   }
 
-  private async attempt(mail: ClaimedMail): Promise<void> {
+  /** Given up: the sign-in link the mail carried, which nobody received, stops working (it no longer shows as outstanding). */
+  private failed(id: string, error: string): Promise<void> {
+    return this.repository.failed(id, error, (manager, linkId) => this.links?.revoke(manager, linkId) ?? Promise.resolve());
+  }
+
+  private async attempt(mail: ClaimedMail, linkVoid: boolean): Promise<void> {
     // Voided meanwhile (the client's address changed, its sessions were ended…): its link must not reach the mailbox any more.
-    if (mail.linkVoid) return this.repository.failed(mail.id, 'not sent: the sign-in link it carries was revoked, used or has expired');
+    if (linkVoid) return this.failed(mail.id, 'not sent: the sign-in link it carries was revoked, used or has expired');
     let failure: string | undefined;
     try {
       const text = this.open(mail.body);
@@ -164,11 +180,13 @@ export class MailOutbox implements OnModuleInit, OnApplicationBootstrap, BeforeA
     }
     if (failure === undefined) return this.repository.sent(mail.id);
     if (mail.attempts >= this.delivery.maxAttempts) {
+      await this.failed(mail.id, failure);
       this.logger.error({ message_id: mail.id, attempts: mail.attempts, err: failure }, 'mail given up');
-      return this.repository.failed(mail.id, failure);
+      return;
     }
-    this.logger.warn({ message_id: mail.id, attempts: mail.attempts, err: failure }, 'mail not sent, will retry');
+    // Recorded before it is logged: whoever reads the log finds the error in the outbox.
     await this.repository.retryLater(mail.id, failure, this.delivery.retryBaseMs * 2 ** (mail.attempts - 1));
+    this.logger.warn({ message_id: mail.id, attempts: mail.attempts, err: failure }, 'mail not sent, will retry');
   }
 
   /** AES-256-GCM: iv (12 bytes), tag (16), ciphertext. */

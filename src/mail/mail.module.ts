@@ -1,4 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { ServiceSecretsRepository } from '../database/service-secrets.repository.js';
 import { DEFAULT_MAIL_DELIVERY, MAIL_DELIVERY, type MailDelivery } from './mail-delivery.js';
 import { MailOutbox } from './mail-outbox.js';
 import { MailOutboxRepository } from './mail-outbox.repository.js';
@@ -15,6 +16,7 @@ export class MailModule {
         { provide: MAIL_DELIVERY, useValue: { ...DEFAULT_MAIL_DELIVERY, ...delivery } },
         Mailer,
         MailOutboxRepository,
+        ServiceSecretsRepository,
         MailOutbox,
       ],
       exports: [Mailer, MailOutbox, MailOutboxRepository],

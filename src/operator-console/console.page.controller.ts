@@ -12,8 +12,8 @@ import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '..
 import { ApiValidationPipe } from '../common/validation.js';
 import { createClientInput, CreateClientDto } from '../accounts/dto/client-input.dto.js';
 import { localizeErrors } from '../dashboard/dashboard-views.js';
-import { AnnualExportService } from '../declarations/export/annual-export.service.js';
-import { PeriodExportService } from '../declarations/export/period-export.service.js';
+import { AnnualExportService } from '../exports/annual-export.service.js';
+import { PeriodExportService } from '../exports/period-export.service.js';
 import { RemindersService } from '../declarations/reminders/reminders.service.js';
 import { DeclarationsAdminService } from '../declarations/declarations-admin.service.js';
 import { ProductsService } from '../products/products.service.js';
@@ -21,6 +21,10 @@ import { field } from '../dashboard/form-fields.js';
 import { ConsoleService, type ClientsQuery } from './console.service.js';
 import { chartOf } from './chart.js';
 import { OperatorViews } from './operator-views.js';
+import type { AuditEvent } from '../audit/audit-event.js';
+import { AuditEventDto } from '../audit/dto/audit.dto.js';
+import type { DeclarationSummary } from '../declarations/declaration.js';
+import { DeclarationSummaryDto } from '../declarations/dto/declaration.dto.js';
 
 /** The actions of a client's page, each behind a confirmation page that states its consequence. */
 export const CLIENT_ACTIONS = ['confirm', 'suspend', 'reactivate', 'offboard', 'end-sessions', 'invite', 'remind'] as const;
@@ -156,7 +160,7 @@ export class ConsolePageController {
     @Param('client_id') clientId: string,
     @Query('done') done?: string,
   ): Promise<void> {
-    const data = await this.console.client(clientId);
+    const data = clientPage(await this.console.client(clientId));
     this.views.render(
       req,
       res,
@@ -325,7 +329,7 @@ export class ConsolePageController {
 
   private async renderConfirmation(req: Request, res: Response, clientId: string, action: ClientAction, changed: boolean): Promise<void> {
     const o = this.views.messages(req, res).operatorPages;
-    const data = await this.console.client(clientId);
+    const data = clientPage(await this.console.client(clientId));
     this.views.render(
       req,
       res,
@@ -340,3 +344,12 @@ export class ConsolePageController {
 const actionKey = (action: ClientAction) => (action === 'end-sessions' ? 'endSessions' : action);
 
 const nonEmpty = (filters: Record<string, string>) => Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
+
+/** A client's page reads declarations and audit entries as the admin API writes them. */
+function clientPage<T extends { declarations: DeclarationSummary[]; audit: AuditEvent[] }>(data: T) {
+  return {
+    ...data,
+    declarations: data.declarations.map((d) => DeclarationSummaryDto.from(d)),
+    audit: data.audit.map((e) => AuditEventDto.from(e)),
+  };
+}

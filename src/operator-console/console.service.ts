@@ -141,8 +141,8 @@ export class ConsoleService {
       this.sessions.list(clientId),
       this.links.outstanding(clientId),
       this.outbox.list(clientId, { limit: 20 }),
-      this.declarations.list({ client_id: clientId, limit: 20 }),
-      this.audit.list({ client_id: clientId, limit: 30 }),
+      this.declarations.list({ clientId, limit: 20 }),
+      this.audit.list({ clientId, limit: 30 }),
     ]);
     return {
       view,
@@ -153,8 +153,8 @@ export class ConsoleService {
       sessions,
       links,
       messages: messages.items,
-      declarations: declarations.data,
-      audit: audit.data,
+      declarations: declarations.items,
+      audit: audit.items,
     };
   }
 }

@@ -7,6 +7,7 @@ import { isConsolePath } from '../auth/sessions/csrf.js';
 import { PAGE_PROBLEMS, type PageProblems } from '../common/problem/page-problems.js';
 import { DASHBOARD_PAGE_PROBLEMS, DashboardModule } from '../dashboard/dashboard.module.js';
 import { DeclarationsModule } from '../declarations/declarations.module.js';
+import { ExportsModule } from '../exports/exports.module.js';
 import { ProductsModule } from '../products/products.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 import { ConsolePageController } from './console.page.controller.js';
@@ -18,7 +19,7 @@ import { StandingService } from './standing.js';
 
 /** The operator's console at /operator: named operators' pages on the admin API's services. */
 @Module({
-  imports: [AuthModule, AccountsModule, AuditModule, DeclarationsModule, ProductsModule, ReferenceModule, DashboardModule],
+  imports: [AuthModule, AccountsModule, AuditModule, DeclarationsModule, ExportsModule, ProductsModule, ReferenceModule, DashboardModule],
   controllers: [OperatorSignInPageController, ConsolePageController],
   providers: [
     OperatorViews,

@@ -29,7 +29,7 @@ import { ProductsService } from './products.service.js';
   ],
   controllers: [ProductsController, ProductsAdminController],
   providers: [ProductsService, ProductsRepository, ProductRules],
-  // For the dashboard's pages.
-  exports: [ProductsService],
+  // For the dashboard's pages; the repository for the sandbox's wipe.
+  exports: [ProductsService, ProductsRepository],
 })
 export class ProductsModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements } from '../database/prepared-statements.js';
-import { type DataScope, periodLockKey, utcText } from '../declarations/declarations.repository.js';
+import { type DataScope, DeclarationsRepository, periodLockKey, utcText } from '../declarations/declarations.repository.js';
 import type { ValidProduct, ValidSale } from './product-rules.js';
 
 /** A stored version of a product, as the API shows it. */
@@ -142,6 +142,7 @@ export class ProductsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly statements: PreparedStatements,
+    private readonly declarations: DeclarationsRepository,
   ) {}
 
   /** Runs `work` in one transaction holding the client's catalogue lock (catalogue and sales writes, and filing from them, one at a time per client). */
@@ -189,6 +190,24 @@ export class ProductsRepository {
   /** Deletes versions (their elements go with them); a version a filing used is kept by the database (fk RESTRICT). */
   async deleteVersions(manager: EntityManager, versionIds: string[]): Promise<void> {
     if (versionIds.length > 0) await manager.query(`DELETE FROM product_versions WHERE id = ANY($1::uuid[])`, [versionIds]);
+  }
+
+  /** Deletes what was recorded of these declarations of the client (their derivations and contributions), in `manager`'s transaction. */
+  async deleteDerivations(manager: EntityManager, clientId: string, declarationIds: string[]): Promise<void> {
+    if (declarationIds.length === 0) return;
+    await manager.query(`DELETE FROM declaration_derivations WHERE client_id = $1 AND declaration_id = ANY($2::uuid[])`, [
+      clientId,
+      declarationIds,
+    ]);
+  }
+
+  /** Deletes the client's test products (versions, elements and sales go with them); how many. Their derivations must be gone first. */
+  async deleteTestProducts(manager: EntityManager, clientId: string): Promise<number> {
+    const [row] = (await manager.query(
+      `WITH wiped AS (DELETE FROM products WHERE client_id = $1 AND mode = 'test' RETURNING 1) SELECT count(*)::int AS n FROM wiped`,
+      [clientId],
+    )) as { n: number }[];
+    return row!.n;
   }
 
   /** Inserts the products not yet known, then the versions and their elements: three statements whatever their number. */
@@ -441,13 +460,14 @@ export class ProductsRepository {
 
   /** A derived declaration (any client: the operator's), live only; undefined if not derived. */
   async derivationHead(declarationId: string): Promise<DerivationHeadRow | undefined> {
-    const [row] = await this.dataSource.query(
-      `SELECT x.declaration_id AS "declarationId", x.client_id AS "clientId", x.period, d.revision, d.receipt, ${utcText('x.derived_at')} AS "derivedAt"
-         FROM declaration_derivations x JOIN declarations d ON d.id = x.declaration_id
-        WHERE x.declaration_id = $1 AND d.mode = 'live'`,
+    const [row]: Omit<DerivationHeadRow, 'revision' | 'receipt'>[] = await this.dataSource.query(
+      `SELECT declaration_id AS "declarationId", client_id AS "clientId", period, ${utcText('derived_at')} AS "derivedAt"
+         FROM declaration_derivations WHERE declaration_id = $1`,
       [declarationId],
     );
-    return row;
+    if (!row) return undefined;
+    const [filing] = await this.declarations.filings(row.clientId, [row.declarationId]);
+    return filing?.mode === 'live' ? { ...row, revision: filing.revision, receipt: filing.receipt } : undefined;
   }
 
   /**
@@ -477,12 +497,29 @@ export class ProductsRepository {
     { clientId, mode }: DataScope,
     period: string,
   ): Promise<{ declarationId: string; revision: number; receipt: string; status: string; derivedAt: string } | undefined> {
-    const [row] = await this.dataSource.query(
-      `SELECT d.id AS "declarationId", d.revision, d.receipt, d.status, ${utcText('x.derived_at')} AS "derivedAt"
-         FROM declaration_derivations x JOIN declarations d ON d.id = x.declaration_id
-        WHERE x.client_id = $1 AND d.mode = $3 AND x.period = $2 ORDER BY x.derived_at DESC LIMIT 1`,
-      [clientId, period, mode],
+    const rows: { declarationId: string; derivedAt: string }[] = await this.dataSource.query(
+      `SELECT declaration_id AS "declarationId", ${utcText('derived_at')} AS "derivedAt"
+         FROM declaration_derivations WHERE client_id = $1 AND period = $2 ORDER BY derived_at DESC`,
+      [clientId, period],
     );
-    return row;
+    const filings = new Map(
+      (
+        await this.declarations.filings(
+          clientId,
+          rows.map((row) => row.declarationId),
+        )
+      ).map((f) => [f.id, f]),
+    );
+    const last = rows.find((row) => filings.get(row.declarationId)?.mode === mode);
+    const filing = last && filings.get(last.declarationId)!;
+    return last && filing
+      ? {
+          declarationId: last.declarationId,
+          revision: filing.revision,
+          receipt: filing.receipt,
+          status: filing.status,
+          derivedAt: last.derivedAt,
+        }
+      : undefined;
   }
 }

@@ -2,16 +2,16 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaP
 import { plainToInstance, Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { MAX_IDUS } from '../profile.js';
-import type { CreateClientInput } from '../accounts.service.js';
+import type { CreateClientInput } from '../account.js';
 import { NotBlank } from '../../common/validation.js';
 import { PublishedSpelling } from '../../common/spelling.js';
 import { MatchesPattern } from '../../common/paging/query-validators.js';
 import { LANGUAGES, type Language } from '../../i18n/language.js';
 import { publishedNames } from '../../reference/published-names.js';
+import { CLIENT_ID_PATTERN } from '../account.js';
 import { CONTROL, IsCountryCode, IsLanguageCode, IsServiceEmail, NoControlCharacters, normaliseEmail } from './validators.js';
 
-/** Operator-chosen client ids: lower case, URL-safe, 3 to 63 characters. */
-export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,62}$/;
+export { CLIENT_ID_PATTERN };
 export const MAX_STREAMS = 20;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

@@ -3,6 +3,8 @@ import { IsOptional } from 'class-validator';
 import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { UUID_PATTERN } from '../../common/uuid.js';
+import type { Page } from '../../common/paging/keyset-cursor.js';
+import type { AuditEvent, AuditQuery } from '../audit-event.js';
 
 export class ListAuditQueryDto extends PageQueryDto {
   /** Only entries about this client. */
@@ -34,6 +36,10 @@ export class ListAuditQueryDto extends PageQueryDto {
   @IsOptional()
   @IsRfc3339()
   to?: string;
+
+  static toQuery(q: ListAuditQueryDto): AuditQuery {
+    return { clientId: q.client_id, actor: q.actor, action: q.action, from: q.from, to: q.to, cursor: q.cursor, limit: q.limit };
+  }
 }
 
 export class AuditActorDto {
@@ -68,6 +74,19 @@ export class AuditTargetDto {
   description: 'One write by the operator or in the dashboard, recorded in the same transaction as the write. Never changed or deleted.',
 })
 export class AuditEventDto {
+  static from(e: AuditEvent): AuditEventDto {
+    return {
+      id: e.id,
+      occurred_at: e.occurredAt,
+      actor: { type: e.actorType, operator_token_id: e.operatorId, name: e.actorName },
+      action: e.action,
+      target: { type: e.targetType, id: e.targetId },
+      client_id: e.clientId,
+      changes: e.changes,
+      request_id: e.requestId,
+    };
+  }
+
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -106,6 +125,10 @@ export class AuditEventDto {
 
 @ApiSchema({ description: 'One page of the audit trail, newest first (`occurred_at`, then `id`, descending).' })
 export class AuditPageDto {
+  static from(page: Page<AuditEvent>): AuditPageDto {
+    return { data: page.items.map((e) => AuditEventDto.from(e)), has_more: page.hasMore, next_cursor: page.nextCursor };
+  }
+
   @ApiProperty({ type: [AuditEventDto] })
   data!: AuditEventDto[];
 

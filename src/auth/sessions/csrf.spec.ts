@@ -8,7 +8,7 @@ import { AUDIENCE_KEY, type Audience, FORM_KEY } from '../../caller/audience.js'
 import { AUTHENTICATED_CLIENT } from '../../caller/current-client.js';
 import { CSRF_FIELD, CsrfInterceptor, CsrfProtection } from './csrf.js';
 import { cookieSettings } from './session-cookie.js';
-import { ServiceSecretsRepository } from './service-secrets.repository.js';
+import { ServiceSecretsRepository } from '../../database/service-secrets.repository.js';
 import type { SessionsService } from './sessions.service.js';
 import type { OperatorSessionsService } from '../operators/operator-sessions.service.js';
 

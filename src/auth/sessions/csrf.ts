@@ -9,8 +9,8 @@ import { Problem } from '../../common/problem/problem.js';
 import { audienceOf, FORM_KEY } from '../../caller/audience.js';
 import { AUTHENTICATED_CLIENT, type RequestWithClient } from '../../caller/current-client.js';
 import { OPERATOR_SESSION, type RequestWithOperator } from '../../caller/actor.js';
+import { ServiceSecretsRepository } from '../../database/service-secrets.repository.js';
 import { OperatorSessionsService } from '../operators/operator-sessions.service.js';
-import { ServiceSecretsRepository } from './service-secrets.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 /** Whether a path is the operator's console's (`/operator`, `/operator/…`). */

@@ -1,38 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import { ApiProblems } from '../../common/openapi.js';
 import { AdminApi } from '../../caller/audience.js';
 import { type Actor, CurrentActor } from '../../caller/actor.js';
 import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from './session-cookie.js';
-import { type SessionInfo, SessionsService } from './sessions.service.js';
+import { SessionsService } from './sessions.service.js';
+import { DashboardSessionDto } from './dto/dashboard-session.dto.js';
 
 const CLIENT_ID_PARAM = { name: 'client_id', description: 'The client id', example: 'exemple-sas' };
-
-export class DashboardSessionDto {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  /** When the person signed in (with a sign-in link). */
-  @ApiProperty({ type: String, format: 'date-time' })
-  created_at!: Date;
-
-  /** The session's last request. */
-  @ApiProperty({ type: String, format: 'date-time' })
-  last_seen_at!: Date;
-
-  /** When it ends however active (12 hours after sign-in). */
-  @ApiProperty({ type: String, format: 'date-time' })
-  expires_at!: Date;
-
-  /** When it ends if it stays unused from now (30 minutes after `last_seen_at`, at the latest `expires_at`). */
-  @ApiProperty({ type: String, format: 'date-time' })
-  idle_expires_at!: Date;
-
-  static from(s: SessionInfo): DashboardSessionDto {
-    return { id: s.id, created_at: s.createdAt, last_seen_at: s.lastSeenAt, expires_at: s.expiresAt, idle_expires_at: s.idleExpiresAt };
-  }
-}
 
 /** Operator: a client's live dashboard sessions, and ending them. */
 @ApiTags('admin')

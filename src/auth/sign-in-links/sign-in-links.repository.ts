@@ -110,6 +110,20 @@ export class SignInLinksRepository {
     return spent?.clientId;
   }
 
+  /** Of these links, those revoked, used or expired (the outbox sends no mail carrying one). */
+  async voided(ids: string[]): Promise<Set<string>> {
+    const rows = (await this.dataSource.query(
+      `SELECT id FROM sign_in_links WHERE id = ANY($1::uuid[]) AND (revoked_at IS NOT NULL OR used_at IS NOT NULL OR expires_at <= now())`,
+      [ids],
+    )) as { id: string }[];
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Revokes the link if it is still unused, in `manager`'s transaction (the mail carrying it was given up). */
+  async revokeUnused(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE sign_in_links SET revoked_at = now() WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL`, [id]);
+  }
+
   /** Deletes the client's links expired over 30 days ago, in `manager`'s transaction (the audit trail keeps their story). */
   async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
     await manager.query(`DELETE FROM sign_in_links WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);

@@ -77,6 +77,8 @@ export class SignInLinksService {
       const link = await this.mailInvitation(manager, clientId, actor, INVITATION_TTL_MS);
       return { linkId: link.id, expiresAt: link.expiresAt, sentTo: link.sentTo, messageId: link.messageId, language: link.language };
     });
+    // The outbox sends no mail whose link no longer works, and a link whose mail was given up stops working.
+    outbox.carryLinks({ voided: (ids) => repository.voided(ids), revoke: (manager, id) => repository.revokeUnused(manager, id) });
   }
 
   /**

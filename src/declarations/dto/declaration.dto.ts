@@ -11,6 +11,7 @@ import type {
   UnitsSold,
 } from '../declaration.js';
 import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import type { Page } from '../../common/paging/keyset-cursor.js';
 
 export class LocalizedNameDto {
   @ApiProperty({ example: 'Verre' })
@@ -280,6 +281,10 @@ export class DeclarationSummaryDto extends DeclarationBaseDto {
 
 @ApiSchema({ description: 'One page of declarations, newest first (`submitted_at`, then `id`, descending).' })
 export class DeclarationPageDto {
+  static from(page: Page<DeclarationSummary>): DeclarationPageDto {
+    return { data: page.items.map(DeclarationSummaryDto.from), has_more: page.hasMore, next_cursor: page.nextCursor };
+  }
+
   @ApiProperty({ type: [DeclarationSummaryDto] })
   data!: DeclarationSummaryDto[];
 

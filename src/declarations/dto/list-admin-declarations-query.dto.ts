@@ -3,6 +3,7 @@ import { IsOptional } from 'class-validator';
 import { IsRfc3339, MatchesPattern } from '../../common/paging/query-validators.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import type { AdminDeclarationsQuery } from '../declaration.js';
 
 export class ListAdminDeclarationsQueryDto extends PageQueryDto {
   /** Only this half-year, e.g. `2025-S1`. */
@@ -40,4 +41,17 @@ export class ListAdminDeclarationsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsRfc3339()
   submitted_to?: string;
+
+  static toQuery(q: ListAdminDeclarationsQueryDto): AdminDeclarationsQuery {
+    return {
+      period: q.period,
+      clientId: q.client_id,
+      stream: q.stream,
+      status: q.status,
+      submittedFrom: q.submitted_from,
+      submittedTo: q.submitted_to,
+      cursor: q.cursor,
+      limit: q.limit,
+    };
+  }
 }

@@ -4,7 +4,7 @@ import type { Account } from '../../accounts/account.js';
 import { CurrentAccount } from '../../accounts/current-account.js';
 import { type AuthenticatedClient, CurrentClient } from '../../caller/current-client.js';
 import { ClientApi } from '../../caller/audience.js';
-import { ObligationsDto } from './obligations.dto.js';
+import { ObligationsDto } from './dto/obligations.dto.js';
 import { ObligationsService } from './obligations.service.js';
 
 @ApiTags('client')
@@ -30,7 +30,7 @@ export class ObligationsController {
     type: ObligationsDto,
     headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } },
   })
-  get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient): Promise<ObligationsDto> {
-    return this.obligations.forAccount(account, client.mode);
+  async get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient): Promise<ObligationsDto> {
+    return ObligationsDto.from(await this.obligations.forAccount(account, client.mode));
   }
 }

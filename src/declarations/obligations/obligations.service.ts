@@ -6,7 +6,7 @@ import type { Stream } from '../../reference/reference-documents.js';
 import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../../calendar/clock.js';
 import { DeclarationsRepository } from '../declarations.repository.js';
-import type { ObligationsDto } from './obligations.dto.js';
+import type { AccountObligations } from './account-obligations.js';
 import { type DeclaredPeriod, obligationsOf } from './obligations.js';
 
 const PENDING_DETAIL =
@@ -24,7 +24,7 @@ export class ObligationsService {
   ) {}
 
   /** `mode` `test`: what the client's sandbox declarations leave due (a live token never sees them). */
-  async forAccount(account: Account, mode: TokenMode = 'live'): Promise<ObligationsDto> {
+  async forAccount(account: Account, mode: TokenMode = 'live'): Promise<AccountObligations> {
     if (account.confirmedAt === null) return this.of(account, [], () => null);
     const [declared, settings] = await Promise.all([
       this.repository.currentDeclarations({ clientId: account.clientId, mode }),
@@ -40,11 +40,11 @@ export class ObligationsService {
    * their lines declare) and when it became liable for each stream. The dashboard's overview reads
    * them with the rest of its page in one statement.
    */
-  of(account: Account, declared: readonly DeclaredPeriod[], startOf: (stream: string) => string | null): ObligationsDto {
+  of(account: Account, declared: readonly DeclaredPeriod[], startOf: (stream: string) => string | null): AccountObligations {
     const today = parisDate(this.clock.now());
-    const base = { client_id: account.clientId, today, catalogue_version: this.catalogue.catalogueVersion };
-    if (account.confirmedAt === null) return { ...base, account_status: 'pending', detail: PENDING_DETAIL, streams: [] };
+    const base = { clientId: account.clientId, today, catalogueVersion: this.catalogue.catalogueVersion };
+    if (account.confirmedAt === null) return { ...base, accountStatus: 'pending', detail: PENDING_DETAIL, streams: [] };
     const streams = account.profile.streams.map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
-    return { ...base, account_status: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, { startOf }) };
+    return { ...base, accountStatus: 'confirmed', detail: null, streams: obligationsOf(streams, declared, today, { startOf }) };
   }
 }

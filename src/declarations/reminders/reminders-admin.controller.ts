@@ -4,7 +4,7 @@ import { DryRunQueryDto } from '../../accounts/dto/client-import.dto.js';
 import { type Actor, CurrentActor } from '../../caller/actor.js';
 import { AdminApi } from '../../caller/audience.js';
 import { ApiProblems } from '../../common/openapi.js';
-import { ReminderDto, RemindersDto, RemindersRequestDto } from './reminder.dto.js';
+import { ReminderDto, RemindersDto, RemindersRequestDto } from './dto/reminder.dto.js';
 import { RemindersService } from './reminders.service.js';
 
 /** Operator: reminders before a filing deadline. */

@@ -5,7 +5,7 @@ import { CurrentAccount } from '../../accounts/current-account.js';
 import { ClientApi } from '../../caller/audience.js';
 import { type AuthenticatedClient, CurrentClient } from '../../caller/current-client.js';
 import { ApiProblems } from '../../common/openapi.js';
-import { YearDto } from './year.dto.js';
+import { YearDto } from './dto/year.dto.js';
 import { YearsService } from './years.service.js';
 
 @ApiTags('client')
@@ -36,7 +36,11 @@ export class YearsController {
     headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } } },
   })
   @ApiProblems(404)
-  get(@CurrentAccount() account: Account, @CurrentClient() client: AuthenticatedClient, @Param('year') year: string): Promise<YearDto> {
-    return this.years.forAccount(account, year, client.mode);
+  async get(
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Param('year') year: string,
+  ): Promise<YearDto> {
+    return YearDto.from(await this.years.forAccount(account, year, client.mode));
   }
 }

@@ -7,7 +7,7 @@ import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import { Clock, parisDate } from '../../calendar/clock.js';
 import { parsePeriod } from '../../calendar/half-year.js';
 import { tierPlacements, yearDeadlines } from './annual-filing.js';
-import type { YearDto } from './year.dto.js';
+import type { ClientYear, YearPeriod } from './year.js';
 import { YearTotalsRepository } from './year-totals.repository.js';
 
 /** The first year the service accepts declarations for (streams.json `declarable_from`). */
@@ -23,7 +23,7 @@ export class YearsService {
   ) {}
 
   /** `mode` `test`: the year of the client's sandbox declarations (a live token never sees them). */
-  async forAccount(account: Account, yearText: string, mode: TokenMode): Promise<YearDto> {
+  async forAccount(account: Account, yearText: string, mode: TokenMode): Promise<ClientYear> {
     const today = parisDate(this.clock.now());
     const year = /^[0-9]{4}$/.test(yearText) ? Number(yearText) : NaN;
     // A year the service cannot hold declarations for is not a resource: 404, as an unknown id.
@@ -35,46 +35,26 @@ export class YearsService {
       this.repository.lines(scope, year),
       this.repository.unitsSold(scope, year),
     ]);
-    const periods = [`${year}-S1`, `${year}-S2`].map((code) => {
+    const periods = [`${year}-S1`, `${year}-S2`].map((code): YearPeriod => {
       const period = parsePeriod(code)!;
       const declaration = revisions.find((revision) => revision.period === code);
       return {
         period: code,
         ended: period.end < today,
-        status: declaration ? ('declared' as const) : ('missing' as const),
+        status: declaration ? 'declared' : 'missing',
         declaration: declaration ? { id: declaration.id, revision: declaration.revision, receipt: declaration.receipt } : null,
       };
     });
     const codes = new Set([...account.profile.streams, ...lines.map((line) => line.stream)]);
     const streams = [...codes].map((code) => this.catalogue.stream(code)).filter((s): s is Stream => s !== undefined);
     return {
-      client_id: account.clientId,
+      clientId: account.clientId,
       year,
       today,
       complete: periods.every((period) => period.ended && period.status === 'declared'),
       periods,
-      lines: lines.map((line) => ({
-        stream: line.stream,
-        material: line.material,
-        material_code: line.materialCode,
-        unit: line.unit,
-        s1: line.s1,
-        s2: line.s2,
-        quantity: line.quantity,
-      })),
-      filing_tiers: tierPlacements(streams, lines, unitsSold, year, (stream, eco, count) =>
-        this.catalogue.filingTier(stream, eco, count),
-      ).map((placement) => ({
-        ...placement,
-        tier: placement.tier && {
-          id: placement.tier.id,
-          filing: placement.tier.filing,
-          label: placement.tier.label,
-          fee: placement.tier.fee,
-          verification: placement.tier.verification,
-          sources: placement.tier.sources,
-        },
-      })),
+      lines,
+      filingTiers: tierPlacements(streams, lines, unitsSold, year, (stream, eco, count) => this.catalogue.filingTier(stream, eco, count)),
       deadlines: streams.flatMap((stream) => yearDeadlines(stream, year).map((deadline) => ({ stream: stream.code, ...deadline }))),
     };
   }

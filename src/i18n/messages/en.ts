@@ -64,7 +64,7 @@ const CSV_FILE_COLUMNS = {
   sales: codes('reference', 'units'),
   /** The operator's clients file (accounts/clients-import.ts). */
   clients: codes('client_id', 'company', 'email', 'country', 'plan', 'streams', 'idus', 'language'),
-  /** The operator's period export (declarations/export/period-export.service.ts). */
+  /** The operator's period export (exports/period-export.service.ts). */
   periodExport: codes(
     'period',
     'client_id',
@@ -82,7 +82,7 @@ const CSV_FILE_COLUMNS = {
     'quantity',
     'eco_organism',
   ),
-  /** The operator's annual export (declarations/export/annual-export.service.ts); `period`: the half-year of a product row. */
+  /** The operator's annual export (exports/annual-export.service.ts); `period`: the half-year of a product row. */
   annualExport: codes(
     'kind',
     'year',
@@ -101,7 +101,7 @@ const CSV_FILE_COLUMNS = {
     'missing_periods',
     'period',
   ),
-  /** The product columns of the exports with `detail=products` (declarations/export/export-products.ts). */
+  /** The product columns of the exports with `detail=products` (exports/export-products.ts). */
   productDetail: codes(
     'product_reference',
     'product_name',

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
+import { type SnapshotQuery, streamInSnapshot } from '../database/streamed-query.js';
 import { productElements, type ProductElementRow } from './export-products.js';
-import { periodEndInstant } from '../../calendar/half-year.js';
+import { periodEndInstant } from '../calendar/half-year.js';
 import { LIABLE } from './liability.js';
 
 /** One row of the annual filing: a client's S1 + S2 total for one stream, material and unit. */
@@ -136,7 +136,7 @@ const NO_ELEMENT = {
  * product versions it was derived from (by reference, then position; with `eco`, of the products
  * of its streams), or one row with null elements for a declaration entered directly (or derived
  * from no element). Read in bounded statements (DECLARATIONS_PER_CHUNK declarations,
- * PRODUCTS_PER_CHUNK products) as the reader takes the rows: no statement sorts a whole catalogue.
+ * PRODUCTS_PER_CHUNK products, products/used-products.read-model.ts) as the reader takes the rows: no statement sorts a whole catalogue.
  */
 async function* detailRows(query: SnapshotQuery, year: number, eco: string | null): AsyncGenerator<AnnualDetailRow> {
   let after = ['', ''];

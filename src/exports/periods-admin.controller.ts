@@ -11,12 +11,12 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { CSV_DIALECT_DETAIL, CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } from '../../common/csv/csv-dialect.js';
-import { ValidationProblem } from '../../common/problem/problem.js';
+import { CSV_DIALECT_DETAIL, CSV_DIALECT_QUERY, CSV_DIALECTS, type CsvDialect, isCsvDialectName } from '../common/csv/csv-dialect.js';
+import { ValidationProblem } from '../common/problem/problem.js';
 import type { Request, Response } from 'express';
-import { ApiProblems } from '../../common/openapi.js';
-import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../../rate-limit/heavy-reads.js';
-import { AdminApi } from '../../caller/audience.js';
+import { ApiProblems } from '../common/openapi.js';
+import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../rate-limit/heavy-reads.js';
+import { AdminApi } from '../caller/audience.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import {
   CSV_COLUMNS,
@@ -128,8 +128,8 @@ export class PeriodsAdminController {
   @ApiParam(PERIOD_PARAM)
   @ApiOkResponse({ description: "The period's exact totals and who has declared.", type: PeriodSummaryDto })
   @ApiProblems(404)
-  summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
-    return this.exports.summary(period);
+  async summary(@Param('period') period: string): Promise<PeriodSummaryDto> {
+    return PeriodSummaryDto.from(await this.exports.summary(period));
   }
 }
 

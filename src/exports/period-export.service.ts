@@ -3,17 +3,17 @@ import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
-import { NotFoundProblem } from '../../common/problem/problem.js';
-import { neutraliseCell } from '../../common/csv/spreadsheet-cells.js';
-import { API_CSV_DIALECT, CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../../common/csv/csv-dialect.js';
-import { perLanguage } from '../../i18n/languages.js';
-import { csvDecimal, csvRow } from '../../common/csv/write-csv.js';
-import { csvHeader } from '../../i18n/csv-columns.js';
-import { PERIOD_PATTERN } from '../../calendar/half-year.js';
-import { Clock } from '../../calendar/clock.js';
-import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
-import { periodEnded } from '../../calendar/half-year.js';
-import type { PeriodSummaryDto } from './dto/period-export.dto.js';
+import { NotFoundProblem } from '../common/problem/problem.js';
+import { neutraliseCell } from '../common/csv/spreadsheet-cells.js';
+import { API_CSV_DIALECT, CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../common/csv/csv-dialect.js';
+import { perLanguage } from '../i18n/languages.js';
+import { csvDecimal, csvRow } from '../common/csv/write-csv.js';
+import { csvHeader } from '../i18n/csv-columns.js';
+import { PERIOD_PATTERN } from '../calendar/half-year.js';
+import { Clock } from '../calendar/clock.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { periodEnded } from '../calendar/half-year.js';
+import type { PeriodSummary } from './period-summary.js';
 import { type ExportDetailRow, type ExportLineRow, PeriodExportRepository } from './period-export.repository.js';
 import {
   type ExportDetail,
@@ -401,28 +401,12 @@ export class PeriodExportService {
     });
   }
 
-  async summary(period: string): Promise<PeriodSummaryDto> {
+  async summary(period: string): Promise<PeriodSummary> {
     checkPeriod(period);
     const ended = periodEnded(period, this.clock.now());
-    const s = await this.repository.summary(period, ended);
-    return {
-      period,
-      ended,
-      clients: { confirmed: s.confirmedClients, liable: s.liableClients, declared: s.declaredClients, missing: s.missing.length },
-      missing_clients: s.missing.map((m) => ({ client_id: m.clientId, company: m.company, email: m.email })),
-      totals: s.totals.map((t) => ({
-        stream: t.stream,
-        material_category: t.materialCode,
-        material: t.material,
-        unit: t.unit,
-        quantity: t.quantity,
-        client_count: t.clientCount,
-        line_count: t.lineCount,
-      })),
-      // Counts per material do not add up across materials: the stream totals are of masses only.
-      stream_totals: s.streamTotals.filter((t) => this.catalogue.addsAcrossMaterials(t.unit)),
-      units_sold: s.unitsSold.map((u) => ({ stream: u.stream, quantity: u.quantity, client_count: u.clientCount })),
-    };
+    const figures = await this.repository.summary(period, ended);
+    // Counts per material do not add up across materials: the stream totals are of masses only.
+    return { ...figures, period, ended, streamTotals: figures.streamTotals.filter((t) => this.catalogue.addsAcrossMaterials(t.unit)) };
   }
 }
 

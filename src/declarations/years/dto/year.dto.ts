@@ -1,7 +1,8 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { LocalizedNameDto } from '../dto/declaration.dto.js';
-import { DeclarationReferenceDto, DueDeadlineDto } from '../obligations/obligations.dto.js';
-import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+import { DeclarationReferenceDto, DueDeadlineDto } from '../../obligations/dto/obligations.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
+import type { ClientYear } from '../year.js';
 
 const DECIMAL = { pattern: '^[0-9]+(\\.[0-9]{1,3})?$' };
 
@@ -178,4 +179,35 @@ export class YearDto {
     description: "Per stream of your account, the deadlines of the year's filings, each once, soonest first.",
   })
   deadlines!: YearDeadlineDto[];
+
+  static from(y: ClientYear): YearDto {
+    return {
+      client_id: y.clientId,
+      year: y.year,
+      today: y.today,
+      complete: y.complete,
+      periods: y.periods,
+      lines: y.lines.map((line) => ({
+        stream: line.stream,
+        material: line.material,
+        material_code: line.materialCode,
+        unit: line.unit,
+        s1: line.s1,
+        s2: line.s2,
+        quantity: line.quantity,
+      })),
+      filing_tiers: y.filingTiers.map((placement) => ({
+        ...placement,
+        tier: placement.tier && {
+          id: placement.tier.id,
+          filing: placement.tier.filing,
+          label: placement.tier.label,
+          fee: placement.tier.fee,
+          verification: placement.tier.verification,
+          sources: placement.tier.sources,
+        },
+      })),
+      deadlines: y.deadlines,
+    };
+  }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
-/** The SQL of the service's own secrets (`service_secrets`), shared by every replica. */
+/** The SQL of the service's own secrets (`service_secrets`: the CSRF and mail keys), shared by every replica. */
 @Injectable()
 export class ServiceSecretsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { LocalizedNameDto } from '../dto/declaration.dto.js';
-import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
+import type { AccountObligations } from '../account-obligations.js';
 
 export class DueDeadlineDto {
   @ApiProperty({ example: 'eco-organism-declaration' })
@@ -129,4 +130,15 @@ export class ObligationsDto {
   /** One entry per stream of the confirmed account. */
   @ApiProperty({ type: [StreamObligationsDto] })
   streams!: StreamObligationsDto[];
+
+  static from(o: AccountObligations): ObligationsDto {
+    return {
+      client_id: o.clientId,
+      account_status: o.accountStatus,
+      detail: o.detail,
+      today: o.today,
+      catalogue_version: o.catalogueVersion,
+      streams: o.streams,
+    };
+  }
 }

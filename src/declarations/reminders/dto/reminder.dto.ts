@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
-import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
-import type { Reminder } from './reminders.service.js';
-import { type Language, LANGUAGES } from '../../i18n/language.js';
+import { PERIOD_PATTERN, PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
+import type { Reminder } from '../reminders.service.js';
+import { type Language, LANGUAGES } from '../../../i18n/language.js';
 
 export class RemindersRequestDto {
   /** The half-year whose filing is due (ended: else 422 `period_not_ended`). */

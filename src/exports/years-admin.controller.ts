@@ -11,16 +11,16 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AdminApi } from '../../caller/audience.js';
-import { CSV_DIALECT_DETAIL, CSV_DIALECT_QUERY, isCsvDialectName } from '../../common/csv/csv-dialect.js';
-import { ApiProblems } from '../../common/openapi.js';
-import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../../rate-limit/heavy-reads.js';
-import { ValidationProblem } from '../../common/problem/problem.js';
+import { AdminApi } from '../caller/audience.js';
+import { CSV_DIALECT_DETAIL, CSV_DIALECT_QUERY, isCsvDialectName } from '../common/csv/csv-dialect.js';
+import { ApiProblems } from '../common/openapi.js';
+import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../rate-limit/heavy-reads.js';
+import { ValidationProblem } from '../common/problem/problem.js';
 import { ANNUAL_CSV_COLUMNS, ANNUAL_CSV_DETAIL_COLUMNS, AnnualExportService } from './annual-export.service.js';
 import { ExportProductDto } from './dto/period-export.dto.js';
 import { EXPORT_DETAIL_QUERY, type ExportDetail, exportDetail, exportDetailErrors } from './export-products.js';
-import { publishedSpelling } from '../../common/spelling.js';
-import { publishedNames } from '../../reference/published-names.js';
+import { publishedSpelling } from '../common/spelling.js';
+import { publishedNames } from '../reference/published-names.js';
 
 const ROW_SCHEMA = {
   type: 'object',

@@ -1,16 +1,16 @@
-import type { CsvDialectName } from '../../common/csv/csv-dialect.js';
-import { perLanguage } from '../../i18n/languages.js';
-import type { FieldError } from '../../common/problem/problem.js';
-import { csvHeader } from '../../i18n/csv-columns.js';
-import type { SnapshotQuery } from '../../database/streamed-query.js';
-import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import type { CsvDialectName } from '../common/csv/csv-dialect.js';
+import { perLanguage } from '../i18n/languages.js';
+import type { FieldError } from '../common/problem/problem.js';
+import { csvHeader } from '../i18n/csv-columns.js';
+import type { SnapshotQuery } from '../database/streamed-query.js';
+import type { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { type ProductElementRow, usedProductElements } from '../products/used-products.read-model.js';
 
 /**
  * `detail=products` on the operator's period and annual exports: for each declaration derived from a
  * client's catalogue and sales, the product versions it used, their units sold and their packaging
- * elements with the kg each gave, read in the export's own snapshot, a bounded chunk of products at a time. The
- * versions a filing used never change (products/ refuses to replace them; foreign keys RESTRICT their
- * deletion), so what is read is what was filed.
+ * elements with the kg each gave, read in the export's own snapshot through products/'s read model
+ * (products/used-products.read-model.ts), a bounded chunk of products at a time.
  */
 export type ExportDetail = 'products';
 
@@ -43,60 +43,10 @@ export function exportDetailErrors(value: unknown): FieldError[] {
 /** The detail a checked `detail` parameter asks for. */
 export const exportDetail = (value: unknown): ExportDetail | undefined => (value === 'products' ? 'products' : undefined);
 
-/** One packaging element of a product version a derived declaration used (one row of the detail). */
-export interface ProductElementRow {
-  reference: string;
-  name: string;
-  gtin: string | null;
-  validFrom: string;
-  stream: string;
-  /** Units sold in the period (whole number as text). */
-  units: string;
-  position: number;
-  materialCode: string;
-  /** Grams of one element, exact, trailing zeros trimmed. */
-  weightG: string;
-  perUnit: number;
-  /** units × per_unit × grams / 1000, exact (up to 6 decimals), trailing zeros trimmed. */
-  kg: string;
-  packagingCategory: string | null;
-  reuseStatus: string | null;
-}
+export type { ProductElementRow };
 
-/** Product versions read per statement of the detail: at most 100 × 20 elements in the process, and no statement sorts more. */
-export const PRODUCTS_PER_CHUNK = 100;
-
-/**
- * The packaging elements of the product versions the derived declaration `$1` of the client `$2`
- * used, for the products with a reference after `$3`, at most `$4` of them: one row per element (by
- * reference, then position; a version without elements gives one row with a null position), each
- * with the eco-organism set for the client and the version's stream and whether it is `$5` (always,
- * when `$5` is null). The client's products' index is walked in order and stopped at `$4`, so that no
- * statement sorts the whole catalogue (as the operator's derivation). Units are the same on every
- * contribution of a version (one per material): max() takes them once. kg multiplies by 0.001 rather
- * than dividing by 1000: numeric multiplication is exact.
- */
-const PRODUCT_ELEMENTS_CHUNK = `
-  WITH used AS (
-    SELECT p.reference, v.id, v.name, v.gtin, v.valid_from, v.stream, v.units
-      FROM products p
-      CROSS JOIN LATERAL (SELECT v.id, v.name, v.gtin, v.valid_from, v.stream,
-                                 (SELECT max(c.units) FROM declaration_derivation_contributions c WHERE c.declaration_id = $1 AND c.version_id = v.id) AS units
-                            FROM product_versions v WHERE v.product_id = p.id) v
-     WHERE p.client_id = $2 AND p.mode = 'live' AND p.reference > $3 AND v.units IS NOT NULL
-     ORDER BY p.reference LIMIT $4)
-  SELECT u.reference, u.name, u.gtin, u.valid_from AS "validFrom", u.stream, u.units::text AS units, e.position,
-         e.material_code AS "materialCode", trim_scale(e.weight_g)::text AS "weightG", e.per_unit AS "perUnit",
-         trim_scale(u.units * e.per_unit * e.weight_g * 0.001)::text AS kg,
-         e.packaging_category AS "packagingCategory", e.reuse_status AS "reuseStatus",
-         cs.eco_organism AS "ecoOrganism", ($5::text IS NULL OR cs.eco_organism = $5) AS kept
-    FROM used u
-    LEFT JOIN product_elements e ON e.version_id = u.id
-    LEFT JOIN client_streams cs ON cs.client_id = $2 AND cs.stream = u.stream
-   ORDER BY u.reference, e.position`;
-
-/** A row of PRODUCT_ELEMENTS_CHUNK. */
-type ChunkRow = Omit<ProductElementRow, 'position'> & { position: number | null; ecoOrganism: string | null; kept: boolean };
+/** The eco-organism set for each stream of the client `$1` (accounts' settings, read in the export's snapshot). */
+const CLIENT_ECO_ORGANISMS = `SELECT stream, eco_organism AS "ecoOrganism" FROM client_streams WHERE client_id = $1`;
 
 /** One packaging element of a product version a derived declaration used, with the eco-organism of its stream. */
 export type ProductElementOfClient = ProductElementRow & { ecoOrganism: string | null };
@@ -104,8 +54,8 @@ export type ProductElementOfClient = ProductElementRow & { ecoOrganism: string |
 /**
  * The packaging elements of the product versions the derived declaration `declarationId` of the
  * client `clientId` used (those of a stream set to the eco-organism `eco`, when not null), by
- * reference then position, read PRODUCTS_PER_CHUNK products a statement in the snapshot of `query`.
- * Returns whether it found any element at all (of any stream).
+ * reference then position, as products/ reads them in the snapshot of `query`. Returns whether it
+ * found any element at all (of any stream).
  */
 export async function* productElements(
   query: SnapshotQuery,
@@ -113,21 +63,14 @@ export async function* productElements(
   clientId: string,
   eco: string | null = null,
 ): AsyncGenerator<ProductElementOfClient, boolean> {
-  let after = '';
-  let any = false;
+  const rows = await query<{ stream: string; ecoOrganism: string | null }>(CLIENT_ECO_ORGANISMS, [clientId]);
+  const ecoOf = new Map(rows.map((row) => [row.stream, row.ecoOrganism]));
+  const elements = usedProductElements(query, declarationId, clientId);
   for (;;) {
-    const rows = await query<ChunkRow>(PRODUCT_ELEMENTS_CHUNK, [declarationId, clientId, after, PRODUCTS_PER_CHUNK, eco]);
-    let products = 0;
-    for (const { kept, ...row } of rows) {
-      if (row.reference !== after) {
-        products++;
-        after = row.reference;
-      }
-      if (row.position === null) continue;
-      any = true;
-      if (kept) yield row as ProductElementOfClient;
-    }
-    if (products < PRODUCTS_PER_CHUNK) return any;
+    const next = await elements.next();
+    if (next.done) return next.value;
+    const ecoOrganism = ecoOf.get(next.value.stream) ?? null;
+    if (eco === null || ecoOrganism === eco) yield { ...next.value, ecoOrganism };
   }
 }
 

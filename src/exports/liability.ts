@@ -1,4 +1,4 @@
-import { liableBySql } from '../../calendar/liability.js';
+import { liableBySql } from '../calendar/liability.js';
 
 // The operator's view of liability: a client is liable for a half-year when one of its confirmed
 // streams is declared from that half-year or earlier (calendar/liability.ts), and it has not been

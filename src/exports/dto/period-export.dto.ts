@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PERIOD_PATTERN_TEXT } from '../../../calendar/half-year.js';
-import { LocalizedNameDto } from '../../dto/declaration.dto.js';
+import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import { LocalizedNameDto } from '../../declarations/dto/declaration.dto.js';
+import type { PeriodSummary } from '../period-summary.js';
 
 /** An exact decimal string without trailing zeros (the kg of a product element has up to 6 decimals, grams up to 3). */
 const EXACT_DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
@@ -214,6 +215,26 @@ export class UnitsSoldTotalDto {
 
 @ApiSchema({ description: "A period's totals across the current revisions of every client, and who has not declared." })
 export class PeriodSummaryDto {
+  static from(s: PeriodSummary): PeriodSummaryDto {
+    return {
+      period: s.period,
+      ended: s.ended,
+      clients: { confirmed: s.confirmedClients, liable: s.liableClients, declared: s.declaredClients, missing: s.missing.length },
+      missing_clients: s.missing.map((m) => ({ client_id: m.clientId, company: m.company, email: m.email })),
+      totals: s.totals.map((t) => ({
+        stream: t.stream,
+        material_category: t.materialCode,
+        material: t.material,
+        unit: t.unit,
+        quantity: t.quantity,
+        client_count: t.clientCount,
+        line_count: t.lineCount,
+      })),
+      stream_totals: s.streamTotals,
+      units_sold: s.unitsSold.map((u) => ({ stream: u.stream, quantity: u.quantity, client_count: u.clientCount })),
+    };
+  }
+
   @ApiProperty({ example: '2025-S1', pattern: PERIOD_PATTERN_TEXT })
   period!: string;
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { utcText } from '../declarations.repository.js';
-import { inSnapshot, type SnapshotQuery, streamInSnapshot } from '../../database/streamed-query.js';
-import { periodEndInstant } from '../../calendar/half-year.js';
+import { utcText } from '../declarations/declarations.repository.js';
+import { inSnapshot, type SnapshotQuery, streamInSnapshot } from '../database/streamed-query.js';
+import { periodEndInstant } from '../calendar/half-year.js';
 import { LIABLE } from './liability.js';
+import type { PeriodFigures } from './period-summary.js';
 import { productElements, type ProductElementRow } from './export-products.js';
 
 /** One line of a period's export, with its declaration and client (the CSV row). */
@@ -39,27 +40,6 @@ export type ExportDetailRow = ExportLineRow & {
   derived: boolean;
   element: boolean;
 } & { [K in Exclude<keyof ProductElementRow, 'stream' | 'materialCode' | 'kg'>]: ProductElementRow[K] | null };
-
-export interface SummaryTotalRow {
-  stream: string;
-  materialCode: string | null;
-  /** The submitted text when it names no published category; null otherwise. */
-  material: string | null;
-  unit: string;
-  quantity: string;
-  clientCount: number;
-  lineCount: number;
-}
-
-export interface PeriodSummaryRows {
-  confirmedClients: number;
-  liableClients: number;
-  declaredClients: number;
-  missing: { clientId: string; company: string | null; email: string | null }[];
-  totals: SummaryTotalRow[];
-  streamTotals: { stream: string; unit: string; quantity: string }[];
-  unitsSold: { stream: string; quantity: string; clientCount: number }[];
-}
 
 /** The current revision of every client for `$1`, one row per line, in client then line order. */
 export const EXPORT_LINES = `
@@ -109,7 +89,7 @@ const NO_PRODUCT = { reference: null, name: null, gtin: null, validFrom: null, u
  * packaging elements of the product versions it was derived from (by product reference, then
  * element position); the line rows come first so that a declaration's head can be written before
  * its products stream by. Read in bounded statements (DECLARATIONS_PER_CHUNK declarations, one
- * declaration's lines, PRODUCTS_PER_CHUNK products) as the reader takes the rows: no statement sorts
+ * declaration's lines, PRODUCTS_PER_CHUNK products, products/used-products.read-model.ts) as the reader takes the rows: no statement sorts
  * a whole catalogue or period, and the embedded database answers others between them.
  */
 async function* detailRows(query: SnapshotQuery, period: string): AsyncGenerator<ExportDetailRow> {
@@ -176,7 +156,7 @@ export class PeriodExportRepository {
    * snapshot. Missing: the clients liable for the period (see liability.ts) without a current
    * declaration, and only once the period has ended (`ended`).
    */
-  async summary(period: string, ended: boolean): Promise<PeriodSummaryRows> {
+  async summary(period: string, ended: boolean): Promise<PeriodFigures> {
     const end = periodEndInstant(period);
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const [counts]: { confirmedClients: number; liableClients: number; declaredClients: number }[] = await manager.query(

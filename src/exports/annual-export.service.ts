@@ -2,15 +2,15 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { CSV_DIALECTS, type CsvDialectName } from '../../common/csv/csv-dialect.js';
-import { perLanguage } from '../../i18n/languages.js';
-import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../../common/csv/write-csv.js';
-import { NotFoundProblem, ValidationProblem } from '../../common/problem/problem.js';
-import { csvHeader } from '../../i18n/csv-columns.js';
-import { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
-import { Clock } from '../../calendar/clock.js';
+import { CSV_DIALECTS, type CsvDialectName } from '../common/csv/csv-dialect.js';
+import { perLanguage } from '../i18n/languages.js';
+import { CSV_MEDIA_TYPE, csvDecimal, csvRow, UTF8_BOM } from '../common/csv/write-csv.js';
+import { NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
+import { csvHeader } from '../i18n/csv-columns.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { Clock } from '../calendar/clock.js';
 import { type AnnualDetailRow, type AnnualRow, AnnualExportRepository, type AnnualSnapshot } from './annual-export.repository.js';
-import { periodEnded } from '../../calendar/half-year.js';
+import { periodEnded } from '../calendar/half-year.js';
 import {
   type ExportDetail,
   PRODUCT_COLUMN_CODES,
