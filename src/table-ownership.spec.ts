@@ -155,8 +155,13 @@ const ALLOWED: { file: string; tables: string[]; why: string }[] = [
     why: 'who is due a reminder is one statement over the liable clients, and whether the last one reached them',
   },
   {
+    file: 'src/operator-console/standing.repository.ts',
+    tables: ['clients', 'client_streams', 'declarations', 'declaration_lines'],
+    why: "the console's standing of every client for a half-year or a year (declared, to declare, overdue): one statement across clients, streams and filings, as the reminders' list is",
+  },
+  {
     file: 'src/dashboard/overview.repository.ts',
-    tables: ['clients', 'client_streams', 'dashboard_sessions', 'declarations', 'declaration_lines'],
+    tables: ['clients', 'dashboard_sessions', 'declarations', 'declaration_lines'],
     why: "the overview page reads four modules' tables itself; to go through their repositories when the page's rewrite lands",
   },
 ];
