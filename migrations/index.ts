@@ -17,6 +17,7 @@ import { SignInLinkAddress1797610000000 } from './1797610000000-sign-in-link-add
 import { MailOutbox1797620000000 } from './1797620000000-mail-outbox.js';
 import { IdempotencyClaimOwner1797680000000 } from './1797680000000-idempotency-claim-owner.js';
 import { DeclarationUnitsSold1797700000000 } from './1797700000000-declaration-units-sold.js';
+import { ProductFileColumns1797710000000 } from './1797710000000-product-file-columns.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -39,4 +40,5 @@ export const MIGRATIONS: Function[] = [
   MailOutbox1797620000000,
   IdempotencyClaimOwner1797680000000,
   DeclarationUnitsSold1797700000000,
+  ProductFileColumns1797710000000,
 ];

@@ -243,6 +243,72 @@ export const dashboardPagesEn = {
     reportHelp: (total: number, max: number) =>
       `Your file back with one row per problem: its row number in your file, its type (error or warning), its code and what to do, in your file’s format, to open beside it. It lists at most ${n(max)} problems${total > max ? `: here the first ${n(max)} of ${n(total)}; fix them, then upload the file again to see the others` : ''}.`,
   },
+  productFile: {
+    /** The header of the per-product template, per column code (products/spreadsheet/product-sheet.ts reads these first). */
+    columns: {
+      product: 'product',
+      units: 'units sold in the half-year',
+      element: 'packaging element',
+      material: 'material',
+      weight_g: 'weight (g)',
+      per_unit: 'number per unit',
+      stream: 'stream',
+    },
+    byFile: 'From your per-product spreadsheet',
+    lead: `One row per packaging element of each product: the product (its name or reference), its consumer sales units (UVC) sold in the half-year, the element, its material (a published category, by name), its weight in grams and how many a unit holds. Write the units sold on the product's first row only or on every row; a row whose product cell is empty belongs to the product above. Write numbers as usual: 60,000 or 45.5.`,
+    templates: 'Templates, with an example and the materials:',
+    templateFile: (extension: string) => `per-product-template.${extension}`,
+    templateName: { xlsx: 'Excel (.xlsx)', ods: 'LibreOffice (.ods)', csv: 'CSV' },
+    sheetProducts: 'Products',
+    sheetMaterials: 'Materials',
+    materialsNote: 'The published material categories of the stream: write one of these names in the material column.',
+    examples: {
+      shortbread: 'Shortbread biscuits, 200 g box',
+      butter: 'Butter biscuits, 150 g box',
+      spread: 'Caramel spread, 220 g jar',
+      box: 'box',
+      film: 'film',
+      jar: 'jar',
+      lid: 'lid',
+    },
+    file: 'Your file (.xlsx, .ods or .csv)',
+    upload: 'Upload and check',
+    columnsTitle: 'Which column is which?',
+    columnsLead: (file: string) =>
+      `The headers of ${file} are not the template's. Say once which of its columns holds each piece of information: it is remembered for your next upload.`,
+    column: 'Column',
+    noColumn: '(none)',
+    optional: '(optional)',
+    columnsSubmit: 'Use these columns and check',
+    columnsInvalid: 'Choose a column for the product, the units sold, the material and the weight, each column once.',
+    where: (row: number, column: string | undefined) => (column ? `Row ${n(row)}, column “${column}”` : `Row ${n(row)}`),
+    refused: {
+      not_a_spreadsheet: 'This file is not a spreadsheet that can be read: save it as .xlsx, .ods or CSV, then upload it again.',
+      empty_file: 'The file is empty: choose the file of your products.',
+      spreadsheet_too_big: (max: number) =>
+        `The file holds far more than a per-product file does (over ${n(Math.round(max / 1048576))} MB once opened): it was not read. Upload the sheet of your products alone, at most ${n(5000)} rows.`,
+      too_many_rows: (max: number) => `The file has more than ${n(max)} rows: split it, or declare per material with the form.`,
+    },
+    problems: {
+      product_missing: 'No product is named on this row or above it: write the product’s name or reference on its first row.',
+      units_missing: `The product’s units sold in the half-year are missing: write them on its first row, e.g. ${n(40000)}.`,
+      inconsistent_units: (first: number) =>
+        `The units sold differ from those of row ${n(first)}, of the same product: write them once, or the same on every row.`,
+      stream_column: 'Your account has several streams: add a stream column (e.g. EMB) to the file.',
+      too_many_products: (max: number) =>
+        `The file has more than ${n(max)} products: split it into several half-year files, or declare per material.`,
+    },
+    productsTitle: 'Per product',
+    productsCaption: (count: number) => `The ${times(count, 'product', 'products')} of the file and their packaging`,
+    productsMore: (shown: number, total: number) => `The first ${n(shown)} of ${n(total)} products are shown; all of them are filed.`,
+    product: 'Product',
+    unitsSold: 'Units sold',
+    packaging: 'Packaging',
+    element: (material: string, grams: string, perUnit: number) => `${material}, ${grams} g${perUnit === 1 ? '' : ` × ${n(perUnit)}`}`,
+    keep: 'Keep these products as my catalogue',
+    keepHint: 'Their packaging and their units sold are saved on the Products page: next half-year, you only type the units sold.',
+    derivedFrom: 'Derived from your products and their sales in the half-year.',
+  },
   signIn: {
     signedOutEverywhere: 'You are signed out on every browser and device.',
     emailNonAscii:

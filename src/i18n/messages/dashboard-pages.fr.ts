@@ -233,6 +233,73 @@ export const dashboardPagesFr = {
     reportHelp: (total: number, max: number) =>
       t`Votre fichier en retour, avec une ligne par problème : son numéro de ligne dans votre fichier, son type (erreur ou avertissement), son code et la correction à apporter, au format de votre fichier, à ouvrir à côté de celui-ci. Il liste au plus ${n(max)} problèmes${total > max ? t` : ici les ${n(max)} premiers sur ${n(total)} ; corrigez-les, puis renvoyez le fichier pour voir les suivants` : ''}.`,
   },
+  productFile: {
+    columns: {
+      product: 'produit',
+      units: 'UVC vendues sur le semestre',
+      element: 'élément d’emballage',
+      material: 'matériau',
+      weight_g: 'poids (g)',
+      per_unit: 'nombre par UVC',
+      stream: 'filière',
+    },
+    byFile: 'À partir de votre tableur par produit',
+    lead: t`Une ligne par élément d'emballage de chaque produit : le produit (son nom ou sa référence), ses unités de vente consommateur (UVC) vendues sur le semestre, l'élément, son matériau (une catégorie publiée, par son nom), son poids en grammes et leur nombre par UVC. Indiquez les UVC vendues sur la première ligne du produit seulement ou sur chacune ; une ligne dont la case produit est vide appartient au produit du dessus. Écrivez les nombres comme d'habitude : ${n(60000)} ou ${n('45.5')}.`,
+    templates: t`Modèles, avec un exemple et la liste des matériaux :`,
+    templateFile: (extension: string) => `modele-par-produit.${extension}`,
+    templateName: { xlsx: 'Excel (.xlsx)', ods: 'LibreOffice (.ods)', csv: 'CSV' },
+    sheetProducts: 'Produits',
+    sheetMaterials: 'Matériaux',
+    materialsNote: t`Les catégories de matériaux publiées de la filière : écrivez l'un de ces noms dans la colonne matériau.`,
+    examples: {
+      shortbread: 'Sablés nature, boîte de 200 g',
+      butter: 'Palets bretons, boîte de 150 g',
+      spread: 'Pâte à tartiner caramel, pot de 220 g',
+      box: 'boîte',
+      film: 'film',
+      jar: 'pot',
+      lid: 'couvercle',
+    },
+    file: 'Votre fichier (.xlsx, .ods ou .csv)',
+    upload: 'Envoyer et vérifier',
+    columnsTitle: t`Quelle colonne contient quoi ?`,
+    columnsLead: (file: string) =>
+      t`Les en-têtes de ${file} ne sont pas ceux du modèle. Indiquez une fois quelle colonne contient chaque information : ce choix est retenu pour votre prochain envoi.`,
+    column: 'Colonne',
+    noColumn: '(aucune)',
+    optional: '(facultatif)',
+    columnsSubmit: 'Utiliser ces colonnes et vérifier',
+    columnsInvalid: t`Choisissez une colonne pour le produit, les UVC vendues, le matériau et le poids, chaque colonne une seule fois.`,
+    where: (row: number, column: string | undefined) => (column ? t`Ligne ${n(row)}, colonne « ${column} »` : `Ligne ${n(row)}`),
+    refused: {
+      not_a_spreadsheet: t`Ce fichier n'est pas un tableur lisible : enregistrez-le au format .xlsx, .ods ou CSV, puis envoyez-le de nouveau.`,
+      empty_file: t`Le fichier est vide : choisissez le fichier de vos produits.`,
+      spreadsheet_too_big: (max: number) =>
+        t`Le fichier contient bien plus qu'un tableur par produit (plus de ${n(Math.round(max / 1048576))} Mo une fois ouvert) : il n'a pas été lu. Envoyez la seule feuille de vos produits, ${n(5000)} lignes au plus.`,
+      too_many_rows: (max: number) =>
+        t`Le fichier compte plus de ${n(max)} lignes : scindez-le, ou déclarez par matériau avec le formulaire.`,
+    },
+    problems: {
+      product_missing: t`Aucun produit n'est indiqué sur cette ligne ni au-dessus : écrivez le nom ou la référence du produit sur sa première ligne.`,
+      units_missing: t`Les UVC vendues du produit sur le semestre manquent : indiquez-les sur sa première ligne, par exemple ${n(40000)}.`,
+      inconsistent_units: (first: number) =>
+        t`Les UVC vendues diffèrent de celles de la ligne ${n(first)}, du même produit : indiquez-les une seule fois, ou les mêmes sur chaque ligne.`,
+      stream_column: t`Votre compte compte plusieurs filières : ajoutez au fichier une colonne filière (par exemple EMB).`,
+      too_many_products: (max: number) => t`Le fichier compte plus de ${n(max)} produits : scindez-le, ou déclarez par matériau.`,
+    },
+    productsTitle: 'Par produit',
+    productsCaption: (count: number) =>
+      `${plural('fr', count, { one: 'Le', other: 'Les' })} ${times(count, 'produit', 'produits')} du fichier et leur emballage`,
+    productsMore: (shown: number, total: number) =>
+      t`Les ${n(shown)} premiers produits sur ${n(total)} sont affichés ; tous sont déclarés.`,
+    product: 'Produit',
+    unitsSold: 'UVC vendues',
+    packaging: 'Emballage',
+    element: (material: string, grams: string, perUnit: number) => `${material}, ${grams}\u00a0g${perUnit === 1 ? '' : ` × ${n(perUnit)}`}`,
+    keep: 'Garder ces produits comme catalogue',
+    keepHint: t`Leur emballage et leurs UVC vendues sont enregistrés sur la page Produits : le semestre prochain, vous n'aurez qu'à saisir les UVC vendues.`,
+    derivedFrom: t`Calculée à partir de vos produits et de leurs ventes du semestre.`,
+  },
   signIn: {
     signedOutEverywhere: 'Vous êtes déconnecté sur tous vos navigateurs et appareils.',
     emailNonAscii: t`Saisissez l'adresse de votre compte en lettres latines, chiffres, points, tirets, traits de soulignement, signes plus et @ seulement : elle contient un autre caractère (peut-être une lettre d'un autre alphabet qui ressemble à une lettre latine).`,

@@ -1281,7 +1281,7 @@ export const en = {
     contribution: (reference: string, units: string, kg: string) => `${reference}: ${units} units, ${kg} kg`,
     contributionsOmitted: (products: string, max: string) =>
       `${products} products give these lines: beyond ${max}, this page shows the totals only. Your software can read each product’s share from the API (derived-declaration/contributions).`,
-    fileDeclaration: 'File this declaration',
+    fileDeclaration: 'Check this declaration',
     fileHint:
       'It becomes a new revision of the half-year, like a declaration entered by hand; the products and sales it used are recorded with it.',
     lastFiled: (revision: number, receipt: string) => `Last filed from the catalogue: revision ${revision}, receipt ${receipt}.`,

@@ -1276,7 +1276,7 @@ export const fr = {
     contribution: (reference: string, units: string, kg: string) => t`${reference} : ${units} UVC, ${kg} kg`,
     contributionsOmitted: (products: string, max: string) =>
       t`${products} produits composent ces lignes : au-delà de ${max}, cette page n'affiche que les totaux. Votre logiciel peut lire la part de chaque produit par l'API (derived-declaration/contributions).`,
-    fileDeclaration: 'Déposer cette déclaration',
+    fileDeclaration: 'Vérifier cette déclaration',
     fileHint: t`Elle devient une nouvelle version de la déclaration du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
     lastFiled: (revision: number, receipt: string) =>
       t`Dernier dépôt à partir du catalogue : version ${revision}, accusé de réception ${receipt}.`,
