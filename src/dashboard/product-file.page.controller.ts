@@ -50,7 +50,7 @@ const SAMPLE_ROWS = 3;
  */
 @ApiExcludeController()
 @DashboardPage()
-@Controller('dashboard/declarations/product-file')
+@Controller('dashboard/declarations')
 export class ProductFilePageController {
   constructor(
     private readonly views: DashboardViews,
@@ -62,7 +62,7 @@ export class ProductFilePageController {
     private readonly clock: Clock,
   ) {}
 
-  @Post()
+  @Post('product-file')
   @Accepts('multipart')
   async upload(
     @Req() req: Request,
@@ -96,7 +96,7 @@ export class ProductFilePageController {
   }
 
   /** The column step's answer: which column holds what, remembered for her next file; then the check page. */
-  @Post('columns')
+  @Post('product-file/columns')
   @Accepts('form')
   async columns(
     @Req() req: Request,
@@ -121,7 +121,7 @@ export class ProductFilePageController {
   }
 
   /** The template in the page's language: `.xlsx` (with a material drop-down), `.ods` or `.csv`. */
-  @Get(':name')
+  @Get('product-file/:name')
   template(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @Param('name') name: string): void {
     const format = /^template\.(xlsx|ods|csv)$/.exec(name)?.[1] as SpreadsheetFormat | undefined;
     if (!format) throw new NotFoundProblem('Template');
@@ -168,7 +168,7 @@ export class ProductFilePageController {
     const words = MESSAGES[language].dashboardPages.productFile;
     const stream = this.streamOf(account);
     if (mapping.stream === undefined && stream === undefined)
-      return this.errors(req, res, { period, fileName, errors: [{ where: undefined, message: words.problems.stream_column }] });
+      return this.errors(req, res, { period, fileName, errors: [{ where: undefined, message: words.streamColumn }] });
     const sheet = readProductSheet(rows, mapping, { stream, period, convention: numberConvention(language) });
     try {
       const file = this.products.productFile(sheet, period);
@@ -192,10 +192,7 @@ export class ProductFilePageController {
     const params = (error.params ?? {}) as Record<string, unknown>;
     const column = typeof params.column === 'string' ? params.column : undefined;
     const where = error.row !== undefined ? words.where(error.row, column) : fieldPosition(language, error);
-    const own = words.problems as Record<string, string | ((value: number) => string)>;
-    const message = Object.hasOwn(own, error.code)
-      ? ((text) => (typeof text === 'function' ? text(Number(params.first ?? params.max ?? 0)) : text))(own[error.code]!)
-      : fieldMessage(language, error);
+    const message = fieldMessage(language, error);
     return { where, message };
   }
 

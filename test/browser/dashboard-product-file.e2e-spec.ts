@@ -77,7 +77,7 @@ describe('her per-product file in Chromium', () => {
 
       await page.getByLabel('Semestre').first().fill('2026-S1');
       const own = ['Article', 'Ventes S1', 'Composant', 'Matière première', 'Grammage', 'Qté'];
-      await page.getByLabel('Votre fichier (.xlsx, .ods ou .csv)').setInputFiles({
+      await page.getByLabel('Votre fichier (Excel, LibreOffice ou CSV)').setInputFiles({
         name: 'mes-produits.xlsx',
         mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
         buffer: book(own, BISCUITS, 'xlsx'),
@@ -120,7 +120,7 @@ describe('her per-product file in Chromium', () => {
       await page.getByRole('heading', { name: 'From your per-product spreadsheet' }).waitFor();
       await page.getByLabel('Half-year').first().fill('2026-S1');
       const header = ['product', 'units sold in the half-year', 'packaging element', 'material', 'weight (g)', 'number per unit'];
-      await page.getByLabel('Your file (.xlsx, .ods or .csv)').setInputFiles({
+      await page.getByLabel('Your file (Excel, LibreOffice or CSV)').setInputFiles({
         name: 'products.ods',
         mimeType: 'application/vnd.oasis.opendocument.spreadsheet',
         buffer: book(header, BISCUITS, 'ods'),

@@ -256,11 +256,11 @@ export const dashboardPagesFr = {
       butter: 'Palets bretons, boîte de 150 g',
       spread: 'Pâte à tartiner caramel, pot de 220 g',
       box: 'boîte',
-      film: 'film',
+      film: 'film plastique',
       jar: 'pot',
       lid: 'couvercle',
     },
-    file: 'Votre fichier (.xlsx, .ods ou .csv)',
+    file: 'Votre fichier (Excel, LibreOffice ou CSV)',
     upload: 'Envoyer et vérifier',
     columnsTitle: t`Quelle colonne contient quoi ?`,
     columnsLead: (file: string) =>
@@ -272,21 +272,14 @@ export const dashboardPagesFr = {
     columnsInvalid: t`Choisissez une colonne pour le produit, les UVC vendues, le matériau et le poids, chaque colonne une seule fois.`,
     where: (row: number, column: string | undefined) => (column ? t`Ligne ${n(row)}, colonne « ${column} »` : `Ligne ${n(row)}`),
     refused: {
-      not_a_spreadsheet: t`Ce fichier n'est pas un tableur lisible : enregistrez-le au format .xlsx, .ods ou CSV, puis envoyez-le de nouveau.`,
+      not_a_spreadsheet: t`Ce fichier n'est pas un tableur lisible : enregistrez-le au format Excel (xlsx), LibreOffice (ods) ou CSV, puis envoyez-le de nouveau.`,
       empty_file: t`Le fichier est vide : choisissez le fichier de vos produits.`,
       spreadsheet_too_big: (max: number) =>
         t`Le fichier contient bien plus qu'un tableur par produit (plus de ${n(Math.round(max / 1048576))} Mo une fois ouvert) : il n'a pas été lu. Envoyez la seule feuille de vos produits, ${n(5000)} lignes au plus.`,
       too_many_rows: (max: number) =>
         t`Le fichier compte plus de ${n(max)} lignes : scindez-le, ou déclarez par matériau avec le formulaire.`,
     },
-    problems: {
-      product_missing: t`Aucun produit n'est indiqué sur cette ligne ni au-dessus : écrivez le nom ou la référence du produit sur sa première ligne.`,
-      units_missing: t`Les UVC vendues du produit sur le semestre manquent : indiquez-les sur sa première ligne, par exemple ${n(40000)}.`,
-      inconsistent_units: (first: number) =>
-        t`Les UVC vendues diffèrent de celles de la ligne ${n(first)}, du même produit : indiquez-les une seule fois, ou les mêmes sur chaque ligne.`,
-      stream_column: t`Votre compte compte plusieurs filières : ajoutez au fichier une colonne filière (par exemple EMB).`,
-      too_many_products: (max: number) => t`Le fichier compte plus de ${n(max)} produits : scindez-le, ou déclarez par matériau.`,
-    },
+    streamColumn: t`Votre compte compte plusieurs filières : ajoutez au fichier une colonne filière (par exemple EMB).`,
     productsTitle: 'Par produit',
     productsCaption: (count: number) =>
       `${plural('fr', count, { one: 'Le', other: 'Les' })} ${times(count, 'produit', 'produits')} du fichier et leur emballage`,

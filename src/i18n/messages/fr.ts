@@ -208,6 +208,12 @@ const productFields = {
     t`${p.value ?? 'Ce produit'} n'a pas d'emballage applicable en ${p.period ?? 'ce semestre'} : son emballage ne s'applique qu'à partir d'un semestre ultérieur. Envoyez son emballage à partir de ${p.period ?? 'ce semestre'} ou d'un semestre antérieur.`,
   nothing_to_derive: (p) =>
     t`Aucune vente n'est enregistrée pour ${p.period ?? 'ce semestre'} : envoyez d'abord le nombre d'UVC vendues par produit.`,
+  product_missing: () =>
+    t`Aucun produit n'est indiqué sur cette ligne ni au-dessus : écrivez le nom ou la référence du produit sur sa première ligne.`,
+  units_missing: () =>
+    t`Les UVC vendues du produit sur le semestre manquent : indiquez-les sur sa première ligne, par exemple ${n(40000)}.`,
+  inconsistent_units: (p) =>
+    t`Les UVC vendues diffèrent de celles ${p.first === undefined ? t`d'une autre ligne` : t`de la ligne ${n(p.first)}`} du même produit : indiquez-les une seule fois, ou les mêmes sur chaque ligne.`,
 } satisfies { [K in keyof ProductFieldParams]: (p: ProductFieldParams[K]) => string };
 
 export const fr = {

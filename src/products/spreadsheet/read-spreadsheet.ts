@@ -30,9 +30,11 @@ export const SPREADSHEET_LIMITS: SpreadsheetLimits = { maxRows: 10_001, maxInfla
 const ACCEPT = 'multipart/form-data (an .xlsx, .ods or .csv file)';
 
 /** A file that is not one of the three formats, or past a bound: a 422 that names why. */
+export type RefusedCode = 'not_a_spreadsheet' | 'spreadsheet_too_big' | 'too_many_rows' | 'empty_file';
+
 export class SpreadsheetRefused extends Error {
   constructor(
-    readonly code: 'not_a_spreadsheet' | 'spreadsheet_too_big' | 'too_many_rows' | 'empty_file',
+    readonly code: RefusedCode,
     readonly detail: string,
     readonly params: Record<string, string | number> = {},
   ) {
@@ -81,6 +83,7 @@ function readZipped(bytes: Buffer, limits: SpreadsheetLimits): SpreadsheetTable 
       cellStyles: false,
       cellDates: false,
       cellNF: false,
+      cellText: false,
       bookVBA: false,
       bookDeps: false,
       sheetRows: limits.maxRows + 1,
