@@ -283,7 +283,8 @@ export const dashboardPagesEn = {
     columnsInvalid: 'Choose a column for the product, the units sold, the material and the weight, each column once.',
     where: (row: number, column: string | undefined) => (column ? `Row ${n(row)}, column “${column}”` : `Row ${n(row)}`),
     refused: {
-      not_a_spreadsheet: 'This file is not a spreadsheet that can be read: save it as Excel (xlsx), LibreOffice (ods) or CSV, then upload it again.',
+      not_a_spreadsheet:
+        'This file is not a spreadsheet that can be read: save it as Excel (xlsx), LibreOffice (ods) or CSV, then upload it again.',
       empty_file: 'The file is empty: choose the file of your products.',
       spreadsheet_too_big: (max: number) =>
         `The file holds far more than a per-product file does (over ${n(Math.round(max / 1048576))} MB once opened): it was not read. Upload the sheet of your products alone, at most ${n(5000)} rows.`,
