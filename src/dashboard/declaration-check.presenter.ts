@@ -92,10 +92,11 @@ export class DeclarationCheckPresenter {
       { title: m.check.title, nav: 'declarations', liveData: true },
       {
         period: declaration.period,
-        lines: declaration.lines.map((l) => ({
-          ...l,
-          category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null,
-        })),
+        lines: declaration.lines.map((l) => {
+          const category = l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null;
+          // A line derived from products names its material by code: a person reads its published name instead.
+          return { ...l, material: category !== null && l.material === l.materialCode ? category : l.material, category };
+        }),
         totals: checked.totals,
         unitsSold: declaration.unitsSold,
         countsOnly: this.countsOnly(declaration.lines, declaration.unitsSold),

@@ -81,14 +81,25 @@ function linesOf(page: PageResponse): string[] {
 }
 
 const FR_LINES = [
-  'glass kg 4\u202f200',
-  'glass UVC 20\u202f000',
-  'paper_cardboard kg 3\u202f185',
-  'paper_cardboard UVC 70\u202f000',
-  'plastic_pe_pp_flexible kg 224',
-  'plastic_pe_pp_flexible UVC 70\u202f000',
-  'steel kg 120',
-  'steel UVC 20\u202f000',
+  'Verre kg 4\u202f200',
+  'Verre UVC 20\u202f000',
+  'Papier-carton kg 3\u202f185',
+  'Papier-carton UVC 70\u202f000',
+  'Emballages souples en PE et PP kg 224',
+  'Emballages souples en PE et PP UVC 70\u202f000',
+  'Acier kg 120',
+  'Acier UVC 20\u202f000',
+];
+/** The same lines on an English page: materials by their English names (never their codes), numbers the English way. */
+const EN_LINES = [
+  'Glass kg 4,200',
+  'Glass UVC 20,000',
+  'Paper and cardboard kg 3,185',
+  'Paper and cardboard UVC 70,000',
+  'Flexible PE and PP packaging kg 224',
+  'Flexible PE and PP packaging UVC 70,000',
+  'Steel kg 120',
+  'Steel UVC 20,000',
 ];
 
 describe('a per-product file to a filed declaration', () => {
@@ -107,6 +118,8 @@ describe('a per-product file to a filed declaration', () => {
       /<li id="units-sold-EMB">Unités vendues \(UVC\), Emballages ménagers \(EMB\)\u00a0: <strong>90\u202f000\u00a0UVC<\/strong><\/li>/,
     );
     expect(linesOf(check)).toEqual(FR_LINES);
+    // Materials by their published names, never their codes.
+    expect(main).not.toMatch(/paper_cardboard|plastic_pe_pp_flexible|\bglass\b|\bsteel\b/);
     expect(main).toContain('<th scope="row" data-label="Produit">Sablés nature</th>');
     expect(main).toContain('<li>Papier-carton, 45,5\u00a0g</li>');
     expect(main).toContain('Garder ces produits comme catalogue');
@@ -177,7 +190,7 @@ describe('a per-product file to a filed declaration', () => {
     const browser = await signedIn(t, clientId, language);
     const check = await upload(browser, name, content());
     expect(check.status).toBe(200);
-    expect(linesOf(check).map((line) => line.replace(/,/g, '\u202f'))).toEqual(FR_LINES);
+    expect(linesOf(check)).toEqual(language === 'fr' ? FR_LINES : EN_LINES);
     expect(mainOf(check.html)).toMatch(/<li id="units-sold-EMB">[^<]*<strong>90[\u202f,]000\u00a0UVC<\/strong>/);
     // Without keeping: filed, and the catalogue left as it was.
     const filed = await browser.declare(check, 'Jane Smith');
