@@ -17,6 +17,7 @@ import { SignInLinkAddress1797610000000 } from './1797610000000-sign-in-link-add
 import { MailOutbox1797620000000 } from './1797620000000-mail-outbox.js';
 import { IdempotencyClaimOwner1797680000000 } from './1797680000000-idempotency-claim-owner.js';
 import { DeclarationUnitsSold1797700000000 } from './1797700000000-declaration-units-sold.js';
+import { ProductFileColumns1797710000000 } from './1797710000000-product-file-columns.js';
 import { OperatorConsole1797730000001 } from './1797730000001-operator-console.js';
 import { LanguageCodes1797760000001 } from './1797760000001-language-codes.js';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS: Function[] = [
   MailOutbox1797620000000,
   IdempotencyClaimOwner1797680000000,
   DeclarationUnitsSold1797700000000,
+  ProductFileColumns1797710000000,
   OperatorConsole1797730000001,
   LanguageCodes1797760000001,
 ];

@@ -1067,6 +1067,7 @@ describe('schema and documentation', () => {
       'client_streams',
       'reminders',
       'mail_outbox',
+      'product_file_columns',
     ]);
     const { rows } = await t.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,

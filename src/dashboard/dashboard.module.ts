@@ -7,7 +7,9 @@ import { DeclarationsModule } from '../declarations/declarations.module.js';
 import { ReferenceModule } from '../reference/reference.module.js';
 import { DashboardViews } from './dashboard-views.js';
 import { DeclarationsPageController } from './declarations.page.controller.js';
+import { DeclarationCheckPresenter } from './declaration-check.presenter.js';
 import { OverviewPageController } from './overview.page.controller.js';
+import { ProductFilePageController } from './product-file.page.controller.js';
 import { OverviewRepository } from './overview.repository.js';
 import { ProductsPageController } from './products.page.controller.js';
 import { ProductsModule } from '../products/products.module.js';
@@ -23,9 +25,17 @@ const isDashboard = (req: Request) => req.path === '/dashboard' || req.path.star
 /** The client dashboard: sign-in, overview, tokens, declarations; server-rendered pages. */
 @Module({
   imports: [AuthModule, AccountsModule, DeclarationsModule, ProductsModule, ReferenceModule],
-  controllers: [SignInPageController, OverviewPageController, TokensPageController, DeclarationsPageController, ProductsPageController],
+  controllers: [
+    SignInPageController,
+    OverviewPageController,
+    TokensPageController,
+    ProductFilePageController,
+    DeclarationsPageController,
+    ProductsPageController,
+  ],
   providers: [
     DashboardViews,
+    DeclarationCheckPresenter,
     OverviewRepository,
     {
       provide: DASHBOARD_PAGE_PROBLEMS,

@@ -14,7 +14,14 @@ import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
 import { renderDeclarationTemplate } from '../reference/render-reference.js';
 import { uploadReport } from './upload-report.js';
-import { type CheckedDeclaration, DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
+import {
+  type CheckedDeclaration,
+  DeclarationsService,
+  type SubmitOptions,
+  type SubmitResult,
+} from '../declarations/declarations.service.js';
+import { type CheckPageOptions, DeclarationCheckPresenter, type PendingProduct } from './declaration-check.presenter.js';
+import { type KeptProduct, ProductsService } from '../products/products.service.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
 import { MailOutbox, type OutgoingMail } from '../mail/mail-outbox.js';
 import type { DeclarationDto } from '../declarations/dto/declaration.dto.js';
@@ -69,6 +76,8 @@ export class DeclarationsPageController {
     private readonly csrf: CsrfProtection,
     private readonly outbox: MailOutbox,
     private readonly accounts: AccountsService,
+    private readonly check: DeclarationCheckPresenter,
+    private readonly products: ProductsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.baseUrl = config.publicBaseUrl;
@@ -216,9 +225,7 @@ export class DeclarationsPageController {
   ): Promise<void> {
     const language = this.views.language(req, res);
     const words = MESSAGES[language].dashboardPages.check;
-    const pending = openPending(field(body, 'pending'), field(body, 'seal'), (value, seal) =>
-      this.csrf.verifySeal(PENDING, client.sessionId ?? '', value, seal),
-    );
+    const pending = this.check.open(field(body, 'pending'), field(body, 'seal'), client);
     if (!pending) {
       // Tampered with, or sealed for another session: nothing is filed; the person starts again.
       const errors = [{ where: undefined, message: words.expired, line: null, field: null }];
@@ -226,6 +233,11 @@ export class DeclarationsPageController {
     }
     const lines = pending.lines.map(([stream, material, unit, quantity]) => ({ stream, material, unit, quantity }));
     const unitsSold = pending.unitsSold ?? [];
+    const source = pending.source ?? 'form';
+    // "Change" goes back to where the lines came from: the form, the file upload, or the products page.
+    if (field(body, 'action') === 'edit' && source === 'file') return res.redirect(303, '/dashboard/declarations/new#by-product-file');
+    if (field(body, 'action') === 'edit' && source === 'derived')
+      return res.redirect(303, `/dashboard/products/derived?period=${encodeURIComponent(pending.period)}`);
     if (field(body, 'action') === 'edit')
       return this.form(req, res, account, {
         period: pending.period,
@@ -245,9 +257,12 @@ export class DeclarationsPageController {
       .replace(/\s+/gu, ' ')
       .trim();
     const nameError = name === '' ? words.nameMissing : name.length > MAX_NAME ? words.nameTooLong : null;
+    // A per-product file's products, kept as the catalogue in the filing's transaction when she asked.
+    const keep = source === 'file' && field(body, 'keep') === '1' && (pending.products?.length ?? 0) > 0;
+    const again = { lineOf: null, source, products: pending.products, keep };
     if (nameError)
       return this.checkPage(req, res, client, await this.declarations.check(account, declaration), {
-        lineOf: null,
+        ...again,
         name,
         nameError,
         status: 422,
@@ -257,20 +272,31 @@ export class DeclarationsPageController {
     const mailTo = this.outbox.enabled ? account.profile.email : null;
     const mailLanguage = mailTo ? (await this.accounts.get(account.clientId)).language : null;
     let result: SubmitResult;
+    const origin = { ...submissionOrigin(req), declaredByName: name };
+    const writer = {
+      clientId: client.clientId,
+      mode: client.mode,
+      tokenId: null,
+      sessionId: client.sessionId ?? null,
+      requestId: typeof req.id === 'string' ? req.id : null,
+    };
+    const options: SubmitOptions = {
+      // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
+      onStored: async (manager, stored, filed) => {
+        if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
+        if (keep) await this.products.keepAsCatalogue(manager, writer, pending.period, productsOf(pending.products!));
+        if (mailTo && mailLanguage) await this.outbox.enqueue(manager, this.filedMail(account, mailTo, mailLanguage, filed));
+      },
+    };
     try {
-      result = await this.declarations.submit(
-        account,
-        declaration,
-        undefined,
-        { ...submissionOrigin(req), declaredByName: name },
-        {
-          // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
-          onStored: async (manager, stored, filed) => {
-            if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
-            if (mailTo && mailLanguage) await this.outbox.enqueue(manager, this.filedMail(account, mailTo, mailLanguage, filed));
-          },
-        },
-      );
+      result =
+        source === 'derived'
+          ? // Derived again from the catalogue and sales in the filing's transaction: filed only if they still give the checked lines.
+            await this.products.file(account, writer, pending.period, undefined, origin, {
+              ...options,
+              expected: pending.lines.map(([stream, material, unit, quantity]) => [stream, material, unit, quantity]),
+            })
+          : await this.declarations.submit(account, declaration, undefined, origin, options);
     } catch (error) {
       if (error instanceof ValidationProblem) {
         // The rules changed under the checked lines (the account's streams, the catalogue): back to the form, with why.
@@ -279,7 +305,7 @@ export class DeclarationsPageController {
       }
       if (!(error instanceof StaleCheck)) throw error;
       const checked = await this.declarations.check(account, declaration);
-      return this.checkPage(req, res, client, checked, { lineOf: null, name, notice: words.stale(error.current), status: 409 });
+      return this.checkPage(req, res, client, checked, { ...again, name, notice: words.stale(error.current), status: 409 });
     }
     if (result.status === 201 && mailTo) this.outbox.kick();
     this.submitted(res, result, 'filed');
@@ -361,63 +387,15 @@ export class DeclarationsPageController {
     res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? created : 'unchanged'}`);
   }
 
-  /**
-   * What will be filed, before it is: lines, totals per stream and unit, the revision it replaces,
-   * the warnings, and the declaration by name. The pending declaration goes to the browser as a
-   * hidden field sealed with an HMAC bound to the session (CsrfProtection.seal): the simplest safe
-   * carrier — no draft table to clean up, the same on every replica, and what comes back is exactly
-   * what was checked or nothing (a changed field or another session's page does not verify). It is
-   * validated again when filed, by the same rules, in the revision's transaction.
-   */
+  /** The check page (declaration-check.presenter.ts), shared with the per-product file and the products page. */
   private checkPage(
     req: Request,
     res: Response,
     client: AuthenticatedClient,
     checked: CheckedDeclaration,
-    options: { lineOf: ((at: number) => number) | null; name?: string; nameError?: string; notice?: string; status?: number },
+    options: CheckPageOptions,
   ): void {
-    const language = this.views.language(req, res);
-    const { declaration } = checked;
-    const value = sealable({
-      period: declaration.period,
-      lines: declaration.lines.map((l) => [l.stream, l.material, l.unit, l.quantity]),
-      unitsSold: declaration.unitsSold.map((u) => [u.stream, u.quantity]),
-      replaces: checked.current?.revision ?? 0,
-    });
-    const lineOf = options.lineOf;
-    const warnings = checked.warnings.map((warning) => {
-      const at = /^\/lines\/(\d+)/.exec(warning.pointer);
-      return lineOf && at ? { ...warning, params: { ...warning.params, line: lineOf(Number(at[1])) } } : warning;
-    });
-    const m = MESSAGES[language].dashboardPages.check;
-    this.views.render(
-      req,
-      res,
-      'declaration-check',
-      { title: m.title, nav: 'declarations', liveData: true },
-      {
-        period: declaration.period,
-        lines: declaration.lines.map((l) => ({
-          ...l,
-          category: l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null,
-        })),
-        totals: checked.totals,
-        unitsSold: declaration.unitsSold,
-        countsOnly: this.countsOnly(declaration.lines, declaration.unitsSold),
-        current: checked.current,
-        unchanged: checked.unchanged,
-        // A form's row makes a line per unit: a warning about its material is said once.
-        warnings: localizeErrors(language, warnings).filter(
-          (w, i, all) => all.findIndex((o) => o.where === w.where && o.message === w.message) === i,
-        ),
-        pending: value,
-        seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
-        name: options.name ?? '',
-        nameError: options.nameError ?? null,
-        notice: options.notice ?? null,
-      },
-      options.status ?? 200,
-    );
+    this.check.render(req, res, client, checked, options);
   }
 
   /** The confirmation e-mail of a filing, in the client's language. */
@@ -476,23 +454,12 @@ export class DeclarationsPageController {
 
   /** Whether a stream has per-material counts but no units sold stated: the page then says why they are not added up. */
   private countsOnly(lines: readonly { stream: string; unit: string }[], unitsSold: readonly { stream: string }[]): boolean {
-    return lines.some((line) => !this.catalogue.addsAcrossMaterials(line.unit) && !unitsSold.some((entry) => entry.stream === line.stream));
+    return this.check.countsOnly(lines, unitsSold);
   }
 }
 
-/** The purpose of the seal on a pending declaration (see checkPage). */
-const PENDING = 'pending-declaration';
 /** The most characters of the declarant's full name (the column's CHECK). */
 const MAX_NAME = 200;
-
-interface PendingDeclaration {
-  period: string;
-  lines: [string, string, string, string][];
-  /** The units sold per stream, as checked (absent in a page sealed before they could be stated). */
-  unitsSold?: [string, string][];
-  /** The revision in force when it was checked (0: none), which filing it must replace. */
-  replaces: number;
-}
 
 /** A revision was filed for the period between the check and the filing. */
 class StaleCheck extends Error {
@@ -501,12 +468,14 @@ class StaleCheck extends Error {
   }
 }
 
-const sealable = (pending: PendingDeclaration) => Buffer.from(JSON.stringify(pending)).toString('base64url');
-
-/** The pending declaration of a check page, if its seal verifies; undefined otherwise. */
-function openPending(value: string, seal: string, verify: (value: string, seal: string) => boolean): PendingDeclaration | undefined {
-  if (value === '' || seal === '' || !verify(value, seal)) return undefined;
-  return JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as PendingDeclaration;
+/** A per-product file's products as the check page carried them, as the catalogue takes them. */
+function productsOf(products: PendingProduct[]): KeptProduct[] {
+  return products.map(([reference, stream, units, elements]) => ({
+    reference,
+    stream,
+    units,
+    elements: elements.map(([materialCode, weightG, perUnit]) => ({ materialCode, weightG, perUnit })),
+  }));
 }
 
 function blankLines(n: number): FormLine[] {

@@ -15,7 +15,8 @@ import { formatNumber, formatQuantity } from '../i18n/format.js';
 import type { Language } from '../i18n/language.js';
 import { messagesFor } from '../i18n/messages/index.js';
 import { type ClientWriter, PREVIEW_CONTRIBUTIONS, ProductsService } from '../products/products.service.js';
-import { submissionOrigin } from '../declarations/submission-origin.js';
+import { DeclarationsService } from '../declarations/declarations.service.js';
+import { DeclarationCheckPresenter } from './declaration-check.presenter.js';
 import { HeavyRead } from '../rate-limit/heavy-reads.js';
 import { DashboardViews } from './dashboard-views.js';
 import { pageLanguage } from './page-language.js';
@@ -50,6 +51,8 @@ export class ProductsPageController {
     private readonly views: DashboardViews,
     private readonly products: ProductsService,
     private readonly clock: Clock,
+    private readonly declarations: DeclarationsService,
+    private readonly check: DeclarationCheckPresenter,
   ) {}
 
   @Get()
@@ -169,8 +172,9 @@ export class ProductsPageController {
   ): Promise<void> {
     const period = field(body, 'period').trim();
     try {
-      const result = await this.products.file(account, writerOf(client, req), period, undefined, submissionOrigin(req));
-      res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? 'created' : 'unchanged'}`);
+      // Nothing is filed here: the check page shows the derived lines, and she declares them there by name (filed again from the catalogue).
+      const declaration = await this.products.derivedDeclaration(client, period);
+      this.check.render(req, res, client, await this.declarations.check(account, declaration), { lineOf: null, source: 'derived' });
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const language = languageOf(req, res);

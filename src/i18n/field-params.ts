@@ -45,6 +45,10 @@ export interface ProductFieldParams {
   unknown_product: Position & { value?: string };
   no_version_for_period: Position & { value?: string; period?: string };
   nothing_to_derive: Position & { period?: string };
+  /** A per-product file of the dashboard (src/products/spreadsheet/product-sheet.ts); `column`: her header. */
+  product_missing: Position & { column?: string };
+  units_missing: Position & { column?: string };
+  inconsistent_units: Position & { column?: string; first?: number };
 }
 
 export interface FieldParams extends ProductFieldParams {

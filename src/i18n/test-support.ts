@@ -215,4 +215,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   unknown_product: [{ value: 'BTL-99' }, {}],
   no_version_for_period: [{ value: 'BTL-75', period: '2026-S1' }, {}],
   nothing_to_derive: [{ period: '2026-S1' }, {}],
+  product_missing: [{ row: 3, column: 'Produit' }, {}],
+  units_missing: [{ row: 3, column: 'Ventes' }, {}],
+  inconsistent_units: [{ row: 4, first: 2 }, {}],
 };

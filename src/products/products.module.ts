@@ -7,6 +7,7 @@ import { ProductElementEntity } from './entities/product-element.entity.js';
 import { ProductSaleEntity } from './entities/product-sale.entity.js';
 import { ProductVersionEntity } from './entities/product-version.entity.js';
 import { ProductEntity } from './entities/product.entity.js';
+import { ProductFileColumnsRepository } from './product-file-columns.repository.js';
 import { ProductRules } from './product-rules.js';
 import { ProductsAdminController } from './products-admin.controller.js';
 import { ProductsController } from './products.controller.js';
@@ -28,7 +29,7 @@ import { ProductsService } from './products.service.js';
     AuditModule,
   ],
   controllers: [ProductsController, ProductsAdminController],
-  providers: [ProductsService, ProductsRepository, ProductRules],
+  providers: [ProductsService, ProductsRepository, ProductRules, ProductFileColumnsRepository],
   // For the dashboard's pages; the repository for the sandbox's wipe.
   exports: [ProductsService, ProductsRepository],
 })

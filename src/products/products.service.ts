@@ -13,10 +13,14 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../common/paging/page-query.dt
 import { describeErrors, type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { isUuid } from '../common/uuid.js';
 import { Clock, parisDate } from '../calendar/clock.js';
-import { DeclarationsService, type SubmitResult } from '../declarations/declarations.service.js';
+import { DeclarationsService, type SubmitOptions, type SubmitResult } from '../declarations/declarations.service.js';
 import { parsePeriod } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type CsvFile, pointAtRows, readProductCsv, readSaleCsv, type Sheet } from './csv/product-csv.js';
+import { deriveLines } from './product-derivation.js';
+import { ProductFileColumnsRepository } from './product-file-columns.repository.js';
+import type { ProductSheet } from './spreadsheet/product-sheet.js';
+import { exactDecimal, MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
 import type {
   DerivedDeclarationDto,
   FiledProductDto,
@@ -31,8 +35,10 @@ import {
   MAX_PRODUCTS,
   MAX_SALES,
   MAX_VERSIONS_PER_PRODUCT,
+  MAX_UNITS,
   ProductRules,
   type ValidProduct,
+  type ValidSale,
 } from './product-rules.js';
 import {
   CHUNK_PRODUCTS,
@@ -65,6 +71,81 @@ export const PREVIEW_CONTRIBUTIONS = 1000;
 /** Versions one page of the products list holds at most (with MAX_ELEMENTS, 4,000 packaging elements: under a megabyte). */
 export const PAGE_VERSIONS = 200;
 
+/** A per-product file checked: its products with their units sold, and the declaration they give (as POST /api/v1/declarations takes it). */
+export interface ProductFileDeclaration {
+  period: string;
+  products: (ValidProduct & { units: string })[];
+  declaration: {
+    period: string;
+    lines: { stream: string; material: string; unit: string; quantity: number }[];
+    units_sold: { stream: string; quantity: number }[];
+  };
+}
+
+const nothingToDerive = (period: string) =>
+  validationProblem([
+    {
+      pointer: '/path/period',
+      code: 'nothing_to_derive',
+      detail: `no sales with packaging in ${period}: record sales with POST /api/v1/sales?period=${period} first`,
+      params: { period },
+    },
+  ]);
+
+const changedMeanwhile = () =>
+  new Problem(
+    'conflict',
+    'Your catalogue or sales for this period changed while the declaration was being filed; nothing was filed. Look at the preview again and file it.',
+  );
+
+/** Whether derived lines are those a check page showed (quantities compared as numbers). */
+const sameLines = (
+  expected: [string, string, string, string][],
+  lines: { stream: string; material: string; unit: string; quantity: number }[],
+) =>
+  expected.length === lines.length &&
+  expected.every(([stream, material, unit, quantity], i) => {
+    const line = lines[i]!;
+    return line.stream === stream && line.material === material && line.unit === unit && Number(quantity) === line.quantity;
+  });
+
+/** A per-product file's product kept as the catalogue: its reference (its name too), stream, units sold and elements. */
+export interface KeptProduct {
+  reference: string;
+  stream: string;
+  units: string;
+  elements: readonly { materialCode: string; weightG: string; perUnit: number }[];
+}
+
+/** The catalogue rules' problems (pointing into `{ products }`) pointed at the file's rows and columns. */
+function pointAtFile(sheet: ProductSheet, errors: FieldError[]): FieldError[] {
+  const FIELDS: Record<string, string> = {
+    reference: 'product',
+    name: 'product',
+    stream: 'stream',
+    material: 'material',
+    weight_g: 'weight_g',
+    per_unit: 'per_unit',
+  };
+  return errors.map((error): FieldError => {
+    const match = /^\/products\/(\d+)(?:\/elements(?:\/(\d+))?)?(?:\/([a-z_]+))?$/.exec(error.pointer);
+    const { line: _line, element: _element, field: _field, ...params } = (error.params ?? {}) as Record<string, never>;
+    if (!match) return { ...error, pointer: '/rows', params };
+    const rows = sheet.rows[Number(match[1])]!;
+    const row = match[2] !== undefined ? (rows.elements[Number(match[2])] ?? rows.first) : rows.first;
+    const field = match[3] === undefined ? undefined : FIELDS[match[3]];
+    if (match[3] === 'valid_from') return { ...error, pointer: '/period', params: { ...params, field: 'period' } };
+    const column = field === undefined ? undefined : (sheet.headers as Record<string, string | undefined>)[field];
+    return {
+      pointer: `/rows/${row}${field ? `/${field}` : ''}`,
+      code: error.code,
+      detail: `row ${row}${column ? `, column ${column}` : ''}: ${error.detail}`,
+      row,
+      params: { ...params, ...(field ? { field } : {}), ...(column !== undefined ? { column } : {}) },
+    };
+  });
+}
+
 const validationProblem = (errors: FieldError[]) => new ValidationProblem(errors, describeErrors(errors), errors.length);
 
 /**
@@ -81,7 +162,17 @@ export class ProductsService {
     private readonly catalogue: ReferenceCatalogue,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
+    private readonly fileColumns: ProductFileColumnsRepository,
   ) {}
+
+  /** The columns of her own per-product file a client named last (field code → header key), if she did. */
+  rememberedColumns(clientId: string): Promise<Record<string, string> | undefined> {
+    return this.fileColumns.find(clientId);
+  }
+
+  rememberColumns(clientId: string, columns: Record<string, string>): Promise<void> {
+    return this.fileColumns.save(clientId, columns);
+  }
 
   /**
    * Adds versions to the catalogue, all or nothing. A (reference, valid_from) already stored is
@@ -92,51 +183,54 @@ export class ProductsService {
     const checked = this.rules.products(body);
     if (!checked.ok) throw validationProblem(checked.errors);
     const products = checked.value;
-    return this.repository.withCatalogueLock(scopeOf(writer), async (manager) => {
-      const existing = new Map(
-        (await this.repository.existingVersions(manager, scopeOf(writer), products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]),
-      );
-      const errors: FieldError[] = [];
-      const outcomes = products.map((product, index) => {
-        const stored = existing.get(`${product.reference}\u0000${product.validFrom}`);
-        if (!stored) return 'created' as const;
-        if (stored.contentHash === product.contentHash) return 'unchanged' as const;
-        if (stored.filed) {
-          errors.push({
-            pointer: `/products/${index}/valid_from`,
-            code: 'product_version_filed',
-            detail: `the version of ${product.reference} valid from ${product.validFrom} was used by a filed declaration and cannot change; post the new packaging with the half-year it applies from`,
-            params: { line: index + 1, field: 'valid_from', value: product.reference, period: product.validFrom },
-          });
-        }
-        return 'replaced' as const;
-      });
-      errors.push(...(await this.beyondBounds(manager, writer, products, outcomes)));
-      if (errors.length > 0) throw validationProblem(errors);
-      const replaced = products.filter((_, i) => outcomes[i] === 'replaced');
-      await this.repository.deleteVersions(
-        manager,
-        replaced.map((p) => existing.get(`${p.reference}\u0000${p.validFrom}`)!.versionId),
-      );
-      await this.repository.insertVersions(
-        manager,
-        scopeOf(writer),
-        products.filter((_, i) => outcomes[i] !== 'unchanged'),
-      );
-      const count = (outcome: string) => outcomes.filter((o) => o === outcome).length;
-      const result: ProductsResultDto = {
-        created: count('created'),
-        replaced: count('replaced'),
-        unchanged: count('unchanged'),
-        versions: products.map((p, i) => ({ reference: p.reference, valid_from: p.validFrom, outcome: outcomes[i]! })),
-      };
-      await this.record(manager, writer, 'products.imported', {
-        created: result.created,
-        replaced: result.replaced,
-        unchanged: result.unchanged,
-      });
-      return result;
+    return this.repository.withCatalogueLock(scopeOf(writer), (manager) => this.importIn(manager, writer, products));
+  }
+
+  /** importProducts' work in a transaction that holds the catalogue lock. */
+  private async importIn(manager: EntityManager, writer: ClientWriter, products: ValidProduct[]): Promise<ProductsResultDto> {
+    const existing = new Map(
+      (await this.repository.existingVersions(manager, scopeOf(writer), products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]),
+    );
+    const errors: FieldError[] = [];
+    const outcomes = products.map((product, index) => {
+      const stored = existing.get(`${product.reference}\u0000${product.validFrom}`);
+      if (!stored) return 'created' as const;
+      if (stored.contentHash === product.contentHash) return 'unchanged' as const;
+      if (stored.filed) {
+        errors.push({
+          pointer: `/products/${index}/valid_from`,
+          code: 'product_version_filed',
+          detail: `the version of ${product.reference} valid from ${product.validFrom} was used by a filed declaration and cannot change; post the new packaging with the half-year it applies from`,
+          params: { line: index + 1, field: 'valid_from', value: product.reference, period: product.validFrom },
+        });
+      }
+      return 'replaced' as const;
     });
+    errors.push(...(await this.beyondBounds(manager, writer, products, outcomes)));
+    if (errors.length > 0) throw validationProblem(errors);
+    const replaced = products.filter((_, i) => outcomes[i] === 'replaced');
+    await this.repository.deleteVersions(
+      manager,
+      replaced.map((p) => existing.get(`${p.reference}\u0000${p.validFrom}`)!.versionId),
+    );
+    await this.repository.insertVersions(
+      manager,
+      scopeOf(writer),
+      products.filter((_, i) => outcomes[i] !== 'unchanged'),
+    );
+    const count = (outcome: string) => outcomes.filter((o) => o === outcome).length;
+    const result: ProductsResultDto = {
+      created: count('created'),
+      replaced: count('replaced'),
+      unchanged: count('unchanged'),
+      versions: products.map((p, i) => ({ reference: p.reference, valid_from: p.validFrom, outcome: outcomes[i]! })),
+    };
+    await this.record(manager, writer, 'products.imported', {
+      created: result.created,
+      replaced: result.replaced,
+      unchanged: result.unchanged,
+    });
+    return result;
   }
 
   /** The catalogue's bounds (MAX_CATALOGUE_PRODUCTS, MAX_VERSIONS_PER_PRODUCT) that the new versions would pass, counted under the catalogue lock. */
@@ -192,46 +286,49 @@ export class ProductsService {
     if (!checked.ok) throw validationProblem(checked.errors);
     const { sales } = checked.value;
     const at = checked.value.period;
-    return this.repository.withCatalogueLock(scopeOf(writer), async (manager) => {
-      const known = new Map(
-        (
-          await this.repository.productsForSales(
-            manager,
-            scopeOf(writer),
-            at,
-            sales.map((s) => s.reference),
-          )
-        ).map((p) => [p.reference, p]),
-      );
-      const errors: FieldError[] = [];
-      sales.forEach((sale, index) => {
-        const product = known.get(sale.reference);
-        if (!product) {
-          errors.push({
-            pointer: `/sales/${index}/reference`,
-            code: 'unknown_product',
-            detail: `${sale.reference} is not one of your products; add it with POST /api/v1/products first`,
-            params: { line: index + 1, field: 'reference', value: sale.reference },
-          });
-        } else if (!product.inForce) {
-          errors.push({
-            pointer: `/sales/${index}/reference`,
-            code: 'no_version_for_period',
-            detail: `${sale.reference} has no version in force in ${at}: its first valid_from is later; post its packaging valid from ${at} or earlier`,
-            params: { line: index + 1, field: 'reference', value: sale.reference, period: at },
-          });
-        }
-      });
-      if (errors.length > 0) throw validationProblem(errors);
-      await this.repository.upsertSales(
-        manager,
-        at,
-        sales.map((s) => ({ ...s, productId: known.get(s.reference)!.productId })),
-      );
-      const summary = await this.repository.salesSummary(manager, scopeOf(writer), at);
-      await this.record(manager, writer, 'sales.recorded', { period: at, recorded: sales.length });
-      return { period: at, recorded: sales.length, products: summary.products, units: summary.units };
+    return this.repository.withCatalogueLock(scopeOf(writer), (manager) => this.recordIn(manager, writer, at, sales));
+  }
+
+  /** recordSales' work in a transaction that holds the catalogue lock. */
+  private async recordIn(manager: EntityManager, writer: ClientWriter, at: string, sales: ValidSale[]): Promise<SalesResultDto> {
+    const known = new Map(
+      (
+        await this.repository.productsForSales(
+          manager,
+          scopeOf(writer),
+          at,
+          sales.map((s) => s.reference),
+        )
+      ).map((p) => [p.reference, p]),
+    );
+    const errors: FieldError[] = [];
+    sales.forEach((sale, index) => {
+      const product = known.get(sale.reference);
+      if (!product) {
+        errors.push({
+          pointer: `/sales/${index}/reference`,
+          code: 'unknown_product',
+          detail: `${sale.reference} is not one of your products; add it with POST /api/v1/products first`,
+          params: { line: index + 1, field: 'reference', value: sale.reference },
+        });
+      } else if (!product.inForce) {
+        errors.push({
+          pointer: `/sales/${index}/reference`,
+          code: 'no_version_for_period',
+          detail: `${sale.reference} has no version in force in ${at}: its first valid_from is later; post its packaging valid from ${at} or earlier`,
+          params: { line: index + 1, field: 'reference', value: sale.reference, period: at },
+        });
+      }
     });
+    if (errors.length > 0) throw validationProblem(errors);
+    await this.repository.upsertSales(
+      manager,
+      at,
+      sales.map((s) => ({ ...s, productId: known.get(s.reference)!.productId })),
+    );
+    const summary = await this.repository.salesSummary(manager, scopeOf(writer), at);
+    await this.record(manager, writer, 'sales.recorded', { period: at, recorded: sales.length });
+    return { period: at, recorded: sales.length, products: summary.products, units: summary.units };
   }
 
   async recordSalesCsv(writer: ClientWriter, period: string | undefined, file: CsvFile): Promise<SalesResultDto> {
@@ -239,6 +336,73 @@ export class ProductsService {
     const today = parisDate(this.clock.now());
     return this.fromSheet(sheet, (body) =>
       sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.sales(body, period, today)) : this.recordSales(writer, period, body),
+    );
+  }
+
+  /**
+   * A per-product file (spreadsheet/product-sheet.ts) for the half-year its rows were read for: its
+   * products held to the catalogue's rules and bounds (MAX_PRODUCTS, MAX_ELEMENTS, weights, materials
+   * by code or published name), its units sold whole numbers, and the declaration they give, derived
+   * as the catalogue's (deriveLines, declarationLines, unitsSold). Nothing is stored; every problem
+   * points at the file's row and column (`/rows/N/field`, the column's header in `params.column`).
+   */
+  productFile(sheet: ProductSheet, period: string): ProductFileDeclaration {
+    const errors: FieldError[] = [...sheet.errors];
+    const checked = this.rules.products(sheet.body);
+    if (!checked.ok) errors.push(...pointAtFile(sheet, checked.errors));
+    const units = sheet.units.map((value, index) => {
+      const row = sheet.rows[index]!.units;
+      const at = { pointer: `/rows/${row}/units`, row, params: { field: 'units', column: sheet.headers.units ?? '' } };
+      if (value === undefined)
+        return void errors.push({ ...at, code: 'units_missing', detail: `row ${row}: the product's units sold are missing` });
+      const exact = typeof value === 'string' ? undefined : exactDecimal(value.text);
+      if (!exact || exact.negative || exact.decimals > 0 || exact.text === '' || Number(exact.text) > MAX_UNITS)
+        return void errors.push({
+          ...at,
+          code: 'invalid_count',
+          detail: `row ${row}: units sold must be a whole number from 0 to ${MAX_UNITS}`,
+          params: { ...at.params, min: 0, max: MAX_UNITS },
+        });
+      return exact.text;
+    });
+    if (errors.length > 0 || !checked.ok) {
+      const sorted = errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+      throw new ValidationProblem(sorted.slice(0, MAX_REPORTED_ERRORS), describeErrors(sorted), sorted.length);
+    }
+    const products = checked.value.map((product, index) => ({ ...product, units: units[index]! }));
+    const lines = deriveLines(products);
+    return {
+      period,
+      products,
+      declaration: { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines) },
+    };
+  }
+
+  /**
+   * Keeps a checked per-product file as the catalogue, in the caller's transaction (a filing's):
+   * its products as versions valid from the half-year (the catalogue's bounds and rules, as an
+   * upload) and their units sold as that half-year's sales.
+   */
+  async keepAsCatalogue(manager: EntityManager, writer: ClientWriter, period: string, products: readonly KeptProduct[]): Promise<void> {
+    // Checked again by the rules (a sealed page is the service's own, but the catalogue is changed only by what they pass).
+    const checked = this.rules.products({
+      products: products.map((product) => ({
+        reference: product.reference,
+        name: product.reference,
+        stream: product.stream,
+        valid_from: period,
+        // At most three decimals and 10^7 grams: a double writes them back exactly.
+        elements: product.elements.map((e) => ({ material: e.materialCode, weight_g: Number(e.weightG), per_unit: e.perUnit })),
+      })),
+    });
+    if (!checked.ok) throw validationProblem(checked.errors);
+    await this.repository.lockCatalogue(manager, scopeOf(writer));
+    await this.importIn(manager, writer, checked.value);
+    await this.recordIn(
+      manager,
+      writer,
+      period,
+      products.map((product) => ({ reference: product.reference, units: product.units })),
     );
   }
 
@@ -330,6 +494,14 @@ export class ProductsService {
     };
   }
 
+  /** The declaration the catalogue and sales give for the period, as POST /api/v1/declarations takes it (nothing stored): what the check page shows. */
+  async derivedDeclaration(scope: DataScope, periodText: string): Promise<ProductFileDeclaration['declaration']> {
+    const period = this.checkPeriod(periodText);
+    const { lines } = await this.repository.inSnapshot((manager) => this.repository.derivedLines(manager, scope, period));
+    if (lines.length === 0) throw nothingToDerive(period);
+    return { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines) };
+  }
+
   /**
    * Files the derived declaration as an ordinary revision (same rules, revisions, Idempotency-Key
    * and answers as POST /api/v1/declarations). In the revision's transaction, under the client's
@@ -343,31 +515,22 @@ export class ProductsService {
     periodText: string,
     idempotencyKey: string | undefined,
     origin: SubmissionOrigin,
+    options: SubmitOptions & {
+      /** The lines a check page showed ([stream, material, unit, quantity]): filed only if the derivation still gives them. */
+      expected?: [string, string, string, string][];
+    } = {},
   ): Promise<SubmitResult> {
     const period = this.checkPeriod(periodText);
     const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
     const { lines } = await this.repository.inSnapshot((manager) => this.repository.derivedLines(manager, scope, period));
-    if (lines.length === 0) {
-      throw validationProblem([
-        {
-          pointer: '/path/period',
-          code: 'nothing_to_derive',
-          detail: `no sales with packaging in ${period}: record sales with POST /api/v1/sales?period=${period} first`,
-          params: { period },
-        },
-      ]);
-    }
+    if (lines.length === 0) throw nothingToDerive(period);
     const body = { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines) };
+    if (options.expected && !sameLines(options.expected, body.lines)) throw changedMeanwhile();
     return this.declarations.submit(account, body, idempotencyKey, origin, {
-      onStored: async (manager, declaration) => {
+      onStored: async (manager, declaration, filed) => {
         await this.repository.lockCatalogue(manager, scope);
         const again = (await this.repository.derivedLines(manager, scope, period)).lines;
-        if (JSON.stringify(again) !== JSON.stringify(lines)) {
-          throw new Problem(
-            'conflict',
-            'Your catalogue or sales for this period changed while the declaration was being filed; nothing was filed. Look at the preview again and file it.',
-          );
-        }
+        if (JSON.stringify(again) !== JSON.stringify(lines)) throw changedMeanwhile();
         const products = await this.repository.recordDerivation(manager, declaration.id, scope, period);
         await this.record(manager, writer, 'declaration.derived', {
           period,
@@ -375,6 +538,7 @@ export class ProductsService {
           declaration_id: declaration.id,
           products,
         });
+        await options.onStored?.(manager, declaration, filed);
       },
     });
   }

@@ -97,8 +97,13 @@ describe('the product pages in Chromium, in French', () => {
       expect(await page.locator('main').innerText()).toContain('410,5');
       found.push(...(await check(page, 'products-derived')));
 
-      await page.getByRole('button', { name: 'Déposer cette déclaration' }).click();
-      await page.waitForURL(/\/dashboard\/declarations\/[0-9a-f-]{36}\?result=created$/);
+      // The check page every filing goes through: declared by name, then the confirmation.
+      await page.getByRole('button', { name: 'Vérifier cette déclaration' }).click();
+      await page.getByRole('heading', { name: 'Déclaration sur l’honneur' }).waitFor();
+      found.push(...(await check(page, 'products-derived-check')));
+      await page.getByLabel('Vos nom et prénom').fill('Claire Martin');
+      await page.getByRole('button', { name: 'Déclarer et déposer' }).click();
+      await page.waitForURL(/\/dashboard\/declarations\/[0-9a-f-]{36}\?result=filed$/);
       const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM declaration_derivations WHERE client_id = $1`, [clientId]);
       expect(rows[0].n).toBe(1);
     } finally {

@@ -90,9 +90,20 @@ describe('products in the dashboard', () => {
     expect(preview.html).toContain('<th scope="row">Papier-carton</th>');
     expect(preview.html).not.toMatch(/paper_cardboard|\bglass\b/);
 
-    const filed = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
+    // The derived declaration goes to the check page: nothing is filed until she declares it there by name.
+    const check = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
+    expect(check.status).toBe(200);
+    expect(check.html).toContain('id="derived-from"');
+    expect(check.html).toMatch(/<li id="units-sold-EMB">[^<]*<strong>1\u202f000\u00a0UVC<\/strong>/);
+    expect((await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n).toBe(0);
+    const unnamed = await browser.declare(check, '');
+    expect(unnamed.status).toBe(422);
+    const filed = await browser.declare(check, 'Claire Martin');
     expect(filed.status).toBe(303);
-    expect(filed.location).toMatch(/^\/dashboard\/declarations\/[0-9a-f-]{36}\?result=created$/);
+    expect(filed.location).toMatch(/^\/dashboard\/declarations\/[0-9a-f-]{36}\?result=filed$/);
+    expect((await t.pool.query(`SELECT declared_by_name FROM declarations WHERE client_id = $1`, [clientId])).rows).toEqual([
+      { declared_by_name: 'Claire Martin' },
+    ]);
     const { rows } = await t.pool.query(
       `SELECT l.material, l.unit, l.quantity::text FROM declaration_lines l JOIN declarations d ON d.id = l.declaration_id WHERE d.client_id = $1 ORDER BY l.position`,
       [clientId],

@@ -159,6 +159,20 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.check.unchanged': [[1, 'EPR-2026S1-R1-V3QPTVJT']],
   'dashboardPages.check.linesCaption': [[1], [4]],
   'dashboardPages.check.stale': [[2]],
+  'dashboardPages.productFile.templateFile': [['xlsx']],
+  'dashboardPages.productFile.columnsLead': [['mes-produits.xlsx']],
+  'dashboardPages.productFile.where': [
+    [5, 'Matière'],
+    [5, undefined],
+  ],
+  'dashboardPages.productFile.refused.spreadsheet_too_big': [[16 * 1024 * 1024]],
+  'dashboardPages.productFile.refused.too_many_rows': [[10000]],
+  'dashboardPages.productFile.productsCaption': [[1], [3]],
+  'dashboardPages.productFile.productsMore': [[50, 1000]],
+  'dashboardPages.productFile.element': [
+    ['Verre', '210', 1],
+    ['Acier', '6', 2],
+  ],
   'dashboardPages.filed.mailSent': [['conformite@exemple.fr']],
   'site.streamPage.tiersBy': [['UVC']],
   'dashboardPages.declaration.catalogueNumber': [[3]],
@@ -247,6 +261,10 @@ describe('the catalogues', () => {
     'operatorPages.client.actions',
     'operatorPages.tools.exports',
     'operatorPages.declaration.client',
+    // The per-product templates' formats, by the names of the programs.
+    'dashboardPages.productFile.templateName.xlsx',
+    'dashboardPages.productFile.templateName.ods',
+    'dashboardPages.productFile.templateName.csv',
     // The unit's symbol, and a message said as it is when it has no position.
     'products.kg',
     'products.located',

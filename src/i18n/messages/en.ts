@@ -194,6 +194,10 @@ const productFields = {
   no_version_for_period: (p) =>
     `${p.value ?? 'This product'} has no packaging in force in ${p.period ?? 'this half-year'}: its packaging applies from a later half-year. Send its packaging from ${p.period ?? 'this half-year'} or earlier.`,
   nothing_to_derive: (p) => `No sales are recorded for ${p.period ?? 'this half-year'}: send the units sold per product first.`,
+  product_missing: () => 'No product is named on this row or above it: write the product’s name or reference on its first row.',
+  units_missing: () => `The product’s units sold in the half-year are missing: write them on its first row, e.g. ${n(40000)}.`,
+  inconsistent_units: (p) =>
+    `The units sold differ from those of ${p.first === undefined ? 'another row' : `row ${n(p.first)}`} of the same product: write them once, or the same on every row.`,
 } satisfies { [K in keyof ProductFieldParams]: (p: ProductFieldParams[K]) => string };
 
 export const en = {
@@ -1281,7 +1285,7 @@ export const en = {
     contribution: (reference: string, units: string, kg: string) => `${reference}: ${units} units, ${kg} kg`,
     contributionsOmitted: (products: string, max: string) =>
       `${products} products give these lines: beyond ${max}, this page shows the totals only. Your software can read each product’s share from the API (derived-declaration/contributions).`,
-    fileDeclaration: 'File this declaration',
+    fileDeclaration: 'Check this declaration',
     fileHint:
       'It becomes a new revision of the half-year, like a declaration entered by hand; the products and sales it used are recorded with it.',
     lastFiled: (revision: number, receipt: string) => `Last filed from the catalogue: revision ${revision}, receipt ${receipt}.`,

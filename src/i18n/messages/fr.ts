@@ -209,6 +209,12 @@ const productFields = {
     t`${p.value ?? 'Ce produit'} n'a pas d'emballage applicable en ${p.period ?? 'ce semestre'} : son emballage ne s'applique qu'à partir d'un semestre ultérieur. Envoyez son emballage à partir de ${p.period ?? 'ce semestre'} ou d'un semestre antérieur.`,
   nothing_to_derive: (p) =>
     t`Aucune vente n'est enregistrée pour ${p.period ?? 'ce semestre'} : envoyez d'abord le nombre d'UVC vendues par produit.`,
+  product_missing: () =>
+    t`Aucun produit n'est indiqué sur cette ligne ni au-dessus : écrivez le nom ou la référence du produit sur sa première ligne.`,
+  units_missing: () =>
+    t`Les UVC vendues du produit sur le semestre manquent : indiquez-les sur sa première ligne, par exemple ${n(40000)}.`,
+  inconsistent_units: (p) =>
+    t`Les UVC vendues diffèrent de celles ${p.first === undefined ? t`d'une autre ligne` : t`de la ligne ${n(p.first)}`} du même produit : indiquez-les une seule fois, ou les mêmes sur chaque ligne.`,
 } satisfies { [K in keyof ProductFieldParams]: (p: ProductFieldParams[K]) => string };
 
 export const fr = {
@@ -1276,7 +1282,7 @@ export const fr = {
     contribution: (reference: string, units: string, kg: string) => t`${reference} : ${units} UVC, ${kg} kg`,
     contributionsOmitted: (products: string, max: string) =>
       t`${products} produits composent ces lignes : au-delà de ${max}, cette page n'affiche que les totaux. Votre logiciel peut lire la part de chaque produit par l'API (derived-declaration/contributions).`,
-    fileDeclaration: 'Déposer cette déclaration',
+    fileDeclaration: 'Vérifier cette déclaration',
     fileHint: t`Elle devient une nouvelle version de la déclaration du semestre, comme une déclaration saisie à la main ; les produits et les ventes utilisés sont enregistrés avec elle.`,
     lastFiled: (revision: number, receipt: string) =>
       t`Dernier dépôt à partir du catalogue : version ${revision}, accusé de réception ${receipt}.`,

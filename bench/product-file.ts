@@ -1,0 +1,188 @@
+/**
+ * `BENCH_ONLY=product-file npm run bench`: her per-product spreadsheet of 1,000 products × 5
+ * packaging elements (5,000 rows), as .xlsx and as CSV, uploaded to « Nouvelle déclaration » through
+ * the BUILT service with a dashboard session and its CSRF token, up to its check page (read, checked
+ * against the catalogue rules, derived, checked as a declaration, rendered with the sealed
+ * products). One request at a time; prints p50 and p99 per format and the service's resident memory
+ * (before, and its peak: VmHWM); writes bench/results/product-file.json. Target: p99 < 2 s.
+ *
+ * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
+ * BENCH_FILE_UPLOADS (uploads per format, 40).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import * as XLSX from '@e965/xlsx';
+import pg from 'pg';
+import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-format.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = path.join(ROOT, 'dist/src/main.js');
+const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const UPLOADS = Number(process.env.BENCH_FILE_UPLOADS || 40);
+const PRODUCTS = 1000;
+const ELEMENTS = 5;
+const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
+const MATERIALS = ['Verre', 'Papier-carton', 'Acier', 'Aluminium', 'Emballages rigides en PE et PP', 'Emballages souples en PE et PP'];
+const HEADER = ['produit', 'UVC vendues sur le semestre', 'élément d’emballage', 'matériau', 'poids (g)', 'nombre par UVC'];
+
+const log = (message: string) => process.stderr.write(`[bench product-file ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(q * values.length) - 1)]!;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The rows of the file: product i's units on its first row only, its 5 elements below. */
+function rows(): (string | number)[][] {
+  return Array.from({ length: PRODUCTS }, (_, i) =>
+    Array.from({ length: ELEMENTS }, (_, e) => [
+      e === 0 ? `Produit ${String(i).padStart(4, '0')}` : '',
+      e === 0 ? 1 + ((i * 97) % 50_000) : '',
+      `élément ${e + 1}`,
+      MATERIALS[(i + e) % MATERIALS.length]!,
+      Number(`${1 + ((i * 7 + e * 13) % 900)}.${(i * 31 + e) % 10}`),
+      1 + ((i + e) % 4),
+    ]),
+  ).flat();
+}
+
+async function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+}
+
+export async function runProductFileBench(): Promise<void> {
+  const name = `bench_file_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  try {
+    child = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: url.toString(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ADMIN_TOKEN,
+        RATE_LIMIT_CLIENT_PER_MINUTE: '1000000',
+        RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '1000000',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    for (let waited = 0; ; waited += 50) {
+      if (waited > 120_000) throw new Error('the service did not start in 120 s');
+      try {
+        if ((await fetch(`${base}/health/ready`)).status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(50);
+    }
+    const clientId = 'bench-file';
+    const created = await fetch(`${base}/api/v1/admin/clients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_id: clientId,
+        email: 'bench@example.fr',
+        company: 'Bench SAS',
+        country: 'FR',
+        plan: 'business',
+        streams: ['EMB'],
+        idus: ['FR000000_01ABCD'],
+      }),
+    });
+    if (created.status !== 201) throw new Error(`create client: ${created.status}`);
+    await fetch(`${base}/api/v1/admin/clients/${clientId}/confirm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const secret = generateToken(SESSION_PREFIX);
+    const db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+    await db.query(`INSERT INTO dashboard_sessions (client_id, session_hash, expires_at) VALUES ($1, $2, now() + interval '12 hours')`, [
+      clientId,
+      hashToken(secret),
+    ]);
+    await db.end();
+    const page = await fetch(`${base}/dashboard/declarations/new`, { headers: { cookie: `epr_session=${secret}` } });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1];
+    if (page.status !== 200 || !csrf) throw new Error(`the new declaration page: ${page.status}, no CSRF token`);
+    const cookie = [`epr_session=${secret}`, ...page.headers.getSetCookie().map((c) => c.slice(0, c.indexOf(';')))].join('; ');
+
+    const table = rows();
+    const workbook = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([HEADER, ...table]), 'Produits');
+    const files = {
+      xlsx: XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer,
+      csv: Buffer.from(
+        [HEADER, ...table]
+          .map((row) => row.map((cell) => (typeof cell === 'number' ? String(cell).replace('.', ',') : cell)).join(';'))
+          .join('\r\n'),
+      ),
+    };
+    const pid = child.pid!;
+    const before = await rssKiB(pid, 'VmRSS');
+    const results: Record<string, { bytes: number; p50_ms: number; p99_ms: number; max_ms: number; uploads: number }> = {};
+    for (const [format, bytes] of Object.entries(files)) {
+      const times: number[] = [];
+      for (let i = 0; i < UPLOADS + 2; i++) {
+        const form = new FormData();
+        form.append('_csrf', csrf);
+        form.append('period', '2026-S1');
+        form.append('file', new Blob([bytes]), `produits.${format}`);
+        const started = performance.now();
+        const res = await fetch(`${base}/dashboard/declarations/product-file`, { method: 'POST', body: form, headers: { cookie } });
+        const html = await res.text();
+        const ms = performance.now() - started;
+        if (res.status !== 200 || !html.includes('name="pending"'))
+          throw new Error(`${format}: ${res.status} ${html.slice(html.indexOf('<main'), html.indexOf('<main') + 600)}`);
+        // The first two warm the service up.
+        if (i >= 2) times.push(ms);
+      }
+      results[format] = {
+        bytes: bytes.length,
+        uploads: times.length,
+        p50_ms: Math.round(quantile(times, 0.5)),
+        p99_ms: Math.round(quantile(times, 0.99)),
+        max_ms: Math.round(Math.max(...times)),
+      };
+      log(`${format} (${bytes.length.toLocaleString('en')} bytes): p50 ${results[format].p50_ms} ms, p99 ${results[format].p99_ms} ms`);
+    }
+    const after = { rss_kib: await rssKiB(pid, 'VmRSS'), peak_kib: await rssKiB(pid, 'VmHWM') };
+    const summary = { products: PRODUCTS, rows: PRODUCTS * ELEMENTS, results, rss_before_kib: before, ...after, target_p99_ms: 2000 };
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    await mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
+    await writeFile(path.join(ROOT, 'bench/results/product-file.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  } finally {
+    child?.kill('SIGTERM');
+    await sleep(500);
+    const admin2 = new pg.Client({ connectionString: SERVER_URL });
+    await admin2.connect();
+    await admin2.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin2.end();
+  }
+}

@@ -1,0 +1,155 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { CsrfProtection } from '../auth/sessions/csrf.js';
+import type { AuthenticatedClient } from '../caller/current-client.js';
+import type { CheckedDeclaration } from '../declarations/declarations.service.js';
+import type { Language } from '../i18n/language.js';
+import { formatNumber } from '../i18n/format.js';
+import { MESSAGES } from '../i18n/messages/index.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { DashboardViews, localizeErrors } from './dashboard-views.js';
+
+/** The purpose of the seal on a pending declaration. */
+const PENDING = 'pending-declaration';
+/** Products the check page lists at most; the others are counted in a note (all are filed, and kept when asked). */
+export const CHECK_PAGE_PRODUCTS = 50;
+/** The most bytes a sealed pending declaration inflates to (a 1,000-product file is about 200 KB). */
+const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+
+/** A product of a per-product file, as the check page carries it: reference (= name), stream, units sold, elements [material code, grams, per unit]. */
+export type PendingProduct = [string, string, string, [string, string, number][]];
+
+/** Where the lines of a check page come from, which decides how they are filed. */
+export type PendingSource = 'form' | 'file' | 'derived';
+
+export interface PendingDeclaration {
+  period: string;
+  lines: [string, string, string, string][];
+  /** The units sold per stream, as checked (absent in a page sealed before they could be stated). */
+  unitsSold?: [string, string][];
+  /** The revision in force when it was checked (0: none), which filing it must replace. */
+  replaces: number;
+  /** Absent: the form or the line CSV. */
+  source?: PendingSource;
+  /** A per-product file's products (source `file`): detail on the page, the catalogue kept when asked. */
+  products?: PendingProduct[];
+}
+
+export interface CheckPageOptions {
+  /** A warning's line number as the person numbered the lines (the form's), or null to leave them. */
+  lineOf: ((at: number) => number) | null;
+  source?: PendingSource;
+  products?: PendingProduct[];
+  keep?: boolean;
+  name?: string;
+  nameError?: string;
+  notice?: string;
+  status?: number;
+}
+
+/**
+ * The one check page of every dashboard filing (the form, the line CSV, the per-product file, the
+ * products page's derived declaration): lines, totals, units sold, per-product detail where known
+ * (at most CHECK_PAGE_PRODUCTS), the revision replaced, warnings, and the declaration by name.
+ *
+ * The pending declaration goes to the browser as a hidden field sealed with an HMAC bound to the
+ * session (CsrfProtection.seal): the simplest safe carrier — no draft table to clean up, the same on
+ * every replica, and what comes back is exactly what was checked or nothing (a changed field or
+ * another session's page does not verify). It is deflated when it carries products (a 1,000-product
+ * file stays a few hundred kilobytes, within a form's 1 MiB), and validated again when filed.
+ */
+@Injectable()
+export class DeclarationCheckPresenter {
+  constructor(
+    private readonly views: DashboardViews,
+    private readonly catalogue: ReferenceCatalogue,
+    private readonly csrf: CsrfProtection,
+  ) {}
+
+  render(req: Request, res: Response, client: AuthenticatedClient, checked: CheckedDeclaration, options: CheckPageOptions): void {
+    const language = this.views.language(req, res);
+    const { declaration } = checked;
+    const products = options.products ?? [];
+    const value = sealable({
+      period: declaration.period,
+      lines: declaration.lines.map((l) => [l.stream, l.material, l.unit, l.quantity]),
+      unitsSold: declaration.unitsSold.map((u) => [u.stream, u.quantity]),
+      replaces: checked.current?.revision ?? 0,
+      ...(options.source && options.source !== 'form' ? { source: options.source } : {}),
+      ...(products.length > 0 ? { products } : {}),
+    });
+    const lineOf = options.lineOf;
+    const warnings = checked.warnings.map((warning) => {
+      const at = /^\/lines\/(\d+)/.exec(warning.pointer);
+      return lineOf && at ? { ...warning, params: { ...warning.params, line: lineOf(Number(at[1])) } } : warning;
+    });
+    const m = MESSAGES[language].dashboardPages;
+    this.views.render(
+      req,
+      res,
+      'declaration-check',
+      { title: m.check.title, nav: 'declarations', liveData: true },
+      {
+        period: declaration.period,
+        lines: declaration.lines.map((l) => {
+          const category = l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null;
+          // A line derived from products names its material by code: a person reads its published name instead.
+          return { ...l, material: category !== null && l.material === l.materialCode ? category : l.material, category };
+        }),
+        totals: checked.totals,
+        unitsSold: declaration.unitsSold,
+        countsOnly: this.countsOnly(declaration.lines, declaration.unitsSold),
+        current: checked.current,
+        unchanged: checked.unchanged,
+        // A form's row makes a line per unit: a warning about its material is said once.
+        warnings: localizeErrors(language, warnings).filter(
+          (w, i, all) => all.findIndex((o) => o.where === w.where && o.message === w.message) === i,
+        ),
+        pending: value,
+        seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
+        name: options.name ?? '',
+        nameError: options.nameError ?? null,
+        notice: options.notice ?? null,
+        source: options.source ?? 'form',
+        products: this.productRows(language, products.slice(0, CHECK_PAGE_PRODUCTS)),
+        productCount: products.length,
+        productsMore: products.length > CHECK_PAGE_PRODUCTS ? m.productFile.productsMore(CHECK_PAGE_PRODUCTS, products.length) : null,
+        keep: options.keep ?? false,
+      },
+      options.status ?? 200,
+    );
+  }
+
+  /** The pending declaration a check page's form sent back, if its seal verifies for this session; undefined otherwise. */
+  open(value: string, seal: string, client: AuthenticatedClient): PendingDeclaration | undefined {
+    if (value === '' || seal === '' || !this.csrf.verifySeal(PENDING, client.sessionId ?? '', value, seal)) return undefined;
+    const bytes = value.startsWith('z.')
+      ? inflateRawSync(Buffer.from(value.slice(2), 'base64url'), { maxOutputLength: MAX_PENDING_BYTES })
+      : Buffer.from(value, 'base64url');
+    return JSON.parse(bytes.toString('utf8')) as PendingDeclaration;
+  }
+
+  /** Whether a stream has per-material counts but no units sold stated: the page then says why they are not added up. */
+  countsOnly(lines: readonly { stream: string; unit: string }[], unitsSold: readonly { stream: string }[]): boolean {
+    return lines.some((line) => !this.catalogue.addsAcrossMaterials(line.unit) && !unitsSold.some((entry) => entry.stream === line.stream));
+  }
+
+  private productRows(language: Language, products: PendingProduct[]) {
+    const words = MESSAGES[language].dashboardPages.productFile;
+    return products.map(([reference, stream, units, elements]) => ({
+      name: reference,
+      stream,
+      units,
+      elements: elements.map(([code, grams, perUnit]) =>
+        words.element(this.catalogue.categoryName(stream, code)?.[language] ?? code, formatNumber(language, grams), perUnit),
+      ),
+    }));
+  }
+}
+
+/** The pending declaration as a form field: base64url JSON, deflated (`z.` first) when it carries products. */
+function sealable(pending: PendingDeclaration): string {
+  const json = Buffer.from(JSON.stringify(pending));
+  return pending.products ? `z.${deflateRawSync(json).toString('base64url')}` : json.toString('base64url');
+}
