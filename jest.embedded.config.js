@@ -8,28 +8,29 @@
 // an embedded database of their own whatever DATABASE_URL says: they run in `npm test`'s pass.
 import base, { e2e } from './jest.config.js';
 
-/** @type {import('jest').Config} */
-export default {
-  ...base,
-  projects: [
-    {
-      ...e2e,
-      testMatch: [
-        // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
-        '<rootDir>/test/declarations.e2e-spec.ts',
-        // No kept authentications where notifications reach only the committing connection.
-        '<rootDir>/test/me-from-memory.e2e-spec.ts',
-        // Sessions judged by the database's clock.
-        '<rootDir>/test/dashboard/sessions.e2e-spec.ts',
-        // Streamed exports (a cursor) and the aggregates of the annual filing and of derived declarations.
-        '<rootDir>/test/admin/period-export.e2e-spec.ts',
-        '<rootDir>/test/admin/annual-export.e2e-spec.ts',
-        '<rootDir>/test/products.e2e-spec.ts',
-        // The exports' per-product detail: lateral joins over the derivations, and a second cursor on the annual export's snapshot.
-        '<rootDir>/test/admin/export-products.e2e-spec.ts',
-        // The mail outbox: rows claimed with FOR UPDATE SKIP LOCKED while requests write on the same connection.
-        '<rootDir>/test/admin/mail-outbox.e2e-spec.ts',
-      ],
-    },
+/** The tier as a jest project: CI runs it beside the server's in one pool of workers (jest.ci.config.js). */
+export const embedded = {
+  ...e2e,
+  displayName: 'embedded',
+  // Each file of the tier sees no DATABASE_URL, whatever the run's environment says (test/support/embedded-tier.ts).
+  setupFiles: ['<rootDir>/test/support/embedded-tier.ts'],
+  testMatch: [
+    // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
+    '<rootDir>/test/declarations.e2e-spec.ts',
+    // No kept authentications where notifications reach only the committing connection.
+    '<rootDir>/test/me-from-memory.e2e-spec.ts',
+    // Sessions judged by the database's clock.
+    '<rootDir>/test/dashboard/sessions.e2e-spec.ts',
+    // Streamed exports (a cursor) and the aggregates of the annual filing and of derived declarations.
+    '<rootDir>/test/admin/period-export.e2e-spec.ts',
+    '<rootDir>/test/admin/annual-export.e2e-spec.ts',
+    '<rootDir>/test/products.e2e-spec.ts',
+    // The exports' per-product detail: lateral joins over the derivations, and a second cursor on the annual export's snapshot.
+    '<rootDir>/test/admin/export-products.e2e-spec.ts',
+    // The mail outbox: rows claimed with FOR UPDATE SKIP LOCKED while requests write on the same connection.
+    '<rootDir>/test/admin/mail-outbox.e2e-spec.ts',
   ],
 };
+
+/** @type {import('jest').Config} */
+export default { ...base, projects: [embedded] };

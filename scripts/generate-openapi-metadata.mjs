@@ -1,5 +1,5 @@
 // The @nestjs/swagger CLI plugin in read-only mode: writes src/metadata.ts (DTO properties,
-// response types and doc comments) so that `nest build`, ts-jest and the OpenAPI file all
+// response types and doc comments) so that `nest build`, the tests (SWC) and the OpenAPI file all
 // describe the API from the same generated metadata.
 import { writeFileSync } from 'node:fs';
 import { PluginMetadataGenerator } from '@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator.js';
