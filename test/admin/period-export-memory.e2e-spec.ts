@@ -95,7 +95,9 @@ function download(path: string): Promise<Download> {
 async function exportQueryRunning(): Promise<boolean | undefined> {
   if (!SERVER_DATABASE_URL) return undefined;
   const { rows } = await db.pool.query(
-    `SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%JOIN declaration_lines l ON l.declaration_id = d.id%'`,
+    // This file's database only: other runs of the suite may share the server.
+    `SELECT 1 FROM pg_stat_activity
+      WHERE pid <> pg_backend_pid() AND datname = current_database() AND query LIKE '%JOIN declaration_lines l ON l.declaration_id = d.id%'`,
   );
   return rows.length === 1;
 }
