@@ -38,7 +38,13 @@ import { TokensAdminController } from './tokens/tokens-admin.controller.js';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientTokenEntity, OperatorTokenEntity]), AccountsModule, AuditModule],
-  controllers: [TokensAdminController, OperatorsAdminController, OperatorSessionsAdminController, SignInLinksAdminController, SessionsAdminController],
+  controllers: [
+    TokensAdminController,
+    OperatorsAdminController,
+    OperatorSessionsAdminController,
+    SignInLinksAdminController,
+    SessionsAdminController,
+  ],
   providers: [
     // One per app (a factory: tests run two apps in one process, as two replicas).
     { provide: AuthenticationCache, useFactory: () => new AuthenticationCache(AUTHENTICATION_CACHE_LIMITS) },

@@ -127,7 +127,13 @@ export class ConsolePageController {
   @Get('clients/import')
   importPage(@Req() req: Request, @Res() res: Response): void {
     const o = this.views.messages(req, res).operatorPages;
-    this.views.render(req, res, 'import', { title: o.import.title, nav: 'clients' }, { errors: [], clients: null, applied: false, checked: null });
+    this.views.render(
+      req,
+      res,
+      'import',
+      { title: o.import.title, nav: 'clients' },
+      { errors: [], clients: null, applied: false, checked: null },
+    );
   }
 
   /**
@@ -145,16 +151,34 @@ export class ConsolePageController {
     const seal = field(body, 'seal');
     if (value === '' || seal === '' || !this.csrf.verifySeal(IMPORT_SEAL, operatorSession(req), value, seal)) {
       const errors: FieldError[] = [
-        { pointer: '/file', code: 'file_missing', detail: 'The checked file was altered or belongs to another session: choose it and check it again.' },
+        {
+          pointer: '/file',
+          code: 'file_missing',
+          detail: 'The checked file was altered or belongs to another session: choose it and check it again.',
+        },
       ];
-      return this.views.render(req, res, 'import', frame, { errors: localizeErrors(language, errors), clients: null, applied: false, checked: null, stale: true }, 422);
+      return this.views.render(
+        req,
+        res,
+        'import',
+        frame,
+        { errors: localizeErrors(language, errors), clients: null, applied: false, checked: null, stale: true },
+        422,
+      );
     }
     try {
       const clients = await this.accounts.importCsv({ bytes: Buffer.from(value, 'base64url'), charset: undefined }, true, actor);
       this.views.render(req, res, 'import', frame, { errors: [], clients, applied: true, checked: null }, 201);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
-      this.views.render(req, res, 'import', frame, { errors: localizeErrors(language, error.errors), clients: null, applied: false, checked: null }, 422);
+      this.views.render(
+        req,
+        res,
+        'import',
+        frame,
+        { errors: localizeErrors(language, error.errors), clients: null, applied: false, checked: null },
+        422,
+      );
     }
   }
 
@@ -185,7 +209,11 @@ export class ConsolePageController {
     if (version !== data.version) return this.renderEdit(req, res, data, formOfView(data.view), [], 'form', 412);
     let dto: UpdateClientDto;
     try {
-      dto = (await new ApiValidationPipe().transform(patchOf(form), { type: 'body', metatype: UpdateClientDto, data: '' })) as UpdateClientDto;
+      dto = (await new ApiValidationPipe().transform(patchOf(form), {
+        type: 'body',
+        metatype: UpdateClientDto,
+        data: '',
+      })) as UpdateClientDto;
     } catch (error) {
       if (error instanceof ValidationProblem) return this.renderEdit(req, res, data, form, error.errors, 'form', 422);
       throw error;
@@ -439,8 +467,9 @@ export class ConsolePageController {
     );
   }
 
-  /** The checked file and its seal for this console session. */
-  private sealedFile(req: Request, bytes: Buffer): { file: string; seal: string } {
+  /** The checked file and its seal for this console session; null for one whose base64 would not fit a form's body (chosen again). */
+  private sealedFile(req: Request, bytes: Buffer): { file: string; seal: string } | null {
+    if (bytes.length > SEALED_FILE_MAX_BYTES) return null;
     const file = bytes.toString('base64url');
     return { file, seal: this.csrf.seal(IMPORT_SEAL, operatorSession(req), file) };
   }
@@ -461,6 +490,8 @@ export class ConsolePageController {
 
 /** The purpose of the seal on a checked clients file (see importChecked). */
 const IMPORT_SEAL = 'operator-clients-import';
+/** The largest checked file carried in its page: its base64 stays within the form body limit of 1 MiB. */
+const SEALED_FILE_MAX_BYTES = 700 * 1024;
 
 const operatorSession = (req: Request) => (req as Request & RequestWithOperator)[OPERATOR_SESSION] ?? '';
 

@@ -88,9 +88,13 @@ describe('editing a client’s profile', () => {
     });
 
     // What the API refuses is refused in words; nothing changes.
-    const refused = await browser.post(`/operator/clients/${client.clientId}/edit`, fields(form.html, 'Cidrerie Après', 'pas une adresse'), {
-      csrf: csrfOf(form.html),
-    });
+    const refused = await browser.post(
+      `/operator/clients/${client.clientId}/edit`,
+      fields(form.html, 'Cidrerie Après', 'pas une adresse'),
+      {
+        csrf: csrfOf(form.html),
+      },
+    );
     expect(refused.status).toBe(422);
     expect(refused.html).toContain('Rien n’a été modifié');
     expect((await pendingOf(client.clientId)).company).toBe('Cidrerie Avant');
@@ -109,7 +113,11 @@ describe('editing a client’s profile', () => {
     expect((await pendingOf(client.clientId)).company).toBe('Cidrerie Avant');
 
     // Someone else changes the client meanwhile: the change is not applied, the client shown as it is now.
-    await request(t.url).patch(`/api/v1/admin/clients/${client.clientId}`).set(admin()).send({ company: 'Cidrerie Concurrente' }).expect(200);
+    await request(t.url)
+      .patch(`/api/v1/admin/clients/${client.clientId}`)
+      .set(admin())
+      .send({ company: 'Cidrerie Concurrente' })
+      .expect(200);
     const applyFields = { ...fields(review.html, 'Cidrerie Après', 'cidrerie@exemple.fr'), step: 'apply' };
     const stale = await browser.post(`/operator/clients/${client.clientId}/edit`, applyFields, { csrf: csrfOf(review.html) });
     expect(stale.status).toBe(412);
@@ -131,7 +139,9 @@ describe('editing a client’s profile', () => {
     expect([done.status, done.location]).toEqual([303, `/operator/clients/${client.clientId}?done=edit`]);
     const pending = await pendingOf(client.clientId);
     expect([pending.company, pending.email]).toEqual(['Cidrerie Après', 'cidrerie@exemple.fr']);
-    const me = await request(t.url).get('/api/v1/me').set({ authorization: `Bearer ${client.token}` });
+    const me = await request(t.url)
+      .get('/api/v1/me')
+      .set({ authorization: `Bearer ${client.token}` });
     expect(me.body.company).toBe('Cidrerie Avant');
     const { rows } = await t.pool.query(
       `SELECT actor_name FROM audit_events WHERE client_id = $1 AND action = 'client.updated' AND actor_type = 'operator'`,
@@ -161,14 +171,24 @@ describe('confirming a pending profile', () => {
     await request(t.url).patch(`/api/v1/admin/clients/${client.clientId}`).set(admin()).send({ company: 'Savonnerie Après' }).expect(200);
     const page = await browser.get(`/operator/clients/${client.clientId}/actions/confirm`);
     await request(t.url).post(`/api/v1/admin/clients/${client.clientId}/suspend`).set(admin()).send({}).expect(200);
-    const stale = await browser.post(`/operator/clients/${client.clientId}/actions/confirm`, { version: versionOf(page.html) }, { csrf: csrfOf(page.html) });
+    const stale = await browser.post(
+      `/operator/clients/${client.clientId}/actions/confirm`,
+      { version: versionOf(page.html) },
+      { csrf: csrfOf(page.html) },
+    );
     expect(stale.status).toBe(412);
     expect(stale.html).toContain('Suspendu');
     const view = (await request(t.url).get(`/api/v1/admin/clients/${client.clientId}`).set(admin())).body;
     expect([view.confirmed.company, view.unconfirmed_changes]).toEqual(['Savonnerie Avant', true]);
-    const done = await browser.post(`/operator/clients/${client.clientId}/actions/confirm`, { version: versionOf(stale.html) }, { csrf: csrfOf(stale.html) });
+    const done = await browser.post(
+      `/operator/clients/${client.clientId}/actions/confirm`,
+      { version: versionOf(stale.html) },
+      { csrf: csrfOf(stale.html) },
+    );
     expect(done.status).toBe(303);
-    expect((await request(t.url).get(`/api/v1/admin/clients/${client.clientId}`).set(admin())).body.confirmed.company).toBe('Savonnerie Après');
+    expect((await request(t.url).get(`/api/v1/admin/clients/${client.clientId}`).set(admin())).body.confirmed.company).toBe(
+      'Savonnerie Après',
+    );
   });
 });
 
@@ -179,7 +199,8 @@ describe('importing a checked file', () => {
     const browser = await consoleSignIn(email);
     const stamp = Date.now();
     const good = `client_id;company;email\r\nseal-${stamp}-1;Un SAS;un.${stamp}@exemple.fr\r\nseal-${stamp}-2;Deux SAS;deux.${stamp}@exemple.fr\r\n`;
-    const count = async () => (await t.pool.query(`SELECT count(*)::int AS n FROM clients WHERE client_id LIKE $1`, [`seal-${stamp}-%`])).rows[0].n;
+    const count = async () =>
+      (await t.pool.query(`SELECT count(*)::int AS n FROM clients WHERE client_id LIKE $1`, [`seal-${stamp}-%`])).rows[0].n;
     const dry = await browser.upload('/operator/clients/import', { action: 'check' }, { name: 'clients.csv', content: good });
     expect(dry.status).toBe(200);
     expect(dry.html).toContain('Importer le fichier vérifié');
@@ -226,7 +247,11 @@ describe('the half-year export per eco-organism', () => {
       [citeo.clientId, 'Citeo'],
       [leko.clientId, 'Léko'],
     ] as const) {
-      await request(t.url).put(`/api/v1/admin/clients/${clientId}/streams/EMB`).set(admin()).send({ eco_organism: eco, liable_from: '2025-S1' }).expect(200);
+      await request(t.url)
+        .put(`/api/v1/admin/clients/${clientId}/streams/EMB`)
+        .set(admin())
+        .send({ eco_organism: eco, liable_from: '2025-S1' })
+        .expect(200);
     }
     for (const c of [citeo, leko]) {
       const res = await request(t.url)
@@ -249,7 +274,11 @@ describe('the half-year export per eco-organism', () => {
     expect(csv.text).not.toContain(leko.clientId);
 
     const unknown = await request(t.url).get('/api/v1/admin/periods/2025-S2/export?eco_organism=Nobody').set(admin());
-    expect([unknown.status, unknown.body.errors[0].code, unknown.body.errors[0].pointer]).toEqual([422, 'unknown_eco_organism', '/query/eco_organism']);
+    expect([unknown.status, unknown.body.errors[0].code, unknown.body.errors[0].pointer]).toEqual([
+      422,
+      'unknown_eco_organism',
+      '/query/eco_organism',
+    ]);
     const withDetail = await request(t.url).get('/api/v1/admin/periods/2025-S2/export?eco_organism=Citeo&detail=products').set(admin());
     expect([withDetail.status, withDetail.body.errors[0].pointer]).toEqual([422, '/query/detail']);
 
@@ -288,23 +317,28 @@ describe('console sessions through the admin API', () => {
     expect(JSON.stringify(list.body)).not.toContain('eprs_');
     // An operator token may end it too (another named operator, audited by name).
     const ender = await nameOperator('Ender', `ender.${Date.now()}@operateur.example`);
-    const ended = await request(t.url).delete(`/api/v1/admin/operator-sessions/${mine[0].id}`).set({ authorization: `Bearer ${ender.token}` });
+    const ended = await request(t.url)
+      .delete(`/api/v1/admin/operator-sessions/${mine[0].id}`)
+      .set({ authorization: `Bearer ${ender.token}` });
     expect(ended.status).toBe(204);
     const page = await browser.get('/operator');
     expect([page.status, page.location]).toEqual([303, '/operator/sign-in']);
     const after = await request(t.url).get('/api/v1/admin/operator-sessions').set(admin());
     expect(after.body.some((s: { id: string }) => s.id === mine[0].id)).toBe(false);
-    const { rows } = await t.pool.query(
-      `SELECT actor_name FROM audit_events WHERE action = 'operator_session.ended' AND target_id = $1`,
-      [mine[0].id],
-    );
+    const { rows } = await t.pool.query(`SELECT actor_name FROM audit_events WHERE action = 'operator_session.ended' AND target_id = $1`, [
+      mine[0].id,
+    ]);
     expect(rows).toEqual([{ actor_name: 'Ender' }]);
     // Again: a no-op; an unknown id: 404; a client token: refused.
     expect((await request(t.url).delete(`/api/v1/admin/operator-sessions/${mine[0].id}`).set(admin())).status).toBe(204);
-    expect((await request(t.url).delete('/api/v1/admin/operator-sessions/00000000-0000-4000-8000-000000000000').set(admin())).status).toBe(404);
+    expect((await request(t.url).delete('/api/v1/admin/operator-sessions/00000000-0000-4000-8000-000000000000').set(admin())).status).toBe(
+      404,
+    );
     expect((await request(t.url).delete('/api/v1/admin/operator-sessions/not-a-uuid').set(admin())).status).toBe(404);
     const client = await createClientWithToken(t);
-    const refused = await request(t.url).get('/api/v1/admin/operator-sessions').set({ authorization: `Bearer ${client.token}` });
+    const refused = await request(t.url)
+      .get('/api/v1/admin/operator-sessions')
+      .set({ authorization: `Bearer ${client.token}` });
     expect([401, 403]).toContain(refused.status);
   });
 });

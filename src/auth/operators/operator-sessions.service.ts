@@ -20,6 +20,9 @@ import { OperatorTokensRepository } from './operator-tokens.repository.js';
 /** Where an operator's console sign-in link leads: a page that asks to continue (a mail scanner following it signs nobody in). */
 export const OPERATOR_SIGN_IN_LINK_PATH = '/operator/sign-in/link';
 
+/** A live console session as the admin API lists it. */
+export type OperatorSessionListing = LiveOperatorSessionListRow;
+
 /** A live console session and its operator. */
 export interface OperatorSession {
   sessionId: string;
@@ -118,7 +121,7 @@ export class OperatorSessionsService {
   }
 
   /** The live console sessions of every operator (admin API). */
-  listLive(): Promise<LiveOperatorSessionListRow[]> {
+  listLive(): Promise<OperatorSessionListing[]> {
     return this.repository.listLive();
   }
 

@@ -392,16 +392,20 @@ export class PeriodExportService {
       });
       return;
     }
-    await this.repository.streamLines(period, async (rows) => {
-      head();
-      const formatter =
-        format === 'json'
-          ? jsonFormatter(period)
-          : dialect.name !== API_CSV_DIALECT.name
-            ? spreadsheetCsvFormatter(period, dialect)
-            : csvFormatter(period);
-      await pipeline(rows, new ByDeclaration(formatter), res);
-    }, ecoOrganism ?? null);
+    await this.repository.streamLines(
+      period,
+      async (rows) => {
+        head();
+        const formatter =
+          format === 'json'
+            ? jsonFormatter(period)
+            : dialect.name !== API_CSV_DIALECT.name
+              ? spreadsheetCsvFormatter(period, dialect)
+              : csvFormatter(period);
+        await pipeline(rows, new ByDeclaration(formatter), res);
+      },
+      ecoOrganism ?? null,
+    );
   }
 
   /** 422 for an eco-organism the published data does not list, and with the per-product detail (not filtered by eco-organism). */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { LiveOperatorSessionListRow } from '../operator-sessions.repository.js';
+import type { OperatorSessionListing } from '../operator-sessions.service.js';
 
 /** A live console session (`/operator`): whose it is and when it was used; never its secret. */
 export class OperatorSessionDto {
@@ -24,7 +24,7 @@ export class OperatorSessionDto {
   @ApiProperty({ type: String, format: 'date-time' })
   expires_at!: Date;
 
-  static from(row: LiveOperatorSessionListRow): OperatorSessionDto {
+  static from(row: OperatorSessionListing): OperatorSessionDto {
     return {
       id: row.id,
       operator_token_id: row.operatorId,
