@@ -159,6 +159,10 @@ describe('editing a client’s profile', () => {
     const form = await browser.get(`/operator/clients/${client.clientId}/edit`);
     expect(form.html).toContain('Edit the profile');
     expect(form.html).toContain('<html lang="en">');
+    // The invitation form offers the registry's languages, the page's own first chosen.
+    const invite = await browser.get('/operator/clients/new');
+    expect(invite.html).toContain('<option value="en" selected>');
+    expect(invite.html).toContain('<option value="fr">');
   });
 });
 
