@@ -440,17 +440,27 @@ export class AccountsService {
     this.confirmingListeners.push(listener);
   }
 
-  /** The pending profile becomes the confirmed one, if it is complete and consistent with the reference data. */
-  async confirm(clientId: string, actor: Actor): Promise<ClientView> {
-    const view = await this.dataSource.transaction((manager) => this.confirmWithin(manager, clientId, actor));
+  /**
+   * The pending profile becomes the confirmed one, if it is complete and consistent with the reference
+   * data; with `preconditions`, only if the client is still the version they name (412 otherwise).
+   */
+  async confirm(clientId: string, actor: Actor, preconditions?: Preconditions): Promise<ClientView> {
+    const view = await this.dataSource.transaction((manager) => this.confirmWithin(manager, clientId, actor, '/pending', preconditions));
     for (const listener of this.accountListeners) listener(clientId);
     return view;
   }
 
   /** `confirm` in `manager`'s transaction; problems point at `root` + the field (`/pending/email`). */
-  private async confirmWithin(manager: EntityManager, clientId: string, actor: Actor, root = '/pending'): Promise<ClientView> {
+  private async confirmWithin(
+    manager: EntityManager,
+    clientId: string,
+    actor: Actor,
+    root = '/pending',
+    preconditions?: Preconditions,
+  ): Promise<ClientView> {
     // Locked, so that a concurrent PATCH cannot slip an unchecked value in between the check and the copy.
     const client = await this.load(manager, clientId, true);
+    checkPreconditions(client, preconditions);
     refuseIfOffboarded(client, 'confirmed');
     const pending = pendingOf(client);
     const errors = confirmationErrors(pending, this.catalogue, root);

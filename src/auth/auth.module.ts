@@ -10,6 +10,7 @@ import { OperatorTokenEntity } from './operators/operator-token.entity.js';
 import { OperatorSessionsRepository } from './operators/operator-sessions.repository.js';
 import { OperatorSessionsService } from './operators/operator-sessions.service.js';
 import { OperatorsAdminController } from './operators/operators-admin.controller.js';
+import { OperatorSessionsAdminController } from './operators/operator-sessions-admin.controller.js';
 import { OperatorTokensRepository } from './operators/operator-tokens.repository.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { CsrfInterceptor, CsrfProtection } from './sessions/csrf.js';
@@ -37,7 +38,13 @@ import { TokensAdminController } from './tokens/tokens-admin.controller.js';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ClientTokenEntity, OperatorTokenEntity]), AccountsModule, AuditModule],
-  controllers: [TokensAdminController, OperatorsAdminController, SignInLinksAdminController, SessionsAdminController],
+  controllers: [
+    TokensAdminController,
+    OperatorsAdminController,
+    OperatorSessionsAdminController,
+    SignInLinksAdminController,
+    SessionsAdminController,
+  ],
   providers: [
     // One per app (a factory: tests run two apps in one process, as two replicas).
     { provide: AuthenticationCache, useFactory: () => new AuthenticationCache(AUTHENTICATION_CACHE_LIMITS) },

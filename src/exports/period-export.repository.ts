@@ -41,17 +41,25 @@ export type ExportDetailRow = ExportLineRow & {
   element: boolean;
 } & { [K in Exclude<keyof ProductElementRow, 'stream' | 'materialCode' | 'kg'>]: ProductElementRow[K] | null };
 
-/** The current revision of every client for `$1`, one row per line, in client then line order. */
+/**
+ * The current revision of every client for `$1`, one row per line, in client then line order; `$2`
+ * (nullable) keeps the lines, and units sold, of the streams the client has set to that eco-organism.
+ */
 export const EXPORT_LINES = `
   SELECT d.client_id AS "clientId", c.confirmed_company AS company, c.confirmed_country AS country, c.confirmed_idus AS idus,
          d.id AS "declarationId", d.revision, d.receipt, ${utcText('d.submitted_at')} AS "submittedAt",
          l.stream, l.material, l.material_code AS "materialCode", l.unit, trim_scale(l.quantity)::text AS quantity,
-         cs.eco_organism AS "ecoOrganism", d.units_sold AS "unitsSold"
+         cs.eco_organism AS "ecoOrganism",
+         CASE WHEN $2::text IS NULL OR d.units_sold IS NULL THEN d.units_sold
+              ELSE coalesce((SELECT jsonb_agg(u ORDER BY n) FROM jsonb_array_elements(d.units_sold) WITH ORDINALITY AS x (u, n)
+                               WHERE EXISTS (SELECT 1 FROM client_streams e
+                                              WHERE e.client_id = d.client_id AND e.stream = u->>'stream' AND e.eco_organism = $2)),
+                            '[]'::jsonb) END AS "unitsSold"
     FROM declarations d
     JOIN clients c ON c.client_id = d.client_id
     JOIN declaration_lines l ON l.declaration_id = d.id
     LEFT JOIN client_streams cs ON cs.client_id = d.client_id AND cs.stream = l.stream
-   WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live'
+   WHERE d.period = $1 AND d.status = 'current' AND d.mode = 'live' AND ($2::text IS NULL OR cs.eco_organism = $2)
    ORDER BY d.client_id, l.position`;
 
 /** Declarations read per statement of the detail, each with its lines (at most 1000) read apart. */
@@ -138,17 +146,21 @@ export class PeriodExportRepository {
    * Streams the export's rows to `consume`, which must resolve once it has read the stream to its
    * end (or reject); the connection is released then, and destroyed if anything failed.
    */
-  streamLines(period: string, consume: (rows: AsyncIterable<ExportLineRow>) => Promise<void>): Promise<void> {
-    return this.stream(EXPORT_LINES, period, consume);
+  streamLines(
+    period: string,
+    consume: (rows: AsyncIterable<ExportLineRow>) => Promise<void>,
+    ecoOrganism: string | null = null,
+  ): Promise<void> {
+    return streamInSnapshot<ExportLineRow>(
+      this.dataSource,
+      { text: EXPORT_LINES, values: [period, ecoOrganism], batchRows: EXPORT_BATCH_ROWS },
+      (rows) => consume(rows),
+    );
   }
 
   /** streamLines with the per-product detail of derived declarations (`detail=products`): detailRows's rows, in one snapshot. */
   streamLinesWithProducts(period: string, consume: (rows: AsyncIterable<ExportDetailRow>) => Promise<void>): Promise<void> {
     return inSnapshot(this.dataSource, (query) => consume(detailRows(query, period)));
-  }
-
-  private stream<Row>(sql: string, period: string, consume: (rows: AsyncIterable<Row>) => Promise<void>): Promise<void> {
-    return streamInSnapshot<Row>(this.dataSource, { text: sql, values: [period], batchRows: EXPORT_BATCH_ROWS }, (rows) => consume(rows));
   }
 
   /**

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
-import { NotFoundProblem } from '../common/problem/problem.js';
+import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
 import { neutraliseCell } from '../common/csv/spreadsheet-cells.js';
 import { API_CSV_DIALECT, CSV_DIALECTS, type CsvDialect, type CsvDialectName } from '../common/csv/csv-dialect.js';
 import { perLanguage } from '../i18n/languages.js';
@@ -370,13 +370,16 @@ export class PeriodExportService {
     res: Response,
     dialect: CsvDialect = CSV_DIALECTS.en,
     detail?: ExportDetail,
+    ecoOrganism?: string,
   ): Promise<void> {
     checkPeriod(period);
+    if (ecoOrganism !== undefined) this.checkEcoOrganism(ecoOrganism, detail);
     const head = () => {
       res.status(200);
       if (format === 'csv') {
+        const suffix = ecoOrganism ? `-${ecoOrganism.normalize('NFD').replace(/[^A-Za-z0-9]+/g, '-')}` : '';
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.setHeader('Content-Disposition', `attachment; filename="epr-declarations-${period}.csv"`);
+        res.setHeader('Content-Disposition', `attachment; filename="epr-declarations-${period}${suffix}.csv"`);
       } else {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
@@ -389,16 +392,42 @@ export class PeriodExportService {
       });
       return;
     }
-    await this.repository.streamLines(period, async (rows) => {
-      head();
-      const formatter =
-        format === 'json'
-          ? jsonFormatter(period)
-          : dialect.name !== API_CSV_DIALECT.name
-            ? spreadsheetCsvFormatter(period, dialect)
-            : csvFormatter(period);
-      await pipeline(rows, new ByDeclaration(formatter), res);
-    });
+    await this.repository.streamLines(
+      period,
+      async (rows) => {
+        head();
+        const formatter =
+          format === 'json'
+            ? jsonFormatter(period)
+            : dialect.name !== API_CSV_DIALECT.name
+              ? spreadsheetCsvFormatter(period, dialect)
+              : csvFormatter(period);
+        await pipeline(rows, new ByDeclaration(formatter), res);
+      },
+      ecoOrganism ?? null,
+    );
+  }
+
+  /** 422 for an eco-organism the published data does not list, and with the per-product detail (not filtered by eco-organism). */
+  private checkEcoOrganism(name: string, detail: ExportDetail | undefined): void {
+    const listed = this.catalogue.ecoOrganismNames();
+    const errors: FieldError[] = [];
+    if (!listed.includes(name)) {
+      errors.push({
+        pointer: '/query/eco_organism',
+        code: 'unknown_eco_organism',
+        detail: `"${name}" is not an eco-organism the published data lists; choose one of: ${listed.join(', ')}`,
+        params: { value: name, listed },
+      });
+    }
+    if (detail === 'products') {
+      errors.push({
+        pointer: '/query/detail',
+        code: 'invalid_export_detail',
+        detail: 'detail=products cannot be combined with eco_organism; ask for the export without one of them',
+      });
+    }
+    if (errors.length > 0) throw new ValidationProblem(errors);
   }
 
   async summary(period: string): Promise<PeriodSummary> {

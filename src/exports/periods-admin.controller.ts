@@ -17,6 +17,8 @@ import type { Request, Response } from 'express';
 import { ApiProblems } from '../common/openapi.js';
 import { HEAVY_READS_PER_CALLER, HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../rate-limit/heavy-reads.js';
 import { AdminApi } from '../caller/audience.js';
+import { publishedSpelling } from '../common/spelling.js';
+import { publishedNames } from '../reference/published-names.js';
 import { PeriodExportDto, PeriodSummaryDto } from './dto/period-export.dto.js';
 import {
   CSV_COLUMNS,
@@ -37,6 +39,14 @@ const CSV_DESCRIPTION =
   `CSV (RFC 4180, UTF-8, comma, header row): one row per client and line, columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}; ` +
   `IDUs share one cell, separated by \`${IDU_SEPARATOR}\`. With \`dialect=fr\`, what French Excel opens as columns: UTF-8 with a byte order mark, \`;\` between cells, decimal comma, CRLF, the columns in French (${CSV_HEADERS.fr.map((c) => `\`${c}\``).join(', ')}). A cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is written after a \`'\` so that spreadsheets show it as text. ` +
   `With \`detail=products\`, the columns ${CSV_DETAIL_COLUMNS.map((c) => `\`${c}\``).join(', ')} (in French with \`dialect=fr\`): a declaration derived from the client's catalogue is written as one row per packaging element of each product version it used (\`material\` and \`material_category\` the element's category, \`unit\` \`kg\`, \`quantity\` the kg that element gave: units × elements per unit × grams / 1000, exact, before the declaration's rounding to the gram), a declaration entered directly as its lines with the product columns empty.`;
+const ECO_QUERY = {
+  name: 'eco_organism',
+  required: false,
+  description:
+    'Only the lines (and units sold) of the streams each client has set to this eco-organism (`PUT /admin/clients/{id}/streams/{stream}`); a client with none is left out. ' +
+    'A name `/api/v1/streams.json` lists, in any case, with or without accents (`leko` is `Léko`); else 422 `unknown_eco_organism`. Not combined with `detail=products` (422).',
+  schema: { type: 'string', example: 'Citeo' },
+};
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
 const DISPOSITION = {
   'Content-Disposition': { description: '`attachment; filename="epr-declarations-<period>.csv"`.', schema: { type: 'string' } },
@@ -70,6 +80,7 @@ export class PeriodsAdminController {
   @ApiParam(PERIOD_PARAM)
   @ApiQuery(CSV_DIALECT_QUERY)
   @ApiQuery(EXPORT_DETAIL_QUERY)
+  @ApiQuery(ECO_QUERY)
   @ApiHeader({
     name: 'Accept',
     required: false,
@@ -86,12 +97,13 @@ export class PeriodsAdminController {
     @Param('period') period: string,
     @Query('dialect') dialect: unknown,
     @Query('detail') detail: unknown,
+    @Query('eco_organism') eco: unknown,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const query = checkedQuery(dialect, detail);
+    const query = checkedQuery(dialect, detail, eco);
     const format: ExportFormat = req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json';
-    await this.exports.writeExport(period, format, res, query.dialect, query.detail);
+    await this.exports.writeExport(period, format, res, query.dialect, query.detail, query.eco);
   }
 
   @Get('export.csv')
@@ -104,16 +116,18 @@ export class PeriodsAdminController {
   @ApiParam(PERIOD_PARAM)
   @ApiQuery(CSV_DIALECT_QUERY)
   @ApiQuery(EXPORT_DETAIL_QUERY)
+  @ApiQuery(ECO_QUERY)
   @ApiResponse({ status: 200, description: 'The export as CSV.', headers: DISPOSITION, content: CSV_CONTENT })
   @ApiProblems(404, 422)
   async exportCsv(
     @Param('period') period: string,
     @Query('dialect') dialect: unknown,
     @Query('detail') detail: unknown,
+    @Query('eco_organism') eco: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    const query = checkedQuery(dialect, detail);
-    await this.exports.writeExport(period, 'csv', res, query.dialect, query.detail);
+    const query = checkedQuery(dialect, detail, eco);
+    await this.exports.writeExport(period, 'csv', res, query.dialect, query.detail, query.eco);
   }
 
   @Get('summary')
@@ -134,13 +148,26 @@ export class PeriodsAdminController {
 }
 
 /** The query of both export operations, checked before anything is read: every problem at once. */
-function checkedQuery(dialect: unknown, detail: unknown): { dialect: CsvDialect; detail: ExportDetail | undefined } {
+function checkedQuery(
+  dialect: unknown,
+  detail: unknown,
+  eco: unknown,
+): { dialect: CsvDialect; detail: ExportDetail | undefined; eco: string | undefined } {
   const errors = [
     ...(dialect === undefined || isCsvDialectName(dialect)
       ? []
       : [{ pointer: '/query/dialect', code: 'invalid_csv_dialect', detail: CSV_DIALECT_DETAIL }]),
     ...exportDetailErrors(detail),
+    ...(eco === undefined || (typeof eco === 'string' && eco.trim() !== '' && eco.length <= 100)
+      ? []
+      : [{ pointer: '/query/eco_organism', code: 'invalid_string', detail: 'must be an eco-organism name' }]),
   ];
   if (errors.length > 0) throw new ValidationProblem(errors);
-  return { dialect: isCsvDialectName(dialect) ? CSV_DIALECTS[dialect] : CSV_DIALECTS.en, detail: exportDetail(detail) };
+  // Named in any case, with or without accents (`leko`): read as published (`Léko`).
+  const named = eco as string | undefined;
+  return {
+    dialect: isCsvDialectName(dialect) ? CSV_DIALECTS[dialect] : CSV_DIALECTS.en,
+    detail: exportDetail(detail),
+    eco: named && (publishedSpelling(named, publishedNames.ecoOrganisms()) ?? named),
+  };
 }

@@ -4,13 +4,16 @@ import { AccountsService, type StatusAction } from '../accounts/accounts.service
 import { SessionsService } from '../auth/sessions/sessions.service.js';
 import { SignInLinksService } from '../auth/sign-in-links/sign-in-links.service.js';
 import { ClientTokensService } from '../auth/tokens/client-tokens.service.js';
-import { type Actor, CurrentActor } from '../caller/actor.js';
+import { type Actor, CurrentActor, OPERATOR_SESSION, type RequestWithOperator } from '../caller/actor.js';
 import { OperatorPage } from '../caller/audience.js';
 import { CSV_DIALECTS } from '../common/csv/csv-dialect.js';
 import { Accepts, type FormBody, MultipartBody } from '../common/http/request-body.js';
 import { type FieldError, NotFoundProblem, Problem, ValidationProblem } from '../common/problem/problem.js';
 import { ApiValidationPipe } from '../common/validation.js';
-import { createClientInput, CreateClientDto } from '../accounts/dto/client-input.dto.js';
+import { createClientInput, CreateClientDto, UpdateClientDto } from '../accounts/dto/client-input.dto.js';
+import { CsrfProtection } from '../auth/sessions/csrf.js';
+import { LANGUAGES } from '../i18n/language.js';
+import { changesOf, type EditForm, formOfBody, formOfView, patchOf } from './profile-edit.js';
 import { localizeErrors } from '../dashboard/dashboard-views.js';
 import { AnnualExportService } from '../exports/annual-export.service.js';
 import { PeriodExportService } from '../exports/period-export.service.js';
@@ -53,6 +56,7 @@ export class ConsolePageController {
     private readonly periods: PeriodExportService,
     private readonly declarations: DeclarationsAdminService,
     private readonly products: ProductsService,
+    private readonly csrf: CsrfProtection,
   ) {}
 
   @Get()
@@ -127,7 +131,109 @@ export class ConsolePageController {
   @Get('clients/import')
   importPage(@Req() req: Request, @Res() res: Response): void {
     const o = this.views.messages(req, res).operatorPages;
-    this.views.render(req, res, 'import', { title: o.import.title, nav: 'clients' }, { errors: [], clients: null, applied: false });
+    this.views.render(
+      req,
+      res,
+      'import',
+      { title: o.import.title, nav: 'clients' },
+      { errors: [], clients: null, applied: false, checked: null },
+    );
+  }
+
+  /**
+   * Imports the file a check page carried (sealed for this console session): the same service and
+   * rules as an upload; a file altered since its check, or sealed for another session, is refused
+   * and nothing is created.
+   */
+  @Post('clients/import/checked')
+  @Accepts('form')
+  async importChecked(@Req() req: Request, @Res() res: Response, @Body() body: FormBody, @CurrentActor() actor: Actor): Promise<void> {
+    const o = this.views.messages(req, res).operatorPages;
+    const frame = { title: o.import.title, nav: 'clients' as const };
+    const language = this.views.language(req, res);
+    const value = field(body, 'file');
+    const seal = field(body, 'seal');
+    if (value === '' || seal === '' || !this.csrf.verifySeal(IMPORT_SEAL, operatorSession(req), value, seal)) {
+      const errors: FieldError[] = [
+        {
+          pointer: '/file',
+          code: 'file_missing',
+          detail: 'The checked file was altered or belongs to another session: choose it and check it again.',
+        },
+      ];
+      return this.views.render(
+        req,
+        res,
+        'import',
+        frame,
+        { errors: localizeErrors(language, errors), clients: null, applied: false, checked: null, stale: true },
+        422,
+      );
+    }
+    try {
+      const clients = await this.accounts.importCsv({ bytes: Buffer.from(value, 'base64url'), charset: undefined }, true, actor);
+      this.views.render(req, res, 'import', frame, { errors: [], clients, applied: true, checked: null }, 201);
+    } catch (error) {
+      if (!(error instanceof ValidationProblem)) throw error;
+      this.views.render(
+        req,
+        res,
+        'import',
+        frame,
+        { errors: localizeErrors(language, error.errors), clients: null, applied: false, checked: null },
+        422,
+      );
+    }
+  }
+
+  /** A profile change, as the admin API's `PATCH` takes it: the pending profile as it is now, with its version. */
+  @Get('clients/:client_id/edit')
+  async editPage(@Req() req: Request, @Res() res: Response, @Param('client_id') clientId: string): Promise<void> {
+    const data = await this.console.client(clientId);
+    this.renderEdit(req, res, data, formOfView(data.view), [], 'form');
+  }
+
+  /**
+   * The change checked by the `PATCH`'s DTO, then shown with its consequence (`step=review`), then
+   * applied on the version the operator saw (`step=apply`): a client changed since is shown as it is
+   * now (412), never overwritten.
+   */
+  @Post('clients/:client_id/edit')
+  @Accepts('form')
+  async edit(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('client_id') clientId: string,
+    @Body() body: FormBody,
+    @CurrentActor() actor: Actor,
+  ): Promise<void> {
+    const data = await this.console.client(clientId);
+    const form = formOfBody(body);
+    const version = field(body, 'version');
+    if (version !== data.version) return this.renderEdit(req, res, data, formOfView(data.view), [], 'form', 412);
+    let dto: UpdateClientDto;
+    try {
+      dto = (await new ApiValidationPipe().transform(patchOf(form), {
+        type: 'body',
+        metatype: UpdateClientDto,
+        data: '',
+      })) as UpdateClientDto;
+    } catch (error) {
+      if (error instanceof ValidationProblem) return this.renderEdit(req, res, data, form, error.errors, 'form', 422);
+      throw error;
+    }
+    if (field(body, 'step') !== 'apply') return this.renderEdit(req, res, data, form, [], 'review');
+    try {
+      await this.accounts.update(clientId, dto, actor, { ifMatch: version || '""' });
+    } catch (error) {
+      if (error instanceof ValidationProblem) return this.renderEdit(req, res, data, form, error.errors, 'form', 422);
+      if (error instanceof Problem && error.code === 'precondition_failed') {
+        const now = await this.console.client(clientId);
+        return this.renderEdit(req, res, now, formOfView(now.view), [], 'form', 412);
+      }
+      throw error;
+    }
+    res.redirect(303, `/operator/clients/${encodeURIComponent(clientId)}?done=edit`);
   }
 
   /** `POST /admin/clients/import`'s service: the same reading, rules and refusals. */
@@ -146,7 +252,9 @@ export class ConsolePageController {
     }
     try {
       const clients = await this.accounts.importCsv({ bytes: file.bytes, charset: undefined }, apply, actor);
-      this.views.render(req, res, 'import', frame, { errors: [], clients, applied: apply }, apply ? 201 : 200);
+      // A file checked correct comes back sealed in the page: importing it needs no second upload.
+      const checked = apply ? null : this.sealedFile(req, file.bytes);
+      this.views.render(req, res, 'import', frame, { errors: [], clients, applied: apply, checked }, apply ? 201 : 200);
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       this.views.render(req, res, 'import', frame, { errors: localizeErrors(language, error.errors), clients: null, applied: false }, 422);
@@ -166,7 +274,11 @@ export class ConsolePageController {
       res,
       'client',
       { title: data.view.confirmed.company ?? data.view.pending.company ?? clientId, nav: 'clients' },
-      { ...data, done: typeof done === 'string' && isAction(done) ? done : null, scope: this.console.standing.defaultScope() },
+      {
+        ...data,
+        done: typeof done === 'string' && (isAction(done) || done === 'edit') ? done : null,
+        scope: this.console.standing.defaultScope(),
+      },
     );
   }
 
@@ -211,11 +323,8 @@ export class ConsolePageController {
           ifMatch: field(body, 'version') || '""',
         });
       } else if (action === 'confirm') {
-        // The pending profile the operator saw: a change since then is shown, never confirmed unseen.
-        const current = await this.console.client(clientId);
-        if (current.version !== field(body, 'version'))
-          throw new Problem('precondition_failed', `Client "${clientId}" changed since it was read.`);
-        await this.accounts.confirm(clientId, actor);
+        // The pending profile the operator saw, compared under the row lock: a change since then is shown, never confirmed unseen.
+        await this.accounts.confirm(clientId, actor, { ifMatch: field(body, 'version') || '""' });
       } else if (action === 'end-sessions') {
         await this.accounts.get(clientId);
         await this.sessions.endAllNow(clientId, actor, 'operator');
@@ -303,10 +412,13 @@ export class ConsolePageController {
     await this.annual.write(year, eco, 'csv', this.views.language(req, res), res);
   }
 
-  /** A half-year's declarations of every client, as a CSV file in the page's dialect. */
+  /** A half-year's declarations of every client, or of one eco-organism's streams, as a CSV file in the page's dialect. */
   @Get('exports/period/:period')
-  async periodExport(@Req() req: Request, @Res() res: Response, @Param('period') period: string) {
-    await this.periods.writeExport(period, 'csv', res, CSV_DIALECTS[this.views.language(req, res)]);
+  async periodExport(@Req() req: Request, @Res() res: Response, @Param('period') period: string, @Query('eco_organism') eco?: unknown) {
+    if (eco !== undefined && (typeof eco !== 'string' || !this.console.filterChoices().ecoOrganisms.includes(eco))) {
+      throw new Problem('bad_request', 'Choose an eco-organism the list offers for the half-year export.');
+    }
+    await this.periods.writeExport(period, 'csv', res, CSV_DIALECTS[this.views.language(req, res)], undefined, eco);
   }
 
   private renderNewClient(req: Request, res: Response, form: FormBody, errors: FieldError[], status = 200): void {
@@ -321,10 +433,49 @@ export class ConsolePageController {
           ['company', 'email', 'country', 'plan', 'language', 'stream', 'eco_organism', 'liable_from'].map((k) => [k, field(form, k)]),
         ),
         errors: localizeErrors(this.views.language(req, res), errors),
-        choices: { ...this.console.filterChoices(), periods: this.console.scopeChoices().filter((c) => c.includes('-S')) },
+        choices: {
+          ...this.console.filterChoices(),
+          periods: this.console.scopeChoices().filter((c) => c.includes('-S')),
+          languages: LANGUAGES,
+        },
       },
       status,
     );
+  }
+
+  private renderEdit(
+    req: Request,
+    res: Response,
+    data: Awaited<ReturnType<ConsoleService['client']>>,
+    form: EditForm,
+    errors: FieldError[],
+    step: 'form' | 'review',
+    status = 200,
+  ): void {
+    const o = this.views.messages(req, res).operatorPages;
+    this.views.render(
+      req,
+      res,
+      'edit',
+      { title: step === 'review' ? o.profileEdit.reviewTitle : o.profileEdit.title, nav: 'clients' },
+      {
+        ...data,
+        form,
+        step,
+        changed: status === 412,
+        changes: step === 'review' ? changesOf(data.view, patchOf(form)) : [],
+        errors: localizeErrors(this.views.language(req, res), errors),
+        choices: { ...this.console.filterChoices(), languages: LANGUAGES },
+      },
+      status,
+    );
+  }
+
+  /** The checked file and its seal for this console session; null for one whose base64 would not fit a form's body (chosen again). */
+  private sealedFile(req: Request, bytes: Buffer): { file: string; seal: string } | null {
+    if (bytes.length > SEALED_FILE_MAX_BYTES) return null;
+    const file = bytes.toString('base64url');
+    return { file, seal: this.csrf.seal(IMPORT_SEAL, operatorSession(req), file) };
   }
 
   private async renderConfirmation(req: Request, res: Response, clientId: string, action: ClientAction, changed: boolean): Promise<void> {
@@ -340,6 +491,13 @@ export class ConsolePageController {
     );
   }
 }
+
+/** The purpose of the seal on a checked clients file (see importChecked). */
+const IMPORT_SEAL = 'operator-clients-import';
+/** The largest checked file carried in its page: its base64 stays within the form body limit of 1 MiB. */
+const SEALED_FILE_MAX_BYTES = 700 * 1024;
+
+const operatorSession = (req: Request) => (req as Request & RequestWithOperator)[OPERATOR_SESSION] ?? '';
 
 const actionKey = (action: ClientAction) => (action === 'end-sessions' ? 'endSessions' : action);
 

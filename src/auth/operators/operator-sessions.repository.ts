@@ -13,6 +13,16 @@ export interface LiveOperatorSessionRow {
   seenLongAgo: boolean;
 }
 
+/** A live console session as the admin API lists it. */
+export interface LiveOperatorSessionListRow {
+  id: string;
+  operatorId: string;
+  name: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
 /**
  * The SQL of the console's sign-in links and sessions (`operator_sign_in_links`,
  * `operator_sessions`; SHA-256 of their secrets only), on the dashboard's rules: the same
@@ -75,6 +85,28 @@ export class OperatorSessionsRepository {
 
   async markSeen(sessionId: string): Promise<void> {
     await this.dataSource.query(`UPDATE operator_sessions SET last_seen_at = now() WHERE id = $1 AND ended_at IS NULL`, [sessionId]);
+  }
+
+  /** Every live console session (its operator live), newest first. */
+  async listLive(): Promise<LiveOperatorSessionListRow[]> {
+    return (await this.dataSource.query(
+      `SELECT s.id, s.operator_id AS "operatorId", o.name, s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt"
+         FROM operator_sessions s JOIN operator_tokens o ON o.id = s.operator_id
+        WHERE o.revoked_at IS NULL AND ${LIVE('$1')}
+        ORDER BY s.created_at DESC, s.id`,
+      [SESSION_IDLE_MS],
+    )) as LiveOperatorSessionListRow[];
+  }
+
+  /** A session by its id, live or not, with its operator's name and whether it is live; locked for the caller's transaction. */
+  async findForUpdate(manager: EntityManager, sessionId: string): Promise<{ operatorId: string; name: string; live: boolean } | undefined> {
+    const [row] = (await manager.query(
+      `SELECT s.operator_id AS "operatorId", o.name, (o.revoked_at IS NULL AND ${LIVE('$2')}) AS live
+         FROM operator_sessions s JOIN operator_tokens o ON o.id = s.operator_id
+        WHERE s.id = $1 FOR UPDATE OF s`,
+      [sessionId, SESSION_IDLE_MS],
+    )) as { operatorId: string; name: string; live: boolean }[];
+    return row;
   }
 
   async end(manager: EntityManager, sessionId: string): Promise<void> {

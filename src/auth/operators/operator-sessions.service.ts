@@ -12,11 +12,16 @@ import { MESSAGES } from '../../i18n/messages/index.js';
 import { MailOutbox } from '../../mail/mail-outbox.js';
 import { cookieSettings } from '../sessions/session-cookie.js';
 import { SIGN_IN_EMAILS_PER_DAY, SIGN_IN_LINK_TTL_MS } from '../sign-in-links/sign-in-links.service.js';
-import { OperatorSessionsRepository } from './operator-sessions.repository.js';
+import { NotFoundProblem } from '../../common/problem/problem.js';
+import { isUuid } from '../../common/uuid.js';
+import { type LiveOperatorSessionListRow, OperatorSessionsRepository } from './operator-sessions.repository.js';
 import { OperatorTokensRepository } from './operator-tokens.repository.js';
 
 /** Where an operator's console sign-in link leads: a page that asks to continue (a mail scanner following it signs nobody in). */
 export const OPERATOR_SIGN_IN_LINK_PATH = '/operator/sign-in/link';
+
+/** A live console session as the admin API lists it. */
+export type OperatorSessionListing = LiveOperatorSessionListRow;
 
 /** A live console session and its operator. */
 export interface OperatorSession {
@@ -113,6 +118,31 @@ export class OperatorSessionsService {
     if (!row) return undefined;
     if (row.seenLongAgo) await this.repository.markSeen(row.sessionId);
     return { sessionId: row.sessionId, operatorId: row.operatorId, name: row.name };
+  }
+
+  /** The live console sessions of every operator (admin API). */
+  listLive(): Promise<OperatorSessionListing[]> {
+    return this.repository.listLive();
+  }
+
+  /**
+   * Ends a console session by its id (admin API), audited with who ended it and whose it was; a
+   * session ended already changes nothing. 404 for no such session.
+   */
+  async endById(sessionId: string, actor: Actor): Promise<void> {
+    if (!isUuid(sessionId)) throw new NotFoundProblem(`Operator session "${sessionId}"`);
+    await this.dataSource.transaction(async (manager) => {
+      const session = await this.repository.findForUpdate(manager, sessionId);
+      if (!session) throw new NotFoundProblem(`Operator session "${sessionId}"`);
+      if (!session.live) return;
+      await this.repository.end(manager, sessionId);
+      await this.audit.record(manager, actor, {
+        action: 'operator_session.ended',
+        targetType: 'operator_session',
+        targetId: sessionId,
+        changes: { operator_id: session.operatorId, name: session.name },
+      });
+    });
   }
 
   /** Signs out: the session ends in the database, on every replica. */

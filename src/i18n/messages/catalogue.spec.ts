@@ -191,6 +191,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'operatorPages.declaration.title': [['EPR-2026S1-R1-V3QPTVJT']],
   'operatorPages.tools.periodExport': [['premier semestre 2026']],
   'operatorPages.tools.annualExport': [['2026', 'Citeo']],
+  'operatorPages.periodExportEco': [['premier semestre 2026', 'Léko']],
   'mail.signIn.text': [[{ clientId: 'exemple-sas', minutes: 15, url: 'https://declarations.example/dashboard/sign-in/link?token=abc' }]],
 };
 

@@ -225,4 +225,39 @@ export const operatorPagesEn = {
     periodExport: (scope: string) => `Declarations of the ${scope} (CSV)`,
     annualExport: (year: string, eco: string) => `Annual filing ${year} for ${eco} (CSV)`,
   },
+  periodExportEco: (scope: string, eco: string) => `Declarations of the ${scope} for ${eco} (CSV)`,
+  profileEdit: {
+    title: 'Edit the profile',
+    reviewTitle: 'Check the change to the profile',
+    lead: 'Changes go to the pending profile: the client, its dashboard and its declarations keep seeing the confirmed one until you confirm it.',
+    consequence:
+      'Applying changes the pending profile only, as below, recorded in the audit trail under your name. The client keeps seeing the confirmed profile until it is confirmed.',
+    before: 'Pending now',
+    after: 'After the change',
+    nothing: 'This changes nothing: change the form again.',
+    review: 'Check the change',
+    apply: 'Apply the change',
+    again: 'Change the form again',
+    errors: 'Nothing was changed: correct the following.',
+    changed:
+      'This client changed since you opened the form: nothing was changed. Here is its profile as it is now; make your change again on it.',
+    done: 'The pending profile is changed; confirm it for the client to see it.',
+    idusHint: 'Several IDU numbers are separated by commas.',
+    fields: {
+      company: 'Company',
+      email: 'E-mail address',
+      country: 'Country (two letters, e.g. FR)',
+      plan: 'Plan',
+      streams: 'Streams',
+      idus: 'IDU numbers',
+      language: 'Language of its e-mails',
+    },
+  },
+  importChecked: {
+    wouldCreate: 'The file is correct: these clients would be created, pending (confirm each afterwards).',
+    consequence:
+      'Importing creates these clients from the file you checked, pending, all or nothing; the file is checked again, and an altered file is refused.',
+    apply: 'Import the checked file',
+    another: 'Or check another file',
+  },
 };
