@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { MESSAGES } from '../../src/i18n/messages/index.js';
 import { axeViolations, launchChromium, overflow, screenshot, SCREENSHOTS, watch } from '../support/browser.js';
-import { DashboardClient } from '../support/dashboard-browser.js';
+import { DashboardClient, formRows } from '../support/dashboard-browser.js';
 import { FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -132,10 +132,10 @@ describe('the operator’s console in Chromium', () => {
       expect((await client.signIn(url)).status).toBe(303);
       const checked = await client.post('/dashboard/declarations', {
         period,
-        stream: ['EMB', 'EMB'],
-        material: ['Verre', 'Verre'],
-        unit: ['kg', 'uvc'],
-        quantity: ['1 200,5', '4 800'],
+        ...formRows([
+          ['EMB', 'Verre', 'kg', '1 200,5'],
+          ['EMB', 'Verre', 'uvc', '4 800'],
+        ]),
         action: 'submit',
       });
       expect((await client.declare(checked, 'Claire Martin')).status).toBe(303);
