@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import type { CursorPosition } from './declaration-cursor.js';
@@ -106,26 +107,31 @@ export const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
      FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
 
-/** See `supersedeCurrent`: the revision in force, with its lines. */
-const CURRENT_RECORD: Statement = {
-  name: 'declarations.current-record',
-  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND mode = $3 AND period = $2 AND status = 'current'),
+/** The revision in force of (client, period, mode), with its lines: the three as SQL (placeholders or literals). */
+const currentRecordText = (clientId: string, period: string, mode: string) =>
+  `WITH declaration AS (SELECT * FROM declarations WHERE client_id = ${clientId} AND mode = ${mode} AND period = ${period} AND status = 'current'),
               line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
-         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
-};
+         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`;
 
-/** See `supersedeCurrent`. */
-const SUPERSEDE: Statement = {
-  name: 'declarations.supersede',
-  text: `UPDATE declarations SET status = 'superseded' WHERE id = $1 AND status = 'current'`,
-};
+/** See `currentRecord`. */
+const CURRENT_RECORD: Statement = { name: 'declarations.current-record', text: currentRecordText('$1', '$2', '$3') };
 
-/** See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000 parameters. */
+/** A half-year as the validator accepts it (the only form a period may take in SQL text). */
+const PERIOD = /^\d{4}-S[12]$/;
+
+/**
+ * See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000
+ * parameters. The revision in force ($4) is superseded by the same statement, before the new row is
+ * inserted: `supersedes` is read from the UPDATE's result, so PostgreSQL runs it first, and the new
+ * current row then meets no other current one in the partial unique index.
+ */
 const INSERT: Statement = {
   name: 'declarations.insert',
-  text: `WITH declaration AS (
+  text: `WITH superseded AS (
+           UPDATE declarations SET status = 'superseded' WHERE id = $4::uuid AND status = 'current' RETURNING id
+         ), declaration AS (
            INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by, declared_by_name, units_sold)
-           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13,
+           VALUES ($1, $2, $3, 'current', (SELECT id FROM superseded), clock_timestamp(), $5, $6, $12, $13,
                    CASE WHEN $14::jsonb->>'type' = 'token'
                         THEN $14::jsonb || jsonb_build_object('token_prefix',
                                (SELECT t.prefix FROM client_tokens t WHERE t.id = ($14::jsonb->>'token_id')::uuid AND t.client_id = $1))
@@ -168,19 +174,29 @@ export class DeclarationsRepository {
 
   /**
    * Runs `work` in a READ COMMITTED transaction holding the advisory lock of (client, period), which
-   * serialises the submissions of one period across replicas until the transaction ends. READ
+   * serialises the submissions of one period across replicas until the transaction ends, with the
+   * revision in force of the period (its lines included) as the lock's holder sees it. READ
    * COMMITTED: each statement after the lock sees what the previous holder committed. The
-   * transaction starts and takes the lock in one round trip (a simple-protocol query of two
-   * statements, hence the lock key as a literal: a number computed here, never request text).
+   * transaction starts, takes the lock and reads the revision in force in one round trip: a
+   * simple-protocol query of three statements (each with a snapshot of its own, the read's taken once
+   * the lock is held), hence its values as literals: the lock key a number computed here, the client
+   * id escaped by `pg`, the period and mode checked against their only forms.
    */
-  async withPeriodLock<T>(scope: DataScope, period: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async withPeriodLock<T>(
+    scope: DataScope,
+    period: string,
+    work: (manager: EntityManager, current: DeclarationRecord | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (!PERIOD.test(period) || !['live', 'test'].includes(scope.mode)) throw new Error(`not a period or mode: ${period} ${scope.mode}`);
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const connection = (await runner.connect()) as pg.PoolClient;
     try {
-      await runner.query(
-        `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)})`,
-      );
-      const result = await work(runner.manager);
+      const results = (await connection.query(
+        `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)}); ` +
+          currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`),
+      )) as unknown as pg.QueryResult<DeclarationRecord>[];
+      const [row] = results.at(-1)!.rows;
+      const result = await work(runner.manager, row && this.additive(row));
       await runner.query('COMMIT');
       return result;
     } catch (error) {
@@ -191,25 +207,6 @@ export class DeclarationsRepository {
     }
   }
 
-  /**
-   * The current revision of the period, if any, marked superseded unless `same` says the new
-   * submission declares the same figures (then it stays current). Call with the period lock held;
-   * superseding before inserting keeps at most one current row at any moment (the partial unique index).
-   */
-  async supersedeCurrent(
-    manager: EntityManager,
-    scope: DataScope,
-    period: string,
-    same: (current: DeclarationRecord) => boolean,
-  ): Promise<{ record: DeclarationRecord; same: boolean } | undefined> {
-    const [row] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode], manager);
-    if (!row) return undefined;
-    const record = this.additive(row);
-    if (same(record)) return { record, same: true };
-    await this.statements.query(SUPERSEDE, [record.id], manager);
-    return { record, same: false };
-  }
-
   /** The current revision of the period with its lines, if any (outside any transaction: for the check page). */
   async currentRecord(scope: DataScope, period: string): Promise<DeclarationRecord | undefined> {
     const [record] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode]);
@@ -217,8 +214,9 @@ export class DeclarationsRepository {
   }
 
   /**
-   * Inserts the new current revision and its lines, and answers the record as stored (what
-   * PostgreSQL returned from the inserts), in one statement. `submitted_at` is the wall-clock time
+   * Supersedes the revision in force (`declaration.supersedes`, if any) and inserts the new current
+   * revision and its lines, and answers the record as stored (what PostgreSQL returned from the
+   * inserts), in one statement. Call with the period lock held (`withPeriodLock`). `submitted_at` is the wall-clock time
    * once the period lock is held, so that revisions of a period are in submission order.
    */
   async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecord> {
@@ -244,6 +242,8 @@ export class DeclarationsRepository {
       ],
       manager,
     );
+    // Under the period lock the revision in force cannot have changed since it was read; if it had, nothing is kept.
+    if (record!.supersedes !== declaration.supersedes) throw new Error(`revision ${declaration.supersedes} was not the one in force`);
     return this.additive(record!);
   }
 

@@ -273,22 +273,18 @@ export class DeclarationsService {
   ): Promise<Omit<SubmitResult, 'warnings'>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
-          const identity = declarationIdentity(declaration.lines, declaration.unitsSold);
-          const found = await this.repository.supersedeCurrent(
-            manager,
-            scope,
-            declaration.period,
-            (current) => declarationIdentity(current.lines, current.unitsSold) === identity,
-          );
-          const current = found?.record;
+        return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current) => {
           let record: DeclarationRecord;
           let status: 200 | 201;
-          if (found?.same) {
+          if (
+            current &&
+            declarationIdentity(current.lines, current.unitsSold) === declarationIdentity(declaration.lines, declaration.unitsSold)
+          ) {
             // The same figures as the revision in force (a material by its code or either name alike): nothing is written, the answer is that revision.
-            record = found.record;
+            record = current;
             status = 200;
           } else {
+            // The insert supersedes the revision in force in the same statement.
             const revision = (current?.revision ?? 0) + 1;
             record = await this.repository.insert(
               manager,
