@@ -66,6 +66,17 @@ function submittedByJson(submitter: Submitter): string {
   }
 }
 
+/**
+ * The actor of the `declaration.submitted` entry the insert writes in the audit trail (AuditTrail's
+ * `actorColumns`); `actorName` null for a client's token, named `token <prefix>` from its row there.
+ */
+export interface AuditedBy {
+  actorType: string;
+  operatorId: string | null;
+  actorName: string | null;
+  requestId: string | null;
+}
+
 export interface ListQuery {
   clientId: string;
   mode: TokenMode;
@@ -91,9 +102,13 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
   return { text, values };
 }
 
+/** Who filed a declaration (columns qualified by `d`, e.g. `declaration.`), as answers and the audit trail give it: `submitted_by` with the name the person typed, if any. */
+const SUBMITTED_BY = (d = '') =>
+  `CASE WHEN ${d}declared_by_name IS NULL THEN ${d}submitted_by ELSE ${d}submitted_by || jsonb_build_object('declared_by_name', ${d}declared_by_name) END`;
+
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
   ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode,
-  CASE WHEN declared_by_name IS NULL THEN submitted_by ELSE submitted_by || jsonb_build_object('declared_by_name', declared_by_name) END AS "submittedBy",
+  ${SUBMITTED_BY()} AS "submittedBy",
   units_sold AS "unitsSold"`;
 
 /**
@@ -143,6 +158,14 @@ const INSERT: Statement = {
              FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
                   WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
            RETURNING *
+         ), audit AS (
+           INSERT INTO audit_events (actor_type, operator_id, actor_name, action, target_type, target_id, client_id, changes, request_id)
+           SELECT $17, $18::uuid, coalesce($19, 'token ' || coalesce(declaration.submitted_by->>'token_prefix', declaration.submitted_by->>'token_id')),
+                  'declaration.submitted', 'declaration', declaration.id::text, declaration.client_id,
+                  jsonb_build_object('period', declaration.period, 'revision', declaration.revision, 'receipt', declaration.receipt,
+                                     'submitted_by', ${SUBMITTED_BY('declaration.')}, 'mode', declaration.mode),
+                  $20
+             FROM declaration
          )
          SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
 };
@@ -214,12 +237,12 @@ export class DeclarationsRepository {
   }
 
   /**
-   * Supersedes the revision in force (`declaration.supersedes`, if any) and inserts the new current
-   * revision and its lines, and answers the record as stored (what PostgreSQL returned from the
-   * inserts), in one statement. Call with the period lock held (`withPeriodLock`). `submitted_at` is the wall-clock time
+   * Supersedes the revision in force (`declaration.supersedes`, if any), inserts the new current
+   * revision and its lines and its `declaration.submitted` entry in the audit trail, and answers the
+   * record as stored (what PostgreSQL returned from the inserts), in one statement. Call with the period lock held (`withPeriodLock`). `submitted_at` is the wall-clock time
    * once the period lock is held, so that revisions of a period are in submission order.
    */
-  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecord> {
+  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord> {
     const [record] = await this.statements.query<DeclarationRecord>(
       INSERT,
       [
@@ -239,6 +262,10 @@ export class DeclarationsRepository {
         submittedByJson(declaration.submitter),
         declaration.declaredByName,
         JSON.stringify(declaration.unitsSold),
+        audit.actorType,
+        audit.operatorId,
+        audit.actorName,
+        audit.requestId,
       ],
       manager,
     );
