@@ -573,6 +573,14 @@ export async function runDeadline(): Promise<void> {
     const cpuMs = (await cpuMsOf(pid)) - c1;
     const roundTrips = (await statements(service)) - s1;
     const load1 = await loadAverage();
+    // BENCH_TRACE_STATEMENTS=1: which statements the service sent, most frequent first (bench/count-statements.ts).
+    const trace =
+      process.env.BENCH_TRACE_STATEMENTS === '1'
+        ? await new Promise<unknown>((resolve) => {
+            service.child.once('message', (m: { trace: unknown }) => resolve(m.trace));
+            service.child.send('trace');
+          })
+        : undefined;
     const erpCount = tally.latencies.erp_post.length;
     const requests = tally.filed * STEPS.length + erpCount;
     const steps = Object.fromEntries(
@@ -625,6 +633,7 @@ export async function runDeadline(): Promise<void> {
         rss_max_first_half_mb: Math.max(...rss.filter((s) => s.t <= half).map((s) => s.mb)),
         rss_max_second_half_mb: Math.max(...rss.filter((s) => s.t > half).map((s) => s.mb)),
         rss_samples: rss.map((s) => [Math.round(s.t), Math.round(s.mb)]),
+        statements_since_start: trace,
       },
     };
     await writeFile(path.join(RESULTS, 'deadline.json'), `${JSON.stringify(result, null, 2)}\n`);
