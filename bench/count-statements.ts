@@ -4,7 +4,8 @@
  * simple-protocol query of several statements is one). The bench asks for the count over the IPC
  * channel (`'statements'` → `{ statements }`); the channel does not keep the process alive. With
  * BENCH_TRACE_STATEMENTS=1 it also counts them by their text's first 70 characters (`'trace'` →
- * `{ trace }`, the most frequent first), to tell which requests make them.
+ * `{ trace }`, the most frequent first), to tell which requests make them. `'memory'` →
+ * `{ memory }`: `process.memoryUsage()`, to tell the V8 heap from the rest of the RSS.
  */
 import { createRequire } from 'node:module';
 
@@ -24,6 +25,7 @@ Client.prototype.query = function (this: unknown, ...args: unknown[]) {
 };
 process.on('message', (message) => {
   if (message === 'statements') process.send?.({ statements });
+  if (message === 'memory') process.send?.({ memory: process.memoryUsage() });
   if (message === 'trace') process.send?.({ trace: [...(traced ?? [])].sort((a, b) => b[1] - a[1]).slice(0, 40) });
 });
 process.channel?.unref();

@@ -151,17 +151,26 @@ async function stop(service: Service): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The service's round trips to PostgreSQL so far (bench/count-statements.ts). */
-function statements(service: Service): Promise<number> {
+/** Asks the service's preload (bench/count-statements.ts) for `what`: its answer is the message that has it. */
+function ask<T>(service: Service, what: 'statements' | 'trace'): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no statement count from the service')), 5000);
-    service.child.once('message', (m: { statements: number }) => {
+    const answer = (m: Record<string, unknown>) => {
+      if (!(what in m)) return;
       clearTimeout(timer);
-      resolve(m.statements);
-    });
-    service.child.send('statements');
+      service.child.off('message', answer);
+      resolve(m[what] as T);
+    };
+    const timer = setTimeout(() => {
+      service.child.off('message', answer);
+      reject(new Error(`no ${what} from the service`));
+    }, 5000);
+    service.child.on('message', answer);
+    service.child.send(what);
   });
 }
+
+/** The service's round trips to PostgreSQL so far. */
+const statements = (service: Service) => ask<number>(service, 'statements');
 
 // ---- CPU and memory from /proc ---------------------------------------------------------------
 
@@ -533,12 +542,19 @@ export async function runDeadline(): Promise<void> {
       await sleep(exponential(rand, THINK_MS));
     };
     const rss: { t: number; mb: number }[] = [];
+    const heap: { t: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }[] = [];
     const began = performance.now();
+    const onMemory = (m: { memory?: NodeJS.MemoryUsage }) => {
+      if (m.memory) heap.push({ t: (performance.now() - began) / 1000, ...m.memory });
+    };
+    service.child.on('message', onMemory);
     const sampler = setInterval(() => {
       rssMb(pid).then(
         (mb) => rss.push({ t: (performance.now() - began) / 1000, mb }),
         () => {},
       );
+      // Every 5 s: the V8 heap and the memory outside it (bench/count-statements.ts).
+      if (rss.length % 5 === 0) service.child.send('memory');
     }, 1000);
     const load0 = await loadAverage();
     const s1 = await statements(service);
@@ -569,18 +585,13 @@ export async function runDeadline(): Promise<void> {
     await erpLoop;
     const seconds = (performance.now() - began) / 1000;
     clearInterval(sampler);
+    service.child.off('message', onMemory);
     const pgMs = await postgres.stop();
     const cpuMs = (await cpuMsOf(pid)) - c1;
     const roundTrips = (await statements(service)) - s1;
     const load1 = await loadAverage();
     // BENCH_TRACE_STATEMENTS=1: which statements the service sent, most frequent first (bench/count-statements.ts).
-    const trace =
-      process.env.BENCH_TRACE_STATEMENTS === '1'
-        ? await new Promise<unknown>((resolve) => {
-            service.child.once('message', (m: { trace: unknown }) => resolve(m.trace));
-            service.child.send('trace');
-          })
-        : undefined;
+    const trace = process.env.BENCH_TRACE_STATEMENTS === '1' ? await ask<unknown>(service, 'trace') : undefined;
     const erpCount = tally.latencies.erp_post.length;
     const requests = tally.filed * STEPS.length + erpCount;
     const steps = Object.fromEntries(
@@ -634,6 +645,10 @@ export async function runDeadline(): Promise<void> {
         rss_max_second_half_mb: Math.max(...rss.filter((s) => s.t > half).map((s) => s.mb)),
         rss_samples: rss.map((s) => [Math.round(s.t), Math.round(s.mb)]),
         statements_since_start: trace,
+        /** MB: [s, heap used, heap total, external (array buffers included), array buffers]. */
+        memory_samples: heap.map((h) =>
+          [h.t, h.heapUsed, h.heapTotal, h.external, h.arrayBuffers].map((v) => Math.round(v > 1e4 ? v / 2 ** 20 : v)),
+        ),
       },
     };
     await writeFile(path.join(RESULTS, 'deadline.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -769,6 +784,11 @@ function print(result: {
   out(
     `RSS idle ${f(d.rss_idle_mb, 0)} MB, max ${f(d.rss_max_first_half_mb, 0)} MB (first half), ${f(d.rss_max_second_half_mb, 0)} MB (second half): target < 250 MB flat: ${(d.rss_max_second_half_mb as number) < 250 && (d.rss_max_first_half_mb as number) < 250 ? 'PASS' : 'MISS'}`,
   );
+  const memory = (d.memory_samples as number[][]) ?? [];
+  if (memory.length)
+    out(
+      `of which (every 5 s): V8 heap used max ${Math.max(...memory.map((m) => m[1]!))} MB of max ${Math.max(...memory.map((m) => m[2]!))} MB allocated; outside the heap (external, array buffers included) max ${Math.max(...memory.map((m) => m[3]!))} MB`,
+    );
   out(`write path alone (20 lines, one at a time): ${JSON.stringify(result.write_path)}`);
   out(`1,000-line CSV to its check page: ${JSON.stringify(result.upload_1000)}`);
   out();
