@@ -246,7 +246,29 @@ interface Answer {
   ms: number;
 }
 
-function request(base: string, method: string, url: string, headers: Record<string, string>, body?: string | Buffer): Promise<Answer> {
+/**
+ * Requests sent again because the server closed their kept-alive connection as they were written on it
+ * (ECONNRESET on a reused socket: the race Node's documentation describes, which browsers retry too).
+ */
+let resent = 0;
+
+async function request(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+): Promise<Answer> {
+  try {
+    return await requestOnce(base, method, url, headers, body);
+  } catch (error) {
+    if (!(error as { resend?: boolean }).resend) throw error;
+    resent++;
+    return requestOnce(base, method, url, headers, body);
+  }
+}
+
+function requestOnce(base: string, method: string, url: string, headers: Record<string, string>, body?: string | Buffer): Promise<Answer> {
   const began = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${url}`, { method, headers, agent }, (res) => {
@@ -263,7 +285,9 @@ function request(base: string, method: string, url: string, headers: Record<stri
       res.on('error', reject);
     });
     req.setTimeout(60_000, () => req.destroy(new Error('timeout after 60 s')));
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      reject(req.reusedSocket && error.code === 'ECONNRESET' ? Object.assign(error, { resend: true }) : error),
+    );
     req.end(body);
   });
 }
@@ -627,6 +651,7 @@ export async function runDeadline(): Promise<void> {
         filed: tally.filed,
         erp_posts: erpCount,
         errors: tally.errors.length,
+        resent_after_connection_reset: resent,
         first_errors: tally.errors.slice(0, 10),
         steps,
         service_cpu_ms: cpuMs,
@@ -773,7 +798,7 @@ function print(result: {
   }
   out();
   out(
-    `filed ${String(d.filed)}, ERP posts ${String(d.erp_posts)}, errors ${String(d.errors)} (target 0: ${d.errors === 0 ? 'PASS' : 'MISS'}); ${f(d.seconds)} s`,
+    `filed ${String(d.filed)}, ERP posts ${String(d.erp_posts)}, errors ${String(d.errors)} (target 0: ${d.errors === 0 ? 'PASS' : 'MISS'}); ${f(d.seconds)} s; ${String(d.resent_after_connection_reset)} sent again on a new connection after a reset kept-alive one`,
   );
   out(
     `service CPU per filing ${f(d.service_cpu_ms_per_filing)} ms (${f(d.service_cpu_ms_per_filing_without_erps)} without the ERPs' share); PostgreSQL ${f(d.postgres_cpu_ms_per_filing)} ms (${f(d.postgres_cpu_ms_per_filing_without_erps)}); service ${f(d.service_cores, 2)} cores`,
