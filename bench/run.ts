@@ -15,6 +15,7 @@
  * BENCH_ONLY=products (only the derived declaration of 10,000 products against psql: bench/products.ts),
  * BENCH_ONLY=annual (only the annual export against psql COPY, bench/annual.ts),
  * BENCH_ONLY=product-file (only a 1,000-product per-product file, .xlsx and CSV, to its check page: bench/product-file.ts),
+ * BENCH_ONLY=deadline (the deadline hour: producers filing through the dashboard while ERPs post, bench/deadline.ts),
  * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
  * project's root), BENCH_YARDSTICK_SECONDS (6), BENCH_WRK_CONNECTIONS (32), BENCH_BURST_CLIENTS (2000).
  */
@@ -32,6 +33,7 @@ import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-fo
 import { POOL_SIZE } from '../src/database/database-options.js';
 import type { DashboardBrowser, Job, Measurement, Plan } from './load.js';
 import { runAnnual } from './annual.js';
+import { runDeadline } from './deadline.js';
 import { runProductsBench } from './products.js';
 import { runProductFileBench } from './product-file.js';
 import {
@@ -642,6 +644,8 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'products') return runProductsBench();
   // Her per-product file of 1,000 products (5,000 rows), .xlsx and CSV, to its check page (bench/product-file.ts).
   if (process.env.BENCH_ONLY === 'product-file') return runProductFileBench();
+  // The deadline hour: producers filing through the dashboard while ERPs post (bench/deadline.ts).
+  if (process.env.BENCH_ONLY === 'deadline') return runDeadline();
   if (process.env.BENCH_ONLY === 'annual') {
     // The annual export case alone (bench/annual.ts): service vs psql COPY in the same run.
     await runAnnual();

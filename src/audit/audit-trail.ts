@@ -32,18 +32,8 @@ export class AuditTrail {
   constructor(private readonly events: AuditRepository) {}
 
   async record(manager: EntityManager, actor: Actor, event: AuditEvent): Promise<void> {
-    const { operator } = actor;
     await this.events.insert(manager, {
-      actorType: operator.kind,
-      operatorId: operator.kind === 'operator' ? operator.id : null,
-      actorName:
-        operator.kind === 'operator'
-          ? operator.name
-          : operator.kind === 'client' && operator.token
-            ? `token ${operator.token.prefix ?? operator.token.id}`
-            : operator.kind === 'anonymous' && operator.name
-              ? operator.name
-              : ACTOR_NAMES[operator.kind],
+      ...actorColumns(actor),
       action: event.action,
       targetType: event.targetType,
       targetId: event.targetId,
@@ -52,4 +42,24 @@ export class AuditTrail {
       requestId: actor.requestId,
     });
   }
+}
+
+/**
+ * Who an entry records as its actor. A client's token is named `token <prefix>` (its id when it has
+ * none): a write that reads the prefix from the token's row in its own statement (a declaration's
+ * insert) names it so there, with the same rule.
+ */
+export function actorColumns({ operator }: Actor): { actorType: Actor['operator']['kind']; operatorId: string | null; actorName: string } {
+  return {
+    actorType: operator.kind,
+    operatorId: operator.kind === 'operator' ? operator.id : null,
+    actorName:
+      operator.kind === 'operator'
+        ? operator.name
+        : operator.kind === 'client' && operator.token
+          ? `token ${operator.token.prefix ?? operator.token.id}`
+          : operator.kind === 'anonymous' && operator.name
+            ? operator.name
+            : ACTOR_NAMES[operator.kind],
+  };
 }

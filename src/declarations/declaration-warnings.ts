@@ -22,16 +22,16 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
   declaration.lines.forEach((line, index) => {
     if (line.materialCode !== null) return;
     const stream = catalogue.stream(line.stream);
-    const categories = stream?.materials ?? [];
+    const categories = stream ? foldedCategories(stream.materials) : [];
     const names = (name: { fr: string; en: string }) => ({ fr: name.fr, en: name.en });
     // The categories whose name holds what was typed ("Plastique" → the plastic ones) come first, as the example to give.
     const typed = foldText(line.material);
-    const similar = categories.filter((m) => foldText(m.name.fr).includes(typed) || foldText(m.name.en).includes(typed));
-    const suggested = [...similar, ...categories.filter((m) => !similar.includes(m))];
+    const similar = categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed)).map((m) => m.material);
+    const suggested = [...similar, ...categories.map((m) => m.material).filter((m) => !similar.includes(m))];
     warnings.push({
       pointer: `/lines/${index}/material`,
       code: 'material_uncategorised',
-      detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${categories.find((m) => m.code === 'glass')?.code ?? categories[0]?.code ?? 'glass'}).`,
+      detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass'}).`,
       params: {
         line: index + 1,
         field: 'material',
@@ -62,6 +62,19 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
     });
   });
   return warnings.sort((a, b) => lineOf(a) - lineOf(b));
+}
+
+type Category = { code: string; name: { fr: string; en: string } };
+/** Each stream's categories with their names folded, once (a file of 1,000 uncategorised lines would fold them 1,000 times). */
+const folded = new WeakMap<readonly Category[], { material: Category; fr: string; en: string }[]>();
+function foldedCategories<T extends Category>(materials: readonly T[]): { material: T; fr: string; en: string }[] {
+  let found = folded.get(materials);
+  if (!found)
+    folded.set(
+      materials,
+      (found = materials.map((material) => ({ material, fr: foldText(material.name.fr), en: foldText(material.name.en) }))),
+    );
+  return found as { material: T; fr: string; en: string }[];
 }
 
 const lineOf = (warning: FieldError) => Number(/^\/lines\/(\d+)/.exec(warning.pointer)?.[1] ?? 0);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import type { CursorPosition } from './declaration-cursor.js';
@@ -65,6 +66,17 @@ function submittedByJson(submitter: Submitter): string {
   }
 }
 
+/**
+ * The actor of the `declaration.submitted` entry the insert writes in the audit trail (AuditTrail's
+ * `actorColumns`); `actorName` null for a client's token, named `token <prefix>` from its row there.
+ */
+export interface AuditedBy {
+  actorType: string;
+  operatorId: string | null;
+  actorName: string | null;
+  requestId: string | null;
+}
+
 export interface ListQuery {
   clientId: string;
   mode: TokenMode;
@@ -90,9 +102,13 @@ export function listPageStatement(query: ListQuery): { text: string; values: unk
   return { text, values };
 }
 
+/** Who filed a declaration (columns qualified by `d`, e.g. `declaration.`), as answers and the audit trail give it: `submitted_by` with the name the person typed, if any. */
+const SUBMITTED_BY = (d = '') =>
+  `CASE WHEN ${d}declared_by_name IS NULL THEN ${d}submitted_by ELSE ${d}submitted_by || jsonb_build_object('declared_by_name', ${d}declared_by_name) END`;
+
 export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revision, status, supersedes,
   ${utcText('submitted_at')} AS "submittedAt", receipt, catalogue_version AS "catalogueVersion", mode,
-  CASE WHEN declared_by_name IS NULL THEN submitted_by ELSE submitted_by || jsonb_build_object('declared_by_name', declared_by_name) END AS "submittedBy",
+  ${SUBMITTED_BY()} AS "submittedBy",
   units_sold AS "unitsSold"`;
 
 /**
@@ -106,26 +122,31 @@ export const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
      FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
 
-/** See `supersedeCurrent`: the revision in force, with its lines. */
-const CURRENT_RECORD: Statement = {
-  name: 'declarations.current-record',
-  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND mode = $3 AND period = $2 AND status = 'current'),
+/** The revision in force of (client, period, mode), with its lines: the three as SQL (placeholders or literals). */
+const currentRecordText = (clientId: string, period: string, mode: string) =>
+  `WITH declaration AS (SELECT * FROM declarations WHERE client_id = ${clientId} AND mode = ${mode} AND period = ${period} AND status = 'current'),
               line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
-         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
-};
+         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`;
 
-/** See `supersedeCurrent`. */
-const SUPERSEDE: Statement = {
-  name: 'declarations.supersede',
-  text: `UPDATE declarations SET status = 'superseded' WHERE id = $1 AND status = 'current'`,
-};
+/** See `currentRecord`. */
+const CURRENT_RECORD: Statement = { name: 'declarations.current-record', text: currentRecordText('$1', '$2', '$3') };
 
-/** See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000 parameters. */
+/** A half-year as the validator accepts it (the only form a period may take in SQL text). */
+const PERIOD = /^\d{4}-S[12]$/;
+
+/**
+ * See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000
+ * parameters. The revision in force ($4) is superseded by the same statement, before the new row is
+ * inserted: `supersedes` is read from the UPDATE's result, so PostgreSQL runs it first, and the new
+ * current row then meets no other current one in the partial unique index.
+ */
 const INSERT: Statement = {
   name: 'declarations.insert',
-  text: `WITH declaration AS (
+  text: `WITH superseded AS (
+           UPDATE declarations SET status = 'superseded' WHERE id = $4::uuid AND status = 'current' RETURNING id
+         ), declaration AS (
            INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by, declared_by_name, units_sold)
-           VALUES ($1, $2, $3, 'current', $4, clock_timestamp(), $5, $6, $12, $13,
+           VALUES ($1, $2, $3, 'current', (SELECT id FROM superseded), clock_timestamp(), $5, $6, $12, $13,
                    CASE WHEN $14::jsonb->>'type' = 'token'
                         THEN $14::jsonb || jsonb_build_object('token_prefix',
                                (SELECT t.prefix FROM client_tokens t WHERE t.id = ($14::jsonb->>'token_id')::uuid AND t.client_id = $1))
@@ -137,6 +158,14 @@ const INSERT: Statement = {
              FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
                   WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
            RETURNING *
+         ), audit AS (
+           INSERT INTO audit_events (actor_type, operator_id, actor_name, action, target_type, target_id, client_id, changes, request_id)
+           SELECT $17, $18::uuid, coalesce($19, 'token ' || coalesce(declaration.submitted_by->>'token_prefix', declaration.submitted_by->>'token_id')),
+                  'declaration.submitted', 'declaration', declaration.id::text, declaration.client_id,
+                  jsonb_build_object('period', declaration.period, 'revision', declaration.revision, 'receipt', declaration.receipt,
+                                     'submitted_by', ${SUBMITTED_BY('declaration.')}, 'mode', declaration.mode),
+                  $20
+             FROM declaration
          )
          SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
 };
@@ -177,19 +206,29 @@ export class DeclarationsRepository {
 
   /**
    * Runs `work` in a READ COMMITTED transaction holding the advisory lock of (client, period), which
-   * serialises the submissions of one period across replicas until the transaction ends. READ
+   * serialises the submissions of one period across replicas until the transaction ends, with the
+   * revision in force of the period (its lines included) as the lock's holder sees it. READ
    * COMMITTED: each statement after the lock sees what the previous holder committed. The
-   * transaction starts and takes the lock in one round trip (a simple-protocol query of two
-   * statements, hence the lock key as a literal: a number computed here, never request text).
+   * transaction starts, takes the lock and reads the revision in force in one round trip: a
+   * simple-protocol query of three statements (each with a snapshot of its own, the read's taken once
+   * the lock is held), hence its values as literals: the lock key a number computed here, the client
+   * id escaped by `pg`, the period and mode checked against their only forms.
    */
-  async withPeriodLock<T>(scope: DataScope, period: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async withPeriodLock<T>(
+    scope: DataScope,
+    period: string,
+    work: (manager: EntityManager, current: DeclarationRecord | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (!PERIOD.test(period) || !['live', 'test'].includes(scope.mode)) throw new Error(`not a period or mode: ${period} ${scope.mode}`);
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const connection = (await runner.connect()) as pg.PoolClient;
     try {
-      await runner.query(
-        `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)})`,
-      );
-      const result = await work(runner.manager);
+      const results = (await connection.query(
+        `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)}); ` +
+          currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`),
+      )) as unknown as pg.QueryResult<DeclarationRecord>[];
+      const [row] = results.at(-1)!.rows;
+      const result = await work(runner.manager, row && this.additive(row));
       await runner.query('COMMIT');
       return result;
     } catch (error) {
@@ -230,25 +269,6 @@ export class DeclarationsRepository {
     return counts!;
   }
 
-  /**
-   * The current revision of the period, if any, marked superseded unless `same` says the new
-   * submission declares the same figures (then it stays current). Call with the period lock held;
-   * superseding before inserting keeps at most one current row at any moment (the partial unique index).
-   */
-  async supersedeCurrent(
-    manager: EntityManager,
-    scope: DataScope,
-    period: string,
-    same: (current: DeclarationRecord) => boolean,
-  ): Promise<{ record: DeclarationRecord; same: boolean } | undefined> {
-    const [row] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode], manager);
-    if (!row) return undefined;
-    const record = this.additive(row);
-    if (same(record)) return { record, same: true };
-    await this.statements.query(SUPERSEDE, [record.id], manager);
-    return { record, same: false };
-  }
-
   /** The current revision of the period with its lines, if any (outside any transaction: for the check page). */
   async currentRecord(scope: DataScope, period: string): Promise<DeclarationRecord | undefined> {
     const [record] = await this.statements.query<DeclarationRecord>(CURRENT_RECORD, [scope.clientId, period, scope.mode]);
@@ -256,11 +276,12 @@ export class DeclarationsRepository {
   }
 
   /**
-   * Inserts the new current revision and its lines, and answers the record as stored (what
-   * PostgreSQL returned from the inserts), in one statement. `submitted_at` is the wall-clock time
+   * Supersedes the revision in force (`declaration.supersedes`, if any), inserts the new current
+   * revision and its lines and its `declaration.submitted` entry in the audit trail, and answers the
+   * record as stored (what PostgreSQL returned from the inserts), in one statement. Call with the period lock held (`withPeriodLock`). `submitted_at` is the wall-clock time
    * once the period lock is held, so that revisions of a period are in submission order.
    */
-  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[]): Promise<DeclarationRecord> {
+  async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord> {
     const [record] = await this.statements.query<DeclarationRecord>(
       INSERT,
       [
@@ -280,9 +301,15 @@ export class DeclarationsRepository {
         submittedByJson(declaration.submitter),
         declaration.declaredByName,
         JSON.stringify(declaration.unitsSold),
+        audit.actorType,
+        audit.operatorId,
+        audit.actorName,
+        audit.requestId,
       ],
       manager,
     );
+    // Under the period lock the revision in force cannot have changed since it was read; if it had, nothing is kept.
+    if (record!.supersedes !== declaration.supersedes) throw new Error(`revision ${declaration.supersedes} was not the one in force`);
     return this.additive(record!);
   }
 

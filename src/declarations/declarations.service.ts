@@ -16,7 +16,7 @@ import {
   type ValidDeclaration,
 } from './declaration-validator.js';
 import type { DeclarationRecord, DeclarationsQuery } from './declaration.js';
-import { type DataScope, DeclarationsRepository } from './declarations.repository.js';
+import { type AuditedBy, type DataScope, DeclarationsRepository } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
@@ -24,7 +24,7 @@ import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency
 import { receiptFor } from './receipt.js';
 import { declarationWarnings } from './declaration-warnings.js';
 import { isUuid } from '../common/uuid.js';
-import { AuditTrail } from '../audit/audit-trail.js';
+import { actorColumns } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
 import type { SubmissionOrigin } from './submission-origin.js';
 
@@ -79,7 +79,6 @@ export class DeclarationsService {
     private readonly validator: DeclarationValidator,
     private readonly catalogue: ReferenceCatalogue,
     private readonly clock: Clock,
-    private readonly audit: AuditTrail,
   ) {}
 
   /** `origin`: who files, in which request, and the caller's data (`test` with a sandbox token; the dashboard is live). */
@@ -272,22 +271,18 @@ export class DeclarationsService {
   ): Promise<Omit<SubmitResult, 'warnings'>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.withPeriodLock(scope, declaration.period, async (manager) => {
-          const identity = declarationIdentity(declaration.lines, declaration.unitsSold);
-          const found = await this.repository.supersedeCurrent(
-            manager,
-            scope,
-            declaration.period,
-            (current) => declarationIdentity(current.lines, current.unitsSold) === identity,
-          );
-          const current = found?.record;
+        return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current) => {
           let record: DeclarationRecord;
           let status: 200 | 201;
-          if (found?.same) {
+          if (
+            current &&
+            declarationIdentity(current.lines, current.unitsSold) === declarationIdentity(declaration.lines, declaration.unitsSold)
+          ) {
             // The same figures as the revision in force (a material by its code or either name alike): nothing is written, the answer is that revision.
-            record = found.record;
+            record = current;
             status = 200;
           } else {
+            // The insert supersedes the revision in force in the same statement.
             const revision = (current?.revision ?? 0) + 1;
             record = await this.repository.insert(
               manager,
@@ -305,20 +300,8 @@ export class DeclarationsService {
                 unitsSold: declaration.unitsSold,
               },
               declaration.lines,
+              auditedBy(scope.clientId, origin),
             );
-            await this.audit.record(manager, actorOf(scope.clientId, record, origin), {
-              action: 'declaration.submitted',
-              targetType: 'declaration',
-              targetId: record.id,
-              clientId: scope.clientId,
-              changes: {
-                period: record.period,
-                revision: record.revision,
-                receipt: record.receipt,
-                submitted_by: record.submittedBy,
-                mode: record.mode,
-              },
-            });
             await options.onStored?.(
               manager,
               { id: record.id, period: record.period, revision: record.revision },
@@ -343,17 +326,18 @@ export class DeclarationsService {
   private readonly categoryOf = (stream: string, code: string) => this.catalogue.categoryName(stream, code);
 }
 
-/** Who filed, as the audit trail records it: the client (its token or its dashboard session), or the operator. */
-function actorOf(clientId: string, record: DeclarationRecord, origin: SubmissionOrigin): Actor {
-  const by = record.submittedBy;
-  if (by?.type === 'operator') return { operator: { kind: 'admin' }, requestId: origin.requestId };
-  return {
-    operator:
-      by?.type === 'token'
-        ? { kind: 'client', clientId, sessionId: null, token: { id: by.token_id, prefix: by.token_prefix } }
-        : { kind: 'client', clientId, sessionId: by?.type === 'dashboard' ? by.session_id : null },
-    requestId: origin.requestId,
-  };
+/**
+ * Who filed, as the audit trail records it: the client (its token, named from its row by the insert,
+ * or its dashboard session), or the operator.
+ */
+function auditedBy(clientId: string, origin: SubmissionOrigin): AuditedBy {
+  const by = origin.submitter;
+  if (by.type === 'token') return { actorType: 'client', operatorId: null, actorName: null, requestId: origin.requestId };
+  const actor: Actor =
+    by.type === 'operator'
+      ? { operator: { kind: 'admin' }, requestId: origin.requestId }
+      : { operator: { kind: 'client', clientId, sessionId: by.sessionId }, requestId: origin.requestId };
+  return { ...actorColumns(actor), requestId: origin.requestId };
 }
 
 const inFlight = (detail: string) => new Problem('idempotency_key_in_flight', detail, { headers: { 'Retry-After': '1' } });
