@@ -1068,6 +1068,8 @@ describe('schema and documentation', () => {
       'reminders',
       'mail_outbox',
       'product_file_columns',
+      'operator_sign_in_links',
+      'operator_sessions',
     ]);
     const { rows } = await t.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations' ORDER BY 1`,
