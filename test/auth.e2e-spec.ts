@@ -70,6 +70,8 @@ function adminRoutes(clientId: string, tokenId: string): Array<[string, string]>
     ['post', '/api/v1/admin/operator-tokens'],
     ['get', '/api/v1/admin/operator-tokens'],
     ['delete', `/api/v1/admin/operator-tokens/${tokenId}`],
+    ['get', '/api/v1/admin/operator-sessions'],
+    ['delete', `/api/v1/admin/operator-sessions/${tokenId}`],
     ['get', '/api/v1/admin/audit'],
     ['get', `/api/v1/admin/clients/${clientId}/sign-in-links`],
     ['delete', `/api/v1/admin/clients/${clientId}/sign-in-links/${tokenId}`],
@@ -533,6 +535,7 @@ describe('every route is closed unless listed as public', () => {
           .replace(/\/declarations\/0{8}-[0-9-]+\/derivation$/, '/declarations/:id/derivation')
           .replace(/\/declarations\/0{8}-[0-9-]+$/, '/declarations/:id')
           .replace(/operator-tokens\/:token_id$/, 'operator-tokens/:operator_token_id')
+          .replace(/operator-sessions\/:token_id$/, 'operator-sessions/:operator_session_id')
           .replace(/sign-in-links\/:token_id$/, 'sign-in-links/:link_id')
           .replace(/\/streams\/EMB$/, '/streams/:stream')
           .replace(/\/years\/2025\//, '/years/:year/')}`,

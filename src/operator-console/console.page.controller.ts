@@ -27,7 +27,8 @@ import { OperatorViews } from './operator-views.js';
 import type { AuditEvent } from '../audit/audit-event.js';
 import { AuditEventDto } from '../audit/dto/audit.dto.js';
 import type { DeclarationSummary } from '../declarations/declaration.js';
-import { DeclarationSummaryDto } from '../declarations/dto/declaration.dto.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import { DeclarationDto, DeclarationSummaryDto } from '../declarations/dto/declaration.dto.js';
 
 /** The actions of a client's page, each behind a confirmation page that states its consequence. */
 export const CLIENT_ACTIONS = ['confirm', 'suspend', 'reactivate', 'offboard', 'end-sessions', 'invite', 'remind'] as const;
@@ -57,6 +58,7 @@ export class ConsolePageController {
     private readonly declarations: DeclarationsAdminService,
     private readonly products: ProductsService,
     private readonly csrf: CsrfProtection,
+    private readonly catalogue: ReferenceCatalogue,
   ) {}
 
   @Get()
@@ -285,7 +287,10 @@ export class ConsolePageController {
   /** A declaration as filed: who certified it, its lines, and its per-product detail when filed from a catalogue. */
   @Get('declarations/:id')
   async declaration(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const declaration = await this.declarations.findOne(id);
+    // As the admin API answers it (a retired code still names its category).
+    const declaration = DeclarationDto.from(await this.declarations.findOne(id), (stream, code) =>
+      this.catalogue.categoryName(stream, code),
+    );
     const o = this.views.messages(req, res).operatorPages;
     this.views.render(req, res, 'declaration', { title: o.declaration.title(declaration.receipt), nav: 'clients' }, { d: declaration });
   }

@@ -95,9 +95,10 @@ function download(path: string): Promise<Download> {
 async function exportQueryRunning(): Promise<boolean | undefined> {
   if (!SERVER_DATABASE_URL) return undefined;
   const { rows } = await db.pool.query(
-    // This file's database only: other runs of the suite may share the server.
+    // This file's database only (other runs of the suite may share the server), and words from the statement's
+    // first lines: pg_stat_activity keeps only the first 1 kB of a statement (track_activity_query_size).
     `SELECT 1 FROM pg_stat_activity
-      WHERE pid <> pg_backend_pid() AND datname = current_database() AND query LIKE '%JOIN declaration_lines l ON l.declaration_id = d.id%'`,
+      WHERE pid <> pg_backend_pid() AND datname = current_database() AND query LIKE '%trim_scale(l.quantity)::text AS quantity%'`,
   );
   return rows.length === 1;
 }

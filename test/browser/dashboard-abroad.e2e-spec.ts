@@ -90,7 +90,7 @@ describe('a seller abroad, in English, in Chromium', () => {
       await englishPage(page, 'declarations');
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
       await englishPage(page, 'form');
-      await page.getByLabel(p.common.halfYear).first().fill('2025-S2');
+      await page.locator('#period').fill('2025-S2');
       const line = (n: number, field: string) => page.getByLabel(`${p.form.lineNumber} ${n}, ${field}`);
       // Her one stream chosen; kg and UVC of the material side by side on one row.
       expect(await line(1, p.common.stream).inputValue()).toBe('EMB');

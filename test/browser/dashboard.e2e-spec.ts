@@ -13,6 +13,9 @@ import { signInLink } from '../support/dashboard-browser.js';
 import { MESSAGES } from '../../src/i18n/messages/index.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
+/** The line-by-line spreadsheet's section of « Nouvelle déclaration » (her per-product file has its own, above). */
+const LINE_FILE = 'section[aria-labelledby="by-file"]';
+
 let t: TestApp;
 let browser: Browser;
 
@@ -92,7 +95,7 @@ describe('the dashboard in Chromium', () => {
       // By form: French numbers, one mistake shown next to its field, then fixed.
       await frNav(page, fr.dashboard.nav.declarations).click();
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
-      await page.getByLabel(p.common.halfYear).first().fill('2025-S1');
+      await page.locator('#period').fill('2025-S1');
       // Her one stream is chosen; kg and UVC of a material side by side on one row.
       expect(await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.stream}`).inputValue()).toBe('EMB');
       await page.getByLabel(`${p.form.lineNumber} 1, ${p.common.material}`).fill('Verre');
@@ -121,8 +124,11 @@ describe('the dashboard in Chromium', () => {
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
       await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
       const excel = Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1\u00a0250,5\r\nEMB;Verre;uvc;4\u00a0200\r\n', 'latin1');
-      await page.getByLabel(p.form.file).setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: excel });
-      await page.getByRole('button', { name: p.form.upload }).click();
+      await page
+        .locator(LINE_FILE)
+        .getByLabel(p.form.file)
+        .setInputFiles({ name: 'ventes-2025-S2.csv', mimeType: 'text/csv', buffer: excel });
+      await page.locator(LINE_FILE).getByRole('button', { name: p.form.upload }).click();
       await declareOnCheckPage(page, p);
       await page.locator('#confirmation').waitFor();
       const receipt = await page.locator('dd code').first().innerText();
@@ -138,8 +144,8 @@ describe('the dashboard in Chromium', () => {
       expect(await page.locator('main').innerText()).toContain(receipt);
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
       await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
-      await page.getByLabel(p.form.file).setInputFiles(saved);
-      await page.getByRole('button', { name: p.form.upload }).click();
+      await page.locator(LINE_FILE).getByLabel(p.form.file).setInputFiles(saved);
+      await page.locator(LINE_FILE).getByRole('button', { name: p.form.upload }).click();
       await declareOnCheckPage(page, p);
       await page.getByText(p.declaration.unchanged).waitFor();
       // In the French dialect, which French Excel opens as columns.
@@ -149,12 +155,15 @@ describe('the dashboard in Chromium', () => {
       await frNav(page, fr.dashboard.nav.declarations).click();
       await page.getByRole('link', { name: p.common.newDeclaration }).click();
       await page.getByLabel(p.common.halfYear).last().fill('2025-S2');
-      await page.getByLabel(p.form.file).setInputFiles({
-        name: 'erreurs.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;12 kg\r\nEMB;Verre;uvc;4\u00a0200\r\n'),
-      });
-      await page.getByRole('button', { name: p.form.upload }).click();
+      await page
+        .locator(LINE_FILE)
+        .getByLabel(p.form.file)
+        .setInputFiles({
+          name: 'erreurs.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;12 kg\r\nEMB;Verre;uvc;4\u00a0200\r\n'),
+        });
+      await page.locator(LINE_FILE).getByRole('button', { name: p.form.upload }).click();
       const reportDownload = page.waitForEvent('download');
       await page.getByRole('link', { name: p.form.report }).click();
       const report = await reportDownload;
@@ -234,7 +243,7 @@ describe('the dashboard in Chromium', () => {
         mimeType: 'text/csv',
         buffer: Buffer.from('flux;matériau;unité;quantité\r\nEMB;Verre;kg;1250,5\r\nEMB;Verre;uvc;4200\r\n', 'latin1'),
       });
-      await page.getByRole('button', { name: 'Upload and check' }).click();
+      await page.locator(LINE_FILE).getByRole('button', { name: 'Upload and check' }).click();
       await declareOnCheckPage(page, MESSAGES.en.dashboardPages, 'John Smith');
       await page.getByText('Declaration filed').first().waitFor();
       const receipt = await page.locator('dd code').first().innerText();
@@ -316,7 +325,7 @@ describe('the dashboard in Chromium', () => {
         await page.goto(`${t.url}/dashboard/declarations/new`);
         problems.push(...(await shot('declaration-new')));
         // A form with mistakes: every problem next to its field.
-        await page.getByLabel(p.common.halfYear).first().fill('2025-S1');
+        await page.locator('#period').fill('2025-S1');
         await page.getByLabel(line(1, p.common.material)).fill('Verre');
         await page.getByLabel(line(1, p.form.quantityIn('kg'))).fill('-5');
         await page.getByRole('button', { name: p.form.submit }).click();
