@@ -12,6 +12,7 @@ import request from 'supertest';
 import { type DashboardClient, type PageResponse, signedIn } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { SPREADSHEET_SLOTS, takeSpreadsheetSlot } from '../../src/products/spreadsheet/spreadsheet-slots.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -309,6 +310,27 @@ describe('a per-product file to a filed declaration', () => {
     expect(missing.status).toBe(422);
     expect(await count('declarations', clientId)).toBe(0);
     expect(await count('products', clientId)).toBe(0);
+  });
+});
+
+describe('files read at once', () => {
+  it('past the process’s bound, answers 503 with Retry-After and reads nothing; a slot freed, the file reads', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'fr');
+    // The slots held here stand for files being read by other requests of this process.
+    const held = Array.from({ length: SPREADSHEET_SLOTS }, () => takeSpreadsheetSlot());
+    try {
+      const busy = await upload(browser, 'biscuits.xlsx', book(FR_HEADER, BISCUITS_FR, 'xlsx'));
+      expect(busy.status).toBe(503);
+      expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(busy.html).not.toContain('name="pending"');
+    } finally {
+      for (const release of held) release();
+    }
+    const check = await upload(browser, 'biscuits.xlsx', book(FR_HEADER, BISCUITS_FR, 'xlsx'));
+    expect(check.status).toBe(200);
+    expect(linesOf(check)).toEqual(FR_LINES);
+    expect(await count('declarations', clientId)).toBe(0);
   });
 });
 
