@@ -12,7 +12,8 @@
  * collection; writes bench/results/product-file.json. Target: p99 < 2 s, RSS < 250 MB.
  *
  * Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
- * BENCH_FILE_UPLOADS (uploads per format, 40), BENCH_FILE_PARALLEL (uploads at once in the last phase, 8).
+ * BENCH_FILE_UPLOADS (uploads per format, 40), BENCH_FILE_PARALLEL (uploads at once in the last phase, 8),
+ * BENCH_FILE_NODE_ARGS (node flags instead of the image's), BENCH_FILE_TRACE=1 (memory after each upload), BENCH_FILE_PROFILE=1 (a sampling heap profile per format).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +31,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const MAIN = path.join(ROOT, 'dist/src/main.js');
 const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const UPLOADS = Number(process.env.BENCH_FILE_UPLOADS || 40);
+/** BENCH_FILE_TRACE=1: the service's memory after each sequential upload (no collection forced). */
+const TRACE = process.env.BENCH_FILE_TRACE === '1';
+/** BENCH_FILE_PROFILE=1: V8's sampling heap profile of each sequential phase, to bench/results/product-file-<format>.heapprofile. */
+const PROFILE = process.env.BENCH_FILE_PROFILE === '1';
 const PARALLEL = Number(process.env.BENCH_FILE_PARALLEL || 8);
 /** The image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
 const DEPLOYED_NODE_OPTIONS = (
@@ -40,6 +45,9 @@ const DEPLOYED_NODE_OPTIONS = (
 )
   .split(' ')
   .filter(Boolean);
+/** BENCH_FILE_NODE_ARGS: node flags for the service instead of the image's (experiments, e.g. "--max-old-space-size=256"). */
+const NODE_ARGS =
+  process.env.BENCH_FILE_NODE_ARGS === undefined ? DEPLOYED_NODE_OPTIONS : process.env.BENCH_FILE_NODE_ARGS.split(' ').filter(Boolean);
 const PRODUCTS = 1000;
 const ELEMENTS = 5;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
@@ -123,7 +131,30 @@ class Inspector {
       result: { value: string };
     };
     const usage = JSON.parse(result.result.value) as NodeJS.MemoryUsage;
-    return { rss_mb: MB(usage.rss), heap_used_mb: MB(usage.heapUsed), external_mb: MB(usage.external), array_buffers_mb: MB(usage.arrayBuffers) };
+    return {
+      rss_mb: MB(usage.rss),
+      heap_used_mb: MB(usage.heapUsed),
+      external_mb: MB(usage.external),
+      array_buffers_mb: MB(usage.arrayBuffers),
+    };
+  }
+  /** process.memoryUsage() as it is (no collection), in MB. */
+  async now(): Promise<Record<string, number>> {
+    const result = (await this.call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as {
+      result: { value: string };
+    };
+    return Object.fromEntries(Object.entries(JSON.parse(result.result.value) as Record<string, number>).map(([k, v]) => [k, MB(v)]));
+  }
+  /** Starts V8's sampling heap profiler, counting what collections free too (where a request's garbage comes from). */
+  async startSampling(): Promise<void> {
+    await this.call('HeapProfiler.startSampling', {
+      samplingInterval: 32 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  async stopSampling(): Promise<unknown> {
+    return ((await this.call('HeapProfiler.stopSampling')) as { profile: unknown }).profile;
   }
   close(): void {
     this.socket.close();
@@ -143,10 +174,11 @@ export async function runProductFileBench(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   try {
-    child = spawn(process.execPath, [...DEPLOYED_NODE_OPTIONS, `--inspect=127.0.0.1:${inspectPort}`, MAIN], {
+    child = spawn(process.execPath, [...NODE_ARGS, `--inspect=127.0.0.1:${inspectPort}`, MAIN], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
+        ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
         DATABASE_URL: url.toString(),
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -232,13 +264,22 @@ export async function runProductFileBench(): Promise<void> {
     const results: Record<string, Phase & { settled: Awaited<ReturnType<Inspector['settled']>> }> = {};
     for (const [format, bytes] of Object.entries(files)) {
       await resetPeak(pid);
+      if (PROFILE) await inspector.startSampling();
       const times: number[] = [];
       for (let i = 0; i < UPLOADS + 2; i++) {
         const { ms } = await upload(format, bytes);
+        if (TRACE) log(`${format} ${i}: ${Math.round(ms)} ms ${JSON.stringify(await inspector.now())}`);
         // The first two warm the service up.
         if (i >= 2) times.push(ms);
       }
       const peak = MB((await rssKiB(pid, 'VmHWM')) * 1024);
+      if (PROFILE) {
+        await mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
+        await writeFile(
+          path.join(ROOT, `bench/results/product-file-${format}.heapprofile`),
+          JSON.stringify(await inspector.stopSampling()),
+        );
+      }
       results[format] = {
         bytes: bytes.length,
         uploads: times.length,
@@ -257,8 +298,9 @@ export async function runProductFileBench(): Promise<void> {
       const rounds = Math.max(1, Math.ceil(UPLOADS / PARALLEL));
       for (let round = 0; round < rounds; round++) {
         const answers = await Promise.all(Array.from({ length: PARALLEL }, () => upload('xlsx', files.xlsx)));
-        for (const answer of answers) if (answer.busy) busy++;
-        else times.push(answer.ms);
+        for (const answer of answers)
+          if (answer.busy) busy++;
+          else times.push(answer.ms);
       }
       const key = `xlsx_${PARALLEL}_at_once`;
       results[key] = {
@@ -277,7 +319,7 @@ export async function runProductFileBench(): Promise<void> {
     const summary = {
       products: PRODUCTS,
       rows: PRODUCTS * ELEMENTS,
-      node_options: DEPLOYED_NODE_OPTIONS,
+      node_args: NODE_ARGS,
       before_rss_mb: MB(before.rss_kib * 1024),
       before_settled: before.settled,
       results,
