@@ -359,6 +359,20 @@ describe('the templates', () => {
     expect(sheetXml).toContain("'Matériaux'!$A$2:$A$16");
     const ods = await get('ods');
     expect(XLSX.read(ods, { type: 'buffer' }).SheetNames).toEqual(['Produits', 'Matériaux']);
+    // The same drop-down in the .ods: an ODF list validation over the materials sheet, named on the material cells (free text still taken).
+    const odsFiles = unzipSync(ods);
+    expect(Object.keys(odsFiles)[0]).toBe('mimetype');
+    const content = Buffer.from(odsFiles['content.xml']!).toString('utf8');
+    expect(content).toContain(
+      `table:condition="of:cell-content-is-in-list([$'Matériaux'.$A$2:.$A$16])" table:allow-empty-cell="true" table:display-list="unsorted"`,
+    );
+    expect(content).toContain('<table:error-message table:display="false"/>');
+    expect(content).toContain(
+      '<table:table-cell table:content-validation-name="materials" office:value-type="string"><text:p>Papier-carton</text:p></table:table-cell>',
+    );
+    expect(content).toContain(
+      '<table:table-row table:number-rows-repeated="4994"><table:table-cell table:number-columns-repeated="3"/><table:table-cell table:content-validation-name="materials"/></table:table-row>',
+    );
     const text = (await get('csv')).toString('utf8');
     expect(text.split('\r\n')[1]).toBe('"Sablés nature, boîte de 200 g";40000;boîte;Papier-carton;"45,5";1');
     for (const [name, file] of [
