@@ -324,6 +324,9 @@ describe('files read at once', () => {
       expect(busy.status).toBe(503);
       expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(busy.html).not.toContain('name="pending"');
+      // A page for her, in her language, that says nothing was recorded.
+      expect(mainOf(busy.html)).toContain('Service momentanément indisponible');
+      expect(mainOf(busy.html)).toContain('rien n’a été enregistré');
     } finally {
       for (const release of held) release();
     }
