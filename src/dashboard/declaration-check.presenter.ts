@@ -41,6 +41,8 @@ export interface CheckPageOptions {
   lineOf: ((at: number) => number) | null;
   source?: PendingSource;
   products?: PendingProduct[];
+  /** Products shown and not carried (a derived declaration's, filed again from the catalogue): the first ones, and how many there are. */
+  shown?: { products: PendingProduct[]; count: number };
   keep?: boolean;
   name?: string;
   nameError?: string;
@@ -112,9 +114,13 @@ export class DeclarationCheckPresenter {
         nameError: options.nameError ?? null,
         notice: options.notice ?? null,
         source: options.source ?? 'form',
-        products: this.productRows(language, products.slice(0, CHECK_PAGE_PRODUCTS)),
-        productCount: products.length,
-        productsMore: products.length > CHECK_PAGE_PRODUCTS ? m.productFile.productsMore(CHECK_PAGE_PRODUCTS, products.length) : null,
+        products: this.productRows(language, (options.shown?.products ?? products).slice(0, CHECK_PAGE_PRODUCTS)),
+        productCount: options.shown?.count ?? products.length,
+        productsMore:
+          (options.shown?.count ?? products.length) > CHECK_PAGE_PRODUCTS
+            ? m.productFile.productsMore(CHECK_PAGE_PRODUCTS, options.shown?.count ?? products.length)
+            : null,
+        keepable: products.length > 0,
         keep: options.keep ?? false,
       },
       options.status ?? 200,

@@ -30,6 +30,7 @@ import {
 } from '../products/spreadsheet/product-sheet.js';
 import { TEMPLATE_MEDIA_TYPES, writeProductTemplate } from '../products/spreadsheet/product-template.js';
 import { readSpreadsheet, SpreadsheetRefused, type SpreadsheetFormat } from '../products/spreadsheet/read-spreadsheet.js';
+import { inSpreadsheetSlot } from '../products/spreadsheet/spreadsheet-slots.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, type PersonError } from './dashboard-views.js';
 import { DeclarationCheckPresenter, type PendingProduct } from './declaration-check.presenter.js';
@@ -71,6 +72,10 @@ export class ProductFilePageController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() body: MultipartBody,
   ): Promise<void> {
+    return inSpreadsheetSlot(() => this.read(req, res, account, client, body));
+  }
+
+  private async read(req: Request, res: Response, account: Account, client: AuthenticatedClient, body: MultipartBody): Promise<void> {
     const form = body instanceof MultipartBody ? body : new MultipartBody({}, {});
     const period = form.fields.period?.trim() ?? '';
     const file = form.files.file;
@@ -105,6 +110,10 @@ export class ProductFilePageController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() body: FormBody,
   ): Promise<void> {
+    return inSpreadsheetSlot(() => this.mapped(req, res, account, client, body));
+  }
+
+  private async mapped(req: Request, res: Response, account: Account, client: AuthenticatedClient, body: FormBody): Promise<void> {
     const table = this.openTable(field(body, 'table'), field(body, 'seal'), client);
     const words = this.views.messages(req, res).dashboardPages;
     if (!table)

@@ -16,7 +16,7 @@ import type { Language } from '../i18n/language.js';
 import { messagesFor } from '../i18n/messages/index.js';
 import { type ClientWriter, PREVIEW_CONTRIBUTIONS, ProductsService } from '../products/products.service.js';
 import { DeclarationsService } from '../declarations/declarations.service.js';
-import { DeclarationCheckPresenter } from './declaration-check.presenter.js';
+import { CHECK_PAGE_PRODUCTS, DeclarationCheckPresenter } from './declaration-check.presenter.js';
 import { HeavyRead } from '../rate-limit/heavy-reads.js';
 import { DashboardViews } from './dashboard-views.js';
 import { pageLanguage } from './page-language.js';
@@ -173,8 +173,12 @@ export class ProductsPageController {
     const period = field(body, 'period').trim();
     try {
       // Nothing is filed here: the check page shows the derived lines, and she declares them there by name (filed again from the catalogue).
-      const declaration = await this.products.derivedDeclaration(client, period);
-      this.check.render(req, res, client, await this.declarations.check(account, declaration), { lineOf: null, source: 'derived' });
+      const { products, productCount, ...declaration } = await this.products.derivedDeclaration(client, period, CHECK_PAGE_PRODUCTS);
+      this.check.render(req, res, client, await this.declarations.check(account, declaration), {
+        lineOf: null,
+        source: 'derived',
+        shown: { products: products.map((p) => [p.name, p.stream, p.units, p.elements]), count: productCount },
+      });
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
       const language = languageOf(req, res);

@@ -433,6 +433,31 @@ export class ProductsRepository {
   }
 
   /**
+   * The first `limit` products sold in the period with a version in force, by reference, each with
+   * its name, stream, units sold and packaging elements (material code, grams, per unit) in order:
+   * what the check page shows of a derived declaration, in `manager`'s snapshot.
+   */
+  async soldProducts(
+    manager: EntityManager,
+    { clientId, mode }: DataScope,
+    period: string,
+    limit: number,
+  ): Promise<{ name: string; stream: string; units: string; elements: [string, string, number][] }[]> {
+    return manager.query(
+      `SELECT v.name, v.stream, s.units::text AS units,
+              (SELECT coalesce(json_agg(json_build_array(e.material_code, trim_scale(e.weight_g)::text, e.per_unit) ORDER BY e.position), '[]')
+                 FROM product_elements e WHERE e.version_id = v.id) AS elements
+         FROM products p
+         CROSS JOIN LATERAL (SELECT units FROM product_sales WHERE product_id = p.id AND period = $2 AND units > 0 LIMIT 1) s
+         CROSS JOIN LATERAL (SELECT id, name, stream FROM product_versions
+                              WHERE product_id = p.id AND valid_from <= $2 ORDER BY valid_from DESC LIMIT 1) v
+        WHERE p.client_id = $1 AND p.mode = $3 AND EXISTS (SELECT 1 FROM product_elements e WHERE e.version_id = v.id)
+        ORDER BY p.reference LIMIT $4`,
+      [clientId, period, mode, limit],
+    );
+  }
+
+  /**
    * Records, in the filing's transaction, that the revision was derived and what each product
    * version gave (copied by PostgreSQL chunk by chunk, never through this process); returns how
    * many product versions it used.

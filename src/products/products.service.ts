@@ -495,11 +495,25 @@ export class ProductsService {
   }
 
   /** The declaration the catalogue and sales give for the period, as POST /api/v1/declarations takes it (nothing stored): what the check page shows. */
-  async derivedDeclaration(scope: DataScope, periodText: string): Promise<ProductFileDeclaration['declaration']> {
+  async derivedDeclaration(
+    scope: DataScope,
+    periodText: string,
+    shown = 0,
+  ): Promise<
+    ProductFileDeclaration['declaration'] & {
+      /** The first `shown` products it is derived from, and how many there are. */
+      products: { name: string; stream: string; units: string; elements: [string, string, number][] }[];
+      productCount: number;
+    }
+  > {
     const period = this.checkPeriod(periodText);
-    const { lines } = await this.repository.inSnapshot((manager) => this.repository.derivedLines(manager, scope, period));
+    const { lines, products, sold } = await this.repository.inSnapshot(async (manager) => {
+      const derived = await this.repository.derivedLines(manager, scope, period);
+      const sold = shown > 0 && derived.lines.length > 0 ? await this.repository.soldProducts(manager, scope, period, shown) : [];
+      return { ...derived, sold };
+    });
     if (lines.length === 0) throw nothingToDerive(period);
-    return { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines) };
+    return { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines), products: sold, productCount: products };
   }
 
   /**

@@ -95,6 +95,14 @@ describe('products in the dashboard', () => {
     expect(check.status).toBe(200);
     expect(check.html).toContain('id="derived-from"');
     expect(check.html).toMatch(/<li id="units-sold-EMB">[^<]*<strong>1\u202f000\u00a0UVC<\/strong>/);
+    // Its products, as a per-product file's check page shows them; nothing to keep: they are the catalogue already.
+    expect(check.html).toContain('<h2 id="products">Par produit</h2>');
+    expect(check.html).toContain('Le 1 produit vendu au cours du semestre et son emballage');
+    expect(check.html).toContain('<th scope="row" data-label="Produit">Vin rouge 75 cl</th>');
+    expect(check.html).toContain('<td data-label="UVC vendues" class="num">1\u202f000</td>');
+    expect(check.html).toContain('<li>Verre, 410,5\u00a0g</li><li>Papier-carton, 2,25\u00a0g × 2</li>');
+    expect(check.html).not.toContain('id="products-more"');
+    expect(check.html).not.toContain('name="keep"');
     expect((await t.pool.query(`SELECT count(*)::int AS n FROM declarations WHERE client_id = $1`, [clientId])).rows[0].n).toBe(0);
     const unnamed = await browser.declare(check, '');
     expect(unnamed.status).toBe(422);
@@ -121,6 +129,34 @@ describe('products in the dashboard', () => {
       clientId,
     ]);
     expect(audit[0].changes).toMatchObject({ via: 'dashboard' });
+  });
+
+  it('in English, the check page of a derived declaration lists its first 50 products and counts the others', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId);
+    browser.cookies.set('lang', 'en');
+    const references = Array.from({ length: 60 }, (_, i) => `P-${String(i).padStart(3, '0')}`);
+    const catalogue = [
+      'reference,name,stream,valid_from,material,weight_g,per_unit',
+      ...references.map((r) => `${r},Jam ${r},EMB,2026-S1,glass,250,1`),
+      ...references.map((r) => `${r},Jam ${r},EMB,2026-S1,steel,6.5,1`),
+    ].join('\r\n');
+    expect((await browser.upload('/dashboard/products/upload', {}, { name: 'catalogue.csv', content: catalogue })).status).toBe(303);
+    const sales = ['reference,units', ...references.map((r) => `${r},1000`)].join('\r\n');
+    expect((await browser.upload('/dashboard/products/sales', { period: '2026-S1' }, { name: 'sales.csv', content: sales })).status).toBe(
+      303,
+    );
+    const check = await browser.post('/dashboard/products/derived', { period: '2026-S1' });
+    expect(check.status).toBe(200);
+    expect(check.html).toContain('<h2 id="products">Per product</h2>');
+    expect(check.html).toContain('The 60 products sold in the half-year and their packaging');
+    const rows = [...check.html.matchAll(/<th scope="row" data-label="Product">([^<]*)<\/th>/g)].map((m) => m[1]);
+    expect(rows).toEqual(references.slice(0, 50).map((r) => `Jam ${r}`));
+    expect(check.html).toContain('<li>Glass, 250 g</li><li>Steel, 6.5 g</li>');
+    expect(check.html).toContain('<p id="products-more" class="hint">The first 50 of 60 products are shown; all of them are filed.</p>');
+    expect(check.html).not.toContain('name="keep"');
+    // All 60 are filed: 60,000 units sold.
+    expect(check.html).toMatch(/<li id="units-sold-EMB">[^<]*<strong>60,000\u00a0UVC<\/strong>/);
   });
 
   it('speaks English when the person chose it, and reports a wrong sales file', async () => {

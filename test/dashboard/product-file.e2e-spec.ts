@@ -12,6 +12,7 @@ import request from 'supertest';
 import { type DashboardClient, type PageResponse, signedIn } from '../support/dashboard-browser.js';
 import { createClient } from '../support/factories.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { SPREADSHEET_SLOTS, takeSpreadsheetSlot } from '../../src/products/spreadsheet/spreadsheet-slots.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -312,6 +313,30 @@ describe('a per-product file to a filed declaration', () => {
   });
 });
 
+describe('files read at once', () => {
+  it('past the process’s bound, answers 503 with Retry-After and reads nothing; a slot freed, the file reads', async () => {
+    const { clientId } = await createClient(t);
+    const browser = await signedIn(t, clientId, 'fr');
+    // The slots held here stand for files being read by other requests of this process.
+    const held = Array.from({ length: SPREADSHEET_SLOTS }, () => takeSpreadsheetSlot());
+    try {
+      const busy = await upload(browser, 'biscuits.xlsx', book(FR_HEADER, BISCUITS_FR, 'xlsx'));
+      expect(busy.status).toBe(503);
+      expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(busy.html).not.toContain('name="pending"');
+      // A page for her, in her language, that says nothing was recorded.
+      expect(mainOf(busy.html)).toContain('Service momentanément indisponible');
+      expect(mainOf(busy.html)).toContain('rien n’a été enregistré');
+    } finally {
+      for (const release of held) release();
+    }
+    const check = await upload(browser, 'biscuits.xlsx', book(FR_HEADER, BISCUITS_FR, 'xlsx'));
+    expect(check.status).toBe(200);
+    expect(linesOf(check)).toEqual(FR_LINES);
+    expect(await count('declarations', clientId)).toBe(0);
+  });
+});
+
 describe('the templates', () => {
   it('in French: .xlsx with French headers, the materials in French and a drop-down; .ods; CSV with semicolons and decimal commas; each reads back', async () => {
     const { clientId } = await createClient(t);
@@ -337,6 +362,20 @@ describe('the templates', () => {
     expect(sheetXml).toContain("'Matériaux'!$A$2:$A$16");
     const ods = await get('ods');
     expect(XLSX.read(ods, { type: 'buffer' }).SheetNames).toEqual(['Produits', 'Matériaux']);
+    // The same drop-down in the .ods: an ODF list validation over the materials sheet, named on the material cells (free text still taken).
+    const odsFiles = unzipSync(ods);
+    expect(Object.keys(odsFiles)[0]).toBe('mimetype');
+    const content = Buffer.from(odsFiles['content.xml']!).toString('utf8');
+    expect(content).toContain(
+      `table:condition="of:cell-content-is-in-list([$'Matériaux'.$A$2:.$A$16])" table:allow-empty-cell="true" table:display-list="unsorted"`,
+    );
+    expect(content).toContain('<table:error-message table:display="false"/>');
+    expect(content).toContain(
+      '<table:table-cell table:content-validation-name="materials" office:value-type="string"><text:p>Papier-carton</text:p></table:table-cell>',
+    );
+    expect(content).toContain(
+      '<table:table-row table:number-rows-repeated="4994"><table:table-cell table:number-columns-repeated="3"/><table:table-cell table:content-validation-name="materials"/></table:table-row>',
+    );
     const text = (await get('csv')).toString('utf8');
     expect(text.split('\r\n')[1]).toBe('"Sablés nature, boîte de 200 g";40000;boîte;Papier-carton;"45,5";1');
     for (const [name, file] of [

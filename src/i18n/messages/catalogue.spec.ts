@@ -168,6 +168,7 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.productFile.refused.spreadsheet_too_big': [[16 * 1024 * 1024]],
   'dashboardPages.productFile.refused.too_many_rows': [[10000]],
   'dashboardPages.productFile.productsCaption': [[1], [3]],
+  'dashboardPages.productFile.derivedProductsCaption': [[1], [60]],
   'dashboardPages.productFile.productsMore': [[50, 1000]],
   'dashboardPages.productFile.element': [
     ['Verre', '210', 1],

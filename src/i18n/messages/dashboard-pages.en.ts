@@ -330,6 +330,7 @@ export const dashboardPagesEn = {
     keep: 'Keep these products as my catalogue',
     keepHint: 'Their packaging and their units sold are saved on the Products page: next half-year, you only type the units sold.',
     derivedFrom: 'Derived from your products and their sales in the half-year.',
+    derivedProductsCaption: (count: number) => `The ${times(count, 'product', 'products')} sold in the half-year and their packaging`,
   },
   signIn: {
     signedOutEverywhere: 'You are signed out on every browser and device.',

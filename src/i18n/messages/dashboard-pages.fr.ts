@@ -319,6 +319,8 @@ export const dashboardPagesFr = {
     keep: 'Garder ces produits comme catalogue',
     keepHint: t`Leur emballage et leurs UVC vendues sont enregistrés sur la page Produits : le semestre prochain, vous n'aurez qu'à saisir les UVC vendues.`,
     derivedFrom: t`Calculée à partir de vos produits et de leurs ventes du semestre.`,
+    derivedProductsCaption: (count: number) =>
+      `${plural('fr', count, { one: 'Le', other: 'Les' })} ${times(count, 'produit', 'produits')} ${plural('fr', count, { one: 'vendu', other: 'vendus' })} au cours du semestre et ${plural('fr', count, { one: 'son', other: 'leur' })} emballage`,
   },
   signIn: {
     signedOutEverywhere: 'Vous êtes déconnecté sur tous vos navigateurs et appareils.',

@@ -16,7 +16,7 @@ export interface TemplateWords {
   materials: readonly string[];
 }
 
-/** Rows of the products sheet that the .xlsx material drop-down covers. */
+/** Rows of the products sheet that the material drop-down covers. */
 const LIST_ROWS = 5001;
 
 export const TEMPLATE_MEDIA_TYPES: Readonly<Record<SpreadsheetFormat, string>> = {
@@ -27,8 +27,8 @@ export const TEMPLATE_MEDIA_TYPES: Readonly<Record<SpreadsheetFormat, string>> =
 
 /**
  * The per-product template: the header in the page's language and the biscuit maker's example
- * rows; .xlsx and .ods add a sheet listing the published materials, and .xlsx a drop-down on the
- * material column (a list validation that still lets another text be typed: a code is accepted too).
+ * rows; .xlsx and .ods add a sheet listing the published materials and a drop-down on the material
+ * column (a list validation that still lets another text be typed: a code is accepted too).
  * CSV in the language's dialect (`;` and decimal comma in French).
  */
 export function writeProductTemplate(format: SpreadsheetFormat, words: TemplateWords): Buffer {
@@ -66,7 +66,7 @@ export function writeProductTemplate(format: SpreadsheetFormat, words: TemplateW
   XLSX.utils.book_append_sheet(book, products, words.sheetProducts);
   XLSX.utils.book_append_sheet(book, materials, words.sheetMaterials);
   const bytes = XLSX.write(book, { type: 'buffer', bookType: format, compression: true }) as Buffer;
-  return format === 'xlsx' ? withMaterialList(bytes, words) : bytes;
+  return format === 'xlsx' ? withMaterialList(bytes, words) : withOdsMaterialList(bytes, words);
 }
 
 /** Adds the list validation to the first sheet's material column (SheetJS's community build writes none). */
@@ -83,6 +83,51 @@ function withMaterialList(bytes: Buffer, words: TemplateWords): Buffer {
   const xml = strFromU8(sheet).replace('</sheetData>', `</sheetData>${validation}`);
   files[path] = strToU8(xml);
   return Buffer.from(zipSync(files, { level: 6 }));
+}
+
+/** The material column of the products sheet (0-based). */
+const MATERIAL_COLUMN = 3;
+
+/**
+ * The same drop-down in an .ods (SheetJS writes no validation either): an ODF content validation
+ * (`of:cell-content-is-in-list` over the materials sheet, its error message off, so that any text
+ * is still taken) named on the material cell of each example row and of the empty rows below, up
+ * to LIST_ROWS (written once, repeated).
+ */
+function withOdsMaterialList(bytes: Buffer, words: TemplateWords): Buffer {
+  const files = unzipSync(bytes);
+  const content = files['content.xml'];
+  if (!content) return bytes;
+  const quoted = (name: string) => `'${name.replace(/'/g, "''")}'`;
+  const attribute = (text: string) => escapeXml(text).replace(/"/g, '&quot;');
+  const range = `[$${quoted(words.sheetMaterials)}.$A$2:.$A$${words.materials.length + 1}]`;
+  const validations =
+    `<table:content-validations><table:content-validation table:name="materials" table:condition="${attribute(`of:cell-content-is-in-list(${range})`)}"` +
+    ` table:allow-empty-cell="true" table:display-list="unsorted" table:base-cell-address="${attribute(`$${quoted(words.sheetProducts)}.$D$2`)}">` +
+    `<table:error-message table:display="false"/></table:content-validation></table:content-validations>`;
+  const xml = strFromU8(content);
+  const start = xml.indexOf('<table:table ');
+  const end = xml.indexOf('</table:table>', start);
+  if (start < 0 || end < 0 || !xml.includes('<office:spreadsheet>')) return bytes;
+  let rows = 0;
+  const table = xml.slice(start, end).replace(/<table:table-row>([\s\S]*?)<\/table:table-row>/g, (row: string, cells: string) => {
+    if (rows++ === 0) return row;
+    let at = 0;
+    return `<table:table-row>${cells.replace(/<table:table-cell\b/g, (cell) =>
+      at++ === MATERIAL_COLUMN ? `${cell} table:content-validation-name="materials"` : cell,
+    )}</table:table-row>`;
+  });
+  const empty =
+    rows < LIST_ROWS
+      ? `<table:table-row table:number-rows-repeated="${LIST_ROWS - rows}"><table:table-cell table:number-columns-repeated="${MATERIAL_COLUMN}"/>` +
+        `<table:table-cell table:content-validation-name="materials"/></table:table-row>`
+      : '';
+  files['content.xml'] = strToU8(
+    `${xml.slice(0, start)}${table}${empty}${xml.slice(end)}`.replace('<office:spreadsheet>', () => `<office:spreadsheet>${validations}`),
+  );
+  // The mimetype first and stored, as ODF wants it.
+  const { mimetype, ...rest } = files;
+  return Buffer.from(zipSync({ ...(mimetype ? { mimetype: [mimetype, { level: 0 }] } : {}), ...rest }, { level: 6 }));
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
