@@ -45,7 +45,7 @@ const ECO_QUERY = {
   description:
     'Only the lines (and units sold) of the streams each client has set to this eco-organism (`PUT /admin/clients/{id}/streams/{stream}`); a client with none is left out. ' +
     'A name `/api/v1/streams.json` lists, in any case, with or without accents (`leko` is `Léko`); else 422 `unknown_eco_organism`. Not combined with `detail=products` (422).',
-  schema: { type: 'string', example: 'Citeo' },
+  schema: { type: 'string' },
 };
 const CSV_CONTENT = { 'text/csv': { schema: { type: 'string' as const, example: `${CSV_COLUMNS.join(',')}\n` } } };
 const DISPOSITION = {
