@@ -5,7 +5,8 @@ import { CsrfProtection } from '../auth/sessions/csrf.js';
 import type { AuthenticatedClient } from '../caller/current-client.js';
 import type { CheckedDeclaration } from '../declarations/declarations.service.js';
 import type { Language } from '../i18n/language.js';
-import { formatNumber } from '../i18n/format.js';
+import { formatNumber, formatQuantity } from '../i18n/format.js';
+import type { FieldError } from '../common/problem/problem.js';
 import { MESSAGES } from '../i18n/messages/index.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
@@ -14,6 +15,10 @@ import { DashboardViews, localizeErrors } from './dashboard-views.js';
 const PENDING = 'pending-declaration';
 /** Products the check page lists at most; the others are counted in a note (all are filed, and kept when asked). */
 export const CHECK_PAGE_PRODUCTS = 50;
+/** Lines the check page lists one by one at most; past it, they are summarised per stream and material (CHECK_PAGE_LINES rows at most), the detail downloadable. */
+export const CHECK_PAGE_LINES = 100;
+/** Warnings of one kind said in full; the others of that kind are counted. */
+export const CHECK_PAGE_WARNINGS = 3;
 /** The most bytes a sealed pending declaration inflates to (a 1,000-product file is about 200 KB). */
 const MAX_PENDING_BYTES = 8 * 1024 * 1024;
 
@@ -81,12 +86,9 @@ export class DeclarationCheckPresenter {
       ...(options.source && options.source !== 'form' ? { source: options.source } : {}),
       ...(products.length > 0 ? { products } : {}),
     });
-    const lineOf = options.lineOf;
-    const warnings = checked.warnings.map((warning) => {
-      const at = /^\/lines\/(\d+)/.exec(warning.pointer);
-      return lineOf && at ? { ...warning, params: { ...warning.params, line: lineOf(Number(at[1])) } } : warning;
-    });
     const m = MESSAGES[language].dashboardPages;
+    const lines = declaration.lines;
+    const summary = lines.length > CHECK_PAGE_LINES ? this.summary(language, lines) : null;
     this.views.render(
       req,
       res,
@@ -94,20 +96,24 @@ export class DeclarationCheckPresenter {
       { title: m.check.title, nav: 'declarations', liveData: true },
       {
         period: declaration.period,
-        lines: declaration.lines.map((l) => {
-          const category = l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null;
-          // A line derived from products names its material by code: a person reads its published name instead.
-          return { ...l, material: category !== null && l.material === l.materialCode ? category : l.material, category };
-        }),
+        lines: summary
+          ? []
+          : lines.map((l) => {
+              const category = l.materialCode ? (this.catalogue.categoryName(l.stream, l.materialCode)?.[language] ?? null) : null;
+              // A line derived from products names its material by code: a person reads its published name instead.
+              return { ...l, material: category !== null && l.material === l.materialCode ? category : l.material, category };
+            }),
+        lineCount: lines.length,
+        summary: summary?.rows.slice(0, CHECK_PAGE_LINES) ?? null,
+        summaryLead: summary ? m.check.summaryLead(lines.length, summary.rows.length) : null,
+        summaryCaption: summary ? m.check.summaryCaption(summary.rows.length) : null,
+        summaryMore: summary && summary.rows.length > CHECK_PAGE_LINES ? m.check.summaryMore(CHECK_PAGE_LINES, summary.rows.length) : null,
         totals: checked.totals,
         unitsSold: declaration.unitsSold,
-        countsOnly: this.countsOnly(declaration.lines, declaration.unitsSold),
+        countsOnly: this.countsOnly(lines, declaration.unitsSold),
         current: checked.current,
         unchanged: checked.unchanged,
-        // A form's row makes a line per unit: a warning about its material is said once.
-        warnings: localizeErrors(language, warnings).filter(
-          (w, i, all) => all.findIndex((o) => o.where === w.where && o.message === w.message) === i,
-        ),
+        warnings: this.warningGroups(language, checked.warnings, options.lineOf),
         pending: value,
         seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
         name: options.name ?? '',
@@ -141,6 +147,63 @@ export class DeclarationCheckPresenter {
     return lines.some((line) => !this.catalogue.addsAcrossMaterials(line.unit) && !unitsSold.some((entry) => entry.stream === line.stream));
   }
 
+  /**
+   * A long declaration as a person reads it: one row per stream and material (in the order of their
+   * first line), its mass and its counts side by side, never added up, with the number of lines.
+   */
+  private summary(language: Language, lines: CheckedDeclaration['declaration']['lines']) {
+    type Row = {
+      stream: string;
+      material: string;
+      category: string | null;
+      mass: string[];
+      counts: string[];
+      lines: number;
+      shown: boolean;
+    };
+    const rows = new Map<string, Row>();
+    for (const line of lines) {
+      const key = `${line.stream}\u0000${line.materialCode ?? line.material}`;
+      let row = rows.get(key);
+      if (!row) {
+        const category = line.materialCode ? (this.catalogue.categoryName(line.stream, line.materialCode)?.[language] ?? null) : null;
+        const material = category !== null && line.material === line.materialCode ? category : line.material;
+        row = { stream: line.stream, material, category, mass: [], counts: [], lines: 0, shown: rows.size < CHECK_PAGE_LINES };
+        rows.set(key, row);
+      }
+      row.lines++;
+      // Only a summary's first rows are shown: the others are counted, not formatted.
+      if (!row.shown) continue;
+      (this.catalogue.addsAcrossMaterials(line.unit) ? row.mass : row.counts).push(formatQuantity(language, line.quantity, line.unit));
+    }
+    return { rows: [...rows.values()] };
+  }
+
+  /**
+   * The warnings by kind, in the order of their first line: the first CHECK_PAGE_WARNINGS of each
+   * said in full, the others counted (a file of 1,000 uncategorised materials says it 3 times, not 1,000).
+   * A form's row makes a line per unit: a warning about its material is said once.
+   */
+  private warningGroups(language: Language, warnings: readonly FieldError[], lineOf: CheckPageOptions['lineOf']) {
+    const groups = new Map<string, { shown: FieldError[]; seen: Set<string> }>();
+    for (const warning of warnings) {
+      let group = groups.get(warning.code);
+      if (!group) groups.set(warning.code, (group = { shown: [], seen: new Set() }));
+      const at = lineOf ? /^\/lines\/(\d+)(\/.*)?$/.exec(warning.pointer) : null;
+      const line = lineOf && at ? lineOf(Number(at[1])) : null;
+      const key = line !== null ? `${line}${at![2] ?? ''}` : warning.pointer;
+      if (group.seen.has(key)) continue;
+      group.seen.add(key);
+      if (group.shown.length < CHECK_PAGE_WARNINGS)
+        group.shown.push(line !== null ? { ...warning, params: { ...warning.params, line } } : warning);
+    }
+    const words = MESSAGES[language].dashboardPages.check;
+    return [...groups.values()].map(({ shown, seen }) => ({
+      items: localizeErrors(language, shown),
+      more: seen.size > shown.length ? words.warningsMore(seen.size - shown.length) : null,
+    }));
+  }
+
   private productRows(language: Language, products: PendingProduct[]) {
     const words = MESSAGES[language].dashboardPages.productFile;
     return products.map(([reference, stream, units, elements]) => ({
@@ -154,8 +217,14 @@ export class DeclarationCheckPresenter {
   }
 }
 
-/** The pending declaration as a form field: base64url JSON, deflated (`z.` first) when it carries products. */
+/**
+ * The pending declaration as a form field: base64url JSON, deflated (`z.` first) when it carries products
+ * or more lines than the page lists (1,000 lines: 57 KB of the page as JSON, 8 KB deflated at level 1, for ~0.05 ms).
+ */
 function sealable(pending: PendingDeclaration): string {
   const json = Buffer.from(JSON.stringify(pending));
-  return pending.products ? `z.${deflateRawSync(json).toString('base64url')}` : json.toString('base64url');
+  if (pending.products) return `z.${deflateRawSync(json).toString('base64url')}`;
+  return pending.lines.length > CHECK_PAGE_LINES
+    ? `z.${deflateRawSync(json, { level: 1 }).toString('base64url')}`
+    : json.toString('base64url');
 }

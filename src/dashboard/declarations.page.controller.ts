@@ -311,6 +311,37 @@ export class DeclarationsPageController {
     this.submitted(res, result, 'filed');
   }
 
+  /**
+   * The check page's « Download the detail »: every pending line, as the sealed page carries them, as a
+   * file in the page's dialect (which uploads again as it is). Nothing is filed; a page whose seal does not verify goes back to the form.
+   */
+  @Post('detail.csv')
+  @Accepts('form')
+  pendingCsv(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentAccount() account: Account,
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: FormBody,
+  ): void {
+    const language = this.views.language(req, res);
+    const pending = this.check.open(field(body, 'pending'), field(body, 'seal'), client);
+    if (!pending) {
+      const errors = [{ where: undefined, message: MESSAGES[language].dashboardPages.check.expired, line: null, field: null }];
+      return this.form(req, res, account, { lines: blankLines(FORM_LINES), errors }, 400);
+    }
+    res.setHeader('Content-Type', CSV_MEDIA_TYPE);
+    res.setHeader('Content-Disposition', `attachment; filename="${MESSAGES[language].dashboardPages.check.downloadFile}"`);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(200).send(
+      writeDeclarationCsv(
+        pending.lines.map(([stream, material, unit, quantity]) => ({ stream, material, unit, quantity })),
+        CSV_DIALECTS[language],
+        (pending.unitsSold ?? []).map(([stream, quantity]) => ({ stream, quantity })),
+      ),
+    );
+  }
+
   @Get(':id')
   async detail(
     @Req() req: Request,

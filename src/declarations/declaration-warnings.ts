@@ -18,50 +18,90 @@ export const MIN_GRAMS_PER_UNIT = 0.1;
  * are those of the JSON body (`/lines/3/material`); the CSV path points them at cells.
  */
 export function declarationWarnings(declaration: ValidDeclaration, catalogue: ReferenceCatalogue): FieldError[] {
-  const warnings: FieldError[] = [];
+  // Each warning with its line's index, to put them in the order of the lines at the end.
+  const warnings: { at: number; warning: FieldError }[] = [];
+  // What a stream's warnings share, worked out once per request: its names, its categories folded, the example to give.
+  const streams = new Map<string, StreamFacts>();
+  const facts = (code: string): StreamFacts => {
+    let found = streams.get(code);
+    if (!found) {
+      const stream = catalogue.stream(code);
+      const categories = stream ? foldedCategories(stream.materials) : [];
+      const all = categories.map((m) => names(m.material.name));
+      const example = categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass';
+      streams.set(code, (found = { name: stream ? names(stream.name) : null, categories, all, example, suggested: new Map() }));
+    }
+    return found;
+  };
   declaration.lines.forEach((line, index) => {
     if (line.materialCode !== null) return;
-    const stream = catalogue.stream(line.stream);
-    const categories = stream ? foldedCategories(stream.materials) : [];
-    const names = (name: { fr: string; en: string }) => ({ fr: name.fr, en: name.en });
+    const stream = facts(line.stream);
     // The categories whose name holds what was typed ("Plastique" → the plastic ones) come first, as the example to give.
     const typed = foldText(line.material);
-    const similar = categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed)).map((m) => m.material);
-    const suggested = [...similar, ...categories.map((m) => m.material).filter((m) => !similar.includes(m))];
+    let suggested = stream.suggested.get(typed);
+    if (!suggested) {
+      const similar = stream.categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed));
+      suggested =
+        similar.length === 0
+          ? stream.all
+          : [...similar, ...stream.categories.filter((m) => !similar.includes(m))].map((m) => names(m.material.name));
+      stream.suggested.set(typed, suggested);
+    }
     warnings.push({
-      pointer: `/lines/${index}/material`,
-      code: 'material_uncategorised',
-      detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass'}).`,
-      params: {
-        line: index + 1,
-        field: 'material',
-        value: line.material,
-        stream: line.stream,
-        streamName: stream && names(stream.name),
-        allowed: suggested.map((m) => names(m.name)),
+      at: index,
+      warning: {
+        pointer: `/lines/${index}/material`,
+        code: 'material_uncategorised',
+        detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${stream.example}).`,
+        params: {
+          line: index + 1,
+          field: 'material',
+          value: line.material,
+          stream: line.stream,
+          streamName: stream.name,
+          allowed: suggested,
+        },
       },
     });
   });
-  // Each material's count of units, to judge its mass per unit.
+  // Each material's count of units, to judge its mass per unit (only when there are kg lines to judge).
   const group = (stream: string, materialCode: string | null, material: string) => `${stream}\u0000${materialCode ?? foldText(material)}`;
   const units = new Map<string, number>();
-  for (const line of declaration.lines)
-    if (line.unit === 'uvc') units.set(group(line.stream, line.materialCode, line.material), Number(line.quantity));
-  declaration.lines.forEach((line, index) => {
-    if (line.unit !== 'kg') return;
-    const count = units.get(group(line.stream, line.materialCode, line.material));
-    const kg = Number(line.quantity);
-    if (count === undefined || count <= 0 || kg <= 0) return;
-    const grams = (kg * 1000) / count;
-    if (grams >= MIN_GRAMS_PER_UNIT) return;
-    warnings.push({
-      pointer: `/lines/${index}/quantity`,
-      code: 'quantity_maybe_tonnes',
-      detail: `${line.quantity} kg for ${count} consumer sales units is ${Number(grams.toPrecision(2))} g of ${line.material} per unit: is this figure in tonnes? Write kilograms (1.2 t = 1200 kg); keep it if it is right.`,
-      params: { line: index + 1, field: 'quantity', value: line.quantity, count, grams, material: line.material },
+  if (declaration.lines.some((line) => line.unit === 'kg'))
+    for (const line of declaration.lines)
+      if (line.unit === 'uvc') units.set(group(line.stream, line.materialCode, line.material), Number(line.quantity));
+  if (units.size > 0)
+    declaration.lines.forEach((line, index) => {
+      if (line.unit !== 'kg') return;
+      const count = units.get(group(line.stream, line.materialCode, line.material));
+      const kg = Number(line.quantity);
+      if (count === undefined || count <= 0 || kg <= 0) return;
+      const grams = (kg * 1000) / count;
+      if (grams >= MIN_GRAMS_PER_UNIT) return;
+      warnings.push({
+        at: index,
+        warning: {
+          pointer: `/lines/${index}/quantity`,
+          code: 'quantity_maybe_tonnes',
+          detail: `${line.quantity} kg for ${count} consumer sales units is ${Number(grams.toPrecision(2))} g of ${line.material} per unit: is this figure in tonnes? Write kilograms (1.2 t = 1200 kg); keep it if it is right.`,
+          params: { line: index + 1, field: 'quantity', value: line.quantity, count, grams, material: line.material },
+        },
+      });
     });
-  });
-  return warnings.sort((a, b) => lineOf(a) - lineOf(b));
+  // Stable: a line's material warning before its quantity's, as before.
+  return warnings.sort((a, b) => a.at - b.at).map(({ warning }) => warning);
+}
+
+type Names = { fr: string; en: string };
+const names = (name: Names): Names => ({ fr: name.fr, en: name.en });
+interface StreamFacts {
+  name: Names | null;
+  categories: { material: Category; fr: string; en: string }[];
+  /** Every category's names, in the grid's order: what is suggested when nothing typed matches. */
+  all: Names[];
+  example: string;
+  /** The suggestions for a material as typed (folded). */
+  suggested: Map<string, Names[]>;
 }
 
 type Category = { code: string; name: { fr: string; en: string } };
@@ -76,5 +116,3 @@ function foldedCategories<T extends Category>(materials: readonly T[]): { materi
     );
   return found as { material: T; fr: string; en: string }[];
 }
-
-const lineOf = (warning: FieldError) => Number(/^\/lines\/(\d+)/.exec(warning.pointer)?.[1] ?? 0);

@@ -222,6 +222,19 @@ export const dashboardPagesFr = {
     stale: (revision: number) =>
       t`Une autre version (version ${revision}) a été déposée pour ce semestre depuis l'affichage de cette page : vérifiez de nouveau ce que ce dépôt remplacerait.`,
     expired: t`Cette page de vérification n'est plus valable (vous vous êtes reconnecté depuis son affichage). Saisissez de nouveau la déclaration.`,
+    // The summary of a long declaration, its downloadable detail and its warnings grouped by kind.
+    summaryLead: (lines: number, materials: number) =>
+      t`${times(lines, 'ligne', 'lignes')}, résumées par filière et matériau (${times(materials, 'matériau', 'matériaux')}) : la masse et les UVC de chaque matériau côte à côte. Toutes les lignes sont déposées ; leur détail est dans le fichier à télécharger.`,
+    summaryCaption: (materials: number) => `Les lignes résumées par filière et matériau (${times(materials, 'matériau', 'matériaux')})`,
+    mass: 'Masse',
+    units: 'UVC',
+    lineCount: 'Lignes',
+    summaryMore: (shown: number, total: number) =>
+      t`Les ${n(shown)} premiers matériaux sur ${n(total)} sont affichés : les autres sont dans le détail à télécharger.`,
+    download: 'Télécharger le détail (CSV)',
+    downloadHint: t`Toutes les lignes, dans le format du modèle de déclaration : le fichier se dépose de nouveau tel quel.`,
+    downloadFile: 'detail-declaration.csv',
+    warningsMore: (count: number) => t`… et ${times(count, 'autre ligne', 'autres lignes')} avec le même avertissement.`,
   },
   filed: {
     title: 'Déclaration déposée',
