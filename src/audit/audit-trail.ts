@@ -45,6 +45,13 @@ export class AuditTrail {
 }
 
 /**
+ * The head of an INSERT of audit entries, for a write that records its entry in its own statement (a
+ * declaration's revision): followed by a SELECT of the nine columns, in this order.
+ */
+export const AUDIT_ENTRY_INSERT =
+  'INSERT INTO audit_events (actor_type, operator_id, actor_name, action, target_type, target_id, client_id, changes, request_id)';
+
+/**
  * Who an entry records as its actor. A client's token is named `token <prefix>` (its id when it has
  * none): a write that reads the prefix from the token's row in its own statement (a declaration's
  * insert) names it so there, with the same rule.

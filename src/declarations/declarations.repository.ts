@@ -9,6 +9,7 @@ import type { ValidLine } from './declaration-validator.js';
 import type { Declaration, DeclarationRecord, DeclarationStatus, DeclarationSummary, DeclarationTotal, UnitsSold } from './declaration.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import type { TokenMode } from '../common/token-format.js';
+import { AUDIT_ENTRY_INSERT } from '../audit/audit-trail.js';
 
 /** Whose data a client query reaches: one client, in one mode (its live data or its sandbox). */
 export interface DataScope {
@@ -159,7 +160,7 @@ const INSERT: Statement = {
                   WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
            RETURNING *
          ), audit AS (
-           INSERT INTO audit_events (actor_type, operator_id, actor_name, action, target_type, target_id, client_id, changes, request_id)
+           ${AUDIT_ENTRY_INSERT}
            SELECT $17, $18::uuid, coalesce($19, 'token ' || coalesce(declaration.submitted_by->>'token_prefix', declaration.submitted_by->>'token_id')),
                   'declaration.submitted', 'declaration', declaration.id::text, declaration.client_id,
                   jsonb_build_object('period', declaration.period, 'revision', declaration.revision, 'receipt', declaration.receipt,
