@@ -45,7 +45,7 @@ const MAX_PAGE_BYTES = 100_000;
 
 describe('a 1,000-line upload to its check page', () => {
   it.each([
-    ['fr', ';', 'Télécharger le détail (CSV)', 'detail-declaration.csv', '… et 995 autres lignes avec le même avertissement.'],
+    ['fr', ';', 'Télécharger le détail (CSV)', 'lignes-de-la-declaration.csv', '… et 995 autres lignes avec le même avertissement.'],
     ['en', ',', 'Download the detail (CSV)', 'declaration-detail.csv', '… and 995 other lines with the same warning.'],
   ] as const)(
     'in %s: the lines summarised, the warnings grouped, the detail downloadable, every line filed',

@@ -159,6 +159,13 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   'dashboardPages.check.unchanged': [[1, 'EPR-2026S1-R1-V3QPTVJT']],
   'dashboardPages.check.linesCaption': [[1], [4]],
   'dashboardPages.check.stale': [[2]],
+  'dashboardPages.check.summaryLead': [
+    [1, 1],
+    [1000, 12],
+  ],
+  'dashboardPages.check.summaryCaption': [[1], [12]],
+  'dashboardPages.check.summaryMore': [[100, 1000]],
+  'dashboardPages.check.warningsMore': [[1], [997]],
   'dashboardPages.productFile.templateFile': [['xlsx']],
   'dashboardPages.productFile.columnsLead': [['mes-produits.xlsx']],
   'dashboardPages.productFile.where': [
@@ -255,6 +262,8 @@ describe('the catalogues', () => {
 
   // Words that are the same in both languages: codes, units, names, and French words English shares.
   const SAME_IN_BOTH = new Set([
+    // The check page's column of consumer sales units: the abbreviation both languages use.
+    'dashboardPages.check.units',
     // The operator's console: words spelled alike in both languages.
     'operatorPages.nav.label',
     'operatorPages.nav.clients',

@@ -234,7 +234,7 @@ export const dashboardPagesEn = {
     expired: 'This check page is no longer valid (you signed in again since it was shown). Fill in the declaration again.',
     // The summary of a long declaration, its downloadable detail and its warnings grouped by kind.
     summaryLead: (lines: number, materials: number) =>
-      `${times(lines, 'line', 'lines')}, summarised by stream and material (${times(materials, 'material', 'materials')}): each material's mass and consumer sales units (UVC) side by side. Every line is filed; the detail is in the file to download.`,
+      `${times(lines, 'line', 'lines')}, summarised by stream and material (${times(materials, 'material', 'materials')}): each material’s mass and consumer sales units (UVC) side by side. Every line is filed; the detail is in the file to download.`,
     summaryCaption: (materials: number) => `The lines summarised by stream and material (${times(materials, 'material', 'materials')})`,
     mass: 'Mass',
     units: 'UVC',
@@ -242,7 +242,7 @@ export const dashboardPagesEn = {
     summaryMore: (shown: number, total: number) =>
       `The first ${n(shown)} materials of ${n(total)} are shown: the others are in the detail to download.`,
     download: 'Download the detail (CSV)',
-    downloadHint: "Every line, in the declaration template's format: the file uploads again as it is.",
+    downloadHint: 'Every line, in the declaration template’s format: the file uploads again as it is.',
     downloadFile: 'declaration-detail.csv',
     warningsMore: (count: number) => `… and ${times(count, 'other line', 'other lines')} with the same warning.`,
   },

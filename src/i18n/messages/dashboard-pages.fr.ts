@@ -233,7 +233,7 @@ export const dashboardPagesFr = {
       t`Les ${n(shown)} premiers matériaux sur ${n(total)} sont affichés : les autres sont dans le détail à télécharger.`,
     download: 'Télécharger le détail (CSV)',
     downloadHint: t`Toutes les lignes, dans le format du modèle de déclaration : le fichier se dépose de nouveau tel quel.`,
-    downloadFile: 'detail-declaration.csv',
+    downloadFile: 'lignes-de-la-declaration.csv',
     warningsMore: (count: number) => t`… et ${times(count, 'autre ligne', 'autres lignes')} avec le même avertissement.`,
   },
   filed: {
