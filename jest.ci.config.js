@@ -5,4 +5,7 @@ import base, { e2e, unit } from './jest.config.js';
 import { embedded } from './jest.embedded.config.js';
 
 /** @type {import('jest').Config} */
-export default { ...base, projects: [unit, e2e, embedded] };
+// Three workers on two cores: a third of the run's files mostly wait (the mail tests on their slow SMTP
+// server, the child processes of the fault, replica, backup and embedded-database tests, Chromium), and
+// a third worker fills the cores while they do.
+export default { ...base, projects: [unit, e2e, embedded], maxWorkers: 3 };
