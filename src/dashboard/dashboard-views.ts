@@ -135,24 +135,27 @@ export class DashboardViews {
       return;
     }
     // The problem's headers (Retry-After, Allow…) and status were set by the ProblemFilter before it called here.
-    const m = this.messages(req, res);
-    const known = Object.hasOwn(m.problems, problem.code) ? m.problems[problem.code as keyof Messages['problems']] : undefined;
-    const errors = Array.isArray(problem.extensions.errors) ? (problem.extensions.errors as FieldError[]) : [];
+    const page = problemPage(this.language(req, res), problem, instance);
     this.render(
       req,
       res,
       'error',
-      { title: known?.title ?? m.dashboardPages.error.heading(problem.status), nav: 'overview' },
-      {
-        problem,
-        explanation: known?.explanation ?? m.common.unknownProblem,
-        errors: localizeErrors(this.language(req, res), errors),
-        instance,
-        slug: problem.code.replace(/_/g, '-'),
-      },
+      { title: page.title, nav: 'overview' },
+      { ...page.data, slug: problem.code.replace(/_/g, '-') },
       problem.status,
     );
   }
+}
+
+/** A problem as a page in `language` (the dashboard's and the console's): its title, what it means, the fields in words. */
+export function problemPage(language: Language, problem: Problem, instance: string) {
+  const m = MESSAGES[language];
+  const known = Object.hasOwn(m.problems, problem.code) ? m.problems[problem.code as keyof Messages['problems']] : undefined;
+  const errors = Array.isArray(problem.extensions.errors) ? (problem.extensions.errors as FieldError[]) : [];
+  return {
+    title: known?.title ?? m.dashboardPages.error.heading(problem.status),
+    data: { problem, explanation: known?.explanation ?? m.common.unknownProblem, errors: localizeErrors(language, errors), instance },
+  };
 }
 
 /** A problem of a form or a file as a person reads it: where (in words) and what to do; never the API's detail or pointer. */

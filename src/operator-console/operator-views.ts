@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
 import { AUTHENTICATED_OPERATOR, type RequestWithOperator } from '../caller/actor.js';
-import type { FieldError, Problem } from '../common/problem/problem.js';
+import type { Problem } from '../common/problem/problem.js';
 import { views } from '../common/views.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
-import { DASHBOARD_CONTENT_SECURITY_POLICY, localizeErrors } from '../dashboard/dashboard-views.js';
+import { DASHBOARD_CONTENT_SECURITY_POLICY, problemPage } from '../dashboard/dashboard-views.js';
 import { pageLanguage, switchHref } from '../dashboard/page-language.js';
 import { formatDate, formatDateTime, formatNumber } from '../i18n/format.js';
 import { LANGUAGES, type Language } from '../i18n/language.js';
@@ -94,22 +94,8 @@ export class OperatorViews {
       res.redirect(303, '/operator/sign-in');
       return;
     }
-    const m = this.messages(req, res);
-    const known = Object.hasOwn(m.problems, problem.code) ? m.problems[problem.code as keyof Messages['problems']] : undefined;
-    const errors = Array.isArray(problem.extensions.errors) ? (problem.extensions.errors as FieldError[]) : [];
-    this.render(
-      req,
-      res,
-      'error',
-      { title: known?.title ?? m.dashboardPages.error.heading(problem.status), nav: 'overview' },
-      {
-        problem,
-        explanation: known?.explanation ?? m.common.unknownProblem,
-        errors: localizeErrors(this.language(req, res), errors),
-        instance,
-      },
-      problem.status,
-    );
+    const page = problemPage(this.language(req, res), problem, instance);
+    this.render(req, res, 'error', { title: page.title, nav: 'overview' }, page.data, problem.status);
   }
 }
 
