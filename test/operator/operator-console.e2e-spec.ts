@@ -10,6 +10,7 @@ import request from 'supertest';
 import { csrfOf, DashboardClient, signedIn } from '../support/dashboard-browser.js';
 import { createClientWithToken } from '../support/factories.js';
 import { drainOutbox, FAST_MAIL_DELIVERY, type Mailbox, startMailbox } from '../support/mailbox.js';
+import { consoleSignIn as signInToConsole, nameOperator as nameOperatorOn } from '../support/operator-console.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -28,39 +29,8 @@ afterAll(async () => {
 });
 
 const admin = () => ({ authorization: `Bearer ${ADMIN_TOKEN}` });
-const waitFor = async <T>(find: () => T | undefined, ms = 20_000): Promise<T> => {
-  for (let waited = 0; waited < ms; waited += 50) {
-    const found = find();
-    if (found !== undefined) return found;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('not found in time');
-};
-
-/** Names an operator with an address through the admin API. */
-async function nameOperator(name: string, email: string): Promise<{ id: string; token: string }> {
-  const res = await request(t.url).post('/api/v1/admin/operator-tokens').set(admin()).send({ name, email });
-  expect([res.status, res.body.email]).toEqual([201, email]);
-  return { id: res.body.id, token: res.body.token };
-}
-
-/** A browser signed in to the console as the operator of `email`, by the link mailed there. */
-async function consoleSignIn(email: string, language = 'fr-FR'): Promise<DashboardClient> {
-  const browser = new DashboardClient(t.url, language);
-  const page = await browser.get('/operator/sign-in');
-  expect(page.status).toBe(200);
-  const before = inbox.length;
-  const asked = await browser.post('/operator/sign-in', { email }, { csrf: csrfOf(page.html) });
-  expect(asked.status).toBe(200);
-  const mail = await waitFor(() => inbox.slice(before).find((m) => (m.to as { text: string }).text.includes(email)));
-  const url = /(https?:\/\/\S+\/operator\/sign-in\/link\?token=eprl_\S+)/.exec(mail.text ?? '')![1]!;
-  const link = new URL(url);
-  const linkPage = await browser.get(`${link.pathname}${link.search}`);
-  const token = /name="token" value="([^"]*)"/.exec(linkPage.html)![1]!;
-  const used = await browser.post('/operator/sign-in/link', { token }, { csrf: csrfOf(linkPage.html) });
-  expect([used.status, used.location]).toEqual([303, '/operator']);
-  return browser;
-}
+const nameOperator = (name: string, email: string) => nameOperatorOn(t, name, email);
+const consoleSignIn = (email: string, language?: string) => signInToConsole(t, inbox, email, language);
 
 /** Every console route the router serves, but its sign-in pages (public forms). */
 function consoleRoutes(): { method: string; path: string }[] {
