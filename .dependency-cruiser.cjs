@@ -83,11 +83,9 @@ module.exports = {
     },
     {
       name: 'service-imports-dto',
-      comment:
-        'a service takes and returns domain types: the controller maps DTO ↔ domain. The client declarations and products services ' +
-        'still answer with their DTOs, which the dashboard pages read',
+      comment: 'a service takes and returns domain types: the controller maps DTO ↔ domain',
       severity: 'error',
-      from: { path: '\\.service\\.ts$', pathNot: [NOT_SPECS, '^src/(declarations/declarations|products/products)\\.service\\.ts$'] },
+      from: { path: '\\.service\\.ts$', pathNot: NOT_SPECS },
       to: { path: '/dto/' },
     },
     {

@@ -24,7 +24,7 @@ import { type CheckPageOptions, DeclarationCheckPresenter, type PendingProduct }
 import { type KeptProduct, ProductsService } from '../products/products.service.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
 import { MailOutbox, type OutgoingMail } from '../mail/mail-outbox.js';
-import type { DeclarationDto } from '../declarations/dto/declaration.dto.js';
+import { DeclarationDto, DeclarationPageDto } from '../declarations/dto/declaration.dto.js';
 import { inLanguage, type Language } from '../i18n/language.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -47,6 +47,7 @@ import {
   tooManyRows,
 } from './declaration-form.presenter.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
+import type { DeclarationRecord } from '../declarations/declaration.js';
 
 /** Lines a form shown again after an upload starts with (as rows: see declaration-form.presenter.ts). */
 const FORM_LINES = FORM_ROWS;
@@ -94,7 +95,7 @@ export class DeclarationsPageController {
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: ListDeclarationsQueryDto,
   ): Promise<void> {
-    const page = await this.declarations.list(client.clientId, query);
+    const page = DeclarationPageDto.from(await this.declarations.list(client.clientId, query));
     const filters = { period: query.period ?? '', status: query.status ?? '' };
     const next = page.next_cursor ? `?${new URLSearchParams({ ...clean(filters), cursor: page.next_cursor }).toString()}` : null;
     const m = this.views.messages(req, res);
@@ -282,21 +283,21 @@ export class DeclarationsPageController {
     };
     const options: SubmitOptions = {
       // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
-      onStored: async (manager, stored, filed) => {
+      onStored: async (manager, stored) => {
         if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
         if (keep) await this.products.keepAsCatalogue(manager, writer, pending.period, productsOf(pending.products!));
-        if (mailTo && mailLanguage) await this.outbox.enqueue(manager, this.filedMail(account, mailTo, mailLanguage, filed));
+        if (mailTo && mailLanguage) await this.outbox.enqueue(manager, this.filedMail(account, mailTo, mailLanguage, stored));
       },
     };
     try {
       result =
         source === 'derived'
           ? // Derived again from the catalogue and sales in the filing's transaction: filed only if they still give the checked lines.
-            await this.products.file(account, writer, pending.period, undefined, origin, {
+            await this.products.file(account, writer, pending.period, origin, {
               ...options,
               expected: pending.lines.map(([stream, material, unit, quantity]) => [stream, material, unit, quantity]),
             })
-          : await this.declarations.submit(account, declaration, undefined, origin, options);
+          : await this.declarations.submit(account, declaration, origin, options);
     } catch (error) {
       if (error instanceof ValidationProblem) {
         // The rules changed under the checked lines (the account's streams, the catalogue): back to the form, with why.
@@ -351,11 +352,8 @@ export class DeclarationsPageController {
     @Param('id') id: string,
     @Query('result') result?: string,
   ): Promise<void> {
-    const declaration = await this.declarations.findOne(client.clientId, id);
-    const revisions = await this.declarations.list(
-      client.clientId,
-      Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }),
-    );
+    const declaration = DeclarationDto.from(await this.declarations.findOne(client.clientId, id), this.catalogue);
+    const revisions = DeclarationPageDto.from(await this.declarations.list(client.clientId, { period: declaration.period, limit: 100 }));
     const m = this.views.messages(req, res).dashboardPages.declaration;
     const notice =
       result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
@@ -391,7 +389,7 @@ export class DeclarationsPageController {
     @CurrentClient() client: AuthenticatedClient,
     @Param('id') id: string,
   ): Promise<void> {
-    const declaration = await this.declarations.findOne(client.clientId, id);
+    const declaration = DeclarationDto.from(await this.declarations.findOne(client.clientId, id), this.catalogue);
     const language = this.views.language(req, res);
     const dialect = CSV_DIALECTS[language];
     res.setHeader('Content-Type', CSV_MEDIA_TYPE);
@@ -415,7 +413,8 @@ export class DeclarationsPageController {
   }
 
   private submitted(res: Response, result: SubmitResult, created: 'created' | 'filed' = 'created'): void {
-    res.redirect(303, `/dashboard/declarations/${result.body.id}?result=${result.status === 201 ? created : 'unchanged'}`);
+    const id = result.replayed ? result.answer.id : result.declaration.id;
+    res.redirect(303, `/dashboard/declarations/${id}?result=${result.status === 201 ? created : 'unchanged'}`);
   }
 
   /** The check page (declaration-check.presenter.ts), shared with the per-product file and the products page. */
@@ -430,7 +429,8 @@ export class DeclarationsPageController {
   }
 
   /** The confirmation e-mail of a filing, in the client's language. */
-  private filedMail(account: Account, to: string, language: Language, d: DeclarationDto): OutgoingMail {
+  private filedMail(account: Account, to: string, language: Language, filed: DeclarationRecord): OutgoingMail {
+    const d = DeclarationDto.from(filed, this.catalogue);
     const words = MESSAGES[language].mail.filed;
     const by = d.submitted_by?.type === 'dashboard' ? (d.submitted_by.declared_by_name ?? '') : '';
     return {

@@ -21,6 +21,7 @@ import { HeavyRead } from '../rate-limit/heavy-reads.js';
 import { DashboardViews } from './dashboard-views.js';
 import { pageLanguage } from './page-language.js';
 import { field } from './form-fields.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
 /** The person's language, as every dashboard page chooses it (page-language.ts: ?lang, the remembered choice, the browser's, French). */
 const languageOf = (req: Request, res: Response): Language => pageLanguage(req, res);
@@ -53,6 +54,7 @@ export class ProductsPageController {
     private readonly clock: Clock,
     private readonly declarations: DeclarationsService,
     private readonly check: DeclarationCheckPresenter,
+    private readonly catalogue: ReferenceCatalogue,
   ) {}
 
   @Get()
@@ -145,17 +147,17 @@ export class ProductsPageController {
         words: m,
         period: chosen,
         notice: result === 'sales' ? m.salesRecorded(Number(n) || 0, chosen) : null,
-        lastFiled: preview.last_filed ? m.lastFiled(preview.last_filed.revision, preview.last_filed.receipt) : null,
-        omitted: preview.contributions_included ? null : m.contributionsOmitted(number(preview.products), number(PREVIEW_CONTRIBUTIONS)),
+        lastFiled: preview.lastFiled ? m.lastFiled(preview.lastFiled.revision, preview.lastFiled.receipt) : null,
+        omitted: preview.contributionsIncluded ? null : m.contributionsOmitted(number(preview.products), number(PREVIEW_CONTRIBUTIONS)),
         lines: preview.lines.map((line) => ({
           stream: line.stream,
-          material: line.material_name?.[language] ?? line.material,
-          kg: number(line.kg),
-          kgExact: number(line.kg_exact),
-          uvc: line.uvc === null ? null : number(line.uvc),
+          material: this.materialName(language, line.stream, line.material),
+          kg: number(Number(line.kgRounded)),
+          kgExact: number(line.kgExact),
+          uvc: line.uvc === null ? null : number(Number(line.uvc)),
           contributions: line.contributions.map((c) => m.contribution(c.reference, number(c.units), number(c.kg))),
         })),
-        unitsSold: preview.units_sold.map((entry) => m.unitsSold(entry.stream, formatQuantity(language, entry.quantity, 'uvc'))),
+        unitsSold: preview.unitsSold.map((entry) => m.unitsSold(entry.stream, formatQuantity(language, entry.quantity, 'uvc'))),
         errors: [],
       },
     );
@@ -238,18 +240,25 @@ export class ProductsPageController {
         salesErrors: shown(language, data.salesErrors ?? []),
         salesPeriod: data.salesPeriod ?? '',
         suggestedPeriod: this.lastEndedPeriod(),
-        products: catalogue.data.map((product) => ({
+        products: catalogue.items.map((product) => ({
           reference: product.reference,
           versions: product.versions.map((version) => ({
-            validFrom: version.valid_from,
+            validFrom: version.validFrom,
             name: version.name,
             stream: version.stream,
             filed: version.filed,
-            elements: version.elements.map((e) => m.element(e.material_name?.[language] ?? e.material, number(e.weight_g), e.per_unit)),
+            elements: version.elements.map((e) =>
+              m.element(this.materialName(language, version.stream, e.material), number(Number(e.weightG)), e.perUnit),
+            ),
           })),
         })),
       },
       status,
     );
+  }
+
+  /** A material category by its published name in the page's language (its code if the catalogue has none). */
+  private materialName(language: Language, stream: string, code: string): string {
+    return this.catalogue.categoryName(stream, code)?.[language] ?? code;
   }
 }

@@ -432,10 +432,17 @@ export class DeclarationValidator {
 
   /** The unit if it is allowed for the stream (or, for an unknown stream, if it is a published unit at all). */
   private checkUnit(value: unknown, at: string, stream: string | undefined, bad: Fail): string | undefined {
-    if (value === undefined) return void bad(at, 'required', 'unit is required');
-    if (typeof value !== 'string')
-      return void bad(at, 'invalid_type', `unit must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
     const allowed: string[] = stream ? this.catalogue.unitsFor(stream) : [...this.knownUnits];
+    // What each allowed unit is for, in the streams data's words: a message says which to write.
+    const help = allowed.flatMap((code) => names(this.catalogue.unit(code)?.help) ?? []);
+    const units = help.length > 0 ? { units: help } : {};
+    if (value === undefined) return void bad(at, 'required', 'unit is required', units);
+    if (typeof value !== 'string')
+      return void bad(at, 'invalid_type', `unit must be a string, not ${typeName(value)}`, {
+        expected: 'string',
+        actual: typeName(value),
+        ...units,
+      });
     if (!allowed.includes(value)) {
       return void bad(
         at,
@@ -444,6 +451,7 @@ export class DeclarationValidator {
         {
           value: shown(value),
           allowed,
+          ...units,
           ...(stream ? { stream } : {}),
         },
       );

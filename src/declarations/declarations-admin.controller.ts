@@ -46,7 +46,6 @@ export class DeclarationsAdminController {
   @ApiOkResponse({ description: 'The declaration revision, with its lines and totals.', type: DeclarationDto })
   @ApiProblems(404)
   async findOne(@Param('id') id: string): Promise<DeclarationDto> {
-    // A retired code still names its category (the catalogue keeps retired materials).
-    return DeclarationDto.from(await this.declarations.findOne(id), (stream, code) => this.catalogue.categoryName(stream, code));
+    return DeclarationDto.from(await this.declarations.findOne(id), this.catalogue);
   }
 }

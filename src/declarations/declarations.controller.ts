@@ -28,6 +28,8 @@ import { CSV_DIALECT_QUERY, type CsvDialect, csvDialectQuery } from '../common/c
 import { CSV_HEADERS, writeDeclarationCsv } from '../common/csv/declaration-file.js';
 import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { DeclarationsService } from './declarations.service.js';
+import type { DeclarationRecord } from './declaration.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { CreateDeclarationDto } from './dto/create-declaration.dto.js';
 import { DeclarationDto, DeclarationPageDto, SubmittedDeclarationDto } from './dto/declaration.dto.js';
 import { ListDeclarationsQueryDto } from './dto/list-declarations-query.dto.js';
@@ -56,7 +58,10 @@ const IN_FLIGHT = {
 @ClientApi()
 @Controller('api/v1/declarations')
 export class DeclarationsController {
-  constructor(private readonly declarations: DeclarationsService) {}
+  constructor(
+    private readonly declarations: DeclarationsService,
+    private readonly catalogue: ReferenceCatalogue,
+  ) {}
 
   @Post()
   @Header('Cache-Control', 'no-store')
@@ -151,14 +156,17 @@ export class DeclarationsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SubmittedDeclarationDto> {
     const origin = submissionOrigin(req);
+    const answer = (declaration: DeclarationRecord) => DeclarationDto.from(declaration, this.catalogue);
+    const options = { idempotency: { key: idempotencyKey, answer } };
     const result =
       body instanceof CsvBody
-        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, idempotencyKey, origin)
-        : await this.declarations.submit(account, body, idempotencyKey, origin);
+        ? await this.declarations.submitCsv(account, body, typeof period === 'string' ? period : undefined, origin, options)
+        : await this.declarations.submit(account, body, origin, options);
+    const filed = result.replayed ? DeclarationDto.reorder(result.answer as DeclarationDto) : answer(result.declaration);
     res.status(result.status);
-    res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
+    res.setHeader('Location', `/api/v1/declarations/${filed.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    return { ...result.body, warnings: result.warnings.map(({ pointer, code, detail }) => ({ pointer, code, detail })) };
+    return { ...filed, warnings: result.warnings.map(({ pointer, code, detail }) => ({ pointer, code, detail })) };
   }
 
   @Get()
@@ -178,8 +186,8 @@ export class DeclarationsController {
     headers: { 'Cache-Control': NO_STORE },
   })
   @ApiProblems(400, 422)
-  list(@CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
-    return this.declarations.list(client.clientId, query, client.mode);
+  async list(@CurrentClient() client: AuthenticatedClient, @Query() query: ListDeclarationsQueryDto): Promise<DeclarationPageDto> {
+    return DeclarationPageDto.from(await this.declarations.list(client.clientId, query, client.mode));
   }
 
   // Before ':id', which would otherwise take `<uuid>.csv` as an id.
@@ -209,7 +217,10 @@ export class DeclarationsController {
     @Query('dialect') dialect: unknown,
   ): Promise<StreamableFile> {
     const csvDialect = csvDialectQuery(dialect);
-    return declarationCsv(await this.declarations.findOne(client.clientId, id, client.mode), csvDialect);
+    return declarationCsv(
+      DeclarationDto.from(await this.declarations.findOne(client.clientId, id, client.mode), this.catalogue),
+      csvDialect,
+    );
   }
 
   @Get(':id')
@@ -238,7 +249,7 @@ export class DeclarationsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto | StreamableFile> {
     const csvDialect = csvDialectQuery(dialect);
-    const declaration = await this.declarations.findOne(client.clientId, id, client.mode);
+    const declaration = DeclarationDto.from(await this.declarations.findOne(client.clientId, id, client.mode), this.catalogue);
     res.setHeader('Vary', 'Accept');
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return declaration;
     return declarationCsv(declaration, csvDialect);

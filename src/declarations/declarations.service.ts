@@ -15,10 +15,10 @@ import {
   type ValidationResult,
   type ValidDeclaration,
 } from './declaration-validator.js';
-import type { DeclarationRecord, DeclarationsQuery } from './declaration.js';
+import type { DeclarationRecord, DeclarationsQuery, DeclarationSummary } from './declaration.js';
 import { type AuditedBy, type DataScope, DeclarationsRepository } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
-import { DeclarationDto, DeclarationPageDto, DeclarationSummaryDto } from './dto/declaration.dto.js';
+import type { Page } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
@@ -28,18 +28,23 @@ import { actorColumns } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
 import type { SubmissionOrigin } from './submission-origin.js';
 
-/** What POST answers: 201 for a new revision, 200 for content identical to the current one. */
-export interface SubmitResult {
+/** The answer to a filing as the API gives it, stored with its Idempotency-Key for the key's replays. */
+export interface StoredAnswer {
+  id: string;
+}
+
+/**
+ * What a filing gives: 201 for a new revision, 200 for content identical to the current one; the
+ * revision, or on a replay the answer stored with the same Idempotency-Key.
+ */
+export type SubmitResult = {
   status: 200 | 201;
-  body: DeclarationDto;
   /**
    * What to check in the declaration, never an error (declaration-warnings.ts): with `params` for the
    * dashboard's messages, except on a replay (the stored answer's warnings, as the API gave them).
    */
   warnings: FieldError[];
-  /** The stored response of an earlier request with the same Idempotency-Key. */
-  replayed: boolean;
-}
+} & ({ replayed: false; declaration: DeclarationRecord } | { replayed: true; answer: StoredAnswer });
 
 const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
 
@@ -51,18 +56,17 @@ export interface CheckedDeclaration {
   /** Exact sums per stream and unit that adds up across materials (kg), as the stored record would give them. */
   totals: { stream: string; unit: string; quantity: string }[];
   /** The revision in force for the period, which filing this would replace; null for the first. */
-  current: DeclarationSummaryDto | null;
+  current: DeclarationSummary | null;
   /** The revision in force declares the same figures: filing this changes nothing (no new revision). */
   unchanged: boolean;
 }
 
 /** What a caller of `submit` may add to the transaction of a new revision (products/ records a derivation there). */
 export interface SubmitOptions {
-  /**
-   * Runs in the revision's transaction once it is inserted (not for an identical resubmission), with
-   * the revision as the answer shows it; a throw rolls everything back.
-   */
-  onStored?: (manager: EntityManager, declaration: { id: string; period: string; revision: number }, body: DeclarationDto) => Promise<void>;
+  /** The Idempotency-Key header, and the answer the API gives (its DTO), stored with the key in the revision's transaction. */
+  idempotency?: { key: string | undefined; answer: (declaration: DeclarationRecord) => StoredAnswer };
+  /** Runs in the revision's transaction once it is inserted (not for an identical resubmission); a throw rolls everything back. */
+  onStored?: (manager: EntityManager, declaration: DeclarationRecord) => Promise<void>;
 }
 
 /**
@@ -82,15 +86,9 @@ export class DeclarationsService {
   ) {}
 
   /** `origin`: who files, in which request, and the caller's data (`test` with a sandbox token; the dashboard is live). */
-  async submit(
-    account: Account,
-    body: unknown,
-    idempotencyKeyHeader: string | undefined,
-    origin: SubmissionOrigin,
-    options: SubmitOptions = {},
-  ): Promise<SubmitResult> {
+  async submit(account: Account, body: unknown, origin: SubmissionOrigin, options: SubmitOptions = {}): Promise<SubmitResult> {
     const scope: DataScope = { clientId: account.clientId, mode: origin.mode };
-    const parsedKey = parseIdempotencyKey(idempotencyKeyHeader);
+    const parsedKey = parseIdempotencyKey(options.idempotency?.key);
     const keyError = parsedKey && 'error' in parsedKey ? parsedKey.error : undefined;
     const key = parsedKey && 'key' in parsedKey ? parsedKey.key : undefined;
     const requestHash = key === undefined ? undefined : requestHashOf(body);
@@ -111,7 +109,7 @@ export class DeclarationsService {
           const warnings = (outcome.body as { warnings?: FieldError[] }).warnings ?? [];
           return {
             status: outcome.status as 200 | 201,
-            body: DeclarationDto.reorder(outcome.body as DeclarationDto),
+            answer: outcome.body as StoredAnswer,
             warnings: warnings.map(publicWarning),
             replayed: true,
           };
@@ -153,8 +151,8 @@ export class DeclarationsService {
     account: Account,
     csv: DeclarationFile,
     period: string | undefined,
-    idempotencyKeyHeader: string | undefined,
     origin: SubmissionOrigin,
+    options: SubmitOptions = {},
   ): Promise<SubmitResult> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     try {
@@ -163,7 +161,7 @@ export class DeclarationsService {
         const result = this.validate(account, sheet.body);
         throw new ValidationProblem(result.ok ? [] : result.errors);
       }
-      const result = await this.submit(account, sheet.body, idempotencyKeyHeader, origin);
+      const result = await this.submit(account, sheet.body, origin, options);
       return { ...result, warnings: pointAtCells(sheet, result.warnings) };
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;
@@ -208,21 +206,21 @@ export class DeclarationsService {
       declaration,
       warnings,
       totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
-      current: current ? DeclarationSummaryDto.from(current) : null,
+      current: current ?? null,
       unchanged:
         record !== undefined &&
         declarationIdentity(record.lines, record.unitsSold) === declarationIdentity(declaration.lines, declaration.unitsSold),
     };
   }
 
-  async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationDto> {
+  async findOne(clientId: string, id: string, mode: TokenMode = 'live'): Promise<DeclarationRecord> {
     // A malformed id is "not found" too (and so is a declaration of the other mode): the answer does not tell what exists.
     const record = isUuid(id) ? await this.repository.findRecord({ clientId, mode }, id.toLowerCase()) : undefined;
     if (!record) throw new NotFoundProblem('Declaration');
-    return DeclarationDto.from(record, this.categoryOf);
+    return record;
   }
 
-  async list(clientId: string, query: DeclarationsQuery, mode: TokenMode = 'live'): Promise<DeclarationPageDto> {
+  async list(clientId: string, query: DeclarationsQuery, mode: TokenMode = 'live'): Promise<Page<DeclarationSummary>> {
     const filters: ListFilters = { period: query.period, status: query.status };
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     let after;
@@ -246,9 +244,9 @@ export class DeclarationsService {
     const last = page.at(-1);
     const hasMore = rows.length > limit;
     return {
-      data: page.map(DeclarationSummaryDto.from),
-      has_more: hasMore,
-      next_cursor: hasMore && last ? DeclarationCursor.encode({ submittedAt: last.submittedAt, id: last.id }, filters) : null,
+      items: page,
+      hasMore,
+      nextCursor: hasMore && last ? DeclarationCursor.encode({ submittedAt: last.submittedAt, id: last.id }, filters) : null,
     };
   }
 
@@ -268,7 +266,7 @@ export class DeclarationsService {
     origin: SubmissionOrigin,
     options: SubmitOptions,
     warnings: FieldError[],
-  ): Promise<Omit<SubmitResult, 'warnings'>> {
+  ): Promise<{ status: 200 | 201; declaration: DeclarationRecord; replayed: false }> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current) => {
@@ -302,19 +300,16 @@ export class DeclarationsService {
               declaration.lines,
               auditedBy(scope.clientId, origin),
             );
-            await options.onStored?.(
-              manager,
-              { id: record.id, period: record.period, revision: record.revision },
-              DeclarationDto.from(record, this.categoryOf),
-            );
+            await options.onStored?.(manager, record);
             status = 201;
           }
-          const body = DeclarationDto.from(record, this.categoryOf);
-          if (claim && !(await this.idempotency.complete(manager, claim, status, { ...body, warnings: warnings.map(publicWarning) }))) {
+          // A claim comes only with a key, so with the answer to store for it.
+          const answer = claim && { ...options.idempotency!.answer(record), warnings: warnings.map(publicWarning) };
+          if (claim && !(await this.idempotency.complete(manager, claim, status, answer))) {
             // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
             throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
           }
-          return { status, body, replayed: false };
+          return { status, declaration: record, replayed: false };
         });
       } catch (error) {
         if (attempt < 3 && (error as { constraint?: unknown } | undefined)?.constraint === RECEIPT_CONSTRAINT) continue;
@@ -322,8 +317,6 @@ export class DeclarationsService {
       }
     }
   }
-
-  private readonly categoryOf = (stream: string, code: string) => this.catalogue.categoryName(stream, code);
 }
 
 /**

@@ -54,8 +54,9 @@ export interface ProductFieldParams {
 export interface FieldParams extends ProductFieldParams {
   // Any request (validation pipe, declaration rules, profile rules)
   unknown_field: Position;
-  required: Position;
-  invalid_type: Position & { expected?: 'object' | 'string' | 'array'; actual?: string };
+  /** `units`: for a line's unit, what each unit it may use is for (the streams data's `help`). */
+  required: Position & { units?: readonly Names[] };
+  invalid_type: Position & { expected?: 'object' | 'string' | 'array'; actual?: string; units?: readonly Names[] };
   invalid_characters: Position;
   too_deep: { max?: number };
   more_errors: { count?: number };
@@ -115,7 +116,7 @@ export interface FieldParams extends ProductFieldParams {
   stream_ended: Position & { stream?: string; streamName?: Names; period?: string; until?: string; replacedBy?: string | null };
   material_retired: Position & { stream?: string; streamName?: Names; material?: Names; version?: number; replacedBy?: readonly Names[] };
   invalid_material: Position & { reason?: 'empty' | 'too_long' | 'characters'; max?: number; length?: number };
-  unit_not_allowed: Position & { value?: string; allowed?: readonly string[]; stream?: string };
+  unit_not_allowed: Position & { value?: string; allowed?: readonly string[]; units?: readonly Names[]; stream?: string };
   quantity_not_a_number: Position & { value?: string; actual?: string; delimiter?: ',' | ';' };
   quantity_negative: Position;
   quantity_too_large: Position & { max?: number };

@@ -7,6 +7,11 @@ import type { FieldCode, FieldParams } from './field-params.js';
 
 const EMB = { stream: 'EMB', streamName: { fr: 'Emballages ménagers', en: 'Household packaging' } };
 const CHR = { stream: 'CHR', streamName: { fr: 'Emballages de la restauration', en: 'Food-service (restaurant) packaging' } };
+/** The `help` of EMB's units, as the streams data writes it. */
+const UNITS = [
+  { fr: '«\u00a0kg\u00a0» pour une masse en kilogrammes', en: 'kg for a mass in kilograms' },
+  { fr: '«\u00a0uvc\u00a0» pour un nombre d’UVC (unités de vente consommateur)', en: 'uvc for a number of consumer sales units' },
+];
 
 export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
   unknown_field: [{ field: 'colour' }, { line: 2, field: 'colour' }],
@@ -17,6 +22,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
     { line: 1, field: 'stream' },
     { line: 1, field: 'material' },
     { line: 1, field: 'unit' },
+    { line: 1, field: 'unit', units: UNITS },
     { line: 1, field: 'quantity' },
     { field: 'email' },
   ],
@@ -29,6 +35,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
     { line: 3, field: 'stream', expected: 'string', actual: 'number' },
     { line: 3, field: 'material', expected: 'string', actual: 'array' },
     { line: 3, field: 'unit', expected: 'string', actual: 'null' },
+    { line: 3, field: 'unit', expected: 'string', actual: 'null', units: UNITS },
     { field: 'streams' },
   ],
   invalid_characters: [{}, { field: 'name' }],
@@ -115,7 +122,7 @@ export const SAMPLE_PARAMS: { [K in FieldCode]: FieldParams[K][] } = {
     {},
   ],
   unit_not_allowed: [
-    { line: 1, field: 'unit', value: 'tonnes', allowed: ['kg', 'uvc'], stream: 'EMB' },
+    { line: 1, field: 'unit', value: 'tonnes', allowed: ['kg', 'uvc'], units: UNITS, stream: 'EMB' },
     { value: 'l', allowed: ['kg'] },
     {},
   ],

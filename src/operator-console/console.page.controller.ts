@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountsService, type StatusAction } from '../accounts/accounts.service.js';
@@ -29,6 +31,7 @@ import { AuditEventDto } from '../audit/dto/audit.dto.js';
 import type { DeclarationSummary } from '../declarations/declaration.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DeclarationDto, DeclarationSummaryDto } from '../declarations/dto/declaration.dto.js';
+import { DerivationDto } from '../products/dto/product.dto.js';
 
 /** The actions of a client's page, each behind a confirmation page that states its consequence. */
 export const CLIENT_ACTIONS = ['confirm', 'suspend', 'reactivate', 'offboard', 'end-sessions', 'invite', 'remind'] as const;
@@ -288,9 +291,7 @@ export class ConsolePageController {
   @Get('declarations/:id')
   async declaration(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     // As the admin API answers it (a retired code still names its category).
-    const declaration = DeclarationDto.from(await this.declarations.findOne(id), (stream, code) =>
-      this.catalogue.categoryName(stream, code),
-    );
+    const declaration = DeclarationDto.from(await this.declarations.findOne(id), this.catalogue);
     const o = this.views.messages(req, res).operatorPages;
     this.views.render(req, res, 'declaration', { title: o.declaration.title(declaration.receipt), nav: 'clients' }, { d: declaration });
   }
@@ -298,8 +299,10 @@ export class ConsolePageController {
   /** The per-product detail of a derived declaration (the admin API's JSON, as a download). */
   @Get('declarations/:id/derivation')
   async derivation(@Res() res: Response, @Param('id') id: string): Promise<void> {
-    res.setHeader('Content-Disposition', `attachment; filename="derivation-${id.replace(/[^0-9a-f-]/gi, '')}.json"`);
-    await this.products.writeDerivation(id, res);
+    const derivation = await this.products.derivation(id);
+    res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="derivation-${derivation.declarationId}.json"`);
+    await pipeline(Readable.from(DerivationDto.json(derivation, this.catalogue)), res);
   }
 
   @Get('clients/:client_id/actions/:action')

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -6,13 +8,17 @@ import { ApiProblems } from '../common/openapi.js';
 import { HEAVY_READS_PER_PROCESS_TEXT, HeavyRead } from '../rate-limit/heavy-reads.js';
 import { DerivationDto } from './dto/product.dto.js';
 import { ProductsService } from './products.service.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
 /** Operator: the per-product detail behind a derived declaration. */
 @ApiTags('admin')
 @AdminApi()
 @Controller('api/v1/admin/declarations')
 export class ProductsAdminController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly products: ProductsService,
+    private readonly catalogue: ReferenceCatalogue,
+  ) {}
 
   @Get(':id/derivation')
   @HeavyRead()
@@ -30,6 +36,9 @@ export class ProductsAdminController {
   @ApiOkResponse({ description: 'The derivation, products by reference.', type: DerivationDto })
   @ApiProblems(404)
   async derivation(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    await this.products.writeDerivation(id, res);
+    const derivation = await this.products.derivation(id);
+    res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+    // With backpressure: a slow reader holds the next chunk of products unread.
+    await pipeline(Readable.from(DerivationDto.json(derivation, this.catalogue)), res);
   }
 }

@@ -40,6 +40,8 @@ import {
 import { MAX_CATALOGUE_PRODUCTS, MAX_ELEMENTS, MAX_VERSIONS_PER_PRODUCT } from './product-rules.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
 import { type ClientWriter, PAGE_VERSIONS, PREVIEW_CONTRIBUTIONS, ProductsService } from './products.service.js';
+import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
+import type { DeclarationRecord } from '../declarations/declaration.js';
 
 const NO_STORE = { description: 'Always `no-store`.', schema: { type: 'string', example: 'no-store' } };
 const FILED_HEADERS = {
@@ -69,7 +71,10 @@ const writerOf = (client: AuthenticatedClient, req: Request): ClientWriter => ({
 @ClientApi()
 @Controller('api/v1')
 export class ProductsController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly products: ProductsService,
+    private readonly catalogue: ReferenceCatalogue,
+  ) {}
 
   @Post('products')
   @Header('Cache-Control', 'no-store')
@@ -109,7 +114,9 @@ export class ProductsController {
     @Req() req: Request,
   ): Promise<ProductsResultDto> {
     const writer = writerOf(client, req);
-    return body instanceof CsvBody ? this.products.importProductsCsv(writer, body) : this.products.importProducts(writer, body);
+    return ProductsResultDto.from(
+      body instanceof CsvBody ? await this.products.importProductsCsv(writer, body) : await this.products.importProducts(writer, body),
+    );
   }
 
   @Get('products')
@@ -125,8 +132,8 @@ export class ProductsController {
     headers: { 'Cache-Control': NO_STORE },
   })
   @ApiProblems(400, 422)
-  list(@CurrentClient() client: AuthenticatedClient, @Query() query: PageQueryDto): Promise<ProductPageDto> {
-    return this.products.list(client, query);
+  async list(@CurrentClient() client: AuthenticatedClient, @Query() query: PageQueryDto): Promise<ProductPageDto> {
+    return ProductPageDto.from(await this.products.list(client, query), this.catalogue);
   }
 
   @Get('products/:reference')
@@ -143,8 +150,8 @@ export class ProductsController {
     headers: { 'Cache-Control': NO_STORE },
   })
   @ApiProblems(404)
-  findOne(@CurrentClient() client: AuthenticatedClient, @Param('reference') reference: string): Promise<ProductDto> {
-    return this.products.findOne(client, reference);
+  async findOne(@CurrentClient() client: AuthenticatedClient, @Param('reference') reference: string): Promise<ProductDto> {
+    return ProductDto.from(await this.products.findOne(client, reference), this.catalogue);
   }
 
   @Post('sales')
@@ -183,7 +190,7 @@ export class ProductsController {
     const result =
       body instanceof CsvBody ? await this.products.recordSalesCsv(writer, at, body) : await this.products.recordSales(writer, at, body);
     res.status(200);
-    return result;
+    return SalesResultDto.from(result);
   }
 
   @Get('periods/:period/derived-declaration')
@@ -205,8 +212,8 @@ export class ProductsController {
     headers: { 'Cache-Control': NO_STORE },
   })
   @ApiProblems(422)
-  preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
-    return this.products.preview(client, period);
+  async preview(@CurrentClient() client: AuthenticatedClient, @Param('period') period: string): Promise<DerivedDeclarationDto> {
+    return DerivedDeclarationDto.from(await this.products.preview(client, period), this.catalogue);
   }
 
   @Get('periods/:period/derived-declaration/contributions')
@@ -226,12 +233,12 @@ export class ProductsController {
     headers: { 'Cache-Control': NO_STORE },
   })
   @ApiProblems(400, 422)
-  contributions(
+  async contributions(
     @CurrentClient() client: AuthenticatedClient,
     @Param('period') period: string,
     @Query() query: PageQueryDto,
   ): Promise<ProductContributionPageDto> {
-    return this.products.contributionPage(client, period, query);
+    return ProductContributionPageDto.from(await this.products.contributionPage(client, period, query), this.catalogue);
   }
 
   @Post('periods/:period/derived-declaration')
@@ -272,10 +279,14 @@ export class ProductsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeclarationDto> {
-    const result = await this.products.file(account, writerOf(client, req), period, idempotencyKey, submissionOrigin(req));
+    const answer = (declaration: DeclarationRecord) => DeclarationDto.from(declaration, this.catalogue);
+    const result = await this.products.file(account, writerOf(client, req), period, submissionOrigin(req), {
+      idempotency: { key: idempotencyKey, answer },
+    });
+    const filed = result.replayed ? DeclarationDto.reorder(result.answer as DeclarationDto) : answer(result.declaration);
     res.status(result.status);
-    res.setHeader('Location', `/api/v1/declarations/${result.body.id}`);
+    res.setHeader('Location', `/api/v1/declarations/${filed.id}`);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    return result.body;
+    return filed;
   }
 }

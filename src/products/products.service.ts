@@ -1,10 +1,7 @@
 import type { SubmissionOrigin } from '../declarations/submission-origin.js';
 import type { TokenMode } from '../common/token-format.js';
 import type { DataScope } from '../declarations/declarations.repository.js';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
-import type { Response } from 'express';
 import type { EntityManager } from 'typeorm';
 import type { Account } from '../accounts/account.js';
 import { AuditTrail } from '../audit/audit-trail.js';
@@ -21,15 +18,17 @@ import { deriveLines } from './product-derivation.js';
 import { ProductFileColumnsRepository } from './product-file-columns.repository.js';
 import type { ProductSheet } from './spreadsheet/product-sheet.js';
 import { exactDecimal, MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
+import type { Page } from '../common/paging/keyset-cursor.js';
 import type {
-  DerivedDeclarationDto,
-  FiledProductDto,
-  ProductDto,
-  ProductContributionPageDto,
-  ProductPageDto,
-  ProductsResultDto,
-  SalesResultDto,
-} from './dto/product.dto.js';
+  Derivation,
+  DerivedDeclaration,
+  DerivedFiling,
+  FiledProduct,
+  Product,
+  ProductContributionPage,
+  ProductsResult,
+  SalesResult,
+} from './product.js';
 import {
   MAX_CATALOGUE_PRODUCTS,
   MAX_PRODUCTS,
@@ -179,7 +178,7 @@ export class ProductsService {
    * replaced when its content differs, unless a filed derived declaration used it: then the whole
    * request is refused (`product_version_filed`), since what was filed is never changed silently.
    */
-  async importProducts(writer: ClientWriter, body: unknown): Promise<ProductsResultDto> {
+  async importProducts(writer: ClientWriter, body: unknown): Promise<ProductsResult> {
     const checked = this.rules.products(body);
     if (!checked.ok) throw validationProblem(checked.errors);
     const products = checked.value;
@@ -187,7 +186,7 @@ export class ProductsService {
   }
 
   /** importProducts' work in a transaction that holds the catalogue lock. */
-  private async importIn(manager: EntityManager, writer: ClientWriter, products: ValidProduct[]): Promise<ProductsResultDto> {
+  private async importIn(manager: EntityManager, writer: ClientWriter, products: ValidProduct[]): Promise<ProductsResult> {
     const existing = new Map(
       (await this.repository.existingVersions(manager, scopeOf(writer), products)).map((v) => [`${v.reference}\u0000${v.validFrom}`, v]),
     );
@@ -219,11 +218,11 @@ export class ProductsService {
       products.filter((_, i) => outcomes[i] !== 'unchanged'),
     );
     const count = (outcome: string) => outcomes.filter((o) => o === outcome).length;
-    const result: ProductsResultDto = {
+    const result: ProductsResult = {
       created: count('created'),
       replaced: count('replaced'),
       unchanged: count('unchanged'),
-      versions: products.map((p, i) => ({ reference: p.reference, valid_from: p.validFrom, outcome: outcomes[i]! })),
+      versions: products.map((p, i) => ({ reference: p.reference, validFrom: p.validFrom, outcome: outcomes[i]! })),
     };
     await this.record(manager, writer, 'products.imported', {
       created: result.created,
@@ -274,14 +273,14 @@ export class ProductsService {
     return errors;
   }
 
-  async importProductsCsv(writer: ClientWriter, file: CsvFile): Promise<ProductsResultDto> {
+  async importProductsCsv(writer: ClientWriter, file: CsvFile): Promise<ProductsResult> {
     const sheet = readProductCsv(file, MAX_PRODUCT_ROWS);
     return this.fromSheet(sheet, (body) =>
       sheet.errors.length > 0 ? this.refuseWithRules(() => this.rules.products(body)) : this.importProducts(writer, body),
     );
   }
 
-  async recordSales(writer: ClientWriter, period: string | undefined, body: unknown): Promise<SalesResultDto> {
+  async recordSales(writer: ClientWriter, period: string | undefined, body: unknown): Promise<SalesResult> {
     const checked = this.rules.sales(body, period, parisDate(this.clock.now()));
     if (!checked.ok) throw validationProblem(checked.errors);
     const { sales } = checked.value;
@@ -290,7 +289,7 @@ export class ProductsService {
   }
 
   /** recordSales' work in a transaction that holds the catalogue lock. */
-  private async recordIn(manager: EntityManager, writer: ClientWriter, at: string, sales: ValidSale[]): Promise<SalesResultDto> {
+  private async recordIn(manager: EntityManager, writer: ClientWriter, at: string, sales: ValidSale[]): Promise<SalesResult> {
     const known = new Map(
       (
         await this.repository.productsForSales(
@@ -331,7 +330,7 @@ export class ProductsService {
     return { period: at, recorded: sales.length, products: summary.products, units: summary.units };
   }
 
-  async recordSalesCsv(writer: ClientWriter, period: string | undefined, file: CsvFile): Promise<SalesResultDto> {
+  async recordSalesCsv(writer: ClientWriter, period: string | undefined, file: CsvFile): Promise<SalesResult> {
     const sheet = readSaleCsv(file, MAX_SALES);
     const today = parisDate(this.clock.now());
     return this.fromSheet(sheet, (body) =>
@@ -406,14 +405,14 @@ export class ProductsService {
     );
   }
 
-  async list(scope: DataScope, query: { limit?: number; cursor?: string }): Promise<ProductPageDto> {
+  async list(scope: DataScope, query: { limit?: number; cursor?: string }): Promise<Page<Product>> {
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const page = this.group(
       await this.repository.listVersions(scope, { after: this.afterCursor(query.cursor), limit, versions: PAGE_VERSIONS }),
     );
     const last = page.at(-1)?.reference;
     const hasMore = last !== undefined && (await this.repository.hasProductAfter(scope, last));
-    return { data: page, has_more: hasMore, next_cursor: hasMore ? cursorAfter(last) : null };
+    return { items: page, hasMore, nextCursor: hasMore ? cursorAfter(last) : null };
   }
 
   /** The reference a cursor of a products page carries (undefined: no cursor). */
@@ -428,7 +427,7 @@ export class ProductsService {
     return after.slice(2);
   }
 
-  async findOne(scope: DataScope, reference: string): Promise<ProductDto> {
+  async findOne(scope: DataScope, reference: string): Promise<Product> {
     // A text no product can have (a control character, which PostgreSQL's text refuses, or too long) is no product: 404.
     const [product] = couldBeReference(reference)
       ? this.group(await this.repository.listVersions(scope, { reference, limit: 1, versions: PAGE_VERSIONS }))
@@ -443,7 +442,7 @@ export class ProductsService {
    * them when at most PREVIEW_CONTRIBUTIONS products gave one (else `contributions_included` is
    * false and they are read page by page with `contributions`).
    */
-  async preview(scope: DataScope, periodText: string): Promise<DerivedDeclarationDto> {
+  async preview(scope: DataScope, periodText: string): Promise<DerivedDeclaration> {
     const period = this.checkPeriod(periodText);
     const { lines, products, contributions } = await this.repository.inSnapshot(async (manager) => {
       const derived = await this.repository.derivedLines(manager, scope, period);
@@ -456,15 +455,7 @@ export class ProductsService {
     const last = await this.repository.lastDerivation(scope, period);
     return {
       ...this.derived(period, lines, products, contributions),
-      last_filed: last
-        ? {
-            declaration_id: last.declarationId,
-            revision: last.revision,
-            receipt: last.receipt,
-            status: last.status as 'current' | 'superseded',
-            derived_at: last.derivedAt,
-          }
-        : null,
+      lastFiled: last ? { ...last, status: last.status as DerivedFiling['status'] } : null,
     };
   }
 
@@ -473,25 +464,13 @@ export class ProductsService {
     scope: DataScope,
     periodText: string,
     query: { limit?: number; cursor?: string },
-  ): Promise<ProductContributionPageDto> {
+  ): Promise<ProductContributionPage> {
     const period = this.checkPeriod(periodText);
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const rows = await this.repository.contributionPage(scope, period, this.afterCursor(query.cursor) ?? '', limit + 1);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
-    return {
-      period,
-      data: page.map((row) => ({
-        reference: row.reference,
-        name: row.name,
-        valid_from: row.validFrom,
-        stream: row.stream,
-        units: row.units,
-        materials: row.materials.map((m) => ({ ...m, material_name: this.nameOf(row.stream, m.material) })),
-      })),
-      has_more: hasMore,
-      next_cursor: hasMore ? cursorAfter(page.at(-1)!.reference) : null,
-    };
+    return { period, items: page, hasMore, nextCursor: hasMore ? cursorAfter(page.at(-1)!.reference) : null };
   }
 
   /** The declaration the catalogue and sales give for the period, as POST /api/v1/declarations takes it (nothing stored): what the check page shows. */
@@ -527,7 +506,6 @@ export class ProductsService {
     account: Account,
     writer: ClientWriter,
     periodText: string,
-    idempotencyKey: string | undefined,
     origin: SubmissionOrigin,
     options: SubmitOptions & {
       /** The lines a check page showed ([stream, material, unit, quantity]): filed only if the derivation still gives them. */
@@ -540,8 +518,9 @@ export class ProductsService {
     if (lines.length === 0) throw nothingToDerive(period);
     const body = { period, lines: this.declarationLines(lines), units_sold: this.unitsSold(lines) };
     if (options.expected && !sameLines(options.expected, body.lines)) throw changedMeanwhile();
-    return this.declarations.submit(account, body, idempotencyKey, origin, {
-      onStored: async (manager, declaration, filed) => {
+    return this.declarations.submit(account, body, origin, {
+      idempotency: options.idempotency,
+      onStored: async (manager, declaration) => {
         await this.repository.lockCatalogue(manager, scope);
         const again = (await this.repository.derivedLines(manager, scope, period)).lines;
         if (JSON.stringify(again) !== JSON.stringify(lines)) throw changedMeanwhile();
@@ -552,60 +531,29 @@ export class ProductsService {
           declaration_id: declaration.id,
           products,
         });
-        await options.onStored?.(manager, declaration, filed);
+        await options.onStored?.(manager, declaration);
       },
     });
   }
 
   /**
-   * The operator's view of a derived declaration (any client), written to `res` as JSON product by
-   * product, CHUNK_PRODUCTS read at a time with backpressure: memory stays flat whatever the
-   * catalogue. 404 for an unknown id or a declaration not derived (before the first byte).
+   * The operator's view of a derived declaration (any client), its products read CHUNK_PRODUCTS at a
+   * time as the caller iterates them: memory stays flat whatever the catalogue. 404 for an unknown id
+   * or a declaration not derived, before any product is read.
    */
-  async writeDerivation(declarationId: string, res: Response): Promise<void> {
+  async derivation(declarationId: string): Promise<Derivation> {
     const head = isUuid(declarationId) ? await this.repository.derivationHead(declarationId.toLowerCase()) : undefined;
     if (!head) throw new NotFoundProblem('Derived declaration');
-    res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
-    await pipeline(Readable.from(this.derivationJson(head)), res);
+    return { ...head, products: this.filedProducts(head) };
   }
 
-  private async *derivationJson(head: DerivationHeadRow): AsyncGenerator<string> {
-    const opening = JSON.stringify({
-      declaration_id: head.declarationId,
-      client_id: head.clientId,
-      period: head.period,
-      revision: head.revision,
-      receipt: head.receipt,
-      derived_at: head.derivedAt,
-      products: [],
-    });
-    yield opening.slice(0, -2);
-    let after = '';
-    let count = 0;
-    for (;;) {
+  private async *filedProducts(head: DerivationHeadRow): AsyncGenerator<FiledProduct[]> {
+    for (let after = ''; ;) {
       const rows = await this.repository.derivationProducts(head, after, CHUNK_PRODUCTS);
-      const products: FiledProductDto[] = rows.map((p) => ({
-        reference: p.reference,
-        name: p.name,
-        gtin: p.gtin,
-        valid_from: p.validFrom,
-        stream: p.stream,
-        units: p.units,
-        elements: p.elements.map((e) => ({
-          material: e.material,
-          material_name: this.nameOf(p.stream, e.material),
-          weight_g: Number(e.weightG),
-          per_unit: e.perUnit,
-          packaging_category: e.packagingCategory,
-          reuse_status: e.reuseStatus,
-        })),
-      }));
-      if (products.length > 0) yield `${count === 0 ? '' : ','}${products.map((p) => JSON.stringify(p)).join(',')}`;
-      count += products.length;
-      if (rows.length < CHUNK_PRODUCTS) break;
+      if (rows.length > 0) yield rows;
+      if (rows.length < CHUNK_PRODUCTS) return;
       after = rows.at(-1)!.reference;
     }
-    yield ']}';
   }
 
   private checkPeriod(text: string): string {
@@ -640,7 +588,7 @@ export class ProductsService {
     lines: DerivedLineRow[],
     products: number,
     contributions: ContributionRow[] | undefined,
-  ): Omit<DerivedDeclarationDto, 'last_filed'> {
+  ): Omit<DerivedDeclaration, 'lastFiled'> {
     const byLine = new Map<string, ContributionRow[]>();
     for (const c of contributions ?? []) {
       const key = `${c.stream}\u0000${c.materialCode}`;
@@ -651,54 +599,33 @@ export class ProductsService {
     return {
       period,
       products,
-      contributions_included: contributions !== undefined,
+      contributionsIncluded: contributions !== undefined,
       lines: lines.map((line) => ({
         stream: line.stream,
         material: line.materialCode,
-        material_name: this.nameOf(line.stream, line.materialCode),
-        kg_exact: line.kg,
-        kg: Number(line.kgRounded),
-        uvc: countsUnitsSold(this.catalogue, line.stream) ? Number(line.uvc) : null,
+        kgExact: line.kg,
+        kgRounded: line.kgRounded,
+        uvc: countsUnitsSold(this.catalogue, line.stream) ? line.uvc : null,
         contributions: (byLine.get(`${line.stream}\u0000${line.materialCode}`) ?? []).map((c) => ({
           reference: c.reference,
           name: c.name,
-          valid_from: c.validFrom,
+          validFrom: c.validFrom,
           units: c.units,
           elements: c.elements,
           kg: c.kg,
         })),
       })),
-      declaration_lines: this.declarationLines(lines),
-      units_sold: this.unitsSold(lines),
+      declarationLines: this.declarationLines(lines),
+      unitsSold: this.unitsSold(lines),
     };
   }
 
-  private nameOf(stream: string, code: string) {
-    const name = this.catalogue.categoryName(stream, code);
-    return name ? { fr: name.fr, en: name.en } : null;
-  }
-
-  private group(rows: VersionRow[]): ProductDto[] {
-    const products: ProductDto[] = [];
-    for (const row of rows) {
+  private group(rows: VersionRow[]): Product[] {
+    const products: Product[] = [];
+    for (const { reference, ...version } of rows) {
       let product = products.at(-1);
-      if (product?.reference !== row.reference) products.push((product = { reference: row.reference, versions: [] }));
-      product.versions.push({
-        valid_from: row.validFrom,
-        name: row.name,
-        stream: row.stream,
-        gtin: row.gtin,
-        recorded_at: row.recordedAt,
-        filed: row.filed,
-        elements: row.elements.map((e) => ({
-          material: e.material,
-          material_name: this.nameOf(row.stream, e.material),
-          weight_g: Number(e.weightG),
-          per_unit: e.perUnit,
-          packaging_category: e.packagingCategory,
-          reuse_status: e.reuseStatus,
-        })),
-      });
+      if (product?.reference !== reference) products.push((product = { reference, versions: [] }));
+      product.versions.push(version);
     }
     return products;
   }

@@ -246,6 +246,8 @@ export interface UnitDefinition {
   /** What a declaration derived from products puts in this unit: `mass_kg`, `units_sold`, or nothing. */
   from_products: 'mass_kg' | 'units_sold' | null;
   meaning: LocalizedName;
+  /** How a message says to write it: its code and what it is for (« kg » pour une masse en kilogrammes). */
+  help: LocalizedName;
   /** Most decimals a quantity may have (0 = whole numbers). */
   decimals: number;
   sources?: string[];

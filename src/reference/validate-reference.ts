@@ -136,6 +136,7 @@ export const HUMAN_TEXTS: Record<SourceName, readonly string[]> = {
     '/disclaimer',
     '/units/*/name',
     '/units/*/meaning',
+    '/units/*/help',
     '/idu_shape/description',
     '/idu_shape/notes',
     '/streams/*/name',

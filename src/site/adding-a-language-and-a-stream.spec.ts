@@ -58,6 +58,8 @@ const { ReferenceValidationError } = await import('../reference/validate-referen
 const { catalogueFingerprint } = await import('../reference/catalogue-fingerprint.js');
 const { ReferenceCatalogue } = await import('../reference/reference-catalogue.js');
 const { derivedDeclarationLines } = await import('../products/derived-lines.js');
+const { DeclarationValidator } = await import('../declarations/declaration-validator.js');
+const { fieldMessage } = await import('../i18n/field-messages.js');
 
 const urls = {
   referenceBaseUrl: 'https://www.example.org/api/v1',
@@ -222,5 +224,20 @@ describe('a new stream from data alone', () => {
       { stream: 'TST', material, unit: 'kg', quantity: 1.235 },
       { stream: 'TST', material, unit: 'piece', quantity: 30 },
     ]);
+
+    // A line in a unit the stream does not take is told the stream's units, each with the help its data gives.
+    const result = new DeclarationValidator(catalogue).validate(
+      { period: '2026-S2', lines: [{ stream: 'TST', material, unit: 'uvc', quantity: 30 }] },
+      { confirmedStreams: null, today: '2027-01-15' },
+    );
+    const unitError = (result.ok ? [] : result.errors).find((e) => e.code === 'unit_not_allowed')!;
+    expect(fieldMessage('en', unitError)).toBe(
+      '“uvc” is not an accepted unit for TST. Write kg for a mass in kilograms or piece for a number of packaging pieces.',
+    );
+    expect(fieldMessage('fr', unitError)).toBe(
+      '« uvc » n’est pas une unité acceptée pour la filière TST. Écrivez « kg » pour une masse en kilogrammes ou « piece » pour un nombre de pièces d’emballage.'
+        .replace(/« /g, '«\u00a0')
+        .replace(/ »/g, '\u00a0»'),
+    );
   });
 });

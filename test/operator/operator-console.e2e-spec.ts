@@ -212,6 +212,11 @@ describe('who declared', () => {
     expect(await listed('2025-S2', 'to_declare')).toEqual([]);
     // The year: 2025-S1 was not declared by either, so both are overdue for it.
     expect(await listed('2025', 'overdue')).toEqual(['filed', 'late']);
+    // The declaration as filed (as the admin API reads it); entered directly, it has no per-product detail.
+    const filedPage = await browser.get(`/operator/declarations/${declared.body.id}`);
+    expect(filedPage.status).toBe(200);
+    expect(filedPage.html).toContain(declared.body.receipt);
+    expect((await browser.get(`/operator/declarations/${declared.body.id}/derivation`)).status).toBe(404);
     const overview = await browser.get('/operator?scope=2025-S2');
     expect(overview.html).toContain('<svg role="img"');
     expect(overview.html).toMatch(/<th scope="row">Citeo<\/th>/);

@@ -1,6 +1,6 @@
 import { TOKEN_MODES, type TokenMode } from '../../common/token-format.js';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { LocalizedName } from '../../reference/reference-documents.js';
+import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
 import type {
   Declaration,
   DeclarationLine,
@@ -187,12 +187,13 @@ export class DeclarationDto extends DeclarationBaseDto {
   @ApiProperty({ type: [DeclarationLineDto] })
   lines!: DeclarationLineDto[];
 
-  static from(record: DeclarationRecord, categoryOf: (stream: string, code: string) => LocalizedName | undefined): DeclarationDto {
+  /** `catalogue` names each line's category (a retired code still names its category: the catalogue keeps retired materials). */
+  static from(record: DeclarationRecord, catalogue: Pick<ReferenceCatalogue, 'categoryName'>): DeclarationDto {
     return {
       ...baseOf(record),
       lines: record.lines.map((line) => {
         if (line.materialCode === null) return DeclarationLineDto.from(line, null);
-        const name = categoryOf(line.stream, line.materialCode);
+        const name = catalogue.categoryName(line.stream, line.materialCode);
         return DeclarationLineDto.from(line, { code: line.materialCode, name: name ? { fr: name.fr, en: name.en } : null });
       }),
       totals: record.totals.map(DeclarationTotalDto.from),

@@ -29,12 +29,8 @@ const streamOf = (p: { stream?: string; streamName?: Names }) =>
 const theStream = (p: { stream?: string; streamName?: Names }) => (p.stream ? `the stream ${streamOf(p)}` : 'this stream');
 const times = (count: number, one: string, other: string) => `${n(count)} ${plural('en', count, { one, other })}`;
 
-/** What each unit code means, to say which one to write. */
-const UNIT_HELP: Record<string, string> = {
-  kg: 'kg for a mass in kilograms',
-  uvc: 'uvc for a number of consumer sales units',
-};
-const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
+/** The units allowed, each with what it is for (the streams data's `help`): "kg for a mass in kilograms or …". */
+const unitChoices = (units: readonly Names[]) => or(units.map((unit) => named(unit)));
 
 /** Columns named by their codes: `{ stream: 'stream', … }` (an English CSV header is the column's code). */
 const codes = <const K extends string>(...keys: K[]): Record<K, string> =>
@@ -341,7 +337,7 @@ export const en = {
         case 'material':
           return 'Enter the material of this line, for example Glass or Paper and cardboard.';
         case 'unit':
-          return `Choose the unit of this line: ${or(['kg', 'uvc'].map(unitHelp))}.`;
+          return p.units?.length ? `Choose the unit of this line: ${unitChoices(p.units)}.` : 'Choose the unit of this line.';
         case 'quantity':
           return `Enter the quantity in figures, for example ${n('1200.5')}.`;
         default:
@@ -359,7 +355,7 @@ export const en = {
         case 'material':
           return 'Write the material in words, for example Glass.';
         case 'unit':
-          return `Write the unit as ${or(['kg', 'uvc'].map(unitHelp))}.`;
+          return p.units?.length ? `Write the unit as ${unitChoices(p.units)}.` : 'Write the unit as text, for example kg.';
         default:
           if (p.line !== undefined)
             return `Each line gives a stream, a material, a unit and a quantity, for example EMB, Glass, kg, ${n('1200.5')}.`;
@@ -487,7 +483,7 @@ export const en = {
       }
     },
     unit_not_allowed: (p) =>
-      `${p.value === undefined ? 'This unit is not accepted' : `“${p.value}” is not an accepted unit`}${p.stream ? ` for ${p.stream}` : ''}. Write ${or((p.allowed?.length ? p.allowed : ['kg', 'uvc']).map(unitHelp))}.`,
+      `${p.value === undefined ? 'This unit is not accepted' : `“${p.value}” is not an accepted unit`}${p.stream ? ` for ${p.stream}` : ''}.${p.units?.length ? ` Write ${unitChoices(p.units)}.` : p.allowed?.length ? ` Write ${or(p.allowed)}.` : ''}`,
     quantity_not_a_number: (p) =>
       p.value === undefined
         ? `Write the quantity in figures, for example ${n('1200.5')}.`
@@ -1081,6 +1077,7 @@ export const en = {
       law: 'Legal texts',
       iduExample: 'For example',
       iduWarning: 'The service warns about an identifier of another shape but never refuses it.',
+      unitHelp: 'In a declaration line, write',
     },
     abroadPage: {
       toc: 'Questions on this page',

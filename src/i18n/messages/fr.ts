@@ -39,12 +39,8 @@ const streamOf = (p: { stream?: string; streamName?: Names }) => (p.streamName ?
 const theStream = (p: { stream?: string; streamName?: Names }) => (p.stream ? `la filière ${streamOf(p)}` : 'cette filière');
 const times = (count: number, one: string, other: string) => `${n(count)} ${plural('fr', count, { one, other })}`;
 
-/** Ce que désigne chaque code d’unité, pour dire lequel écrire. */
-const UNIT_HELP: Record<string, string> = {
-  kg: '«\u00a0kg\u00a0» pour une masse en kilogrammes',
-  uvc: '«\u00a0uvc\u00a0» pour un nombre d’UVC (unités de vente consommateur)',
-};
-const unitHelp = (unit: string) => UNIT_HELP[unit] ?? unit;
+/** Les unités permises, chacune avec ce qu’elle désigne (`help` des données des filières), pour dire laquelle écrire. */
+const unitChoices = (units: readonly Names[]) => or(units.map((unit) => named(unit)));
 
 /**
  * L’en-tête de chaque fichier CSV que le service écrit ou lit, colonne par colonne (`files.columns`,
@@ -344,7 +340,7 @@ export const fr = {
         case 'material':
           return 'Indiquez le matériau de cette ligne, par exemple Verre ou Papier-carton.';
         case 'unit':
-          return t`Choisissez l'unité de cette ligne : ${or(['kg', 'uvc'].map(unitHelp))}.`;
+          return p.units?.length ? t`Choisissez l'unité de cette ligne : ${unitChoices(p.units)}.` : t`Choisissez l'unité de cette ligne.`;
         case 'quantity':
           return `Indiquez la quantité en chiffres, par exemple ${n('1200.5')}.`;
         default:
@@ -362,7 +358,7 @@ export const fr = {
         case 'material':
           return 'Écrivez le matériau en toutes lettres, par exemple Verre.';
         case 'unit':
-          return t`Écrivez l'unité : ${or(['kg', 'uvc'].map(unitHelp))}.`;
+          return p.units?.length ? t`Écrivez l'unité : ${unitChoices(p.units)}.` : t`Écrivez l'unité en toutes lettres, par exemple kg.`;
         default:
           if (p.line !== undefined)
             return `Chaque ligne indique une filière, un matériau, une unité et une quantité, par exemple EMB, Verre, kg, ${n('1200.5')}.`;
@@ -495,7 +491,7 @@ export const fr = {
       }
     }) satisfies F<'invalid_material'>,
     unit_not_allowed: (p) =>
-      `${p.value === undefined ? t`Cette unité n'est pas acceptée` : t`« ${p.value} » n'est pas une unité acceptée`}${p.stream ? ` pour la filière ${p.stream}` : ''}. Écrivez ${or((p.allowed?.length ? p.allowed : ['kg', 'uvc']).map(unitHelp))}.`,
+      `${p.value === undefined ? t`Cette unité n'est pas acceptée` : t`« ${p.value} » n'est pas une unité acceptée`}${p.stream ? ` pour la filière ${p.stream}` : ''}.${p.units?.length ? ` Écrivez ${unitChoices(p.units)}.` : p.allowed?.length ? ` Écrivez ${or(quoted(p.allowed))}.` : ''}`,
     quantity_not_a_number: (p) =>
       p.value === undefined
         ? `Écrivez la quantité en chiffres, par exemple ${n('1200.5')}.`
@@ -1082,6 +1078,7 @@ export const fr = {
       law: 'Textes',
       iduExample: 'Par exemple',
       iduWarning: 'Le service signale un identifiant d’une autre forme, mais ne le refuse jamais.',
+      unitHelp: 'Dans une ligne de déclaration, écrivez',
     },
     abroadPage: {
       toc: 'Questions sur cette page',

@@ -1,6 +1,27 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { LocalizedNameDto } from '../../declarations/dto/declaration.dto.js';
 import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
+import type { Page } from '../../common/paging/keyset-cursor.js';
+import type { ReferenceCatalogue } from '../../reference/reference-catalogue.js';
+import type {
+  Derivation,
+  DerivedDeclaration,
+  FiledProduct,
+  PackagingElement,
+  Product,
+  ProductContributionPage,
+  ProductsResult,
+  ProductVersion,
+  SalesResult,
+} from '../product.js';
+
+/** What names a material category: the catalogue (a retired code still names its category). */
+type Names = Pick<ReferenceCatalogue, 'categoryName'>;
+
+const nameOf = (names: Names, stream: string, code: string): LocalizedNameDto | null => {
+  const name = names.categoryName(stream, code);
+  return name ? { fr: name.fr, en: name.en } : null;
+};
 
 const DECIMAL = '^[0-9]+(\\.[0-9]+)?$';
 
@@ -24,6 +45,17 @@ export class PackagingElementDto {
 
   @ApiProperty({ type: String, nullable: true, example: null })
   reuse_status!: string | null;
+
+  static from(element: PackagingElement, stream: string, names: Names): PackagingElementDto {
+    return {
+      material: element.material,
+      material_name: nameOf(names, stream, element.material),
+      weight_g: Number(element.weightG),
+      per_unit: element.perUnit,
+      packaging_category: element.packagingCategory,
+      reuse_status: element.reuseStatus,
+    };
+  }
 }
 
 export class ProductVersionDto {
@@ -49,6 +81,18 @@ export class ProductVersionDto {
 
   @ApiProperty({ type: [PackagingElementDto] })
   elements!: PackagingElementDto[];
+
+  static from(version: ProductVersion, names: Names): ProductVersionDto {
+    return {
+      valid_from: version.validFrom,
+      name: version.name,
+      stream: version.stream,
+      gtin: version.gtin,
+      recorded_at: version.recordedAt,
+      filed: version.filed,
+      elements: version.elements.map((e) => PackagingElementDto.from(e, version.stream, names)),
+    };
+  }
 }
 
 @ApiSchema({ description: 'A product of your catalogue with every version, the latest `valid_from` first.' })
@@ -58,6 +102,10 @@ export class ProductDto {
 
   @ApiProperty({ type: [ProductVersionDto] })
   versions!: ProductVersionDto[];
+
+  static from(product: Product, names: Names): ProductDto {
+    return { reference: product.reference, versions: product.versions.map((v) => ProductVersionDto.from(v, names)) };
+  }
 }
 
 export class ProductPageDto {
@@ -69,6 +117,10 @@ export class ProductPageDto {
 
   @ApiProperty({ type: String, nullable: true, example: null })
   next_cursor!: string | null;
+
+  static from(page: Page<Product>, names: Names): ProductPageDto {
+    return { data: page.items.map((p) => ProductDto.from(p, names)), has_more: page.hasMore, next_cursor: page.nextCursor };
+  }
 }
 
 export class ProductOutcomeDto {
@@ -95,6 +147,15 @@ export class ProductsResultDto {
 
   @ApiProperty({ type: [ProductOutcomeDto] })
   versions!: ProductOutcomeDto[];
+
+  static from(result: ProductsResult): ProductsResultDto {
+    return {
+      created: result.created,
+      replaced: result.replaced,
+      unchanged: result.unchanged,
+      versions: result.versions.map((v) => ({ reference: v.reference, valid_from: v.validFrom, outcome: v.outcome })),
+    };
+  }
 }
 
 export class SalesResultDto {
@@ -112,6 +173,10 @@ export class SalesResultDto {
   /** Units of the period, after this request: exact whole number as a string. */
   @ApiProperty({ example: '60000', pattern: '^[0-9]+$' })
   units!: string;
+
+  static from(result: SalesResult): SalesResultDto {
+    return { period: result.period, recorded: result.recorded, products: result.products, units: result.units };
+  }
 }
 
 export class ContributionDto {
@@ -219,6 +284,22 @@ export class ProductContributionPageDto {
 
   @ApiProperty({ type: String, nullable: true, example: null })
   next_cursor!: string | null;
+
+  static from(page: ProductContributionPage, names: Names): ProductContributionPageDto {
+    return {
+      period: page.period,
+      data: page.items.map((row) => ({
+        reference: row.reference,
+        name: row.name,
+        valid_from: row.validFrom,
+        stream: row.stream,
+        units: row.units,
+        materials: row.materials.map((m) => ({ ...m, material_name: nameOf(names, row.stream, m.material) })),
+      })),
+      has_more: page.hasMore,
+      next_cursor: page.nextCursor,
+    };
+  }
 }
 
 export class DerivedFilingDto {
@@ -281,6 +362,42 @@ export class DerivedDeclarationDto {
   /** The latest revision filed from the catalogue for this period, if any. */
   @ApiProperty({ type: DerivedFilingDto, nullable: true })
   last_filed!: DerivedFilingDto | null;
+
+  static from(derived: DerivedDeclaration, names: Names): DerivedDeclarationDto {
+    const last = derived.lastFiled;
+    return {
+      period: derived.period,
+      products: derived.products,
+      contributions_included: derived.contributionsIncluded,
+      lines: derived.lines.map((line) => ({
+        stream: line.stream,
+        material: line.material,
+        material_name: nameOf(names, line.stream, line.material),
+        kg_exact: line.kgExact,
+        kg: Number(line.kgRounded),
+        uvc: line.uvc === null ? null : Number(line.uvc),
+        contributions: line.contributions.map((c) => ({
+          reference: c.reference,
+          name: c.name,
+          valid_from: c.validFrom,
+          units: c.units,
+          elements: c.elements,
+          kg: c.kg,
+        })),
+      })),
+      declaration_lines: derived.declarationLines,
+      units_sold: derived.unitsSold,
+      last_filed: last
+        ? {
+            declaration_id: last.declarationId,
+            revision: last.revision,
+            receipt: last.receipt,
+            status: last.status,
+            derived_at: last.derivedAt,
+          }
+        : null,
+    };
+  }
 }
 
 export class FiledProductDto {
@@ -306,6 +423,18 @@ export class FiledProductDto {
   /** The packaging of one unit as filed (a version a filing used never changes). */
   @ApiProperty({ type: [PackagingElementDto] })
   elements!: PackagingElementDto[];
+
+  static from(product: FiledProduct, names: Names): FiledProductDto {
+    return {
+      reference: product.reference,
+      name: product.name,
+      gtin: product.gtin,
+      valid_from: product.validFrom,
+      stream: product.stream,
+      units: product.units,
+      elements: product.elements.map((e) => PackagingElementDto.from(e, product.stream, names)),
+    };
+  }
 }
 
 @ApiSchema({
@@ -333,4 +462,24 @@ export class DerivationDto {
 
   @ApiProperty({ type: [FiledProductDto] })
   products!: FiledProductDto[];
+
+  /** The JSON text of a derivation, written a chunk of products at a time as they are read. */
+  static async *json(derivation: Derivation, names: Names): AsyncGenerator<string> {
+    const opening = JSON.stringify({
+      declaration_id: derivation.declarationId,
+      client_id: derivation.clientId,
+      period: derivation.period,
+      revision: derivation.revision,
+      receipt: derivation.receipt,
+      derived_at: derivation.derivedAt,
+      products: [],
+    });
+    yield opening.slice(0, -2);
+    let separator = '';
+    for await (const products of derivation.products) {
+      yield `${separator}${products.map((p) => JSON.stringify(FiledProductDto.from(p, names))).join(',')}`;
+      separator = ',';
+    }
+    yield ']}';
+  }
 }
