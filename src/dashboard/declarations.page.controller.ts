@@ -352,10 +352,7 @@ export class DeclarationsPageController {
     @Query('result') result?: string,
   ): Promise<void> {
     const declaration = await this.declarations.findOne(client.clientId, id);
-    const revisions = await this.declarations.list(
-      client.clientId,
-      Object.assign(new ListDeclarationsQueryDto(), { period: declaration.period, limit: 100 }),
-    );
+    const revisions = await this.declarations.revisionsOf(client.clientId, declaration.period);
     const m = this.views.messages(req, res).dashboardPages.declaration;
     const notice =
       result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
@@ -374,7 +371,13 @@ export class DeclarationsPageController {
       { title, nav: 'declarations', liveData: true },
       {
         declaration,
-        revisions: revisions.data,
+        revisions: revisions.map((r) => ({
+          id: r.id,
+          revision: r.revision,
+          status: r.status,
+          submitted_at: r.submittedAt,
+          receipt: r.receipt,
+        })),
         notice,
         filed,
         declaredBy: by,
