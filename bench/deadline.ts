@@ -49,11 +49,12 @@ const ERPS = Number(process.env.BENCH_DEADLINE_ERPS || 200);
 const ERP_RATE = Number(process.env.BENCH_DEADLINE_ERP_RATE || 10);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
-const DEPLOYED_NODE_OPTIONS =
-  /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m
-    .exec(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'))
-    ?.slice(1)
-    .find(Boolean) ?? '';
+const DOCKERFILE = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
+const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
+/** The image's glibc arenas, from the same ENV line (absent: glibc's default). */
+const DEPLOYED_MALLOC = Object.fromEntries(
+  [/^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(DOCKERFILE)?.[1]].filter(Boolean).map((value) => ['MALLOC_ARENA_MAX', value!]),
+);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[deadline ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -120,7 +121,15 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
-    env: { ...cleanEnv(), ...env, NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN },
+    env: {
+      ...cleanEnv(),
+      ...env,
+      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+      ...DEPLOYED_MALLOC,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const service: Service = { url: `http://127.0.0.1:${port}`, child, lines: 0, tail: [] };
@@ -631,6 +640,7 @@ export async function runDeadline(): Promise<void> {
       load_average: { before: load0, after: load1 },
       settings: {
         node_options: DEPLOYED_NODE_OPTIONS,
+        malloc_arena_max: DEPLOYED_MALLOC.MALLOC_ARENA_MAX ?? 'unset',
         log_level: 'unset (info)',
         trust_proxy: 'loopback, an X-Forwarded-For address per producer and per ERP',
         producers: PRODUCERS,

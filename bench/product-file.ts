@@ -48,6 +48,9 @@ const DEPLOYED_NODE_OPTIONS = (
 /** BENCH_FILE_NODE_ARGS: node flags for the service instead of the image's (experiments, e.g. "--max-old-space-size=256"). */
 const NODE_ARGS =
   process.env.BENCH_FILE_NODE_ARGS === undefined ? DEPLOYED_NODE_OPTIONS : process.env.BENCH_FILE_NODE_ARGS.split(' ').filter(Boolean);
+/** The image's glibc arenas (Dockerfile), or the bench's environment's (experiments). */
+const MALLOC_ARENA_MAX =
+  process.env.MALLOC_ARENA_MAX ?? /^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
 const PRODUCTS = 1000;
 const ELEMENTS = 5;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
@@ -178,7 +181,8 @@ export async function runProductFileBench(): Promise<void> {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
+        // The image's (Dockerfile), unless the bench's environment sets it (experiments).
+        ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
         DATABASE_URL: url.toString(),
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -78,11 +78,12 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
-const DEPLOYED_NODE_OPTIONS =
-  /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m
-    .exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))
-    ?.slice(1)
-    .find(Boolean) ?? '';
+const DOCKERFILE = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
+/** The image's glibc arenas, from the same ENV line (absent: glibc's default). */
+const DEPLOYED_MALLOC = Object.fromEntries(
+  [/^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(DOCKERFILE)?.[1]].filter(Boolean).map((value) => ['MALLOC_ARENA_MAX', value!]),
+);
 const WARMUP_SECONDS = 4;
 /** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
 const SINGLE_CASE_WARMUP_SECONDS = 10;
@@ -202,7 +203,16 @@ async function startService(name: string, script: string, env: Record<string, st
     options.logLevel === undefined ? { LOG_LEVEL: 'warn' } : options.logLevel === null ? {} : { LOG_LEVEL: options.logLevel };
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: ROOT,
-    env: { ...cleanEnv(), ...env, NODE_OPTIONS: DEPLOYED_NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', ...logLevel, ADMIN_TOKEN },
+    env: {
+      ...cleanEnv(),
+      ...env,
+      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+      ...DEPLOYED_MALLOC,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...logLevel,
+      ADMIN_TOKEN,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const service: Service = { name, url: `http://127.0.0.1:${port}`, child, startupMs: 0, output: [], stdoutLines: 0 };

@@ -6,23 +6,13 @@ import type { Actor } from '../caller/actor.js';
 import { type FieldError, NotFoundProblem, ValidationProblem } from '../common/problem/problem.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { type ClientStreamsRow, ClientStreamsRepository } from './client-streams.repository.js';
+import { streamSettings, type StreamSettingView } from './client-streams.read-model.js';
 import { CLIENT_ID_PATTERN, type StreamSettingInput } from './account.js';
 import { halfYearOf, parsePeriod } from '../calendar/half-year.js';
 import { liableFrom } from '../calendar/liability.js';
 
 export type { StreamSettingInput } from './account.js';
-
-/** One stream of a client, with its settings. */
-export interface StreamSettingView {
-  stream: string;
-  /** Whether the stream is in the confirmed profile (else only in the pending one). */
-  confirmed: boolean;
-  ecoOrganism: string | null;
-  /** As set by the operator; null = the half-year of the first confirmation. */
-  liableFromSet: string | null;
-  /** The half-year from which the client declares the stream; null while never confirmed. */
-  liableFrom: string | null;
-}
+export type { StreamSettingView };
 
 /**
  * Per client and stream: the eco-organism its declarations of the stream go to, and the half-year
@@ -42,19 +32,7 @@ export class ClientStreamsService {
   /** Every stream of the client (pending or confirmed), with its settings. */
   async list(clientId: string, manager: EntityManager = this.dataSource.manager): Promise<StreamSettingView[]> {
     const client = await this.client(manager, clientId);
-    const rows = await this.repository.listSettings(manager, clientId);
-    const settings = new Map(rows.map((r) => [r.stream, r]));
-    const streams = [...new Set([...client.confirmedStreams, ...client.pendingStreams, ...rows.map((r) => r.stream)])].sort();
-    return streams.map((stream) => {
-      const s = settings.get(stream);
-      return {
-        stream,
-        confirmed: client.confirmedStreams.includes(stream),
-        ecoOrganism: s?.ecoOrganism ?? null,
-        liableFromSet: s?.liableFrom ?? null,
-        liableFrom: liableFrom(s?.liableFrom, client.firstConfirmedAt),
-      };
-    });
+    return streamSettings(client, await this.repository.listSettings(manager, clientId));
   }
 
   /** Sets the eco-organism and liability start of one stream of the client (both replaced; null clears). */

@@ -353,7 +353,7 @@ export class DeclarationsPageController {
     @Query('result') result?: string,
   ): Promise<void> {
     const declaration = DeclarationDto.from(await this.declarations.findOne(client.clientId, id), this.catalogue);
-    const revisions = DeclarationPageDto.from(await this.declarations.list(client.clientId, { period: declaration.period, limit: 100 }));
+    const revisions = await this.declarations.revisionsOf(client.clientId, declaration.period);
     const m = this.views.messages(req, res).dashboardPages.declaration;
     const notice =
       result === 'created' ? m.created(declaration.revision, declaration.receipt) : result === 'unchanged' ? m.unchanged : null;
@@ -372,7 +372,13 @@ export class DeclarationsPageController {
       { title, nav: 'declarations', liveData: true },
       {
         declaration,
-        revisions: revisions.data,
+        revisions: revisions.map((r) => ({
+          id: r.id,
+          revision: r.revision,
+          status: r.status,
+          submitted_at: r.submittedAt,
+          receipt: r.receipt,
+        })),
         notice,
         filed,
         declaredBy: by,

@@ -5,7 +5,7 @@ import { DashboardPage } from '../caller/audience.js';
 import type { Account } from '../accounts/account.js';
 import { CurrentAccount } from '../accounts/current-account.js';
 import { NotFoundProblem } from '../common/problem/problem.js';
-import { ClientStreamsService, type StreamSettingView } from '../accounts/client-streams.service.js';
+import type { StreamSettingView } from '../accounts/client-streams.read-model.js';
 import { ObligationsService } from '../declarations/obligations/obligations.service.js';
 import type { PeriodObligation } from '../declarations/obligations/obligations.js';
 import { tierPlacements, type YearLine } from '../declarations/years/annual-filing.js';
@@ -25,7 +25,6 @@ export class OverviewPageController {
     private readonly obligations: ObligationsService,
     private readonly overviewData: OverviewRepository,
     private readonly catalogue: ReferenceCatalogue,
-    private readonly streamSettings: ClientStreamsService,
   ) {}
 
   @Get()
@@ -33,8 +32,7 @@ export class OverviewPageController {
     // Everything the page shows besides the account, in one statement.
     const data = await this.overviewData.read(account.clientId);
     if (!data) throw new NotFoundProblem(`Client "${account.clientId}"`);
-    // Each stream's eco-organism and liability start, as the operator recorded them (their owner's service).
-    const settings = await this.streamSettings.list(account.clientId);
+    const { settings } = data;
     const startOf = (stream: string) => settings.find((s) => s.stream === stream)?.liableFrom ?? null;
     const obligations = this.obligations.of(account, data.declared, startOf);
     const m = this.views.messages(req, res);

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { STREAM_SETTINGS_JSON, streamSettings, type StreamSettingView } from '../accounts/client-streams.read-model.js';
+import type { StreamSettingRow } from '../accounts/client-streams.repository.js';
 import { type Profile, sameProfile } from '../accounts/profile.js';
 import { LIVE } from '../auth/sessions/sessions.repository.js';
 import { SESSION_IDLE_MS } from '../auth/sessions/session-cookie.js';
@@ -18,6 +20,8 @@ export interface OverviewData {
   yearUnitsSold: Map<string, HalfYearUnitsSold[]>;
   /** How many live sessions the client has (SessionsService.list's count). */
   sessions: number;
+  /** Each stream's eco-organism and liability start, as the operator recorded them (ClientStreamsService.list). */
+  settings: StreamSettingView[];
 }
 
 interface OverviewRow {
@@ -34,6 +38,8 @@ interface OverviewRow {
   confirmedStreams: string[];
   confirmedIdus: string[];
   confirmedAt: Date | null;
+  firstConfirmedAt: Date | null;
+  settings: StreamSettingRow[];
   declared: (Omit<DeclaredPeriod, 'streams'> & { streams: string[] | null })[];
   yearLines: { year: string; stream: string; unit: string; s1: string | null; s2: string | null; quantity: string }[];
   unitsSold: ({ year: string } & HalfYearUnitsSold)[];
@@ -41,11 +47,11 @@ interface OverviewRow {
 }
 
 /**
- * The overview's reads: the client's profiles, its current live declarations, each year's
- * totals for the filing tiers, and its live sessions — what four services read in 4 statements
- * plus 2 per declared year — in ONE statement, prepared once per connection. The per-stream
- * settings (eco-organism, liability) are read through ClientStreamsService, their owner. Each part is the SQL of the service named in `OverviewData`; the e2e tests of the
- * overview, of GET /me/obligations and of GET /me/years/{year} pin that they say the same.
+ * The overview's reads: the client's profiles, its stream settings (through their owner's read
+ * model), its current live declarations, each year's totals for the filing tiers, and its live
+ * sessions — what five services read in 6 statements plus 2 per declared year — in ONE statement,
+ * prepared once per connection. Each part is the SQL of the service named in `OverviewData`; the e2e
+ * tests of the overview, of GET /me/obligations and of GET /me/years/{year} pin that they say the same.
  */
 const OVERVIEW: Statement = {
   name: 'dashboard.overview',
@@ -53,7 +59,7 @@ const OVERVIEW: Statement = {
                 c.pending_plan AS "pendingPlan", c.pending_streams AS "pendingStreams", c.pending_idus AS "pendingIdus",
                 c.confirmed_email AS "confirmedEmail", c.confirmed_company AS "confirmedCompany", c.confirmed_country AS "confirmedCountry",
                 c.confirmed_plan AS "confirmedPlan", c.confirmed_streams AS "confirmedStreams", c.confirmed_idus AS "confirmedIdus",
-                c.confirmed_at AS "confirmedAt",
+                c.confirmed_at AS "confirmedAt", c.first_confirmed_at AS "firstConfirmedAt", ${STREAM_SETTINGS_JSON('c')} AS settings,
                 (SELECT coalesce(json_agg(json_build_object('id', d.id, 'period', d.period, 'revision', d.revision, 'receipt', d.receipt,
                                                             'streams', (SELECT array_agg(DISTINCT l.stream ORDER BY l.stream) FROM declaration_lines l WHERE l.declaration_id = d.id))), '[]')
                    FROM declarations d WHERE d.client_id = c.client_id AND d.mode = 'live' AND d.status = 'current') AS declared,
@@ -110,6 +116,7 @@ export class OverviewRepository {
       yearLines,
       yearUnitsSold,
       sessions: row.sessions,
+      settings: streamSettings(row, row.settings),
     };
   }
 }

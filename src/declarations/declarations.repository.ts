@@ -336,13 +336,18 @@ export class DeclarationsRepository {
    * `(submitted_at, id) < cursor` and the order match an index, so each page is an index range scan.
    */
   async listPage(query: ListQuery): Promise<DeclarationSummary[]> {
-    const { text, values } = listPageStatement(query);
-    const rows: Declaration[] = await this.dataSource.query(text, values);
+    const rows = await this.listRows(query);
     const aggregates = await this.aggregate(
       query,
       rows.map((r) => r.id),
     );
     return rows.map((row) => ({ ...row, lineCount: aggregates.get(row.id)?.lineCount ?? 0, totals: aggregates.get(row.id)?.totals ?? [] }));
+  }
+
+  /** One page as listPage reads it, without the lines' counts and totals. */
+  listRows(query: ListQuery): Promise<Declaration[]> {
+    const { text, values } = listPageStatement(query);
+    return this.dataSource.query(text, values);
   }
 
   /** Line counts and exact totals per stream and unit, summed as numeric by PostgreSQL. */

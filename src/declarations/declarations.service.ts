@@ -15,7 +15,7 @@ import {
   type ValidationResult,
   type ValidDeclaration,
 } from './declaration-validator.js';
-import type { DeclarationRecord, DeclarationsQuery, DeclarationSummary } from './declaration.js';
+import type { Declaration, DeclarationRecord, DeclarationsQuery, DeclarationSummary } from './declaration.js';
 import { type AuditedBy, type DataScope, DeclarationsRepository } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import type { Page } from '../common/paging/keyset-cursor.js';
@@ -178,6 +178,11 @@ export class DeclarationsService {
     const result = this.validate(account, body);
     if (!result.ok) throw validationProblem(result.errors, result.total);
     return this.checked(account, result.declaration, declarationWarnings(result.declaration, this.catalogue));
+  }
+
+  /** The revisions of a half-year, newest first (at most 100), without their lines: what a declaration's page lists. */
+  revisionsOf(clientId: string, period: string, mode: TokenMode = 'live'): Promise<Declaration[]> {
+    return this.repository.listRows({ clientId, mode, period, limit: 100 });
   }
 
   /** `check` for a CSV file, its problems and warnings pointed at the file's cells (as `submitCsv`). */

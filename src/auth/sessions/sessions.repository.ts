@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ACCOUNT_COLUMNS, type AccountRow } from '../../accounts/account.js';
 import { PreparedStatements, type Statement } from '../../database/prepared-statements.js';
-import { SESSION_IDLE_MS, SESSION_LIFETIME_MS, SESSION_SEEN_RESOLUTION_MS } from './session-cookie.js';
+import { SESSION_IDLE_MS, SESSION_SEEN_RESOLUTION_MS } from './session-cookie.js';
 
 /** A live session as the operator sees it (never its secret, which is not kept). */
 export interface SessionInfo {
@@ -76,23 +76,9 @@ export class SessionsRepository {
     );
   }
 
-  /** A new session of SESSION_LIFETIME_MS at most, in `manager`'s transaction; its id. */
-  async insert(manager: EntityManager, clientId: string, sessionHash: string): Promise<string> {
-    const [row] = (await manager.query(
-      `INSERT INTO dashboard_sessions (client_id, session_hash, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3::int / 1000.0)) RETURNING id`,
-      [clientId, sessionHash, SESSION_LIFETIME_MS],
-    )) as [{ id: string }];
-    return row.id;
-  }
-
   /** Ends one session (no-op when already ended), in `manager`'s transaction. */
   async end(manager: EntityManager, sessionId: string): Promise<void> {
     await manager.query(`UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL`, [sessionId]);
-  }
-
-  /** Deletes the client's sessions expired over 30 days ago, in `manager`'s transaction (the audit trail keeps their story). */
-  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
-    await manager.query(`DELETE FROM dashboard_sessions WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
   }
 
   /** Ends every live session of a client, in `manager`'s transaction; how many ended. */

@@ -5,8 +5,9 @@ import { AuditTrail } from '../../audit/audit-trail.js';
 import { AuditRepository } from '../../audit/audit.repository.js';
 import type { AppConfig } from '../../config/config.js';
 import type { PreparedStatements, Statement } from '../../database/prepared-statements.js';
-import { generateToken, hashToken, SESSION_PREFIX } from '../../common/token-format.js';
+import { generateToken, hashToken, SESSION_PREFIX, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 import type { Actor } from '../../caller/actor.js';
+import { SignInLinksRepository } from '../sign-in-links/sign-in-links.repository.js';
 import { SESSION_IDLE_MS } from './session-cookie.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
@@ -17,6 +18,7 @@ import { SessionsService } from './sessions.service.js';
 type Database = Awaited<ReturnType<typeof inProcessDatabase>>;
 let database: Database;
 let sessions: SessionsService;
+let links: SignInLinksRepository;
 const listeners: ConfirmingListener[] = [];
 const operator: Actor = { operator: { kind: 'admin' }, requestId: 'req-1' };
 
@@ -33,6 +35,7 @@ beforeAll(async () => {
     onConfirming: (listener: ConfirmingListener) => listeners.push(listener),
     onStatusChanging: () => {},
   } as unknown as AccountsService;
+  links = new SignInLinksRepository(database.dataSource, statements);
   sessions = new SessionsService(
     new SessionsRepository(statements, database.dataSource),
     new AuditTrail(new AuditRepository(database.dataSource)),
@@ -46,7 +49,19 @@ beforeEach(async () => {
   await database.db.exec('DELETE FROM dashboard_sessions; DELETE FROM sign_in_links');
 });
 
-const started = (clientId = 'acme') => database.dataSource.transaction((manager) => sessions.start(manager, clientId, 'req-start'));
+/** A session started as a sign-in link starts one: the link spent and the session recorded in one statement. */
+const started = async (clientId = 'acme') => {
+  const link = generateToken(SIGN_IN_LINK_PREFIX);
+  await database.db.query(
+    `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at) VALUES ($1, $2, 'operator', now() + interval '1 hour')`,
+    [clientId, hashToken(link)],
+  );
+  const secret = generateToken(SESSION_PREFIX);
+  const session = await links.startSession(hashToken(link), hashToken(secret), 'req-start');
+  // Spent, it is of no more interest here: the tests of links count their own.
+  await database.db.query(`DELETE FROM sign_in_links WHERE token_hash = $1`, [hashToken(link)]);
+  return { sessionId: session!.sessionId, secret };
+};
 const audit = async () =>
   (
     await database.db.query<Record<string, unknown>>(
@@ -74,7 +89,7 @@ const liveLinks = async (clientId: string) =>
   ).rows.map((r) => r.via);
 
 describe('SessionsService (PostgreSQL in process)', () => {
-  it('start: a row holding the secret’s SHA-256 only, 12 hours at most, and session.started in the same transaction', async () => {
+  it('start: a row holding the secret’s SHA-256 only, 12 hours at most, and session.started in the same statement', async () => {
     const { sessionId, secret } = await started();
     expect(secret).toMatch(/^eprs_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
     const [row] = (
@@ -241,7 +256,7 @@ describe('SessionsService (PostgreSQL in process)', () => {
     });
   });
 
-  it('deleteLongExpired: forgets the client’s sessions expired over 30 days ago, keeps the others and other clients’', async () => {
+  it('a sign-in forgets the client’s sessions and links expired over 30 days ago, keeps the others and other clients’', async () => {
     const old = await started();
     const recent = await started();
     const live = await started();
@@ -249,9 +264,31 @@ describe('SessionsService (PostgreSQL in process)', () => {
     await age(old.sessionId, '31 days', '31 days 12 hours');
     await age(recent.sessionId, '29 days', '29 days 12 hours');
     await age(theirs.sessionId, '31 days', '31 days 12 hours');
-    await database.dataSource.transaction((manager) => sessions.deleteLongExpired(manager, 'acme'));
+    await mailedLink('acme');
+    await mailedLink('other');
+    await database.db.query(`UPDATE sign_in_links SET expires_at = now() - interval '31 days'`);
+    const next = await started();
     const ids = (await database.db.query<{ id: string }>('SELECT id FROM dashboard_sessions ORDER BY id')).rows.map((r) => r.id);
-    expect(ids).toEqual([recent.sessionId, live.sessionId, theirs.sessionId].sort());
+    expect(ids).toEqual([recent.sessionId, live.sessionId, theirs.sessionId, next.sessionId].sort());
+    const kept = await database.db.query<{ client_id: string }>('SELECT client_id FROM sign_in_links ORDER BY client_id');
+    expect(kept.rows.map((r) => r.client_id)).toEqual(['other']);
+  });
+
+  it('a link starts one session only: spent, it starts no other and writes nothing', async () => {
+    const link = generateToken(SIGN_IN_LINK_PREFIX);
+    await database.db.query(
+      `INSERT INTO sign_in_links (client_id, token_hash, issued_via, expires_at) VALUES ('acme', $1, 'operator', now() + interval '1 hour')`,
+      [hashToken(link)],
+    );
+    const [first, second] = await Promise.all([
+      links.startSession(hashToken(link), hashToken(generateToken(SESSION_PREFIX)), 'req-a'),
+      links.startSession(hashToken(link), hashToken(generateToken(SESSION_PREFIX)), 'req-b'),
+    ]);
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+    const before = await auditCount();
+    expect(await links.startSession(hashToken(link), hashToken(generateToken(SESSION_PREFIX)), 'req-c')).toBeUndefined();
+    expect(await auditCount()).toBe(before);
+    expect((await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM dashboard_sessions')).rows[0]!.n).toBe(1);
   });
 
   it('cookies as configured: __Host- on https', () => {

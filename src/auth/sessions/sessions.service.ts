@@ -6,7 +6,7 @@ import { AccountsService } from '../../accounts/accounts.service.js';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
-import { generateToken, hashToken, parseToken, SESSION_PREFIX } from '../../common/token-format.js';
+import { hashToken, parseToken, SESSION_PREFIX } from '../../common/token-format.js';
 import type { Actor } from '../../caller/actor.js';
 import { cookieSettings } from './session-cookie.js';
 import { SessionsRepository, type SessionInfo } from './sessions.repository.js';
@@ -99,28 +99,6 @@ export class SessionsService {
   /** endAll in a transaction of its own. */
   async endAllNow(clientId: string, actor: Actor, reason: EndReason): Promise<number> {
     return this.dataSource.transaction((manager) => this.endAll(manager, clientId, actor, reason));
-  }
-
-  /** Starts a session in `manager`'s transaction; the secret goes in the cookie and nowhere else. */
-  async start(manager: EntityManager, clientId: string, requestId: string | null): Promise<{ sessionId: string; secret: string }> {
-    const secret = generateToken(SESSION_PREFIX);
-    const sessionId = await this.repository.insert(manager, clientId, hashToken(secret));
-    await this.audit.record(
-      manager,
-      { operator: { kind: 'client', clientId, sessionId }, requestId },
-      {
-        action: 'session.started',
-        targetType: 'session',
-        targetId: sessionId,
-        clientId,
-      },
-    );
-    return { sessionId, secret };
-  }
-
-  /** Forgets the client's sessions over for a month, in `manager`'s transaction (housekeeping at each sign-in). */
-  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
-    await this.repository.deleteLongExpired(manager, clientId);
   }
 
   /**

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { AUDIT_ENTRY_INSERT, DASHBOARD_ACTOR_NAME } from '../../audit/audit-trail.js';
 import { ASCII_LOWER, ASCII_UPPER } from '../../common/email-address.js';
+import { PreparedStatements, type Statement } from '../../database/prepared-statements.js';
 import type { Language } from '../../i18n/language.js';
+import { SESSION_LIFETIME_MS } from '../sessions/session-cookie.js';
 
 /**
  * The SQL of the hash a link keeps of the address it was mailed to: SHA-256 (hex) of the address
@@ -10,6 +13,36 @@ import type { Language } from '../../i18n/language.js';
  */
 const addressHash = (address: string) =>
   `encode(sha256(convert_to(translate(${address}, '${ASCII_UPPER}', '${ASCII_LOWER}'), 'UTF8')), 'hex')`;
+
+/**
+ * See `startSession`: one statement, so one round trip and atomic without a transaction. Two uses at
+ * once cannot both spend the link: the second UPDATE waits for the first and then finds it used.
+ * The deletes are housekeeping (links and sessions of the client over for a month; the audit trail
+ * keeps their story); they cannot meet the spent link (not expired) or the new session (which no
+ * other part of the statement sees).
+ */
+const START_SESSION: Statement = {
+  name: 'sign-in-links.start-session',
+  text: `WITH spent AS (
+           UPDATE sign_in_links SET used_at = now()
+            WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+              AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded'
+                            AND (sign_in_links.address_hash IS NULL OR sign_in_links.address_hash = ${addressHash('c.confirmed_email')}))
+           RETURNING client_id
+         ), session AS (
+           INSERT INTO dashboard_sessions (client_id, session_hash, expires_at)
+           SELECT client_id, $2, now() + make_interval(secs => $3::int / 1000.0) FROM spent
+           RETURNING id, client_id
+         ), audit AS (
+           ${AUDIT_ENTRY_INSERT}
+           SELECT 'client', NULL::uuid, $4, 'session.started', 'session', session.id::text, session.client_id, '{}'::jsonb, $5 FROM session
+         ), old_links AS (
+           DELETE FROM sign_in_links WHERE client_id = (SELECT client_id FROM spent) AND expires_at < now() - interval '30 days'
+         ), old_sessions AS (
+           DELETE FROM dashboard_sessions WHERE client_id = (SELECT client_id FROM spent) AND expires_at < now() - interval '30 days'
+         )
+         SELECT id AS "sessionId", client_id AS "clientId" FROM session`,
+};
 
 /** A link not yet used, revoked or expired. */
 export interface OutstandingLink {
@@ -34,7 +67,10 @@ export interface LinkClientRow {
  */
 @Injectable()
 export class SignInLinksRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   /** The client a link is issued for, locked against a concurrent change of status until the transaction ends. */
   async clientForIssue(manager: EntityManager, clientId: string): Promise<LinkClientRow | undefined> {
@@ -93,21 +129,24 @@ export class SignInLinksRepository {
 
   /**
    * Spends the usable link of this hash (unused, not revoked, not expired, its client not
-   * offboarded, and if it was mailed, mailed to the client's confirmed address of now), in
-   * `manager`'s transaction; its client id, or undefined. Two uses at once cannot both spend it.
+   * offboarded, and if it was mailed, mailed to the client's confirmed address of now) and starts a
+   * session of SESSION_LIFETIME_MS at most, stored by `sessionHash`, recorded as `session.started`
+   * (actor: the client's dashboard); the session and its client, or undefined when no link was
+   * spent (then nothing was written).
    */
-  async spend(manager: EntityManager, tokenHash: string): Promise<string | undefined> {
-    const [spent] = (await manager.query(
-      `WITH spent AS (
-         UPDATE sign_in_links SET used_at = now()
-          WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-            AND EXISTS (SELECT 1 FROM clients c WHERE c.client_id = sign_in_links.client_id AND c.status <> 'offboarded'
-                          AND (sign_in_links.address_hash IS NULL OR sign_in_links.address_hash = ${addressHash('c.confirmed_email')}))
-         RETURNING client_id)
-       SELECT client_id AS "clientId" FROM spent`,
-      [tokenHash],
-    )) as { clientId: string }[];
-    return spent?.clientId;
+  async startSession(
+    linkHash: string,
+    sessionHash: string,
+    requestId: string | null,
+  ): Promise<{ sessionId: string; clientId: string } | undefined> {
+    const [started] = await this.statements.query<{ sessionId: string; clientId: string }>(START_SESSION, [
+      linkHash,
+      sessionHash,
+      SESSION_LIFETIME_MS,
+      DASHBOARD_ACTOR_NAME,
+      requestId,
+    ]);
+    return started;
   }
 
   /** Of these links, those revoked, used or expired (the outbox sends no mail carrying one). */
@@ -122,10 +161,5 @@ export class SignInLinksRepository {
   /** Revokes the link if it is still unused, in `manager`'s transaction (the mail carrying it was given up). */
   async revokeUnused(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`UPDATE sign_in_links SET revoked_at = now() WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL`, [id]);
-  }
-
-  /** Deletes the client's links expired over 30 days ago, in `manager`'s transaction (the audit trail keeps their story). */
-  async deleteLongExpired(manager: EntityManager, clientId: string): Promise<void> {
-    await manager.query(`DELETE FROM sign_in_links WHERE client_id = $1 AND expires_at < now() - interval '30 days'`, [clientId]);
   }
 }

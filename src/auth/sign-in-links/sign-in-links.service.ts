@@ -6,8 +6,7 @@ import { AuditTrail } from '../../audit/audit-trail.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/config.js';
 import type { Actor } from '../../caller/actor.js';
-import { SessionsService } from '../sessions/sessions.service.js';
-import { generateToken, hashToken, parseToken, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
+import { generateToken, hashToken, parseToken, SESSION_PREFIX, SIGN_IN_LINK_PREFIX } from '../../common/token-format.js';
 import { NotFoundProblem, Problem } from '../../common/problem/problem.js';
 import { isUuid } from '../../common/uuid.js';
 import { inLanguage, type Language } from '../../i18n/language.js';
@@ -56,7 +55,7 @@ export type LinkUse = { ok: true; sessionId: string; secret: string; clientId: s
  * Single-use dashboard sign-in links: issued by the operator (admin API) or e-mailed to a
  * confirmed client's address. The secret (`eprl_…`, scrubbed from logs like every token) is in the
  * URL only; the database keeps its SHA-256. Using one starts a session and spends the link in one
- * transaction: two uses at once cannot both succeed.
+ * statement: two uses at once cannot both succeed.
  */
 @Injectable()
 export class SignInLinksService {
@@ -66,7 +65,6 @@ export class SignInLinksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: SignInLinksRepository,
     private readonly accounts: AccountsService,
-    private readonly sessions: SessionsService,
     private readonly audit: AuditTrail,
     private readonly outbox: MailOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -225,14 +223,9 @@ export class SignInLinksService {
   /** Spends the link and starts a session; refused when unknown, used, expired or mailed to an address no longer the client's (the same answer for each). */
   async use(secret: unknown, requestId: string | null): Promise<LinkUse> {
     if (typeof secret !== 'string' || !parseToken(secret, SIGN_IN_LINK_PREFIX).ok) return { ok: false };
-    return this.dataSource.transaction(async (manager) => {
-      const clientId = await this.repository.spend(manager, hashToken(secret));
-      if (clientId === undefined) return { ok: false } as const;
-      // Housekeeping at each sign-in: the client's links and sessions over for a month are of no use any more (the audit trail keeps their story).
-      await this.repository.deleteLongExpired(manager, clientId);
-      await this.sessions.deleteLongExpired(manager, clientId);
-      const session = await this.sessions.start(manager, clientId, requestId);
-      return { ok: true, clientId, ...session } as const;
-    });
+    // The session's secret goes in the cookie and nowhere else; a new one at every sign-in (no fixation).
+    const sessionSecret = generateToken(SESSION_PREFIX);
+    const started = await this.repository.startSession(hashToken(secret), hashToken(sessionSecret), requestId);
+    return started ? { ok: true, ...started, secret: sessionSecret } : { ok: false };
   }
 }
