@@ -168,15 +168,22 @@ async function runWrk(
   }
 }
 
-/** One GET of `url` with each header set, 16 at a time; each must answer 200. */
+/**
+ * One GET of `url` with each header set, 8 at a time; each must answer 200 (a 503, the database's pool
+ * busy on a loaded machine, is tried again after a second, up to 10 times).
+ */
 async function warm(url: string, headerSets: Record<string, string>[]): Promise<void> {
   const queue = [...headerSets];
   await Promise.all(
-    Array.from({ length: 16 }, async () => {
+    Array.from({ length: 8 }, async () => {
       for (let headers = queue.shift(); headers !== undefined; headers = queue.shift()) {
-        const res = await fetch(url, { headers });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`warming ${url}: ${res.status}`);
+        for (let attempt = 1; ; attempt++) {
+          const res = await fetch(url, { headers });
+          await res.arrayBuffer();
+          if (res.status === 200) break;
+          if (res.status !== 503 || attempt === 10) throw new Error(`warming ${url}: ${res.status}`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
       }
     }),
   );
