@@ -316,18 +316,18 @@ export class RequestLog {
       return;
     }
     // The line pino would write for logger.info({ request_id, req, route, client_id, res, duration_ms }, msg),
-    // built as one string: no object, serializer or mixin per request. Scrubbed as pino's hook scrubs every line.
+    // built as one string: no object, serializer or mixin per request. Only the URL, the user agent and the
+    // client id can hold what a client wrote (the request id is kept only when plain and token-free, the
+    // route is a template, the rest is the service's): they are scrubbed as pino's hook scrubs a line.
     const userAgent = req.headers['user-agent'];
     this.stream.write(
-      scrubLogLine(
-        `${this.infoPrefix}${this.time()}${this.bindings},"request_id":${JSON.stringify(id)}` +
-          `,"req":{"method":${JSON.stringify(req.method)},"url":${JSON.stringify(scrubTokens(req.originalUrl ?? req.url ?? ''))}` +
-          `${userAgent === undefined ? '' : `,"user_agent":${JSON.stringify(scrubTokens(userAgent))}`}}` +
-          `${route === undefined ? '' : `,"route":${JSON.stringify(route)}`}` +
-          `${req.clientId === undefined ? '' : `,"client_id":${JSON.stringify(req.clientId)}`}` +
-          `,"res":{"status":${status}},"duration_ms":${Date.now() - started}` +
-          `,"msg":"${!req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
-      ),
+      `${this.infoPrefix}${this.time()}${this.bindings},"request_id":${JSON.stringify(id)}` +
+        `,"req":{"method":${JSON.stringify(req.method)},"url":${JSON.stringify(scrubTokens(req.originalUrl ?? req.url ?? ''))}` +
+        `${userAgent === undefined ? '' : `,"user_agent":${JSON.stringify(scrubTokens(userAgent))}`}}` +
+        `${route === undefined ? '' : `,"route":${JSON.stringify(route)}`}` +
+        `${req.clientId === undefined ? '' : `,"client_id":${JSON.stringify(scrubTokens(req.clientId))}`}` +
+        `,"res":{"status":${status}},"duration_ms":${Date.now() - started}` +
+        `,"msg":"${!req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
     );
   }
 }
