@@ -30,9 +30,11 @@ export class MeFromMemory {
   answered = 0;
   /** What each kept authentication's answer needs, made once (the kept objects are frozen: it cannot change). */
   private readonly answers = new WeakMap<VerifiedClient, KeptAnswer>();
-  /** The headers every answer carries, as `[name, value, …]` for writeHead: the security headers, then those of the route. */
-  private readonly security: string[];
-  private readonly policy: string;
+  /**
+   * Every answer's headers as `[name, value, …]` for writeHead, in the order the route sends them (the
+   * edge's, the guard's, res.json's); the request id, the quota left and the length are filled in.
+   */
+  private readonly headers: string[];
 
   constructor(
     private readonly tokens: ClientTokenVerifier,
@@ -40,8 +42,21 @@ export class MeFromMemory {
     private readonly store: PostgresRateLimitStore,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
   ) {
-    this.security = securityHeaderList();
-    this.policy = quotaHeaders(CLIENT_QUOTA, limits.client, 0, 0)[0];
+    this.headers = [
+      'X-Request-Id',
+      '',
+      ...securityHeaderList(),
+      'Cache-Control',
+      'no-store',
+      'RateLimit-Policy',
+      quotaHeaders(CLIENT_QUOTA, limits.client, 0, 0)[0],
+      'RateLimit',
+      '',
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      '',
+    ];
   }
 
   /**
@@ -72,23 +87,11 @@ export class MeFromMemory {
     if (quota === undefined) return false;
     req.clientId = client.clientId; // for the request log line
     RequestLog.setRoute(req, ME_PATH);
-    const remaining = quotaHeaders(CLIENT_QUOTA, this.limits.client, quota.hits, quota.secondsLeft)[1];
-    // In the order the route sends them (the edge's, then the guard's, then res.json's).
-    res.writeHead(200, [
-      'X-Request-Id',
-      id,
-      ...this.security,
-      'Cache-Control',
-      'no-store',
-      'RateLimit-Policy',
-      this.policy,
-      'RateLimit',
-      remaining,
-      'Content-Type',
-      'application/json; charset=utf-8',
-      'Content-Length',
-      kept.length,
-    ]);
+    const headers = this.headers.slice();
+    headers[1] = id;
+    headers[headers.length - 5] = quotaHeaders(CLIENT_QUOTA, this.limits.client, quota.hits, quota.secondsLeft)[1];
+    headers[headers.length - 1] = kept.length;
+    res.writeHead(200, headers);
     res.end(kept.body);
     this.answered++;
     return true;
