@@ -137,13 +137,15 @@ export class BatchedStdout implements DestinationStream {
     if (this.chars >= STDOUT_BATCH_CHARS) this.flush();
   }
 
-  /** Hands the gathered lines to sonic-boom, which writes them asynchronously. */
-  flush(): void {
-    if (this.chars === 0) return;
-    const batch = this.lines.join('');
-    this.lines = [];
-    this.chars = 0;
-    this.out.write(batch);
+  /** Hands the gathered lines to sonic-boom, which writes them asynchronously (pino's `logger.flush(cb)` calls it). */
+  flush(done?: (error?: Error) => void): void {
+    if (this.chars > 0) {
+      const batch = this.lines.join('');
+      this.lines = [];
+      this.chars = 0;
+      this.out.write(batch);
+    }
+    if (done) this.out.flush(done);
   }
 
   /** Writes everything now (at exit). */
