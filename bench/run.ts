@@ -744,6 +744,11 @@ async function main(): Promise<void> {
     const poolStarted = performance.now();
     const poolTokens = [...(await createClients(app, poolIds, 1)).values()].flat();
     log(`${poolTokens.length} clients with a token each in ${((performance.now() - poolStarted) / 1000).toFixed(1)} s`);
+    // /me's own clients: a new set for each measurement, none used by another case (their quota is whole).
+    const meIds = DASHBOARD_ONLY
+      ? []
+      : Array.from({ length: ME_CLIENTS * (ROUNDS + 1) }, (_, i) => `bench-me-${String(i).padStart(5, '0')}`);
+    const meTokens = [...(await createClients(app, meIds, 1)).values()].flat();
     const rawBurstIds = Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-rawburst-${String(i).padStart(5, '0')}`);
     await insertClients(mainUrl, rawBurstIds);
     const [listToken] = (await createClients(app, ['bench-list'], 1)).get('bench-list')!;
@@ -921,6 +926,7 @@ async function main(): Promise<void> {
       twin: FULL && twin ? { name: twin.name, url: twin.url, pid: twin.child.pid! } : undefined,
       only: DASHBOARD_ONLY ? 'dashboard' : undefined,
       poolTokens,
+      meTokens,
       sessionCookies,
       browsers,
       dashboardPeriods,
@@ -1047,7 +1053,7 @@ async function main(): Promise<void> {
       ...(DASHBOARD_ONLY
         ? []
         : [
-            `/me: each measurement rotates over the tokens of ${ME_CLIENTS} distinct clients, a new set each time (limits are per client: 600/min); POST and mixed load over ${poolTokens.length} clients (60 writes/min each).`,
+            `/me: each measurement rotates over the tokens of ${ME_CLIENTS} clients of its own, used by no other case (limits are per client: 600/min); a measurement with any answer other than 200 is INVALID. POST and mixed load over ${poolTokens.length} clients (60 writes/min each).`,
             `POST 20 lines: autocannon (bench/load.ts), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds interleaved with the raw pg loop (${CONNECTIONS} connections, the app's own SQL, one transaction per declaration). Deadline burst: autocannon, exactly ${poolTokens.length} POSTs of ${BURST_LINES} lines (one per client, the first of period ${burstPeriod}), ${BURST_CONCURRENCY} in flight; raw pg: the same rows for ${rawBurstIds.length} other clients, ${BURST_CONCURRENCY} connections.`,
           ]),
       'CPU ms/req: CPU time of the measured process per response (from /proc); machine cores: what the whole machine used meanwhile (service, wrk, PostgreSQL and everyone else), of nproc.',

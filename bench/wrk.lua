@@ -1,10 +1,17 @@
 -- The wrk script of bench/run.ts (yardstick cases): GET wrk.path, rotating over request header sets.
 -- args[1]: a file with one header set per line, fields separated by tabs ("Name: value\tName: value");
 -- an empty line is a request with no extra header. The requests are built once, in init.
--- done() prints one line "WRK_RESULT {json}" that run.ts reads.
+-- response() counts every answer other than 200 ("other": a 304, a 429, a redirect are not what
+-- the case measures); done() prints one line "WRK_RESULT {json}" that run.ts reads.
 
 local prepared = {}
 local sent = 0
+other = 0
+local threads = {}
+
+function setup(thread)
+  table.insert(threads, thread)
+end
 
 function init(args)
   for line in io.lines(args[1]) do
@@ -22,11 +29,17 @@ function request()
   return prepared[(sent % #prepared) + 1]
 end
 
+function response(status)
+  if status ~= 200 then other = other + 1 end
+end
+
 function done(summary, latency, _)
+  local o = 0
+  for _, t in ipairs(threads) do o = o + t:get("other") end
   local e = summary.errors
   io.write(string.format(
     'WRK_RESULT {"requests":%d,"duration_us":%d,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
-      '"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d}\n',
+      '"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d,"other":%d}\n',
     summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, o))
 end

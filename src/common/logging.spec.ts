@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { loadConfig } from '../config/config.js';
@@ -106,5 +107,57 @@ describe('lines written while a request is handled', () => {
       expect.not.objectContaining({ request_id: expect.anything() }),
       expect.objectContaining({ request_id: 'own', msg: 'own id' }),
     ]);
+  });
+});
+
+describe("a request's line", () => {
+  type Fields = { method: string; url: string; headers: Record<string, string>; clientId?: string };
+  /** A finished request as the HTTP server hands it over, with what its line reads. */
+  function finished(fields: Fields, status: number) {
+    const req = { readableAborted: false, ...fields };
+    const res = Object.assign(new EventEmitter(), { req, statusCode: status, writableEnded: true });
+    return { req, res };
+  }
+  const capture = () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    return { lines, requestLog: new RequestLog(loadConfig({ ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info' }), stream) };
+  };
+
+  it.each<[string, Fields, number]>([
+    ['a client', { method: 'GET', url: '/api/v1/me?x=1', headers: { 'user-agent': 'curl/8 "q"' }, clientId: 'acme' }, 200],
+    ['no user agent, no route, no client', { method: 'POST', url: '/nowhere', headers: {} }, 404],
+    [
+      'a token-shaped client id, an address in the user agent',
+      { method: 'GET', url: '/', headers: { 'user-agent': 'bot (ops@exemple.fr)' }, clientId: `abc_${'A'.repeat(32)}_BBBBBB` },
+      200,
+    ],
+    [
+      'a token and an address in the URL',
+      { method: 'GET', url: `/x?t=eprc_${'A'.repeat(32)}_BBBBBB&m=a@b.fr&k=${ADMIN}`, headers: {} },
+      200,
+    ],
+  ])('is the line pino writes for it (%s), built without pino', (_, fields, status) => {
+    const { lines, requestLog } = capture();
+    const { req, res } = finished(fields, status);
+    if (fields.clientId) RequestLog.setRoute(req as never, '/api/v1/me');
+    const id = requestLog.start(req as never, res as never);
+    res.emit('close');
+    res.emit('close');
+    requestLog.logger.info(
+      { request_id: id, req, route: fields.clientId ? '/api/v1/me' : undefined, client_id: fields.clientId, res, duration_ms: 0 },
+      'request completed',
+    );
+    expect(lines).toHaveLength(2);
+    const [built, pinos] = lines.map((l) => l.replace(/"time":\d+/, '"time":0').replace(/"duration_ms":\d+/, '"duration_ms":0'));
+    expect(built).toBe(pinos);
+    expect(built).not.toContain(ADMIN);
+    expect(built).not.toMatch(/a@b\.fr|ops@/);
+    expect(built).not.toContain('A'.repeat(32));
   });
 });

@@ -98,17 +98,61 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/**
- * Standard output through a buffer: the request lines of a busy minute go out a few kilobytes per
- * write instead of one write each. A line waits at most a second (periodic flush), and what is
- * buffered is written synchronously when the process exits (pino flushes on `exit`, which the
- * graceful stop and every fatal start-up error reach through process.exit).
- */
-export const STDOUT_BUFFER_BYTES = 4096;
+/** A batch of log lines goes to stdout when it holds this many characters, or after STDOUT_FLUSH_MS. */
+export const STDOUT_BATCH_CHARS = 64 * 1024;
 export const STDOUT_FLUSH_MS = 1000;
 
-function bufferedStdout(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: STDOUT_BUFFER_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+/** The batches to write before the process exits. */
+const unwritten = new Set<BatchedStdout>();
+let flushesOnExit = false;
+
+/**
+ * Standard output through a batch: lines are gathered as strings and handed to pino's asynchronous
+ * destination (sonic-boom) as one string of up to STDOUT_BATCH_CHARS, so that a busy second is a
+ * few writes, and sonic-boom's work per write (measuring and appending to its buffer) is done once a
+ * batch, not once a line. A line waits at most STDOUT_FLUSH_MS. When the process exits
+ * (process.exit: the graceful stop, a fatal start-up error; an uncaught exception) what is gathered
+ * and what sonic-boom holds are written synchronously. A SIGKILL loses what is not written yet: at
+ * most the last second's lines (docs/operations.md).
+ */
+export class BatchedStdout implements DestinationStream {
+  private lines: string[] = [];
+  private chars = 0;
+  private readonly out = pino.destination({ dest: 1, sync: false });
+
+  constructor() {
+    setInterval(() => this.flush(), STDOUT_FLUSH_MS).unref();
+    unwritten.add(this);
+    if (!flushesOnExit) {
+      flushesOnExit = true;
+      process.on('exit', () => {
+        for (const batch of unwritten) batch.flushSync();
+      });
+    }
+  }
+
+  write(line: string): void {
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= STDOUT_BATCH_CHARS) this.flush();
+  }
+
+  /** Hands the gathered lines to sonic-boom, which writes them asynchronously (pino's `logger.flush(cb)` calls it). */
+  flush(done?: (error?: Error) => void): void {
+    if (this.chars > 0) {
+      const batch = this.lines.join('');
+      this.lines = [];
+      this.chars = 0;
+      this.out.write(batch);
+    }
+    if (done) this.out.flush(done);
+  }
+
+  /** Writes everything now (at exit). */
+  flushSync(): void {
+    this.flush();
+    this.out.flushSync();
+  }
 }
 
 /** pino's options: levels, the request serializer, the last scrub of every line, the request id of lines written during a request. */
@@ -146,9 +190,11 @@ function withRequestId(line: Record<string, unknown>, id: string | undefined): o
 }
 
 const STARTED = Symbol('requestLogStarted');
+const LOG = Symbol('requestLog');
 const ROUTE = Symbol('requestLogRoute');
 const METRICS_ROUTE = Symbol('metricsRoute');
 type LoggedRequest = IncomingMessage & {
+  originalUrl?: string;
   id?: unknown;
   route?: { path?: string };
   baseUrl?: string;
@@ -156,7 +202,15 @@ type LoggedRequest = IncomingMessage & {
   [ROUTE]?: string;
   [METRICS_ROUTE]?: string;
 };
-type LoggedResponse = ServerResponse & { err?: Error };
+type LoggedResponse = ServerResponse & { err?: Error; [STARTED]?: number; [LOG]?: RequestLog };
+
+function endOnClose(this: LoggedResponse): void {
+  this[LOG]?.end(this);
+}
+
+function endOnError(this: LoggedResponse, error: Error): void {
+  this[LOG]?.end(this, error);
+}
 
 /** The matched route template (Express's, or the one a middleware answered for), if any. */
 function routeOf(req: LoggedRequest): string | undefined {
@@ -179,15 +233,26 @@ function routeOf(req: LoggedRequest): string | undefined {
  */
 export class RequestLog {
   readonly logger: Logger;
+  private readonly stream: DestinationStream;
   private readonly infoEnabled: boolean;
+  /** What pino writes before a line's own fields: `{"level":30`, `,"time":…` (its time function), `,"pid":…,"hostname":…`. */
+  private readonly infoPrefix: string;
+  private readonly time: () => string;
+  private readonly bindings: string;
 
   constructor(
     config: AppConfig,
     stream?: DestinationStream,
     private readonly metrics?: Metrics,
   ) {
-    this.logger = pino(loggerOptions(config), stream ?? bufferedStdout());
+    this.stream = stream ?? new BatchedStdout();
+    this.logger = pino(loggerOptions(config), this.stream);
     this.infoEnabled = this.logger.isLevelEnabled('info');
+    const symbols = pino.symbols;
+    const own = this.logger as unknown as Record<symbol, unknown>;
+    this.time = own[symbols.timeSym] as () => string;
+    this.infoPrefix = `${(own[symbols.lsCacheSym] as Record<number, string>)[this.logger.levels.values.info!]}`;
+    this.bindings = own[symbols.chindingsSym] as string;
   }
 
   /** For LoggerModule: this logger, and no middleware of its own (`forRoutes` empty). */
@@ -200,27 +265,30 @@ export class RequestLog {
    * line for when the response is done. Returns the id; sending it (X-Request-Id) is the caller's.
    */
   start(req: IncomingMessage, res: ServerResponse): string {
-    const logged = req as LoggedRequest;
     const id = requestIdOf(req);
-    logged.id = id;
-    const started = Date.now();
-    (res as ServerResponse & { [STARTED]?: number })[STARTED] = started;
-    let done = false;
-    const end = (error?: Error) => {
-      if (done) return;
-      done = true;
-      // The route template (a request no route matched is one label, never its path).
-      this.metrics?.observeRequest(
-        req.method ?? '',
-        logged[METRICS_ROUTE] ?? routeOf(logged) ?? '(unmatched)',
-        res.statusCode,
-        (Date.now() - started) / 1000,
-      );
-      this.write(logged, res as LoggedResponse, id, error);
-    };
-    res.once('close', () => end());
-    res.on('error', end);
+    (req as LoggedRequest).id = id;
+    const logged = res as LoggedResponse;
+    logged[STARTED] = Date.now();
+    logged[LOG] = this;
+    // Listeners shared by every response (no closure per request); the first of them writes the line.
+    res.on('close', endOnClose);
+    res.on('error', endOnError);
     return id;
+  }
+
+  /** The response is done (closed, or failed): its metrics and its line, once. */
+  end(res: LoggedResponse, error?: Error): void {
+    if (res[LOG] === undefined) return;
+    res[LOG] = undefined;
+    const req = res.req as LoggedRequest;
+    // The route template (a request no route matched is one label, never its path).
+    this.metrics?.observeRequest(
+      req.method ?? '',
+      req[METRICS_ROUTE] ?? routeOf(req) ?? '(unmatched)',
+      res.statusCode,
+      (Date.now() - res[STARTED]!) / 1000,
+    );
+    this.write(req, res, req.id as string, error);
   }
 
   /** Runs the rest of a request in its context: every line written meanwhile carries its id. */
@@ -241,13 +309,27 @@ export class RequestLog {
     const status = res.statusCode;
     const failed = error ?? res.err ?? (status >= 500 ? new Error(`failed with status code ${status}`) : undefined);
     if (failed === undefined && !this.infoEnabled) return;
-    const started = (res as ServerResponse & { [STARTED]?: number })[STARTED]!;
-    const line = { request_id: id, req, route: routeOf(req), client_id: req.clientId, res, duration_ms: Date.now() - started };
+    const started = res[STARTED]!;
+    const route = routeOf(req);
     if (failed !== undefined) {
+      const line = { request_id: id, req, route, client_id: req.clientId, res, duration_ms: Date.now() - started };
       // Keep the log free of anything a client sent in a message.
       this.logger.error({ ...line, err: failed }, `request failed with ${status}`);
-    } else {
-      this.logger.info(line, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
+      return;
     }
+    // The line pino would write for logger.info({ request_id, req, route, client_id, res, duration_ms }, msg),
+    // built as one string: no object, serializer or mixin per request. Only the URL, the user agent and the
+    // client id can hold what a client wrote (the request id is kept only when plain and token-free, the
+    // route is a template, the rest is the service's): they are scrubbed as pino's hook scrubs a line.
+    const userAgent = req.headers['user-agent'];
+    this.stream.write(
+      `${this.infoPrefix}${this.time()}${this.bindings},"request_id":${JSON.stringify(id)}` +
+        `,"req":{"method":${JSON.stringify(req.method)},"url":${JSON.stringify(scrubTokens(req.originalUrl ?? req.url ?? ''))}` +
+        `${userAgent === undefined ? '' : `,"user_agent":${JSON.stringify(scrubTokens(userAgent))}`}}` +
+        `${route === undefined ? '' : `,"route":${JSON.stringify(route)}`}` +
+        `${req.clientId === undefined ? '' : `,"client_id":${JSON.stringify(scrubTokens(req.clientId))}`}` +
+        `,"res":{"status":${status}},"duration_ms":${Date.now() - started}` +
+        `,"msg":"${!req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
+    );
   }
 }

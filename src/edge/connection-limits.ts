@@ -44,6 +44,17 @@ interface Tracked {
   stalledSince?: number;
 }
 
+const BUSY = Symbol('connectionBusy');
+type BusyResponse = ServerResponse & { [BUSY]?: Tracked };
+
+/** A response's `close` listener, one for all (no closure per request): its connection has one request less under way. */
+function notBusy(this: BusyResponse): void {
+  const tracked = this[BUSY];
+  if (tracked === undefined) return;
+  this[BUSY] = undefined;
+  tracked.busy -= 1;
+}
+
 /** Whether an address is a proxy TRUST_PROXY trusts (Express's compiled `trust proxy`, asked about the peer: hop 0). */
 export type TrustsProxy = (address: string, hop: number) => boolean;
 
@@ -139,7 +150,8 @@ export function boundConnections(server: Server, limits = CONNECTION_LIMITS, tru
     const tracked = sockets.get(req.socket);
     if (!tracked) return;
     tracked.busy += 1;
-    res.once('close', () => (tracked.busy -= 1));
+    (res as BusyResponse)[BUSY] = tracked;
+    res.on('close', notBusy);
   });
   const check = setInterval(() => {
     const now = Date.now();

@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/config.js';
 import { type CONNECTION_LIMITS, InFlightByAddress, type TrustsProxy } from './connection-limits.js';
 import type { MeFromMemory } from './me-from-memory.js';
 import type { PublicFiles } from './public-files.js';
-import { precomputedSecurityHeaders } from './security-headers.js';
+import { securityHeaderList } from './security-headers.js';
 
 export interface EdgeParts {
   config: AppConfig;
@@ -25,16 +25,17 @@ export interface EdgeParts {
 /**
  * The HTTP server's request listener: what every request meets before Express and Nest, in order:
  * 1. its request id and log line (RequestLog); 2. the public files (reference files, site pages) from
- * memory with prebuilt headers (PublicFiles); 3. helmet's headers, computed once, and `X-Request-Id`;
- * 4. behind a trusted proxy, the in-flight requests of each forwarded address (connection-limits.ts);
- * 5. `GET /api/v1/me` from memory when it can be (MeFromMemory); 6. Express, then Nest's pipeline.
+ * memory with prebuilt headers (PublicFiles); 3. behind a trusted proxy, the in-flight requests of each
+ * forwarded address (connection-limits.ts); 4. `GET /api/v1/me` from memory when it can be
+ * (MeFromMemory), one writeHead with every header; 5. helmet's headers, computed once, and
+ * `X-Request-Id`, then Express and Nest's pipeline.
  * Also returns Express's compiled TRUST_PROXY, which the server's connection limits share.
  */
 export function edgeHandler({ config, requestLog, files, me, app, draining, connectionLimits }: EdgeParts): {
   listener: RequestListener;
   trustsProxy: TrustsProxy;
 } {
-  const security = Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
+  const security = securityHeaderList();
   // `req.ip` as Express computes it (TRUST_PROXY), for a request answered before Express.
   const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
   // Express's compiled `trust proxy` is always a function.
@@ -50,13 +51,12 @@ export function edgeHandler({ config, requestLog, files, me, app, draining, conn
         RequestLog.setRoute(req, file, '(public files)');
         return;
       }
-      res.setHeader('X-Request-Id', id);
-      for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
-      if (!inFlight.admit(req, res, (refused) => tooManyInFlight(config, refused, id, max))) return;
-      if (me.answer(req, res, () => proxyAddr(req, trust))) return;
+      if (!inFlight.admit(req, res, (refused) => tooManyInFlight(config, refused, id, max, security))) return;
+      if (me.answer(req, res, () => proxyAddr(req, trust), id)) return;
+      setEdgeHeaders(res, id, security);
     } catch (error) {
       // Outside Express and Nest, so no exception filter: the same generic 500 as ProblemFilter's.
-      failedAtTheEdge(config, req, res, id, error);
+      failedAtTheEdge(config, req, res, id, error, security);
       return;
     }
     requestLog.run(id, () => app(req as express.Request, res as express.Response));
@@ -64,8 +64,14 @@ export function edgeHandler({ config, requestLog, files, me, app, draining, conn
   return { listener, trustsProxy };
 }
 
+/** `X-Request-Id` and the security headers, on a response the edge does not answer with one writeHead of its own. */
+function setEdgeHeaders(res: ServerResponse, id: string, security: string[]): void {
+  res.setHeader('X-Request-Id', id);
+  for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+}
+
 /** 429 for a forwarded client address with too many requests in flight (InFlightByAddress); the connection is closed after it. */
-function tooManyInFlight(config: AppConfig, res: ServerResponse, id: string, max: number): void {
+function tooManyInFlight(config: AppConfig, res: ServerResponse, id: string, max: number, security: string[]): void {
   const body = JSON.stringify({
     type: `${config.publicBaseUrl}/problems/rate-limited`,
     title: PROBLEM_TYPES.rate_limited.title,
@@ -75,12 +81,20 @@ function tooManyInFlight(config: AppConfig, res: ServerResponse, id: string, max
     code: 'rate_limited',
   });
   res.shouldKeepAlive = false;
+  setEdgeHeaders(res, id, security);
   res.writeHead(429, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' });
   res.end(body);
 }
 
 /** A 500 problem+json (with only the request id) for an error at the edge; the error goes to the request's log line. */
-function failedAtTheEdge(config: AppConfig, req: IncomingMessage, res: ServerResponse, id: string, error: unknown): void {
+function failedAtTheEdge(
+  config: AppConfig,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+  error: unknown,
+  security: string[],
+): void {
   (res as ServerResponse & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
   if (res.headersSent) {
     res.destroy();
@@ -94,6 +108,7 @@ function failedAtTheEdge(config: AppConfig, req: IncomingMessage, res: ServerRes
     instance: `urn:request:${id}`,
     code: 'internal_error',
   });
+  setEdgeHeaders(res, id, security);
   res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': id });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

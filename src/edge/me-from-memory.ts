@@ -10,6 +10,7 @@ import { FailedAuthentications } from '../rate-limit/failed-authentications.js';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-rate-limit.store.js';
 import { quotaHeaders, RATE_LIMITS, type RateLimits } from '../rate-limit/rate-limits.js';
 import { CLIENT_QUOTA, rateLimitKey, tracker } from '../rate-limit/throttlers.js';
+import { securityHeaderList } from './security-headers.js';
 
 /** The route answered here, as the request log names it. */
 export const ME_PATH = '/api/v1/me';
@@ -27,22 +28,44 @@ export const ME_PATH = '/api/v1/me';
 export class MeFromMemory {
   /** Requests answered here (the others went on to Nest's route). */
   answered = 0;
-  /** The JSON of each kept authentication's account (the kept objects are frozen: it cannot change). */
-  private readonly bodies = new WeakMap<VerifiedClient, string>();
+  /** What each kept authentication's answer needs, made once (the kept objects are frozen: it cannot change). */
+  private readonly answers = new WeakMap<VerifiedClient, KeptAnswer>();
+  /**
+   * Every answer's headers as `[name, value, …]` for writeHead, in the order the route sends them (the
+   * edge's, the guard's, res.json's); the request id, the quota left and the length are filled in.
+   */
+  private readonly headers: string[];
 
   constructor(
     private readonly tokens: ClientTokenVerifier,
     private readonly failures: FailedAuthentications,
     private readonly store: PostgresRateLimitStore,
     @Inject(RATE_LIMITS) private readonly limits: RateLimits,
-  ) {}
+  ) {
+    this.headers = [
+      'X-Request-Id',
+      '',
+      ...securityHeaderList(),
+      'Cache-Control',
+      'no-store',
+      'RateLimit-Policy',
+      quotaHeaders(CLIENT_QUOTA, limits.client, 0, 0)[0],
+      'RateLimit',
+      '',
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      '',
+    ];
+  }
 
   /**
    * Answers the request if it can, and says so; otherwise does nothing to it (the caller hands it
    * on). `address`: the client's address as Express would give it (`req.ip`, TRUST_PROXY applied).
+   * `id`: the request's id (X-Request-Id). One writeHead with every header, no header set before.
    */
-  answer(req: IncomingMessage & RequestWithClient, res: ServerResponse, address: () => string): boolean {
-    if (req.method !== 'GET' || req.url !== ME_PATH || req.headersDistinct.authorization?.length !== 1) return false;
+  answer(req: IncomingMessage & RequestWithClient, res: ServerResponse, address: () => string, id: string): boolean {
+    if (req.method !== 'GET' || req.url !== ME_PATH || !hasOneAuthorization(req.rawHeaders)) return false;
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
     let token: string;
     try {
@@ -53,21 +76,42 @@ export class MeFromMemory {
     if (this.failures.isOverLimit(address())) return false;
     const client = this.tokens.verifyKept(token);
     if (client === undefined) return false;
-    const quota = this.store.hitIfFresh(rateLimitKey(CLIENT_QUOTA, tracker({ [AUTHENTICATED_CLIENT]: client })), this.limits.client);
+    let kept = this.answers.get(client);
+    if (kept === undefined) {
+      const body = JSON.stringify(AccountDto.fromAccount(client.account));
+      const quotaKey = rateLimitKey(CLIENT_QUOTA, tracker({ [AUTHENTICATED_CLIENT]: client }));
+      kept = { quotaKey, body, length: String(Buffer.byteLength(body)) };
+      this.answers.set(client, kept);
+    }
+    const quota = this.store.hitIfFresh(kept.quotaKey, this.limits.client);
     if (quota === undefined) return false;
     req.clientId = client.clientId; // for the request log line
     RequestLog.setRoute(req, ME_PATH);
-    let body = this.bodies.get(client);
-    if (body === undefined) this.bodies.set(client, (body = JSON.stringify(AccountDto.fromAccount(client.account))));
-    res.setHeader('Cache-Control', 'no-store');
-    const [policy, remaining] = quotaHeaders(CLIENT_QUOTA, this.limits.client, quota.hits, quota.secondsLeft);
-    res.setHeader('RateLimit-Policy', policy);
-    res.setHeader('RateLimit', remaining);
-    // As Express's res.json writes them.
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.end(body);
+    const headers = this.headers.slice();
+    headers[1] = id;
+    headers[headers.length - 5] = quotaHeaders(CLIENT_QUOTA, this.limits.client, quota.hits, quota.secondsLeft)[1];
+    headers[headers.length - 1] = kept.length;
+    res.writeHead(200, headers);
+    res.end(kept.body);
     this.answered++;
     return true;
   }
+}
+
+interface KeptAnswer {
+  /** The client quota's counter. */
+  quotaKey: string;
+  body: string;
+  /** Its Content-Length. */
+  length: string;
+}
+
+/** Exactly one Authorization header (Node keeps only the first in `req.headers`). */
+function hasOneAuthorization(rawHeaders: string[]): boolean {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count++;
+  }
+  return count === 1;
 }

@@ -37,3 +37,8 @@ export function precomputedSecurityHeaders(): OutgoingHttpHeaders {
   computed = headers;
   return { ...headers };
 }
+
+/** The same as `[name, value, name, value…]`, as writeHead and a loop of setHeader take them. */
+export function securityHeaderList(): string[] {
+  return Object.entries(precomputedSecurityHeaders()).flatMap(([name, value]) => [name, String(value)]);
+}
