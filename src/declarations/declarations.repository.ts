@@ -56,10 +56,11 @@ export interface NewDeclaration {
 }
 
 /**
- * The last statement of a period's transaction, sent with its COMMIT in one round trip (a simple-protocol
- * query of two statements, hence its values as literals escaped by `pg`): `insert`, for a revision that
- * nothing else is written with. The revision it supersedes is the one read under the lock, or nothing is
- * stored: ck_declarations_supersedes_previous refuses a revision n > 1 that supersedes nothing, and the
+ * The last statement of a period's transaction sent with its COMMIT in one round trip, for a revision
+ * that nothing else is written with: `insert`, run by EXECUTE of the plan the connection prepared for
+ * it (PreparedStatements.executeThen; the first time on a connection, the insert and then COMMIT).
+ * The revision it supersedes is the one read under the lock, or nothing is stored:
+ * ck_declarations_supersedes_previous refuses a revision n > 1 that supersedes nothing, and the
  * partial unique index a second current revision. An error skips the COMMIT (the transaction is rolled back).
  */
 export interface LastWrite {
@@ -208,19 +209,6 @@ function insertValues(declaration: NewDeclaration, lines: ValidLine[], audit: Au
   ];
 }
 
-/** A statement's text with its placeholders replaced by the values as SQL literals (strings escaped by `pg`). */
-function literally(text: string, values: unknown[]): string {
-  return text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
-}
-
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return pg.escapeLiteral(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(',')}]`;
-  throw new Error(`no SQL literal for ${typeof value}`);
-}
-
 /** See `findRecord`. */
 const FIND_RECORD: Statement = {
   name: 'declarations.find-record',
@@ -276,11 +264,15 @@ export class DeclarationsRepository {
     let committed = false;
     const lastly: LastWrite = {
       insertAndCommit: async (declaration, lines, audit) => {
-        const [inserted] = (await connection.query(
-          `${literally(INSERT.text, insertValues(declaration, lines, audit))}; COMMIT`,
-        )) as unknown as pg.QueryResult<DeclarationRecord>[];
+        const rows = await this.statements.executeThen<DeclarationRecord>(
+          connection,
+          INSERT,
+          insertValues(declaration, lines, audit),
+          'COMMIT',
+        );
+        if (rows === undefined) return this.insert(runner.manager, declaration, lines, audit);
         committed = true;
-        return this.additive(inserted!.rows[0]!);
+        return this.additive(rows[0]!);
       },
     };
     try {
