@@ -749,6 +749,10 @@ async function main(): Promise<void> {
       ? []
       : Array.from({ length: ME_CLIENTS * (ROUNDS + 1) }, (_, i) => `bench-me-${String(i).padStart(5, '0')}`);
     const meTokens = [...(await createClients(app, meIds, 1)).values()].flat();
+    // The burst's and the 20-line POST case's own clients: no other case spends their quotas (60 writes, 600
+    // requests a minute each) in the minute before them. BENCH_ONLY=dashboard has neither.
+    const burstIds = DASHBOARD_ONLY ? [] : Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-burst-${String(i).padStart(5, '0')}`);
+    const burstTokens = [...(await createClients(app, burstIds, 1)).values()].flat();
     const rawBurstIds = Array.from({ length: BURST_CLIENTS }, (_, i) => `bench-rawburst-${String(i).padStart(5, '0')}`);
     await insertClients(mainUrl, rawBurstIds);
     const [listToken] = (await createClients(app, ['bench-list'], 1)).get('bench-list')!;
@@ -927,6 +931,7 @@ async function main(): Promise<void> {
       only: DASHBOARD_ONLY ? 'dashboard' : undefined,
       poolTokens,
       meTokens,
+      burstTokens,
       sessionCookies,
       browsers,
       dashboardPeriods,
@@ -1053,8 +1058,8 @@ async function main(): Promise<void> {
       ...(DASHBOARD_ONLY
         ? []
         : [
-            `/me: each measurement rotates over the tokens of ${ME_CLIENTS} clients of its own, used by no other case (limits are per client: 600/min); a measurement with any answer other than 200 is INVALID. POST and mixed load over ${poolTokens.length} clients (60 writes/min each).`,
-            `POST 20 lines: autocannon (bench/load.ts), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds interleaved with the raw pg loop (${CONNECTIONS} connections, the app's own SQL, one transaction per declaration). Deadline burst: autocannon, exactly ${poolTokens.length} POSTs of ${BURST_LINES} lines (one per client, the first of period ${burstPeriod}), ${BURST_CONCURRENCY} in flight; raw pg: the same rows for ${rawBurstIds.length} other clients, ${BURST_CONCURRENCY} connections.`,
+            `/me: each measurement rotates over the tokens of ${ME_CLIENTS} clients of its own, used by no other case (limits are per client: 600/min); a measurement with any answer other than 200 is INVALID. Mixed load over ${poolTokens.length} clients (60 writes/min each); the burst, then the 20-line POST, over ${burstTokens.length} clients of their own (no other case spends their quotas).`,
+            `POST 20 lines: autocannon (bench/load.ts), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds interleaved with the raw pg loop (${CONNECTIONS} connections, the app's own SQL, one transaction per declaration). Deadline burst: autocannon, exactly ${burstTokens.length} POSTs of ${BURST_LINES} lines (one per client, the first of period ${burstPeriod}), ${BURST_CONCURRENCY} in flight; raw pg: the same rows for ${rawBurstIds.length} other clients, ${BURST_CONCURRENCY} connections.`,
           ]),
       'CPU ms/req: CPU time of the measured process per response (from /proc); machine cores: what the whole machine used meanwhile (service, wrk, PostgreSQL and everyone else), of nproc.',
     ];
@@ -1099,7 +1104,7 @@ async function main(): Promise<void> {
           wrk_connections: WRK_CONNECTIONS,
           seconds: YARDSTICK_SECONDS,
           me_clients: ME_CLIENTS,
-          burst: { clients: poolTokens.length, lines: BURST_LINES, concurrency: BURST_CONCURRENCY },
+          burst: { clients: burstTokens.length, lines: BURST_LINES, concurrency: BURST_CONCURRENCY },
         },
         big_post_connections: [BIG_POST_CONNECTIONS, BIG_POST_CONNECTIONS_LOADED],
         memory_seconds: MEMORY_SECONDS,

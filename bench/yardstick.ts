@@ -194,10 +194,15 @@ export interface YardContext {
   shipped: YardService;
   /** For information: the twin of bench/serve.ts (warn, raised limits) serving GET /bench/baseline. */
   twin?: YardService;
-  /** One token each of BURST_CLIENTS confirmed clients (the burst, the 20-line POST and the mixed load spread over them). */
+  /** One token each of BURST_CLIENTS confirmed clients (the dashboard's and the mixed load spread over them). */
   poolTokens: string[];
   /** One token each of ME_CLIENTS × (rounds + 1) other confirmed clients: /me's only. */
   meTokens: string[];
+  /**
+   * One token each of BURST_CLIENTS other clients: the burst's (one declaration each), then the 20-line
+   * POST's (a few each within the minute); no other case spends their quotas before them.
+   */
+  burstTokens: string[];
   /** The `Cookie` header of a dashboard session of each of DASHBOARD_CLIENTS of those clients. */
   sessionCookies: string[];
   /** Signed-in browsers (session and CSRF cookies, the form's token) of DASHBOARD_POST_CLIENTS other clients. */
@@ -407,10 +412,10 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     url: ctx.shipped.url,
     connections: BURST_CONCURRENCY,
     seconds: 0,
-    amount: ctx.poolTokens.length,
-    plan: { kind: 'post', tokens: ctx.poolTokens, periods: [ctx.burstPeriod], lines },
+    amount: ctx.burstTokens.length,
+    plan: { kind: 'post', tokens: ctx.burstTokens, periods: [ctx.burstPeriod], lines },
   });
-  log(`deadline burst: ${ctx.poolTokens.length} clients × 1 declaration of ${BURST_LINES} lines, ${BURST_CONCURRENCY} at a time…`);
+  log(`deadline burst: ${ctx.burstTokens.length} clients × 1 declaration of ${BURST_LINES} lines, ${BURST_CONCURRENCY} at a time…`);
   await ctx.waitForQuiet();
   const burstApp = await ctx.measured(burstJob(BURST_LINES));
   log(
@@ -452,7 +457,7 @@ export async function runYardstick(ctx: YardContext): Promise<YardResult> {
     url: ctx.shipped.url,
     connections: ctx.postConnections,
     seconds,
-    plan: { kind: 'post', tokens: ctx.poolTokens, periods: ctx.periods.filter((p) => p !== ctx.burstPeriod), lines: 20 },
+    plan: { kind: 'post', tokens: ctx.burstTokens, periods: ctx.periods.filter((p) => p !== ctx.burstPeriod), lines: 20 },
   });
   const rawJob = (seconds: number): Job => ({
     kind: 'raw',

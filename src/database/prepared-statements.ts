@@ -1,5 +1,5 @@
 import { Global, Injectable, Module, type OnModuleInit } from '@nestjs/common';
-import type pg from 'pg';
+import pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
@@ -44,6 +44,39 @@ export class PreparedStatements implements OnModuleInit {
     const result = await client.query({ ...(this.named ? { name: statement.name } : {}), text: statement.text, values });
     return result.rows as T[];
   }
+
+  /**
+   * `statement` with `values`, then `then` (e.g. `COMMIT`), in one round trip: the simple-protocol query
+   * `EXECUTE <statement>(<values>); <then>`, which runs the plan this connection prepared for
+   * `statement` (the values as quoted literals, which PostgreSQL reads as it reads a parameter's text).
+   * Undefined, with nothing sent, if the connection has not prepared it yet (or on PGlite).
+   */
+  async executeThen<T>(connection: pg.PoolClient, statement: Statement, values: unknown[], then: string): Promise<T[] | undefined> {
+    const prepared = (connection as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+    if (!this.named || prepared?.[statement.name] !== statement.text) return undefined;
+    const [result] = (await connection.query(
+      `EXECUTE ${escapeIdentifier(statement.name)}(${values.map(parameterLiteral).join(', ')}); ${then}`,
+    )) as unknown as pg.QueryResult[];
+    return result!.rows as T[];
+  }
+}
+
+const { escapeIdentifier, escapeLiteral } = pg;
+
+/** A value as the text `pg` would send for it as a parameter, quoted (arrays of strings and nulls, strings, finite numbers, null). */
+function parameterLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return escapeLiteral(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return escapeLiteral(String(value));
+  if (Array.isArray(value)) return escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
+  throw new Error(`no literal for a parameter of type ${typeof value}`);
+}
+
+function arrayElement(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
+    return `"${String(value).replace(/[\\"]/g, '\\$&')}"`;
+  throw new Error(`no literal for an array element of type ${typeof value}`);
 }
 
 /** One instance for the app (it asks the server's version once). */

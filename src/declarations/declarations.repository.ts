@@ -55,6 +55,18 @@ export interface NewDeclaration {
   unitsSold: UnitsSold[];
 }
 
+/**
+ * The last statement of a period's transaction sent with its COMMIT in one round trip, for a revision
+ * that nothing else is written with: `insert`, run by EXECUTE of the plan the connection prepared for
+ * it (PreparedStatements.executeThen; the first time on a connection, the insert and then COMMIT).
+ * The revision it supersedes is the one read under the lock, or nothing is stored:
+ * ck_declarations_supersedes_previous refuses a revision n > 1 that supersedes nothing, and the
+ * partial unique index a second current revision. An error skips the COMMIT (the transaction is rolled back).
+ */
+export interface LastWrite {
+  insertAndCommit(declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord>;
+}
+
 /** The `submitted_by` JSON the insert stores; a token's prefix is added there from its row. */
 function submittedByJson(submitter: Submitter): string {
   switch (submitter.type) {
@@ -171,6 +183,32 @@ const INSERT: Statement = {
          SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
 };
 
+/** The values of `INSERT`'s placeholders. */
+function insertValues(declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): unknown[] {
+  return [
+    declaration.clientId,
+    declaration.period,
+    declaration.revision,
+    declaration.supersedes,
+    declaration.receipt,
+    declaration.contentHash,
+    lines.map((l) => l.stream),
+    lines.map((l) => l.material),
+    lines.map((l) => l.materialCode),
+    lines.map((l) => l.unit),
+    lines.map((l) => l.quantity),
+    declaration.catalogueVersion,
+    declaration.mode,
+    submittedByJson(declaration.submitter),
+    declaration.declaredByName,
+    JSON.stringify(declaration.unitsSold),
+    audit.actorType,
+    audit.operatorId,
+    audit.actorName,
+    audit.requestId,
+  ];
+}
+
 /** See `findRecord`. */
 const FIND_RECORD: Statement = {
   name: 'declarations.find-record',
@@ -218,19 +256,33 @@ export class DeclarationsRepository {
   async withPeriodLock<T>(
     scope: DataScope,
     period: string,
-    work: (manager: EntityManager, current: DeclarationRecord | undefined) => Promise<T>,
+    work: (manager: EntityManager, current: DeclarationRecord | undefined, lastly: LastWrite) => Promise<T>,
   ): Promise<T> {
     if (!PERIOD.test(period) || !['live', 'test'].includes(scope.mode)) throw new Error(`not a period or mode: ${period} ${scope.mode}`);
     const runner = this.dataSource.createQueryRunner();
     const connection = (await runner.connect()) as pg.PoolClient;
+    let committed = false;
+    const lastly: LastWrite = {
+      insertAndCommit: async (declaration, lines, audit) => {
+        const rows = await this.statements.executeThen<DeclarationRecord>(
+          connection,
+          INSERT,
+          insertValues(declaration, lines, audit),
+          'COMMIT',
+        );
+        if (rows === undefined) return this.insert(runner.manager, declaration, lines, audit);
+        committed = true;
+        return this.additive(rows[0]!);
+      },
+    };
     try {
       const results = (await connection.query(
         `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)}); ` +
           currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`),
       )) as unknown as pg.QueryResult<DeclarationRecord>[];
       const [row] = results.at(-1)!.rows;
-      const result = await work(runner.manager, row && this.additive(row));
-      await runner.query('COMMIT');
+      const result = await work(runner.manager, row && this.additive(row), lastly);
+      if (!committed) await runner.query('COMMIT');
       return result;
     } catch (error) {
       await runner.query('ROLLBACK').catch(() => {});
@@ -283,32 +335,7 @@ export class DeclarationsRepository {
    * once the period lock is held, so that revisions of a period are in submission order.
    */
   async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord> {
-    const [record] = await this.statements.query<DeclarationRecord>(
-      INSERT,
-      [
-        declaration.clientId,
-        declaration.period,
-        declaration.revision,
-        declaration.supersedes,
-        declaration.receipt,
-        declaration.contentHash,
-        lines.map((l) => l.stream),
-        lines.map((l) => l.material),
-        lines.map((l) => l.materialCode),
-        lines.map((l) => l.unit),
-        lines.map((l) => l.quantity),
-        declaration.catalogueVersion,
-        declaration.mode,
-        submittedByJson(declaration.submitter),
-        declaration.declaredByName,
-        JSON.stringify(declaration.unitsSold),
-        audit.actorType,
-        audit.operatorId,
-        audit.actorName,
-        audit.requestId,
-      ],
-      manager,
-    );
+    const [record] = await this.statements.query<DeclarationRecord>(INSERT, insertValues(declaration, lines, audit), manager);
     // Under the period lock the revision in force cannot have changed since it was read; if it had, nothing is kept.
     if (record!.supersedes !== declaration.supersedes) throw new Error(`revision ${declaration.supersedes} was not the one in force`);
     return this.additive(record!);

@@ -16,7 +16,7 @@ import {
   type ValidDeclaration,
 } from './declaration-validator.js';
 import type { Declaration, DeclarationRecord, DeclarationsQuery, DeclarationSummary } from './declaration.js';
-import { type AuditedBy, type DataScope, DeclarationsRepository } from './declarations.repository.js';
+import { type AuditedBy, type DataScope, DeclarationsRepository, type NewDeclaration } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import type { Page } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
@@ -274,7 +274,7 @@ export class DeclarationsService {
   ): Promise<{ status: 200 | 201; declaration: DeclarationRecord; replayed: false }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current) => {
+        return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current, lastly) => {
           let record: DeclarationRecord;
           let status: 200 | 201;
           if (
@@ -287,24 +287,25 @@ export class DeclarationsService {
           } else {
             // The insert supersedes the revision in force in the same statement.
             const revision = (current?.revision ?? 0) + 1;
-            record = await this.repository.insert(
-              manager,
-              {
-                clientId: scope.clientId,
-                mode: scope.mode,
-                period: declaration.period,
-                revision,
-                supersedes: current?.id ?? null,
-                receipt: receiptFor(declaration.period, revision, scope.mode),
-                contentHash: declaration.contentHash,
-                catalogueVersion: declaration.catalogueVersion,
-                submitter: origin.submitter,
-                declaredByName: origin.declaredByName ?? null,
-                unitsSold: declaration.unitsSold,
-              },
-              declaration.lines,
-              auditedBy(scope.clientId, origin),
-            );
+            const stored: NewDeclaration = {
+              clientId: scope.clientId,
+              mode: scope.mode,
+              period: declaration.period,
+              revision,
+              supersedes: current?.id ?? null,
+              receipt: receiptFor(declaration.period, revision, scope.mode),
+              contentHash: declaration.contentHash,
+              catalogueVersion: declaration.catalogueVersion,
+              submitter: origin.submitter,
+              declaredByName: origin.declaredByName ?? null,
+              unitsSold: declaration.unitsSold,
+            };
+            const audit = auditedBy(scope.clientId, origin);
+            record =
+              options.onStored || claim
+                ? await this.repository.insert(manager, stored, declaration.lines, audit)
+                : // Nothing else to write in the transaction: the insert goes with the COMMIT.
+                  await lastly.insertAndCommit(stored, declaration.lines, audit);
             await options.onStored?.(manager, record);
             status = 201;
           }

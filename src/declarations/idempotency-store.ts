@@ -51,9 +51,32 @@ export interface Claim {
 export type ClaimOutcome =
   { kind: 'claimed'; claim: Claim } | { kind: 'replay'; status: number; body: unknown } | { kind: 'in_flight' } | { kind: 'reused' };
 
+/** See `IdempotencyStore.claim`. The sweep skips rows another transaction holds, and this request's own key (taken over below if expired). */
+const CLAIM = `
+  WITH swept AS (
+    DELETE FROM idempotency_keys WHERE (client_id, mode, key) IN (
+      SELECT client_id, mode, key FROM idempotency_keys
+       WHERE expires_at <= clock_timestamp() AND NOT (client_id = $1 AND mode = $4 AND key = $2)
+       ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+  ), claimed AS (
+    INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at, mode, owner)
+    VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}', $4, $5)
+    ON CONFLICT (client_id, mode, key) DO UPDATE
+      SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL,
+          created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner
+      WHERE k.expires_at <= clock_timestamp()
+         OR (k.state = 'in_flight' AND k.created_at < clock_timestamp() - interval '${STALE_CLAIM_AFTER}')
+         OR (k.state = 'in_flight' AND k.owner IS NOT NULL AND ${presenceGone('k.owner')})
+    RETURNING ${utcText('k.created_at')} AS "claimedAt", k.request_hash, k.state
+  )
+  SELECT "claimedAt", request_hash AS "requestHash", state, NULL::int AS status, NULL::jsonb AS body FROM claimed
+  UNION ALL
+  SELECT NULL, request_hash, state, response_status, response_body FROM idempotency_keys
+   WHERE client_id = $1 AND mode = $4 AND key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`;
+
 /**
  * `Idempotency-Key` records in PostgreSQL (shared by every replica). A request claims its key in
- * a short transaction of its own; its outcome is written in the same transaction as the
+ * a statement of its own; its outcome is written in the same transaction as the
  * declaration (`complete`), or the claim is deleted (`release`) so a failed request is not remembered.
  */
 @Injectable()
@@ -63,39 +86,23 @@ export class IdempotencyStore {
     private readonly presence: ProcessPresence,
   ) {}
 
-  /** Keys are per client and mode (`scope`): a sandbox request never meets a live key. */
+  /**
+   * Keys are per client and mode (`scope`): a sandbox request never meets a live key. One statement
+   * (its own transaction, one round trip): a batch of expired keys of any client deleted, then the key
+   * inserted, or taken over if it expired or its request died (too old, or its process is gone), or
+   * else its row read as it stands. Read in the statement's snapshot, a row another request committed
+   * since may be unseen though it kept ours out: the claim is then tried again.
+   */
   async claim(scope: DataScope, key: string, requestHash: string): Promise<ClaimOutcome> {
     const { clientId, mode } = scope;
-    // A key released between our insert and our read is free again: try once more.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const outcome = await this.dataSource.transaction(async (manager) => {
-        await this.sweep(manager);
-        // Insert, or take over a row that expired or whose request died (too old, or its process is
-        // gone); anything else is left alone.
-        const claimed: { claimedAt: string }[] = await manager.query(
-          `INSERT INTO idempotency_keys AS k (client_id, key, request_hash, state, created_at, expires_at, mode, owner)
-           VALUES ($1, $2, $3, 'in_flight', clock_timestamp(), clock_timestamp() + interval '${IDEMPOTENCY_KEY_TTL}', $4, $5)
-           ON CONFLICT (client_id, mode, key) DO UPDATE
-             SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL, response_body = NULL,
-                 created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, owner = EXCLUDED.owner
-             WHERE k.expires_at <= clock_timestamp()
-                OR (k.state = 'in_flight' AND k.created_at < clock_timestamp() - interval '${STALE_CLAIM_AFTER}')
-                OR (k.state = 'in_flight' AND k.owner IS NOT NULL AND ${presenceGone('k.owner')})
-           RETURNING ${utcText('k.created_at')} AS "claimedAt"`,
-          [clientId, key, requestHash, mode, this.presence.key ?? null],
-        );
-        if (claimed[0]) return { kind: 'claimed' as const, claim: { clientId, mode, key, claimedAt: claimed[0].claimedAt } };
-        const [row]: { requestHash: string; state: string; status: number | null; body: unknown }[] = await manager.query(
-          `SELECT request_hash AS "requestHash", state, response_status AS status, response_body AS body
-             FROM idempotency_keys WHERE client_id = $1 AND mode = $3 AND key = $2`,
-          [clientId, key, mode],
-        );
-        if (!row) return undefined;
-        if (row.requestHash !== requestHash) return { kind: 'reused' as const };
-        if (row.state === 'in_flight') return { kind: 'in_flight' as const };
-        return { kind: 'replay' as const, status: row.status!, body: row.body };
-      });
-      if (outcome) return outcome;
+      const [row]: { claimedAt: string | null; requestHash: string; state: string; status: number | null; body: unknown }[] =
+        await this.dataSource.query(CLAIM, [clientId, key, requestHash, mode, this.presence.key ?? null]);
+      if (!row) continue;
+      if (row.claimedAt !== null) return { kind: 'claimed', claim: { clientId, mode, key, claimedAt: row.claimedAt } };
+      if (row.requestHash !== requestHash) return { kind: 'reused' };
+      if (row.state === 'in_flight') return { kind: 'in_flight' };
+      return { kind: 'replay', status: row.status!, body: row.body };
     }
     return { kind: 'in_flight' };
   }
@@ -120,15 +127,6 @@ export class IdempotencyStore {
     await this.dataSource.query(
       `DELETE FROM idempotency_keys WHERE client_id = $1 AND mode = $4 AND key = $2 AND state = 'in_flight' AND created_at = $3::timestamptz`,
       [claim.clientId, claim.key, claim.claimedAt, claim.mode],
-    );
-  }
-
-  /** Deletes a batch of expired keys (any client); rows another transaction holds are skipped. */
-  private async sweep(manager: EntityManager): Promise<void> {
-    await manager.query(
-      `DELETE FROM idempotency_keys WHERE (client_id, mode, key) IN (
-         SELECT client_id, mode, key FROM idempotency_keys WHERE expires_at <= clock_timestamp()
-          ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
     );
   }
 }

@@ -167,6 +167,36 @@ describe('SharedCounters', () => {
     counters.close();
   });
 
+  it('sends the keys that turn stale while a round trip is in flight together, in the next one', async () => {
+    const store = sharedStore();
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const counters = new SharedCounters(async (increments) => (await gate, store.persist(increments)), {
+      windowMs: WINDOW,
+      flushMs: FLUSH,
+      maxStalenessMs: STALE,
+      now: () => T0,
+    });
+    const first = counters.hit(['a']);
+    await jest.advanceTimersByTimeAsync(0); // its round trip is in flight
+    const hits = ['b', 'c', 'b'].map((key) => counters.hit([key]));
+    open();
+    expect((await Promise.all([first, ...hits])).map((r) => r.hits)).toEqual([[1], [2], [1], [2]]);
+    expect(store.trips).toEqual([
+      [{ key: 'a', windowEnd: T0 + WINDOW, count: 1 }],
+      [
+        { key: 'b', windowEnd: T0 + WINDOW, count: 2 },
+        { key: 'c', windowEnd: T0 + WINDOW, count: 1 },
+      ],
+    ]);
+    // A failed round trip fails its own hits only; the next stale key gets its round trip.
+    store.fail(true);
+    await expect(counters.hit(['d'])).rejects.toThrow('database unavailable');
+    store.fail(false);
+    expect((await counters.hit(['e'])).hits).toEqual([1]);
+    counters.close();
+  });
+
   it('fails a hit that needs the store while it is down, and keeps background hits until it is back', async () => {
     const store = sharedStore();
     const errors: unknown[] = [];

@@ -32,18 +32,31 @@ interface Counter {
   syncing?: Promise<void>;
 }
 
+/** Counters sent in one round trip, and its end. */
+interface Batch {
+  counters: Counter[];
+  done: Promise<void>;
+}
+
 /**
  * Fixed-window counters shared by the replicas through PostgreSQL, the hot path in memory: a hit waits
  * for the store only without a fresh total for its key (first in the window, or none for
  * `maxStalenessMs`); otherwise it is counted here and sent in the next batched flush (within `flushMs`,
  * one statement). Exact on one replica; across R replicas a burst may pass its limit by what the other
  * R − 1 accept within `maxStalenessMs` (as Kong's `sync_rate`), for no round trip in the common case.
+ * The hits that wait go in one round trip at a time: the keys that turn stale while one is in flight
+ * are sent together in the next (a burst of new clients costs a round trip per batch, not per request;
+ * a hit then waits for at most two).
  */
 export class SharedCounters {
   private readonly counters = new Map<string, Counter>();
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private nextSweep = 0;
+  /** The stale counters waiting for the round trip after the one in flight, if any. */
+  private waiting: Batch | undefined;
+  /** The last round trip for stale counters, settled or not (the next one starts when it has). */
+  private lane: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly persist: Persist,
@@ -108,7 +121,7 @@ export class SharedCounters {
   /** Starts a round trip for the stale counters; the round trips in flight for any of them, if any. */
   private syncStale(counters: Counter[], now: number): Promise<unknown> | undefined {
     const stale = counters.filter((c) => !c.syncing && now - c.syncedAt > this.options.maxStalenessMs);
-    if (stale.length > 0) void this.sync(stale);
+    if (stale.length > 0) this.syncNext(stale);
     // A round trip already in flight for a key answers for this hit too (the hit itself is sent later).
     const inFlight = counters.map((c) => c.syncing).filter((p): p is Promise<void> => p !== undefined);
     return inFlight.length > 0 ? Promise.all(inFlight) : undefined;
@@ -141,22 +154,46 @@ export class SharedCounters {
     return (Math.floor(now / this.options.windowMs) + 1) * this.options.windowMs;
   }
 
-  private sync(counters: Counter[]): Promise<void> {
-    const sent = counters.map((c) => c.pending);
-    const done = this.persist(counters.map((c, i) => ({ key: c.key, windowEnd: c.windowEnd, count: sent[i]! })))
-      .then((totals) => {
-        const at = this.now();
-        counters.forEach((c, i) => {
-          c.pending -= sent[i]!;
-          c.known = totals[i]!;
-          c.syncedAt = at;
+  /** Adds the counters to the next round trip for stale counters: at once if none is in flight, else when it ends. */
+  private syncNext(counters: Counter[]): void {
+    if (this.waiting === undefined) {
+      const batch: Batch = { counters: [], done: Promise.resolve() };
+      batch.done = this.lane
+        .then(() => {
+          this.waiting = undefined;
+          return this.roundTrip(batch.counters);
+        })
+        .finally(() => {
+          for (const c of batch.counters) if (c.syncing === batch.done) c.syncing = undefined;
         });
-      })
-      .finally(() => {
-        for (const c of counters) if (c.syncing === done) c.syncing = undefined;
-      });
+      this.lane = batch.done.catch(() => {});
+      this.waiting = batch;
+    }
+    for (const c of counters) {
+      this.waiting.counters.push(c);
+      c.syncing = this.waiting.done;
+    }
+  }
+
+  private sync(counters: Counter[]): Promise<void> {
+    const done = this.roundTrip(counters).finally(() => {
+      for (const c of counters) if (c.syncing === done) c.syncing = undefined;
+    });
     for (const c of counters) c.syncing = done;
     return done;
+  }
+
+  /** Sends the counters' pending hits (as they are when it starts) and takes the totals it answers. */
+  private roundTrip(counters: Counter[]): Promise<void> {
+    const sent = counters.map((c) => c.pending);
+    return this.persist(counters.map((c, i) => ({ key: c.key, windowEnd: c.windowEnd, count: sent[i]! }))).then((totals) => {
+      const at = this.now();
+      counters.forEach((c, i) => {
+        c.pending -= sent[i]!;
+        c.known = totals[i]!;
+        c.syncedAt = at;
+      });
+    });
   }
 
   private schedule(): void {

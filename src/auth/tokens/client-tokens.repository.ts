@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { ACCOUNT_COLUMNS, type AccountRow } from '../../accounts/account.js';
 import type { TokenMode } from '../../common/token-format.js';
+import { BatchedLookup } from '../../database/batched-lookup.js';
 import { PreparedStatements, type Statement } from '../../database/prepared-statements.js';
 import { ClientTokenEntity, type TokenCreatedVia } from './client-token.entity.js';
 
@@ -15,13 +16,13 @@ export type TokenLookupRow = AccountRow & {
   expiresInMs: number | null;
 };
 
-/** A token by the hash of its secret, with its client's account: the one query of a client request's authentication. */
+/** Tokens by the hashes of their secrets, with their clients' accounts: the one query of client requests' authentication. */
 const LOOKUP: Statement = {
   name: 'tokens.lookup',
-  text: `SELECT t.id AS "tokenId", t.mode, t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired,
+  text: `SELECT t.token_hash AS "tokenHash", t.id AS "tokenId", t.mode, t.revoked_at IS NOT NULL AS revoked, t.expires_at <= now() AS expired,
                 (extract(epoch FROM t.expires_at - now()) * 1000)::float8 AS "expiresInMs", ${ACCOUNT_COLUMNS}
            FROM client_tokens t JOIN clients c ON c.client_id = t.client_id
-          WHERE t.token_hash = $1`,
+          WHERE t.token_hash = ANY($1::text[])`,
 };
 
 export interface NewClientToken {
@@ -37,6 +38,12 @@ export interface NewClientToken {
 /** The SQL of client tokens. Every finder that reads a client's tokens is scoped by its client id. */
 @Injectable()
 export class ClientTokensRepository {
+  /** The lookups of requests that arrive together go in one statement. */
+  private readonly lookups = new BatchedLookup<TokenLookupRow>(async (hashes) => {
+    const rows = await this.statements.query<TokenLookupRow & { tokenHash: string }>(LOOKUP, [hashes]);
+    return new Map(rows.map(({ tokenHash, ...row }) => [tokenHash, row]));
+  });
+
   constructor(
     @InjectRepository(ClientTokenEntity) private readonly tokens: Repository<ClientTokenEntity>,
     private readonly statements: PreparedStatements,
@@ -68,9 +75,8 @@ export class ClientTokensRepository {
   }
 
   /** The token of this hash and its client's account (a named prepared statement: the hot path). */
-  async lookup(tokenHash: string): Promise<TokenLookupRow | undefined> {
-    const [row] = await this.statements.query<TokenLookupRow>(LOOKUP, [tokenHash]);
-    return row;
+  lookup(tokenHash: string): Promise<TokenLookupRow | undefined> {
+    return this.lookups.get(tokenHash);
   }
 
   /** `last_used_at = now()` for these tokens, unless another replica wrote it in the last minute. */
