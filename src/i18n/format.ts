@@ -23,6 +23,13 @@ function numberFormat(language: Language, options: Intl.NumberFormatOptions): In
   if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(LOCALES[language], options)));
   return format;
 }
+/** The formats of options made once, found by identity without making a key: a page formats thousands of figures. */
+const constantFormats = new WeakMap<Intl.NumberFormatOptions, Partial<Record<Language, Intl.NumberFormat>>>();
+function constantFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  let formats = constantFormats.get(options);
+  if (!formats) constantFormats.set(options, (formats = {}));
+  return (formats[language] ??= numberFormat(language, options));
+}
 
 function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${language}${JSON.stringify(options)}`;
@@ -57,8 +64,11 @@ const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
  * through a float); trailing zeros of its decimals are not shown.
  */
 export function formatNumber(language: Language, value: number | string, options: NumberOptions = {}): string {
-  return numberFormat(language, digits(options)).format(numeric(value));
+  const format = options.decimals === undefined ? constantFormat(language, EVERY_DECIMAL) : numberFormat(language, digits(options));
+  return format.format(numeric(value));
 }
+const EVERY_DECIMAL = digits({});
+const unitOptions = new Map<string, Intl.NumberFormatOptions>();
 
 /** An amount of money: "290,00 €" (U+00A0 before €), "€290.00"; always two decimals. */
 export function formatMoney(language: Language, amount: number | string, currency = 'EUR'): string {
@@ -85,7 +95,11 @@ export function unitSymbol(_language: Language, unit: string): string {
  */
 export function formatQuantity(language: Language, value: number | string, unit: string): string {
   const intlUnit = UNIT_WRITINGS.get(unit)?.intlUnit;
-  if (intlUnit) return numberFormat(language, { ...digits({}), style: 'unit', unit: intlUnit }).format(numeric(value));
+  if (intlUnit) {
+    let options = unitOptions.get(intlUnit);
+    if (!options) unitOptions.set(intlUnit, (options = { ...EVERY_DECIMAL, style: 'unit', unit: intlUnit }));
+    return constantFormat(language, options).format(numeric(value));
+  }
   return `${formatNumber(language, value)}\u00a0${unitSymbol(language, unit)}`;
 }
 

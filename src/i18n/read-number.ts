@@ -52,6 +52,7 @@ const SPACES = /[ \u00a0\u202f]/g;
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?[eE][-+]?\d+$/;
 const LETTER_OR_SYMBOL = /[\p{L}\p{Sc}%‰°]/u;
 const ALLOWED = /^[\d.,\u0020\u00a0\u202f]+$/;
+const DIGITS = /^\d+$/;
 
 /** How a number is written, before any context: its digits, or why they cannot be read yet. */
 type Shape =
@@ -65,6 +66,7 @@ const count = (text: string, character: string) => text.split(character).length 
 
 /** The shape of an unsigned, trimmed number text. */
 function shapeOf(text: string): Shape {
+  if (DIGITS.test(text)) return { kind: 'number', int: text, frac: '' };
   if (SCIENTIFIC.test(text)) return { kind: 'problem', code: 'number_scientific' };
   if (!ALLOWED.test(text)) return { kind: 'problem', code: LETTER_OR_SYMBOL.test(text) ? 'number_has_unit' : 'number_invalid' };
   const spaced = text.replace(SPACES, ' ');
