@@ -64,9 +64,29 @@ const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
  * through a float); trailing zeros of its decimals are not shown.
  */
 export function formatNumber(language: Language, value: number | string, options: NumberOptions = {}): string {
-  const format = options.decimals === undefined ? constantFormat(language, EVERY_DECIMAL) : numberFormat(language, digits(options));
-  return format.format(numeric(value));
+  if (options.decimals === undefined) {
+    const small = typeof value === 'string' ? SMALL_DECIMAL.exec(value) : null;
+    const separator = small ? decimalSeparator(language) : undefined;
+    // Below 1,000, without trailing zeros: no grouping, nothing rounded; only the decimal separator is the language's.
+    if (small && separator !== undefined) return small[2] === undefined ? small[1]! : `${small[1]}${separator}${small[2]}`;
+    return constantFormat(language, EVERY_DECIMAL).format(numeric(value));
+  }
+  return numberFormat(language, digits(options)).format(numeric(value));
 }
+const SMALL_DECIMAL = /^(0|[1-9]\d{0,2})(?:\.(\d*[1-9]))?$/;
+/** The decimal separator `Intl` writes in `language`, when it writes small numbers as digits, that separator and digits. */
+function decimalSeparator(language: Language): string | undefined {
+  if (!decimalSeparators.has(language)) {
+    const format = constantFormat(language, EVERY_DECIMAL);
+    const separator = format.formatToParts(1.5).find((part) => part.type === 'decimal')?.value;
+    decimalSeparators.set(
+      language,
+      separator !== undefined && format.format('987.0654' as Intl.StringNumericLiteral) === `987${separator}0654` ? separator : undefined,
+    );
+  }
+  return decimalSeparators.get(language);
+}
+const decimalSeparators = new Map<Language, string | undefined>();
 const EVERY_DECIMAL = digits({});
 const unitOptions = new Map<string, Intl.NumberFormatOptions>();
 
