@@ -65,28 +65,39 @@ const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
  */
 export function formatNumber(language: Language, value: number | string, options: NumberOptions = {}): string {
   if (options.decimals === undefined) {
-    const small = typeof value === 'string' ? SMALL_DECIMAL.exec(value) : null;
-    const separator = small ? decimalSeparator(language) : undefined;
-    // Below 1,000, without trailing zeros: no grouping, nothing rounded; only the decimal separator is the language's.
-    if (small && separator !== undefined) return small[2] === undefined ? small[1]! : `${small[1]}${separator}${small[2]}`;
+    const plain = typeof value === 'string' ? PLAIN_DECIMAL.exec(value) : null;
+    const marks = plain ? separators(language) : undefined;
+    // A decimal text without sign, leading or trailing zeros: its digits grouped by three, as Intl writes them (checked once per language).
+    if (plain && marks) {
+      const int = plain[1]!.replace(/\B(?=(\d{3})+$)/g, marks.group);
+      return plain[2] === undefined ? int : `${int}${marks.decimal}${plain[2]}`;
+    }
     return constantFormat(language, EVERY_DECIMAL).format(numeric(value));
   }
   return numberFormat(language, digits(options)).format(numeric(value));
 }
-const SMALL_DECIMAL = /^(0|[1-9]\d{0,2})(?:\.(\d*[1-9]))?$/;
-/** The decimal separator `Intl` writes in `language`, when it writes small numbers as digits, that separator and digits. */
-function decimalSeparator(language: Language): string | undefined {
-  if (!decimalSeparators.has(language)) {
+const PLAIN_DECIMAL = /^(0|[1-9]\d{0,14})(?:\.(\d*[1-9]))?$/;
+/** The separators `Intl` writes in `language`, when it writes digits grouped by three and nothing else (else undefined). */
+function separators(language: Language): { decimal: string; group: string } | undefined {
+  if (!separatorsOf.has(language)) {
     const format = constantFormat(language, EVERY_DECIMAL);
-    const separator = format.formatToParts(1.5).find((part) => part.type === 'decimal')?.value;
-    decimalSeparators.set(
-      language,
-      separator !== undefined && format.format('987.0654' as Intl.StringNumericLiteral) === `987${separator}0654` ? separator : undefined,
-    );
+    const parts = format.formatToParts(1234.5);
+    const decimal = parts.find((part) => part.type === 'decimal')?.value;
+    const group = parts.find((part) => part.type === 'group')?.value;
+    const samples: [string, string][] = [
+      ['987.0654', `987${decimal}0654`],
+      ['1234.5', `1${group}234${decimal}5`],
+      ['123456789012345', `123${group}456${group}789${group}012${group}345`],
+    ];
+    const same =
+      decimal !== undefined &&
+      group !== undefined &&
+      samples.every(([text, written]) => format.format(text as Intl.StringNumericLiteral) === written);
+    separatorsOf.set(language, same ? { decimal, group } : undefined);
   }
-  return decimalSeparators.get(language);
+  return separatorsOf.get(language);
 }
-const decimalSeparators = new Map<Language, string | undefined>();
+const separatorsOf = new Map<Language, { decimal: string; group: string } | undefined>();
 const EVERY_DECIMAL = digits({});
 const unitOptions = new Map<string, Intl.NumberFormatOptions>();
 
