@@ -72,6 +72,7 @@ function count(text: string, character: string): number {
 /** The shape of an unsigned, trimmed number text. */
 function shapeOf(text: string): Shape {
   if (DIGITS.test(text)) return { kind: 'number', int: text, frac: '' };
+  if (text === '') return { kind: 'problem', code: 'number_invalid' };
   // One separator between digits: read as the general case below reads it.
   const simple = SIMPLE_DECIMAL.exec(text);
   if (simple) {
