@@ -11,8 +11,10 @@
  *
  * Measured: the producers arrive as a Poisson process over BENCH_DEADLINE_SECONDS (the hour
  * compressed: 2,000 arrivals in 120 s is 30× an hour of 2,000), each a browser of its own that
- * opens its link, continues (signs in), views the overview, opens the declaration page, uploads a
- * BENCH_DEADLINE_LINES-line CSV, reads the check page, declares by name and reads the confirmation,
+ * opens its link, continues (signs in), views the overview, opens the declaration page, uploads its
+ * file (BENCH_DEADLINE_FILE: `xlsx`, the default, her per-product file of BENCH_DEADLINE_PRODUCTS
+ * products as she keeps it; `product-csv`, the same as a `;` CSV; `mixed`, half of each; `csv`, a
+ * BENCH_DEADLINE_LINES-line declaration CSV), reads the check page, declares by name and reads the confirmation,
  * with an exponential pause of mean BENCH_DEADLINE_THINK_MS between two steps (a person's half a
  * minute, compressed likewise). Meanwhile the ERPs post 20-line declarations at BENCH_DEADLINE_ERP_RATE
  * per second, spread over their clients. Reported: p50/p99 per step, errors, the service's and
@@ -20,8 +22,9 @@
  * (bench/count-statements.ts) per request.
  *
  * Also measured in the same run, on the same process: the write path alone (`POST /api/v1/declarations`,
- * 20 lines, sequential) with its round trips per request, and the 1,000-line CSV upload to its check
- * page against the floor of reading the same file with csv-parse and validating it in this process.
+ * 20 lines, sequential) with its round trips per request, and the uploads to their check page (the
+ * 1,000-line CSV, the hour's per-product file as .xlsx and as CSV) against the floor of reading the
+ * same file (csv-parse, SheetJS) and checking each line or row in this process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import * as XLSX from '@e965/xlsx';
 import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
 
@@ -44,6 +48,11 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.
 const PRODUCERS = Number(process.env.BENCH_DEADLINE_PRODUCERS || 2000);
 const ARRIVAL_SECONDS = Number(process.env.BENCH_DEADLINE_SECONDS || 120);
 const LINES = Number(process.env.BENCH_DEADLINE_LINES || 200);
+const FILE_KINDS = ['xlsx', 'product-csv', 'mixed', 'csv'] as const;
+type FileKind = (typeof FILE_KINDS)[number];
+const FILE = (process.env.BENCH_DEADLINE_FILE || 'xlsx') as FileKind;
+if (!FILE_KINDS.includes(FILE)) throw new Error(`BENCH_DEADLINE_FILE: one of ${FILE_KINDS.join(', ')}`);
+const PRODUCTS = Number(process.env.BENCH_DEADLINE_PRODUCTS || 50);
 const THINK_MS = Number(process.env.BENCH_DEADLINE_THINK_MS || 1000);
 const ERPS = Number(process.env.BENCH_DEADLINE_ERPS || 200);
 const ERP_RATE = Number(process.env.BENCH_DEADLINE_ERP_RATE || 10);
@@ -349,11 +358,11 @@ const form = (fields: Record<string, string>) =>
 
 const BOUNDARY = '----epr-deadline-boundary-3fQ9x';
 
-function multipart(fields: Record<string, string>, file: { name: string; content: string }): string {
-  let out = '';
-  for (const [k, v] of Object.entries(fields)) out += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  out += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n--${BOUNDARY}--\r\n`;
-  return out;
+function multipart(fields: Record<string, string>, file: { name: string; content: string | Buffer; type?: string }): Buffer {
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) head += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  head += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), Buffer.from(file.content), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
 }
 
 const MATERIALS = ['glass', 'paper_cardboard', 'plastic_pet_bottle_clear', 'plastic_pe_pp_rigid', 'steel', 'aluminium'];
@@ -377,6 +386,52 @@ function declarationJson(n: number, period: string, first: number): string {
   return JSON.stringify({ period, lines });
 }
 
+/** Her per-product file's header (the French template's) and the materials as she names them (the catalogue's French names). */
+const PRODUCT_HEADER = ['produit', 'UVC vendues sur le semestre', 'élément d’emballage', 'matériau', 'poids (g)', 'nombre par UVC'];
+const PRODUCT_MATERIALS = [
+  'Verre',
+  'Papier-carton',
+  'Acier',
+  'Aluminium',
+  'Emballages rigides en PE et PP',
+  'Emballages souples en PE et PP',
+];
+const ELEMENTS = ['boîte', 'film', 'étiquette'];
+
+/** Producer `seed`'s per-product file: PRODUCTS products × 3 packaging elements, its units on each product's first row. */
+function productRows(seed: number): (string | number)[][] {
+  return Array.from({ length: PRODUCTS }, (_, i) =>
+    ELEMENTS.map((element, e) => [
+      e === 0 ? `Produit ${String(i).padStart(4, '0')}` : '',
+      e === 0 ? 1 + ((i * 97 + seed) % 50_000) : '',
+      element,
+      PRODUCT_MATERIALS[(i + e) % PRODUCT_MATERIALS.length]!,
+      Number(`${1 + ((i * 7 + e * 13 + seed) % 900)}.${(i * 31 + e) % 10}`),
+      1 + ((i + e) % 4),
+    ]),
+  ).flat();
+}
+
+type UploadFile = { route: string; name: string; type: string; content: string | Buffer };
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Producer `seed`'s file of `kind` (mixed: even producers .xlsx, odd ones CSV) and the route it is uploaded to. */
+function uploadFile(kind: FileKind, seed: number, lines = LINES): UploadFile {
+  if (kind === 'csv')
+    return { route: '/dashboard/declarations/upload', name: 'declaration.csv', type: 'text/csv', content: declarationCsv(lines, seed) };
+  if (kind === 'mixed') return uploadFile(seed % 2 === 0 ? 'xlsx' : 'product-csv', seed);
+  const table = [PRODUCT_HEADER, ...productRows(seed)];
+  if (kind === 'product-csv') {
+    // As a French spreadsheet saves it: `;`, decimal commas.
+    const text = table.map((row) => row.map((cell) => (typeof cell === 'number' ? String(cell).replace('.', ',') : cell)).join(';'));
+    return { route: '/dashboard/declarations/product-file', name: 'produits.csv', type: 'text/csv', content: `${text.join('\r\n')}\r\n` };
+  }
+  const workbook = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet(table), 'Produits');
+  const content = XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+  return { route: '/dashboard/declarations/product-file', name: 'produits.xlsx', type: XLSX_TYPE, content };
+}
+
 const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
 // ---- the producer's journey ------------------------------------------------------------------
@@ -394,7 +449,7 @@ async function journey(base: string, i: number, linkUrl: string, period: string,
   const jar = new Jar();
   const ip = addressOf(i + 1);
   let step: Step = 'link';
-  const go = async (s: Step, method: string, url: string, expect: number, body?: string, type?: string): Promise<Answer> => {
+  const go = async (s: Step, method: string, url: string, expect: number, body?: string | Buffer, type?: string): Promise<Answer> => {
     step = s;
     const headers: Record<string, string> = { 'x-forwarded-for': ip, 'accept-encoding': 'identity' };
     const cookie = jar.header();
@@ -422,12 +477,13 @@ async function journey(base: string, i: number, linkUrl: string, period: string,
     await pause();
     const page = await go('declaration_page', 'GET', '/dashboard/declarations/new', 200);
     await pause();
+    const file = uploadFile(FILE, i + 1);
     const check = await go(
       'upload_to_check',
       'POST',
-      '/dashboard/declarations/upload',
+      file.route,
       200,
-      multipart({ _csrf: hidden(page.body, '_csrf') ?? '', period }, { name: 'declaration.csv', content: declarationCsv(LINES, i + 1) }),
+      multipart({ _csrf: hidden(page.body, '_csrf') ?? '', period }, file),
       `multipart/form-data; boundary=${BOUNDARY}`,
     );
     const pending = hidden(check.body, 'pending');
@@ -470,12 +526,13 @@ export async function runDeadline(): Promise<void> {
     const setup = await start(SERVE, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     services.push(setup);
     const setupStarted = performance.now();
-    // One more than the hour's: the last signs in first for the 1,000-line upload case.
-    const producers = Array.from({ length: PRODUCERS + 1 }, (_, i) => `deadline-${String(i).padStart(5, '0')}`);
+    // Three more than the hour's: each signs in first for an upload against its floor.
+    const producers = Array.from({ length: PRODUCERS + 3 }, (_, i) => `deadline-${String(i).padStart(5, '0')}`);
+    const spare = producers.splice(PRODUCERS);
     const erps = Array.from({ length: ERPS }, (_, i) => `erp-${String(i).padStart(4, '0')}`);
     const links = new Map<string, string>();
     const tokens: string[] = [];
-    const queue = [...producers.map((id) => ({ id, erp: false })), ...erps.map((id) => ({ id, erp: true }))];
+    const queue = [...[...producers, ...spare].map((id) => ({ id, erp: false })), ...erps.map((id) => ({ id, erp: true }))];
     await Promise.all(
       Array.from({ length: 16 }, async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
@@ -564,9 +621,12 @@ export async function runDeadline(): Promise<void> {
     };
     log(`write path, one at a time: ${JSON.stringify(writePath)}`);
 
-    // ---- the 1,000-line upload against its floor (csv-parse + the validator's rules, here) ----
-    const upload = await uploadVersusFloor(service, pid, links, producers, periods.at(-2)!);
-    log(`1,000-line upload: ${JSON.stringify(upload)}`);
+    // ---- the uploads against their floor (csv-parse or SheetJS + the rules, here), each by one of the spare producers ----
+    const uploads: Record<string, Awaited<ReturnType<typeof uploadVersusFloor>>> = {};
+    for (const kind of ['csv', 'xlsx', 'product-csv'] as const) {
+      uploads[kind] = await uploadVersusFloor(service, pid, links.get(spare.pop()!)!, periods.at(-2)!, kind);
+      log(`upload to its check page against its floor: ${JSON.stringify(uploads[kind])}`);
+    }
 
     // ---- the deadline hour ----
     const tally = newTally();
@@ -647,14 +707,14 @@ export async function runDeadline(): Promise<void> {
         arrival_seconds: ARRIVAL_SECONDS,
         arrival: 'Poisson (exponential gaps, seeded)',
         think_ms_mean: THINK_MS,
-        csv_lines: LINES,
+        file: FILE === 'csv' ? `${LINES}-line CSV` : `per-product file, ${PRODUCTS} products × ${ELEMENTS.length} elements, ${FILE}`,
         erps: ERPS,
         erp_rate_per_s: ERP_RATE,
         erp_lines: 20,
         period,
       },
       write_path: writePath,
-      upload_1000: upload,
+      uploads,
       deadline: {
         seconds,
         arrived_in_seconds: arrivedSeconds,
@@ -699,18 +759,16 @@ export async function runDeadline(): Promise<void> {
 }
 
 /**
- * The 1,000-line CSV from the dashboard to its check page (one at a time, 30 uploads after 10 of
- * warm-up, by one signed-in producer) against the floor: the same file read by csv-parse and each
- * line checked as the service's rules check it (stream and unit known, material non-empty, quantity
- * a non-negative decimal) in this process, 30 times after a warm-up.
+ * An upload to its check page (one at a time, 30 uploads after 10 of warm-up, by one signed-in
+ * producer, each file with its own figures) against the floor: the same files read in this process
+ * (csv-parse for a CSV, SheetJS for an .xlsx) and each line or row checked as the service's rules
+ * check it, 30 times after a warm-up. The 1,000-line CSV: stream and unit known, material non-empty,
+ * quantity a non-negative decimal. The per-product file: a product named on its first row with its
+ * units a whole number, a material of the catalogue, a weight a decimal, a count per unit a whole number.
  */
-async function uploadVersusFloor(service: Service, pid: number, links: Map<string, string>, producers: string[], period: string) {
-  // The last producer signs in now (its link is then spent; the deadline hour uses the others).
-  const id = producers.at(-1)!;
+async function uploadVersusFloor(service: Service, pid: number, link: string, period: string, kind: Exclude<FileKind, 'mixed'>) {
   const jar = new Jar();
-  const token = new URL(links.get(id)!).searchParams.get('token')!;
-  links.delete(id);
-  producers.pop();
+  const token = new URL(link).searchParams.get('token')!;
   const headers = () => ({ cookie: jar.header(), 'x-forwarded-for': '10.250.0.1' });
   const linkPage = await request(service.url, 'GET', `/dashboard/sign-in/link?token=${token}`, headers());
   jar.take(linkPage.headers);
@@ -725,54 +783,39 @@ async function uploadVersusFloor(service: Service, pid: number, links: Map<strin
   const page = await request(service.url, 'GET', '/dashboard/declarations/new', headers());
   jar.take(page.headers);
   const csrf = hidden(page.body, '_csrf') ?? '';
-  const files = Array.from({ length: 40 }, (_, k) => declarationCsv(1000, k + 1));
-  const bodies = files.map((content) => multipart({ _csrf: csrf, period }, { name: 'declaration.csv', content }));
-  const send = async (body: string) => {
+  const files = Array.from({ length: 40 }, (_, k) => uploadFile(kind, k + 1, 1000));
+  const send = async (file: UploadFile) => {
     const res = await request(
       service.url,
       'POST',
-      '/dashboard/declarations/upload',
+      file.route,
       { ...headers(), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-      body,
+      multipart({ _csrf: csrf, period }, file),
     );
     if (res.status !== 200 || !res.body.includes('name="pending"')) throw new Error(`upload: ${res.status} ${res.body.slice(0, 300)}`);
     return res;
   };
-  for (const body of bodies.slice(0, 10)) await send(body);
+  for (const file of files.slice(0, 10)) await send(file);
   const c0 = await cpuMsOf(pid);
   const latencies: number[] = [];
   let pageBytes = 0;
-  for (const body of bodies.slice(10)) {
-    const res = await send(body);
+  for (const file of files.slice(10)) {
+    const res = await send(file);
     latencies.push(res.ms);
     pageBytes = Buffer.byteLength(res.body);
   }
   const serviceMs = ((await cpuMsOf(pid)) - c0) / 30;
   // The floor, in this process.
-  const streams = new Set(['EMB']);
-  const units = new Set(['kg', 'uvc']);
-  const floorOnce = (content: string) => {
-    const rows = parseCsv(content, { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[];
-    let valid = 0;
-    for (const row of rows) {
-      if (
-        streams.has(row.stream!) &&
-        units.has(row.unit!) &&
-        row.material!.trim() !== '' &&
-        /^\d+(\.\d+)?$/.test(row.quantity!) &&
-        Number.isFinite(Number(row.quantity))
-      )
-        valid++;
-    }
-    if (valid !== 1000) throw new Error(`floor: ${valid} valid lines`);
-  };
-  for (const content of files.slice(0, 10)) floorOnce(content);
+  const floorOnce = kind === 'csv' ? floorOfLines : floorOfProducts;
+  for (const file of files.slice(0, 10)) floorOnce(file.content);
   const f0 = process.cpuUsage();
-  for (const content of files.slice(10)) floorOnce(content);
+  for (const file of files.slice(10)) floorOnce(file.content);
   const used = process.cpuUsage(f0);
   const floorMs = (used.user + used.system) / 1000 / 30;
   const sorted = latencies.sort((a, b) => a - b);
   return {
+    file: kind === 'csv' ? '1,000-line CSV' : `${PRODUCTS} products × ${ELEMENTS.length} elements, ${kind === 'xlsx' ? '.xlsx' : 'CSV'}`,
+    bytes: Buffer.byteLength(files[0]!.content),
     service_cpu_ms: serviceMs,
     floor_cpu_ms: floorMs,
     ratio: serviceMs / floorMs,
@@ -783,10 +826,53 @@ async function uploadVersusFloor(service: Service, pid: number, links: Map<strin
   };
 }
 
+const FLOOR_STREAMS = new Set(['EMB']);
+const FLOOR_UNITS = new Set(['kg', 'uvc']);
+
+function floorOfLines(content: string | Buffer): void {
+  const rows = parseCsv(content, { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[];
+  let valid = 0;
+  for (const row of rows) {
+    if (
+      FLOOR_STREAMS.has(row.stream!) &&
+      FLOOR_UNITS.has(row.unit!) &&
+      row.material!.trim() !== '' &&
+      /^\d+(\.\d+)?$/.test(row.quantity!) &&
+      Number.isFinite(Number(row.quantity))
+    )
+      valid++;
+  }
+  if (valid !== rows.length) throw new Error(`floor: ${valid} valid lines of ${rows.length}`);
+}
+
+const FLOOR_MATERIALS = new Set(PRODUCT_MATERIALS);
+
+function floorOfProducts(content: string | Buffer): void {
+  let rows: unknown[][];
+  if (typeof content === 'string') rows = parseCsv(content, { delimiter: ';', relax_column_count: true, bom: true }) as string[][];
+  else {
+    const workbook = XLSX.read(content, { type: 'buffer', dense: true, cellFormula: false, cellHTML: false, cellText: false, sheets: 0 });
+    rows = XLSX.utils.sheet_to_json<unknown[]>(workbook.Sheets[workbook.SheetNames[0]!]!, { header: 1, raw: true, defval: '' });
+  }
+  const whole = (cell: unknown) => (typeof cell === 'number' ? Number.isInteger(cell) && cell > 0 : /^\d+$/.test(String(cell)));
+  const decimal = (cell: unknown) => (typeof cell === 'number' ? cell > 0 : /^\d+(,\d+)?$/.test(String(cell)));
+  let products = 0;
+  let elements = 0;
+  for (const row of rows.slice(1)) {
+    const [product, units, , material, weight, perUnit] = row;
+    if (product !== '') {
+      if (!whole(units)) throw new Error(`floor: units ${String(units)}`);
+      products++;
+    }
+    if (products > 0 && FLOOR_MATERIALS.has(String(material)) && decimal(weight) && whole(perUnit)) elements++;
+  }
+  if (products !== PRODUCTS || elements !== rows.length - 1) throw new Error(`floor: ${products} products, ${elements} valid rows`);
+}
+
 function print(result: {
   load_average: { before: string; after: string };
   write_path: Record<string, number>;
-  upload_1000: Record<string, number | string>;
+  uploads: Record<string, Record<string, number | string>>;
   deadline: Record<string, unknown> & { steps: Record<string, { count: number; p50_ms: number; p99_ms: number }> };
 }): void {
   const d = result.deadline;
@@ -794,7 +880,7 @@ function print(result: {
   const f = (n: unknown, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '—');
   out();
   out(
-    `The deadline hour: ${PRODUCERS} producers arriving over ${ARRIVAL_SECONDS} s (Poisson), pauses of mean ${THINK_MS} ms, ${LINES}-line CSV; ERPs ${ERP_RATE}/s of 20 lines over ${ERPS} clients`,
+    `The deadline hour: ${PRODUCERS} producers arriving over ${ARRIVAL_SECONDS} s (Poisson), pauses of mean ${THINK_MS} ms, ${FILE === 'csv' ? `${LINES}-line CSV` : `per-product file of ${PRODUCTS} products (${FILE})`}; ERPs ${ERP_RATE}/s of 20 lines over ${ERPS} clients`,
   );
   out(`load average before ${result.load_average.before}, after ${result.load_average.after}`);
   out();
@@ -825,7 +911,10 @@ function print(result: {
       `of which (every 5 s): V8 heap used max ${Math.max(...memory.map((m) => m[1]!))} MB of max ${Math.max(...memory.map((m) => m[2]!))} MB allocated; outside the heap (external, array buffers included) max ${Math.max(...memory.map((m) => m[3]!))} MB`,
     );
   out(`write path alone (20 lines, one at a time): ${JSON.stringify(result.write_path)}`);
-  out(`1,000-line CSV to its check page: ${JSON.stringify(result.upload_1000)}`);
+  for (const upload of Object.values(result.uploads))
+    out(
+      `${String(upload.file)} to its check page: service ${f(upload.service_cpu_ms, 2)} ms of CPU per upload, floor ${f(upload.floor_cpu_ms, 2)} ms: ${f(upload.ratio)}× (target ≤ 4×: ${(upload.ratio as number) <= 4 ? 'PASS' : 'MISS'}); p50 ${f(upload.p50_ms)} ms, p99 ${f(upload.p99_ms)} ms; page ${String(upload.check_page_bytes)} bytes`,
+    );
   out();
 }
 

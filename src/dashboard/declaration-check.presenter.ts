@@ -223,8 +223,7 @@ export class DeclarationCheckPresenter {
  */
 function sealable(pending: PendingDeclaration): string {
   const json = Buffer.from(JSON.stringify(pending));
-  if (pending.products) return `z.${deflateRawSync(json).toString('base64url')}`;
-  return pending.lines.length > CHECK_PAGE_LINES
+  return pending.products || pending.lines.length > CHECK_PAGE_LINES
     ? `z.${deflateRawSync(json, { level: 1 }).toString('base64url')}`
     : json.toString('base64url');
 }

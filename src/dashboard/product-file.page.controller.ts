@@ -72,7 +72,8 @@ export class ProductFilePageController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() body: MultipartBody,
   ): Promise<void> {
-    return inSpreadsheetSlot(() => this.read(req, res, account, client, body));
+    const bytes = body instanceof MultipartBody ? (body.files.file?.bytes.length ?? 0) : 0;
+    return inSpreadsheetSlot(bytes, () => this.read(req, res, account, client, body));
   }
 
   private async read(req: Request, res: Response, account: Account, client: AuthenticatedClient, body: MultipartBody): Promise<void> {
@@ -110,7 +111,7 @@ export class ProductFilePageController {
     @CurrentClient() client: AuthenticatedClient,
     @Body() body: FormBody,
   ): Promise<void> {
-    return inSpreadsheetSlot(() => this.mapped(req, res, account, client, body));
+    return inSpreadsheetSlot(field(body, 'table').length, () => this.mapped(req, res, account, client, body));
   }
 
   private async mapped(req: Request, res: Response, account: Account, client: AuthenticatedClient, body: FormBody): Promise<void> {

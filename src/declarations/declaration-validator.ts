@@ -335,9 +335,10 @@ export class DeclarationValidator {
     const unit = this.checkUnit(value.unit, `${at}/unit`, stream, bad);
     const quantity = this.checkQuantity(value.quantity, `${at}/quantity`, unit, bad);
 
+    const folded = material === undefined ? undefined : fold(material);
     const key =
-      typeof value.stream === 'string' && typeof value.unit === 'string' && material !== undefined
-        ? `${value.stream}\u0000${value.unit}\u0000${fold(material)}`
+      typeof value.stream === 'string' && typeof value.unit === 'string' && folded !== undefined
+        ? `${value.stream}\u0000${value.unit}\u0000${folded}`
         : undefined;
     const valid: ValidLine = {
       stream: stream!,
@@ -347,7 +348,7 @@ export class DeclarationValidator {
       quantity: quantity!,
     };
     // One material is one category when it names one (`glass` and `Verre` alike), else its text.
-    const group = stream !== undefined && material !== undefined ? `${stream}\u0000${valid.materialCode ?? fold(material)}` : undefined;
+    const group = stream !== undefined && folded !== undefined ? `${stream}\u0000${valid.materialCode ?? folded}` : undefined;
     return { at, key, group, complete: complete && stream !== undefined && unit !== undefined, valid };
   }
 
@@ -413,7 +414,8 @@ export class DeclarationValidator {
         actual: typeName(value),
       });
     const material = value.trim();
-    const length = [...material].length;
+    // In code points (an emoji is one); never more than the UTF-16 units.
+    const length = material.length <= MAX_MATERIAL_LENGTH ? material.length : [...material].length;
     if (length === 0) return void bad(at, 'invalid_material', 'material must not be empty', { reason: 'empty' });
     if (length > MAX_MATERIAL_LENGTH) {
       return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`, {
@@ -595,8 +597,12 @@ export interface ExactDecimal {
   text: string;
 }
 
+const SMALL_WHOLE = /^[1-9]\d{0,11}$/;
+
 /** Exact arithmetic on the digits of a JSON number (`-?int(.frac)?(e±exp)?`), never through a double. */
 export function exactDecimal(json: string): ExactDecimal {
+  // Most quantities: a whole number of at most 12 digits, as written.
+  if (SMALL_WHOLE.test(json)) return { negative: false, overMaximum: false, decimals: 0, text: json };
   const [, sign, int, fraction = '', exponent = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(json) ?? [];
   if (int === undefined) throw new TypeError(`not a JSON number: ${json}`);
   let digits = int + fraction;
@@ -676,7 +682,8 @@ function compareDecimal(a: string, b: string): number {
  */
 export function contentHash(lines: ValidLine[], unitsSold: readonly ValidUnitsSold[] = []): string {
   const canonical = [
-    ...lines.map((line) => canonicalJson([line.stream, line.unit, line.material, line.quantity])),
+    // An array of strings: its canonical JSON is JSON.stringify's.
+    ...lines.map((line) => JSON.stringify([line.stream, line.unit, line.material, line.quantity])),
     ...unitsSold.map((entry) => canonicalJson(['units_sold', entry.stream, entry.quantity])),
   ].sort();
   return sha256Hex(`[${canonical.join(',')}]`);

@@ -29,7 +29,8 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
       const categories = stream ? foldedCategories(stream.materials) : [];
       const all = categories.map((m) => names(m.material.name));
       const example = categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass';
-      streams.set(code, (found = { name: stream ? names(stream.name) : null, categories, all, example, suggested: new Map() }));
+      const longest = Math.max(0, ...categories.map((m) => Math.max(m.fr.length, m.en.length)));
+      streams.set(code, (found = { name: stream ? names(stream.name) : null, categories, longest, all, example, suggested: new Map() }));
     }
     return found;
   };
@@ -40,7 +41,7 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
     const typed = foldText(line.material);
     let suggested = stream.suggested.get(typed);
     if (!suggested) {
-      const similar = stream.categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed));
+      const similar = typed.length > stream.longest ? [] : stream.categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed));
       suggested =
         similar.length === 0
           ? stream.all
@@ -97,6 +98,8 @@ const names = (name: Names): Names => ({ fr: name.fr, en: name.en });
 interface StreamFacts {
   name: Names | null;
   categories: { material: Category; fr: string; en: string }[];
+  /** The longest folded name: a longer text is in none. */
+  longest: number;
   /** Every category's names, in the grid's order: what is suggested when nothing typed matches. */
   all: Names[];
   example: string;

@@ -23,6 +23,13 @@ function numberFormat(language: Language, options: Intl.NumberFormatOptions): In
   if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(LOCALES[language], options)));
   return format;
 }
+/** The formats of options made once, found by identity without making a key: a page formats thousands of figures. */
+const constantFormats = new WeakMap<Intl.NumberFormatOptions, Partial<Record<Language, Intl.NumberFormat>>>();
+function constantFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  let formats = constantFormats.get(options);
+  if (!formats) constantFormats.set(options, (formats = {}));
+  return (formats[language] ??= numberFormat(language, options));
+}
 
 function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${language}${JSON.stringify(options)}`;
@@ -57,8 +64,42 @@ const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
  * through a float); trailing zeros of its decimals are not shown.
  */
 export function formatNumber(language: Language, value: number | string, options: NumberOptions = {}): string {
+  if (options.decimals === undefined) {
+    const plain = typeof value === 'string' ? PLAIN_DECIMAL.exec(value) : null;
+    const marks = plain ? separators(language) : undefined;
+    // A decimal text without sign, leading or trailing zeros: its digits grouped by three, as Intl writes them (checked once per language).
+    if (plain && marks) {
+      const int = plain[1]!.replace(/\B(?=(\d{3})+$)/g, marks.group);
+      return plain[2] === undefined ? int : `${int}${marks.decimal}${plain[2]}`;
+    }
+    return constantFormat(language, EVERY_DECIMAL).format(numeric(value));
+  }
   return numberFormat(language, digits(options)).format(numeric(value));
 }
+const PLAIN_DECIMAL = /^(0|[1-9]\d{0,14})(?:\.(\d*[1-9]))?$/;
+/** The separators `Intl` writes in `language`, when it writes digits grouped by three and nothing else (else undefined). */
+function separators(language: Language): { decimal: string; group: string } | undefined {
+  if (!separatorsOf.has(language)) {
+    const format = constantFormat(language, EVERY_DECIMAL);
+    const parts = format.formatToParts(1234.5);
+    const decimal = parts.find((part) => part.type === 'decimal')?.value;
+    const group = parts.find((part) => part.type === 'group')?.value;
+    const samples: [string, string][] = [
+      ['987.0654', `987${decimal}0654`],
+      ['1234.5', `1${group}234${decimal}5`],
+      ['123456789012345', `123${group}456${group}789${group}012${group}345`],
+    ];
+    const same =
+      decimal !== undefined &&
+      group !== undefined &&
+      samples.every(([text, written]) => format.format(text as Intl.StringNumericLiteral) === written);
+    separatorsOf.set(language, same ? { decimal, group } : undefined);
+  }
+  return separatorsOf.get(language);
+}
+const separatorsOf = new Map<Language, { decimal: string; group: string } | undefined>();
+const EVERY_DECIMAL = digits({});
+const unitOptions = new Map<string, Intl.NumberFormatOptions>();
 
 /** An amount of money: "290,00 €" (U+00A0 before €), "€290.00"; always two decimals. */
 export function formatMoney(language: Language, amount: number | string, currency = 'EUR'): string {
@@ -85,7 +126,11 @@ export function unitSymbol(_language: Language, unit: string): string {
  */
 export function formatQuantity(language: Language, value: number | string, unit: string): string {
   const intlUnit = UNIT_WRITINGS.get(unit)?.intlUnit;
-  if (intlUnit) return numberFormat(language, { ...digits({}), style: 'unit', unit: intlUnit }).format(numeric(value));
+  if (intlUnit) {
+    let options = unitOptions.get(intlUnit);
+    if (!options) unitOptions.set(intlUnit, (options = { ...EVERY_DECIMAL, style: 'unit', unit: intlUnit }));
+    return constantFormat(language, options).format(numeric(value));
+  }
   return `${formatNumber(language, value)}\u00a0${unitSymbol(language, unit)}`;
 }
 

@@ -52,6 +52,8 @@ const SPACES = /[ \u00a0\u202f]/g;
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?[eE][-+]?\d+$/;
 const LETTER_OR_SYMBOL = /[\p{L}\p{Sc}%‰°]/u;
 const ALLOWED = /^[\d.,\u0020\u00a0\u202f]+$/;
+const DIGITS = /^\d+$/;
+const SIMPLE_DECIMAL = /^(\d+)([.,])(\d+)$/;
 
 /** How a number is written, before any context: its digits, or why they cannot be read yet. */
 type Shape =
@@ -61,10 +63,23 @@ type Shape =
 
 const other = (separator: DecimalSeparator): DecimalSeparator => (separator === ',' ? '.' : ',');
 const grouped = (text: string, separator: string) => new RegExp(`^\\d{1,3}(?:\\${separator}\\d{3})+$`).test(text);
-const count = (text: string, character: string) => text.split(character).length - 1;
+function count(text: string, character: string): number {
+  let found = 0;
+  for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1)) found++;
+  return found;
+}
 
 /** The shape of an unsigned, trimmed number text. */
 function shapeOf(text: string): Shape {
+  if (DIGITS.test(text)) return { kind: 'number', int: text, frac: '' };
+  if (text === '') return { kind: 'problem', code: 'number_invalid' };
+  // One separator between digits: read as the general case below reads it.
+  const simple = SIMPLE_DECIMAL.exec(text);
+  if (simple) {
+    const [, int, separator, frac] = simple as unknown as [string, string, DecimalSeparator, string];
+    if (frac.length !== 3 || int.startsWith('0') || int.length > 3) return { kind: 'number', int, frac, decimal: separator };
+    return { kind: 'ambiguous', int, frac, separator };
+  }
   if (SCIENTIFIC.test(text)) return { kind: 'problem', code: 'number_scientific' };
   if (!ALLOWED.test(text)) return { kind: 'problem', code: LETTER_OR_SYMBOL.test(text) ? 'number_has_unit' : 'number_invalid' };
   const spaced = text.replace(SPACES, ' ');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isExactNumber } from '../common/http/json-body.js';
 import { escapePointer } from '../common/problem/json-pointer.js';
 import type { FieldError, FieldErrorParams } from '../common/problem/problem.js';
-import { canonicalJson, sha256Hex } from '../declarations/canonical-json.js';
+import { sha256Hex } from '../declarations/canonical-json.js';
 import { exactDecimal } from '../declarations/declaration-validator.js';
 import { parsePeriod, periodOf, type Period } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
@@ -279,7 +279,8 @@ export class ProductRules {
       !elements
     )
       return undefined;
-    const content = canonicalJson([
+    // Strings, numbers and nulls only: their canonical JSON is JSON.stringify's.
+    const content = JSON.stringify([
       name,
       stream,
       gtin,

@@ -20,7 +20,10 @@ import { LANGUAGES } from '../i18n/languages.js';
  * compatibility-normalised (NFKC: `ﬁ` = `fi`, full-width = ASCII, `e` + combining accent = `é`) and
  * case-folded (upper then lower, so `ß` = `SS` = `ss`).
  */
-export const foldText = (text: string) => text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+export const foldText = (text: string) =>
+  PRINTABLE_ASCII.test(text) ? text.trim().toLowerCase() : text.trim().normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+/** Text that NFKC leaves as it is and whose case folds as `toLowerCase` folds it. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const fold = foldText;
 
 /**

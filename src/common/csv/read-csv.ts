@@ -104,7 +104,10 @@ function detectDelimiter<C extends string>(text: string, spec: CsvColumns<C>, na
   const { line: firstLine, row } = firstFilledLine(text, spec.comment);
   const known = (delimiter: string) => {
     try {
-      const [header = []] = parse(firstLine, { delimiter, relax_column_count: true, to: 1 }) as string[][];
+      // Without quotes, a line's cells are what lies between its separators.
+      const [header = []] = firstLine.includes('"')
+        ? (parse(firstLine, { delimiter, relax_column_count: true, to: 1 }) as string[][])
+        : [firstLine.split(delimiter)];
       return header.filter((cell) => names.has(headerKey(cell))).length;
     } catch {
       return 0;

@@ -19,5 +19,5 @@ export function neutraliseCell(value: string): string {
 
 /** The cell as it was before neutraliseCell (a cell it did not change is left as it is). */
 export function restoreCell(value: string): string {
-  return value.replace(NEUTRALISED_PART, '$1');
+  return value.includes("'") ? value.replace(NEUTRALISED_PART, '$1') : value;
 }

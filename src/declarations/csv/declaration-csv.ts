@@ -129,6 +129,17 @@ function paramsAtRows(sheet: DeclarationSheet, params: FieldError['params']): Fi
   return Array.isArray(lines) ? { ...rest, rows: (lines as number[]).map((at) => sheet.rows[at - 1]!) } : rest;
 }
 
+/** `/lines/3/unit` with prefix `/lines/` → 3 and `/unit` (what follows the index, from a `/`, or nothing); else undefined. */
+function indexed(pointer: string, prefix: string): { index: number; rest: string } | undefined {
+  if (!pointer.startsWith(prefix)) return undefined;
+  const end = pointer.indexOf('/', prefix.length);
+  const digits = end === -1 ? pointer.slice(prefix.length) : pointer.slice(prefix.length, end);
+  const rest = end === -1 ? '' : pointer.slice(end);
+  return DIGITS.test(digits) && !LINE_BREAK.test(rest) ? { index: Number(digits), rest } : undefined;
+}
+const DIGITS = /^\d+$/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
 /**
  * The validator's errors, which point into `body`, pointed at the file's cells instead: `/lines/3/unit`
  * → `/rows/5/unit` (with `row`), `/period` → `/query/period`. A cell already reported by the reader
@@ -137,22 +148,22 @@ function paramsAtRows(sheet: DeclarationSheet, params: FieldError['params']): Fi
 export function pointAtCells(sheet: DeclarationSheet, errors: FieldError[]): FieldError[] {
   const read = new Set(sheet.errors.map((error) => error.pointer));
   const mapped = errors.map((error): FieldError => {
-    const sold = /^\/units_sold\/(\d+)(\/.*)?$/.exec(error.pointer);
+    const sold = indexed(error.pointer, '/units_sold/');
     if (sold) {
-      const row = sheet.unitsSoldRows[Number(sold[1])]!;
+      const row = sheet.unitsSoldRows[sold.index]!;
       return {
-        pointer: `/rows/${row}${sold[2] ?? ''}`,
+        pointer: `/rows/${row}${sold.rest}`,
         code: error.code,
         detail: `row ${row}: ${error.detail}`,
         row,
         params: error.params,
       };
     }
-    const line = /^\/lines\/(\d+)(\/.*)?$/.exec(error.pointer);
+    const line = indexed(error.pointer, '/lines/');
     if (line) {
-      const row = sheet.rows[Number(line[1])]!;
+      const row = sheet.rows[line.index]!;
       return {
-        pointer: `/rows/${row}${line[2] ?? ''}`,
+        pointer: `/rows/${row}${line.rest}`,
         code: error.code,
         detail: `row ${row}: ${error.detail}`,
         row,
