@@ -15,6 +15,18 @@ import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import { SPREADSHEET_SLOTS, takeSpreadsheetSlot } from '../../src/products/spreadsheet/spreadsheet-slots.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
+/**
+ * A zip bomb-ish sheet: 64 MB of XML in a few hundred kilobytes, refused while inflating. Built before
+ * the app starts: compressing it holds this process for seconds on a busy machine, and a request sent
+ * right after such a pause, on a kept-alive connection whose idle timeout ran out meanwhile, races the
+ * server closing it (ECONNRESET).
+ */
+const BOMB = zipSync({
+  '[Content_Types].xml': strToU8('<Types/>'),
+  'xl/workbook.xml': strToU8('<workbook/>'),
+  'xl/worksheets/sheet1.xml': new Uint8Array(64 * 1024 * 1024).fill(0x20),
+});
+
 let t: TestApp;
 let mailbox: Mailbox;
 let inbox: ParsedMail[];
@@ -261,14 +273,8 @@ describe('a per-product file to a filed declaration', () => {
       else expect(main).toMatch(text);
     };
     await expectRefused('photo.xlsx', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]), 'n’est pas un tableur lisible');
-    // A zip bomb-ish sheet: 64 MB of XML in a few hundred kilobytes, refused while inflating.
-    const bomb = zipSync({
-      '[Content_Types].xml': strToU8('<Types/>'),
-      'xl/workbook.xml': strToU8('<workbook/>'),
-      'xl/worksheets/sheet1.xml': new Uint8Array(64 * 1024 * 1024).fill(0x20),
-    });
-    expect(bomb.length).toBeLessThan(1024 * 1024);
-    await expectRefused('bombe.xlsx', Buffer.from(bomb), 'bien plus qu’un tableur par produit');
+    expect(BOMB.length).toBeLessThan(1024 * 1024);
+    await expectRefused('bombe.xlsx', Buffer.from(BOMB), 'bien plus qu’un tableur par produit');
     const unknown = BISCUITS_FR.map((row, i) => (i === 3 ? [row[0]!, row[1]!, row[2]!, 'Plastique magique', row[4]!, row[5]!] : row));
     await expectRefused(
       'inconnu.xlsx',
