@@ -93,6 +93,10 @@ export default {
       moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
       transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', isolatedModules: true }] },
       setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts'],
+      // The build's spec writes the whole site twice with its brotli and gzip variants (about 15 s) and
+      // checks that the two folders are byte-identical: a mutant changes both builds alike, and a renderer
+      // that fails fails the site's other specs; yet every mutant the renderer reaches ran it.
+      testPathIgnorePatterns: ['/node_modules/', '/src/site/build-site\\.spec\\.ts$'],
     },
     enableFindRelatedTests: true,
   },
