@@ -20,7 +20,7 @@ import { AuthGuard } from './auth.guard.js';
 import type { OperatorSessionsService } from './operators/operator-sessions.service.js';
 import type { ClientTokenEntity } from './tokens/client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from '../caller/current-client.js';
-import { AUTHENTICATED_OPERATOR } from '../caller/actor.js';
+import { AUTHENTICATED_OPERATOR, OPERATOR_SESSION } from '../caller/actor.js';
 import { generateToken, hashToken, OPERATOR_TOKEN_PREFIX } from '../common/token-format.js';
 import { AuthenticationCache } from './tokens/authentication-cache.js';
 import { ClientTokenVerifier } from './tokens/client-token-verifier.js';
@@ -145,7 +145,8 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const refusals = { record: async (_req: unknown, problem: Problem) => void refused.push(problem.status) } as unknown as RefusedActions;
   const operatorSessions = {
     cookies: { session: 'epr_operator_session' },
-    resolve: async () => undefined,
+    resolve: async (secret: unknown) =>
+      secret === 'good-console-session' ? { sessionId: 'os-1', operatorId: 'op-1', name: 'Alice' } : undefined,
   } as unknown as OperatorSessionsService;
   const guard = new AuthGuard(admin, failedAuthentications, sessions, refusals, clientStrategy, operatorStrategy, operatorSessions);
   return { guard, calls, tokens, failures, refused, operatorCalls, cache, accountListeners, clientStrategy, operatorStrategy };
@@ -239,6 +240,39 @@ describe('AuthGuard decisions', () => {
     await expect(guard.canActivate(anonymous.context)).rejects.toMatchObject({ code: 'session_required' });
     expect(lookups).toEqual([undefined]);
     expect(failures).toEqual([]);
+  });
+
+  it('lets a console page (operator audience) in with a live console session cookie only, as that operator; a dashboard session or a token opens nothing', async () => {
+    const { guard, failures, calls, operatorCalls } = setup();
+    const withCookie = (cookies?: Record<string, string>, authorization?: string) => {
+      const attempt = call({ class: 'operator' }, authorization);
+      if (cookies) (attempt.req as Record<string, unknown>).cookies = cookies;
+      return attempt;
+    };
+    const live = withCookie({ epr_operator_session: 'good-console-session' });
+    await expect(guard.canActivate(live.context)).resolves.toBe(true);
+    expect(live.req[AUTHENTICATED_OPERATOR]).toEqual({ kind: 'operator', id: 'op-1', name: 'Alice' });
+    expect(live.req[OPERATOR_SESSION]).toBe('os-1');
+    expect(live.headers['cache-control']).toBe('no-store');
+    expect(failures).toEqual([]);
+
+    const ended = await rejection(guard.canActivate(withCookie({ epr_operator_session: 'ended' }).context));
+    expect([ended.code, ended.detail]).toEqual(['session_required', "Sign in to the operator's console to see this page."]);
+    expect(failures).toEqual(['failure']);
+    // No console cookie: sent to sign in, nothing counted, whatever else is sent.
+    for (const attempt of [withCookie(), withCookie({ epr_session: 'good-session' }), withCookie(undefined, `Bearer ${operatorGood}`)]) {
+      expect((await rejection(guard.canActivate(attempt.context))).code).toBe('session_required');
+    }
+    expect(failures).toEqual(['failure']);
+    expect([calls, operatorCalls]).toEqual([[], []]);
+  });
+
+  it('refuses a console cookie from an address over its failed authentications before looking it up (429); no cookie is sent to sign in', async () => {
+    const { guard } = setup({ overFailureLimit: true });
+    const attempt = call({ class: 'operator' });
+    (attempt.req as Record<string, unknown>).cookies = { epr_operator_session: 'good-console-session' };
+    expect((await rejection(guard.canActivate(attempt.context))).code).toBe('rate_limited');
+    expect((await rejection(guard.canActivate(call({ class: 'operator' }).context))).code).toBe('session_required');
   });
 
   it('opens public routes without any credential and without touching the response', async () => {
@@ -585,9 +619,12 @@ describe('AuthGuard, more decisions', () => {
     expect(failures).toEqual(['failure']);
   });
 
-  it('says what is wrong with a token that is not a client token at all on admin routes', async () => {
+  it.each([
+    ['a token passport can read', `${ADMIN}x`],
+    ['a token passport cannot read (a space in it, as an admin token may have)', `${ADMIN} x`],
+  ])('says what is wrong with a token that is not a client token at all on admin routes: %s', async (_label, token) => {
     const { guard, operatorCalls } = setup();
-    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}x`).context));
+    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${token}`).context));
     expect(problem.detail).toBe('The token is not the admin token.');
     expect(problem.headers['WWW-Authenticate']).toBe(
       `${REALM}, error="invalid_token", error_description="The token is not the admin token."`,
