@@ -135,8 +135,13 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const sessions = {
     cookies: { session: 'epr_session' },
     resolve: async (secret: unknown) =>
-      secret === 'good-session'
-        ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } }
+      secret === 'good-session' || secret === 'suspended-session'
+        ? {
+            sessionId: 's-1',
+            clientId: 'acme',
+            account: { clientId: 'acme', confirmedAt: null, profile: PROFILE },
+            suspended: secret === 'suspended-session',
+          }
         : undefined,
   } as unknown as SessionsService;
   const clientStrategy = new ClientBearerStrategy(verifier, admin);
@@ -202,6 +207,14 @@ describe('AuthGuard decisions', () => {
     const bearer = call({ class: 'session' }, `Bearer ${generateToken()}`);
     expect((await rejection(guard.canActivate(bearer.context))).code).toBe('session_required');
     expect(calls).toEqual([]);
+  });
+
+  it('refuses a live dashboard session of a suspended account, saying so, and leaves no client on the request', async () => {
+    const { guard } = setup();
+    const attempt = call({ class: 'session' });
+    (attempt.req as Record<string, unknown>).cookies = { epr_session: 'suspended-session' };
+    expect((await rejection(guard.canActivate(attempt.context))).code).toBe('account_suspended');
+    expect(attempt.req[AUTHENTICATED_CLIENT]).toBeUndefined();
   });
 
   it('counts a session cookie that names no live session as a failed authentication of its address; no cookie is none', async () => {
