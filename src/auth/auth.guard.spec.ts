@@ -195,7 +195,9 @@ describe('AuthGuard decisions', () => {
     const withCookie = call({ class: 'session' });
     (withCookie.req as Record<string, unknown>).cookies = { epr_session: 'good-session' };
     await expect(guard.canActivate(withCookie.context)).resolves.toBe(true);
-    expect(withCookie.req[AUTHENTICATED_CLIENT]).toEqual(expect.objectContaining({ clientId: 'acme', tokenId: null, sessionId: 's-1' }));
+    expect(withCookie.req[AUTHENTICATED_CLIENT]).toEqual(
+      expect.objectContaining({ clientId: 'acme', tokenId: null, sessionId: 's-1', mode: 'live' }),
+    );
     expect(withCookie.headers['cache-control']).toBe('no-store');
 
     const wrongCookie = call({ class: 'session' });
@@ -598,6 +600,17 @@ describe('last_used_at', () => {
 });
 
 describe('AuthGuard, more decisions', () => {
+  it.each(['client', 'admin'] as const)(
+    'refuses a token in the query string with 400 before reading any, not as a failed authentication (%s route)',
+    async (audience) => {
+      const { guard, calls, failures, operatorCalls } = setup();
+      const attempt = call({ method: audience }, `Bearer ${good}`);
+      attempt.req.url = `/api/v1/somewhere?access_token=${good}`;
+      expect((await rejection(guard.canActivate(attempt.context))).code).toBe('bad_request');
+      expect([calls, failures, operatorCalls]).toEqual([[], [], []]);
+    },
+  );
+
   it('refuses several Authorization headers with 400 before reading any, not as a failed authentication', async () => {
     const { guard, calls, failures } = setup();
     const { context, headers } = call({ method: 'client' }, [`Bearer ${good}`, `Bearer ${good}`]);
