@@ -326,6 +326,8 @@ describe('AuthGuard decisions', () => {
       });
       expect(req.clientId).toBe('acme');
       expect(headers['cache-control']).toBe('no-store');
+      // The token handed to passport is not left on the request for later layers.
+      expect(Object.getOwnPropertySymbols(req).map((key) => req[key])).not.toContain(good);
       expect(calls).toEqual(['lookup']); // the use is written later, batched
       await tokens.beforeApplicationShutdown();
       expect(calls).toEqual(['lookup', 'update t-good']);
@@ -411,6 +413,13 @@ describe('AuthGuard decisions', () => {
       expect(problem.status).toBe(401);
       expect(JSON.stringify(problem)).not.toContain(good);
       expect(problem.detail).not.toContain(good);
+    });
+
+    it('refuses a token passport cannot read (a space in it) as malformed, without a database read', async () => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${good} x`).context));
+      expect([problem.code, problem.detail]).toEqual(['invalid_token', REJECTION_DESCRIPTIONS.malformed]);
+      expect(calls).toEqual([]);
     });
 
     it('refuses an empty bearer token with invalid_token', async () => {
