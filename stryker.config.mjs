@@ -13,7 +13,9 @@
 //   a path starts with `/`, so no key of it is `access_token`.
 // - bearer-header.ts:101, `typeof type === 'string'` → true: Node gives `content-type` as a string or
 //   not at all, and the pattern refuses `undefined` read as text (measured again 2026-11-28: 96.8 %).
-// - idempotency-store.ts:128 (rowsOf), `Array.isArray(result)` → true, `result.length === 2` → true,
+// - auth.guard.ts:53, `if (!user)` → false and its detail → `''`: not reached; the bearer strategies
+//   answer a caller or throw, and a request without a token is refused before passport sees it.
+// - idempotency-store.ts:138 (rowsOf), `Array.isArray(result)` → true, `result.length === 2` → true,
 //   `A && B` → `A || B` there, `typeof result[1] === 'number'` → true: the answer of `query` is always
 //   an array, and a plain answer is an array of row objects, never one whose first element is an
 //   array; only TypeORM's `[rows, affected]` passes `Array.isArray(result[0])`.
@@ -32,31 +34,31 @@
 //   removed, which no spec reaches): a hit
 //   counted during the flush schedules its own timer in hit() (the timer is cleared before the flush
 //   starts), so no pending hit is left without a timer; the reschedule is a second guard.
-// - declaration-validator.ts, the `complete` flag of a line (175 `every` → `some`, 193 `complete = true`,
-//   235 the six mutants of `complete && stream !== undefined && unit !== undefined`, 385 and 413 the
+// - declaration-validator.ts, the `complete` flag of a line (189 `every` → `some`, 307 `complete = true`,
+//   351 the six mutants of `complete && stream !== undefined && unit !== undefined`, 501 and 529 the
 //   duplicate and companion rules not clearing it): every way a line becomes incomplete also records a
 //   problem, and the lines are only returned when there is none; the flag is a second guard.
-// - declaration-validator.ts:234, `stream !== undefined` → true in `group`: a line without a usable
+// - declaration-validator.ts:350, `stream !== undefined` → true in `group`: a line without a usable
 //   stream gets a group `undefined…`, but the requirements are looked up by its (undefined) stream: none.
-// - declaration-validator.ts:273, `stream.declarable_until !== null` → true: `period.start > null` is
+// - declaration-validator.ts:389, `stream.declarable_until !== null` → true: `period.start > null` is
 //   false for a date text.
-// - declaration-validator.ts:353, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
+// - declaration-validator.ts:469, `(value as number) < 0` → `<= 0` and text `''` → other text, on the
 //   non-finite branch: the value there is ±Infinity or NaN, never 0, and it is refused as too large
 //   before its text is read.
-// - declaration-validator.ts:357, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
-// - declaration-validator.ts:404 and 410, `line.valid.unit === undefined` → false: a line without a unit
+// - declaration-validator.ts:473, `unit === undefined` → false: catalogue.unit(undefined) is undefined.
+// - declaration-validator.ts:520 and 526, `line.valid.unit === undefined` → false: a line without a unit
 //   adds `undefined` to its group's units, which no requirement names; and it matches no requirement's unit.
-// - declaration-validator.ts:411, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
+// - declaration-validator.ts:527, `?.unit_requirements` → `.unit_requirements`, and `?? []` → `?? [x]`
 //   (no coverage): a line with a group has a published stream, whose unit_requirements is always an array.
-// - declaration-validator.ts:414, `?.name.en` → `.name.en`: the reference build refuses a `requires`
+// - declaration-validator.ts:530, `?.name.en` → `.name.en`: the reference build refuses a `requires`
 //   that is not one of the stream's units, themselves published units (reference/validate-reference.ts).
-// - declaration-validator.ts:474, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
+// - declaration-validator.ts:592, `exponent = '0'` → `''`: Number('') is 0; and `?? []` → `?? ['…']`: the
 //   destructuring skips element 0, so a one-element array reads as the empty one.
-// - declaration-validator.ts:479, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
-// - declaration-validator.ts:489, `point >= 0` → `> 0`: at point 0 both branches give the digits.
+// - declaration-validator.ts:597, `/^0*/` → `/0*/`: `0*` matches at index 0 anyway (possibly empty).
+// - declaration-validator.ts:607, `point >= 0` → `> 0`: at point 0 both branches give the digits.
 // - token-format.ts:62, `length * 2` → `length / 2` and 64, `if (out.length === length) break` → true:
 //   only how many random bytes each round draws; the loop goes on until the token is long enough.
-// - token-format.ts:30, the 255-character limit (`false`, `>=`): a fast path; the anchored token
+// - token-format.ts:80, the 255-character limit (`false`, `>=`): a fast path; the anchored token
 //   pattern refuses anything longer than a token anyway.
 // - token-format.ts:104, `'utf8'` → `""`: Hash.update reads a falsy encoding of a string as UTF-8.
 // - authentication-cache.ts:83 and 93, `this.generation++` → `--`: a mark is compared with `!==`, so
@@ -71,13 +73,13 @@
 //   is a pure function of the header, computed again or remembered; only the memo's size changes.
 // - prebuilt-files.ts:185, `name = ''` → another default: String.split always gives one element at least.
 // - prebuilt-files.ts:195, `star !== undefined &&` → true: `undefined > 0` is false.
-// - reference-catalogue.ts:21, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
+// - reference-catalogue.ts:23, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
 //   compared with each other, and no two code points (U+0020–U+2FFFF, checked by a loop over them)
 //   fold to one text one way and to two texts the other way.
-// - format.ts:22 and 29, `!format` → true: the memo of Intl formatters; a new one formats the same.
-// - format.ts:133, `part.type === 'day'` → true: in the formats of format.ts only the day can be the
+// - format.ts:23 and 30, `!format` → true: the memo of Intl formatters; a new one formats the same.
+// - format.ts:131, `part.type === 'day'` → true: in the formats of format.ts only the day can be the
 //   part "1" (hours and minutes have two digits, the month is a word, the year four digits).
-// - read-number.ts:148, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
+// - read-number.ts:163, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
 //   `decimal` nor `thousands`, so it adds nothing; the check narrows the type.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -93,6 +95,10 @@ export default {
       moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
       transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', isolatedModules: true }] },
       setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts'],
+      // The build's spec writes the whole site twice with its brotli and gzip variants (about 15 s) and
+      // checks that the two folders are byte-identical: a mutant changes both builds alike, and a renderer
+      // that fails fails the site's other specs; yet every mutant the renderer reaches ran it.
+      testPathIgnorePatterns: ['/node_modules/', '/src/site/build-site\\.spec\\.ts$'],
     },
     enableFindRelatedTests: true,
   },

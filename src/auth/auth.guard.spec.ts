@@ -20,7 +20,7 @@ import { AuthGuard } from './auth.guard.js';
 import type { OperatorSessionsService } from './operators/operator-sessions.service.js';
 import type { ClientTokenEntity } from './tokens/client-token.entity.js';
 import { AUTHENTICATED_CLIENT } from '../caller/current-client.js';
-import { AUTHENTICATED_OPERATOR } from '../caller/actor.js';
+import { AUTHENTICATED_OPERATOR, OPERATOR_SESSION } from '../caller/actor.js';
 import { generateToken, hashToken, OPERATOR_TOKEN_PREFIX } from '../common/token-format.js';
 import { AuthenticationCache } from './tokens/authentication-cache.js';
 import { ClientTokenVerifier } from './tokens/client-token-verifier.js';
@@ -135,8 +135,13 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const sessions = {
     cookies: { session: 'epr_session' },
     resolve: async (secret: unknown) =>
-      secret === 'good-session'
-        ? { sessionId: 's-1', clientId: 'acme', account: { clientId: 'acme', confirmedAt: null, profile: PROFILE } }
+      secret === 'good-session' || secret === 'suspended-session'
+        ? {
+            sessionId: 's-1',
+            clientId: 'acme',
+            account: { clientId: 'acme', confirmedAt: null, profile: PROFILE },
+            suspended: secret === 'suspended-session',
+          }
         : undefined,
   } as unknown as SessionsService;
   const clientStrategy = new ClientBearerStrategy(verifier, admin);
@@ -145,7 +150,8 @@ function setup({ adminDisabled = false, overFailureLimit = false, cacheListening
   const refusals = { record: async (_req: unknown, problem: Problem) => void refused.push(problem.status) } as unknown as RefusedActions;
   const operatorSessions = {
     cookies: { session: 'epr_operator_session' },
-    resolve: async () => undefined,
+    resolve: async (secret: unknown) =>
+      secret === 'good-console-session' ? { sessionId: 'os-1', operatorId: 'op-1', name: 'Alice' } : undefined,
   } as unknown as OperatorSessionsService;
   const guard = new AuthGuard(admin, failedAuthentications, sessions, refusals, clientStrategy, operatorStrategy, operatorSessions);
   return { guard, calls, tokens, failures, refused, operatorCalls, cache, accountListeners, clientStrategy, operatorStrategy };
@@ -189,7 +195,9 @@ describe('AuthGuard decisions', () => {
     const withCookie = call({ class: 'session' });
     (withCookie.req as Record<string, unknown>).cookies = { epr_session: 'good-session' };
     await expect(guard.canActivate(withCookie.context)).resolves.toBe(true);
-    expect(withCookie.req[AUTHENTICATED_CLIENT]).toEqual(expect.objectContaining({ clientId: 'acme', tokenId: null, sessionId: 's-1' }));
+    expect(withCookie.req[AUTHENTICATED_CLIENT]).toEqual(
+      expect.objectContaining({ clientId: 'acme', tokenId: null, sessionId: 's-1', mode: 'live' }),
+    );
     expect(withCookie.headers['cache-control']).toBe('no-store');
 
     const wrongCookie = call({ class: 'session' });
@@ -201,6 +209,14 @@ describe('AuthGuard decisions', () => {
     const bearer = call({ class: 'session' }, `Bearer ${generateToken()}`);
     expect((await rejection(guard.canActivate(bearer.context))).code).toBe('session_required');
     expect(calls).toEqual([]);
+  });
+
+  it('refuses a live dashboard session of a suspended account, saying so, and leaves no client on the request', async () => {
+    const { guard } = setup();
+    const attempt = call({ class: 'session' });
+    (attempt.req as Record<string, unknown>).cookies = { epr_session: 'suspended-session' };
+    expect((await rejection(guard.canActivate(attempt.context))).code).toBe('account_suspended');
+    expect(attempt.req[AUTHENTICATED_CLIENT]).toBeUndefined();
   });
 
   it('counts a session cookie that names no live session as a failed authentication of its address; no cookie is none', async () => {
@@ -241,6 +257,39 @@ describe('AuthGuard decisions', () => {
     expect(failures).toEqual([]);
   });
 
+  it('lets a console page (operator audience) in with a live console session cookie only, as that operator; a dashboard session or a token opens nothing', async () => {
+    const { guard, failures, calls, operatorCalls } = setup();
+    const withCookie = (cookies?: Record<string, string>, authorization?: string) => {
+      const attempt = call({ class: 'operator' }, authorization);
+      if (cookies) (attempt.req as Record<string, unknown>).cookies = cookies;
+      return attempt;
+    };
+    const live = withCookie({ epr_operator_session: 'good-console-session' });
+    await expect(guard.canActivate(live.context)).resolves.toBe(true);
+    expect(live.req[AUTHENTICATED_OPERATOR]).toEqual({ kind: 'operator', id: 'op-1', name: 'Alice' });
+    expect(live.req[OPERATOR_SESSION]).toBe('os-1');
+    expect(live.headers['cache-control']).toBe('no-store');
+    expect(failures).toEqual([]);
+
+    const ended = await rejection(guard.canActivate(withCookie({ epr_operator_session: 'ended' }).context));
+    expect([ended.code, ended.detail]).toEqual(['session_required', "Sign in to the operator's console to see this page."]);
+    expect(failures).toEqual(['failure']);
+    // No console cookie: sent to sign in, nothing counted, whatever else is sent.
+    for (const attempt of [withCookie(), withCookie({ epr_session: 'good-session' }), withCookie(undefined, `Bearer ${operatorGood}`)]) {
+      expect((await rejection(guard.canActivate(attempt.context))).code).toBe('session_required');
+    }
+    expect(failures).toEqual(['failure']);
+    expect([calls, operatorCalls]).toEqual([[], []]);
+  });
+
+  it('refuses a console cookie from an address over its failed authentications before looking it up (429); no cookie is sent to sign in', async () => {
+    const { guard } = setup({ overFailureLimit: true });
+    const attempt = call({ class: 'operator' });
+    (attempt.req as Record<string, unknown>).cookies = { epr_operator_session: 'good-console-session' };
+    expect((await rejection(guard.canActivate(attempt.context))).code).toBe('rate_limited');
+    expect((await rejection(guard.canActivate(call({ class: 'operator' }).context))).code).toBe('session_required');
+  });
+
   it('opens public routes without any credential and without touching the response', async () => {
     const { guard, calls } = setup();
     const { context, headers } = call({ method: 'public' });
@@ -277,6 +326,8 @@ describe('AuthGuard decisions', () => {
       });
       expect(req.clientId).toBe('acme');
       expect(headers['cache-control']).toBe('no-store');
+      // The token handed to passport is not left on the request for later layers.
+      expect(Object.getOwnPropertySymbols(req).map((key) => req[key])).not.toContain(good);
       expect(calls).toEqual(['lookup']); // the use is written later, batched
       await tokens.beforeApplicationShutdown();
       expect(calls).toEqual(['lookup', 'update t-good']);
@@ -362,6 +413,13 @@ describe('AuthGuard decisions', () => {
       expect(problem.status).toBe(401);
       expect(JSON.stringify(problem)).not.toContain(good);
       expect(problem.detail).not.toContain(good);
+    });
+
+    it('refuses a token passport cannot read (a space in it) as malformed, without a database read', async () => {
+      const { guard, calls } = setup();
+      const problem = await rejection(guard.canActivate(call({ method: 'client' }, `Bearer ${good} x`).context));
+      expect([problem.code, problem.detail]).toEqual(['invalid_token', REJECTION_DESCRIPTIONS.malformed]);
+      expect(calls).toEqual([]);
     });
 
     it('refuses an empty bearer token with invalid_token', async () => {
@@ -551,6 +609,17 @@ describe('last_used_at', () => {
 });
 
 describe('AuthGuard, more decisions', () => {
+  it.each(['client', 'admin'] as const)(
+    'refuses a token in the query string with 400 before reading any, not as a failed authentication (%s route)',
+    async (audience) => {
+      const { guard, calls, failures, operatorCalls } = setup();
+      const attempt = call({ method: audience }, `Bearer ${good}`);
+      attempt.req.url = `/api/v1/somewhere?access_token=${good}`;
+      expect((await rejection(guard.canActivate(attempt.context))).code).toBe('bad_request');
+      expect([calls, failures, operatorCalls]).toEqual([[], [], []]);
+    },
+  );
+
   it('refuses several Authorization headers with 400 before reading any, not as a failed authentication', async () => {
     const { guard, calls, failures } = setup();
     const { context, headers } = call({ method: 'client' }, [`Bearer ${good}`, `Bearer ${good}`]);
@@ -585,9 +654,12 @@ describe('AuthGuard, more decisions', () => {
     expect(failures).toEqual(['failure']);
   });
 
-  it('says what is wrong with a token that is not a client token at all on admin routes', async () => {
+  it.each([
+    ['a token passport can read', `${ADMIN}x`],
+    ['a token passport cannot read (a space in it, as an admin token may have)', `${ADMIN} x`],
+  ])('says what is wrong with a token that is not a client token at all on admin routes: %s', async (_label, token) => {
     const { guard, operatorCalls } = setup();
-    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${ADMIN}x`).context));
+    const problem = await rejection(guard.canActivate(call({ method: 'admin' }, `Bearer ${token}`).context));
     expect(problem.detail).toBe('The token is not the admin token.');
     expect(problem.headers['WWW-Authenticate']).toBe(
       `${REALM}, error="invalid_token", error_description="The token is not the admin token."`,

@@ -46,4 +46,8 @@ describe('dueDate', () => {
     expect(dueDate(deadline, periodOf('2026-01-01'))).toBe('2027-02-28');
     expect(dueDate(deadline, periodOf('2027-01-01'))).toBe('2028-02-29');
   });
+
+  it('writes the month and the day on two digits, in the same year when no year is added', () => {
+    expect(dueDate({ due: { years_after_period: 0, month: 3, day: 1 } }, periodOf('2026-01-01'))).toBe('2026-03-01');
+  });
 });

@@ -1,5 +1,16 @@
 import { crc32 } from 'node:zlib';
-import { base62, checksumOf, displayPrefix, generateToken, hashToken, parseToken, TOKEN_PREFIX } from './token-format.js';
+import {
+  base62,
+  checksumOf,
+  displayPrefix,
+  generateToken,
+  hashToken,
+  OPERATOR_TOKEN_PREFIX,
+  parseClientToken,
+  parseToken,
+  TEST_TOKEN_PREFIX,
+  TOKEN_PREFIX,
+} from './token-format.js';
 
 const SHAPE = /^eprc_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/;
 
@@ -75,6 +86,15 @@ describe('token format', () => {
       expect(parseToken(`${body}_${checksumOf(body)}`).ok).toBe(true);
       expect(parseToken(`${body}_${checksumOf(body.toLowerCase())}`)).toEqual({ ok: false, reason: 'checksum' });
     });
+  });
+
+  it("reads a client token's mode from its prefix: eprt_ a test token, eprc_ a live one; an operator token is no client token", () => {
+    const test = generateToken(TEST_TOKEN_PREFIX);
+    const live = generateToken();
+    expect(parseClientToken(test)).toEqual({ ok: true, token: test, displayPrefix: displayPrefix(test), mode: 'test' });
+    expect(parseClientToken(live)).toEqual({ ok: true, token: live, displayPrefix: displayPrefix(live), mode: 'live' });
+    expect(parseClientToken(`${TEST_TOKEN_PREFIX}${live.slice(TOKEN_PREFIX.length)}`)).toEqual({ ok: false, reason: 'checksum' });
+    expect(parseClientToken(generateToken(OPERATOR_TOKEN_PREFIX))).toEqual({ ok: false, reason: 'malformed' });
   });
 
   it('hashes with SHA-256 to 64 hex characters', () => {

@@ -35,7 +35,13 @@ const build = () =>
             { code: 'PLASTICS', name: { fr: 'Doublon', en: 'Duplicate' }, retired_in_catalogue_version: 2, replaced_by: [] },
           ],
         },
-        { code: 'EPRO', units: ['kg', 'unit'], eco_organisms: [], materials: [material('wood', 'Bois', 'Wood')], retired_materials: [] },
+        {
+          code: 'EPRO',
+          units: ['kg', 'unit'],
+          eco_organisms: [{ name: 'Citeo', filing: null }],
+          materials: [material('wood', 'Bois', 'Wood')],
+          retired_materials: [],
+        },
       ],
     },
   } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
@@ -109,6 +115,16 @@ describe('ReferenceCatalogue', () => {
     expect(catalogue.reuseStatuses('NOPE')).toEqual([]);
     expect(catalogue.iduShape()).toBeUndefined();
     expect(catalogue.iduLooksUsual('anything')).toBe(true);
+  });
+
+  it('names each eco-organism once, however many streams list it', () => {
+    expect(catalogue.ecoOrganismNames()).toEqual(['Citeo']);
+  });
+
+  it('adds quantities up across materials in a mass, not in a count; an unknown unit counts as a mass', () => {
+    expect(catalogue.addsAcrossMaterials('kg')).toBe(true);
+    expect(catalogue.addsAcrossMaterials('unit')).toBe(false);
+    expect(catalogue.addsAcrossMaterials('pallet')).toBe(true);
   });
 });
 
