@@ -42,11 +42,13 @@ interface Row {
 function fakeDatabase(rows: Row[]) {
   const calls: string[] = [];
   const statements = {
-    query: async (_statement: unknown, [hash]: [string]) => {
+    // As the SQL answers: the tokens of the hashes looked up together, each with its hash.
+    query: async (_statement: unknown, [hashes]: [string[]]) => {
       calls.push('lookup');
       return rows
-        .filter((r) => r.tokenHash === hash)
+        .filter((r) => hashes.includes(r.tokenHash))
         .map((r) => ({
+          tokenHash: r.tokenHash,
           tokenId: r.id,
           revoked: r.revokedAt !== null,
           expired: r.expiresAt === null ? null : r.expiresAt.getTime() <= Date.now(),
