@@ -53,6 +53,17 @@ type FileKind = (typeof FILE_KINDS)[number];
 const FILE = (process.env.BENCH_DEADLINE_FILE || 'xlsx') as FileKind;
 if (!FILE_KINDS.includes(FILE)) throw new Error(`BENCH_DEADLINE_FILE: one of ${FILE_KINDS.join(', ')}`);
 const PRODUCTS = Number(process.env.BENCH_DEADLINE_PRODUCTS || 50);
+/**
+ * The uploads measured against their floor: the 1,000-line CSV; the hour's per-product file as .xlsx and
+ * as CSV; and a per-product file of about 1,000 rows (334 products × 3 elements), the line CSV's size.
+ */
+const FLOOR_CASES: [Exclude<FileKind, 'mixed'>, number][] = [
+  ['csv', 1000],
+  ['xlsx', PRODUCTS],
+  ['product-csv', PRODUCTS],
+  ['xlsx', 334],
+  ['product-csv', 334],
+];
 const THINK_MS = Number(process.env.BENCH_DEADLINE_THINK_MS || 1000);
 const ERPS = Number(process.env.BENCH_DEADLINE_ERPS || 200);
 const ERP_RATE = Number(process.env.BENCH_DEADLINE_ERP_RATE || 10);
@@ -399,8 +410,8 @@ const PRODUCT_MATERIALS = [
 const ELEMENTS = ['boîte', 'film', 'étiquette'];
 
 /** Producer `seed`'s per-product file: PRODUCTS products × 3 packaging elements, its units on each product's first row. */
-function productRows(seed: number): (string | number)[][] {
-  return Array.from({ length: PRODUCTS }, (_, i) =>
+function productRows(seed: number, products = PRODUCTS): (string | number)[][] {
+  return Array.from({ length: products }, (_, i) =>
     ELEMENTS.map((element, e) => [
       e === 0 ? `Produit ${String(i).padStart(4, '0')}` : '',
       e === 0 ? 1 + ((i * 97 + seed) % 50_000) : '',
@@ -415,12 +426,15 @@ function productRows(seed: number): (string | number)[][] {
 type UploadFile = { route: string; name: string; type: string; content: string | Buffer };
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Producer `seed`'s file of `kind` (mixed: even producers .xlsx, odd ones CSV) and the route it is uploaded to. */
-function uploadFile(kind: FileKind, seed: number, lines = LINES): UploadFile {
+/**
+ * Producer `seed`'s file of `kind` (mixed: even producers .xlsx, odd ones CSV) and the route it is uploaded to;
+ * `size` its lines (the line CSV) or its products (a per-product file).
+ */
+function uploadFile(kind: FileKind, seed: number, size = kind === 'csv' ? LINES : PRODUCTS): UploadFile {
   if (kind === 'csv')
-    return { route: '/dashboard/declarations/upload', name: 'declaration.csv', type: 'text/csv', content: declarationCsv(lines, seed) };
+    return { route: '/dashboard/declarations/upload', name: 'declaration.csv', type: 'text/csv', content: declarationCsv(size, seed) };
   if (kind === 'mixed') return uploadFile(seed % 2 === 0 ? 'xlsx' : 'product-csv', seed);
-  const table = [PRODUCT_HEADER, ...productRows(seed)];
+  const table = [PRODUCT_HEADER, ...productRows(seed, size)];
   if (kind === 'product-csv') {
     // As a French spreadsheet saves it: `;`, decimal commas.
     const text = table.map((row) => row.map((cell) => (typeof cell === 'number' ? String(cell).replace('.', ',') : cell)).join(';'));
@@ -526,8 +540,8 @@ export async function runDeadline(): Promise<void> {
     const setup = await start(SERVE, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     services.push(setup);
     const setupStarted = performance.now();
-    // Three more than the hour's: each signs in first for an upload against its floor.
-    const producers = Array.from({ length: PRODUCERS + 3 }, (_, i) => `deadline-${String(i).padStart(5, '0')}`);
+    // More than the hour's: each signs in first for an upload against its floor.
+    const producers = Array.from({ length: PRODUCERS + FLOOR_CASES.length }, (_, i) => `deadline-${String(i).padStart(5, '0')}`);
     const spare = producers.splice(PRODUCERS);
     const erps = Array.from({ length: ERPS }, (_, i) => `erp-${String(i).padStart(4, '0')}`);
     const links = new Map<string, string>();
@@ -623,9 +637,10 @@ export async function runDeadline(): Promise<void> {
 
     // ---- the uploads against their floor (csv-parse or SheetJS + the rules, here), each by one of the spare producers ----
     const uploads: Record<string, Awaited<ReturnType<typeof uploadVersusFloor>>> = {};
-    for (const kind of ['csv', 'xlsx', 'product-csv'] as const) {
-      uploads[kind] = await uploadVersusFloor(service, pid, links.get(spare.pop()!)!, periods.at(-2)!, kind);
-      log(`upload to its check page against its floor: ${JSON.stringify(uploads[kind])}`);
+    for (const [kind, size] of FLOOR_CASES) {
+      const upload = await uploadVersusFloor(service, pid, links.get(spare.pop()!)!, periods.at(-2)!, kind, size);
+      uploads[upload.file] = upload;
+      log(`upload to its check page against its floor: ${JSON.stringify(upload)}`);
     }
 
     // ---- the deadline hour ----
@@ -766,7 +781,14 @@ export async function runDeadline(): Promise<void> {
  * quantity a non-negative decimal. The per-product file: a product named on its first row with its
  * units a whole number, a material of the catalogue, a weight a decimal, a count per unit a whole number.
  */
-async function uploadVersusFloor(service: Service, pid: number, link: string, period: string, kind: Exclude<FileKind, 'mixed'>) {
+async function uploadVersusFloor(
+  service: Service,
+  pid: number,
+  link: string,
+  period: string,
+  kind: Exclude<FileKind, 'mixed'>,
+  size: number,
+) {
   const jar = new Jar();
   const token = new URL(link).searchParams.get('token')!;
   const headers = () => ({ cookie: jar.header(), 'x-forwarded-for': '10.250.0.1' });
@@ -783,7 +805,7 @@ async function uploadVersusFloor(service: Service, pid: number, link: string, pe
   const page = await request(service.url, 'GET', '/dashboard/declarations/new', headers());
   jar.take(page.headers);
   const csrf = hidden(page.body, '_csrf') ?? '';
-  const files = Array.from({ length: 40 }, (_, k) => uploadFile(kind, k + 1, 1000));
+  const files = Array.from({ length: 40 }, (_, k) => uploadFile(kind, k + 1, size));
   const send = async (file: UploadFile) => {
     const res = await request(
       service.url,
@@ -806,7 +828,7 @@ async function uploadVersusFloor(service: Service, pid: number, link: string, pe
   }
   const serviceMs = ((await cpuMsOf(pid)) - c0) / 30;
   // The floor, in this process.
-  const floorOnce = kind === 'csv' ? floorOfLines : floorOfProducts;
+  const floorOnce = kind === 'csv' ? floorOfLines : (content: string | Buffer) => floorOfProducts(content, size);
   for (const file of files.slice(0, 10)) floorOnce(file.content);
   const f0 = process.cpuUsage();
   for (const file of files.slice(10)) floorOnce(file.content);
@@ -814,7 +836,10 @@ async function uploadVersusFloor(service: Service, pid: number, link: string, pe
   const floorMs = (used.user + used.system) / 1000 / 30;
   const sorted = latencies.sort((a, b) => a - b);
   return {
-    file: kind === 'csv' ? '1,000-line CSV' : `${PRODUCTS} products × ${ELEMENTS.length} elements, ${kind === 'xlsx' ? '.xlsx' : 'CSV'}`,
+    file:
+      kind === 'csv'
+        ? `${size.toLocaleString('en')}-line CSV`
+        : `${size} products × ${ELEMENTS.length} elements, ${kind === 'xlsx' ? '.xlsx' : 'CSV'}`,
     bytes: Buffer.byteLength(files[0]!.content),
     service_cpu_ms: serviceMs,
     floor_cpu_ms: floorMs,
@@ -847,7 +872,7 @@ function floorOfLines(content: string | Buffer): void {
 
 const FLOOR_MATERIALS = new Set(PRODUCT_MATERIALS);
 
-function floorOfProducts(content: string | Buffer): void {
+function floorOfProducts(content: string | Buffer, expected: number): void {
   let rows: unknown[][];
   if (typeof content === 'string') rows = parseCsv(content, { delimiter: ';', relax_column_count: true, bom: true }) as string[][];
   else {
@@ -866,7 +891,7 @@ function floorOfProducts(content: string | Buffer): void {
     }
     if (products > 0 && FLOOR_MATERIALS.has(String(material)) && decimal(weight) && whole(perUnit)) elements++;
   }
-  if (products !== PRODUCTS || elements !== rows.length - 1) throw new Error(`floor: ${products} products, ${elements} valid rows`);
+  if (products !== expected || elements !== rows.length - 1) throw new Error(`floor: ${products} products, ${elements} valid rows`);
 }
 
 function print(result: {
