@@ -372,7 +372,7 @@ describe('SharedCounters', () => {
       counters.close();
     });
 
-    it('counts nothing while a background flush of the key is in flight, though its total is fresh', async () => {
+    it('counts while a background flush of the key is in flight (its total fresh), and sends that hit with the next flush', async () => {
       const store = sharedStore();
       let release: (() => void) | undefined;
       const gated = async (increments: Increment[]) => {
@@ -386,11 +386,18 @@ describe('SharedCounters', () => {
       // The timer sends that hit; its round trip waits for `release`, and the total is still fresh.
       await jest.advanceTimersByTimeAsync(FLUSH);
       expect(release).toBeDefined();
-      expect(counters.hitIfFresh('a', 10)).toBeUndefined();
+      const first = release!;
+      expect(counters.hitIfFresh('a', 10)?.hits).toBe(2);
+      first();
+      await jest.advanceTimersByTimeAsync(0);
+      // The flush sent the hit pending when it started; the one counted meanwhile is still pending here.
+      expect(store.total('a', T0 + WINDOW)).toBe(1);
+      expect(counters.peek('a').hits).toBe(2);
+      await jest.advanceTimersByTimeAsync(FLUSH);
       release!();
       await jest.advanceTimersByTimeAsync(0);
-      expect(store.total('a', T0 + WINDOW)).toBe(1);
-      expect(counters.hitIfFresh('a', 10)?.hits).toBe(2);
+      expect(store.total('a', T0 + WINDOW)).toBe(2);
+      expect(counters.hitIfFresh('a', 10)?.hits).toBe(3);
       counters.close();
     });
 

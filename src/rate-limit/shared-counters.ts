@@ -80,14 +80,16 @@ export class SharedCounters {
 
   /**
    * Counts one hit of `key` at once, with no round trip, if this replica's total for it is fresh (no
-   * round trip due or in flight) and stays within `limit` with this hit; otherwise counts nothing
-   * and answers undefined (the caller then takes the path that may wait: `hit`).
+   * round trip due) and stays within `limit` with this hit; otherwise counts nothing and answers
+   * undefined (the caller then takes the path that may wait: `hit`). A background flush in flight
+   * does not stop it: the hit stays pending and goes with the next flush (a round trip sends the
+   * hits pending when it starts, and only those leave `pending` when it ends).
    */
   hitIfFresh(key: string, limit: number): { hits: number; resetMs: number } | undefined {
     const now = this.now();
     const windowEnd = this.windowEnd(now);
     const counter = this.counters.get(key);
-    if (counter === undefined || counter.windowEnd !== windowEnd || counter.syncing !== undefined) return undefined;
+    if (counter === undefined || counter.windowEnd !== windowEnd) return undefined;
     if (now - counter.syncedAt > this.options.maxStalenessMs) return undefined;
     const hits = counter.known + counter.pending + 1;
     if (hits > limit) return undefined;
