@@ -9,8 +9,14 @@ import { addReferenceSchemas } from './reference/reference-openapi.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 
+/** The API's OpenAPI document, from the routes, DTOs and the build's plugin metadata (src/metadata.ts). */
 export async function createOpenApiDocument(app: INestApplication): Promise<OpenAPIObject> {
   await SwaggerModule.loadPluginMetadata(metadata);
+  return buildDocument(app);
+}
+
+/** The document once the plugin metadata is loaded: scanning every route and DTO, the costliest step of a start-up were it done there. */
+function buildDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('EPR packaging declarations API')
     .setDescription(
@@ -114,14 +120,13 @@ function guardDocs(app: INestApplication): void {
   });
 }
 
-/** Swagger UI at /docs and the document at /docs/openapi.json. */
-export async function setupOpenApi(app: INestApplication): Promise<OpenAPIObject> {
-  const document = await createOpenApiDocument(app);
+/** Swagger UI at /docs and the document at /docs/openapi.json, built when first asked for (Swagger UI's init script embeds it too). */
+export async function setupOpenApi(app: INestApplication): Promise<void> {
+  await SwaggerModule.loadPluginMetadata(metadata);
   guardDocs(app);
-  SwaggerModule.setup('docs', app, document, {
+  SwaggerModule.setup('docs', app, () => buildDocument(app), {
     jsonDocumentUrl: OPENAPI_PATH,
     yamlDocumentUrl: '/docs/openapi.yaml',
     customSiteTitle: 'EPR packaging declarations API',
   });
-  return document;
 }

@@ -1,5 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import request from 'supertest';
+import { REPO_ROOT } from '../src/common/repo-root.js';
 import { REALM } from '../src/common/openapi.js';
 import { PROBLEM_EXAMPLES } from '../src/common/openapi.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../src/common/problem/problem.js';
@@ -39,6 +42,12 @@ function* schemaNodes(node: unknown): Generator<Json> {
 }
 
 describe('the OpenAPI document', () => {
+  it('is the one the build wrote to dist/openapi.json, which the contract check of every e2e file reads', async () => {
+    const built = JSON.parse(await readFile(path.join(REPO_ROOT, 'dist', 'openapi.json'), 'utf8')) as Json;
+    expect(doc).toEqual(built);
+    expect(Object.keys(doc.paths as Json).length).toBeGreaterThan(20);
+  });
+
   it('is valid for a strict validator from outside the project (the official OpenAPI 3.0 schema)', async () => {
     const result = await new Validator().validate(structuredClone(doc));
     expect(result.errors).toBeUndefined();

@@ -48,6 +48,14 @@ export async function loadSources(dir: string): Promise<ReferenceSources> {
   };
 }
 
+/** `service.yaml` of `dir` alone, as loadSources reads it (not validated: the build did). */
+export async function loadService(dir: string): Promise<ReferenceSources['service']> {
+  const problems: ReferenceProblem[] = [];
+  const service = await readYaml(join(dir, SOURCE_FILES.service), SOURCE_FILES.service, problems);
+  if (problems.length > 0) throw new ReferenceValidationError(problems);
+  return service as ReferenceSources['service'];
+}
+
 async function readText(path: string, file: string, problems: ReferenceProblem[]): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotli, gzip } from '../common/http/compression.js';
-import { loadSources } from './load-sources.js';
+import { loadService } from './load-sources.js';
 import {
   contentTypeOf,
   INDEX_FILE,
@@ -12,7 +12,7 @@ import {
   type ReferenceDocuments,
   type ReferenceUrls,
 } from './reference-documents.js';
-import { renderReference } from './render-reference.js';
+import { renderIndexDocument } from './render-reference.js';
 import { REPO_ROOT } from '../common/repo-root.js';
 import { type Encoding, type Representation, representation } from '../common/http/prebuilt-files.js';
 
@@ -32,7 +32,8 @@ export const REFERENCE_SOURCE_DIR = path.join(REPO_ROOT, 'reference-data');
 /**
  * The published files, in memory: the bytes written by the build step and their prebuilt
  * gzip/brotli variants. Only when this instance runs under other base URLs than the build
- * used are the index document and llms.txt rendered again (same renderer, same sources).
+ * used is the index document rendered again (same renderer, from the documents as built and
+ * `service.yaml`; llms.txt is the site's: src/site/site-files.ts).
  */
 export class ReferenceStore {
   private constructor(
@@ -65,12 +66,8 @@ export class ReferenceStore {
 
     const reRendered = !builtFor(index, urls);
     if (reRendered) {
-      const { service, schemas } = await loadSources(REFERENCE_SOURCE_DIR);
-      for (const file of renderReference({ ...documents, service, schemas }, urls)) {
-        if (file.name === INDEX_FILE) {
-          raw.set(file.name, { identity: file.body, gzip: gzip(file.body), br: brotli(file.body) });
-        }
-      }
+      const body = renderIndexDocument({ ...documents, service: await loadService(REFERENCE_SOURCE_DIR) }, urls);
+      raw.set(INDEX_FILE, { identity: body, gzip: gzip(body), br: brotli(body) });
     }
 
     const files = new Map<PublishedFileName, PublishedFile>();

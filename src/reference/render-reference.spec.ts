@@ -6,7 +6,9 @@ import {
   type ReferenceUrls,
   type RenderedFile,
 } from './reference-documents.js';
-import { renderReference } from './render-reference.js';
+import { renderIndexDocument, renderReference } from './render-reference.js';
+import { loadService } from './load-sources.js';
+import { REFERENCE_SOURCE_DIR } from './reference-store.js';
 import { realSources } from './test-support.js';
 import { ReferenceValidationError } from './validate-reference.js';
 import { catalogueFingerprint } from './catalogue-fingerprint.js';
@@ -125,6 +127,18 @@ describe('renderReference', () => {
     expect(Object.keys(index.client_api)).toEqual(['base', 'auth', 'endpoints']);
     expect(index.client_api.auth).toMatch(/shown once/);
     expect(index.client_api.auth).toMatch(/hash/);
+  });
+
+  it('renders the same index document alone, from the published documents and service.yaml (as the service does at start-up)', async () => {
+    const files = renderReference(await realSources(), { ...urls, contact: 'contact@example.org' });
+    const published = Object.fromEntries(
+      REFERENCE_DOCUMENTS.map((name) => [name, JSON.parse(file(files, `${name}.json`).body.toString('utf8'))]),
+    ) as Parameters<typeof renderIndexDocument>[0];
+    const alone = renderIndexDocument(
+      { ...published, service: await loadService(REFERENCE_SOURCE_DIR) },
+      { ...urls, contact: 'contact@example.org' },
+    );
+    expect(alone.toString('utf8')).toBe(file(files, 'index.json').body.toString('utf8'));
   });
 
   it('publishes the configured contact address in the index document, and none when none is configured', async () => {

@@ -70,8 +70,19 @@ export function renderDeclarationTemplate(
   return writeDeclarationTemplate([...examples.values()], MESSAGES[dialectName].files.templateNote, CSV_DIALECTS[dialectName]);
 }
 
+/** What the index document is made of: the documents' dates and the service's description. */
+type IndexSources = Pick<ReferenceSources, ReferenceDocumentName | 'service'>;
+
+/**
+ * The index document's bytes for other URLs than the build's, from the documents and the service's
+ * description as the build validated them (the service re-renders only this file at start-up).
+ */
+export function renderIndexDocument(sources: IndexSources, urls: ReferenceUrls): Buffer {
+  return Buffer.from(toJson(buildIndexDocument(sources, urls)), 'utf8');
+}
+
 /** The index document, with its fields in the order of the seed specification. */
-export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrls): IndexDocument {
+export function buildIndexDocument(sources: IndexSources, urls: ReferenceUrls): IndexDocument {
   const base = normaliseUrls(urls);
   const endpoints = Object.fromEntries(REFERENCE_DOCUMENTS.map((name) => [name, `${base.referenceBaseUrl}/${name}.json`])) as Record<
     ReferenceDocumentName,
@@ -96,7 +107,7 @@ export function buildIndexDocument(sources: ReferenceSources, urls: ReferenceUrl
 }
 
 /** The latest `updated` date of all sources (ISO dates compare as strings). */
-export function latestUpdate(sources: ReferenceSources): string {
+export function latestUpdate(sources: IndexSources): string {
   const dates = [...REFERENCE_DOCUMENTS.map((name) => sources[name].updated), sources.service.updated];
   return dates.reduce((latest, date) => (date > latest ? date : latest));
 }

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI document is the contract: every response the e2e suite gets through supertest is
- * checked against the running app's own `/docs/openapi.json` (jest `setupFilesAfterEnv`).
+ * checked against the document the app serves at `/docs/openapi.json`, as the build wrote it to
+ * dist/openapi.json (jest `setupFilesAfterEnv`).
  *
  * For each response: the operation (path template + method) is in the document, the status is
  * documented for it (or `default`), the content type is one of the documented media types, the
@@ -20,15 +21,19 @@
  *    problem+json body valid against `ProblemDto` — or, for a GET outside /api, /docs and /health,
  *    the site's HTML 404. Any success there is a hole in the document.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
+import { REPO_ROOT } from '../../src/common/repo-root.js';
 import { SITE_PATHS } from '../../src/site/site-pages.js';
 
 type Json = Record<string, unknown>;
 type Schema = Json;
 
-const OPENAPI_PATH = '/docs/openapi.json';
+/** What `npm run build` writes (scripts/write-openapi.ts). */
+const BUILT_DOCUMENT = join(REPO_ROOT, 'dist', 'openapi.json');
 const DOC_ID = 'http://contract.test/openapi.json';
 /** Swagger UI (HTML, JS, CSS) and the document itself: not API operations. */
 const EXEMPT = [
@@ -144,17 +149,14 @@ function compile(document: Json): Contract {
   return { routes, operations, validator, problem: validator({ $ref: '#/components/schemas/ProblemDto' }) };
 }
 
-const contracts = new Map<string, Promise<Contract>>();
-function contractFor(origin: string): Promise<Contract> {
-  let contract = contracts.get(origin);
-  if (!contract) {
-    contract = fetch(`${origin}${OPENAPI_PATH}`).then(async (res) => {
-      if (!res.ok) throw new Error(`contract: GET ${origin}${OPENAPI_PATH} answered ${res.status}`);
-      return compile((await res.json()) as Json);
-    });
-    contracts.set(origin, contract);
-    contract.catch(() => contracts.delete(origin));
-  }
+/**
+ * The document `npm run build` wrote (dist/openapi.json), compiled once per test file: the same
+ * document every app under test serves at /docs/openapi.json (openapi.e2e-spec.ts checks that they are equal), without
+ * each app building its own (a scan of every route and DTO) only for the check.
+ */
+let contract: Contract | undefined;
+function contractFor(): Contract {
+  contract ??= compile(JSON.parse(readFileSync(BUILT_DOCUMENT, 'utf8')) as Json);
   return contract;
 }
 
@@ -176,10 +178,10 @@ const INVALID_JSON = Symbol('invalid JSON');
 
 /** What is wrong with the response according to the document, or nothing. */
 export async function contractProblems(method: string, url: string, res: ObservedResponse): Promise<string[] | undefined> {
-  const { origin, pathname } = new URL(url);
+  const { pathname } = new URL(url);
   method = method.toLowerCase();
   if (method === 'options' || EXEMPT.some((re) => re.test(pathname))) return undefined;
-  const contract = await contractFor(origin);
+  const contract = contractFor();
   const mediaType = mediaTypeOf(res.headers['content-type']);
   let body: unknown = res.text;
   if (isJson(mediaType) && res.text) {
