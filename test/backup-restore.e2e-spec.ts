@@ -119,7 +119,7 @@ describe('backup of the embedded database, restored on a PostgreSQL server', () 
     expect(before.me.status).toBe(200);
     expect((before.declarations.body as { data: unknown[] }).data).toHaveLength(2);
     expect((before.audit.body as { data: unknown[] }).data.length).toBeGreaterThanOrEqual(4);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await embedded?.stop('SIGKILL');
@@ -143,7 +143,7 @@ describe('backup of the embedded database, restored on a PostgreSQL server', () 
     const again = await command(['backup', backup], { DATA_DIR: dataDir });
     expect(again.code).toBe(1);
     expect(again.output).toContain('already exists');
-  }, 120_000);
+  }, 300_000);
 
   onServer(
     'psql restores it into a fresh database; started there with DATABASE_URL, the service has the same data, tokens, sessions, audit trail and migrations',
@@ -202,5 +202,5 @@ describe('backup of the embedded database, restored on a PostgreSQL server', () 
     const forced = await command(['restore', backup, '--force'], { DATA_DIR: dataDir });
     expect(forced.code).toBe(0);
     expect((await readdir(dataDir)).filter((name) => name.startsWith('pgdata.before-restore-'))).toHaveLength(1);
-  }, 120_000);
+  }, 300_000);
 });

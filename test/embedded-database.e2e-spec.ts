@@ -50,7 +50,7 @@ describe('the embedded database (no DATABASE_URL)', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { confirmed: { company: string } }).confirmed.company).toBe('Persistante SARL');
     expect(await again.stop('SIGINT')).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the embedded lock', () => {
@@ -82,7 +82,7 @@ describe('the embedded lock', () => {
     }
     expect((await fetch(`${restarted.url}/health/ready`)).status).toBe(200);
     expect(await restarted.stop('SIGTERM')).toBe(0);
-  }, 180_000);
+  }, 360_000);
 });
 
 describe('invalid configuration', () => {
@@ -98,6 +98,6 @@ describe('invalid configuration', () => {
       expect(output).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
       expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
     },
-    30_000,
+    120_000,
   );
 });

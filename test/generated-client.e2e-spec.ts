@@ -159,7 +159,7 @@ beforeAll(async () => {
     '--redocly',
     path.join(REPO_ROOT, 'test', 'client', 'redocly.yaml'),
   ]);
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -178,7 +178,7 @@ describe('a client generated from dist/openapi.json', () => {
     expect(PROGRAM.replace(/\/\/.*$/gm, '')).not.toMatch(/\bas\b|\w!/);
     const result = await typeCheck(PROGRAM);
     expect(result).toEqual({ ok: true, output: '' });
-  }, 120_000);
+  }, 300_000);
 
   it('refuses a program that misuses it (so the check above can fail)', async () => {
     const result = await typeCheck(WRONG_PROGRAM);
@@ -190,7 +190,7 @@ describe('a client generated from dist/openapi.json', () => {
       .filter((n) => n > 0);
     expect(expected).toHaveLength(6);
     expect([...lines].sort((a, b) => a - b)).toEqual(expected);
-  }, 120_000);
+  }, 300_000);
 
   it('runs: the program downloads the three CSV files and reads the JSON beside them, as typed', async () => {
     const { clientId } = await createClient(t);
@@ -217,5 +217,5 @@ describe('a client generated from dist/openapi.json', () => {
     expect(out.periodFile).toContain(clientId);
     expect(out.yearFile).toMatch(/^type;année;éco-organisme;/);
     expect(out.yearFile).toContain(clientId);
-  }, 120_000);
+  }, 300_000);
 });

@@ -14,7 +14,7 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'epr-startup-'));
     app = await spawnApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ADMIN_TOKEN: '' });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await app?.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -43,7 +43,7 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
       `PORT ${new URL(app.url).port} is already in use on 127.0.0.1: stop the process that holds it, or set PORT to a free port.`,
     );
     expect(existsSync(fresh)).toBe(false);
-  }, 30_000);
+  }, 300_000);
 
   it('stops with one line naming DATA_DIR, no stack, when another process holds it', async () => {
     const { code, output } = await runToExit({ PORT: '0', DATA_DIR: dataDir });
@@ -51,7 +51,7 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
     expect(output).toContain(`DATA_DIR ${dataDir} is already in use by another process`);
     expect(output).not.toMatch(STACK_LINE);
     expect(output.trim().split('\n')).toHaveLength(1);
-  }, 30_000);
+  }, 300_000);
 });
 
 // Only where a server is named (DATABASE_URL); the embedded run is covered above.
@@ -78,5 +78,5 @@ describe('start-up on the embedded database, without ADMIN_TOKEN, at LOG_LEVEL=i
     } finally {
       await app.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });

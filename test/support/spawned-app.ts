@@ -24,8 +24,9 @@ export async function spawnApp(env: Record<string, string>): Promise<SpawnedApp>
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
-  // Generous: the embedded database starts in ~3 s on a quiet machine, far slower on a busy one.
-  const deadline = Date.now() + 90_000;
+  // Generous: the embedded database starts in ~3 s on a quiet machine, far slower on a busy one (five
+  // jest workers on two cores, each maybe with a child process of its own).
+  const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output.join('')}`);
     try {
