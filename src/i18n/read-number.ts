@@ -125,6 +125,8 @@ function decimalText(negative: boolean, int: string, frac: string): string {
 
 /** Reads one number (see the rule above). `context`: what the surrounding text tells, from `numberContext`. */
 export function readNumber(text: string, context: NumberContext = {}): ReadNumber {
+  // Most cells: plain digits.
+  if (DIGITS.test(text)) return { ok: true, value: text.length > 1 && text.startsWith('0') ? decimalText(false, text, '') : text };
   const trimmed = text.trim();
   const value = trimmed.length > MAX_SHOWN ? `${trimmed.slice(0, MAX_SHOWN - 1)}…` : trimmed;
   if (trimmed === '') return { ok: false, code: 'number_empty', params: { value } };
@@ -174,6 +176,8 @@ export function numberContext(texts: Iterable<string>): NumberContext {
   let decimalCells = 0;
   let threePlaceCells = 0;
   for (const text of texts) {
+    // Plain digits (most cells) tell nothing.
+    if (DIGITS.test(text)) continue;
     const shape = shapeOf(text.trim().replace(/^[-+\u2212]/, ''));
     if (shape.kind !== 'number') continue;
     if (shape.decimal) {

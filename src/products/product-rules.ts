@@ -67,8 +67,15 @@ export interface ValidProduct {
   gtin: string | null;
   validFrom: string;
   elements: ValidElement[];
-  /** SHA-256 of the canonical version content: equal = nothing to change. */
-  contentHash: string;
+}
+
+/** SHA-256 of a product version's canonical content: equal = nothing to change. */
+export function contentHashOf(product: ValidProduct): string {
+  // Strings, numbers and nulls only: their canonical JSON is JSON.stringify's.
+  const { name, stream, gtin, elements } = product;
+  return sha256Hex(
+    JSON.stringify([name, stream, gtin, elements.map((e) => [e.materialCode, e.weightG, e.perUnit, e.packagingCategory, e.reuseStatus])]),
+  );
 }
 
 export interface ValidSale {
@@ -279,14 +286,7 @@ export class ProductRules {
       !elements
     )
       return undefined;
-    // Strings, numbers and nulls only: their canonical JSON is JSON.stringify's.
-    const content = JSON.stringify([
-      name,
-      stream,
-      gtin,
-      elements.map((e) => [e.materialCode, e.weightG, e.perUnit, e.packagingCategory, e.reuseStatus]),
-    ]);
-    return { reference, name, stream, gtin, validFrom, elements, contentHash: sha256Hex(content) };
+    return { reference, name, stream, gtin, validFrom, elements };
   }
 
   /** Trimmed one-line text of 1 to `max` characters. */
@@ -295,8 +295,9 @@ export class ProductRules {
     if (typeof value !== 'string')
       return void bad(at, 'invalid_type', `must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
     const text = value.trim();
-    const length = [...text].length;
-    if (length === 0) return void bad(at, 'invalid_text', 'must not be empty', { reason: 'empty' });
+    if (text === '') return void bad(at, 'invalid_text', 'must not be empty', { reason: 'empty' });
+    // Characters are code points: never more than the UTF-16 length, counted only past it.
+    const length = text.length > max ? [...text].length : text.length;
     if (length > max)
       return void bad(at, 'invalid_text', `must be at most ${max} characters, not ${length}`, { reason: 'too_long', max, length });
     if (CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text))
@@ -495,11 +496,11 @@ export class ProductRules {
   ): string | null | undefined {
     if (stream === undefined) return undefined;
     const published = kind === 'packaging_category' ? this.catalogue.packagingCategories(stream) : this.catalogue.reuseStatuses(stream);
-    const codes = published.map((c) => c.code);
-    if (codes.length === 0) {
+    if (published.length === 0) {
       if (value === undefined || value === null) return null;
       return void bad(at, 'not_applicable', `${stream} publishes no ${kind.replace('_', ' ')}: leave it out`, { stream });
     }
+    const codes = published.map((c) => c.code);
     if (value === undefined || value === null)
       return void bad(at, 'required', `${kind} is required for ${stream}: one of ${codes.join(', ')}`, { allowed: codes });
     if (typeof value !== 'string' || !codes.includes(value)) {

@@ -30,6 +30,7 @@ import type {
   SalesResult,
 } from './product.js';
 import {
+  contentHashOf,
   MAX_CATALOGUE_PRODUCTS,
   MAX_PRODUCTS,
   MAX_SALES,
@@ -194,7 +195,7 @@ export class ProductsService {
     const outcomes = products.map((product, index) => {
       const stored = existing.get(`${product.reference}\u0000${product.validFrom}`);
       if (!stored) return 'created' as const;
-      if (stored.contentHash === product.contentHash) return 'unchanged' as const;
+      if (stored.contentHash === contentHashOf(product)) return 'unchanged' as const;
       if (stored.filed) {
         errors.push({
           pointer: `/products/${index}/valid_from`,
