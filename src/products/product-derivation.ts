@@ -58,32 +58,39 @@ function decimal(value: bigint, scale: bigint, places: number): string {
  * the stream's units sold = Σ units of its products, each once. In stream then material order.
  */
 export function deriveLines(products: readonly CountedProduct[]): DerivedLineRow[] {
-  const lines = new Map<string, { stream: string; materialCode: string; micro: ExactSum; uvc: ExactSum; products: number }>();
-  const sold = new Map<string, ExactSum>();
-  for (const product of products) {
+  type Line = { stream: string; materialCode: string; micro: ExactSum; uvc: ExactSum; products: number; lastProduct: number };
+  // Per stream, per material: found without making a key per element.
+  const streams = new Map<string, { sold: ExactSum; lines: Map<string, Line> }>();
+  products.forEach((product, index) => {
     const units = safe(Number(product.units));
-    let streamSold = sold.get(product.stream);
-    if (!streamSold) sold.set(product.stream, (streamSold = new ExactSum()));
-    streamSold.add(units);
-    const seen = new Set<string>();
+    let stream = streams.get(product.stream);
+    if (!stream) streams.set(product.stream, (stream = { sold: new ExactSum(), lines: new Map() }));
+    stream.sold.add(units);
     for (const element of product.elements) {
-      const key = `${product.stream}\u0000${element.materialCode}`;
-      let line = lines.get(key);
-      if (!line)
-        lines.set(
-          key,
-          (line = { stream: product.stream, materialCode: element.materialCode, micro: new ExactSum(), uvc: new ExactSum(), products: 0 }),
-        );
+      let line = stream.lines.get(element.materialCode);
+      if (!line) {
+        line = {
+          stream: product.stream,
+          materialCode: element.materialCode,
+          micro: new ExactSum(),
+          uvc: new ExactSum(),
+          products: 0,
+          lastProduct: -1,
+        };
+        stream.lines.set(element.materialCode, line);
+      }
       // grams × 1000 = milligrams; kg = mg / 10^6.
       line.micro.add(times(units, safe(element.perUnit), milligrams(element.weightG)));
-      if (!seen.has(key)) {
-        seen.add(key);
+      // The product's units once per material, however many of its elements are of it.
+      if (line.lastProduct !== index) {
+        line.lastProduct = index;
         line.uvc.add(units);
         line.products++;
       }
     }
-  }
-  return [...lines.values()]
+  });
+  return [...streams.values()]
+    .flatMap((stream) => [...stream.lines.values()])
     .sort((a, b) => (a.stream === b.stream ? (a.materialCode < b.materialCode ? -1 : 1) : a.stream < b.stream ? -1 : 1))
     .map((line) => {
       const micro = line.micro.value();
@@ -93,7 +100,7 @@ export function deriveLines(products: readonly CountedProduct[]): DerivedLineRow
         kg: decimal(micro, MICRO, 6),
         kgRounded: decimal(((micro + 500n) / 1000n) * 1000n, MICRO, 6),
         uvc: line.uvc.value().toString(),
-        unitsSold: (sold.get(line.stream)?.value() ?? 0n).toString(),
+        unitsSold: streams.get(line.stream)!.sold.value().toString(),
         products: line.products,
       };
     });

@@ -3,7 +3,7 @@ import { isExactNumber } from '../common/http/json-body.js';
 import { escapePointer } from '../common/problem/json-pointer.js';
 import type { FieldError, FieldErrorParams } from '../common/problem/problem.js';
 import { sha256Hex } from '../declarations/canonical-json.js';
-import { exactDecimal } from '../declarations/declaration-validator.js';
+import { type ExactDecimal, exactDecimal } from '../declarations/declaration-validator.js';
 import { parsePeriod, periodOf, type Period } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
@@ -93,6 +93,25 @@ const typeName = (value: unknown) =>
 const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
 
 type Fail = (pointer: string, code: string, detail: string, params?: FieldErrorParams) => void;
+
+/** A short plain decimal (`45.5`, `0.125`, `45.50`, `410`): what most weights are. */
+const SHORT_DECIMAL = /^(?:0|[1-9]\d{0,8})(?:\.\d{1,9})?$/;
+
+/** exactDecimal's reading of a number's text, a short plain decimal read without its general case (nor an allocation when it is canonical). */
+export function exactNumber(text: string): ExactDecimal {
+  if (!SHORT_DECIMAL.test(text)) return exactDecimal(text);
+  const point = text.indexOf('.');
+  if (point === -1) return { negative: false, overMaximum: false, decimals: 0, text };
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 0x30) end--;
+  if (end === point + 1) end = point;
+  return {
+    negative: false,
+    overMaximum: false,
+    decimals: Math.max(0, end - point - 1),
+    text: end === text.length ? text : text.slice(0, end),
+  };
+}
 
 /** `/products/3/elements/1/weight_g` → product 4, element 2, field `weight_g` (for a message in a person's language). */
 function positionOf(pointer: string): { line?: number; element?: number; field?: string } {
@@ -447,7 +466,7 @@ export class ProductRules {
         { reason: 'not_a_number' },
       );
     }
-    const exact = exactDecimal(String(value));
+    const exact = exactNumber(String(value));
     if (exact.negative || exact.text === '0')
       return void bad(at, 'invalid_weight', 'weight_g must be more than 0 grams', { reason: 'not_positive' });
     if (exact.overMaximum || (exact.text !== '' && Number(exact.text) > MAX_WEIGHT_G))

@@ -219,7 +219,8 @@ function readCsv(bytes: Buffer, limits: SpreadsheetLimits): SpreadsheetTable {
       throw new SpreadsheetRefused('not_a_spreadsheet', 'the CSV file cannot be read: a quote is not closed');
     }
   }
-  return { format: 'csv', rows: withinRows(trimEmptyTail(rows.map((row) => row.map((cell) => cell.trim()))), limits) };
+  for (const row of rows) for (let i = 0; i < row.length; i++) row[i] = row[i]!.trim();
+  return { format: 'csv', rows: withinRows(trimEmptyTail(rows), limits) };
 }
 
 /**
@@ -264,7 +265,7 @@ function withinRows(rows: string[][], limits: SpreadsheetLimits): string[][] {
 function trimEmptyTail(rows: string[][]): string[][] {
   let end = rows.length;
   while (end > 0 && rows[end - 1]!.every((cell) => cell === '')) end--;
-  return rows.slice(0, end);
+  return end === rows.length ? rows : rows.slice(0, end);
 }
 
 /** A cell's cached value as text: numbers as JavaScript writes them (45.5), text trimmed. */
