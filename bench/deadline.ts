@@ -45,7 +45,9 @@ const SERVE = path.join(ROOT, 'dist/bench/serve.js');
 const COUNTER = path.join(ROOT, 'dist/bench/count-statements.js');
 const RESULTS = path.join(ROOT, 'bench/results');
 const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const PRODUCERS = Number(process.env.BENCH_DEADLINE_PRODUCERS || 2000);
+/** BENCH_DEADLINE_FLOORS_ONLY=1: only the uploads against their floor (no write path, no hour); BENCH_DEADLINE_FLOOR_KIND picks one kind (`product-csv`) or case (`product-csv:334`). */
+const FLOORS_ONLY = process.env.BENCH_DEADLINE_FLOORS_ONLY === '1';
+const PRODUCERS = FLOORS_ONLY ? 0 : Number(process.env.BENCH_DEADLINE_PRODUCERS || 2000);
 const ARRIVAL_SECONDS = Number(process.env.BENCH_DEADLINE_SECONDS || 120);
 const LINES = Number(process.env.BENCH_DEADLINE_LINES || 200);
 const FILE_KINDS = ['xlsx', 'product-csv', 'mixed', 'csv'] as const;
@@ -57,15 +59,18 @@ const PRODUCTS = Number(process.env.BENCH_DEADLINE_PRODUCTS || 50);
  * The uploads measured against their floor: the 1,000-line CSV; the hour's per-product file as .xlsx and
  * as CSV; and a per-product file of about 1,000 rows (334 products × 3 elements), the line CSV's size.
  */
-const FLOOR_CASES: [Exclude<FileKind, 'mixed'>, number][] = [
-  ['csv', 1000],
-  ['xlsx', PRODUCTS],
-  ['product-csv', PRODUCTS],
-  ['xlsx', 334],
-  ['product-csv', 334],
-];
+const FLOOR_CASES: [Exclude<FileKind, 'mixed'>, number][] = (
+  [
+    ['csv', 1000],
+    ['xlsx', PRODUCTS],
+    ['product-csv', PRODUCTS],
+    ['xlsx', 334],
+    ['product-csv', 334],
+  ] as [Exclude<FileKind, 'mixed'>, number][]
+).filter(([kind, size]) => [undefined, kind, `${kind}:${size}`].includes(process.env.BENCH_DEADLINE_FLOOR_KIND));
+const FLOOR_UPLOADS = Number(process.env.BENCH_DEADLINE_FLOOR_UPLOADS || 30);
 const THINK_MS = Number(process.env.BENCH_DEADLINE_THINK_MS || 1000);
-const ERPS = Number(process.env.BENCH_DEADLINE_ERPS || 200);
+const ERPS = FLOORS_ONLY ? 0 : Number(process.env.BENCH_DEADLINE_ERPS || 200);
 const ERP_RATE = Number(process.env.BENCH_DEADLINE_ERP_RATE || 10);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
@@ -575,7 +580,11 @@ export async function runDeadline(): Promise<void> {
 
     // ---- main.js as a user starts it, behind a proxy on loopback ----
     const nodeArgs = ['--import', COUNTER, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : [])];
-    const service = await start(MAIN, { DATABASE_URL: databaseUrl, TRUST_PROXY: 'loopback' }, nodeArgs);
+    // Alone, the floors' uploads may be more than a client's writes a minute (BENCH_DEADLINE_FLOOR_UPLOADS).
+    const limits: Record<string, string> = FLOORS_ONLY
+      ? { RATE_LIMIT_CLIENT_PER_MINUTE: '100000', RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '100000' }
+      : {};
+    const service = await start(MAIN, { DATABASE_URL: databaseUrl, TRUST_PROXY: 'loopback', ...limits }, nodeArgs);
     services.push(service);
     const pid = service.child.pid!;
     const idleRss = await rssMb(pid);
@@ -607,6 +616,19 @@ export async function runDeadline(): Promise<void> {
       errors: [],
       filed: 0,
     });
+
+    if (FLOORS_ONLY) {
+      const uploads = [];
+      for (const [kind, size] of FLOOR_CASES)
+        uploads.push(await uploadVersusFloor(service, pid, links.get(spare.pop()!)!, periods.at(-2)!, kind, size));
+      const load = await loadAverage();
+      for (const upload of uploads)
+        process.stdout.write(
+          `${upload.file}: service ${upload.service_cpu_ms.toFixed(2)} ms of CPU per upload, floor ${upload.floor_cpu_ms.toFixed(2)} ms: ${upload.ratio.toFixed(1)}×; p50 ${upload.p50_ms.toFixed(1)} ms; page ${upload.check_page_bytes} bytes; ${upload.round_trips_per_upload} round trips; the declaration page ${upload.declaration_page_cpu_ms.toFixed(2)} ms\n`,
+        );
+      process.stdout.write(`load average ${load}\n`);
+      return;
+    }
 
     // ---- the write path alone: 20-line POSTs one at a time, round trips per request ----
     const writes = newTally();
@@ -774,7 +796,7 @@ export async function runDeadline(): Promise<void> {
 }
 
 /**
- * An upload to its check page (one at a time, 30 uploads after 10 of warm-up, by one signed-in
+ * An upload to its check page (one at a time, 30 uploads (BENCH_DEADLINE_FLOOR_UPLOADS) after 10 of warm-up, by one signed-in
  * producer, each file with its own figures) against the floor: the same files read in this process
  * (csv-parse for a CSV, SheetJS for an .xlsx) and each line or row checked as the service's rules
  * check it, 30 times after a warm-up. The 1,000-line CSV: stream and unit known, material non-empty,
@@ -805,7 +827,7 @@ async function uploadVersusFloor(
   const page = await request(service.url, 'GET', '/dashboard/declarations/new', headers());
   jar.take(page.headers);
   const csrf = hidden(page.body, '_csrf') ?? '';
-  const files = Array.from({ length: 40 }, (_, k) => uploadFile(kind, k + 1, size));
+  const files = Array.from({ length: 10 + FLOOR_UPLOADS }, (_, k) => uploadFile(kind, k + 1, size));
   const send = async (file: UploadFile) => {
     const res = await request(
       service.url,
@@ -814,26 +836,43 @@ async function uploadVersusFloor(
       { ...headers(), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       multipart({ _csrf: csrf, period }, file),
     );
-    if (res.status !== 200 || !res.body.includes('name="pending"')) throw new Error(`upload: ${res.status} ${res.body.slice(0, 300)}`);
+    if (res.status !== 200 || !res.body.includes('name="pending"'))
+      throw new Error(
+        `upload: ${res.status} ${res.body
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .slice(0, 600)}`,
+      );
     return res;
   };
   for (const file of files.slice(0, 10)) await send(file);
+  const s0 = await statements(service);
   const c0 = await cpuMsOf(pid);
   const latencies: number[] = [];
   let pageBytes = 0;
+  let lastPage = '';
   for (const file of files.slice(10)) {
     const res = await send(file);
     latencies.push(res.ms);
     pageBytes = Buffer.byteLength(res.body);
+    lastPage = res.body;
   }
-  const serviceMs = ((await cpuMsOf(pid)) - c0) / 30;
+  // The last check page, to read what it holds.
+  await writeFile(path.join(RESULTS, `check-page-${kind}-${size}.html`), lastPage);
+  const serviceMs = ((await cpuMsOf(pid)) - c0) / FLOOR_UPLOADS;
+  const roundTrips = ((await statements(service)) - s0) / FLOOR_UPLOADS;
+  // The same session's declaration page (GET): what any dashboard request costs, to tell an upload's own work from it.
+  for (let k = 0; k < 10; k++) await request(service.url, 'GET', '/dashboard/declarations/new', headers());
+  const g0 = await cpuMsOf(pid);
+  for (let k = 0; k < FLOOR_UPLOADS; k++) await request(service.url, 'GET', '/dashboard/declarations/new', headers());
+  const pageMs = ((await cpuMsOf(pid)) - g0) / FLOOR_UPLOADS;
   // The floor, in this process.
   const floorOnce = kind === 'csv' ? floorOfLines : (content: string | Buffer) => floorOfProducts(content, size);
   for (const file of files.slice(0, 10)) floorOnce(file.content);
   const f0 = process.cpuUsage();
   for (const file of files.slice(10)) floorOnce(file.content);
   const used = process.cpuUsage(f0);
-  const floorMs = (used.user + used.system) / 1000 / 30;
+  const floorMs = (used.user + used.system) / 1000 / FLOOR_UPLOADS;
   const sorted = latencies.sort((a, b) => a - b);
   return {
     file:
@@ -848,6 +887,8 @@ async function uploadVersusFloor(
     p50_ms: percentile(sorted, 50),
     p99_ms: percentile(sorted, 99),
     check_page_bytes: pageBytes,
+    round_trips_per_upload: roundTrips,
+    declaration_page_cpu_ms: pageMs,
   };
 }
 

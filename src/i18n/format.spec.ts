@@ -11,6 +11,7 @@ import {
   plural,
   unitSymbol,
 } from './format.js';
+import { LOCALES } from './language.js';
 
 // The exact output of this runtime's ICU (Node 24, ICU 78): a change of ICU that moves a space shows here.
 const NNBSP = '\u202f'; // narrow no-break space: French thousands, and before kg
@@ -51,6 +52,18 @@ describe('formatNumber', () => {
         expect(digitsOf(formatNumber('fr', text))).toBe(expected);
         expect(digitsOf(formatNumber('en', text))).toBe(expected);
       }),
+    );
+  });
+
+  it('writes a whole number as Intl does (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.maxSafeNat()),
+        fc.constantFrom('fr' as const, 'en' as const),
+        (n, language) => {
+          expect(formatNumber(language, n)).toBe(new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 100 }).format(n));
+        },
+      ),
     );
   });
 

@@ -292,3 +292,15 @@ describe('numberContext', () => {
     ]);
   });
 });
+
+describe('plain digits and plain decimals, read at once', () => {
+  it('read as the general case reads them (a space before a number takes it)', () => {
+    const contexts: NumberContext[] = [{}, { decimal: ',' }, { decimal: '.', threePlaces: true }, { mixed: true }, { convention: '.' }];
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,5}([.,]\d{1,5})?$/), fc.constantFrom(...contexts), (text, context) => {
+        expect(readNumber(text, context)).toEqual(readNumber(` ${text}`, context));
+        expect(numberContext([text, '12'])).toEqual(numberContext([` ${text}`, ' 12']));
+      }),
+    );
+  });
+});

@@ -69,6 +69,17 @@ function count(text: string, character: string): number {
   return found;
 }
 
+/**
+ * Where the one separator of a number written `digits,digits` or `digits.digits` is, when the text
+ * says alone that it is the decimal one (not three digits after it, or a leading zero, or more than
+ * three before it); -1 otherwise. No allocation: most weights of a file are written so.
+ */
+function plainDecimalAt(text: string): number {
+  if (!SIMPLE_DECIMAL.test(text)) return -1;
+  const at = text.indexOf(',') === -1 ? text.indexOf('.') : text.indexOf(',');
+  return text.length - at - 1 !== 3 || text.charCodeAt(0) === 0x30 || at > 3 ? at : -1;
+}
+
 /** The shape of an unsigned, trimmed number text. */
 function shapeOf(text: string): Shape {
   if (DIGITS.test(text)) return { kind: 'number', int: text, frac: '' };
@@ -125,10 +136,22 @@ function decimalText(negative: boolean, int: string, frac: string): string {
 
 /** Reads one number (see the rule above). `context`: what the surrounding text tells, from `numberContext`. */
 export function readNumber(text: string, context: NumberContext = {}): ReadNumber {
+  // Most cells: plain digits, or digits with a decimal separator.
+  if (DIGITS.test(text)) return { ok: true, value: text.length > 1 && text.startsWith('0') ? decimalText(false, text, '') : text };
+  const at = plainDecimalAt(text);
+  if (at !== -1)
+    return {
+      ok: true,
+      value: text.startsWith('0')
+        ? decimalText(false, text.slice(0, at), text.slice(at + 1))
+        : text[at] === '.'
+          ? text
+          : `${text.slice(0, at)}.${text.slice(at + 1)}`,
+    };
   const trimmed = text.trim();
   const value = trimmed.length > MAX_SHOWN ? `${trimmed.slice(0, MAX_SHOWN - 1)}…` : trimmed;
   if (trimmed === '') return { ok: false, code: 'number_empty', params: { value } };
-  const sign = /^[-+\u2212]/.exec(trimmed)?.[0];
+  const sign = trimmed[0] === '-' || trimmed[0] === '+' || trimmed[0] === '\u2212' ? trimmed[0] : undefined;
   const negative = sign === '-' || sign === '\u2212';
   const shape = shapeOf(sign ? trimmed.slice(1) : trimmed);
   switch (shape.kind) {
@@ -174,6 +197,15 @@ export function numberContext(texts: Iterable<string>): NumberContext {
   let decimalCells = 0;
   let threePlaceCells = 0;
   for (const text of texts) {
+    // Plain digits (most cells) tell nothing; a plain decimal, its separator.
+    if (DIGITS.test(text)) continue;
+    const at = plainDecimalAt(text);
+    if (at !== -1) {
+      decimals.add(text[at] as DecimalSeparator);
+      decimalCells++;
+      if (text.length - at - 1 === 3) threePlaceCells++;
+      continue;
+    }
     const shape = shapeOf(text.trim().replace(/^[-+\u2212]/, ''));
     if (shape.kind !== 'number') continue;
     if (shape.decimal) {

@@ -50,3 +50,21 @@ describe('deriveLines', () => {
     expect(line).toMatchObject({ kg: '0.001506', kgRounded: '0.002', uvc: '3', products: 1 });
   });
 });
+
+describe('deriveLines past a double’s exact integers', () => {
+  it('sums exactly what a double would round (10^12 units × 9,999 per unit × 9,999,999.999 g)', () => {
+    const product = (units: string) => ({
+      stream: 'EMB',
+      units,
+      elements: [{ materialCode: 'glass', weightG: '9999999.999', perUnit: 9999 }],
+    });
+    const [line] = deriveLines([product('1000000000000'), product('999999999999')]);
+    // (10^12 + 10^12 − 1) × 9,999 × 9,999,999,999 mg = 199,979,999,979,902,010,000,009,999 mg.
+    expect(line).toMatchObject({
+      kg: '199979999979902010000.009999',
+      kgRounded: '199979999979902010000.01',
+      uvc: '1999999999999',
+      unitsSold: '1999999999999',
+    });
+  });
+});

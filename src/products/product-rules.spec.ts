@@ -1,6 +1,7 @@
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { realSources } from '../reference/test-support.js';
-import { gtinCheckDigitOk, ProductRules } from './product-rules.js';
+import { exactDecimal } from '../declarations/declaration-validator.js';
+import { contentHashOf, exactNumber, gtinCheckDigitOk, ProductRules } from './product-rules.js';
 
 describe('gtinCheckDigitOk (GS1 mod 10)', () => {
   it.each(['3017620422003', '4006381333931', '96385074', '036000291452', '10614141000415'])('%s is right', (gtin) =>
@@ -52,7 +53,21 @@ describe('ProductRules', () => {
     const b = rules.products(product({ material: 'Verre', weight_g: 2.0 }));
     const c = rules.products(product({ material: 'glass', weight_g: 2.001 }));
     if (!a.ok || !b.ok || !c.ok) throw new Error('valid products expected');
-    expect(a.value[0]!.contentHash).toBe(b.value[0]!.contentHash);
-    expect(a.value[0]!.contentHash).not.toBe(c.value[0]!.contentHash);
+    expect(contentHashOf(a.value[0]!)).toBe(contentHashOf(b.value[0]!));
+    expect(contentHashOf(a.value[0]!)).not.toBe(contentHashOf(c.value[0]!));
+  });
+});
+
+describe('exactNumber', () => {
+  it('reads a number’s text as exactDecimal does', () => {
+    const pieces = ['0', '1', '5', '9', '00', '10', '.', '.', 'e', '-', '25', '000'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const texts = ['0', '0.0', '100.0', '10.50', '0.05', '45.5', '999999999.999', '1000000000.5', '0.1234567890', '1e3'];
+    for (let n = 0; n < 3000; n++) texts.push(Array.from({ length: 1 + (next() % 6) }, () => pieces[next() % pieces.length]).join(''));
+    for (const text of texts) {
+      if (!/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text)) continue;
+      expect([text, exactNumber(text)]).toEqual([text, exactDecimal(text)]);
+    }
   });
 });

@@ -3,7 +3,7 @@ import { isExactNumber } from '../common/http/json-body.js';
 import { escapePointer } from '../common/problem/json-pointer.js';
 import type { FieldError, FieldErrorParams } from '../common/problem/problem.js';
 import { sha256Hex } from '../declarations/canonical-json.js';
-import { exactDecimal } from '../declarations/declaration-validator.js';
+import { type ExactDecimal, exactDecimal } from '../declarations/declaration-validator.js';
 import { parsePeriod, periodOf, type Period } from '../calendar/half-year.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 
@@ -67,8 +67,15 @@ export interface ValidProduct {
   gtin: string | null;
   validFrom: string;
   elements: ValidElement[];
-  /** SHA-256 of the canonical version content: equal = nothing to change. */
-  contentHash: string;
+}
+
+/** SHA-256 of a product version's canonical content: equal = nothing to change. */
+export function contentHashOf(product: ValidProduct): string {
+  // Strings, numbers and nulls only: their canonical JSON is JSON.stringify's.
+  const { name, stream, gtin, elements } = product;
+  return sha256Hex(
+    JSON.stringify([name, stream, gtin, elements.map((e) => [e.materialCode, e.weightG, e.perUnit, e.packagingCategory, e.reuseStatus])]),
+  );
 }
 
 export interface ValidSale {
@@ -86,6 +93,25 @@ const typeName = (value: unknown) =>
 const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
 
 type Fail = (pointer: string, code: string, detail: string, params?: FieldErrorParams) => void;
+
+/** A short plain decimal (`45.5`, `0.125`, `45.50`, `410`): what most weights are. */
+const SHORT_DECIMAL = /^(?:0|[1-9]\d{0,8})(?:\.\d{1,9})?$/;
+
+/** exactDecimal's reading of a number's text, a short plain decimal read without its general case (nor an allocation when it is canonical). */
+export function exactNumber(text: string): ExactDecimal {
+  if (!SHORT_DECIMAL.test(text)) return exactDecimal(text);
+  const point = text.indexOf('.');
+  if (point === -1) return { negative: false, overMaximum: false, decimals: 0, text };
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 0x30) end--;
+  if (end === point + 1) end = point;
+  return {
+    negative: false,
+    overMaximum: false,
+    decimals: Math.max(0, end - point - 1),
+    text: end === text.length ? text : text.slice(0, end),
+  };
+}
 
 /** `/products/3/elements/1/weight_g` → product 4, element 2, field `weight_g` (for a message in a person's language). */
 function positionOf(pointer: string): { line?: number; element?: number; field?: string } {
@@ -279,14 +305,7 @@ export class ProductRules {
       !elements
     )
       return undefined;
-    // Strings, numbers and nulls only: their canonical JSON is JSON.stringify's.
-    const content = JSON.stringify([
-      name,
-      stream,
-      gtin,
-      elements.map((e) => [e.materialCode, e.weightG, e.perUnit, e.packagingCategory, e.reuseStatus]),
-    ]);
-    return { reference, name, stream, gtin, validFrom, elements, contentHash: sha256Hex(content) };
+    return { reference, name, stream, gtin, validFrom, elements };
   }
 
   /** Trimmed one-line text of 1 to `max` characters. */
@@ -295,8 +314,9 @@ export class ProductRules {
     if (typeof value !== 'string')
       return void bad(at, 'invalid_type', `must be a string, not ${typeName(value)}`, { expected: 'string', actual: typeName(value) });
     const text = value.trim();
-    const length = [...text].length;
-    if (length === 0) return void bad(at, 'invalid_text', 'must not be empty', { reason: 'empty' });
+    if (text === '') return void bad(at, 'invalid_text', 'must not be empty', { reason: 'empty' });
+    // Characters are code points: never more than the UTF-16 length, counted only past it.
+    const length = text.length > max ? [...text].length : text.length;
     if (length > max)
       return void bad(at, 'invalid_text', `must be at most ${max} characters, not ${length}`, { reason: 'too_long', max, length });
     if (CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text))
@@ -446,7 +466,7 @@ export class ProductRules {
         { reason: 'not_a_number' },
       );
     }
-    const exact = exactDecimal(String(value));
+    const exact = exactNumber(String(value));
     if (exact.negative || exact.text === '0')
       return void bad(at, 'invalid_weight', 'weight_g must be more than 0 grams', { reason: 'not_positive' });
     if (exact.overMaximum || (exact.text !== '' && Number(exact.text) > MAX_WEIGHT_G))
@@ -495,11 +515,11 @@ export class ProductRules {
   ): string | null | undefined {
     if (stream === undefined) return undefined;
     const published = kind === 'packaging_category' ? this.catalogue.packagingCategories(stream) : this.catalogue.reuseStatuses(stream);
-    const codes = published.map((c) => c.code);
-    if (codes.length === 0) {
+    if (published.length === 0) {
       if (value === undefined || value === null) return null;
       return void bad(at, 'not_applicable', `${stream} publishes no ${kind.replace('_', ' ')}: leave it out`, { stream });
     }
+    const codes = published.map((c) => c.code);
     if (value === undefined || value === null)
       return void bad(at, 'required', `${kind} is required for ${stream}: one of ${codes.join(', ')}`, { allowed: codes });
     if (typeof value !== 'string' || !codes.includes(value)) {

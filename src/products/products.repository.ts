@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements } from '../database/prepared-statements.js';
 import { type DataScope, DeclarationsRepository, periodLockKey, utcText } from '../declarations/declarations.repository.js';
-import type { ValidProduct, ValidSale } from './product-rules.js';
+import { contentHashOf, type ValidProduct, type ValidSale } from './product-rules.js';
 
 /** A stored version of a product, as the API shows it. */
 export interface VersionRow {
@@ -230,7 +230,7 @@ export class ProductsRepository {
         products.map((p) => p.name),
         products.map((p) => p.stream),
         products.map((p) => p.gtin),
-        products.map((p) => p.contentHash),
+        products.map(contentHashOf),
         mode,
       ],
     );

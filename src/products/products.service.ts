@@ -30,6 +30,7 @@ import type {
   SalesResult,
 } from './product.js';
 import {
+  contentHashOf,
   MAX_CATALOGUE_PRODUCTS,
   MAX_PRODUCTS,
   MAX_SALES,
@@ -194,7 +195,7 @@ export class ProductsService {
     const outcomes = products.map((product, index) => {
       const stored = existing.get(`${product.reference}\u0000${product.validFrom}`);
       if (!stored) return 'created' as const;
-      if (stored.contentHash === product.contentHash) return 'unchanged' as const;
+      if (stored.contentHash === contentHashOf(product)) return 'unchanged' as const;
       if (stored.filed) {
         errors.push({
           pointer: `/products/${index}/valid_from`,
@@ -351,16 +352,17 @@ export class ProductsService {
     if (!checked.ok) errors.push(...pointAtFile(sheet, checked.errors));
     const units = sheet.units.map((value, index) => {
       const row = sheet.rows[index]!.units;
-      const at = { pointer: `/rows/${row}/units`, row, params: { field: 'units', column: sheet.headers.units ?? '' } };
+      // Made for a problem only.
+      const at = () => ({ pointer: `/rows/${row}/units`, row, params: { field: 'units', column: sheet.headers.units ?? '' } });
       if (value === undefined)
-        return void errors.push({ ...at, code: 'units_missing', detail: `row ${row}: the product's units sold are missing` });
+        return void errors.push({ ...at(), code: 'units_missing', detail: `row ${row}: the product's units sold are missing` });
       const exact = typeof value === 'string' ? undefined : exactDecimal(value.text);
       if (!exact || exact.negative || exact.decimals > 0 || exact.text === '' || Number(exact.text) > MAX_UNITS)
         return void errors.push({
-          ...at,
+          ...at(),
           code: 'invalid_count',
           detail: `row ${row}: units sold must be a whole number from 0 to ${MAX_UNITS}`,
-          params: { ...at.params, min: 0, max: MAX_UNITS },
+          params: { ...at().params, min: 0, max: MAX_UNITS },
         });
       return exact.text;
     });

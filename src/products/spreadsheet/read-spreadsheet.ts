@@ -211,13 +211,31 @@ function readCsv(bytes: Buffer, limits: SpreadsheetLimits): SpreadsheetTable {
     });
   const firstLine = text.slice(0, text.search(/\r|\n|$/));
   const delimiter = count(firstLine, ';') >= count(firstLine, ',') && firstLine.includes(';') ? ';' : ',';
-  let rows: string[][];
-  try {
-    rows = parse(text, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true }) as string[][];
-  } catch {
-    throw new SpreadsheetRefused('not_a_spreadsheet', 'the CSV file cannot be read: a quote is not closed');
+  let rows = unquotedCells(text, delimiter);
+  if (!rows) {
+    try {
+      rows = parse(text, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true }) as string[][];
+    } catch {
+      throw new SpreadsheetRefused('not_a_spreadsheet', 'the CSV file cannot be read: a quote is not closed');
+    }
   }
-  return { format: 'csv', rows: withinRows(trimEmptyTail(rows.map((row) => row.map((cell) => cell.trim()))), limits) };
+  for (const row of rows) for (let i = 0; i < row.length; i++) row[i] = row[i]!.trim();
+  return { format: 'csv', rows: withinRows(trimEmptyTail(rows), limits) };
+}
+
+/**
+ * The cells of a CSV text without a quote (what a spreadsheet writes when no cell holds the separator
+ * or a line break), exactly as csv-parse reads it with the options above, for a fraction of its cost:
+ * rows end at the first line break's kind (CRLF, LF or CR; another kind is a cell's text), a last
+ * line break ends the last row. Undefined for a text with a quote or a byte order mark, which csv-parse reads.
+ */
+export function unquotedCells(text: string, delimiter: string): string[][] | undefined {
+  if (text.includes('"') || text.startsWith('\uFEFF')) return undefined;
+  const breakAt = text.search(/[\r\n]/);
+  const lineBreak = breakAt === -1 ? undefined : text[breakAt] === '\n' ? '\n' : text[breakAt + 1] === '\n' ? '\r\n' : '\r';
+  const lines = lineBreak === undefined ? [text] : text.split(lineBreak);
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line) => line.split(delimiter));
 }
 
 /** Columns of a sheet that are read: a per-product file has seven, her own a few more. */
@@ -247,7 +265,7 @@ function withinRows(rows: string[][], limits: SpreadsheetLimits): string[][] {
 function trimEmptyTail(rows: string[][]): string[][] {
   let end = rows.length;
   while (end > 0 && rows[end - 1]!.every((cell) => cell === '')) end--;
-  return rows.slice(0, end);
+  return end === rows.length ? rows : rows.slice(0, end);
 }
 
 /** A cell's cached value as text: numbers as JavaScript writes them (45.5), text trimmed. */
