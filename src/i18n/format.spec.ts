@@ -65,6 +65,7 @@ describe('formatNumber', () => {
         },
       ),
     );
+    expect(formatNumber('fr', -0)).toBe('-0');
   });
 
   it('rounds to fixed decimals when asked', () => {

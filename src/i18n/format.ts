@@ -66,7 +66,7 @@ const digits = (options: NumberOptions): Intl.NumberFormatOptions =>
 export function formatNumber(language: Language, value: number | string, options: NumberOptions = {}): string {
   if (options.decimals === undefined) {
     // A whole number (a count) is written as its digits are.
-    const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+    const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0) ? String(value) : value;
     const plain = typeof text === 'string' ? PLAIN_DECIMAL.exec(text) : null;
     const marks = plain ? separators(language) : undefined;
     // A decimal text without sign, leading or trailing zeros: its digits grouped by three, as Intl writes them (checked once per language).
