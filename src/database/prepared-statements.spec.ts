@@ -1,0 +1,18 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { escapeLiteral } from './prepared-statements.js';
+
+describe('escapeLiteral', () => {
+  it.each(['plain', "l'eau", 'a\\b', "\\'", '', '"{a,b}"', 'NULL'])('writes %p as pg.escapeLiteral does', (text) => {
+    expect(escapeLiteral(text)).toBe(pg.escapeLiteral(text));
+  });
+
+  it('writes any text as pg.escapeLiteral does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', "'", '\\', '"', ',', '{', 'é', ' ') }), (text) => {
+        expect(escapeLiteral(text)).toBe(pg.escapeLiteral(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
