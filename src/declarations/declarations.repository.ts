@@ -6,7 +6,15 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type Statement } from '../database/prepared-statements.js';
 import type { CursorPosition } from './declaration-cursor.js';
 import type { ValidLine } from './declaration-validator.js';
-import type { Declaration, DeclarationRecord, DeclarationStatus, DeclarationSummary, DeclarationTotal, UnitsSold } from './declaration.js';
+import type {
+  Declaration,
+  DeclarationLine,
+  DeclarationRecord,
+  DeclarationStatus,
+  DeclarationSummary,
+  DeclarationTotal,
+  UnitsSold,
+} from './declaration.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import type { TokenMode } from '../common/token-format.js';
 import { AUDIT_ENTRY_INSERT } from '../audit/audit-trail.js';
@@ -125,15 +133,18 @@ export const DECLARATION_COLUMNS = `id, client_id AS "clientId", period, revisio
   units_sold AS "unitsSold"`;
 
 /**
- * The `lines` (in order) and `totals` (exact sums per stream and unit, by PostgreSQL's numeric; the
- * caller keeps those of units that add up across materials, `additiveTotals`) of ONE declaration, as JSON columns, from a relation `source` of its `declaration_lines` rows.
+ * The `totals` (exact sums per stream and unit, by PostgreSQL's numeric; the caller keeps those of units
+ * that add up across materials, `additiveTotals`) of ONE declaration, as a JSON column, from a relation `source` of its `declaration_lines` rows.
  */
+const RECORD_TOTALS = (source: string) => `
+  (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
+     FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
+
+/** The `lines` (in order) and `totals` (RECORD_TOTALS) of ONE declaration, as JSON columns, from a relation `source` of its `declaration_lines` rows. */
 export const RECORD_LINES_AND_TOTALS = (source: string) => `
   (SELECT coalesce(json_agg(json_build_object('stream', stream, 'material', material, 'materialCode', material_code,
                                               'unit', unit, 'quantity', quantity::text) ORDER BY position), '[]')
-     FROM ${source}) AS lines,
-  (SELECT coalesce(json_agg(json_build_object('stream', stream, 'unit', unit, 'quantity', quantity) ORDER BY stream, unit), '[]')
-     FROM (SELECT stream, unit, trim_scale(sum(quantity))::text AS quantity FROM ${source} GROUP BY stream, unit) AS sums) AS totals`;
+     FROM ${source}) AS lines, ${RECORD_TOTALS(source)}`;
 
 /** The revision in force of (client, period, mode), with its lines: the three as SQL (placeholders or literals). */
 const currentRecordText = (clientId: string, period: string, mode: string) =>
@@ -149,7 +160,7 @@ const PERIOD = /^\d{4}-S[12]$/;
 
 /**
  * See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000
- * parameters. The revision in force ($4) is superseded by the same statement, before the new row is
+ * parameters; they do not come back (the record's are those sent: `insertedRecord`), their totals do. The revision in force ($4) is superseded by the same statement, before the new row is
  * inserted: `supersedes` is read from the UPDATE's result, so PostgreSQL runs it first, and the new
  * current row then meets no other current one in the partial unique index.
  */
@@ -170,7 +181,7 @@ const INSERT: Statement = {
            SELECT declaration.id, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
              FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
                   WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
-           RETURNING *
+           RETURNING stream, unit, quantity
          ), audit AS (
            ${AUDIT_ENTRY_INSERT}
            SELECT $17, $18::uuid, coalesce($19, 'token ' || coalesce(declaration.submitted_by->>'token_prefix', declaration.submitted_by->>'token_id')),
@@ -180,8 +191,21 @@ const INSERT: Statement = {
                   $20
              FROM declaration
          )
-         SELECT ${DECLARATION_COLUMNS}, ${RECORD_LINES_AND_TOTALS('line')} FROM declaration`,
+         SELECT ${DECLARATION_COLUMNS}, ${RECORD_TOTALS('line')} FROM declaration`,
 };
+
+/**
+ * The record `INSERT` answers, with its lines as PostgreSQL would read them back (`FIND_RECORD`): the values
+ * sent, in their order, each quantity as numeric(16, 3) gives it as text (validated: at most 3 decimals;
+ * `1200.5` → `1200.500`). The fields in the order of a record read back.
+ */
+function insertedRecord({ totals, ...row }: Omit<DeclarationRecord, 'lines'>, lines: ValidLine[]): DeclarationRecord {
+  const stored = lines.map(({ stream, material, materialCode, unit, quantity }): DeclarationLine => {
+    const [whole, fraction = ''] = quantity.split('.');
+    return { stream, material, materialCode, unit, quantity: `${whole}.${fraction.padEnd(3, '0')}` };
+  });
+  return { ...row, lines: stored, totals };
+}
 
 /** The values of `INSERT`'s placeholders. */
 function insertValues(declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): unknown[] {
@@ -264,7 +288,7 @@ export class DeclarationsRepository {
     let committed = false;
     const lastly: LastWrite = {
       insertAndCommit: async (declaration, lines, audit) => {
-        const rows = await this.statements.executeThen<DeclarationRecord>(
+        const rows = await this.statements.executeThen<Omit<DeclarationRecord, 'lines'>>(
           connection,
           INSERT,
           insertValues(declaration, lines, audit),
@@ -272,7 +296,7 @@ export class DeclarationsRepository {
         );
         if (rows === undefined) return this.insert(runner.manager, declaration, lines, audit);
         committed = true;
-        return this.additive(rows[0]!);
+        return this.additive(insertedRecord(rows[0]!, lines));
       },
     };
     try {
@@ -331,14 +355,18 @@ export class DeclarationsRepository {
   /**
    * Supersedes the revision in force (`declaration.supersedes`, if any), inserts the new current
    * revision and its lines and its `declaration.submitted` entry in the audit trail, and answers the
-   * record as stored (what PostgreSQL returned from the inserts), in one statement. Call with the period lock held (`withPeriodLock`). `submitted_at` is the wall-clock time
+   * record as stored (what PostgreSQL returned from the inserts, with the lines it was sent: `insertedRecord`), in one statement. Call with the period lock held (`withPeriodLock`). `submitted_at` is the wall-clock time
    * once the period lock is held, so that revisions of a period are in submission order.
    */
   async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord> {
-    const [record] = await this.statements.query<DeclarationRecord>(INSERT, insertValues(declaration, lines, audit), manager);
+    const [record] = await this.statements.query<Omit<DeclarationRecord, 'lines'>>(
+      INSERT,
+      insertValues(declaration, lines, audit),
+      manager,
+    );
     // Under the period lock the revision in force cannot have changed since it was read; if it had, nothing is kept.
     if (record!.supersedes !== declaration.supersedes) throw new Error(`revision ${declaration.supersedes} was not the one in force`);
-    return this.additive(record!);
+    return this.additive(insertedRecord(record!, lines));
   }
 
   /** The full record, or undefined if `id` is not a declaration of this client in this mode. */
