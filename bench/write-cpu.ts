@@ -6,17 +6,20 @@
  * `dist/src/main.js` as a user starts it (the Dockerfile's NODE_OPTIONS and MALLOC_ARENA_MAX, LOG_LEVEL
  * unset: one log line per request, read from a pipe; default rate limits), on a fresh database of the
  * server. Set-up on the bench entry (not measured): BENCH_WRITE_CLIENTS confirmed clients with a token
- * each. Then BENCH_WRITE_ROUNDS rounds, each: one 200-line declaration per client (each client's first
- * of a period, as in the burst), then two 20-line declarations per client (new revisions of another
- * period), BENCH_WRITE_IN_FLIGHT at a time, with the bodies of bench/load.ts (EMB, `uvc`, the six
- * published materials then uncategorised ones); the service's CPU (utime + stime of its process)
- * divided by the requests, and its round trips (bench/count-statements.ts).
+ * each. Then BENCH_WRITE_ROUNDS rounds, each: BENCH_WRITE_REQUESTS (400) 200-line declarations, then as
+ * many 20-line ones, each its client's first of its period (as in the burst), BENCH_WRITE_IN_FLIGHT (10)
+ * at a time, with the bodies of bench/load.ts (EMB, `uvc`, the six published materials then
+ * uncategorised ones); the service's CPU (utime + stime of its process, every thread) divided by the
+ * requests, and its round trips (bench/count-statements.ts).
  *
  * BENCH_WRITE_BUILDS: a comma-separated list of project roots whose `dist/src/main.js` to measure,
  * each started at once on the same database, their rounds interleaved (default: this one). A copy of
  * another build: a directory with its `dist/`, and `package.json`, `node_modules`, `views`, `assets`,
  * `reference-data` and `migrations` linked from this one. BENCH_PROFILE=1: V8 CPU profiles of each
- * build's last round, the 200-line and the 20-line case apart, into bench/results/ (bench/profile-window.ts).
+ * build's last round, the 200-line and the 20-line case apart, into bench/results/ (bench/profile-window.ts;
+ * BENCH_PROFILE=heap: sampling heap profiles, every allocation of the window);
+ * with BENCH_PERF=1, `perf record` files of the same windows instead (`perf` on the PATH; the builds run with
+ * `--perf-basic-prof`): V8's profiler samples wall time, which a busy machine's waits distort, `perf` the CPU.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,11 +37,17 @@ const COUNTER = path.join(ROOT, 'dist/bench/count-statements.js');
 const PROFILER = path.join(ROOT, 'dist/bench/profile-window.js');
 const RESULTS = path.join(ROOT, 'bench/results');
 const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const CLIENTS = Number(process.env.BENCH_WRITE_CLIENTS || 400);
-const ROUNDS = Number(process.env.BENCH_WRITE_ROUNDS || 3);
+const CLIENTS = Number(process.env.BENCH_WRITE_CLIENTS || 1500);
+const REQUESTS = Number(process.env.BENCH_WRITE_REQUESTS || 400);
+const ROUNDS = Number(process.env.BENCH_WRITE_ROUNDS || 5);
 const IN_FLIGHT = Number(process.env.BENCH_WRITE_IN_FLIGHT || 10);
 const BUILDS = (process.env.BENCH_WRITE_BUILDS || ROOT).split(',').map((root) => path.resolve(root));
-const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE = ['1', 'heap'].includes(process.env.BENCH_PROFILE ?? '');
+const PROFILE_EXTENSION = process.env.BENCH_PROFILE === 'heap' ? 'heapprofile' : 'cpuprofile';
+/** BENCH_PERF=1: Linux `perf` samples the service's CPU (every thread, the garbage collector's included) rather than V8's profiler its wall time. */
+const PERF = process.env.BENCH_PERF === '1';
+/** More node flags for the measured builds, for experiments (`--trace-gc`, `--max-semi-space-size=16`). */
+const NODE_ARGS = (process.env.BENCH_WRITE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
 const DOCKERFILE = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
 const NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
@@ -148,6 +157,17 @@ async function cpuMsOf(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** `perf record` of process `pid` into `file` until the function it gives is called (and has waited for it to write). */
+async function perfRecord(pid: number, file: string): Promise<() => Promise<void>> {
+  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '999', '-g', '-p', String(pid), '-o', file], { stdio: 'ignore' });
+  await sleep(500);
+  return async () => {
+    const exited = new Promise((resolve) => perf.once('exit', resolve));
+    perf.kill('SIGINT');
+    await exited;
+  };
+}
+
 const loadAverage = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -186,11 +206,18 @@ let sequence = 1;
 
 type Measured = Awaited<ReturnType<typeof measure>> & { load?: string };
 
-/** One declaration of `lines` lines per token, for `period`, IN_FLIGHT at a time; the service's CPU per request. */
-async function measure(service: Service, tokens: string[], period: string, lines: number, profile?: string) {
+/** A client's token and a period it has not declared yet. */
+interface Slot {
+  token: string;
+  period: string;
+}
+
+/** One declaration of `lines` lines in each slot, IN_FLIGHT at a time; the service's CPU per request. */
+async function measure(service: Service, slots: Slot[], lines: number, profile?: string) {
   const body = declarationBodies(lines);
   const pid = service.child.pid!;
-  if (profile) await ask(service, { profile: 'start' }, 'profiling');
+  const perf = profile && PERF ? await perfRecord(pid, profile.replace(/\.\w+$/, '.perf.data')) : undefined;
+  if (profile && !PERF) await ask(service, { profile: 'start' }, 'profiling');
   const s0 = await statements(service);
   const c0 = await cpuMsOf(pid);
   const began = performance.now();
@@ -198,12 +225,12 @@ async function measure(service: Service, tokens: string[], period: string, lines
   let next = 0;
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      for (let k = next++; k < tokens.length; k = next++) {
+      for (let k = next++; k < slots.length; k = next++) {
         const res = await post(
           service.url,
           '/api/v1/declarations',
-          { authorization: `Bearer ${tokens[k]!}`, 'content-type': 'application/json' },
-          body(period, sequence++),
+          { authorization: `Bearer ${slots[k]!.token}`, 'content-type': 'application/json' },
+          body(slots[k]!.period, sequence++),
         );
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.status !== 201 && statuses[res.status] === 1) log(`${res.status}: ${res.body.slice(0, 300)}`);
@@ -213,13 +240,14 @@ async function measure(service: Service, tokens: string[], period: string, lines
   const seconds = (performance.now() - began) / 1000;
   const cpuMs = (await cpuMsOf(pid)) - c0;
   const roundTrips = (await statements(service)) - s0;
-  if (profile) await ask(service, { profile: 'stop', file: profile }, 'profiled');
+  if (profile && !PERF) await ask(service, { profile: 'stop', file: profile }, 'profiled');
+  await perf?.();
   return {
-    requests: tokens.length,
+    requests: slots.length,
     statuses,
-    cpu_ms_per_request: Number((cpuMs / tokens.length).toFixed(3)),
-    round_trips_per_request: Number((roundTrips / tokens.length).toFixed(2)),
-    per_second: Number((tokens.length / seconds).toFixed(1)),
+    cpu_ms_per_request: Number((cpuMs / slots.length).toFixed(3)),
+    round_trips_per_request: Number((roundTrips / slots.length).toFixed(2)),
+    per_second: Number((slots.length / seconds).toFixed(1)),
   };
 }
 
@@ -255,28 +283,39 @@ export async function runWriteCpu(): Promise<void> {
     await monitor.query('VACUUM ANALYZE').catch(() => {});
     log(`${CLIENTS} clients with a token each; load average ${await loadAverage()}`);
 
-    // The burst's 200-line declarations are each client's first of their period: a period of their own
-    // for each (round, build), from the latest back; the 20-line ones revise the earliest period's.
-    if (ROUNDS * BUILDS.length > periods.length - 2) throw new Error(`at most ${periods.length - 2} rounds × builds`);
-    const burstPeriod = (round: number, b: number) => periods[periods.length - 1 - (round * BUILDS.length + b)]!;
+    // Every declaration is its client's first of its period, as in the burst and in the yardstick's 20-line
+    // case: (client, period) slots taken in turn, the clients of one period one after another (no two
+    // requests in flight wait on one period's lock; a client's writes are far from 60 a minute).
+    const slots = periods.toReversed().flatMap((period) => tokens.map((token) => ({ token, period })));
+    const take = (count: number) => {
+      if (slots.length < count) throw new Error(`not enough (client, period) slots: raise BENCH_WRITE_CLIENTS`);
+      return slots.splice(0, count);
+    };
     const measured: Service[] = [];
     for (const build of BUILDS) {
-      const nodeArgs = ['--import', COUNTER, ...(PROFILE ? ['--import', PROFILER] : [])];
+      const nodeArgs = [
+        '--import',
+        COUNTER,
+        ...(PROFILE ? ['--import', PROFILER] : []),
+        ...(PERF ? ['--perf-basic-prof'] : []),
+        ...NODE_ARGS,
+      ];
       const service = await start(path.join(build, 'dist/src/main.js'), { DATABASE_URL: databaseUrl }, nodeArgs);
       services.push(service);
       measured.push(service);
-      // Warm-up: 100 clients with each size, on periods no round's burst uses.
-      await measure(service, tokens.slice(0, 100), periods[1]!, 200);
-      await measure(service, tokens.slice(0, 100), periods[0]!, 20);
+      log(`${build}: pid ${service.child.pid}`);
+      // Warm-up: 300 declarations of each size (the optimising compiler's work done before the rounds).
+      await measure(service, take(300), 200);
+      await measure(service, take(300), 20);
     }
     const results = BUILDS.map(() => ({ burst200: [] as Measured[], post20: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [b, service] of measured.entries()) {
         const load = await loadAverage();
         const profile = (lines: number) =>
-          PROFILE && round === ROUNDS - 1 ? path.join(RESULTS, `write-cpu-${b}-${lines}-lines.cpuprofile`) : undefined;
-        const burst = await measure(service, tokens, burstPeriod(round, b), 200, profile(200));
-        const twenty = await measure(service, [...tokens, ...tokens], periods[0]!, 20, profile(20));
+          (PROFILE || PERF) && round === ROUNDS - 1 ? path.join(RESULTS, `write-cpu-${b}-${lines}-lines.${PROFILE_EXTENSION}`) : undefined;
+        const burst = await measure(service, take(REQUESTS), 200, profile(200));
+        const twenty = await measure(service, take(REQUESTS), 20, profile(20));
         results[b]!.burst200.push({ ...burst, load });
         results[b]!.post20.push({ ...twenty, load });
         log(`round ${round + 1}, ${BUILDS[b]}: 200 lines ${JSON.stringify(burst)}; 20 lines ${JSON.stringify(twenty)}; load ${load}`);
@@ -288,9 +327,10 @@ export async function runWriteCpu(): Promise<void> {
       cpu_ms_per_20_line: results[b]!.post20.map((r) => r.cpu_ms_per_request),
       rounds: results[b],
     }));
+    const median = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
     for (const s of summary)
       process.stdout.write(
-        `${s.build}: CPU ms per 200-line declaration ${s.cpu_ms_per_200_line.join(', ')}; per 20-line ${s.cpu_ms_per_20_line.join(', ')}\n`,
+        `${s.build}: CPU ms per 200-line declaration ${median(s.cpu_ms_per_200_line)} (${s.cpu_ms_per_200_line.join(', ')}); per 20-line ${median(s.cpu_ms_per_20_line)} (${s.cpu_ms_per_20_line.join(', ')})\n`,
       );
     await writeFile(
       path.join(RESULTS, 'write-cpu.json'),
