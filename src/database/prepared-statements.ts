@@ -78,8 +78,19 @@ function parameterLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'string') return escapeLiteral(value);
   if (typeof value === 'number' && Number.isFinite(value)) return escapeLiteral(String(value));
-  if (Array.isArray(value)) return escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
+  if (Array.isArray(value)) return escapeLiteral(arrayLiteral(value));
   throw new Error(`no literal for a parameter of type ${typeof value}`);
+}
+
+/** A text with nothing to escape in an array's quoted element. */
+const PLAIN_ELEMENT = /^[^"\\]*$/;
+
+/** An array as PostgreSQL's array input reads it: `{"a","b",NULL}`. */
+export function arrayLiteral(values: unknown[]): string {
+  // Texts with nothing to escape (a declaration's streams, units, materials, quantities): quoted by one join, not one string each.
+  if (values.length > 0 && values.every((value) => typeof value === 'string' && PLAIN_ELEMENT.test(value)))
+    return `{"${values.join('","')}"}`;
+  return `{${values.map(arrayElement).join(',')}}`;
 }
 
 function arrayElement(value: unknown): string {
