@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
@@ -28,7 +28,7 @@ export interface DataScope {
 /** The advisory lock key of one (client, period): the first 64 bits of SHA-256 of "client/period", signed ("client/test/period" in the sandbox). */
 export function periodLockKey(clientId: string, period: string, mode: TokenMode = 'live'): bigint {
   const name = mode === 'live' ? `${clientId}/${period}` : `${clientId}/${mode}/${period}`;
-  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 16)}`));
+  return BigInt.asIntN(64, BigInt(`0x${hash('sha256', name, 'hex').slice(0, 16)}`));
 }
 
 /** A timestamptz as UTC text with its full microsecond precision (a JS Date would drop three digits). */
