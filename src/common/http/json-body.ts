@@ -141,8 +141,14 @@ function keysOf(value: unknown): number {
   while (stack.length > 0) {
     const next = stack.pop();
     if (next === null || typeof next !== 'object') continue;
-    if (!Array.isArray(next)) keys += Object.keys(next).length;
-    for (const child of Object.values(next)) stack.push(child);
+    if (Array.isArray(next)) {
+      for (const item of next) stack.push(item);
+    } else {
+      for (const key in next) {
+        keys++;
+        stack.push((next as Record<string, unknown>)[key]);
+      }
+    }
   }
   return keys;
 }
