@@ -5,12 +5,14 @@
  *
  * `dist/src/main.js` as a user starts it (the Dockerfile's NODE_OPTIONS and MALLOC_ARENA_MAX, LOG_LEVEL
  * unset: one log line per request, read from a pipe; default rate limits), on a fresh database of the
- * server. Set-up on the bench entry (not measured): BENCH_WRITE_CLIENTS confirmed clients with a token
- * each. Then BENCH_WRITE_ROUNDS rounds, each: BENCH_WRITE_REQUESTS (400) 200-line declarations, then as
- * many 20-line ones, each its client's first of its period (as in the burst), BENCH_WRITE_IN_FLIGHT (10)
- * at a time, with the bodies of bench/load.ts (EMB, `uvc`, the six published materials then
- * uncategorised ones); the service's CPU (utime + stime of its process, every thread) divided by the
- * requests, and its round trips (bench/count-statements.ts).
+ * server. Set-up on the bench entry (not measured): BENCH_WRITE_CLIENTS (1,500) confirmed clients with a
+ * token each. Warm-up (not measured): a 20-line declaration of every client, then 300 of 200 lines. Then
+ * BENCH_WRITE_ROUNDS (5) rounds, each: BENCH_WRITE_REQUESTS (400) 200-line declarations, then as many
+ * 20-line ones, each its client's first of its period (as in the burst), BENCH_WRITE_IN_FLIGHT (10) at a
+ * time, with the bodies of bench/load.ts (EMB, `uvc`, the six published materials then uncategorised
+ * ones); the service's CPU (utime + stime of its process, every thread) divided by the requests (the
+ * median of the rounds is printed), and its round trips (bench/count-statements.ts; with
+ * BENCH_TRACE_STATEMENTS=1, which statements).
  *
  * BENCH_WRITE_BUILDS: a comma-separated list of project roots whose `dist/src/main.js` to measure,
  * each started at once on the same database, their rounds interleaved (default: this one). A copy of
@@ -46,6 +48,8 @@ const PROFILE = ['1', 'heap'].includes(process.env.BENCH_PROFILE ?? '');
 const PROFILE_EXTENSION = process.env.BENCH_PROFILE === 'heap' ? 'heapprofile' : 'cpuprofile';
 /** BENCH_PERF=1: Linux `perf` samples the service's CPU (every thread, the garbage collector's included) rather than V8's profiler its wall time. */
 const PERF = process.env.BENCH_PERF === '1';
+/** BENCH_TRACE_STATEMENTS=1: the statements of each measurement, per request (bench/count-statements.ts). */
+const TRACE = process.env.BENCH_TRACE_STATEMENTS === '1';
 /** More node flags for the measured builds, for experiments (`--trace-gc`, `--max-semi-space-size=16`). */
 const NODE_ARGS = (process.env.BENCH_WRITE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
@@ -206,6 +210,17 @@ let sequence = 1;
 
 type Measured = Awaited<ReturnType<typeof measure>> & { load?: string };
 
+/** The statements sent between two traces, per request, by their first 70 characters (the most frequent first). */
+function traceSince(before: [string, number][], after: [string, number][], requests: number): Record<string, number> {
+  const earlier = new Map(before);
+  return Object.fromEntries(
+    after
+      .map(([text, count]) => [text, (count - (earlier.get(text) ?? 0)) / requests] as const)
+      .filter(([, perRequest]) => perRequest > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
 /** A client's token and a period it has not declared yet. */
 interface Slot {
   token: string;
@@ -219,6 +234,7 @@ async function measure(service: Service, slots: Slot[], lines: number, profile?:
   const perf = profile && PERF ? await perfRecord(pid, profile.replace(/\.\w+$/, '.perf.data')) : undefined;
   if (profile && !PERF) await ask(service, { profile: 'start' }, 'profiling');
   const s0 = await statements(service);
+  const t0 = TRACE ? await ask<[string, number][]>(service, 'trace', 'trace') : [];
   const c0 = await cpuMsOf(pid);
   const began = performance.now();
   const statuses: Record<string, number> = {};
@@ -240,6 +256,7 @@ async function measure(service: Service, slots: Slot[], lines: number, profile?:
   const seconds = (performance.now() - began) / 1000;
   const cpuMs = (await cpuMsOf(pid)) - c0;
   const roundTrips = (await statements(service)) - s0;
+  const trace = TRACE ? traceSince(t0, await ask<[string, number][]>(service, 'trace', 'trace'), slots.length) : undefined;
   if (profile && !PERF) await ask(service, { profile: 'stop', file: profile }, 'profiled');
   await perf?.();
   return {
@@ -248,6 +265,7 @@ async function measure(service: Service, slots: Slot[], lines: number, profile?:
     cpu_ms_per_request: Number((cpuMs / slots.length).toFixed(3)),
     round_trips_per_request: Number((roundTrips / slots.length).toFixed(2)),
     per_second: Number((slots.length / seconds).toFixed(1)),
+    ...(trace ? { statements: trace } : {}),
   };
 }
 
@@ -304,9 +322,10 @@ export async function runWriteCpu(): Promise<void> {
       services.push(service);
       measured.push(service);
       log(`${build}: pid ${service.child.pid}`);
-      // Warm-up: 300 declarations of each size (the optimising compiler's work done before the rounds).
+      // Warm-up: a 20-line declaration of every client (each token then known to the process, as the
+      // yardstick's clients are after its burst), then 300 of 200 lines: the optimising compiler's work done before the rounds.
+      await measure(service, take(tokens.length), 20);
       await measure(service, take(300), 200);
-      await measure(service, take(300), 20);
     }
     const results = BUILDS.map(() => ({ burst200: [] as Measured[], post20: [] as Measured[] }));
     for (let round = 0; round < ROUNDS; round++) {
