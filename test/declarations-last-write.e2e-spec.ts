@@ -8,6 +8,7 @@ import request from 'supertest';
 import { actorColumns } from '../src/audit/audit-trail.js';
 import { PreparedStatements } from '../src/database/prepared-statements.js';
 import type { ValidLine } from '../src/declarations/declaration-validator.js';
+import type { DeclarationRecord } from '../src/declarations/declaration.js';
 import { DeclarationsRepository, type NewDeclaration } from '../src/declarations/declarations.repository.js';
 import { receiptFor } from '../src/declarations/receipt.js';
 import { createClientWithToken } from './support/factories.js';
@@ -71,7 +72,7 @@ describe('the last write of a declaration, sent with its COMMIT', () => {
     expect(rows.rows).toEqual([1, 2, 3, 4, 5].map((revision) => ({ revision, status: revision === 5 ? 'current' : 'superseded' })));
   });
 
-  it('answers the record of a new revision as the database reads it back, lines and totals alike, by either way of writing it', async () => {
+  it('answers the record of a new revision, and the revision in force, as the database reads them back, lines and totals alike, by either way of writing it', async () => {
     const { clientId } = await createClientWithToken(t, { streams: ['EMB'] });
     const repository = t.app.get(DeclarationsRepository);
     const scope = { clientId, mode: 'live' as const };
@@ -85,11 +86,15 @@ describe('the last write of a declaration, sent with its COMMIT', () => {
       { stream: 'EMB', material: AWKWARD[1]!, materialCode: null, unit: 'uvc', quantity: '7' },
     ];
     const audit = { ...actorColumns({ operator: { kind: 'admin' }, requestId: null }), requestId: null };
+    let previous: DeclarationRecord | undefined;
     for (const [revision, last] of [
       [1, true],
       [2, false],
     ] as const) {
       const record = await repository.withPeriodLock(scope, period, (manager, current, lastly) => {
+        // The revision in force, as the lock's holder reads it: the record read back, fields in the same order.
+        expect(current).toEqual(previous);
+        expect(current && Object.keys(current)).toEqual(previous && Object.keys(previous));
         const declaration: NewDeclaration = {
           ...scope,
           period,
@@ -109,6 +114,8 @@ describe('the last write of a declaration, sent with its COMMIT', () => {
       expect(record).toEqual(readBack);
       expect(Object.keys(record)).toEqual(Object.keys(readBack!));
       expect(record.lines.map((line) => line.quantity)).toEqual(['1200.500', '4800.000', '0.125', '0.000', '1000000000000.000', '7.000']);
+      previous = readBack;
     }
+    expect(await repository.currentRecord(scope, period)).toEqual(previous);
   });
 });
