@@ -16,6 +16,7 @@
  * BENCH_ONLY=annual (only the annual export against psql COPY, bench/annual.ts),
  * BENCH_ONLY=product-file (only a 1,000-product per-product file, .xlsx and CSV, to its check page: bench/product-file.ts),
  * BENCH_ONLY=deadline (the deadline hour: producers filing through the dashboard while ERPs post, bench/deadline.ts),
+ * BENCH_ONLY=write-cpu (the service's CPU per 200-line and per 20-line declaration, bench/write-cpu.ts),
  * BENCH_MINIMAL_APP (the minimal NestJS app, default ../shared/bench/minimal-nest.cjs from the
  * project's root), BENCH_YARDSTICK_SECONDS (6), BENCH_WRK_CONNECTIONS (32), BENCH_BURST_CLIENTS (2000).
  */
@@ -36,6 +37,7 @@ import { runAnnual } from './annual.js';
 import { runDeadline } from './deadline.js';
 import { runProductsBench } from './products.js';
 import { runProductFileBench } from './product-file.js';
+import { runWriteCpu } from './write-cpu.js';
 import {
   BURST_CLIENTS,
   BURST_CONCURRENCY,
@@ -656,6 +658,8 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'product-file') return runProductFileBench();
   // The deadline hour: producers filing through the dashboard while ERPs post (bench/deadline.ts).
   if (process.env.BENCH_ONLY === 'deadline') return runDeadline();
+  // The write path's CPU per declaration, 200 and 20 lines, for before/after comparisons (bench/write-cpu.ts).
+  if (process.env.BENCH_ONLY === 'write-cpu') return runWriteCpu();
   if (process.env.BENCH_ONLY === 'annual') {
     // The annual export case alone (bench/annual.ts): service vs psql COPY in the same run.
     await runAnnual();

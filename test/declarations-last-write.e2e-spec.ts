@@ -5,7 +5,12 @@
  */
 import type pg from 'pg';
 import request from 'supertest';
+import { actorColumns } from '../src/audit/audit-trail.js';
 import { PreparedStatements } from '../src/database/prepared-statements.js';
+import type { ValidLine } from '../src/declarations/declaration-validator.js';
+import type { DeclarationRecord } from '../src/declarations/declaration.js';
+import { DeclarationsRepository, type NewDeclaration } from '../src/declarations/declarations.repository.js';
+import { receiptFor } from '../src/declarations/receipt.js';
 import { createClientWithToken } from './support/factories.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -65,5 +70,52 @@ describe('the last write of a declaration, sent with its COMMIT', () => {
     }
     const rows = await t.pool.query(`SELECT revision, status FROM declarations WHERE client_id = $1 ORDER BY revision`, [clientId]);
     expect(rows.rows).toEqual([1, 2, 3, 4, 5].map((revision) => ({ revision, status: revision === 5 ? 'current' : 'superseded' })));
+  });
+
+  it('answers the record of a new revision, and the revision in force, as the database reads them back, lines and totals alike, by either way of writing it', async () => {
+    const { clientId } = await createClientWithToken(t, { streams: ['EMB'] });
+    const repository = t.app.get(DeclarationsRepository);
+    const scope = { clientId, mode: 'live' as const };
+    const period = '2025-S1';
+    const lines: ValidLine[] = [
+      { stream: 'EMB', material: 'Verre', materialCode: 'glass', unit: 'kg', quantity: '1200.5' },
+      { stream: 'EMB', material: 'Verre', materialCode: 'glass', unit: 'uvc', quantity: '4800' },
+      { stream: 'EMB', material: AWKWARD[0]!, materialCode: null, unit: 'kg', quantity: '0.125' },
+      { stream: 'EMB', material: AWKWARD[0]!, materialCode: null, unit: 'uvc', quantity: '0' },
+      { stream: 'EMB', material: AWKWARD[1]!, materialCode: null, unit: 'kg', quantity: '1000000000000' },
+      { stream: 'EMB', material: AWKWARD[1]!, materialCode: null, unit: 'uvc', quantity: '7' },
+    ];
+    const audit = { ...actorColumns({ operator: { kind: 'admin' }, requestId: null }), requestId: null };
+    let previous: DeclarationRecord | undefined;
+    for (const [revision, last] of [
+      [1, true],
+      [2, false],
+    ] as const) {
+      const record = await repository.withPeriodLock(scope, period, (manager, current, lastly) => {
+        // The revision in force, as the lock's holder reads it: the record read back, fields in the same order.
+        expect(current).toEqual(previous);
+        expect(current && Object.keys(current)).toEqual(previous && Object.keys(previous));
+        const declaration: NewDeclaration = {
+          ...scope,
+          period,
+          revision,
+          supersedes: current?.id ?? null,
+          receipt: receiptFor(period, revision),
+          contentHash: `hash ${revision}`,
+          catalogueVersion: 1,
+          submitter: { type: 'operator', name: 'ADMIN_TOKEN' },
+          declaredByName: null,
+          unitsSold: [],
+        };
+        // The insert sent with the COMMIT once the connection has prepared it, or the insert alone in the transaction.
+        return last ? lastly.insertAndCommit(declaration, lines, audit) : repository.insert(manager, declaration, lines, audit);
+      });
+      const readBack = await repository.findRecord(scope, record.id);
+      expect(record).toEqual(readBack);
+      expect(Object.keys(record)).toEqual(Object.keys(readBack!));
+      expect(record.lines.map((line) => line.quantity)).toEqual(['1200.500', '4800.000', '0.125', '0.000', '1000000000000.000', '7.000']);
+      previous = readBack;
+    }
+    expect(await repository.currentRecord(scope, period)).toEqual(previous);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { canonicalJson, MAX_CANONICAL_DEPTH, sha256Hex, TooDeepError } from './canonical-json.js';
 
 describe('canonicalJson', () => {
@@ -22,5 +23,10 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson(nested(MAX_CANONICAL_DEPTH + 1))).not.toThrow();
     expect(() => canonicalJson(nested(MAX_CANONICAL_DEPTH + 2))).toThrow(TooDeepError);
     expect(() => canonicalJson(nested(300_000))).toThrow(TooDeepError);
+  });
+
+  it('hashes UTF-8 text as SHA-256 in hex (the content hashes stored since the first release)', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('Étui — 1½ €')).toBe(createHash('sha256').update('Étui — 1½ €', 'utf8').digest('hex'));
   });
 });

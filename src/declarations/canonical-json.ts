@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isExactNumber } from '../common/http/json-body.js';
 
 /** Deeper than this is refused (JSON.parse accepts any depth; recursion here would not). */
@@ -28,5 +28,5 @@ export function canonicalJson(value: unknown, depth = 0): string {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }

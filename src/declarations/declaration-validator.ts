@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isExactNumber } from '../common/http/json-body.js';
 import type { FieldError, FieldErrorParams } from '../common/problem/problem.js';
 import { escapePointer } from '../common/problem/json-pointer.js';
-import type { LocalizedName, StreamUnit } from '../reference/reference-documents.js';
+import type { LocalizedName, StreamUnit, UnitRequirement } from '../reference/reference-documents.js';
 import { foldText, ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { parsePeriod, periodOf, type Period } from '../calendar/half-year.js';
@@ -237,7 +237,7 @@ export class DeclarationValidator {
       for (const key of Object.keys(entry)) {
         if (!UNITS_SOLD_FIELDS.includes(key)) bad(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
       }
-      const stream = this.checkStream(entry.stream, `${at}/stream`, period, context, bad);
+      const stream = this.checkStream(entry.stream, at, period, context, bad);
       const unit = stream === undefined ? undefined : this.catalogue.countUnitOf(stream);
       if (stream !== undefined && unit === undefined) {
         bad(
@@ -250,7 +250,7 @@ export class DeclarationValidator {
           },
         );
       }
-      const quantity = this.checkQuantity(entry.quantity, `${at}/quantity`, unit ?? 'uvc', bad);
+      const quantity = this.checkQuantity(entry.quantity, at, unit ?? 'uvc', bad);
       if (stream === undefined || quantity === undefined) return void (ok = false);
       const first = seen.get(stream);
       if (first !== undefined) {
@@ -309,11 +309,11 @@ export class DeclarationValidator {
       complete = false;
       fail(pointer, code, detail, params);
     };
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
       if (!LINE_FIELDS.includes(key)) bad(`${at}/${escapePointer(key)}`, 'unknown_field', `unknown field "${key}"`);
     }
-    const stream = this.checkStream(value.stream, `${at}/stream`, period, context, bad);
-    const material = this.checkMaterial(value.material, `${at}/material`, bad);
+    const stream = this.checkStream(value.stream, at, period, context, bad);
+    const material = this.checkMaterial(value.material, at, bad);
     if (stream && material) {
       const retired = this.catalogue.retiredMaterialFor(stream, material);
       if (retired) {
@@ -332,8 +332,8 @@ export class DeclarationValidator {
         );
       }
     }
-    const unit = this.checkUnit(value.unit, `${at}/unit`, stream, bad);
-    const quantity = this.checkQuantity(value.quantity, `${at}/quantity`, unit, bad);
+    const unit = this.checkUnit(value.unit, at, stream, bad);
+    const quantity = this.checkQuantity(value.quantity, at, unit, bad);
 
     const folded = material === undefined ? undefined : fold(material);
     const key =
@@ -352,24 +352,32 @@ export class DeclarationValidator {
     return { at, key, group, complete: complete && stream !== undefined && unit !== undefined, valid };
   }
 
-  /** The stream code if it is published; the account and date rules are reported but do not hide it. */
+  /**
+   * The stream code if it is published; the account and date rules are reported but do not hide it. `at`
+   * is the line's (or units sold entry's) pointer, as in the next three: a problem points at its field.
+   */
   private checkStream(value: unknown, at: string, period: Period | undefined, context: DeclarantContext, bad: Fail): string | undefined {
-    if (value === undefined) return void bad(at, 'required', 'stream is required');
+    if (value === undefined) return void bad(`${at}/stream`, 'required', 'stream is required');
     if (typeof value !== 'string')
-      return void bad(at, 'invalid_type', `stream must be a string, not ${typeName(value)}`, {
+      return void bad(`${at}/stream`, 'invalid_type', `stream must be a string, not ${typeName(value)}`, {
         expected: 'string',
         actual: typeName(value),
       });
     const stream = this.catalogue.stream(value);
     if (!stream) {
-      return void bad(at, 'unknown_stream', `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`, {
-        value: shown(value),
-        streams: this.catalogue.streamCodes(),
-      });
+      return void bad(
+        `${at}/stream`,
+        'unknown_stream',
+        `"${value}" is not a published stream; streams: ${this.catalogue.streamCodes().join(', ')}`,
+        {
+          value: shown(value),
+          streams: this.catalogue.streamCodes(),
+        },
+      );
     }
     if (context.confirmedStreams !== null && !context.confirmedStreams.includes(value)) {
       const registered = context.confirmedStreams.length ? context.confirmedStreams.join(', ') : 'none';
-      bad(at, 'stream_not_registered', `the account is not registered for ${value} (registered streams: ${registered})`, {
+      bad(`${at}/stream`, 'stream_not_registered', `the account is not registered for ${value} (registered streams: ${registered})`, {
         stream: value,
         streamName: names(stream.name),
         registered: context.confirmedStreams,
@@ -377,7 +385,7 @@ export class DeclarationValidator {
     }
     if (period && period.end < stream.declarable_from) {
       bad(
-        at,
+        `${at}/stream`,
         'stream_not_declarable_for_period',
         `${value} can be declared for periods ending on or after ${stream.declarable_from}, not ${period.code}`,
         {
@@ -390,7 +398,7 @@ export class DeclarationValidator {
     } else if (period && stream.declarable_until !== null && period.start > stream.declarable_until) {
       const instead = stream.replaced_by ? `: declare ${period.code} under ${stream.replaced_by}` : '';
       bad(
-        at,
+        `${at}/stream`,
         'stream_ended',
         `${value} can be declared for periods starting on or before ${stream.declarable_until}, not ${period.code}${instead}`,
         {
@@ -405,85 +413,90 @@ export class DeclarationValidator {
     return value;
   }
 
-  /** The trimmed material, if acceptable. */
+  /** The trimmed material (`at`'s), if acceptable. */
   private checkMaterial(value: unknown, at: string, bad: Fail): string | undefined {
-    if (value === undefined) return void bad(at, 'required', 'material is required');
+    if (value === undefined) return void bad(`${at}/material`, 'required', 'material is required');
     if (typeof value !== 'string')
-      return void bad(at, 'invalid_type', `material must be a string, not ${typeName(value)}`, {
+      return void bad(`${at}/material`, 'invalid_type', `material must be a string, not ${typeName(value)}`, {
         expected: 'string',
         actual: typeName(value),
       });
     const material = value.trim();
     // In code points (an emoji is one); never more than the UTF-16 units.
     const length = material.length <= MAX_MATERIAL_LENGTH ? material.length : [...material].length;
-    if (length === 0) return void bad(at, 'invalid_material', 'material must not be empty', { reason: 'empty' });
+    if (length === 0) return void bad(`${at}/material`, 'invalid_material', 'material must not be empty', { reason: 'empty' });
     if (length > MAX_MATERIAL_LENGTH) {
-      return void bad(at, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`, {
+      return void bad(`${at}/material`, 'invalid_material', `material must be at most ${MAX_MATERIAL_LENGTH} characters, not ${length}`, {
         reason: 'too_long',
         max: MAX_MATERIAL_LENGTH,
         length,
       });
     }
     if (CONTROL_CHARACTER.test(material) || LONE_SURROGATE.test(material)) {
-      return void bad(at, 'invalid_material', 'material must be one line of text without control or invisible format characters', {
-        reason: 'characters',
-      });
+      return void bad(
+        `${at}/material`,
+        'invalid_material',
+        'material must be one line of text without control or invisible format characters',
+        {
+          reason: 'characters',
+        },
+      );
     }
     return material;
   }
 
-  /** The unit if it is allowed for the stream (or, for an unknown stream, if it is a published unit at all). */
+  /** The unit (`at`'s) if it is allowed for the stream (or, for an unknown stream, if it is a published unit at all). */
   private checkUnit(value: unknown, at: string, stream: string | undefined, bad: Fail): string | undefined {
     const allowed: string[] = stream ? this.catalogue.unitsFor(stream) : [...this.knownUnits];
+    if (typeof value === 'string' && allowed.includes(value)) return value;
     // What each allowed unit is for, in the streams data's words: a message says which to write.
     const help = allowed.flatMap((code) => names(this.catalogue.unit(code)?.help) ?? []);
     const units = help.length > 0 ? { units: help } : {};
-    if (value === undefined) return void bad(at, 'required', 'unit is required', units);
+    if (value === undefined) return void bad(`${at}/unit`, 'required', 'unit is required', units);
     if (typeof value !== 'string')
-      return void bad(at, 'invalid_type', `unit must be a string, not ${typeName(value)}`, {
+      return void bad(`${at}/unit`, 'invalid_type', `unit must be a string, not ${typeName(value)}`, {
         expected: 'string',
         actual: typeName(value),
         ...units,
       });
-    if (!allowed.includes(value)) {
-      return void bad(
-        at,
-        'unit_not_allowed',
-        `unit must be ${allowed.map((u) => `"${u}"`).join(' or ')}${stream ? ` for ${stream}` : ''}, not "${value}"`,
-        {
-          value: shown(value),
-          allowed,
-          ...units,
-          ...(stream ? { stream } : {}),
-        },
-      );
-    }
-    return value;
+    return void bad(
+      `${at}/unit`,
+      'unit_not_allowed',
+      `unit must be ${allowed.map((u) => `"${u}"`).join(' or ')}${stream ? ` for ${stream}` : ''}, not "${value}"`,
+      {
+        value: shown(value),
+        allowed,
+        ...units,
+        ...(stream ? { stream } : {}),
+      },
+    );
   }
 
   /**
-   * The exact decimal text of the quantity, if acceptable. Judged on the number as written in the
+   * The exact decimal text of the quantity (`at`'s), if acceptable. Judged on the number as written in the
    * JSON text (a number a double cannot hold arrives as an ExactNumber), so that what is stored is
    * exactly what was sent: `0.0009999999999999999999` is too precise, not 0.001.
    */
   private checkQuantity(value: unknown, at: string, unit: string | undefined, bad: Fail): string | undefined {
-    if (value === undefined) return void bad(at, 'required', 'quantity is required');
+    if (value === undefined) return void bad(`${at}/quantity`, 'required', 'quantity is required');
     if (typeof value !== 'number' && !isExactNumber(value)) {
       const what = typeof value === 'string' ? 'a string (send the number without quotes)' : typeName(value);
-      return void bad(at, 'quantity_not_a_number', `quantity must be a JSON number, not ${what}`, { actual: typeName(value) });
+      return void bad(`${at}/quantity`, 'quantity_not_a_number', `quantity must be a JSON number, not ${what}`, {
+        actual: typeName(value),
+      });
     }
     // A double's shortest text has the digits that were written (the parser keeps the others as text).
     const quantity =
       Number.isFinite(value) || isExactNumber(value)
         ? exactDecimal(String(value))
         : { negative: (value as number) < 0, overMaximum: true, decimals: 0, text: '' };
-    if (quantity.negative) return void bad(at, 'quantity_negative', 'quantity must not be negative');
+    if (quantity.negative) return void bad(`${at}/quantity`, 'quantity_negative', 'quantity must not be negative');
     if (quantity.overMaximum)
-      return void bad(at, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`, { max: MAX_QUANTITY });
+      return void bad(`${at}/quantity`, 'quantity_too_large', `quantity must be at most 10^12 (${MAX_QUANTITY})`, { max: MAX_QUANTITY });
     const definition = unit === undefined ? undefined : this.catalogue.unit(unit);
     if (definition && quantity.decimals > definition.decimals) {
       return void bad(
-        at,
+        `${at}/quantity`,
         'quantity_too_precise',
         definition.decimals === 0
           ? `quantity in ${unit} (${definition.name.en}) is a count: it must be a whole number`
@@ -499,20 +512,25 @@ export class DeclarationValidator {
    * naming a few of the others (a problem per line naming every other grew as the square of the group).
    */
   private checkDuplicates(lines: (CheckedLine | undefined)[], fail: Fail): void {
-    const groups = new Map<string, CheckedLine[]>();
+    // Each key's first line, and the other lines of the keys that have some (no array for a line alone).
+    const firsts = new Map<string, CheckedLine>();
+    const duplicates = new Map<CheckedLine, CheckedLine[]>();
     for (const line of lines) {
       if (!line?.key) continue;
-      const group = groups.get(line.key) ?? [];
-      group.push(line);
-      groups.set(line.key, group);
+      const first = firsts.get(line.key);
+      if (first === undefined) firsts.set(line.key, line);
+      else if (duplicates.has(first)) duplicates.get(first)!.push(line);
+      else duplicates.set(first, [line]);
     }
-    for (const [first, ...others] of groups.values()) {
-      if (others.length === 0) continue;
-      for (const line of [first!, ...others]) line.complete = false;
+    if (duplicates.size === 0) return;
+    for (const first of firsts.values()) {
+      const others = duplicates.get(first);
+      if (others === undefined) continue;
+      for (const line of [first, ...others]) line.complete = false;
       const named = others.slice(0, NAMED_DUPLICATES).map((other) => other.at);
       const more = others.length > NAMED_DUPLICATES ? ` and ${others.length - NAMED_DUPLICATES} more lines` : '';
       fail(
-        first!.at,
+        first.at,
         'duplicate_line',
         `same stream, unit and material (compared normalised, ignoring case) as ${named.join(', ')}${more}`,
         {
@@ -525,17 +543,20 @@ export class DeclarationValidator {
 
   /** The stream's published unit requirements: a line in `unit` needs a line in `requires` for the same material. */
   private checkUnitRequirements(lines: (CheckedLine | undefined)[], fail: Fail): void {
-    const unitsByGroup = new Map<string, Set<string>>();
+    // The lines a requirement is about (household packaging's kg lines; none in most streams), and what each material has.
+    const bound: { line: CheckedLine; requirements: UnitRequirement[] }[] = [];
     for (const line of lines) {
       if (!line?.group || line.valid.unit === undefined) continue;
-      const units = unitsByGroup.get(line.group) ?? new Set<string>();
-      units.add(line.valid.unit);
-      unitsByGroup.set(line.group, units);
+      const requirements = (this.catalogue.stream(line.valid.stream)?.unit_requirements ?? []).filter((r) => r.unit === line.valid.unit);
+      if (requirements.length > 0) bound.push({ line, requirements });
     }
-    for (const line of lines) {
-      if (!line?.group || line.valid.unit === undefined) continue;
-      for (const requirement of this.catalogue.stream(line.valid.stream)?.unit_requirements ?? []) {
-        if (requirement.unit !== line.valid.unit || unitsByGroup.get(line.group)!.has(requirement.requires)) continue;
+    if (bound.length === 0) return;
+    const present = new Set(
+      lines.flatMap((line) => (line?.group && line.valid.unit !== undefined ? [`${line.group}\u0000${line.valid.unit}`] : [])),
+    );
+    for (const { line, requirements } of bound) {
+      for (const requirement of requirements) {
+        if (present.has(`${line.group}\u0000${requirement.requires}`)) continue;
         line.complete = false;
         const meaning = this.catalogue.unit(requirement.requires)?.name.en ?? requirement.requires;
         fail(

@@ -20,33 +20,26 @@ export const MIN_GRAMS_PER_UNIT = 0.1;
 export function declarationWarnings(declaration: ValidDeclaration, catalogue: ReferenceCatalogue): FieldError[] {
   // Each warning with its line's index, to put them in the order of the lines at the end.
   const warnings: { at: number; warning: FieldError }[] = [];
-  // What a stream's warnings share, worked out once per request: its names, its categories folded, the example to give.
-  const streams = new Map<string, StreamFacts>();
-  const facts = (code: string): StreamFacts => {
-    let found = streams.get(code);
-    if (!found) {
-      const stream = catalogue.stream(code);
-      const categories = stream ? foldedCategories(stream.materials) : [];
-      const all = categories.map((m) => names(m.material.name));
-      const example = categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass';
-      const longest = Math.max(0, ...categories.map((m) => Math.max(m.fr.length, m.en.length)));
-      streams.set(code, (found = { name: stream ? names(stream.name) : null, categories, longest, all, example, suggested: new Map() }));
-    }
-    return found;
-  };
+  // The suggestions for each material typed, per stream, worked out once per request.
+  const suggestions = new Map<string, Map<string, readonly Names[]>>();
   declaration.lines.forEach((line, index) => {
     if (line.materialCode !== null) return;
-    const stream = facts(line.stream);
+    const stream = factsOf(catalogue, line.stream);
+    let suggestedFor = suggestions.get(line.stream);
+    if (!suggestedFor) suggestions.set(line.stream, (suggestedFor = new Map()));
     // The categories whose name holds what was typed ("Plastique" → the plastic ones) come first, as the example to give.
     const typed = foldText(line.material);
-    let suggested = stream.suggested.get(typed);
+    let suggested = suggestedFor.get(typed);
     if (!suggested) {
-      const similar = typed.length > stream.longest ? [] : stream.categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed));
+      const similar =
+        typed.length > stream.longest || !stream.allFolded.includes(typed)
+          ? []
+          : stream.categories.filter((m) => m.fr.includes(typed) || m.en.includes(typed));
       suggested =
         similar.length === 0
           ? stream.all
           : [...similar, ...stream.categories.filter((m) => !similar.includes(m))].map((m) => names(m.material.name));
-      stream.suggested.set(typed, suggested);
+      suggestedFor.set(typed, suggested);
     }
     warnings.push({
       at: index,
@@ -100,11 +93,29 @@ interface StreamFacts {
   categories: { material: Category; fr: string; en: string }[];
   /** The longest folded name: a longer text is in none. */
   longest: number;
+  /** Every folded name, NUL between two: a text that is not in it is in no name (one search rather than two a category). */
+  allFolded: string;
   /** Every category's names, in the grid's order: what is suggested when nothing typed matches. */
-  all: Names[];
+  all: readonly Names[];
   example: string;
-  /** The suggestions for a material as typed (folded). */
-  suggested: Map<string, Names[]>;
+}
+
+/** What a stream's warnings share, worked out once per stream of the catalogue: its names, its categories folded, the example to give. */
+const streamFacts = new WeakMap<object, StreamFacts>();
+function factsOf(catalogue: ReferenceCatalogue, code: string): StreamFacts {
+  const stream = catalogue.stream(code);
+  let found = stream && streamFacts.get(stream);
+  if (!found) {
+    const categories = stream ? foldedCategories(stream.materials) : [];
+    // Shared by the warnings of every request: frozen, so that no reader can change another's.
+    const all = Object.freeze(categories.map((m) => Object.freeze(names(m.material.name))));
+    const example = categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass';
+    const longest = Math.max(0, ...categories.map((m) => Math.max(m.fr.length, m.en.length)));
+    const allFolded = categories.flatMap((m) => [m.fr, m.en]).join('\u0000');
+    found = { name: stream ? Object.freeze(names(stream.name)) : null, categories, longest, allFolded, all, example };
+    if (stream) streamFacts.set(stream, found);
+  }
+  return found;
 }
 
 type Category = { code: string; name: { fr: string; en: string } };

@@ -132,9 +132,7 @@ export class DeclarationsService {
     try {
       const result = this.validate(account, body);
       if (!result.ok) throw validationProblem(result.errors, result.total);
-      // Warnings are said, not stored: they are no part of the content hash, only of the answer (and its replay).
-      const warnings = declarationWarnings(result.declaration, this.catalogue);
-      return { ...(await this.store(scope, result.declaration, claim, origin, options, warnings)), warnings };
+      return await this.store(scope, result.declaration, claim, origin, options);
     } catch (error) {
       // A request that did not succeed is not remembered: the key may be used again.
       if (claim)
@@ -270,8 +268,7 @@ export class DeclarationsService {
     claim: Claim | undefined,
     origin: SubmissionOrigin,
     options: SubmitOptions,
-    warnings: FieldError[],
-  ): Promise<{ status: 200 | 201; declaration: DeclarationRecord; replayed: false }> {
+  ): Promise<{ status: 200 | 201; declaration: DeclarationRecord; replayed: false; warnings: FieldError[] }> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current, lastly) => {
@@ -309,13 +306,16 @@ export class DeclarationsService {
             await options.onStored?.(manager, record);
             status = 201;
           }
+          // Warnings are said, not stored: they are no part of the content hash, only of the answer (and its replay).
+          // Worked out once the revision is written: a 200-line declaration's are some 100 KB, not to be held over its round trips.
+          const warnings = declarationWarnings(declaration, this.catalogue);
           // A claim comes only with a key, so with the answer to store for it.
           const answer = claim && { ...options.idempotency!.answer(record), warnings: warnings.map(publicWarning) };
           if (claim && !(await this.idempotency.complete(manager, claim, status, answer))) {
             // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
             throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
           }
-          return { status, declaration: record, replayed: false };
+          return { status, declaration: record, replayed: false, warnings };
         });
       } catch (error) {
         if (attempt < 3 && (error as { constraint?: unknown } | undefined)?.constraint === RECEIPT_CONSTRAINT) continue;
