@@ -79,6 +79,8 @@ const BIG_TABLE = Number(process.env.BENCH_BIG_TABLE || 1_000_000);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service only (experiments, e.g. "--max-semi-space-size=4"). */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Extra node flags for main.js as shipped (diagnosis, e.g. "--inspect=127.0.0.1:9229" to read its memory during the mixed load). */
+const MAIN_NODE_ARGS = (process.env.BENCH_MAIN_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
 const DOCKERFILE = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
 const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
@@ -715,7 +717,7 @@ async function main(): Promise<void> {
       'main.js server as shipped (restart: migrations already applied; LOG_LEVEL unset)',
       MAIN,
       { DATABASE_URL: mainUrl },
-      { logLevel: null, nodeArgs: cpuProfile },
+      { logLevel: null, nodeArgs: [...cpuProfile, ...MAIN_NODE_ARGS] },
     );
     services.push(prod);
     const minimal = await startService('minimal NestJS app (the yardstick)', MINIMAL_APP, {}, { readyPath: '/api/v1/hello' });
@@ -1098,6 +1100,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       only: FULL ? undefined : 'yardstick',
       service_node_args: SERVICE_NODE_ARGS,
+      main_node_args: MAIN_NODE_ARGS,
       duration_s: Math.round((performance.now() - began) / 1000),
       settings: {
         seconds: SECONDS,
