@@ -5,8 +5,9 @@ import base, { e2e, unit } from './jest.config.js';
 import { embedded } from './jest.embedded.config.js';
 
 /** @type {import('jest').Config} */
-// Five workers on two cores: with three, the cores were idle half of the run (about 650 s of CPU in 600 s),
-// because many files mostly wait (the mail tests on their slow SMTP server, the child processes of the fault,
-// replica, backup and embedded-database tests, Chromium, the minute windows of the rate limits); the other
-// workers fill the cores while they do.
-export default { ...base, projects: [unit, e2e, embedded], maxWorkers: 5 };
+// Four workers on two cores: with three, the cores were idle about half of the run (about 650 s of CPU in
+// 600 s), because many files mostly wait (the mail tests on their slow SMTP server, the child processes of the
+// fault, replica, backup and embedded-database tests, Chromium, the minute windows of the rate limits); the
+// other workers fill the cores while they do. (Five, tried on a machine busy with other work, starved the
+// files that start services of their own.)
+export default { ...base, projects: [unit, e2e, embedded], maxWorkers: 4 };

@@ -48,7 +48,8 @@ export const e2e = {
 export default {
   projects: [unit, e2e],
   // A global option (ignored inside a project).
-  testTimeout: 60000,
+  // A ceiling for a test that hangs, far above what any takes on a busy machine (four files at once on two cores, each maybe with a child process).
+  testTimeout: 120_000,
   maxWorkers: 2,
   // The longest files first, so that the two workers finish together (test/support/longest-first.js).
   testSequencer: '<rootDir>/test/support/longest-first.js',

@@ -109,7 +109,7 @@ describe('her per-product file in Chromium', () => {
     }
     expect(found).toEqual([]);
     expect(problems).toEqual([]);
-  }, 180_000);
+  }, 360_000);
 
   it('in English: an .ods with the template’s headers goes straight to the check page', async () => {
     const { clientId } = await createClient(t);
@@ -138,5 +138,5 @@ describe('her per-product file in Chromium', () => {
     }
     expect(found).toEqual([]);
     expect(problems).toEqual([]);
-  }, 180_000);
+  }, 360_000);
 });

@@ -113,5 +113,5 @@ describe('the product pages in Chromium, in French', () => {
     // The refused upload answers 422, which the browser reports; nothing else.
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     expect(problems.filter((p) => /status of 422/.test(p))).toHaveLength(1);
-  }, 120_000);
+  }, 300_000);
 });

@@ -204,7 +204,7 @@ describe('the dashboard in Chromium', () => {
       await context.close();
     }
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
-  }, 180_000);
+  }, 360_000);
 
   it('the journey in English: sign in with the operator’s link, create a token the API accepts, upload a spreadsheet, revoke, sign out', async () => {
     const { clientId, url } = await onboard('en');
@@ -278,7 +278,7 @@ describe('the dashboard in Chromium', () => {
       await context.close();
     }
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   // The pages of both languages are one template with other words: every page in French (the longer words)
   // at both widths, and in English where its words could overflow, at 375 px (the 1280 px layout gives every
@@ -363,7 +363,7 @@ describe('the dashboard in Chromium', () => {
       }
       // The 422s and the 404 shown on purpose are the pages' own status, not failures of the page.
       expect(problems.filter((p) => !/status of (404|422)/.test(p))).toEqual([]);
-    }, 180_000);
+    }, 360_000);
   }
 
   it('works without JavaScript: signing in and creating a token (the copy button stays hidden)', async () => {

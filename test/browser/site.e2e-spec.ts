@@ -101,7 +101,7 @@ describe('the public site in Chromium', () => {
         await context.close();
       }
       expect(failures).toEqual({});
-    }, 300_000);
+    }, 600_000);
   }
 
   it('reads every page without JavaScript', async () => {
@@ -116,7 +116,7 @@ describe('the public site in Chromium', () => {
     } finally {
       await context.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('has no broken internal link or anchor', async () => {
     expect(internalLinks.size).toBeGreaterThan(SITE_PAGES.length);
@@ -149,5 +149,5 @@ describe('the public site in Chromium', () => {
       await context.close();
     }
     expect(broken).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -24,7 +24,7 @@ export async function spawnApp(env: Record<string, string>): Promise<SpawnedApp>
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
-  // Generous: the embedded database starts in ~3 s on a quiet machine, far slower on a busy one (five
+  // Generous: the embedded database starts in ~3 s on a quiet machine, far slower on a busy one (four
   // jest workers on two cores, each maybe with a child process of its own).
   const deadline = Date.now() + 240_000;
   for (;;) {
