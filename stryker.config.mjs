@@ -81,20 +81,24 @@
 //   part "1" (hours and minutes have two digits, the month is a word, the year four digits).
 // - read-number.ts:163, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
 //   `decimal` nor `thousands`, so it adds nothing; the check narrows the type.
+import { unit } from './jest.config.js';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
   testRunnerNodeArgs: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'],
   jest: {
     projectType: 'custom',
+    // The unit tier as `npm test` runs it (SWC's transform, the fixed fast-check seed). Stryker merges this
+    // over jest.config.js, whose two projects would each run the unit specs again: they are dropped
+    // (`null`: an `undefined` is lost on the way to the test runner processes).
     config: {
-      testEnvironment: 'node',
-      rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
-      extensionsToTreatAsEsm: ['.ts'],
-      moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-      transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', isolatedModules: true }] },
-      setupFilesAfterEnv: ['<rootDir>/test/support/preload-nest.ts'],
+      projects: null,
+      ...unit,
+      // A mutant's run loads only the spec files holding a test that covers it, quickest first, and stops at
+      // the first that kills it.
+      testSequencer: '<rootDir>/test/support/covering-files-only.js',
+      runner: '<rootDir>/test/support/stop-at-first-kill.js',
       // The build's spec writes the whole site twice with its brotli and gzip variants (about 15 s) and
       // checks that the two folders are byte-identical: a mutant changes both builds alike, and a renderer
       // that fails fails the site's other specs; yet every mutant the renderer reaches ran it.
@@ -103,7 +107,7 @@ export default {
     enableFindRelatedTests: true,
   },
   // No TypeScript checker: @stryker-mutator/typescript-checker 10.0 stopped on TypeScript 6's
-  // diagnostics ("reported without a corresponding file"); ts-jest transpiles each mutant instead.
+  // diagnostics ("reported without a corresponding file"); SWC strips the types of each mutated file.
   mutate: [
     'src/declarations/declaration-validator.ts',
     'src/calendar/half-year.ts',
@@ -123,8 +127,12 @@ export default {
     'src/i18n/format.ts',
   ],
   coverageAnalysis: 'perTest',
-  // The idempotency store's spec starts PostgreSQL in process (PGlite) for each run: 5 s is too short for it on a busy machine.
-  timeoutMS: 30_000,
+  // A mutant's time limit: twice its tests' time in the dry run, plus the dry run's loading of the files,
+  // plus this. The `*.db.spec.ts` start PostgreSQL in process (PGlite) for each run, and a survivor runs
+  // every spec covering it: on a busy machine, 30 s more timed out survivors. An endless loop is mostly
+  // stopped sooner, by Stryker's count of the mutant's hits.
+  timeoutMS: 120_000,
+  timeoutFactor: 2,
   ignoreStatic: true,
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'html'],
