@@ -28,9 +28,7 @@ const fileOf = (glass: number) =>
 
 describe('declaration files uploaded at once', () => {
   it('are each answered with their own check page, none refused', async () => {
-    const browsers = await Promise.all(
-      Array.from({ length: 6 }, async () => signedIn(t, (await createClient(t)).clientId, 'en')),
-    );
+    const browsers = await Promise.all(Array.from({ length: 6 }, async () => signedIn(t, (await createClient(t)).clientId, 'en')));
     const pages = await Promise.all(
       browsers.map((browser, i) =>
         browser.upload('/dashboard/declarations/upload', { period: '2024-S1' }, { name: 'sales.csv', content: fileOf(4_001 + i) }),
