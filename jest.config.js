@@ -53,9 +53,9 @@ export default {
   maxWorkers: 2,
   // The longest files first, so that the two workers finish together (test/support/longest-first.js).
   testSequencer: '<rootDir>/test/support/longest-first.js',
-  // A fresh worker for every test file. ESM test files (vm modules) leave their module graphs behind,
-  // and the embedded database's files their in-process PostgreSQL (WASM memory, outside the heap that
-  // jest's memory limit measures): a worker that had run ~25 files ran out of heap on the fuzzer, or ran
-  // it 20 times slower than a fresh one (25 s alone on the embedded database).
-  workerIdleMemoryLimit: 0,
+  // A worker runs test files until its heap holds more than this after one, then a fresh one starts: ESM test
+  // files (vm modules) leave their module graphs behind, and a worker kept without a bound ran out of heap on the
+  // fuzzer. Not 0 (a fresh worker for every file): each file then paid a worker's start and a cold resolver and
+  // transform cache (docs/testing.md, "CI").
+  workerIdleMemoryLimit: '1GB',
 };
