@@ -76,6 +76,11 @@
 // - reference-catalogue.ts:23, `toLowerCase()` → `toUpperCase()` in foldText: folded texts are only
 //   compared with each other, and no two code points (U+0020–U+2FFFF, checked by a loop over them)
 //   fold to one text one way and to two texts the other way.
+// - reference-catalogue.ts:58, `m.name[l] ?? []` → `?? ["Stryker was here"]`: a material without a name in a
+//   language that falls back gets one more lookup key, a text that is no material's name; only a lookup of that
+//   very text would tell.
+// - reference-catalogue.ts:110, `this.units.get(unit)?.kind` → `.kind`: every unit a stream lists is one of the
+//   top-level units (validate-reference.ts refuses another), so the lookup never misses.
 // - format.ts:23 and 30, `!format` → true: the memo of Intl formatters; a new one formats the same.
 // - format.ts:131, `part.type === 'day'` → true: in the formats of format.ts only the day can be the
 //   part "1" (hours and minutes have two digits, the month is a word, the year four digits).
