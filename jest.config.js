@@ -55,7 +55,8 @@ export default {
   testSequencer: '<rootDir>/test/support/longest-first.js',
   // A worker runs test files until its heap holds more than this after one, then a fresh one starts: ESM test
   // files (vm modules) leave their module graphs behind, and a worker kept without a bound ran out of heap on the
-  // fuzzer. Not 0 (a fresh worker for every file): each file then paid a worker's start and a cold resolver and
+  // fuzzer. (The embedded database's in-process PostgreSQL is WASM memory, outside the heap this reads: its files
+  // close it.) Not 0, a fresh worker for every file: each file then paid a worker's start and a cold resolver and
   // transform cache (docs/testing.md, "CI").
   workerIdleMemoryLimit: '1GB',
 };
