@@ -6,6 +6,7 @@
 import request from 'supertest';
 import { DashboardClient, csrfOf, signedIn, signInLink } from '../support/dashboard-browser.js';
 import { createClient, createClientWithToken } from '../support/factories.js';
+import { withinOneWindow } from '../support/rate-window.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
@@ -381,13 +382,16 @@ describe('the shipped cookie flags on https, and the sign-in rate limit', () => 
   });
 
   it('an address gets 429 past RATE_LIMIT_SIGN_IN_PER_MINUTE sign-in attempts', async () => {
-    const browser = new DashboardClient(secure.url);
-    const page = await browser.get('/dashboard/sign-in/link?token=x');
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++)
-      statuses.push((await browser.post('/dashboard/sign-in/link', { token: 'eprl_guess' }, { csrf: csrfOf(page.html) })).status);
-    // Earlier tests of this app used some of the minute's budget: what matters is the switch to 429.
-    expect(statuses.at(-1)).toBe(429);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    // The limit counts in minute windows on the clock: attempts that cross one prove nothing, and are made again.
+    await withinOneWindow(async () => {
+      const browser = new DashboardClient(secure.url);
+      const page = await browser.get('/dashboard/sign-in/link?token=x');
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await browser.post('/dashboard/sign-in/link', { token: 'eprl_guess' }, { csrf: csrfOf(page.html) })).status);
+      // Earlier tests of this app used some of the minute's budget: what matters is the switch to 429.
+      expect(statuses.at(-1)).toBe(429);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    });
   });
 });
