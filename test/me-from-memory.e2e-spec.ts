@@ -6,6 +6,7 @@ import { MeFromMemory } from '../src/edge/me-from-memory.js';
 import { LISTENER_APPLICATION_NAME } from '../src/auth/tokens/auth-changes.listener.js';
 import { AuthenticationCache } from '../src/auth/tokens/authentication-cache.js';
 import { createClientWithToken, issueToken } from './support/factories.js';
+import { withTimeLeftInWindow } from './support/rate-window.js';
 import { ADMIN_TOKEN, createTestDatabase, SERVER_DATABASE_URL, startTestApp, type TestApp, type TestDatabase } from './support/test-app.js';
 
 // Kept authentications and /me from memory. On the PostgreSQL server the replica keeps the
@@ -162,8 +163,7 @@ describe('GET /api/v1/me from memory', () => {
   it('refuses a kept token from an address over its failed authentications, as the route does (429 before the token is read)', async () => {
     const guarded = await startTestApp({ env: { RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '3' } });
     try {
-      const intoWindow = Date.now() % 60_000;
-      if (intoWindow > 50_000) await sleep(60_000 - intoWindow + 100);
+      await withTimeLeftInWindow(10_000);
       if (KEEPS) await until(() => guarded.app.get(AuthenticationCache).enabled, 5_000);
       const { token } = await createClientWithToken(guarded);
       for (let i = 0; i < 2; i++) expect((await send(guarded, [bearer(token)])).status).toBe(200);
@@ -209,8 +209,7 @@ describe('GET /api/v1/me from memory', () => {
     const limited = await startTestApp({ env: { RATE_LIMIT_CLIENT_PER_MINUTE: '5' } });
     try {
       // Counts are per minute (windows aligned on the clock): start early in a window.
-      const intoWindow = Date.now() % 60_000;
-      if (intoWindow > 50_000) await sleep(60_000 - intoWindow + 100);
+      await withTimeLeftInWindow(10_000);
       if (KEEPS) await until(() => limited.app.get(AuthenticationCache).enabled, 5_000);
       const { token } = await createClientWithToken(limited);
       const statuses: number[] = [];

@@ -1,15 +1,13 @@
 import request from 'supertest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from './support/test-app.js';
 import { createClientWithToken, issueToken } from './support/factories.js';
+import { withTimeLeftInWindow } from './support/rate-window.js';
 
 /** A malformed token: refused (401) without a database read, and a failed authentication all the same. */
 const BAD_TOKEN = 'Bearer eprc_not-a-real-token';
 
 /** Counts are per minute, windows aligned on the clock: a test that counts to a limit starts well inside one. */
-beforeEach(async () => {
-  const intoWindow = Date.now() % 60_000;
-  if (intoWindow > 56_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
-});
+beforeEach(() => withTimeLeftInWindow(4_000));
 
 describe('rate limits set by the environment', () => {
   let t: TestApp;
