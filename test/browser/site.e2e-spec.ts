@@ -1,6 +1,6 @@
 /**
- * The public site in a real browser: Debian's Chromium (/usr/bin/chromium, installed by .ci/run
- * when missing) driven by playwright-core, with axe-core for accessibility.
+ * The public site in a real browser: Debian's Chromium headless shell (installed by .ci/run when missing)
+ * driven by playwright-core, with axe-core for accessibility.
  *
  * Every page, in both languages, at 375 px and 1280 px (and the page for a mistyped address, in
  * each language): no console error, no failed request, no
@@ -16,7 +16,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const WIDTHS = [375, 1280] as const;
 /**
- * axe (over a second a page on this machine) and the screenshot (with SCREENSHOTS=1) are taken of
+ * axe (about half a second of CPU a page on this machine) and the screenshot (with SCREENSHOTS=1) are taken of
  * every page but the problem types, of which only the first in each language: the 44 share
  * one template and differ only in their words, which html-validate and the other checks still read on
  * every page.
@@ -45,6 +45,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+});
+
+describe('the accessibility audit', () => {
+  it('finds what a page without a language, a label or a text alternative lacks', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.setContent('<!doctype html><title>t</title><main><img src="data:,"><input type="text"></main>');
+      const found = (await axeViolations(page)).map((line) => line.split(' ')[1]);
+      expect(found).toEqual(expect.arrayContaining(['html-has-lang', 'image-alt', 'label']));
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('the public site in Chromium', () => {
