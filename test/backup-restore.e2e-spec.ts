@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../src/common/repo-root.js';
 import { DashboardClient, signedIn } from './support/dashboard-browser.js';
 import { createClientWithToken } from './support/factories.js';
 import { spawnApp, type SpawnedApp } from './support/spawned-app.js';
-import { ADMIN_TOKEN, SERVER_DATABASE_URL, type TestApp } from './support/test-app.js';
+import { ADMIN_TOKEN, migratedEmbeddedDataDir, SERVER_DATABASE_URL, type TestApp } from './support/test-app.js';
 
 const asTestApp = (url: string) => ({ url }) as TestApp;
 
@@ -100,7 +100,7 @@ describe('backup of the embedded database, restored on a PostgreSQL server', () 
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'epr-backup-'));
-    dataDir = path.join(dir, 'data');
+    dataDir = await migratedEmbeddedDataDir(path.join(dir, 'data'));
     backup = path.join(dir, 'backup.sql');
     embedded = await spawnApp({ DATA_DIR: dataDir });
     const t = asTestApp(embedded.url);

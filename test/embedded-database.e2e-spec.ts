@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from './support/factories.js';
 import { runToExit, spawnApp } from './support/spawned-app.js';
-import { ADMIN_TOKEN, type TestApp } from './support/test-app.js';
+import { ADMIN_TOKEN, migratedEmbeddedDataDir, type TestApp } from './support/test-app.js';
 
 /** Every file and directory under `dir`, with its permission bits. */
 async function everything(dir: string): Promise<{ path: string; mode: number; directory: boolean; socket: boolean }[]> {
@@ -56,7 +56,7 @@ describe('the embedded database (no DATABASE_URL)', () => {
 describe('the embedded lock', () => {
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'epr-embedded-lock-'));
+    dataDir = await migratedEmbeddedDataDir();
   });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });

@@ -5,11 +5,10 @@
  * the operator without taking the service down: memory flat, `/health/live` answering, on the
  * PostgreSQL server and on the embedded database (which runs in the service's own process).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import request from 'supertest';
 import { MAX_CATALOGUE_PRODUCTS, MAX_ELEMENTS, MAX_VERSIONS_PER_PRODUCT } from '../src/products/product-rules.js';
@@ -17,7 +16,15 @@ import { HEAVY_READS_PER_PROCESS } from '../src/rate-limit/heavy-reads.js';
 import { signedIn } from './support/dashboard-browser.js';
 import { createClientWithToken } from './support/factories.js';
 import { reportFigure, spawnApp, type SpawnedApp } from './support/spawned-app.js';
-import { ADMIN_TOKEN, createTestDatabase, SERVER_DATABASE_URL, startTestApp, type TestApp, type TestDatabase } from './support/test-app.js';
+import {
+  ADMIN_TOKEN,
+  createTestDatabase,
+  migratedEmbeddedDataDir,
+  SERVER_DATABASE_URL,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+} from './support/test-app.js';
 
 const PROBLEM = /^application\/problem\+json; charset=utf-8$/;
 const MATERIALS = ['glass', 'paper_cardboard', 'aluminium', 'steel', 'plastic_pet_tray'];
@@ -320,7 +327,7 @@ describe.each([
       app = await spawnApp({ DATABASE_URL: server.url!, ...node });
       pool = server.pool;
     } else {
-      dataDir = await mkdtemp(path.join(tmpdir(), 'epr-bounds-'));
+      dataDir = await migratedEmbeddedDataDir();
       app = await spawnApp({ DATA_DIR: dataDir, ...node });
       pool = new pg.Pool({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 1 });
     }
