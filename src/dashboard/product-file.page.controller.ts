@@ -85,7 +85,7 @@ export class ProductFilePageController {
       return this.errors(req, res, { period, fileName: null, errors: [{ where: undefined, message: words.refused.empty_file }] });
     let rows: string[][];
     try {
-      rows = readSpreadsheet(file.bytes).rows;
+      rows = (await readSpreadsheet(file.bytes)).rows;
     } catch (error) {
       if (!(error instanceof SpreadsheetRefused)) throw error;
       const refused = words.refused[error.code];
@@ -132,7 +132,12 @@ export class ProductFilePageController {
 
   /** The template in the page's language: `.xlsx` (with a material drop-down), `.ods` or `.csv`. */
   @Get('product-file/:name')
-  template(@Req() req: Request, @Res() res: Response, @CurrentAccount() account: Account, @Param('name') name: string): void {
+  async template(
+    @Req() req: Request,
+    @Res() res: Response,
+    @CurrentAccount() account: Account,
+    @Param('name') name: string,
+  ): Promise<void> {
     const format = /^template\.(xlsx|ods|csv)$/.exec(name)?.[1] as SpreadsheetFormat | undefined;
     if (!format) throw new NotFoundProblem('Template');
     const language = this.views.language(req, res);
@@ -141,7 +146,7 @@ export class ProductFilePageController {
     const materials = this.catalogue.stream(stream)?.materials ?? [];
     const nameOf = (code: string) => materials.find((m) => m.code === code)?.name[language] ?? code;
     const e = words.examples;
-    const bytes = writeProductTemplate(format, {
+    const bytes = await writeProductTemplate(format, {
       language,
       header: ['product', 'units', 'element', 'material', 'weight_g', 'per_unit'].map((f) => words.columns[f as ProductFileField]),
       sheetProducts: words.sheetProducts,

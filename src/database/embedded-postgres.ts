@@ -1,7 +1,7 @@
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { StartupError } from '../common/startup.js';
 import { DataDirInUseError, lockDataDir } from './data-dir-lock.js';
 import { withProtocolAffinity } from './pglite-protocol-affinity.js';
@@ -54,6 +54,11 @@ export class EmbeddedPostgres {
       await rm(socketPath, { force: true });
       // Earlier versions left the files as PGlite makes them (0666, whatever the umask).
       await makePrivate(dir);
+      // Loaded here, not with the module: a service on a PostgreSQL server never needs PGlite.
+      const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+        import('@electric-sql/pglite'),
+        import('@electric-sql/pglite-socket'),
+      ]);
       const db = await PGlite.create({ dataDir: path.join(dir, 'pgdata') });
       await makePrivate(dir);
       const server = new PGLiteSocketServer({ db: withProtocolAffinity(db), path: socketPath, maxConnections });

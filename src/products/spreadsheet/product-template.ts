@@ -1,8 +1,7 @@
-import * as XLSX from '@e965/xlsx';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { CSV_DIALECTS } from '../../common/csv/csv-dialect.js';
 import { csvDecimal, writeCsv } from '../../common/csv/write-csv.js';
-import type { SpreadsheetFormat } from './read-spreadsheet.js';
+import { sheetJs, type SpreadsheetFormat } from './read-spreadsheet.js';
 
 /** The words of a template in one language: its header, its sheets' names, its example rows, the materials' published names. */
 export interface TemplateWords {
@@ -31,7 +30,7 @@ export const TEMPLATE_MEDIA_TYPES: Readonly<Record<SpreadsheetFormat, string>> =
  * column (a list validation that still lets another text be typed: a code is accepted too).
  * CSV in the language's dialect (`;` and decimal comma in French).
  */
-export function writeProductTemplate(format: SpreadsheetFormat, words: TemplateWords): Buffer {
+export async function writeProductTemplate(format: SpreadsheetFormat, words: TemplateWords): Promise<Buffer> {
   if (format === 'csv') {
     const dialect = CSV_DIALECTS[words.language];
     return writeCsv(
@@ -47,6 +46,7 @@ export function writeProductTemplate(format: SpreadsheetFormat, words: TemplateW
       dialect,
     );
   }
+  const XLSX = await sheetJs();
   const number = (text: string) => (text === '' ? '' : Number(text));
   const products = XLSX.utils.aoa_to_sheet([
     [...words.header],

@@ -1,4 +1,4 @@
-import * as XLSX from '@e965/xlsx';
+import type { WorkBook } from '@e965/xlsx';
 import { parse } from 'csv-parse/sync';
 import { inflateRawSync } from 'node:zlib';
 import { strToU8, Unzip, type UnzipDecoder, unzipSync, zipSync } from 'fflate';
@@ -7,6 +7,9 @@ import { decodeCsv } from '../../common/csv/read-csv.js';
 import { Problem } from '../../common/problem/problem.js';
 
 /** The formats a per-product file is read from. */
+/** SheetJS (a megabyte of code), loaded on the first .xlsx or .ods read or written rather than with the service. */
+export const sheetJs = () => import('@e965/xlsx');
+
 export type SpreadsheetFormat = 'xlsx' | 'ods' | 'csv';
 
 /** The first sheet of a file as text cells: row 1 is the header (rows with nothing in them kept, so that numbers match the file's). */
@@ -53,7 +56,7 @@ const STEP = 64 * 1024;
  * `maxInflatedBytes`, and its central directory must say the same sizes, before SheetJS reads it;
  * SheetJS reads cached cell values only (formulas are never evaluated) and at most `maxRows` rows.
  */
-export function readSpreadsheet(bytes: Buffer, limits: SpreadsheetLimits = SPREADSHEET_LIMITS): SpreadsheetTable {
+export async function readSpreadsheet(bytes: Buffer, limits: SpreadsheetLimits = SPREADSHEET_LIMITS): Promise<SpreadsheetTable> {
   if (bytes.length === 0) throw new SpreadsheetRefused('empty_file', 'the file is empty');
   if (bytes.subarray(0, 4).equals(ZIP)) return readZipped(bytes, limits);
   if (bytes.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
@@ -61,7 +64,7 @@ export function readSpreadsheet(bytes: Buffer, limits: SpreadsheetLimits = SPREA
   return readCsv(bytes, limits);
 }
 
-function readZipped(bytes: Buffer, limits: SpreadsheetLimits): SpreadsheetTable {
+async function readZipped(bytes: Buffer, limits: SpreadsheetLimits): Promise<SpreadsheetTable> {
   const parts = inflatedParts(bytes, limits);
   const format: SpreadsheetFormat | undefined =
     parts.get('mimetype')?.text === ODS_MIMETYPE && parts.has('content.xml')
@@ -73,7 +76,8 @@ function readZipped(bytes: Buffer, limits: SpreadsheetLimits): SpreadsheetTable 
   // An .ods writes identical neighbours once with a repeat count (a million empty rows, a thousand empty cells): counts past what a
   // file of ours holds are cut before SheetJS, which would otherwise make every repeated cell.
   const input = format === 'ods' ? clampedOds(bytes, parts.get('content.xml')?.text ?? '', limits) : bytes;
-  let workbook: XLSX.WorkBook;
+  const XLSX = await sheetJs();
+  let workbook: WorkBook;
   try {
     workbook = XLSX.read(input, {
       type: 'buffer',
