@@ -64,10 +64,16 @@ export class Mailer implements OnApplicationShutdown {
     }
   }
 
+  /** The transport, made once; a failure to make it is not kept, so the next mail tries again. */
   private async connect(url: string): Promise<Transporter> {
-    const { default: nodemailer } = await import('nodemailer');
-    const { connectionMs, greetingMs, socketMs } = this.delivery.smtp;
-    return nodemailer.createTransport({ url, connectionTimeout: connectionMs, greetingTimeout: greetingMs, socketTimeout: socketMs });
+    try {
+      const { default: nodemailer } = await import('nodemailer');
+      const { connectionMs, greetingMs, socketMs } = this.delivery.smtp;
+      return nodemailer.createTransport({ url, connectionTimeout: connectionMs, greetingTimeout: greetingMs, socketTimeout: socketMs });
+    } catch (error) {
+      this.transport = undefined;
+      throw error;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
