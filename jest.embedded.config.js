@@ -13,7 +13,7 @@ export const embedded = {
   ...e2e,
   displayName: 'embedded',
   // Each file of the tier sees no DATABASE_URL, whatever the run's environment says (test/support/embedded-tier.ts).
-  setupFiles: ['<rootDir>/test/support/embedded-tier.ts'],
+  setupFiles: [...e2e.setupFiles, '<rootDir>/test/support/embedded-tier.ts'],
   testMatch: [
     // Revisions, the per-(client, period) lock and Idempotency-Key on one connection.
     '<rootDir>/test/declarations.e2e-spec.ts',

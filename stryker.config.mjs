@@ -86,7 +86,7 @@
 //   part "1" (hours and minutes have two digits, the month is a word, the year four digits).
 // - read-number.ts:163, `shape.kind !== 'number'` → false: an ambiguous or refused shape has neither
 //   `decimal` nor `thousands`, so it adds nothing; the check narrows the type.
-import { unit } from './jest.config.js';
+import { unitOnJestRunner } from './jest.config.js';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -94,12 +94,12 @@ export default {
   testRunnerNodeArgs: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'],
   jest: {
     projectType: 'custom',
-    // The unit tier as `npm test` runs it (SWC's transform, the fixed fast-check seed). Stryker merges this
+    // The unit tier on jest's own runner (SWC's transform, the fixed fast-check seed). Stryker merges this
     // over jest.config.js, whose two projects would each run the unit specs again: they are dropped
     // (`null`: an `undefined` is lost on the way to the test runner processes).
     config: {
       projects: null,
-      ...unit,
+      ...unitOnJestRunner,
       // A mutant's run loads only the spec files holding a test that covers it, quickest first, and stops at
       // the first that kills it.
       testSequencer: '<rootDir>/test/support/covering-files-only.js',

@@ -136,6 +136,9 @@ async function typeCheck(program: string): Promise<{ ok: boolean; output: string
       path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
       '-p',
       path.join(DIR, 'tsconfig.json'),
+      // `file(line,col): error TS…` whatever the environment says of colours (FORCE_COLOR turns tsc's pretty output on).
+      '--pretty',
+      'false',
     ]);
     return { ok: true, output: stdout };
   } catch (error) {

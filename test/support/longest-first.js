@@ -6,28 +6,29 @@
 // runs, only later.
 import Sequencer from '@jest/test-sequencer';
 
-/** Slowest first: the 2026-11-28 clean-clone run (both tiers; wall time of each file on a shared machine). */
+/** Slowest first: a full run on 2026-11-28 (both tiers, four workers; wall time of each file, most of it waiting for
+ * an SMTP server, a child process or Chromium). A path of both tiers is both files. */
 export const LONGEST = [
-  'test/browser/site.e2e-spec.ts',
+  'test/admin/mail-outbox.e2e-spec.ts',
   'test/embedded-database.e2e-spec.ts',
-  'test/browser/dashboard.e2e-spec.ts',
   'test/backup-restore.e2e-spec.ts',
+  'test/browser/site.e2e-spec.ts',
+  'test/browser/dashboard.e2e-spec.ts',
+  'test/products-bounds.e2e-spec.ts',
+  'test/admin/period-export-memory.e2e-spec.ts',
+  'test/faults.e2e-spec.ts',
   'test/generated-client.e2e-spec.ts',
   'test/startup.e2e-spec.ts',
-  'test/replicas.e2e-spec.ts',
-  'test/admin/mail-outbox.e2e-spec.ts',
-  'test/declarations-scale.e2e-spec.ts',
   'test/resource-bounds.e2e-spec.ts',
-  'test/site.e2e-spec.ts',
-  'test/products-bounds.e2e-spec.ts',
-  'test/browser/dashboard-abroad.e2e-spec.ts',
-  'test/browser/dashboard-products.e2e-spec.ts',
+  'test/me-from-memory.e2e-spec.ts',
+  'test/browser/operator-console.e2e-spec.ts',
+  'test/admin/operator-refusals.e2e-spec.ts',
+  'test/admin/period-export.e2e-spec.ts',
+  'test/replicas.e2e-spec.ts',
+  'test/dashboard/sessions.e2e-spec.ts',
   'test/admin/admin-scale.e2e-spec.ts',
-  'test/faults.e2e-spec.ts',
-  'test/admin/suspension.e2e-spec.ts',
-  'test/openapi-examples.e2e-spec.ts',
   'test/fuzz.e2e-spec.ts',
-  'test/admin/period-export-memory.e2e-spec.ts',
+  'test/auth.e2e-spec.ts',
 ];
 
 export default class LongestFirst extends Sequencer {

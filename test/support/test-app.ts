@@ -4,6 +4,7 @@ import { cp, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
@@ -171,6 +172,26 @@ export async function createTestDatabase({ empty = false }: { empty?: boolean } 
   };
 }
 
+/** The test apps running in this process, each with the test file that started it. */
+const running = new Map<object, string>();
+
+/**
+ * nestjs-pino keeps one logger per process for what an app logs outside a request, on the first app's log
+ * stream: a process holds one app in production, but a test worker runs file after file, each with apps whose
+ * `logs` its tests read. When no app runs in the process, it is forgotten (its `resetRootLogger`, not in the
+ * package's exports), so that the next app gets one on its own stream; a second app of the same file logs
+ * where the first does. An app another file left running is an error: it would take this file's logs.
+ */
+async function ownProcessLogger(): Promise<void> {
+  const file = expect.getState().testPath;
+  const left = [...running.values()].find((other) => other !== file);
+  if (left) throw new Error(`${left} left a test app running (close it in its afterAll)`);
+  if (running.size > 0) return;
+  const rootLogger = pathToFileURL(path.join(REPO_ROOT, 'node_modules/nestjs-pino/dist/esm/rootLogger.js')).href;
+  const { resetRootLogger } = (await import(rootLogger)) as { resetRootLogger(): void };
+  resetRootLogger();
+}
+
 export interface TestApp {
   app: NestExpressApplication;
   url: string;
@@ -246,6 +267,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   let app: NestExpressApplication;
   try {
+    await ownProcessLogger();
     app = await createApp(config, opened.connection, {
       logStream,
       extraImports: options.extraImports,
@@ -261,6 +283,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (!options.database) await database.close();
     throw error;
   }
+  const key = {};
+  running.set(key, expect.getState().testPath ?? '');
   return {
     app,
     url: `http://127.0.0.1:${config.port}`,
@@ -268,6 +292,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     pool,
     logs,
     async close({ keepDatabase = false } = {}) {
+      running.delete(key);
       await app.close();
       if (!database.pool) await pool.end();
       await opened.close();
