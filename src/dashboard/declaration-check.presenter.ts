@@ -7,6 +7,8 @@ import type { CheckedDeclaration } from '../declarations/declarations.service.js
 import type { Language } from '../i18n/language.js';
 import { formatNumber, formatQuantity } from '../i18n/format.js';
 import type { FieldError } from '../common/problem/problem.js';
+import { ExactNumber } from '../common/http/json-body.js';
+import type { KeptProduct } from '../products/products.service.js';
 import { MESSAGES } from '../i18n/messages/index.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, localizeErrors } from './dashboard-views.js';
@@ -226,4 +228,42 @@ function sealable(pending: PendingDeclaration): string {
   return pending.products || pending.lines.length > CHECK_PAGE_LINES
     ? `z.${deflateRawSync(json, { level: 1 }).toString('base64url')}`
     : json.toString('base64url');
+}
+
+/** The most characters of the declarant's full name (the column's CHECK). */
+const MAX_NAME = 200;
+
+/**
+ * The full name typed beside the statement on the check page, as stored (control and format characters removed,
+ * spaces folded), and what is wrong with it in the page's language, if anything.
+ */
+export function readDeclarantName(typed: string, language: Language): { name: string; error: string | null } {
+  const words = MESSAGES[language].dashboardPages.check;
+  const name = typed
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  return { name, error: name === '' ? words.nameMissing : name.length > MAX_NAME ? words.nameTooLong : null };
+}
+
+/** The declaration a sealed check page carries, as DeclarationsService takes it (quantities exact as typed). */
+export function submittedDeclaration(pending: PendingDeclaration) {
+  const unitsSold = pending.unitsSold ?? [];
+  return {
+    period: pending.period,
+    lines: pending.lines.map(([stream, material, unit, quantity]) => ({ stream, material, unit, quantity: new ExactNumber(quantity) })),
+    ...(unitsSold.length > 0
+      ? { units_sold: unitsSold.map(([stream, quantity]) => ({ stream, quantity: new ExactNumber(quantity) })) }
+      : {}),
+  };
+}
+
+/** A per-product file's products as the check page carried them, as the catalogue keeps them. */
+export function keptProducts(products: PendingProduct[]): KeptProduct[] {
+  return products.map(([reference, stream, units, elements]) => ({
+    reference,
+    stream,
+    units,
+    elements: elements.map(([materialCode, weightG, perUnit]) => ({ materialCode, weightG, perUnit })),
+  }));
 }

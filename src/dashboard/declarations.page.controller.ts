@@ -5,7 +5,6 @@ import { DashboardPage } from '../caller/audience.js';
 import type { Account } from '../accounts/account.js';
 import { CurrentAccount } from '../accounts/current-account.js';
 import { type AuthenticatedClient, CurrentClient } from '../caller/current-client.js';
-import { ExactNumber } from '../common/http/json-body.js';
 import { Accepts, CsvBody, type FormBody, MultipartBody } from '../common/http/request-body.js';
 import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
 import { WorkQueue } from '../common/work-queue.js';
@@ -15,22 +14,16 @@ import { CSV_MEDIA_TYPE } from '../common/csv/write-csv.js';
 import { MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
 import { renderDeclarationTemplate } from '../reference/render-reference.js';
 import { uploadReport } from './upload-report.js';
-import {
-  type CheckedDeclaration,
-  DeclarationsService,
-  type SubmitOptions,
-  type SubmitResult,
-} from '../declarations/declarations.service.js';
-import { type CheckPageOptions, DeclarationCheckPresenter, type PendingProduct } from './declaration-check.presenter.js';
-import { type KeptProduct, ProductsService } from '../products/products.service.js';
+import { DeclarationsService, type SubmitOptions, type SubmitResult } from '../declarations/declarations.service.js';
+import { DeclarationCheckPresenter, keptProducts, readDeclarantName, submittedDeclaration } from './declaration-check.presenter.js';
+import { filedMail, whoFilesNext } from './filing-confirmation.presenter.js';
+import { ProductsService } from '../products/products.service.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
-import { MailOutbox, type OutgoingMail } from '../mail/mail-outbox.js';
+import { MailOutbox } from '../mail/mail-outbox.js';
 import { DeclarationDto, DeclarationPageDto } from '../declarations/dto/declaration.dto.js';
-import { inLanguage, type Language } from '../i18n/language.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/config.js';
-import { formatDateTime, formatQuantity } from '../i18n/format.js';
 import { ListDeclarationsQueryDto } from '../declarations/dto/list-declarations-query.dto.js';
 import { Clock, parisDate } from '../calendar/clock.js';
 import { periodOf } from '../calendar/half-year.js';
@@ -48,7 +41,6 @@ import {
   tooManyRows,
 } from './declaration-form.presenter.js';
 import { submissionOrigin } from '../declarations/submission-origin.js';
-import type { DeclarationRecord } from '../declarations/declaration.js';
 
 /** Lines a form shown again after an upload starts with (as rows: see declaration-form.presenter.ts). */
 const FORM_LINES = FORM_ROWS;
@@ -91,12 +83,11 @@ export class DeclarationsPageController {
     private readonly products: ProductsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.baseUrl = config.publicBaseUrl;
-    this.contact = config.contactEmail ?? null;
+    this.site = { baseUrl: config.publicBaseUrl, contact: config.contactEmail ?? null };
   }
 
-  private readonly baseUrl: string;
-  private readonly contact: string | null;
+  /** Where the confirmation e-mail links to, and the address it gives for questions. */
+  private readonly site: { baseUrl: string; contact: string | null };
 
   @Get()
   async list(
@@ -151,7 +142,7 @@ export class DeclarationsPageController {
     if (form.action === 'add') return this.form(req, res, account, { period, rows, soldValues, added: true });
     try {
       // Nothing is filed yet: the check page shows what would be, and the person declares it there.
-      return this.checkPage(req, res, client, await this.declarations.check(account, form.submitted), {
+      return this.check.render(req, res, client, await this.declarations.check(account, form.submitted), {
         // Warnings point at the form's rows as the person numbered them.
         lineOf: form.rowOf,
       });
@@ -187,7 +178,7 @@ export class DeclarationsPageController {
     }
     try {
       return await FILE_CHECKS.run(async () =>
-        this.checkPage(req, res, client, await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period), {
+        this.check.render(req, res, client, await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period), {
           lineOf: null,
         }),
       );
@@ -258,23 +249,13 @@ export class DeclarationsPageController {
         soldValues: Object.fromEntries(unitsSold),
       });
 
-    const declaration = {
-      period: pending.period,
-      lines: lines.map((line) => ({ ...line, quantity: new ExactNumber(line.quantity) })),
-      ...(unitsSold.length > 0
-        ? { units_sold: unitsSold.map(([stream, quantity]) => ({ stream, quantity: new ExactNumber(quantity) })) }
-        : {}),
-    };
-    const name = field(body, 'name')
-      .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, '')
-      .replace(/\s+/gu, ' ')
-      .trim();
-    const nameError = name === '' ? words.nameMissing : name.length > MAX_NAME ? words.nameTooLong : null;
+    const declaration = submittedDeclaration(pending);
+    const { name, error: nameError } = readDeclarantName(field(body, 'name'), language);
     // A per-product file's products, kept as the catalogue in the filing's transaction when she asked.
     const keep = source === 'file' && field(body, 'keep') === '1' && (pending.products?.length ?? 0) > 0;
     const again = { lineOf: null, source, products: pending.products, keep };
     if (nameError)
-      return this.checkPage(req, res, client, await this.declarations.check(account, declaration), {
+      return this.check.render(req, res, client, await this.declarations.check(account, declaration), {
         ...again,
         name,
         nameError,
@@ -297,8 +278,9 @@ export class DeclarationsPageController {
       // What the check page said it replaces is what it replaces: a revision filed meanwhile rolls this one back.
       onStored: async (manager, stored) => {
         if (stored.revision !== pending.replaces + 1) throw new StaleCheck(stored.revision - 1);
-        if (keep) await this.products.keepAsCatalogue(manager, writer, pending.period, productsOf(pending.products!));
-        if (mailTo && mailLanguage) await this.outbox.enqueue(manager, this.filedMail(account, mailTo, mailLanguage, stored));
+        if (keep) await this.products.keepAsCatalogue(manager, writer, pending.period, keptProducts(pending.products!));
+        if (mailTo && mailLanguage)
+          await this.outbox.enqueue(manager, filedMail(this.catalogue, this.site, account, mailTo, mailLanguage, stored));
       },
     };
     try {
@@ -318,7 +300,7 @@ export class DeclarationsPageController {
       }
       if (!(error instanceof StaleCheck)) throw error;
       const checked = await this.declarations.check(account, declaration);
-      return this.checkPage(req, res, client, checked, { ...again, name, notice: words.stale(error.current), status: 409 });
+      return this.check.render(req, res, client, checked, { ...again, name, notice: words.stale(error.current), status: 409 });
     }
     if (result.status === 201 && mailTo) this.outbox.kick();
     this.submitted(res, result, 'filed');
@@ -374,7 +356,7 @@ export class DeclarationsPageController {
     const language = this.views.language(req, res);
     const filed =
       result === 'filed' && by !== null
-        ? { mailTo: this.outbox.enabled ? account.profile.email : null, next: this.whoFilesNext(language) }
+        ? { mailTo: this.outbox.enabled ? account.profile.email : null, next: whoFilesNext(this.catalogue, language) }
         : null;
     const title = filed ? this.views.messages(req, res).dashboardPages.filed.title : m.title(declaration.period, declaration.revision);
     this.views.render(
@@ -394,7 +376,7 @@ export class DeclarationsPageController {
         notice,
         filed,
         declaredBy: by,
-        countsOnly: this.countsOnly(declaration.lines, declaration.units_sold),
+        countsOnly: this.check.countsOnly(declaration.lines, declaration.units_sold),
       },
     );
   }
@@ -435,59 +417,6 @@ export class DeclarationsPageController {
     res.redirect(303, `/dashboard/declarations/${id}?result=${result.status === 201 ? created : 'unchanged'}`);
   }
 
-  /** The check page (declaration-check.presenter.ts), shared with the per-product file and the products page. */
-  private checkPage(
-    req: Request,
-    res: Response,
-    client: AuthenticatedClient,
-    checked: CheckedDeclaration,
-    options: CheckPageOptions,
-  ): void {
-    this.check.render(req, res, client, checked, options);
-  }
-
-  /** The confirmation e-mail of a filing, in the client's language. */
-  private filedMail(account: Account, to: string, language: Language, filed: DeclarationRecord): OutgoingMail {
-    const d = DeclarationDto.from(filed, this.catalogue);
-    const words = MESSAGES[language].mail.filed;
-    const by = d.submitted_by?.type === 'dashboard' ? (d.submitted_by.declared_by_name ?? '') : '';
-    return {
-      kind: 'declaration_filed',
-      clientId: account.clientId,
-      to,
-      language,
-      subject: words.subject({ period: d.period, receipt: d.receipt }),
-      text: words.text({
-        company: account.profile.company ?? account.clientId,
-        period: d.period,
-        revision: d.revision,
-        receipt: d.receipt,
-        name: by,
-        at: formatDateTime(language, d.submitted_at),
-        lines: d.lines.length,
-        totals: d.totals.map((total) => `${total.stream} ${formatQuantity(language, total.quantity, total.unit)}`),
-        unitsSold: d.units_sold.map(
-          (entry) => `${entry.stream} ${formatQuantity(language, entry.quantity, this.catalogue.countUnitOf(entry.stream) ?? 'uvc')}`,
-        ),
-        counts: d.lines
-          .filter((line) => !this.catalogue.addsAcrossMaterials(line.unit) && !d.units_sold.some((entry) => entry.stream === line.stream))
-          .map(
-            (line) =>
-              `${line.stream}, ${line.material_category?.name?.[language] ?? line.material}${MESSAGES[language].site.colon} ${formatQuantity(language, line.quantity, line.unit)}`,
-          ),
-        url: inLanguage(`${this.baseUrl}/dashboard/declarations/${d.id}`, language),
-        contact: this.contact,
-        next: this.whoFilesNext(language),
-      }),
-    };
-  }
-
-  /** What happens after filing, as the reference data states it once (pricing.json `who_files`): the operator's part, the producer's, and by when. */
-  private whoFilesNext(language: Language): string[] {
-    const w = this.catalogue.whoFiles;
-    return [w.operator_does, w.you_still_do, w.by_when].map((text) => text[language].replace(/\s+/g, ' ').trim());
-  }
-
   /** The « Nouvelle déclaration » page (its data: `formPage` in declaration-form.presenter.ts). */
   private form(req: Request, res: Response, account: Account, data: Record<string, unknown>, status = 200): void {
     const language = this.views.language(req, res);
@@ -500,31 +429,13 @@ export class DeclarationsPageController {
       status,
     );
   }
-
-  /** Whether a stream has per-material counts but no units sold stated: the page then says why they are not added up. */
-  private countsOnly(lines: readonly { stream: string; unit: string }[], unitsSold: readonly { stream: string }[]): boolean {
-    return this.check.countsOnly(lines, unitsSold);
-  }
 }
-
-/** The most characters of the declarant's full name (the column's CHECK). */
-const MAX_NAME = 200;
 
 /** A revision was filed for the period between the check and the filing. */
 class StaleCheck extends Error {
   constructor(readonly current: number) {
     super('stale check');
   }
-}
-
-/** A per-product file's products as the check page carried them, as the catalogue takes them. */
-function productsOf(products: PendingProduct[]): KeptProduct[] {
-  return products.map(([reference, stream, units, elements]) => ({
-    reference,
-    stream,
-    units,
-    elements: elements.map(([materialCode, weightG, perUnit]) => ({ materialCode, weightG, perUnit })),
-  }));
 }
 
 function blankLines(n: number): FormLine[] {
