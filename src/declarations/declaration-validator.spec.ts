@@ -4,7 +4,14 @@ import { REPO_ROOT } from '../common/repo-root.js';
 import type { PricingDocument, ReferenceDocuments, Stream, StreamsDocument } from '../reference/reference-documents.js';
 import { ExactNumber } from '../common/http/json-body.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import { contentHash, type DeclarantContext, DeclarationValidator, exactDecimal, type ValidationResult } from './declaration-validator.js';
+import {
+  contentHash,
+  type DeclarantContext,
+  DeclarationValidator,
+  exactDecimal,
+  MAX_UNITS_SOLD,
+  type ValidationResult,
+} from './declaration-validator.js';
 
 function stream(code: string, declarableFrom: string, units: Stream['units'], materials: [string, string, string][]): Stream {
   return {
@@ -91,6 +98,31 @@ describe('DeclarationValidator', () => {
     it('states the units sold once per stream that counts units, stored in stream order', () => {
       const result = validator.validate(body({ lines: counted, units_sold: [{ stream: 'CNT', quantity: 100000 }] }), context);
       expect(result.ok && result.declaration.unitsSold).toEqual([{ stream: 'CNT', quantity: '100000' }]);
+    });
+
+    it('stores them in stream order, whatever order they are sent in', () => {
+      const twoCounted = new DeclarationValidator(
+        new ReferenceCatalogue({
+          pricing: { plans: [] },
+          streams: {
+            catalogue_version: 1,
+            units: [{ code: 'unit', kind: 'count', name: { fr: 'unité', en: 'unit' }, decimals: 0 }],
+            streams: [stream('CNT', '2023-03-15', ['unit'], []), stream('ABC', '2023-03-15', ['unit'], [])],
+          },
+        } as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>),
+      );
+      const lines = ['CNT', 'ABC'].map((code) => line({ stream: code, material: 'Verre', unit: 'unit', quantity: 10 }));
+      const sold = [
+        { stream: 'CNT', quantity: 30 },
+        { stream: 'ABC', quantity: 20 },
+      ];
+      for (const units_sold of [sold, [...sold].reverse()]) {
+        const result = twoCounted.validate(body({ lines, units_sold }), { confirmedStreams: ['CNT', 'ABC'], today: '2026-07-01' });
+        expect(result.ok && result.declaration.unitsSold).toEqual([
+          { stream: 'ABC', quantity: '20' },
+          { stream: 'CNT', quantity: '30' },
+        ]);
+      }
     });
 
     it("is part of the content: with units sold the hash differs, without them it is the lines' alone", () => {
@@ -620,6 +652,85 @@ describe('DeclarationValidator, in words: every problem says what is wrong and w
       ['/lines/5/quantity', 'quantity_too_large', 'quantity must be at most 10^12 (1000000000000)'],
       ['/lines/6/quantity', 'quantity_too_precise', 'quantity in unit (unit) is a count: it must be a whole number'],
     ]);
+  });
+
+  it('the units sold', () => {
+    const errors = (value: unknown) => {
+      const result = validator.validate(value, context);
+      if (result.ok) throw new Error('expected a validation failure');
+      return result.errors.map(({ pointer, code, detail, params }) => ({ pointer, code, detail, params }));
+    };
+    const counted = [line({ stream: 'CNT', material: 'Verre', unit: 'unit', quantity: 95000 }), line()];
+    expect(
+      errors(
+        body({
+          lines: counted,
+          units_sold: [
+            { stream: 'CNT', quantity: 90000 },
+            { stream: 'CNT', quantity: 100000 },
+            { stream: 'EMB', quantity: 5 },
+            { stream: 'CNT', quantity: 1, extra: 1 },
+            'x',
+            { quantity: 1 },
+          ],
+        }),
+      ),
+    ).toEqual([
+      {
+        pointer: '/units_sold/0/quantity',
+        code: 'units_sold_below_material_count',
+        detail:
+          '90000 units sold is fewer than the 95000 units whose packaging contains "Verre" (line 1): a material\'s unit line counts part of the units sold, never more',
+        params: { field: 'units_sold', stream: 'CNT', value: '90000', count: '95000', material: 'Verre', line: 1 },
+      },
+      {
+        pointer: '/units_sold/1/stream',
+        code: 'duplicate_units_sold',
+        detail: 'the units sold of CNT are already stated at /units_sold/0: state them once per stream',
+        params: { field: 'units_sold', stream: 'CNT', other: 1 },
+      },
+      {
+        pointer: '/units_sold/2/stream',
+        code: 'units_sold_not_counted',
+        detail: 'EMB is declared in kg only: it has no count of sales units to state',
+        // The streams of this spec's catalogue have no names.
+        params: { field: 'units_sold', stream: 'EMB', streamName: undefined },
+      },
+      { pointer: '/units_sold/3/extra', code: 'unknown_field', detail: 'unknown field "extra"', params: { field: 'units_sold' } },
+      expect.objectContaining({ pointer: '/units_sold/3/stream', code: 'duplicate_units_sold' }),
+      {
+        pointer: '/units_sold/4',
+        code: 'invalid_type',
+        detail: 'each units_sold entry must be an object with stream and quantity, not string',
+        params: { field: 'units_sold', expected: 'object', actual: 'string' },
+      },
+      { pointer: '/units_sold/5/stream', code: 'required', detail: 'stream is required', params: { field: 'units_sold' } },
+    ]);
+    expect(errors(body({ units_sold: 'x' }))).toEqual([
+      {
+        pointer: '/units_sold',
+        code: 'invalid_type',
+        detail: 'units_sold must be an array, not string',
+        params: { field: 'units_sold', expected: 'array', actual: 'string' },
+      },
+    ]);
+    // Only the first MAX_UNITS_SOLD entries are checked: the 21st, no object, is not reported.
+    const many = [...Array.from({ length: MAX_UNITS_SOLD }, () => ({ stream: 'CNT', quantity: 100000 })), 'x'];
+    expect(errors(body({ lines: counted, units_sold: many })).slice(0, 2)).toEqual([
+      {
+        pointer: '/units_sold',
+        code: 'too_many_units_sold',
+        detail: `units_sold states each stream once: at most ${MAX_UNITS_SOLD} entries, not ${MAX_UNITS_SOLD + 1}`,
+        params: { field: 'units_sold', max: MAX_UNITS_SOLD, count: MAX_UNITS_SOLD + 1 },
+      },
+      expect.objectContaining({ pointer: '/units_sold/1/stream', code: 'duplicate_units_sold' }),
+    ]);
+    expect(errors(body({ lines: counted, units_sold: many })).some((error) => error.pointer === `/units_sold/${MAX_UNITS_SOLD}`)).toBe(
+      false,
+    );
+    expect(errors(body({ lines: counted, units_sold: many.slice(0, MAX_UNITS_SOLD) })).map((error) => error.code)).not.toContain(
+      'too_many_units_sold',
+    );
   });
 
   it('duplicates, naming five others at most', () => {
