@@ -47,3 +47,34 @@ describe('declarationIdentity', () => {
     expect(declarationIdentity([line('Glass', 'glass', '100.000')])).toBe(declarationIdentity([line('Glass', 'glass', '100')]));
   });
 });
+
+describe('declarationIdentity with units sold', () => {
+  const lines = [line('glass', 'glass', '95000', 'uvc')];
+
+  it('holds them: the same lines with other units sold, or none, are another declaration', () => {
+    const sold = declarationIdentity(lines, [{ stream: 'EMB', quantity: '100000' }]);
+    expect(sold).not.toBe(declarationIdentity(lines));
+    expect(sold).not.toBe(declarationIdentity(lines, [{ stream: 'EMB', quantity: '100001' }]));
+    expect(sold).not.toBe(declarationIdentity(lines, [{ stream: 'CNT', quantity: '100000' }]));
+    expect(declarationIdentity(lines, [])).toBe(declarationIdentity(lines));
+  });
+
+  it('is not a line: units sold of a stream are not a uvc line of a material named "units_sold"', () => {
+    expect(declarationIdentity(lines, [{ stream: 'EMB', quantity: '100000' }])).not.toBe(
+      declarationIdentity([...lines, line('units_sold', null, '100000', 'uvc')]),
+    );
+  });
+
+  it('reads them by value, in any order', () => {
+    const a = declarationIdentity(lines, [
+      { stream: 'EMB', quantity: '100000' },
+      { stream: 'CNT', quantity: '12' },
+    ]);
+    expect(
+      declarationIdentity(lines, [
+        { stream: 'CNT', quantity: '12.000' },
+        { stream: 'EMB', quantity: '100000' },
+      ]),
+    ).toBe(a);
+  });
+});

@@ -125,6 +125,26 @@ describe('DeclarationValidator', () => {
       }
     });
 
+    it('are at least the largest count of a material, compared as numbers of any length', () => {
+      const codes = (quantity: number) => {
+        const result = validator.validate(body({ lines: counted, units_sold: [{ stream: 'CNT', quantity }] }), context);
+        return result.ok ? [] : result.errors.map((error) => error.code);
+      };
+      // The counts are 95,000 (Verre) and 85,000 (Carton).
+      expect(codes(95000)).toEqual([]);
+      expect(codes(1000000)).toEqual([]);
+      expect(codes(94999)).toEqual(['units_sold_below_material_count']);
+      expect(codes(90000)).toEqual(['units_sold_below_material_count']);
+      expect(codes(9999)).toEqual(['units_sold_below_material_count']);
+      const reversed = validator.validate(
+        body({ lines: [...counted].reverse(), units_sold: [{ stream: 'CNT', quantity: 90000 }] }),
+        context,
+      );
+      expect(reversed.ok ? [] : reversed.errors.map((error) => error.params)).toEqual([
+        expect.objectContaining({ count: '95000', material: 'Verre', line: 2 }),
+      ]);
+    });
+
     it("is part of the content: with units sold the hash differs, without them it is the lines' alone", () => {
       const without = validator.validate(body({ lines: counted }), context);
       const empty = validator.validate(body({ lines: counted, units_sold: [] }), context);
