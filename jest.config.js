@@ -10,7 +10,8 @@ import { SWC_JSC, TEST_TIMEOUT } from './test/support/runner/settings.mjs';
 const lightRunner = {
   testEnvironment: 'node',
   rootDir: '.',
-  runner: 'jest-light-runner',
+  // jest-light-runner, refusing a run in band over several projects (test/support/runner/light-runner.mjs).
+  runner: '<rootDir>/test/support/runner/light-runner.mjs',
   setupFiles: ['<rootDir>/test/support/runner/typescript-hooks.mjs'],
   // Stryker's sandboxes (npm run mutate) hold a copy of the project.
   modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],

@@ -3,7 +3,8 @@
 // a fresh service per seed) and every spec with a fast-check property. Prints each failing seed:
 // replay it with `FUZZ_SEED=<seed> npm run test:jest -- <file>`, fix what it found, then add it to
 // test/fuzz-seeds.ts (the API fuzzer) or write the case down as an example test (a property).
-// One jest process at a time, in band. FUZZ_RUNS sets the API fuzzer's requests per seed (default 2000).
+// One jest run at a time, on two workers (in band, the light runner takes one project at a time: the fuzzer is
+// an e2e file, the properties unit specs). FUZZ_RUNS sets the API fuzzer's requests per seed (default 2000).
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ while (Date.now() < deadline) {
   const started = Date.now();
   const run = spawnSync(
     process.execPath,
-    ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '--runInBand', ...files],
+    ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '--maxWorkers=2', ...files],
     {
       cwd: root,
       encoding: 'utf8',
