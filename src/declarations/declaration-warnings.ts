@@ -46,7 +46,7 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
       warning: {
         pointer: `/lines/${index}/material`,
         code: 'material_uncategorised',
-        detail: `"${line.material}" is not a material category of ${line.stream}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${stream.example}).`,
+        detail: `"${line.material}"${stream.uncategorised}`,
         params: {
           line: index + 1,
           field: 'material',
@@ -98,6 +98,8 @@ interface StreamFacts {
   /** Every category's names, in the grid's order: what is suggested when nothing typed matches. */
   all: readonly Names[];
   example: string;
+  /** What the detail of an uncategorised material says after the material, the same for every line of the stream. */
+  uncategorised: string;
 }
 
 /** What a stream's warnings share, worked out once per stream of the catalogue: its names, its categories folded, the example to give. */
@@ -112,7 +114,8 @@ function factsOf(catalogue: ReferenceCatalogue, code: string): StreamFacts {
     const example = categories.find((m) => m.material.code === 'glass')?.material.code ?? categories[0]?.material.code ?? 'glass';
     const longest = Math.max(0, ...categories.map((m) => Math.max(m.fr.length, m.en.length)));
     const allFolded = categories.flatMap((m) => [m.fr, m.en]).join('\u0000');
-    found = { name: stream ? Object.freeze(names(stream.name)) : null, categories, longest, allFolded, all, example };
+    const uncategorised = ` is not a material category of ${code}: it is stored as written, but it will not match a line of the eco-organism's grid. If one fits, use a published category instead (the stream's materials in /api/v1/streams.json, for example ${example}).`;
+    found = { name: stream ? Object.freeze(names(stream.name)) : null, categories, longest, allFolded, all, example, uncategorised };
     if (stream) streamFacts.set(stream, found);
   }
   return found;

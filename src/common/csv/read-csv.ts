@@ -217,15 +217,16 @@ export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>
   const width = columns.findLastIndex((column) => column !== undefined) + 1;
 
   const table: CsvTable<C> = { delimiter, records: [], errors: [], comments: 0 };
-  rows.forEach((raw, index) => {
+  for (let index = headerIndex + 1; index < rows.length; index++) {
+    const raw = rows[index]!;
     const row = index + 1;
     const cells = raw.map((cell) => restoreCell(cell.trim()));
-    if (index <= headerIndex || cells.every((cell) => cell === '')) return;
+    const used = cells.findLastIndex((cell) => cell !== '') + 1;
+    if (used === 0) continue;
     if (isComment(raw)) {
       table.comments++;
-      return;
+      continue;
     }
-    const used = cells.findLastIndex((cell) => cell !== '') + 1;
     if (used > width) {
       table.errors.push({
         pointer: `/rows/${row}`,
@@ -236,10 +237,11 @@ export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>
       });
     }
     const record: CsvRecord<C> = { row, cells: {} };
-    columns.forEach((column, at) => {
+    for (let at = 0; at < width; at++) {
+      const column = columns[at];
       if (column !== undefined && cells[at]) record.cells[column] = cells[at];
-    });
+    }
     table.records.push(record);
-  });
+  }
   return table;
 }

@@ -3,7 +3,7 @@ import { ExactNumber } from '../../common/http/json-body.js';
 import { CsvBody } from '../../common/http/request-body.js';
 import { ValidationProblem } from '../../common/problem/problem.js';
 import { writeDeclarationCsv } from '../../common/csv/declaration-file.js';
-import { readDeclarationCsv } from './declaration-csv.js';
+import { type DeclarationSheet, pointAtCells, readDeclarationCsv } from './declaration-csv.js';
 
 const read = (text: string | Buffer, charset?: 'utf-8' | 'windows-1252') =>
   readDeclarationCsv(new CsvBody(typeof text === 'string' ? Buffer.from(text) : text, charset), '2025-S1', 1000);
@@ -102,5 +102,54 @@ describe('readDeclarationCsv: bounds before parsing', () => {
     const sheet = read(`\n;;\nstream;material;unit;quantity\nEMB;"Verre\n\nvert";kg;1\nEMB;Bois;kg;2\n`);
     expect(sheet.rows).toEqual([4, 5]);
     expect(sheet.body.lines.map((line) => line.material)).toEqual(['Verre\n\nvert', 'Bois']);
+  });
+});
+
+describe('pointAtCells', () => {
+  // Lines 0, 1, 2 are rows 2, 3 and 5 (row 4 blank); the units sold are stated on row 6.
+  const sheet: DeclarationSheet = { body: { period: '2025-S1', lines: [] }, rows: [2, 3, 5], unitsSoldRows: [6], errors: [], comments: 0 };
+
+  it("points a line's error at its row and cell, its other lines as rows, without its line", () => {
+    const [error] = pointAtCells(sheet, [
+      { pointer: '/lines/2/material', code: 'duplicate_line', detail: 'same material', params: { line: 3, lines: [1, 2], more: 0 } },
+    ]);
+    expect(error).toEqual({
+      pointer: '/rows/5/material',
+      code: 'duplicate_line',
+      detail: 'row 5: same material',
+      row: 5,
+      params: { more: 0, rows: [2, 3] },
+    });
+  });
+
+  it('points a line itself (no field) and a units sold entry at their rows', () => {
+    const errors = pointAtCells(sheet, [
+      { pointer: '/lines/1', code: 'invalid_type', detail: 'not an object', params: { line: 2 } },
+      { pointer: '/units_sold/0/quantity', code: 'units_sold_below_material_count', detail: 'fewer', params: { count: '9' } },
+    ]);
+    expect(errors.map((e) => [e.pointer, e.row, e.params])).toEqual([
+      ['/rows/3', 3, {}],
+      ['/rows/6/quantity', 6, { count: '9' }],
+    ]);
+  });
+
+  it('leaves a pointer that names no line index as it is, and the period goes to the address', () => {
+    const odd = [
+      { pointer: '/lines/1x/unit', code: 'c', detail: 'd' },
+      { pointer: '/lines//unit', code: 'c', detail: 'd' },
+      { pointer: '/lines/1/unit\nx', code: 'c', detail: 'd' },
+    ];
+    expect(pointAtCells(sheet, odd)).toEqual(odd);
+    expect(pointAtCells(sheet, [{ pointer: '/period', code: 'required', detail: 'period is required' }])).toEqual([
+      { pointer: '/query/period', code: 'required', detail: 'period is required (in the address: ?period=2025-S1)' },
+    ]);
+  });
+
+  it("keeps the reader's error only, for a cell both report", () => {
+    const read = { pointer: '/rows/5/quantity', code: 'number_invalid', detail: 'row 5: not a number', row: 5 };
+    const errors = pointAtCells({ ...sheet, errors: [read] }, [
+      { pointer: '/lines/2/quantity', code: 'invalid_type', detail: 'not a string' },
+    ]);
+    expect(errors).toEqual([read]);
   });
 });

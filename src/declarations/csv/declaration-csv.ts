@@ -1,5 +1,5 @@
 import { ExactNumber } from '../../common/http/json-body.js';
-import type { FieldError } from '../../common/problem/problem.js';
+import type { FieldError, FieldErrorParam } from '../../common/problem/problem.js';
 import { type CsvCharset, type CsvColumns, decodeCsv, readCsvTable } from '../../common/csv/read-csv.js';
 import { COMMENT_MARK, CSV_COLUMNS } from '../../common/csv/declaration-file.js';
 import { csvHeaderNames } from '../../i18n/csv-columns.js';
@@ -71,7 +71,8 @@ export function readDeclarationCsv(file: DeclarationFile, period: string | undef
       });
       break;
     }
-    const line: Record<string, unknown> = { ...cells };
+    // The table is this function's own: its cells become the line (the quantity read as a number).
+    const line: Record<string, unknown> = cells;
     if (typeof line.quantity === 'string') line.quantity = quantityOf(line.quantity, context, row, sheet.errors);
     if (isUnitsSoldRow(cells)) {
       (sheet.body.units_sold ??= []).push({ stream: line.stream, quantity: line.quantity });
@@ -125,19 +126,21 @@ const NUMBER_DETAILS: Record<NumberProblemCode, string> = {
 /** A line error's params at the file's cells: its row instead of its line, other lines as their rows. */
 function paramsAtRows(sheet: DeclarationSheet, params: FieldError['params']): FieldError['params'] {
   if (!params) return params;
-  const { line: _line, lines, ...rest } = params;
-  return Array.isArray(lines) ? { ...rest, rows: (lines as number[]).map((at) => sheet.rows[at - 1]!) } : rest;
+  const atRows: Record<string, FieldErrorParam | undefined> = {};
+  for (const key in params) if (key !== 'line' && key !== 'lines') atRows[key] = params[key];
+  if (Array.isArray(params.lines)) atRows.rows = (params.lines as number[]).map((at) => sheet.rows[at - 1]!);
+  return atRows;
 }
 
 /** `/lines/3/unit` with prefix `/lines/` → 3 and `/unit` (what follows the index, from a `/`, or nothing); else undefined. */
 function indexed(pointer: string, prefix: string): { index: number; rest: string } | undefined {
   if (!pointer.startsWith(prefix)) return undefined;
-  const end = pointer.indexOf('/', prefix.length);
-  const digits = end === -1 ? pointer.slice(prefix.length) : pointer.slice(prefix.length, end);
-  const rest = end === -1 ? '' : pointer.slice(end);
-  return DIGITS.test(digits) && !LINE_BREAK.test(rest) ? { index: Number(digits), rest } : undefined;
+  let end = prefix.length;
+  while (end < pointer.length && pointer.charCodeAt(end) >= 0x30 && pointer.charCodeAt(end) <= 0x39) end++;
+  if (end === prefix.length || (end < pointer.length && pointer.charCodeAt(end) !== 0x2f)) return undefined;
+  const rest = pointer.slice(end);
+  return LINE_BREAK.test(rest) ? undefined : { index: Number(pointer.slice(prefix.length, end)), rest };
 }
-const DIGITS = /^\d+$/;
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /**
