@@ -8,7 +8,18 @@ const BUILD_CODE = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'src/metadata.ts', 'test/client/openapi.d.ts', '.stryker-tmp/', 'reports/', 'test-results/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'src/metadata.ts',
+      'test/client/openapi.d.ts',
+      '.stryker-tmp/',
+      'reports/',
+      'test-results/',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
