@@ -115,7 +115,7 @@ export class DeclarationCheckPresenter {
         countsOnly: this.countsOnly(lines, declaration.unitsSold),
         current: checked.current,
         unchanged: checked.unchanged,
-        warnings: this.warningGroups(language, checked.warnings, options.lineOf),
+        warnings: this.warningGroups(language, checked.warnings, checked.warningCounts, options.lineOf),
         pending: value,
         seal: this.csrf.seal(PENDING, client.sessionId ?? '', value),
         name: options.name ?? '',
@@ -184,13 +184,20 @@ export class DeclarationCheckPresenter {
   /**
    * The warnings by kind, in the order of their first line: the first CHECK_PAGE_WARNINGS of each
    * said in full, the others counted (a file of 1,000 uncategorised materials says it 3 times, not 1,000).
-   * A form's row makes a line per unit: a warning about its material is said once.
+   * A form's row makes a line per unit: a warning about its material is said once. The warnings the
+   * check did not carry (`counts`: past the first of each code) are counted with the others.
    */
-  private warningGroups(language: Language, warnings: readonly FieldError[], lineOf: CheckPageOptions['lineOf']) {
-    const groups = new Map<string, { shown: FieldError[]; seen: Set<string> }>();
+  private warningGroups(
+    language: Language,
+    warnings: readonly FieldError[],
+    counts: ReadonlyMap<string, number>,
+    lineOf: CheckPageOptions['lineOf'],
+  ) {
+    const groups = new Map<string, { shown: FieldError[]; seen: Set<string>; omitted: number }>();
     for (const warning of warnings) {
       let group = groups.get(warning.code);
-      if (!group) groups.set(warning.code, (group = { shown: [], seen: new Set() }));
+      if (!group) groups.set(warning.code, (group = { shown: [], seen: new Set(), omitted: counts.get(warning.code) ?? 0 }));
+      group.omitted--;
       const at = lineOf ? /^\/lines\/(\d+)(\/.*)?$/.exec(warning.pointer) : null;
       const line = lineOf && at ? lineOf(Number(at[1])) : null;
       const key = line !== null ? `${line}${at![2] ?? ''}` : warning.pointer;
@@ -200,10 +207,10 @@ export class DeclarationCheckPresenter {
         group.shown.push(line !== null ? { ...warning, params: { ...warning.params, line } } : warning);
     }
     const words = MESSAGES[language].dashboardPages.check;
-    return [...groups.values()].map(({ shown, seen }) => ({
-      items: localizeErrors(language, shown),
-      more: seen.size > shown.length ? words.warningsMore(seen.size - shown.length) : null,
-    }));
+    return [...groups.values()].map(({ shown, seen, omitted }) => {
+      const more = seen.size + Math.max(0, omitted) - shown.length;
+      return { items: localizeErrors(language, shown), more: more > 0 ? words.warningsMore(more) : null };
+    });
   }
 
   private productRows(language: Language, products: PendingProduct[]) {

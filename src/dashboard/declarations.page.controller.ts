@@ -15,7 +15,13 @@ import { MAX_REPORTED_ERRORS } from '../declarations/declaration-validator.js';
 import { renderDeclarationTemplate } from '../reference/render-reference.js';
 import { uploadReport } from './upload-report.js';
 import { DeclarationsService, type SubmitOptions, type SubmitResult } from '../declarations/declarations.service.js';
-import { DeclarationCheckPresenter, keptProducts, readDeclarantName, submittedDeclaration } from './declaration-check.presenter.js';
+import {
+  CHECK_PAGE_WARNINGS,
+  DeclarationCheckPresenter,
+  keptProducts,
+  readDeclarantName,
+  submittedDeclaration,
+} from './declaration-check.presenter.js';
 import { filedMail, whoFilesNext } from './filing-confirmation.presenter.js';
 import { ProductsService } from '../products/products.service.js';
 import { CsrfProtection } from '../auth/sessions/csrf.js';
@@ -178,9 +184,13 @@ export class DeclarationsPageController {
     }
     try {
       return await FILE_CHECKS.run(async () =>
-        this.check.render(req, res, client, await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period), {
-          lineOf: null,
-        }),
+        this.check.render(
+          req,
+          res,
+          client,
+          await this.declarations.checkCsv(account, new CsvBody(file.bytes, undefined), period, { warningsPerCode: CHECK_PAGE_WARNINGS }),
+          { lineOf: null },
+        ),
       );
     } catch (error) {
       if (!(error instanceof ValidationProblem)) throw error;

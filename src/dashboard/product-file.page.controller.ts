@@ -33,7 +33,7 @@ import { readSpreadsheet, SpreadsheetRefused, type SpreadsheetFormat } from '../
 import { inSpreadsheetSlot } from '../products/spreadsheet/spreadsheet-slots.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews, type PersonError } from './dashboard-views.js';
-import { DeclarationCheckPresenter, type PendingProduct } from './declaration-check.presenter.js';
+import { CHECK_PAGE_WARNINGS, DeclarationCheckPresenter, type PendingProduct } from './declaration-check.presenter.js';
 import { field } from './form-fields.js';
 
 /** The purpose of the seal on a file's rows waiting for the column step. */
@@ -187,7 +187,7 @@ export class ProductFilePageController {
     const sheet = readProductSheet(rows, mapping, { stream, period, convention: numberConvention(language) });
     try {
       const file = this.products.productFile(sheet, period);
-      const checked = await this.declarations.check(account, file.declaration);
+      const checked = await this.declarations.check(account, file.declaration, { warningsPerCode: CHECK_PAGE_WARNINGS });
       const products: PendingProduct[] = file.products.map((p) => [
         p.reference,
         p.stream,

@@ -18,12 +18,32 @@ export const MIN_GRAMS_PER_UNIT = 0.1;
  * are those of the JSON body (`/lines/3/material`); the CSV path points them at cells.
  */
 export function declarationWarnings(declaration: ValidDeclaration, catalogue: ReferenceCatalogue): FieldError[] {
+  return warningsInBrief(declaration, catalogue, Infinity).warnings;
+}
+
+/**
+ * `declarationWarnings` as a page shows them: the first `perCode` warnings of each code, in the order of
+ * the lines, and how many there are of each code in all. The others are counted, never built (a file of
+ * 1,000 uncategorised materials makes 3 warnings, not 1,000).
+ */
+export function warningsInBrief(
+  declaration: ValidDeclaration,
+  catalogue: ReferenceCatalogue,
+  perCode: number,
+): { warnings: FieldError[]; counts: Map<string, number> } {
   // Each warning with its line's index, to put them in the order of the lines at the end.
   const warnings: { at: number; warning: FieldError }[] = [];
+  const counts = new Map<string, number>();
+  /** Counts a warning of `code`; whether it is one to build. */
+  const kept = (code: string) => {
+    const count = (counts.get(code) ?? 0) + 1;
+    counts.set(code, count);
+    return count <= perCode;
+  };
   // The suggestions for each material typed, per stream, worked out once per request.
   const suggestions = new Map<string, Map<string, readonly Names[]>>();
   declaration.lines.forEach((line, index) => {
-    if (line.materialCode !== null) return;
+    if (line.materialCode !== null || !kept('material_uncategorised')) return;
     const stream = factsOf(catalogue, line.stream);
     let suggestedFor = suggestions.get(line.stream);
     if (!suggestedFor) suggestions.set(line.stream, (suggestedFor = new Map()));
@@ -71,7 +91,7 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
       const kg = Number(line.quantity);
       if (count === undefined || count <= 0 || kg <= 0) return;
       const grams = (kg * 1000) / count;
-      if (grams >= MIN_GRAMS_PER_UNIT) return;
+      if (grams >= MIN_GRAMS_PER_UNIT || !kept('quantity_maybe_tonnes')) return;
       warnings.push({
         at: index,
         warning: {
@@ -83,7 +103,7 @@ export function declarationWarnings(declaration: ValidDeclaration, catalogue: Re
       });
     });
   // Stable: a line's material warning before its quantity's, as before.
-  return warnings.sort((a, b) => a.at - b.at).map(({ warning }) => warning);
+  return { warnings: warnings.sort((a, b) => a.at - b.at).map(({ warning }) => warning), counts };
 }
 
 type Names = { fr: string; en: string };

@@ -22,7 +22,7 @@ import type { Page } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
 import { type Claim, IdempotencyStore, parseIdempotencyKey } from './idempotency-store.js';
 import { receiptFor } from './receipt.js';
-import { declarationWarnings } from './declaration-warnings.js';
+import { declarationWarnings, warningsInBrief } from './declaration-warnings.js';
 import { isUuid } from '../common/uuid.js';
 import { actorColumns } from '../audit/audit-trail.js';
 import type { Actor } from '../caller/actor.js';
@@ -48,11 +48,19 @@ export type SubmitResult = {
 
 const RECEIPT_CONSTRAINT = 'uq_declarations_receipt';
 
+/** How `check` and `checkCsv` answer. */
+export interface CheckOptions {
+  /** Warnings of each code built at most, the others only counted: what a page shows. Default: all. */
+  warningsPerCode?: number;
+}
+
 /** A declaration checked before it is filed (the dashboard's check page): valid, nothing stored. */
 export interface CheckedDeclaration {
   declaration: ValidDeclaration;
-  /** As `submit` would answer them (a CSV file's point at its cells). */
+  /** As `submit` would answer them (a CSV file's point at its cells); with `warningsPerCode`, the first of each code only. */
   warnings: FieldError[];
+  /** How many warnings of each code there are, those not in `warnings` included. */
+  warningCounts: Map<string, number>;
   /** Exact sums per stream and unit that adds up across materials (kg), as the stored record would give them. */
   totals: { stream: string; unit: string; quantity: string }[];
   /** The revision in force for the period, which filing this would replace; null for the first. */
@@ -172,10 +180,11 @@ export class DeclarationsService {
    * The dashboard's check step: the declaration judged by exactly the rules of `submit`, with its
    * warnings, totals and the revision it would replace; nothing is stored. Problems throw as `submit`'s.
    */
-  async check(account: Account, body: unknown): Promise<CheckedDeclaration> {
+  async check(account: Account, body: unknown, options: CheckOptions = {}): Promise<CheckedDeclaration> {
     const result = this.validate(account, body);
     if (!result.ok) throw validationProblem(result.errors, result.total);
-    return this.checked(account, result.declaration, declarationWarnings(result.declaration, this.catalogue));
+    const { warnings, counts } = warningsInBrief(result.declaration, this.catalogue, options.warningsPerCode ?? Infinity);
+    return this.checked(account, result.declaration, warnings, counts);
   }
 
   /** The revisions of a half-year, newest first (at most 100), without their lines: what a declaration's page lists. */
@@ -184,17 +193,28 @@ export class DeclarationsService {
   }
 
   /** `check` for a CSV file, its problems and warnings pointed at the file's cells (as `submitCsv`). */
-  async checkCsv(account: Account, csv: DeclarationFile, period: string | undefined): Promise<CheckedDeclaration> {
+  async checkCsv(
+    account: Account,
+    csv: DeclarationFile,
+    period: string | undefined,
+    options: CheckOptions = {},
+  ): Promise<CheckedDeclaration> {
     const sheet = readDeclarationCsv(csv, period, MAX_LINES);
     const result = this.validate(account, sheet.body);
     if (sheet.errors.length > 0 || !result.ok) {
       const errors = pointAtCells(sheet, result.ok ? [] : result.errors);
       throw validationProblem(errors.slice(0, MAX_REPORTED_ERRORS), errors.length);
     }
-    return this.checked(account, result.declaration, pointAtCells(sheet, declarationWarnings(result.declaration, this.catalogue)));
+    const { warnings, counts } = warningsInBrief(result.declaration, this.catalogue, options.warningsPerCode ?? Infinity);
+    return this.checked(account, result.declaration, pointAtCells(sheet, warnings), counts);
   }
 
-  private async checked(account: Account, declaration: ValidDeclaration, warnings: FieldError[]): Promise<CheckedDeclaration> {
+  private async checked(
+    account: Account,
+    declaration: ValidDeclaration,
+    warnings: FieldError[],
+    warningCounts: Map<string, number>,
+  ): Promise<CheckedDeclaration> {
     const [current] = await this.repository.listPage({
       clientId: account.clientId,
       mode: 'live',
@@ -208,6 +228,7 @@ export class DeclarationsService {
     return {
       declaration,
       warnings,
+      warningCounts,
       totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
       current: current ?? null,
       unchanged:
