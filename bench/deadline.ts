@@ -75,6 +75,8 @@ const THINK_MS = Number(process.env.BENCH_DEADLINE_THINK_MS || 1000);
 const ERPS = FLOORS_ONLY ? 0 : Number(process.env.BENCH_DEADLINE_ERPS || 200);
 const ERP_RATE = Number(process.env.BENCH_DEADLINE_ERP_RATE || 10);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Extra node flags for the measured service (diagnosis, as in run.ts: e.g. "--max-semi-space-size=16"). */
+const EXTRA_NODE_ARGS = (process.env.BENCH_MAIN_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
 const DOCKERFILE = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
 const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
@@ -591,7 +593,7 @@ export async function runDeadline(): Promise<void> {
     await monitor.query(`VACUUM ANALYZE`).catch(() => {});
 
     // ---- main.js as a user starts it, behind a proxy on loopback ----
-    const nodeArgs = ['--import', COUNTER, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : [])];
+    const nodeArgs = ['--import', COUNTER, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`] : []), ...EXTRA_NODE_ARGS];
     // The floors' uploads are more than a client's writes a minute: they run on a process of their own with the client's limits raised.
     const raised: Record<string, string> = { RATE_LIMIT_CLIENT_PER_MINUTE: '100000', RATE_LIMIT_CLIENT_WRITES_PER_MINUTE: '100000' };
     const service = await start(MAIN, { DATABASE_URL: databaseUrl, TRUST_PROXY: 'loopback', ...(FLOORS_ONLY ? raised : {}) }, nodeArgs);
