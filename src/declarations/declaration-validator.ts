@@ -122,6 +122,7 @@ export class DeclarationValidator {
     const unitsSold = this.checkUnitsSold(body.units_sold, lines, period, context, fail);
 
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
+    let hash: string | undefined;
     return {
       ok: true,
       declaration: {
@@ -129,7 +130,10 @@ export class DeclarationValidator {
         catalogueVersion: this.catalogue.catalogueVersion,
         lines: lines!,
         unitsSold: unitsSold!,
-        contentHash: contentHash(lines!, unitsSold!),
+        // Worked out when first read: a filing reads it, a check page does not.
+        get contentHash() {
+          return (hash ??= contentHash(lines!, unitsSold!));
+        },
       },
     };
   }
