@@ -106,10 +106,10 @@ export class DeclarationCheckPresenter {
               return { ...l, material: category !== null && l.material === l.materialCode ? category : l.material, category };
             }),
         lineCount: lines.length,
-        summary: summary?.rows.slice(0, CHECK_PAGE_LINES) ?? null,
-        summaryLead: summary ? m.check.summaryLead(lines.length, summary.rows.length) : null,
-        summaryCaption: summary ? m.check.summaryCaption(summary.rows.length) : null,
-        summaryMore: summary && summary.rows.length > CHECK_PAGE_LINES ? m.check.summaryMore(CHECK_PAGE_LINES, summary.rows.length) : null,
+        summary: summary?.rows ?? null,
+        summaryLead: summary ? m.check.summaryLead(lines.length, summary.count) : null,
+        summaryCaption: summary ? m.check.summaryCaption(summary.count) : null,
+        summaryMore: summary && summary.count > CHECK_PAGE_LINES ? m.check.summaryMore(CHECK_PAGE_LINES, summary.count) : null,
         totals: checked.totals,
         unitsSold: declaration.unitsSold,
         countsOnly: this.countsOnly(lines, declaration.unitsSold),
@@ -151,7 +151,8 @@ export class DeclarationCheckPresenter {
 
   /**
    * A long declaration as a person reads it: one row per stream and material (in the order of their
-   * first line), its mass and its counts side by side, never added up, with the number of lines.
+   * first line), its mass and its counts side by side, never added up, with the number of lines. Only
+   * the first CHECK_PAGE_LINES rows are shown: the others are counted, not built.
    */
   private summary(language: Language, lines: CheckedDeclaration['declaration']['lines']) {
     type Row = {
@@ -161,24 +162,26 @@ export class DeclarationCheckPresenter {
       mass: string[];
       counts: string[];
       lines: number;
-      shown: boolean;
     };
     const rows = new Map<string, Row>();
+    const hidden = new Set<string>();
     for (const line of lines) {
       const key = `${line.stream}\u0000${line.materialCode ?? line.material}`;
       let row = rows.get(key);
       if (!row) {
+        if (rows.size === CHECK_PAGE_LINES) {
+          hidden.add(key);
+          continue;
+        }
         const category = line.materialCode ? (this.catalogue.categoryName(line.stream, line.materialCode)?.[language] ?? null) : null;
         const material = category !== null && line.material === line.materialCode ? category : line.material;
-        row = { stream: line.stream, material, category, mass: [], counts: [], lines: 0, shown: rows.size < CHECK_PAGE_LINES };
+        row = { stream: line.stream, material, category, mass: [], counts: [], lines: 0 };
         rows.set(key, row);
       }
       row.lines++;
-      // Only a summary's first rows are shown: the others are counted, not formatted.
-      if (!row.shown) continue;
       (this.catalogue.addsAcrossMaterials(line.unit) ? row.mass : row.counts).push(formatQuantity(language, line.quantity, line.unit));
     }
-    return { rows: [...rows.values()] };
+    return { rows: [...rows.values()], count: rows.size + hidden.size };
   }
 
   /**

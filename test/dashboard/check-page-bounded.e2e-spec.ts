@@ -68,7 +68,11 @@ describe('a 1,000-line upload to its check page', () => {
       expect(main).toMatch(
         /Matériau 0001<\/td><td[^>]*>[^<]*<\/td><td[^>]*>100\s?kg<\/td><td[^>]*>1[\s,]?000\s?UVC<\/td><td[^>]*>2<\/td>/u,
       );
-      expect(main).toContain('id="lines-more"');
+      // The materials past the rows shown are counted all the same: 500 in the lead and in the note under the table.
+      expect(/<p id="lines-summary">([^<]*)<\/p>/.exec(main)![1]).toMatch(/\b500\b/);
+      const linesMore = /<p id="lines-more"[^>]*>([^<]*)<\/p>/.exec(main)![1]!;
+      expect(linesMore).toMatch(/\b500\b/);
+      expect(linesMore).toContain(String(CHECK_PAGE_LINES));
       expect(main).toContain(download);
 
       // The warnings: the uncategorised materials said CHECK_PAGE_WARNINGS times, the others counted.
