@@ -6,8 +6,7 @@
 import { CsvBody } from '../common/http/request-body.js';
 import { type FieldError, ValidationProblem } from '../common/problem/problem.js';
 import { fieldMessage, fieldPosition } from '../i18n/field-messages.js';
-import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import type { ReferenceDocuments, Stream } from '../reference/reference-documents.js';
+import { catalogueOf, householdPackaging } from '../reference/test-support.js';
 import { pointAtCells, readDeclarationCsv } from './csv/declaration-csv.js';
 import { type DeclarantContext, DeclarationValidator } from './declaration-validator.js';
 
@@ -15,49 +14,35 @@ const material = (code: string, fr: string, en: string) => ({ code, name: { fr, 
 
 // A small catalogue of its own (the published data moves): EMB asks a count (uvc) with each mass
 // (kg) and retired a category; CHR ended on 30 June 2026, replaced by EPRO.
-const catalogue = new ReferenceCatalogue({
-  pricing: { plans: [] },
-  streams: {
-    catalogue_version: 2,
-    units: [
-      { code: 'kg', kind: 'mass', name: { fr: 'kilogramme', en: 'kilogram' }, decimals: 3 },
-      { code: 'uvc', kind: 'count', name: { fr: 'unité de vente consommateur (UVC)', en: 'consumer sales unit (CSU)' }, decimals: 0 },
-    ],
-    streams: [
-      {
-        code: 'EMB',
-        name: { fr: 'Emballages ménagers', en: 'Household packaging' },
-        declarable_from: '2022-01-01',
-        declarable_until: null,
-        replaced_by: null,
-        units: ['kg', 'uvc'],
-        unit_requirements: [{ unit: 'kg', requires: 'uvc' }],
-        materials: [material('glass', 'Verre', 'Glass'), material('pet_tray', 'Barquettes en PET', 'PET trays')],
-        retired_materials: [
-          {
-            code: 'plastic_pet',
-            name: { fr: 'Plastique PET', en: 'PET plastic' },
-            retired_in_catalogue_version: 2,
-            replaced_by: ['pet_tray'],
-          },
-          // A replacement the catalogue does not name (the reference build refuses it): said by its code.
-          { code: 'plastic_pe', name: { fr: 'Plastique PE', en: 'PE plastic' }, retired_in_catalogue_version: 2, replaced_by: ['pe_gone'] },
-        ],
-      },
-      {
-        code: 'CHR',
-        name: { fr: 'Emballages de la restauration', en: 'Food-service (restaurant) packaging' },
-        declarable_from: '2023-01-01',
-        declarable_until: '2026-06-30',
-        replaced_by: 'EPRO',
-        units: ['kg'],
-        unit_requirements: [],
-        materials: [material('glass', 'Verre', 'Glass')],
-        retired_materials: [],
-      },
-    ] as unknown as Stream[],
-  },
-} as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
+const catalogue = catalogueOf(
+  [
+    householdPackaging({
+      materials: [material('glass', 'Verre', 'Glass'), material('pet_tray', 'Barquettes en PET', 'PET trays')],
+      retired_materials: [
+        {
+          code: 'plastic_pet',
+          name: { fr: 'Plastique PET', en: 'PET plastic' },
+          retired_in_catalogue_version: 2,
+          replaced_by: ['pet_tray'],
+        },
+        // A replacement the catalogue does not name (the reference build refuses it): said by its code.
+        { code: 'plastic_pe', name: { fr: 'Plastique PE', en: 'PE plastic' }, retired_in_catalogue_version: 2, replaced_by: ['pe_gone'] },
+      ],
+    }),
+    {
+      code: 'CHR',
+      name: { fr: 'Emballages de la restauration', en: 'Food-service (restaurant) packaging' },
+      declarable_from: '2023-01-01',
+      declarable_until: '2026-06-30',
+      replaced_by: 'EPRO',
+      units: ['kg'],
+      unit_requirements: [],
+      materials: [material('glass', 'Verre', 'Glass')],
+      retired_materials: [],
+    },
+  ],
+  2,
+);
 
 const validator = new DeclarationValidator(catalogue);
 const context: DeclarantContext = { confirmedStreams: ['EMB'], today: '2026-09-15' };

@@ -1,35 +1,16 @@
-import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
-import type { ReferenceDocuments, Stream } from '../reference/reference-documents.js';
+import { catalogueOf, householdPackaging } from '../reference/test-support.js';
 import { declarationWarnings, warningsInBrief } from './declaration-warnings.js';
 import { DeclarationValidator, type ValidDeclaration } from './declaration-validator.js';
 
 // Household packaging only, two categories: a count (uvc) goes with each mass (kg).
-const catalogue = new ReferenceCatalogue({
-  pricing: { plans: [] },
-  streams: {
-    catalogue_version: 1,
-    units: [
-      { code: 'kg', kind: 'mass', name: { fr: 'kilogramme', en: 'kilogram' }, decimals: 3 },
-      { code: 'uvc', kind: 'count', name: { fr: 'unité de vente consommateur (UVC)', en: 'consumer sales unit (CSU)' }, decimals: 0 },
+const catalogue = catalogueOf([
+  householdPackaging({
+    materials: [
+      { code: 'glass', name: { fr: 'Verre', en: 'Glass' }, verification: 'secondary_source' },
+      { code: 'paper_card', name: { fr: 'Papier-carton', en: 'Paper and board' }, verification: 'secondary_source' },
     ],
-    streams: [
-      {
-        code: 'EMB',
-        name: { fr: 'Emballages ménagers', en: 'Household packaging' },
-        declarable_from: '2022-01-01',
-        declarable_until: null,
-        replaced_by: null,
-        units: ['kg', 'uvc'],
-        unit_requirements: [{ unit: 'kg', requires: 'uvc' }],
-        materials: [
-          { code: 'glass', name: { fr: 'Verre', en: 'Glass' }, verification: 'secondary_source' },
-          { code: 'paper_card', name: { fr: 'Papier-carton', en: 'Paper and board' }, verification: 'secondary_source' },
-        ],
-        retired_materials: [],
-      },
-    ] as unknown as Stream[],
-  },
-} as unknown as Pick<ReferenceDocuments, 'pricing' | 'streams'>);
+  }),
+]);
 
 /** Nine materials, seven in no category, and every third one's mass reads as tonnes (0.001 kg for 1,000 units): interleaved. */
 function declaration(): ValidDeclaration {
