@@ -183,8 +183,7 @@ export class DeclarationsService {
   async check(account: Account, body: unknown, options: CheckOptions = {}): Promise<CheckedDeclaration> {
     const result = this.validate(account, body);
     if (!result.ok) throw validationProblem(result.errors, result.total);
-    const { warnings, counts } = warningsInBrief(result.declaration, this.catalogue, options.warningsPerCode ?? Infinity);
-    return this.checked(account, result.declaration, warnings, counts);
+    return this.checked(account, result.declaration, options);
   }
 
   /** The revisions of a half-year, newest first (at most 100), without their lines: what a declaration's page lists. */
@@ -205,16 +204,17 @@ export class DeclarationsService {
       const errors = pointAtCells(sheet, result.ok ? [] : result.errors);
       throw validationProblem(errors.slice(0, MAX_REPORTED_ERRORS), errors.length);
     }
-    const { warnings, counts } = warningsInBrief(result.declaration, this.catalogue, options.warningsPerCode ?? Infinity);
-    return this.checked(account, result.declaration, pointAtCells(sheet, warnings), counts);
+    return this.checked(account, result.declaration, options, (warnings) => pointAtCells(sheet, warnings));
   }
 
+  /** A valid declaration as the check page shows it; `point` takes its warnings' pointers to where the person put the values. */
   private async checked(
     account: Account,
     declaration: ValidDeclaration,
-    warnings: FieldError[],
-    warningCounts: Map<string, number>,
+    options: CheckOptions,
+    point: (warnings: FieldError[]) => FieldError[] = (warnings) => warnings,
   ): Promise<CheckedDeclaration> {
+    const { warnings, counts } = warningsInBrief(declaration, this.catalogue, options.warningsPerCode ?? Infinity);
     const [current] = await this.repository.listPage({
       clientId: account.clientId,
       mode: 'live',
@@ -227,8 +227,8 @@ export class DeclarationsService {
       : undefined;
     return {
       declaration,
-      warnings,
-      warningCounts,
+      warnings: point(warnings),
+      warningCounts: counts,
       totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
       current: current ?? null,
       unchanged:
