@@ -20,6 +20,7 @@ import { DeclarationUnitsSold1797700000000 } from './1797700000000-declaration-u
 import { ProductFileColumns1797710000000 } from './1797710000000-product-file-columns.js';
 import { OperatorConsole1797730000001 } from './1797730000001-operator-console.js';
 import { LanguageCodes1797760000001 } from './1797760000001-language-codes.js';
+import { DeclarationIdentityHash1797800000000 } from './1797800000000-declaration-identity-hash.js';
 
 /** Every migration, in order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS: Function[] = [
@@ -45,4 +46,5 @@ export const MIGRATIONS: Function[] = [
   ProductFileColumns1797710000000,
   OperatorConsole1797730000001,
   LanguageCodes1797760000001,
+  DeclarationIdentityHash1797800000000,
 ];

@@ -46,18 +46,25 @@ export class PreparedStatements implements OnModuleInit {
   }
 
   /**
-   * `statement` with `values`, then `then` (e.g. `COMMIT`), in one round trip: the simple-protocol query
-   * `EXECUTE <statement>(<values>); <then>`, which runs the plan this connection prepared for
-   * `statement` (the values as quoted literals, which PostgreSQL reads as it reads a parameter's text).
-   * Undefined, with nothing sent, if the connection has not prepared it yet (or on PGlite).
+   * `statement` with `values` between other statements (e.g. `START TRANSACTION` … `COMMIT`), in one round
+   * trip: the simple-protocol query `<before>; EXECUTE <statement>(<values>); <after>`, which runs the plan
+   * this connection prepared for `statement` (the values as quoted literals, which PostgreSQL reads as it
+   * reads a parameter's text); its rows. An error stops the query at the statement that failed. Undefined,
+   * with nothing sent, if the connection has not prepared it yet (or on PGlite).
    */
-  async executeThen<T>(connection: pg.PoolClient, statement: Statement, values: unknown[], then: string): Promise<T[] | undefined> {
+  async executeWithin<T>(
+    connection: pg.PoolClient,
+    statement: Statement,
+    values: unknown[],
+    around: { before: string[]; after: string[] },
+  ): Promise<T[] | undefined> {
     const prepared = (connection as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
     if (!this.named || prepared?.[statement.name] !== statement.text) return undefined;
-    const [result] = (await connection.query(
-      `EXECUTE ${escapeIdentifier(statement.name)}(${values.map(parameterLiteral).join(', ')}); ${then}`,
-    )) as unknown as pg.QueryResult[];
-    return result!.rows as T[];
+    const execute = `EXECUTE ${escapeIdentifier(statement.name)}(${values.map(parameterLiteral).join(', ')})`;
+    const results = (await connection.query([...around.before, execute, ...around.after].join('; '))) as unknown as
+      pg.QueryResult | pg.QueryResult[];
+    // `pg` answers a list of results for several statements, the result alone for one.
+    return (Array.isArray(results) ? results[around.before.length]! : results).rows as T[];
   }
 }
 

@@ -79,6 +79,7 @@ describe('DeclarationValidator', () => {
         period: '2025-S1',
         catalogueVersion: 1,
         contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        identityHash: expect.stringMatching(/^[0-9a-f]{64}$/),
         lines: [
           { stream: 'EMB', material: 'glass', materialCode: 'glass', unit: 'kg', quantity: '1200' },
           { stream: 'EMB', material: 'Custom foil', materialCode: null, unit: 'kg', quantity: '0.125' },

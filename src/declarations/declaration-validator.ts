@@ -49,6 +49,8 @@ export interface ValidDeclaration {
   unitsSold: ValidUnitsSold[];
   /** SHA-256 of the canonical lines and units sold, independent of their order: equal hashes = identical content. */
   contentHash: string;
+  /** `declarationIdentity` of its lines and units sold: equal for the same figures however written. */
+  identityHash: string;
 }
 
 /** The consumer sales units of one stream, as stated. */
@@ -123,6 +125,7 @@ export class DeclarationValidator {
 
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), total: errors.length };
     let hash: string | undefined;
+    let identity: string | undefined;
     return {
       ok: true,
       declaration: {
@@ -133,6 +136,9 @@ export class DeclarationValidator {
         // Worked out when first read: a filing reads it, a check page does not.
         get contentHash() {
           return (hash ??= contentHash(lines!, unitsSold!));
+        },
+        get identityHash() {
+          return (identity ??= declarationIdentity(lines!, unitsSold!));
         },
       },
     };

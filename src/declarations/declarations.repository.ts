@@ -18,6 +18,7 @@ import type {
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import type { TokenMode } from '../common/token-format.js';
 import { AUDIT_ENTRY_INSERT } from '../audit/audit-trail.js';
+import { receiptAround } from './receipt.js';
 
 /** Whose data a client query reaches: one client, in one mode (its live data or its sandbox). */
 export interface DataScope {
@@ -47,14 +48,14 @@ export interface CurrentDeclarationRow {
   streams: string[];
 }
 
-export interface NewDeclaration {
+/** What a new revision declares, and who files it: everything of it but its place among the period's revisions. */
+export interface NewContent {
   clientId: string;
   mode: TokenMode;
   period: string;
-  revision: number;
-  supersedes: string | null;
-  receipt: string;
   contentHash: string;
+  /** `declarationIdentity` of its lines and units sold: what `file` compares with the revision in force. */
+  identityHash: string;
   catalogueVersion: number;
   submitter: Submitter;
   /** The person who declared it in the dashboard, by the full name typed next to the statement; null through the API. */
@@ -63,17 +64,19 @@ export interface NewDeclaration {
   unitsSold: UnitsSold[];
 }
 
-/**
- * The last statement of a period's transaction sent with its COMMIT in one round trip, for a revision
- * that nothing else is written with: `insert`, run by EXECUTE of the plan the connection prepared for
- * it (PreparedStatements.executeThen; the first time on a connection, the insert and then COMMIT).
- * The revision it supersedes is the one read under the lock, or nothing is stored:
- * ck_declarations_supersedes_previous refuses a revision n > 1 that supersedes nothing, and the
- * partial unique index a second current revision. An error skips the COMMIT (the transaction is rolled back).
- */
-export interface LastWrite {
-  insertAndCommit(declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord>;
+/** A new revision with its place among the period's revisions, as read under the period lock (`insert`). */
+export interface NewDeclaration extends NewContent {
+  revision: number;
+  supersedes: string | null;
+  receipt: string;
 }
+
+/**
+ * What `file` did: stored a new revision (`stored`), or found the same figures in force and wrote
+ * nothing (`unchanged`, the revision in force); undefined when the revision in force was filed before
+ * identities were stored, which `file` cannot compare (the caller compares their lines under the lock).
+ */
+export type Filed = { stored: boolean; record: DeclarationRecord } | undefined;
 
 /** The `submitted_by` JSON the insert stores; a token's prefix is added there from its row. */
 function submittedByJson(submitter: Submitter): string {
@@ -183,39 +186,96 @@ const CURRENT_RECORD: Statement = { name: 'declarations.current-record', text: c
 const PERIOD = /^\d{4}-S[12]$/;
 
 /**
- * See `insert`. The lines go as arrays whatever their number (up to 1000): one statement, not 7000
- * parameters; they do not come back (the record's are those sent: `insertedRecord`), their totals do. The revision in force ($4) is superseded by the same statement, before the new row is
- * inserted: `supersedes` is read from the UPDATE's result, so PostgreSQL runs it first, and the new
- * current row then meets no other current one in the partial unique index.
+ * The statements that start a READ COMMITTED transaction and take the advisory lock of (client, period),
+ * to send with the statements that follow in one simple-protocol query: the lock key a number computed
+ * here, the period and mode checked against their only forms (they go into the SQL text).
  */
-const INSERT: Statement = {
-  name: 'declarations.insert',
-  text: `WITH superseded AS (
-           UPDATE declarations SET status = 'superseded' WHERE id = $4::uuid AND status = 'current' RETURNING id
+function lockedTransaction(scope: DataScope, period: string): string[] {
+  if (!PERIOD.test(period) || !['live', 'test'].includes(scope.mode)) throw new Error(`not a period or mode: ${period} ${scope.mode}`);
+  return [
+    'START TRANSACTION ISOLATION LEVEL READ COMMITTED',
+    `SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)})`,
+  ];
+}
+
+/** A row `FILE` answers: the new record without its lines (`stored`), the revision in force (`unchanged`), or none (`undecided`). */
+interface FileRow {
+  outcome: 'stored' | 'unchanged' | 'undecided';
+  record: Omit<DeclarationRecord, 'lines'> & Partial<Pick<DeclarationRecord, 'lines'>>;
+}
+
+/**
+ * The statements that write a revision, after `WITH`: the revision in force (`supersedes`, SQL) superseded,
+ * the new current revision inserted (its `revision` and `receipt`, SQL) with its lines and its
+ * `declaration.submitted` entry in the audit trail, each only `when` (SQL) holds. Their parameters are
+ * `contentValues`' ($1–$18). The lines go as arrays whatever their number (up to 1000): one statement,
+ * not 7000 parameters; they do not come back (the record's are those sent: `insertedRecord`), their
+ * totals do. `supersedes` is read from the UPDATE's result, so PostgreSQL runs it before the insert, and
+ * the new current row then meets no other current one in the partial unique index.
+ */
+const writeRevision = (place: { supersedes: string; revision: string; receipt: string }, when: string) => `superseded AS (
+           UPDATE declarations SET status = 'superseded' WHERE id = ${place.supersedes} AND status = 'current' AND ${when} RETURNING id
          ), declaration AS (
-           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, catalogue_version, mode, submitted_by, declared_by_name, units_sold)
-           VALUES ($1, $2, $3, 'current', (SELECT id FROM superseded), clock_timestamp(), $5, $6, $12, $13,
-                   CASE WHEN $14::jsonb->>'type' = 'token'
-                        THEN $14::jsonb || jsonb_build_object('token_prefix',
-                               (SELECT t.prefix FROM client_tokens t WHERE t.id = ($14::jsonb->>'token_id')::uuid AND t.client_id = $1))
-                        ELSE $14::jsonb END, $15, $16::jsonb)
+           INSERT INTO declarations (client_id, period, revision, status, supersedes, submitted_at, receipt, content_hash, identity_hash, catalogue_version, mode, submitted_by, declared_by_name, units_sold)
+           SELECT $1, $2, ${place.revision}, 'current', (SELECT id FROM superseded), clock_timestamp(), ${place.receipt}, $4, $5, $6, $3,
+                  CASE WHEN $7::jsonb->>'type' = 'token'
+                       THEN $7::jsonb || jsonb_build_object('token_prefix',
+                              (SELECT t.prefix FROM client_tokens t WHERE t.id = ($7::jsonb->>'token_id')::uuid AND t.client_id = $1))
+                       ELSE $7::jsonb END, $8, $9::jsonb
+            WHERE ${when}
            RETURNING *
          ), line AS (
            INSERT INTO declaration_lines (declaration_id, position, stream, material, material_code, unit, quantity)
            SELECT declaration.id, l.position - 1, l.stream, l.material, l.material_code, l.unit, l.quantity
-             FROM declaration, unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[])
+             FROM declaration, unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::numeric[])
                   WITH ORDINALITY AS l (stream, material, material_code, unit, quantity, position)
            RETURNING stream, unit, quantity
          ), audit AS (
            ${AUDIT_ENTRY_INSERT}
-           SELECT $17, $18::uuid, coalesce($19, 'token ' || coalesce(declaration.submitted_by->>'token_prefix', declaration.submitted_by->>'token_id')),
+           SELECT $15, $16::uuid, coalesce($17, 'token ' || coalesce(declaration.submitted_by->>'token_prefix', declaration.submitted_by->>'token_id')),
                   'declaration.submitted', 'declaration', declaration.id::text, declaration.client_id,
                   jsonb_build_object('period', declaration.period, 'revision', declaration.revision, 'receipt', declaration.receipt,
                                      'submitted_by', ${SUBMITTED_BY('declaration.')}, 'mode', declaration.mode),
-                  $20
+                  $18
              FROM declaration
-         )
+         )`;
+
+/** See `insert`: the revision, the one it supersedes and the receipt as read under the lock ($19–$21). */
+const INSERT: Statement = {
+  name: 'declarations.insert',
+  text: `WITH ${writeRevision({ supersedes: '$20::uuid', revision: '$19', receipt: '$21' }, 'true')}
          SELECT ${declarationRecord(['totals', RECORD_TOTALS('line')])} FROM declaration`,
+};
+
+/**
+ * See `file`: the revision in force read by the statement itself, compared by its identity, then the next
+ * revision written when the figures differ (its receipt $19 || revision || $20). It answers one row:
+ * `outcome` `stored` with the new record (its totals, not its lines), `unchanged` with the revision in
+ * force (its lines and totals), or `undecided` (no identity stored with the revision in force: nothing written, no record).
+ */
+const FILE: Statement = {
+  name: 'declarations.file',
+  text: `WITH current AS (
+           SELECT * FROM declarations WHERE client_id = $1 AND mode = $3 AND period = $2 AND status = 'current'
+         ), decision AS (
+           SELECT coalesce((SELECT CASE WHEN identity_hash IS NULL THEN 'undecided' WHEN identity_hash = $5 THEN 'unchanged' END FROM current),
+                           'stored') AS outcome
+         ), ${writeRevision(
+           {
+             supersedes: '(SELECT id FROM current)',
+             revision: 'coalesce((SELECT revision FROM current), 0) + 1',
+             receipt: '$19 || (coalesce((SELECT revision FROM current), 0) + 1) || $20',
+           },
+           `(SELECT outcome FROM decision) = 'stored'`,
+         )}, current_line AS (
+           SELECT l.* FROM declaration_lines l JOIN current ON current.id = l.declaration_id
+         )
+         SELECT 'stored' AS outcome, ${declarationRecord(['totals', RECORD_TOTALS('line')])} FROM declaration
+         UNION ALL
+         SELECT decision.outcome,
+                (SELECT ${declarationRecord(['lines', RECORD_LINES('current_line')], ['totals', RECORD_TOTALS('current_line')])}
+                   FROM current WHERE decision.outcome = 'unchanged')
+           FROM decision WHERE decision.outcome <> 'stored'`,
 };
 
 /**
@@ -231,25 +291,23 @@ function insertedRecord({ totals, ...row }: Omit<DeclarationRecord, 'lines'>, li
   return { ...row, lines: stored, totals };
 }
 
-/** The values of `INSERT`'s placeholders. */
-function insertValues(declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): unknown[] {
+/** The values of `writeRevision`'s placeholders ($1–$18). */
+function contentValues(declaration: NewContent, lines: ValidLine[], audit: AuditedBy): unknown[] {
   return [
     declaration.clientId,
     declaration.period,
-    declaration.revision,
-    declaration.supersedes,
-    declaration.receipt,
+    declaration.mode,
     declaration.contentHash,
+    declaration.identityHash,
+    declaration.catalogueVersion,
+    submittedByJson(declaration.submitter),
+    declaration.declaredByName,
+    JSON.stringify(declaration.unitsSold),
     lines.map((l) => l.stream),
     lines.map((l) => l.material),
     lines.map((l) => l.materialCode),
     lines.map((l) => l.unit),
     lines.map((l) => l.quantity),
-    declaration.catalogueVersion,
-    declaration.mode,
-    submittedByJson(declaration.submitter),
-    declaration.declaredByName,
-    JSON.stringify(declaration.unitsSold),
     audit.actorType,
     audit.operatorId,
     audit.actorName,
@@ -298,40 +356,62 @@ export class DeclarationsRepository {
    * COMMITTED: each statement after the lock sees what the previous holder committed. The
    * transaction starts, takes the lock and reads the revision in force in one round trip: a
    * simple-protocol query of three statements (each with a snapshot of its own, the read's taken once
-   * the lock is held), hence its values as literals: the lock key a number computed here, the client
-   * id escaped by `pg`, the period and mode checked against their only forms.
+   * the lock is held), hence its values as literals (`lockedTransaction`; the client id escaped by `pg`).
    */
   async withPeriodLock<T>(
     scope: DataScope,
     period: string,
-    work: (manager: EntityManager, current: DeclarationRecord | undefined, lastly: LastWrite) => Promise<T>,
+    work: (manager: EntityManager, current: DeclarationRecord | undefined) => Promise<T>,
   ): Promise<T> {
-    if (!PERIOD.test(period) || !['live', 'test'].includes(scope.mode)) throw new Error(`not a period or mode: ${period} ${scope.mode}`);
     const runner = this.dataSource.createQueryRunner();
     const connection = (await runner.connect()) as pg.PoolClient;
-    let committed = false;
-    const lastly: LastWrite = {
-      insertAndCommit: async (declaration, lines, audit) => {
-        const rows = await this.statements.executeThen<{ record: Omit<DeclarationRecord, 'lines'> }>(
-          connection,
-          INSERT,
-          insertValues(declaration, lines, audit),
-          'COMMIT',
-        );
-        if (rows === undefined) return this.insert(runner.manager, declaration, lines, audit);
-        committed = true;
-        return this.additive(insertedRecord(rows[0]!.record, lines));
-      },
-    };
     try {
       const results = (await connection.query(
-        `START TRANSACTION ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${periodLockKey(scope.clientId, period, scope.mode)}); ` +
-          currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`),
+        [...lockedTransaction(scope, period), currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`)].join(
+          '; ',
+        ),
       )) as unknown as pg.QueryResult<{ record: DeclarationRecord }>[];
       const [row] = results.at(-1)!.rows;
-      const result = await work(runner.manager, row && this.additive(row.record), lastly);
-      if (!committed) await runner.query('COMMIT');
+      const result = await work(runner.manager, row && this.additive(row.record));
+      await runner.query('COMMIT');
       return result;
+    } catch (error) {
+      await runner.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * Files a revision that nothing else is written with: under the period's lock (as `withPeriodLock`),
+   * one statement reads the revision in force and, unless it declares the same figures (its stored
+   * identity), supersedes it and inserts the next revision with its lines and audit entry (`FILE`). On a
+   * connection that has prepared the statement, in ONE round trip: `START TRANSACTION …; SELECT
+   * pg_advisory_xact_lock(…); EXECUTE "declarations.file"(…); COMMIT` as one simple-protocol query
+   * (PreparedStatements.executeWithin; the statement after the lock has a snapshot of its own, so it sees
+   * what the lock's previous holder committed). Otherwise (the first time on a connection, and on PGlite)
+   * the same in three. An error stops the query where it is and the transaction is rolled back; the
+   * answer is sent by the caller after the COMMIT answered. Undefined, with nothing written, when the
+   * revision in force has no identity stored (filed before it was): the caller compares under the lock.
+   */
+  async file(content: NewContent, lines: ValidLine[], audit: AuditedBy): Promise<Filed> {
+    const lock = lockedTransaction(content, content.period);
+    const values = [...contentValues(content, lines, audit), ...receiptAround(content.period, content.mode)];
+    const runner = this.dataSource.createQueryRunner();
+    const connection = (await runner.connect()) as pg.PoolClient;
+    try {
+      let rows = await this.statements.executeWithin<FileRow>(connection, FILE, values, { before: lock, after: ['COMMIT'] });
+      if (rows === undefined) {
+        await connection.query(lock.join('; '));
+        rows = await this.statements.query<FileRow>(FILE, values, runner.manager);
+        await connection.query('COMMIT');
+      }
+      const [{ outcome, record }] = rows as [FileRow];
+      if (outcome === 'undecided') return undefined;
+      return outcome === 'stored'
+        ? { stored: true, record: this.additive(insertedRecord(record, lines)) }
+        : { stored: false, record: this.additive(record as DeclarationRecord) };
     } catch (error) {
       await runner.query('ROLLBACK').catch(() => {});
       throw error;
@@ -385,7 +465,7 @@ export class DeclarationsRepository {
   async insert(manager: EntityManager, declaration: NewDeclaration, lines: ValidLine[], audit: AuditedBy): Promise<DeclarationRecord> {
     const [{ record }] = (await this.statements.query<{ record: Omit<DeclarationRecord, 'lines'> }>(
       INSERT,
-      insertValues(declaration, lines, audit),
+      [...contentValues(declaration, lines, audit), declaration.revision, declaration.supersedes, declaration.receipt],
       manager,
     )) as [{ record: Omit<DeclarationRecord, 'lines'> }];
     // Under the period lock the revision in force cannot have changed since it was read; if it had, nothing is kept.

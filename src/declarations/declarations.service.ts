@@ -16,7 +16,7 @@ import {
   type ValidDeclaration,
 } from './declaration-validator.js';
 import type { Declaration, DeclarationRecord, DeclarationsQuery, DeclarationSummary } from './declaration.js';
-import { type AuditedBy, type DataScope, DeclarationsRepository, type NewDeclaration } from './declarations.repository.js';
+import { type AuditedBy, type DataScope, DeclarationsRepository, type NewContent, type NewDeclaration } from './declarations.repository.js';
 import type { TokenMode } from '../common/token-format.js';
 import type { Page } from '../common/paging/keyset-cursor.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging/page-query.dto.js';
@@ -231,9 +231,7 @@ export class DeclarationsService {
       warningCounts: counts,
       totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
       current: current ?? null,
-      unchanged:
-        record !== undefined &&
-        declarationIdentity(record.lines, record.unitsSold) === declarationIdentity(declaration.lines, declaration.unitsSold),
+      unchanged: record !== undefined && declarationIdentity(record.lines, record.unitsSold) === declaration.identityHash,
     };
   }
 
@@ -290,15 +288,37 @@ export class DeclarationsService {
     origin: SubmissionOrigin,
     options: SubmitOptions,
   ): Promise<{ status: 200 | 201; declaration: DeclarationRecord; replayed: false; warnings: FieldError[] }> {
+    const content: NewContent = {
+      clientId: scope.clientId,
+      mode: scope.mode,
+      period: declaration.period,
+      contentHash: declaration.contentHash,
+      identityHash: declaration.identityHash,
+      catalogueVersion: declaration.catalogueVersion,
+      submitter: origin.submitter,
+      declaredByName: origin.declaredByName ?? null,
+      unitsSold: declaration.unitsSold,
+    };
+    const audit = auditedBy(scope.clientId, origin);
+    // Warnings are said, not stored: they are no part of the content hash, only of the answer (and its replay).
+    // Worked out once the revision is written: a 200-line declaration's are some 100 KB, not to be held over its round trips.
+    const answer = (status: 200 | 201, record: DeclarationRecord) => ({
+      status,
+      declaration: record,
+      replayed: false as const,
+      warnings: declarationWarnings(declaration, this.catalogue),
+    });
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current, lastly) => {
+        if (!options.onStored && !claim) {
+          // Nothing else to write with it: the statement compares it with the revision in force and files it, in one round trip.
+          const filed = await this.repository.file(content, declaration.lines, audit);
+          if (filed) return answer(filed.stored ? 201 : 200, filed.record);
+        }
+        return await this.repository.withPeriodLock(scope, declaration.period, async (manager, current) => {
           let record: DeclarationRecord;
           let status: 200 | 201;
-          if (
-            current &&
-            declarationIdentity(current.lines, current.unitsSold) === declarationIdentity(declaration.lines, declaration.unitsSold)
-          ) {
+          if (current && declarationIdentity(current.lines, current.unitsSold) === declaration.identityHash) {
             // The same figures as the revision in force (a material by its code or either name alike): nothing is written, the answer is that revision.
             record = current;
             status = 200;
@@ -306,37 +326,23 @@ export class DeclarationsService {
             // The insert supersedes the revision in force in the same statement.
             const revision = (current?.revision ?? 0) + 1;
             const stored: NewDeclaration = {
-              clientId: scope.clientId,
-              mode: scope.mode,
-              period: declaration.period,
+              ...content,
               revision,
               supersedes: current?.id ?? null,
               receipt: receiptFor(declaration.period, revision, scope.mode),
-              contentHash: declaration.contentHash,
-              catalogueVersion: declaration.catalogueVersion,
-              submitter: origin.submitter,
-              declaredByName: origin.declaredByName ?? null,
-              unitsSold: declaration.unitsSold,
             };
-            const audit = auditedBy(scope.clientId, origin);
-            record =
-              options.onStored || claim
-                ? await this.repository.insert(manager, stored, declaration.lines, audit)
-                : // Nothing else to write in the transaction: the insert goes with the COMMIT.
-                  await lastly.insertAndCommit(stored, declaration.lines, audit);
+            record = await this.repository.insert(manager, stored, declaration.lines, audit);
             await options.onStored?.(manager, record);
             status = 201;
           }
-          // Warnings are said, not stored: they are no part of the content hash, only of the answer (and its replay).
-          // Worked out once the revision is written: a 200-line declaration's are some 100 KB, not to be held over its round trips.
-          const warnings = declarationWarnings(declaration, this.catalogue);
+          const result = answer(status, record);
           // A claim comes only with a key, so with the answer to store for it.
-          const answer = claim && { ...options.idempotency!.answer(record), warnings: warnings.map(publicWarning) };
-          if (claim && !(await this.idempotency.complete(manager, claim, status, answer))) {
+          const stored = claim && { ...options.idempotency!.answer(record), warnings: result.warnings.map(publicWarning) };
+          if (claim && !(await this.idempotency.complete(manager, claim, status, stored))) {
             // Our claim was taken over as stale by a retry: roll back rather than answer twice for one key.
             throw inFlight('Another request with this Idempotency-Key took over; retry to get its response.');
           }
-          return { status, declaration: record, replayed: false, warnings };
+          return result;
         });
       } catch (error) {
         if (attempt < 3 && (error as { constraint?: unknown } | undefined)?.constraint === RECEIPT_CONSTRAINT) continue;

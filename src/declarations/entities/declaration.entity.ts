@@ -21,6 +21,7 @@ import { PERIOD_PATTERN_TEXT } from '../../calendar/half-year.js';
 @Check('ck_declarations_mode', `mode IN ('live', 'test')`)
 @Check('ck_declarations_units_sold', `jsonb_typeof(units_sold) = 'array' AND jsonb_array_length(units_sold) <= 20`)
 @Check('ck_declarations_declared_by_name', `declared_by_name IS NULL OR char_length(declared_by_name) BETWEEN 1 AND 200`)
+@Check('ck_declarations_identity_hash', `identity_hash ~ '^[0-9a-f]{64}$'`)
 // The database, not only the code, guarantees one current revision per (client, mode, period) (mode: migrations/1797000000000-sandbox.ts).
 @Index('uq_declarations_client_period_current', ['clientId', 'mode', 'period'], { unique: true, where: `status = 'current'` })
 // Listing, newest first (keyset pagination on submitted_at DESC, id DESC): unfiltered, by period, status=current.
@@ -78,6 +79,13 @@ export class DeclarationEntity {
   /** SHA-256 of the canonical lines: an identical resubmission is recognised without reading the lines. */
   @Column({ name: 'content_hash', type: 'text' })
   contentHash!: string;
+
+  /**
+   * What it declares, as `declarationIdentity` gives it (migrations/1797800000000-declaration-identity-hash.ts):
+   * equal for the same figures however written; null for revisions filed before it was stored.
+   */
+  @Column({ name: 'identity_hash', type: 'text', nullable: true })
+  identityHash!: string | null;
 
   /** Who filed it (migrations/1797100000000-operator-book.ts); null for revisions filed before it was recorded. */
   @Column({ name: 'submitted_by', type: 'jsonb', nullable: true })
