@@ -1,5 +1,5 @@
 /**
- * Declaration files uploaded at the same moment are checked a few at a time (the others wait their
+ * Declaration files uploaded at the same moment are checked one at a time (the others wait their
  * turn, src/dashboard/declarations.page.controller.ts): each is answered with its own check page, and
  * none is refused for the others.
  */
