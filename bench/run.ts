@@ -272,6 +272,12 @@ async function rssMb(pid: number): Promise<number> {
   return kb / 1024;
 }
 
+/** `rssMb`, read at once. */
+function rssMbNow(pid: number): number {
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  return kb / 1024;
+}
+
 // ---- other processes' CPU (the machine is shared) --------------------------------------------
 
 /** USER_HZ: the unit of /proc/stat and /proc/<pid>/stat times on Linux. */
@@ -955,7 +961,8 @@ async function main(): Promise<void> {
       acceptEncoding: ACCEPT_ENCODING,
       waitForQuiet,
       measured,
-      log,
+      // Each case's line with main.js's RSS once it is measured: which case grows what the memory case starts from.
+      log: (line: string) => log(`${line} [main.js RSS ${rssMbNow(prod.child.pid!).toFixed(0)} MB]`),
     });
     const prodLogLines = prod.stdoutLines;
 
