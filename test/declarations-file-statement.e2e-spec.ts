@@ -141,7 +141,7 @@ describe('a declaration filed by one statement', () => {
       previous = readBack;
     }
     expect(previous!.lines.map((line) => line.quantity)).toEqual(['1200.500', '4800.000', '0.125', '0.000', '1000000000000.000', '7.000']);
-    expect(await repository.currentRecord(scope, period)).toEqual(previous);
+    expect(await repository.withPeriodLock(scope, period, async (_, current) => current)).toEqual(previous);
 
     // The same figures again: nothing is written, the answer is the revision in force as read back.
     const again = await repository.file({ ...content(3), contentHash: 'another hash' }, lines, audit);

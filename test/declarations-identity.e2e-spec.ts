@@ -115,6 +115,41 @@ describe('the same figures, whichever way they came', () => {
     expect(changed.html).not.toContain('Unchanged:');
   });
 
+  it('the check page compares a revision in force filed before identities were stored by its lines, and says what it replaces', async () => {
+    const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
+    const filed = await request(t.url)
+      .post('/api/v1/declarations')
+      .set('authorization', `Bearer ${token}`)
+      .send({
+        period: PERIOD,
+        lines: [
+          { stream: 'EMB', material: 'paper_cardboard', unit: 'kg', quantity: 360 },
+          { stream: 'EMB', material: 'paper_cardboard', unit: 'uvc', quantity: 20000 },
+        ],
+      });
+    expect(filed.status).toBe(201);
+    // As a revision filed before the column existed holds it.
+    await t.pool.query(`UPDATE declarations SET identity_hash = NULL WHERE client_id = $1`, [clientId]);
+    const browser = await signedIn(t, clientId, 'en-GB,en;q=0.9');
+    const same = await browser.post(
+      '/dashboard/declarations',
+      form(PERIOD, [
+        ['EMB', 'Paper and cardboard', 'kg', '360'],
+        ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
+      ]),
+    );
+    expect(same.html).toContain('Unchanged: these are the figures of revision 1 in force');
+    const other = await browser.post(
+      '/dashboard/declarations',
+      form(PERIOD, [
+        ['EMB', 'Paper and cardboard', 'kg', '361'],
+        ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
+      ]),
+    );
+    expect(other.html).toContain('Filing this replaces revision 1');
+    expect(other.html).not.toContain('Unchanged:');
+  });
+
   it('through the API: `paper_cardboard`, "Paper and cardboard" and "Papier-carton" with the same quantities make one revision', async () => {
     const { clientId, token } = await createClientWithToken(t, { streams: ['EMB'] });
     const post = (material: string) =>

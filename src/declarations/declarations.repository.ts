@@ -173,14 +173,33 @@ const RECORD_LINES = (source: string) => `
 /** The `lines` (RECORD_LINES) and `totals` (RECORD_TOTALS) of ONE declaration, as JSON columns. */
 export const RECORD_LINES_AND_TOTALS = (source: string) => `${RECORD_LINES(source)} AS lines, ${RECORD_TOTALS(source)} AS totals`;
 
-/** The revision in force of (client, period, mode), with its lines: the three as SQL (placeholders or literals). */
+/** The revision in force of (client, period, mode), with its lines: the three as SQL literals. */
 const currentRecordText = (clientId: string, period: string, mode: string) =>
   `WITH declaration AS (SELECT * FROM declarations WHERE client_id = ${clientId} AND mode = ${mode} AND period = ${period} AND status = 'current'),
               line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
          SELECT ${declarationRecord(['lines', RECORD_LINES('line')], ['totals', RECORD_TOTALS('line')])} FROM declaration`;
 
-/** See `currentRecord`. */
-const CURRENT_RECORD: Statement = { name: 'declarations.current-record', text: currentRecordText('$1', '$2', '$3') };
+/**
+ * See `inForce`: the revision in force as a list shows it (its line count, its totals), its stored identity,
+ * and its lines only when it has none.
+ */
+const IN_FORCE: Statement = {
+  name: 'declarations.in-force',
+  text: `WITH declaration AS (SELECT * FROM declarations WHERE client_id = $1 AND mode = $3 AND period = $2 AND status = 'current'),
+              line AS (SELECT l.* FROM declaration_lines l JOIN declaration ON declaration.id = l.declaration_id)
+         SELECT ${DECLARATION_COLUMNS}, identity_hash AS "identityHash", (SELECT count(*)::int FROM line) AS "lineCount",
+                ${RECORD_TOTALS('line')} AS totals, CASE WHEN identity_hash IS NULL THEN ${RECORD_LINES('line')} END AS lines
+           FROM declaration`,
+};
+
+/** The revision in force of a period, as `inForce` reads it. */
+export interface InForce {
+  summary: DeclarationSummary;
+  /** `declarationIdentity` of its figures, as stored; null for a revision filed before it was stored. */
+  identityHash: string | null;
+  /** Its lines when it has no stored identity (to compare them); null otherwise. */
+  lines: DeclarationLine[] | null;
+}
 
 /** A half-year as the validator accepts it (the only form a period may take in SQL text). */
 const PERIOD = /^\d{4}-S[12]$/;
@@ -450,10 +469,21 @@ export class DeclarationsRepository {
     return counts!;
   }
 
-  /** The current revision of the period with its lines, if any (outside any transaction: for the check page). */
-  async currentRecord(scope: DataScope, period: string): Promise<DeclarationRecord | undefined> {
-    const [row] = await this.statements.query<{ record: DeclarationRecord }>(CURRENT_RECORD, [scope.clientId, period, scope.mode]);
-    return row && this.additive(row.record);
+  /**
+   * The revision in force of the period as a check page shows it and compares it, in one statement (outside any
+   * transaction): its summary, its stored identity, and its lines only for a revision filed before identities were stored.
+   */
+  async inForce(scope: DataScope, period: string): Promise<InForce | undefined> {
+    type Row = Declaration & {
+      identityHash: string | null;
+      lineCount: number;
+      totals: DeclarationTotal[];
+      lines: DeclarationLine[] | null;
+    };
+    const [row] = await this.statements.query<Row>(IN_FORCE, [scope.clientId, period, scope.mode]);
+    if (!row) return undefined;
+    const { identityHash, lineCount, totals, lines, ...declaration } = row;
+    return { summary: { ...declaration, lineCount, totals: additiveTotals(totals, this.catalogue) }, identityHash, lines };
   }
 
   /**

@@ -215,23 +215,16 @@ export class DeclarationsService {
     point: (warnings: FieldError[]) => FieldError[] = (warnings) => warnings,
   ): Promise<CheckedDeclaration> {
     const { warnings, counts } = warningsInBrief(declaration, this.catalogue, options.warningsPerCode ?? Infinity);
-    const [current] = await this.repository.listPage({
-      clientId: account.clientId,
-      mode: 'live',
-      period: declaration.period,
-      status: 'current',
-      limit: 1,
-    });
-    const record = current
-      ? await this.repository.currentRecord({ clientId: account.clientId, mode: 'live' }, declaration.period)
-      : undefined;
+    const inForce = await this.repository.inForce({ clientId: account.clientId, mode: 'live' }, declaration.period);
     return {
       declaration,
       warnings: point(warnings),
       warningCounts: counts,
       totals: totalsOf(declaration.lines.filter((line) => this.catalogue.addsAcrossMaterials(line.unit))),
-      current: current ?? null,
-      unchanged: record !== undefined && declarationIdentity(record.lines, record.unitsSold) === declaration.identityHash,
+      current: inForce?.summary ?? null,
+      unchanged:
+        inForce !== undefined &&
+        (inForce.identityHash ?? declarationIdentity(inForce.lines!, inForce.summary.unitsSold)) === declaration.identityHash,
     };
   }
 
