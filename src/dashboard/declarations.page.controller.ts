@@ -57,7 +57,7 @@ const FORM_LINES = FORM_ROWS;
  * page), and it is checked on the one thread: 20 at once interleaved at their database reads held 20
  * of them and grew the heap, not the throughput. One at a time: two at once overlapped only the check's
  * database read (a few per cent of it) and left the process 12–17 MB larger for good after 32
- * connections uploading (`npm run bench`, the yardstick's upload case: +38–43 MB, one at a time +26 MB).
+ * connections uploading (`npm run bench`, the yardstick's upload case: +40–43 MB, one at a time +26 MB).
  */
 const FILE_CHECKS = new WorkQueue(1);
 
