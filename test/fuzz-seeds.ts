@@ -42,4 +42,12 @@ export const FUZZ_SEEDS: FuzzSeed[] = [
       'request 1121, GET /api/v1/admin/clients?q=%00, got 500 (PostgreSQL cannot hold a NUL): the service was wrong; a NUL ' +
       'in a query value is now a 422 like one in a body (src/common/validation.ts)',
   },
+  {
+    seed: 1_991_665_231,
+    runs: 1_253,
+    path: '1252:0:0:0:0:0:0:2:1:1:5:3:3:1:1:2:2:1:4:1:1:3:3:3:3:3:3:3',
+    found:
+      'request 1253, POST /api/v1/admin/reminders?dry_run=true {"period":"0000-S1"}, got 500: the service was wrong; the end ' +
+      'of a half-year before the year 1000 was an invalid date (its year not written with four digits); periodEndInstant pads it (src/calendar/half-year.ts)',
+  },
 ];

@@ -86,6 +86,17 @@ const KNOWN_CASES: FuzzRequest[] = [
     headers: [],
     contentType: null,
   },
+  // A half-year before the year 1000 had no end instant (its year not written with four digits): 500, now its reminders.
+  {
+    from: 'POST /api/v1/admin/reminders',
+    method: 'POST',
+    path: '/api/v1/admin/reminders',
+    query: ['dry_run=true'],
+    auth: 'admin',
+    headers: [],
+    contentType: 'application/json',
+    body: { json: { period: '0000-S1', force: false }, mutations: [] },
+  },
   // A NUL in a query value reached PostgreSQL (500): a 422 like a NUL in a body.
   {
     from: 'GET /api/v1/admin/clients',

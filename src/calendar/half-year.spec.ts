@@ -35,6 +35,11 @@ describe('periodEndInstant and periodEnded', () => {
   it('ends a half-year at midnight in Paris (UTC+2 in summer, UTC+1 in winter)', () => {
     expect(periodEndInstant('2026-S1').toISOString()).toBe('2026-06-30T22:00:00.000Z');
     expect(periodEndInstant('2026-S2').toISOString()).toBe('2026-12-31T23:00:00.000Z');
+    // Any period the pattern admits has an end, the first and the last of them too (an operator's typing;
+    // Paris kept its local mean time until 1891, whose minutes midnight here leaves aside).
+    expect(periodEndInstant('0000-S1').toISOString()).toBe('0000-07-01T00:00:00.000Z');
+    expect(periodEndInstant('0999-S2').toISOString()).toBe('1000-01-01T00:00:00.000Z');
+    expect(periodEndInstant('9999-S2').toISOString()).toBe('9999-12-31T23:00:00.000Z');
     expect(periodEnded('2026-S1', new Date('2026-06-30T21:59:59Z'))).toBe(false);
     expect(periodEnded('2026-S1', new Date('2026-06-30T22:00:00Z'))).toBe(true);
   });

@@ -54,7 +54,12 @@ export function halfYearOf(instant: Date): string {
 /** The instant a half-year ends (the next one starts), in France. */
 export function periodEndInstant(period: string): Date {
   const p = parsePeriod(period)!;
-  return parisMidnight(p.half === 1 ? `${p.year}-07-01` : `${p.year + 1}-01-01`);
+  return parisMidnight(p.half === 1 ? `${isoYear(p.year)}-07-01` : `${isoYear(p.year + 1)}-01-01`);
+}
+
+/** A year as an ISO 8601 date writes it: four digits (`0000`), six with a sign past 9999 (`+010000`, the day after 9999-S2). */
+function isoYear(year: number): string {
+  return year <= 9999 ? String(year).padStart(4, '0') : `+${String(year).padStart(6, '0')}`;
 }
 
 /** Whether the half-year has ended on `now`, in France. */
