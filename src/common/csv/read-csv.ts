@@ -2,6 +2,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { type FieldError, Problem, ValidationProblem } from '../problem/problem.js';
 import { csvTooBig, maxCsvRows } from './csv-bounds.js';
 import { restoreCell } from './spreadsheet-cells.js';
+import { unquotedCells } from './unquoted-cells.js';
 import { UTF8_BOM } from './write-csv.js';
 
 /** Charsets a CSV file may be read as (its Content-Type's, or detected). */
@@ -193,7 +194,7 @@ export function readCsvTable<C extends string>(text: string, spec: CsvColumns<C>
   const delimiter = detectDelimiter(text, spec, names);
   let rows: string[][];
   try {
-    rows = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: false }) as string[][];
+    rows = unquotedCells(text, delimiter) ?? (parse(text, { delimiter, relax_column_count: true, skip_empty_lines: false }) as string[][]);
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const row = Number((error as CsvError & { records?: number }).records ?? 0) + 1;

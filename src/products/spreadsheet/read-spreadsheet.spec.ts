@@ -1,7 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { parse } from 'csv-parse/sync';
-import { readSpreadsheet, SpreadsheetRefused, unquotedCells } from './read-spreadsheet.js';
+import { readSpreadsheet, SpreadsheetRefused } from './read-spreadsheet.js';
 
 const LIMITS = { maxRows: 101, maxInflatedBytes: 1024 * 1024, maxEntries: 20 };
 const ROWS = [
@@ -72,25 +71,5 @@ describe('readSpreadsheet', () => {
     );
     const { rows } = await readSpreadsheet(Buffer.from(zipSync(files)), LIMITS);
     expect(rows[0]!.length).toBeLessThanOrEqual(32);
-  });
-});
-
-describe('unquotedCells', () => {
-  it('reads a text without quotes as csv-parse does, whatever its line breaks and empty rows', () => {
-    const pieces = ['a', 'b', 'é ', ' 1,5', '', ';', ',', '\r\n', '\n', '\r', '\t'];
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    for (let n = 0; n < 600; n++) {
-      const text = Array.from({ length: next() % 12 }, () => pieces[next() % pieces.length]).join('');
-      for (const delimiter of [';', ',']) {
-        const options = { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true };
-        expect([text, unquotedCells(text, delimiter)]).toEqual([text, parse(text, options)]);
-      }
-    }
-  });
-
-  it('leaves a text with a quote or a byte order mark to csv-parse', () => {
-    expect(unquotedCells('a;"b"', ';')).toBeUndefined();
-    expect(unquotedCells('\uFEFFa;b', ';')).toBeUndefined();
   });
 });

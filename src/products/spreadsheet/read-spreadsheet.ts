@@ -1,5 +1,6 @@
 import type { WorkBook } from '@e965/xlsx';
 import { parse } from 'csv-parse/sync';
+import { unquotedCells } from '../../common/csv/unquoted-cells.js';
 import { inflateRawSync } from 'node:zlib';
 import { strToU8, Unzip, type UnzipDecoder, unzipSync, zipSync } from 'fflate';
 import { csvTooBig } from '../../common/csv/csv-bounds.js';
@@ -225,21 +226,6 @@ function readCsv(bytes: Buffer, limits: SpreadsheetLimits): SpreadsheetTable {
   }
   for (const row of rows) for (let i = 0; i < row.length; i++) row[i] = row[i]!.trim();
   return { format: 'csv', rows: withinRows(trimEmptyTail(rows), limits) };
-}
-
-/**
- * The cells of a CSV text without a quote (what a spreadsheet writes when no cell holds the separator
- * or a line break), exactly as csv-parse reads it with the options above, for a fraction of its cost:
- * rows end at the first line break's kind (CRLF, LF or CR; another kind is a cell's text), a last
- * line break ends the last row. Undefined for a text with a quote or a byte order mark, which csv-parse reads.
- */
-export function unquotedCells(text: string, delimiter: string): string[][] | undefined {
-  if (text.includes('"') || text.startsWith('\uFEFF')) return undefined;
-  const breakAt = text.search(/[\r\n]/);
-  const lineBreak = breakAt === -1 ? undefined : text[breakAt] === '\n' ? '\n' : text[breakAt + 1] === '\n' ? '\r\n' : '\r';
-  const lines = lineBreak === undefined ? [text] : text.split(lineBreak);
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((line) => line.split(delimiter));
 }
 
 /** Columns of a sheet that are read: a per-product file has seven, her own a few more. */
