@@ -324,8 +324,10 @@ export class DeclarationValidator {
     }
     const stream = this.checkStream(value.stream, at, period, context, bad);
     const material = this.checkMaterial(value.material, at, bad);
-    if (stream && material) {
-      const retired = this.catalogue.retiredMaterialFor(stream, material);
+    // Folded once for the rules below: the category lookups, one line per material.
+    const folded = material === undefined ? undefined : fold(material);
+    if (stream && folded !== undefined) {
+      const retired = this.catalogue.retiredMaterialFor(stream, folded, true);
       if (retired) {
         const instead = retired.replaced_by.length ? `; use ${retired.replaced_by.join(', ')}` : '';
         bad(
@@ -345,7 +347,6 @@ export class DeclarationValidator {
     const unit = this.checkUnit(value.unit, at, stream, bad);
     const quantity = this.checkQuantity(value.quantity, at, unit, bad);
 
-    const folded = material === undefined ? undefined : fold(material);
     const key =
       typeof value.stream === 'string' && typeof value.unit === 'string' && folded !== undefined
         ? `${value.stream}\u0000${value.unit}\u0000${folded}`
@@ -353,7 +354,7 @@ export class DeclarationValidator {
     const valid: ValidLine = {
       stream: stream!,
       material: material!,
-      materialCode: stream && material ? (this.catalogue.materialFor(stream, material)?.code ?? null) : null,
+      materialCode: stream && folded ? (this.catalogue.materialFor(stream, folded, true)?.code ?? null) : null,
       unit: unit as StreamUnit,
       quantity: quantity!,
     };

@@ -110,14 +110,17 @@ export class ReferenceCatalogue {
     return this.unitsFor(streamCode).find((unit) => this.units.get(unit)?.kind === 'count');
   }
 
-  /** The stream's published material category that `material` names (by code, French or English name; case-insensitive). */
-  materialFor(streamCode: string, material: string): Material | undefined {
-    return this.materialsByName.get(streamCode)?.get(fold(material));
+  /**
+   * The stream's published material category that `material` names (by code, French or English name; case-insensitive);
+   * `folded`: the material is `foldText`'s already (a caller that folds it once for several lookups).
+   */
+  materialFor(streamCode: string, material: string, folded = false): Material | undefined {
+    return this.materialsByName.get(streamCode)?.get(folded ? material : fold(material));
   }
 
-  /** A material code of an earlier catalogue version that `material` names by code (case-insensitive). */
-  retiredMaterialFor(streamCode: string, material: string): RetiredMaterial | undefined {
-    return this.retiredByCode.get(streamCode)?.get(fold(material));
+  /** A material code of an earlier catalogue version that `material` names by code (case-insensitive); `folded` as for `materialFor`. */
+  retiredMaterialFor(streamCode: string, material: string, folded = false): RetiredMaterial | undefined {
+    return this.retiredByCode.get(streamCode)?.get(folded ? material : fold(material));
   }
 
   /**
