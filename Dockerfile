@@ -19,9 +19,10 @@ RUN npm run build
 # Node 24's young generation grows to 2 × 32 MB semi-spaces, which alone took the RSS under load
 # from ~170 to ~300 MB; 8 MB semi-spaces bring it back (docs/benchmarks.md). glibc gives each thread
 # that allocates (libuv's pool, V8's helpers) an arena of its own, up to 8 per core, and keeps what
-# each freed: 2 arenas keep ~20 MB less for the same work (MALLOC_ARENA_MAX).
+# each freed: 2 arenas keep ~20 MB less for the same work, 1 arena ~10 MB less again, the yardstick's
+# CPU unchanged (MALLOC_ARENA_MAX; docs/benchmarks.md).
 FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=8" MALLOC_ARENA_MAX=2
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=8" MALLOC_ARENA_MAX=1
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

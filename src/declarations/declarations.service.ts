@@ -271,8 +271,9 @@ export class DeclarationsService {
   }
 
   /**
-   * One transaction under the period lock: the revision bookkeeping, the lines, and the
-   * Idempotency-Key's response. Retried only on the (40-bit) receipt colliding.
+   * Files the revision: by one statement when nothing else is written with it (`DeclarationsRepository.file`),
+   * else in one transaction under the period lock: the revision bookkeeping, the lines, and what the caller
+   * adds (the Idempotency-Key's response, `onStored`). Retried only on the (40-bit) receipt colliding.
    */
   private async store(
     scope: DataScope,
