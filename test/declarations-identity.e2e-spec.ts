@@ -30,6 +30,12 @@ const form = (period: string, lines: Array<[string, string, string, string]>) =>
   ...formRows(lines),
   action: 'submit',
 });
+/** The form for paper and cardboard only: `kg` of it in 20,000 units, by its English name. */
+const paperForm = (kg: string) =>
+  form(PERIOD, [
+    ['EMB', 'Paper and cardboard', 'kg', kg],
+    ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
+  ]);
 
 describe('the same figures, whichever way they came', () => {
   it('from products, then by the form, then by upload: one revision, its per-product detail kept; the check page says "unchanged"', async () => {
@@ -106,10 +112,7 @@ describe('the same figures, whichever way they came', () => {
     // Different figures are a new revision, and the check page says what it replaces.
     const changed = await browser.post(
       '/dashboard/declarations',
-      form(PERIOD, [
-        ['EMB', 'Paper and cardboard', 'kg', '361'],
-        ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
-      ]),
+      paperForm('361'),
     );
     expect(changed.html).toContain('Filing this replaces revision 1');
     expect(changed.html).not.toContain('Unchanged:');
@@ -133,18 +136,12 @@ describe('the same figures, whichever way they came', () => {
     const browser = await signedIn(t, clientId, 'en-GB,en;q=0.9');
     const same = await browser.post(
       '/dashboard/declarations',
-      form(PERIOD, [
-        ['EMB', 'Paper and cardboard', 'kg', '360'],
-        ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
-      ]),
+      paperForm('360'),
     );
     expect(same.html).toContain('Unchanged: these are the figures of revision 1 in force');
     const other = await browser.post(
       '/dashboard/declarations',
-      form(PERIOD, [
-        ['EMB', 'Paper and cardboard', 'kg', '361'],
-        ['EMB', 'Paper and cardboard', 'uvc', '20,000'],
-      ]),
+      paperForm('361'),
     );
     expect(other.html).toContain('Filing this replaces revision 1');
     expect(other.html).not.toContain('Unchanged:');
