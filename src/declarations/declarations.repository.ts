@@ -382,24 +382,16 @@ export class DeclarationsRepository {
     period: string,
     work: (manager: EntityManager, current: DeclarationRecord | undefined) => Promise<T>,
   ): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    const connection = (await runner.connect()) as pg.PoolClient;
-    try {
+    const lock = lockedTransaction(scope, period);
+    return this.onConnection(async (connection, manager) => {
       const results = (await connection.query(
-        [...lockedTransaction(scope, period), currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`)].join(
-          '; ',
-        ),
+        [...lock, currentRecordText(pg.escapeLiteral(scope.clientId), `'${period}'`, `'${scope.mode}'`)].join('; '),
       )) as unknown as pg.QueryResult<{ record: DeclarationRecord }>[];
       const [row] = results.at(-1)!.rows;
-      const result = await work(runner.manager, row && this.additive(row.record));
-      await runner.query('COMMIT');
+      const result = await work(manager, row && this.additive(row.record));
+      await connection.query('COMMIT');
       return result;
-    } catch (error) {
-      await runner.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
   /**
@@ -417,13 +409,11 @@ export class DeclarationsRepository {
   async file(content: NewContent, lines: ValidLine[], audit: AuditedBy): Promise<Filed> {
     const lock = lockedTransaction(content, content.period);
     const values = [...contentValues(content, lines, audit), ...receiptAround(content.period, content.mode)];
-    const runner = this.dataSource.createQueryRunner();
-    const connection = (await runner.connect()) as pg.PoolClient;
-    try {
+    return this.onConnection(async (connection, manager) => {
       let rows = await this.statements.executeWithin<FileRow>(connection, FILE, values, { before: lock, after: ['COMMIT'] });
       if (rows === undefined) {
         await connection.query(lock.join('; '));
-        rows = await this.statements.query<FileRow>(FILE, values, runner.manager);
+        rows = await this.statements.query<FileRow>(FILE, values, manager);
         await connection.query('COMMIT');
       }
       const [{ outcome, record }] = rows as [FileRow];
@@ -431,6 +421,15 @@ export class DeclarationsRepository {
       return outcome === 'stored'
         ? { stored: true, record: this.additive(insertedRecord(record, lines)) }
         : { stored: false, record: this.additive(record as DeclarationRecord) };
+    });
+  }
+
+  /** `work` on a connection of its own, released at the end; a transaction it leaves open on an error is rolled back. */
+  private async onConnection<T>(work: (connection: pg.PoolClient, manager: EntityManager) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    const connection = (await runner.connect()) as pg.PoolClient;
+    try {
+      return await work(connection, runner.manager);
     } catch (error) {
       await runner.query('ROLLBACK').catch(() => {});
       throw error;
