@@ -110,10 +110,7 @@ describe('the same figures, whichever way they came', () => {
     expect(lines.rows.map((r) => r.material)).toEqual(['paper_cardboard', 'paper_cardboard', 'plastic_pet_tray', 'plastic_pet_tray']);
 
     // Different figures are a new revision, and the check page says what it replaces.
-    const changed = await browser.post(
-      '/dashboard/declarations',
-      paperForm('361'),
-    );
+    const changed = await browser.post('/dashboard/declarations', paperForm('361'));
     expect(changed.html).toContain('Filing this replaces revision 1');
     expect(changed.html).not.toContain('Unchanged:');
   });
@@ -134,15 +131,9 @@ describe('the same figures, whichever way they came', () => {
     // As a revision filed before the column existed holds it.
     await t.pool.query(`UPDATE declarations SET identity_hash = NULL WHERE client_id = $1`, [clientId]);
     const browser = await signedIn(t, clientId, 'en-GB,en;q=0.9');
-    const same = await browser.post(
-      '/dashboard/declarations',
-      paperForm('360'),
-    );
+    const same = await browser.post('/dashboard/declarations', paperForm('360'));
     expect(same.html).toContain('Unchanged: these are the figures of revision 1 in force');
-    const other = await browser.post(
-      '/dashboard/declarations',
-      paperForm('361'),
-    );
+    const other = await browser.post('/dashboard/declarations', paperForm('361'));
     expect(other.html).toContain('Filing this replaces revision 1');
     expect(other.html).not.toContain('Unchanged:');
   });
