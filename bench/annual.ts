@@ -15,6 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { DEPLOYED_ENV } from './deployed.js';
 import { ANNUAL_ROWS } from '../src/exports/annual-export.repository.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -66,6 +67,7 @@ export async function runAnnual(): Promise<AnnualResult> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
+      ...DEPLOYED_ENV,
       DATABASE_URL: url.toString(),
       PORT: String(port),
       HOST: '127.0.0.1',

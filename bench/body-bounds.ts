@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import pg from 'pg';
+import { DEPLOYED_ENV } from './deployed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
@@ -369,8 +370,9 @@ async function main(): Promise<void> {
   const raised = '1000000';
   let child: ChildProcess | undefined;
   try {
-    child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=8', MAIN], {
+    child = spawn(process.execPath, [MAIN], {
       env: {
+        ...DEPLOYED_ENV,
         PATH: process.env.PATH,
         DATABASE_URL: url.toString(),
         PORT: String(port),

@@ -1,7 +1,7 @@
 /**
  * The deadline hour (`BENCH_ONLY=deadline npm run bench`): producers signing in and filing through
  * the dashboard while ERPs post through the API, against `dist/src/main.js` as a user starts it
- * (the Dockerfile's NODE_OPTIONS, LOG_LEVEL unset, default rate limits) behind a proxy
+ * (the Dockerfile's settings: bench/deployed.ts; LOG_LEVEL unset, default rate limits) behind a proxy
  * (`TRUST_PROXY=loopback`, each producer and ERP its own `X-Forwarded-For` address, as they reach a
  * deployed service). See docs/benchmarks.md.
  *
@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
+import { DEPLOYED_ENV } from './deployed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
@@ -78,12 +79,6 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 /** Extra node flags for the measured service (diagnosis, as in run.ts: e.g. "--max-semi-space-size=16"). */
 const EXTRA_NODE_ARGS = (process.env.BENCH_MAIN_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
-const DOCKERFILE = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
-const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
-/** The image's glibc arenas, from the same ENV line (absent: glibc's default). */
-const DEPLOYED_MALLOC = Object.fromEntries(
-  [/^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(DOCKERFILE)?.[1]].filter(Boolean).map((value) => ['MALLOC_ARENA_MAX', value!]),
-);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[deadline ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -141,7 +136,7 @@ interface Service {
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   const appVariables =
-    /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|RATE_LIMIT_\w+|TRUST_PROXY|SMTP_URL)$/;
+    /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|MALLOC_\w+|RATE_LIMIT_\w+|TRUST_PROXY|SMTP_URL)$/;
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !appVariables.test(key)) env[key] = value;
   return env;
 }
@@ -153,8 +148,7 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     env: {
       ...cleanEnv(),
       ...env,
-      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
-      ...DEPLOYED_MALLOC,
+      ...DEPLOYED_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       ADMIN_TOKEN,
@@ -756,8 +750,7 @@ export async function runDeadline(): Promise<void> {
       machine: `nproc ${os.cpus().length}, ${os.cpus()[0]?.model.trim()}, Node ${process.version}`,
       load_average: { before: load0, after: load1 },
       settings: {
-        node_options: DEPLOYED_NODE_OPTIONS,
-        malloc_arena_max: DEPLOYED_MALLOC.MALLOC_ARENA_MAX ?? 'unset',
+        image_env: DEPLOYED_ENV,
         log_level: 'unset (info)',
         trust_proxy: 'loopback, an X-Forwarded-For address per producer and per ERP',
         producers: PRODUCERS,

@@ -3,7 +3,7 @@
  * packaging elements (5,000 rows), as .xlsx and as CSV, uploaded to « Nouvelle déclaration » through
  * the BUILT service with a dashboard session and its CSRF token, up to its check page (read, checked
  * against the catalogue rules, derived, checked as a declaration, rendered with the sealed
- * products). The service runs with the image's NODE_OPTIONS (read from the Dockerfile) and its
+ * products). The service runs with the image's settings (bench/deployed.ts) and its
  * inspector on a loopback port, through which the bench forces a full garbage collection and reads
  * process.memoryUsage() (heap used, external, array buffers) after each phase. One request at a
  * time per format, then BENCH_FILE_PARALLEL .xlsx uploads at once (the busy hour: some answered 503
@@ -17,7 +17,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -25,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import pg from 'pg';
+import { DEPLOYED_ENV, DEPLOYED_MALLOC } from './deployed.js';
 import { generateToken, hashToken, SESSION_PREFIX } from '../src/common/token-format.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,21 +36,8 @@ const TRACE = process.env.BENCH_FILE_TRACE === '1';
 /** BENCH_FILE_PROFILE=1: V8's sampling heap profile of each sequential phase, to bench/results/product-file-<format>.heapprofile. */
 const PROFILE = process.env.BENCH_FILE_PROFILE === '1';
 const PARALLEL = Number(process.env.BENCH_FILE_PARALLEL || 8);
-/** The image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
-const DEPLOYED_NODE_OPTIONS = (
-  /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m
-    .exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))
-    ?.slice(1)
-    .find(Boolean) ?? ''
-)
-  .split(' ')
-  .filter(Boolean);
-/** BENCH_FILE_NODE_ARGS: node flags for the service instead of the image's (experiments, e.g. "--max-old-space-size=256"). */
-const NODE_ARGS =
-  process.env.BENCH_FILE_NODE_ARGS === undefined ? DEPLOYED_NODE_OPTIONS : process.env.BENCH_FILE_NODE_ARGS.split(' ').filter(Boolean);
-/** The image's glibc arenas (Dockerfile), or the bench's environment's (experiments). */
-const MALLOC_ARENA_MAX =
-  process.env.MALLOC_ARENA_MAX ?? /^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+/** BENCH_FILE_NODE_ARGS: node flags for the service instead of the image's NODE_OPTIONS (experiments, e.g. "--max-old-space-size=256"). */
+const NODE_ARGS = process.env.BENCH_FILE_NODE_ARGS?.split(' ').filter(Boolean);
 const PRODUCTS = 1000;
 const ELEMENTS = 5;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
@@ -177,12 +164,11 @@ export async function runProductFileBench(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   try {
-    child = spawn(process.execPath, [...NODE_ARGS, `--inspect=127.0.0.1:${inspectPort}`, MAIN], {
+    child = spawn(process.execPath, [...(NODE_ARGS ?? []), `--inspect=127.0.0.1:${inspectPort}`, MAIN], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        // The image's (Dockerfile), unless the bench's environment sets it (experiments).
-        ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
+        ...(NODE_ARGS ? DEPLOYED_MALLOC : DEPLOYED_ENV),
         DATABASE_URL: url.toString(),
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { DEPLOYED_ENV } from './deployed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
@@ -129,6 +130,7 @@ export async function runProductsBench(): Promise<void> {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
+        ...DEPLOYED_ENV,
         DATABASE_URL: url,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -35,6 +35,7 @@ import { POOL_SIZE } from '../src/database/database-options.js';
 import type { DashboardBrowser, Job, Measurement, Plan } from './load.js';
 import { runAnnual } from './annual.js';
 import { runDeadline } from './deadline.js';
+import { DEPLOYED_ENV, DEPLOYED_SUMMARY } from './deployed.js';
 import { runProductsBench } from './products.js';
 import { runProductFileBench } from './product-file.js';
 import { runWriteCpu } from './write-cpu.js';
@@ -81,13 +82,6 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Extra node flags for main.js as shipped (diagnosis, e.g. "--inspect=127.0.0.1:9229" to read its memory during the mixed load). */
 const MAIN_NODE_ARGS = (process.env.BENCH_MAIN_NODE_ARGS ?? '').split(' ').filter(Boolean);
-/** The service runs with the image's NODE_OPTIONS (its heap limit), read from the Dockerfile so that the two cannot drift. */
-const DOCKERFILE = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-const DEPLOYED_NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
-/** The image's glibc arenas, from the same ENV line (absent: glibc's default). */
-const DEPLOYED_MALLOC = Object.fromEntries(
-  [/^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(DOCKERFILE)?.[1]].filter(Boolean).map((value) => ['MALLOC_ARENA_MAX', value!]),
-);
 const WARMUP_SECONDS = 4;
 /** The twin and dist/src/main.js serve one case each: a longer warm-up, so that their JIT and heap settle as the measured process's do. */
 const SINGLE_CASE_WARMUP_SECONDS = 10;
@@ -182,7 +176,7 @@ interface Service {
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   const appVariables =
-    /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|RATE_LIMIT_\w+|TRUST_PROXY)$/;
+    /^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|PUBLIC_BASE_URL|REFERENCE_BASE_URL|CLIENT_BASE_URL|LOG_LEVEL|MIGRATIONS_RUN|BENCH_SERVE|NODE_OPTIONS|MALLOC_\w+|RATE_LIMIT_\w+|TRUST_PROXY)$/;
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !appVariables.test(key)) env[key] = value;
   return env;
 }
@@ -210,8 +204,7 @@ async function startService(name: string, script: string, env: Record<string, st
     env: {
       ...cleanEnv(),
       ...env,
-      NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
-      ...DEPLOYED_MALLOC,
+      ...DEPLOYED_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       ...logLevel,
@@ -1065,8 +1058,8 @@ async function main(): Promise<void> {
     const machine = `Machine: nproc ${os.cpus().length}, ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, shared; Node ${process.version}; PostgreSQL ${serverVersion} on 127.0.0.1.`;
     const yardNotes = [
       machine,
-      `main.js as a user starts it: NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'} (as the Dockerfile and npm run start:prod), LOG_LEVEL unset (info: one JSON line per request on stdout, read from a pipe), default rate limits; ${prodLogLines} log lines by the end of the yardstick section, ${mixedLogLines} for the ${mixed.count} responses of the mixed load.`,
-      `The minimal app: ${path.relative(ROOT, MINIMAL_APP)} run from the project's root (the project's NestJS, same NODE_OPTIONS). GET cases: wrk ${WRK_THREADS} thread × ${WRK_CONNECTIONS} connections, ${YARDSTICK_SECONDS} s, a warm-up run then ${ROUNDS} rounds interleaved with the minimal app; ratio = median of per-round ratios; p50/p99 = median of the rounds' wrk percentiles. streams.json with Accept-Encoding: ${ACCEPT_ENCODING}.`,
+      `main.js as a user starts it: ${DEPLOYED_SUMMARY} (as the Dockerfile), LOG_LEVEL unset (info: one JSON line per request on stdout, read from a pipe), default rate limits; ${prodLogLines} log lines by the end of the yardstick section, ${mixedLogLines} for the ${mixed.count} responses of the mixed load.`,
+      `The minimal app: ${path.relative(ROOT, MINIMAL_APP)} run from the project's root (the project's NestJS, same settings). GET cases: wrk ${WRK_THREADS} thread × ${WRK_CONNECTIONS} connections, ${YARDSTICK_SECONDS} s, a warm-up run then ${ROUNDS} rounds interleaved with the minimal app; ratio = median of per-round ratios; p50/p99 = median of the rounds' wrk percentiles. streams.json with Accept-Encoding: ${ACCEPT_ENCODING}.`,
       `Dashboard: the overview and the list rotate over the session cookies of ${sessionCookies.length} clients (one declaration each); the form POST (${FORM_LINES} lines) and the CSV upload (${CSV_LINES} lines, multipart) over ${browsers.length} other clients' signed-in browsers (session and CSRF cookies, the form's token), each request new content for a period other than ${burstPeriod} (bench/wrk-dashboard-post.lua, wrk as for the GET cases; a POST counts as answered only by the check page with its lines sealed in it: filing from the dashboard goes through that page). The mixed load adds the same four dashboard requests.`,
       ...(DASHBOARD_ONLY
         ? []
@@ -1092,7 +1085,7 @@ async function main(): Promise<void> {
         { label: 'start-up to ready, embedded DB, restart', value: `${Math.round(startup.embedded_restart_ms!)} ms` },
       ];
       notes = [
-        `Every service process runs with NODE_OPTIONS=${DEPLOYED_NODE_OPTIONS || '(none)'}, as the Dockerfile sets it.`,
+        `Every service process runs with ${DEPLOYED_SUMMARY}, as the Dockerfile sets it.`,
         machine,
         `Each measurement ${SECONDS} s, ${CONNECTIONS} connections (unless said), autocannon, median of ${ROUNDS} interleaved rounds after a ${WARMUP_SECONDS} s warm-up (${SINGLE_CASE_WARMUP_SECONDS} s for the twin and main.js); p50/p99 over every response of the rounds. LOG_LEVEL=warn (no per-request log line) except main.js as shipped.`,
         'RATE LIMITS RAISED: the measured service is bench/serve.ts → createApp(config, db, { rateLimits: 10^9/min }); the limiter still counts every client request as in production (in memory, flushed to PostgreSQL) but never answers 429. "main.js as shipped" is dist/src/main.js unchanged (info log, default limits), its load spread over the pool of clients. "limiter stubbed" is the same process with the limiter\'s store switched to a no-op (bench-only route) to show what the limiter costs.',

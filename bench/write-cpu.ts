@@ -3,7 +3,7 @@
  * from /proc, for the yardstick's two write cases — the deadline burst's 200-line declaration and the
  * 20-line POST — so that a change can be compared on a busy machine, where throughput ratios are noise.
  *
- * `dist/src/main.js` as a user starts it (the Dockerfile's NODE_OPTIONS and MALLOC_ARENA_MAX, LOG_LEVEL
+ * `dist/src/main.js` as a user starts it (the Dockerfile's settings, bench/deployed.ts; LOG_LEVEL
  * unset: one log line per request, read from a pipe; default rate limits), on a fresh database of the
  * server. Set-up on the bench entry (not measured): BENCH_WRITE_CLIENTS (1,500) confirmed clients with a
  * token each. Warm-up (not measured): a 20-line declaration of every client, then 300 of 200 lines. Then
@@ -32,6 +32,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { DEPLOYED_ENV } from './deployed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVE = path.join(ROOT, 'dist/bench/serve.js');
@@ -53,9 +54,6 @@ const TRACE = process.env.BENCH_TRACE_STATEMENTS === '1';
 /** More node flags for the measured builds, for experiments (`--trace-gc`, `--max-semi-space-size=16`). */
 const NODE_ARGS = (process.env.BENCH_WRITE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = `bench-admin-${randomBytes(24).toString('hex')}`;
-const DOCKERFILE = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
-const NODE_OPTIONS = /^ENV .*\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/m.exec(DOCKERFILE)?.slice(1).find(Boolean) ?? '';
-const MALLOC = /^ENV .*\bMALLOC_ARENA_MAX=(\d+)/m.exec(DOCKERFILE)?.[1];
 /** The six published materials of bench/load.ts's bodies; the other lines are uncategorised materials. */
 const MATERIAL_CODES = ['glass', 'paper_cardboard', 'plastic_pet_bottle_clear', 'plastic_pe_pp_rigid', 'steel', 'aluminium'];
 
@@ -95,7 +93,7 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
   const port = await freePort();
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !/^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|LOG_LEVEL|NODE_OPTIONS|RATE_LIMIT_\w+)$/.test(key),
+      ([key]) => !/^(PORT|HOST|DATABASE_URL|DATA_DIR|ADMIN_TOKEN|LOG_LEVEL|NODE_OPTIONS|MALLOC_\w+|RATE_LIMIT_\w+)$/.test(key),
     ),
   );
   const child = spawn(process.execPath, [...nodeArgs, script], {
@@ -103,8 +101,7 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     env: {
       ...inherited,
       ...env,
-      NODE_OPTIONS,
-      ...(MALLOC ? { MALLOC_ARENA_MAX: MALLOC } : {}),
+      ...DEPLOYED_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       ADMIN_TOKEN,
