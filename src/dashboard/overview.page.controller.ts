@@ -11,6 +11,7 @@ import type { PeriodObligation } from '../declarations/obligations/obligations.j
 import { tierPlacements, type YearLine } from '../declarations/years/annual-filing.js';
 import { parsePeriod } from '../calendar/half-year.js';
 import type { Language } from '../i18n/language.js';
+import { formatCountry } from '../i18n/format.js';
 import { ReferenceCatalogue } from '../reference/reference-catalogue.js';
 import { DashboardViews } from './dashboard-views.js';
 import { type OverviewData, OverviewRepository } from './overview.repository.js';
@@ -60,7 +61,7 @@ export class OverviewPageController {
         sessions: data.sessions,
         // The plan by its published name, the country by its name in the page's language, who files what as the reference data says it.
         planName: (id: string | null) => (id === null ? null : (this.catalogue.plan(id)?.name ?? id)),
-        countryName: (code: string | null) => (code === null ? null : countryName(code, language)),
+        countryName: (code: string | null) => (code === null ? null : formatCountry(language, code)),
         whoFiles: (['you_give', 'operator_does', 'you_still_do', 'by_when'] as const).map((key) => ({
           key,
           text: this.catalogue.whoFiles[key][language],
@@ -170,13 +171,4 @@ function byYear(
       periods: list,
       settled: list.every((p) => p.status === 'declared'),
     }));
-}
-
-/** A country code (ISO 3166-1 alpha-2) as its name in `language`: "FR" → « France »; the code when Intl does not know it. */
-function countryName(code: string, language: string): string {
-  try {
-    return new Intl.DisplayNames([language], { type: 'region', fallback: 'code' }).of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   csvDecimal,
+  formatCountry,
   formatDate,
   formatDateTime,
   formatList,
@@ -166,6 +167,23 @@ describe('formatList', () => {
     expect(formatList('en', ['kg', 'UVC', 't'])).toBe('kg, UVC and t');
     expect(formatList('en', ['kg', 'UVC'], 'or')).toBe('kg or UVC');
     expect(formatList('en', ['EMB'])).toBe('EMB');
+  });
+});
+
+describe('formatCountry', () => {
+  it("names a country from its code in the page's language, whatever the code's case", () => {
+    expect(formatCountry('fr', 'DE')).toBe('Allemagne');
+    expect(formatCountry('en', 'DE')).toBe('Germany');
+    expect(formatCountry('fr', 'cn')).toBe('Chine');
+    expect(formatCountry('en', 'gb')).toBe('United Kingdom');
+    // Read once, then from what was read: the same name, whatever the case.
+    expect(formatCountry('fr', 'de')).toBe('Allemagne');
+    expect(formatCountry('en', 'GB')).toBe('United Kingdom');
+  });
+
+  it('gives a code Intl cannot read as it is', () => {
+    expect(formatCountry('fr', 'QQ')).toBe('QQ');
+    expect(formatCountry('en', 'not a code')).toBe('not a code');
   });
 });
 

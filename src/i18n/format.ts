@@ -178,7 +178,7 @@ function firstOfMonth(language: Language, parts: Intl.DateTimeFormatPart[]): str
   return parts.map((part) => (language === 'fr' && part.type === 'day' && part.value === '1' ? '1er' : part.value)).join('');
 }
 
-/** Made once per language and type, as the number and date formats (building one costs more than using it: it showed in a profile of the dashboard's overview). */
+/** Made once per language and type, as the number and date formats (building one costs more than using it: it showed in a profile of the dashboard's overview), and the country names below. */
 const listFormats = new Map<string, Intl.ListFormat>();
 const pluralRules = new Map<Language, Intl.PluralRules>();
 
@@ -189,6 +189,28 @@ export function formatList(language: Language, items: readonly string[], type: '
   if (!format)
     listFormats.set(key, (format = new Intl.ListFormat(LOCALES[language], { type: type === 'and' ? 'conjunction' : 'disjunction' })));
   return format.format(items);
+}
+
+const regionNames = new Map<Language, Intl.DisplayNames>();
+/** The names read so far, per language: two-letter codes only, so at most 676 a language (`of` costs microseconds a call). */
+const countryNames = new Map<string, string>();
+
+/** A country's name from its ISO 3166 code ("DE": "Allemagne" / "Germany"); a code `Intl` cannot read, as it is. */
+export function formatCountry(language: Language, code: string): string {
+  const upper = code.toUpperCase();
+  const key = `${language}${upper}`;
+  const known = countryNames.get(key);
+  if (known !== undefined) return known;
+  let names = regionNames.get(language);
+  if (!names) regionNames.set(language, (names = new Intl.DisplayNames(LOCALES[language], { type: 'region', fallback: 'code' })));
+  let name: string;
+  try {
+    name = names.of(upper) ?? code;
+  } catch {
+    return code;
+  }
+  if (/^[A-Z]{2}$/.test(upper)) countryNames.set(key, name);
+  return name;
 }
 
 /** The forms of a word by count: French `one` covers 0 and 1 (and `many` a round million, "1 million de"). */
