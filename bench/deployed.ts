@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The variables of the Dockerfile's `ENV` lines, `NAME=value` or `NAME="value with spaces"`. */
-export function dockerfileEnv(dockerfile: string): Record<string, string> {
+function dockerfileEnv(dockerfile: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [, line] of dockerfile.matchAll(/^ENV (.*)$/gm)) {
     for (const [, name, quoted, plain] of line.matchAll(/(\w+)=(?:"([^"]*)"|(\S*))/g)) env[name] = quoted ?? plain;
@@ -22,7 +22,7 @@ export function dockerfileEnv(dockerfile: string): Record<string, string> {
 const IMAGE_ENV = dockerfileEnv(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
 
 /** The image's NODE_OPTIONS, as one string. */
-export const DEPLOYED_NODE_OPTIONS = IMAGE_ENV.NODE_OPTIONS ?? '';
+const DEPLOYED_NODE_OPTIONS = IMAGE_ENV.NODE_OPTIONS ?? '';
 
 /** The image's glibc allocator settings (absent: glibc's defaults). */
 export const DEPLOYED_MALLOC: Record<string, string> = Object.fromEntries(
