@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
+import { brotli, ON_DEMAND_BROTLI_QUALITY } from '../src/common/http/compression.js';
 import { BUILT_SITE_DIR, SITE_CONTENT_SECURITY_POLICY } from '../src/site/site-files.js';
 import { SITE_PAGES } from '../src/site/site-pages.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -68,6 +69,8 @@ describe('the public site', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
     expect(gunzipSync(gz.body).equals(identity.body)).toBe(true);
+    // Under other addresses than the build's, compressed on this first request, at the quality a waiting request affords.
+    expect(br.body.equals(brotli(identity.body, ON_DEMAND_BROTLI_QUALITY))).toBe(true);
     expect(new Set([identity.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
     expect(identity.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=86400');
     expect(identity.headers.vary).toBe('Accept-Encoding');

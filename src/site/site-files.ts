@@ -14,7 +14,7 @@ import {
 import type { Request, Response } from 'express';
 import { CORS_HEADERS } from '../reference/reference-files.js';
 import { LLMS_PATH } from './llms-txt.js';
-import { brotli, gzip } from '../common/http/compression.js';
+import { brotli, gzip, ON_DEMAND_BROTLI_QUALITY } from '../common/http/compression.js';
 import { PUBLISHED_FILES, type RenderedFile } from '../reference/reference-documents.js';
 import { REPO_ROOT } from '../common/repo-root.js';
 import { ReferenceStore } from '../reference/reference-store.js';
@@ -36,7 +36,7 @@ export const SITE_CONTENT_SECURITY_POLICY =
  * start-up by the same renderer as the build, from the reference files this instance serves, so
  * page and file agree even when this instance runs under other base URLs than the build; where the
  * bytes are those the build wrote to dist/site/, its prebuilt gzip and brotli variants are used,
- * else they are compressed on first request.
+ * else they are compressed on first request (brotli at ON_DEMAND_BROTLI_QUALITY: the request waits).
  */
 @Injectable()
 export class SiteFiles {
@@ -75,7 +75,11 @@ export class SiteFiles {
             : file.paths.includes(LLMS_PATH)
               ? CORS_HEADERS
               : {},
-        variant: (encoding) => (variants[encoding] ??= representation(encoding === 'br' ? brotli(file.body) : gzip(file.body), encoding)),
+        variant: (encoding) =>
+          (variants[encoding] ??= representation(
+            encoding === 'br' ? brotli(file.body, ON_DEMAND_BROTLI_QUALITY) : gzip(file.body),
+            encoding,
+          )),
       };
       for (const path of file.paths) routes.set(path, served);
     }
