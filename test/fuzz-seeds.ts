@@ -50,4 +50,13 @@ export const FUZZ_SEEDS: FuzzSeed[] = [
       'request 1253, POST /api/v1/admin/reminders?dry_run=true {"period":"0000-S1"}, got 500: the service was wrong; the end ' +
       'of a half-year before the year 1000 was an invalid date (its year not written with four digits); periodEndInstant pads it (src/calendar/half-year.ts)',
   },
+  {
+    seed: 642_659_766,
+    runs: 428,
+    path: '427',
+    found:
+      'request 428, POST /api/v1/declarations as a CSV file of 5,000 repeated lines holding a 10,000-character cell: the ' +
+      "fuzzer's own CSV writer built a 50 MB text and its copies, and its worker ran out of memory before sending (the " +
+      'service was not reached); csvBytes now writes no more rows than the 1.5 MiB bodyBytes sends (test/support/openapi-fuzz.ts)',
+  },
 ];

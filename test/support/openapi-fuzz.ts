@@ -683,12 +683,23 @@ export function csvBytes(value: unknown, shape: CsvShape): Buffer {
     shape.quoteAll || cell.includes(shape.delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
   const rows: string[][] = [];
   if (header.length) rows.push(header);
+  // No more rows than bodyBytes sends (MAX_BODY_BYTES, counting a cell's characters at least): 5,000 repeated lines of
+  // 10,000-character cells would build a 50 MB text, and its Windows-1252 copy many times that. What is sent is the same.
+  let length = 0;
+  let cut = false;
   for (const line of lines) {
+    if (length > MAX_BODY_BYTES) {
+      cut = true;
+      break;
+    }
     const record = line !== null && typeof line === 'object' ? (line as Json) : {};
-    rows.push(fields.map((field) => cellOf(record[field])));
+    const row = fields.map((field) => cellOf(record[field]));
+    rows.push(row);
+    length += row.reduce((sum, cell) => sum + cell.length, 0);
     if (shape.blankRows) rows.push([]);
   }
-  const last = rows[rows.length - 1];
+  // The breakages of the last row: beyond what is sent when the rows were cut.
+  const last = cut ? undefined : rows[rows.length - 1];
   switch (shape.breakage) {
     case 'extra-cell':
       last?.push('extra');
